@@ -1,0 +1,127 @@
+"""The typed shape of a Betrayal content pack. Loading and validation live in
+``packs.py``; this module only declares what a valid pack holds."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.kernel.hexes import Hex
+
+from .vocab import (
+    AbilityType,
+    Bag,
+    BattleForm,
+    Effect,
+    EnemyKind,
+    EnemySkill,
+    Marker,
+    Objective,
+    Pool,
+    Priority,
+    Status,
+)
+
+
+class Race(msgspec.Struct, frozen=True, kw_only=True):
+    """A race sheet's starting stats (facts: HEALTH-1)."""
+
+    id: str
+    name: str
+    health: int
+    stamina: int
+    magicka: int
+    combat_dice: int
+    cooldown: int
+    ability: str  # name of the once-per-battle ability (not modelled yet)
+
+
+class Face(msgspec.Struct, frozen=True, kw_only=True):
+    """One face of a skill die. ``tenacity`` marks the Tenacity face
+    (ENGAGE-8d); otherwise ``ability`` and ``effect`` say what it does."""
+
+    tenacity: bool = False
+    ability: AbilityType | None = None
+    effect: Effect = Effect.BLANK
+    amount: int = 0
+    status: Status | None = None
+
+
+class SkillDie(msgspec.Struct, frozen=True, kw_only=True):
+    """A kind of skill die (the Combat die included)."""
+
+    id: str
+    name: str
+    line: str
+    level: int
+    pool: Pool
+    form: BattleForm | None  # battle-form icon, None for no icon (ENGAGE-7b)
+    faces: tuple[Face, ...]  # exactly six
+
+
+class SkillLine(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    pool: Pool
+    form: BattleForm | None
+    starter: bool = False  # one of the lines a new adventurer may start with
+
+
+class Enemy(msgspec.Struct, frozen=True, kw_only=True):
+    """One side of an enemy chip (facts: ECHIP-1)."""
+
+    id: str
+    name: str
+    level: int
+    kind: EnemyKind
+    hp: int
+    defense: int
+    range: int
+    combat: int  # enemy Combat dice rolled
+    targets: int  # 0 means "all"
+    priority: Priority
+    skill: EnemySkill | None = None
+    quest: bool = False  # a quest unit: never in a bag (ENEMY-2, STATUS-3)
+
+
+class Chip(msgspec.Struct, frozen=True, kw_only=True):
+    """A two-sided enemy chip in a draw bag (facts: CLEANUP-5a)."""
+
+    bag: Bag
+    front: str  # enemy id of the lower level side
+    back: str | None = None  # enemy id of the higher level side
+
+
+class MapHex(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    """One hex of a setup diagram."""
+
+    hex: Hex
+    tile: str  # "E" for the Entrance tile, a letter for other tiles
+    impassable: bool = False
+    marker: Marker = Marker.NONE
+    number: int = 0  # enemy hex number (CLASH-7), 0 when not numbered
+
+
+class Setup(msgspec.Struct, frozen=True, kw_only=True):
+    """A clash setup diagram (CLASH-3 to CLASH-7)."""
+
+    id: str
+    name: str
+    objective: Objective
+    objective_units: tuple[str, ...] = ()  # enemy ids placed on special hexes (OBJ-3)
+    rows: tuple[str, ...]  # the diagram as written in the pack
+    hexes: tuple[MapHex, ...]  # parsed from rows
+
+
+class Pack(msgspec.Struct, frozen=True, kw_only=True):
+    """A whole content pack, validated."""
+
+    id: str
+    name: str
+    version: str
+    hash: str  # BLAKE2b of the pack's files, written into BattleStarted
+    races: dict[str, Race]
+    lines: dict[str, SkillLine]
+    dice: dict[str, SkillDie]
+    enemies: dict[str, Enemy]
+    chips: tuple[Chip, ...]
+    setups: dict[str, Setup]

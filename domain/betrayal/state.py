@@ -1,0 +1,204 @@
+"""The state of one Betrayal battle, derived only by replaying its events.
+
+Everything here is a frozen msgspec Struct of tuples, so ``evolve`` returns a
+new state and an old state is never changed: undo can restore a state exactly
+and tests can compare states with ``==``.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import msgspec
+
+from domain.kernel.hexes import Hex
+
+from .vocab import BattleForm, Difficulty, Marker, Objective, Status
+
+
+class Phase(str, Enum):
+    """Where the battle waits for the next command."""
+
+    ADVENTURER_TURN = "adventurer-turn"  # the current adventurer acts (TURN-5)
+    ENGAGE_RESOLVE = "engage-resolve"  # rolled dice wait to be resolved (ENGAGE-8)
+    ENEMY_ROLL = "enemy-roll"  # physical dice: an enemy's roll waits to be typed
+    END_OF_ROUND = "end-of-round"  # the party may retreat or go on (ROUND-8c)
+    ENDED = "ended"  # the battle is over and cleaned up (END, CLEANUP)
+
+
+class DieKind(str, Enum):
+    """What a die on a cooldown track or in an active slot is."""
+
+    SKILL = "skill"
+    LIGHT_FATIGUE = "light-fatigue"
+    OVERFATIGUE = "overfatigue"
+    STATUS = "status"
+
+
+class TrackDie(msgspec.Struct, frozen=True, array_like=True):
+    """A die on a cooldown track (TRACK-1). ``uid`` names the adventurer's own
+    skill die (0 for fatigue and status dice); ``face`` is the face shown
+    (-1 when the face does not matter); ``status`` is set for status dice."""
+
+    kind: DieKind
+    uid: int = 0
+    face: int = -1
+    status: Status | None = None
+
+
+class ActiveDie(msgspec.Struct, frozen=True, array_like=True):
+    """A die in an active slot (ACTIVE-1): its remaining ``amount`` to spend."""
+
+    kind: DieKind
+    uid: int
+    face: int
+    amount: int
+
+
+class OwnedDie(msgspec.Struct, frozen=True, array_like=True):
+    """One physical skill die an adventurer owns: ``uid`` is unique within the
+    adventurer, ``die`` is the content id (``combat``, ``snipe``)."""
+
+    uid: int
+    die: str
+
+
+class StatusMark(msgspec.Struct, frozen=True, array_like=True):
+    """A status effect on an enemy: a status skill die placed there by
+    ``owner`` (STATUS-1), exhausted to the owner's track when it comes off
+    (STATUS-2)."""
+
+    status: Status
+    owner: str
+    uid: int
+
+
+class Hero(msgspec.Struct, frozen=True, kw_only=True):
+    """An adventurer's in-battle state (DESIGN: the battle owns it)."""
+
+    id: str  # short name used in commands ("ysolda")
+    name: str
+    race: str
+    adventurer_id: str  # the Adventurer aggregate it came from and returns to
+    pos: Hex | None = None
+    hp: int
+    max_hp: int
+    bonus_hp: int = 0
+    stamina: int
+    magicka: int
+    cooldown: int
+    tenacity: int = 0
+    form: BattleForm = BattleForm.LIGHT
+    dice: tuple[OwnedDie, ...] = ()
+    track: tuple[TrackDie, ...] = ()
+    active: tuple[ActiveDie, ...] = ()
+    drained: tuple[int, ...] = ()
+    defeated: bool = False
+
+
+class Foe(msgspec.Struct, frozen=True, kw_only=True):
+    """An enemy on the map."""
+
+    id: str  # "e1", "e2" in placement order
+    enemy: str  # content id
+    level: int
+    hp: int
+    max_hp: int
+    pos: Hex | None = None
+    marks: tuple[StatusMark, ...] = ()
+    quest: bool = False
+    defeated: bool = False
+
+
+class Cache(msgspec.Struct, frozen=True, array_like=True):
+    """A cache chip on the map (CLASH-6)."""
+
+    hex: Hex
+    kind: Marker
+
+
+class Rolled(msgspec.Struct, frozen=True, array_like=True):
+    """A die rolled in an engage: whose die (``uid``), what kind (``die``) and
+    the face index it landed on."""
+
+    uid: int
+    die: str
+    face: int
+
+
+class PendingEngage(msgspec.Struct, frozen=True, kw_only=True):
+    """An engage whose dice are rolled and wait to be resolved (ENGAGE-8)."""
+
+    hero: str
+    form: BattleForm
+    target: str | None
+    dice: tuple[Rolled, ...]
+
+
+class TurnState(msgspec.Struct, frozen=True, kw_only=True):
+    """Bookkeeping of the current adventurer turn (MOVE-2, MOVE-3, ENGAGE-3,
+    ENGAGE-4)."""
+
+    hero: str
+    moves: int = 0
+    engages: int = 0
+    rolled: bool = False  # for Daze: moving and rolling in one turn
+    start_positions: tuple[tuple[str, Hex], ...] = ()  # for Stealth
+
+
+class Outcome(str, Enum):
+    SUCCESS = "success"
+    FAILURE = "failure"
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True):
+    """Game options chosen when the battle is set up."""
+
+    physical_dice: bool = False  # players type the faces they rolled
+
+
+class BattleState(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything the rules need to decide the next command."""
+
+    battle_id: str
+    rules_version: str
+    pack_id: str
+    pack_hash: str
+    setup: str
+    seed: int
+    rng: int = 0  # the counter: outcome n is a function of (seed, n)
+    difficulty: Difficulty = Difficulty.ADEPT
+    options: Options = Options()
+    objective: Objective = Objective.CONQUER
+    xp: int = 0
+    ep: int = 0  # the EP computed at setup (EP-2)
+    ep_left: int = 0  # EP not spent on enemies, discarded (EP-7)
+    round: int = 0
+    phase: Phase = Phase.ADVENTURER_TURN
+    order: tuple[str, ...] = ()  # adventurer ids in turn order (CLASH-8c)
+    turn: TurnState | None = None
+    heroes: tuple[Hero, ...] = ()
+    foes: tuple[Foe, ...] = ()
+    caches: tuple[Cache, ...] = ()
+    pending: PendingEngage | None = None
+    enemy_queue: tuple[str, ...] = ()  # foes still to act this round, in order
+    retreated: bool = False
+    outcome: Outcome | None = None
+    ended_reason: str = ""
+
+    def hero(self, hero_id: str) -> Hero:
+        for h in self.heroes:
+            if h.id == hero_id:
+                return h
+        raise KeyError(hero_id)
+
+    def foe(self, foe_id: str) -> Foe:
+        for f in self.foes:
+            if f.id == foe_id:
+                return f
+        raise KeyError(foe_id)
+
+    @property
+    def fatigue_round(self) -> bool:
+        """The counter shows the Fatigue Round from round 6 (FATIGUE-ROUND-1)."""
+        return self.round >= 6

@@ -1,0 +1,121 @@
+"""Closed vocabularies of the Betrayal rules, as enums."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class BattleForm(str, Enum):
+    """The five battle forms (FORM-3 to FORM-7)."""
+
+    DEFENSIVE = "defensive"
+    HEAVY = "heavy"
+    LIGHT = "light"
+    RANGED = "ranged"
+    MAGIC = "magic"
+
+
+class Pool(str, Enum):
+    """Which stat limits how many of a die may be gathered (ENGAGE-7a)."""
+
+    STAMINA = "stamina"
+    MAGICKA = "magicka"
+
+
+class AbilityType(str, Enum):
+    """A skill-die face's ability code (ACTIVE-10, TRACK-11, DRAINED-1,
+    INSTANT-1, STATUS-1)."""
+
+    INSTANT = "instant"
+    ACTIVE = "active"
+    TRACK = "track"
+    DRAINED = "drained"
+    STATUS = "status"
+
+
+class Effect(str, Enum):
+    """What a face does when its ability resolves (our sample vocabulary)."""
+
+    COMBAT = "combat"  # Combat die: damage in weapon forms, block in Defensive (COMBAT-3/4)
+    DAMAGE = "damage"  # physical damage to the target
+    TRUE_DAMAGE = "true-damage"  # damage that Defense cannot prevent
+    BLOCK = "block"  # sits in an active slot; exhaust to prevent that much damage
+    HEAL = "heal"  # heal yourself
+    BONUS_HP = "bonus-hp"  # gain bonus HP (HEALTH-8)
+    WARD = "ward"  # while on your track, prevent that much of each damage instance
+    STATUS = "status"  # place the die on the target as a status effect
+    BLANK = "blank"  # nothing
+
+
+class Status(str, Enum):
+    """The six status effects (betrayal-facts: STATUS-1)."""
+
+    BANE = "bane"
+    BLIND = "blind"
+    DAZE = "daze"
+    FEAR = "fear"
+    MAIM = "maim"
+    STEALTH = "stealth"
+
+
+class Priority(str, Enum):
+    """An enemy's priority icon (facts: ENEMY-6a)."""
+
+    STRONGEST = "strongest"
+    WEAKEST = "weakest"
+
+
+class EnemyKind(str, Enum):
+    HUMANOID = "humanoid"
+    BEAST = "beast"
+    DAEDRA = "daedra"
+
+
+class EnemySkill(str, Enum):
+    """The enemy skills our sample pack uses (ESKILL-1; facts say ~56 exist)."""
+
+    TRUE_STRIKE = "true-strike"  # its damage is true damage
+    BRUTAL = "brutal"  # +1 damage to each target it damages
+    VENOM = "venom"  # each target it damages gains Bane
+    BLINDING = "blinding"  # each target it damages gains Blind
+    DAZING = "dazing"  # each target it damages gains Daze
+    CRIPPLING = "crippling"  # each target it damages gains Maim
+    TERROR = "terror"  # each target it damages gains Fear
+    REGENERATE = "regenerate"  # heals 1 HP at the start of its turn
+
+
+class Bag(str, Enum):
+    """Enemy draw bags: level 1 backs level 5, level 10 backs level 20
+    (facts: CLEANUP-5a)."""
+
+    LESSER = "lesser"  # levels 1 and 5
+    GREATER = "greater"  # levels 10 and 20
+
+
+BAG_LEVELS: dict[Bag, tuple[int, int]] = {Bag.LESSER: (1, 5), Bag.GREATER: (10, 20)}
+LEVELS = (20, 10, 5, 1)
+
+
+class Objective(str, Enum):
+    """Objectives a clash can have (OBJ-1, OBJ-3)."""
+
+    CONQUER = "conquer"
+    ELIMINATE = "eliminate"
+
+
+class Difficulty(str, Enum):
+    """Difficulty levels (facts: CLEANUP-4c)."""
+
+    APPRENTICE = "apprentice"
+    ADEPT = "adept"
+    EXPERT = "expert"
+
+
+class Marker(str, Enum):
+    """What a setup diagram marks on a hex (CLASH-3, CLASH-6, CLASH-7)."""
+
+    NONE = ""
+    ENEMY = "enemy"  # numbered enemy hex
+    COMMON_CACHE = "common"
+    LEGENDARY_CACHE = "legendary"
+    SPECIAL = "special"  # ★ hex: objective units of the encounter text

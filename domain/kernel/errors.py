@@ -1,0 +1,57 @@
+"""The three ways a command can fail, kept apart as python-chess keeps
+malformed, illegal and ambiguous moves apart; plus errors for bad content
+and bad logs."""
+
+from __future__ import annotations
+
+
+class RulekeeperError(Exception):
+    """Base of every error rulekeeper raises on purpose."""
+
+
+class RuleViolation(RulekeeperError):
+    """A well-formed command that the rules forbid now.
+
+    ``rule`` is the rule ID it breaks (``ENGAGE-4``), ``message`` says why in
+    one line. Nothing is written when a command raises this.
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+
+
+class MalformedCommand(RulekeeperError):
+    """A command that cannot be understood at all (bad syntax, unknown unit)."""
+
+
+class AmbiguousCommand(RulekeeperError):
+    """A command that could mean more than one legal thing; say which."""
+
+
+class ContentError(RulekeeperError):
+    """A content pack that is not valid: names the file, the field and why."""
+
+    def __init__(self, file: str, field: str, reason: str) -> None:
+        super().__init__(f"{file}: {field}: {reason}")
+        self.file = file
+        self.field = field
+        self.reason = reason
+
+
+class LogError(RulekeeperError):
+    """A battle log that cannot be imported: names the line and why."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+class ConcurrencyError(RulekeeperError):
+    """Another writer appended to the same battle first; nothing was written."""
+
+
+class NotFound(RulekeeperError):
+    """No battle (or adventurer) with that id or name."""

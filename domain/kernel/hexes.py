@@ -1,0 +1,96 @@
+"""Hex geometry on axial coordinates (q, r), pointy-top.
+
+Maps are written in content as rows with odd rows shifted right ("odd-r"
+offset); ``from_offset`` turns (col, row) into axial.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+
+Hex = tuple[int, int]
+
+DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+def from_offset(col: int, row: int) -> Hex:
+    """Axial coordinates of the cell at (col, row) of an odd-r offset grid."""
+    return (col - (row - (row & 1)) // 2, row)
+
+
+def to_offset(h: Hex) -> tuple[int, int]:
+    """(col, row) of an axial hex on an odd-r offset grid."""
+    q, r = h
+    return (q + (r - (r & 1)) // 2, r)
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    """The six hexes sharing an edge with ``h``."""
+    q, r = h
+    return [(q + dq, r + dr) for dq, dr in DIRECTIONS]
+
+
+def distance(a: Hex, b: Hex) -> int:
+    """Hex count from a to b on an open grid."""
+    dq = a[0] - b[0]
+    dr = a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def adjacent(a: Hex, b: Hex) -> bool:
+    """True when a and b share an edge."""
+    return distance(a, b) == 1
+
+
+def path_lengths(
+    start: Hex,
+    passable: Callable[[Hex], bool],
+    limit: int | None = None,
+) -> dict[Hex, int]:
+    """Breadth-first path lengths from ``start`` over hexes ``passable`` says
+    may be stepped into. ``start`` itself is always included at 0."""
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        d = seen[here]
+        if limit is not None and d >= limit:
+            continue
+        for nxt in neighbours(here):
+            if nxt not in seen and passable(nxt):
+                seen[nxt] = d + 1
+                queue.append(nxt)
+    return seen
+
+
+def shortest_path(
+    start: Hex, goal: Hex, passable: Callable[[Hex], bool]
+) -> list[Hex] | None:
+    """One shortest route from start to goal (both included), stepping only
+    into passable hexes (the goal must be passable too), or None.
+
+    Among equal routes the one found first in DIRECTIONS order is returned, so
+    the choice is deterministic."""
+    if start == goal:
+        return [start]
+    back: dict[Hex, Hex] = {start: start}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for nxt in neighbours(here):
+            if nxt in back or not passable(nxt):
+                continue
+            back[nxt] = here
+            if nxt == goal:
+                route = [goal]
+                while route[-1] != start:
+                    route.append(back[route[-1]])
+                return route[::-1]
+            queue.append(nxt)
+    return None
+
+
+def sort_hexes(hexes: Iterable[Hex]) -> list[Hex]:
+    """Hexes in reading order (row, then column): the canonical tie-break."""
+    return sorted(hexes, key=lambda h: (h[1], to_offset(h)[0]))
