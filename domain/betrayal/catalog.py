@@ -64,6 +64,7 @@ class SkillLine(msgspec.Struct, frozen=True, kw_only=True):
     pool: Pool
     form: BattleForm | None
     starter: bool = False  # one of the lines a new adventurer may start with
+    start_dice: tuple[str, ...] = ()  # die ids a new adventurer of this line starts with
 
 
 class Enemy(msgspec.Struct, frozen=True, kw_only=True):
@@ -125,3 +126,4 @@ class Pack(msgspec.Struct, frozen=True, kw_only=True):
     enemies: dict[str, Enemy]
     chips: tuple[Chip, ...]
     setups: dict[str, Setup]
+    default_lines: tuple[str, ...] = ()  # lines a new adventurer gets when none are named
