@@ -135,6 +135,14 @@ class PendingEngage(msgspec.Struct, frozen=True, kw_only=True):
     dice: tuple[Rolled, ...]
 
 
+class PendingEnemyRoll(msgspec.Struct, frozen=True, kw_only=True):
+    """Physical dice: an enemy's engage waits for its faces to be typed."""
+
+    foe: str
+    targets: tuple[str, ...]
+    dice: int
+
+
 class TurnState(msgspec.Struct, frozen=True, kw_only=True):
     """Bookkeeping of the current adventurer turn (MOVE-2, MOVE-3, ENGAGE-3,
     ENGAGE-4)."""
@@ -181,6 +189,7 @@ class BattleState(msgspec.Struct, frozen=True, kw_only=True):
     foes: tuple[Foe, ...] = ()
     caches: tuple[Cache, ...] = ()
     pending: PendingEngage | None = None
+    enemy_roll: PendingEnemyRoll | None = None
     enemy_queue: tuple[str, ...] = ()  # foes still to act this round, in order
     retreated: bool = False
     outcome: Outcome | None = None

@@ -1,0 +1,361 @@
+"""Adventurer actions: Move (MOVE-*), Engage and its resolution (ENGAGE-*,
+FORM-*, ACTIVE-*, TRACK-11/12, DRAINED-*, INSTANT-*, STATUS-*), and clearing
+an active slot (ACTIVE-4)."""
+
+from __future__ import annotations
+
+from domain.kernel.errors import MalformedCommand, RuleViolation
+from domain.kernel.hexes import distance
+
+from . import events as ev
+from .catalog import Face, SkillDie
+from .commands import ClearActive, Engage, Move, Resolve
+from .context import ACTIVE_SLOTS, MAX_TENACITY
+from .damage import heal_hero, hurt_foe
+from .decision import Decision
+from .heroes import available_dice, die_of, exhaust, gain_fatigue, lose_status, statuses
+from .state import ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark
+from .vocab import AbilityType, BattleForm, Difficulty, Effect, Pool, Status
+
+WEAPON_FORMS = (BattleForm.LIGHT, BattleForm.HEAVY, BattleForm.RANGED)
+
+
+def current_hero(d: Decision) -> Hero:
+    """The adventurer whose turn it is; refuses when it is nobody's (TURN-5)."""
+    s = d.state
+    if s.phase is Phase.ENGAGE_RESOLVE:
+        raise RuleViolation("TURN-5", "resolve the engage's dice first: each action must be fully resolved before the next")
+    if s.phase is not Phase.ADVENTURER_TURN or s.turn is None:
+        raise RuleViolation("ROUND-5", f"it is not an adventurer's turn (the battle is at {s.phase.value})")
+    return s.hero(s.turn.hero)
+
+
+# --- Move ----------------------------------------------------------------------
+
+
+def check_move(d: Decision, hero: Hero) -> None:
+    """MOVE-2, MOVE-3, ENGAGE-3, and Daze (facts: STATUS-1)."""
+    t = d.state.turn
+    if t.moves >= 2:
+        raise RuleViolation("MOVE-2", "you may take at most 2 Move actions in a turn")
+    if t.moves == 1 and t.engages > 0:
+        raise RuleViolation("ENGAGE-3", "you moved and engaged this turn; you cannot move both before and after engaging")
+    if Status.DAZE in statuses(hero) and t.rolled:
+        raise RuleViolation("STATUS-1", f"{hero.name} is dazed and rolled dice this turn, so cannot move")
+
+
+def occupied(d: Decision) -> set:
+    s = d.state
+    return {h.pos for h in s.heroes if h.pos is not None} | {f.pos for f in s.foes if f.pos is not None}
+
+
+def move(d: Decision, cmd: Move) -> None:
+    hero = current_hero(d)
+    check_move(d, hero)
+    board = d.ctx.board
+    to = tuple(cmd.to)
+    if not board.contains(to):
+        raise MalformedCommand(f"hex {to} is not on the map")
+    if not board.passable(to):
+        raise RuleViolation("MOVE-1", "that hex is impassable")
+    if to == hero.pos:
+        raise RuleViolation("MOVE-1", "you are already on that hex")
+    taken = occupied(d) - {hero.pos}
+    if to in taken:
+        raise RuleViolation("MOVE-1", "that hex holds another unit; no unit may end its move there")
+    route = board.path(hero.pos, to, taken)
+    if route is None:
+        raise RuleViolation("MOVE-1", "no route reaches that hex without passing through a unit or an impassable hex")
+    if len(route) - 1 > hero.stamina:
+        raise RuleViolation("MOVE-1", f"that hex is {len(route) - 1} hexes away; you move at most {hero.stamina} (Stamina)")
+    d.emit(ev.HeroMoved(hero=hero.id, path=tuple(route[1:])))
+
+
+# --- Engage --------------------------------------------------------------------
+
+
+def in_form_range(d: Decision, hero: Hero, form: BattleForm, target_pos) -> str | None:
+    """Why a target at ``target_pos`` is out of the form's range, or None.
+    FORM-3: Defensive has no range; FORM-4/5: adjacent only; FORM-6: not
+    adjacent, up to Stamina; FORM-7: up to Magicka. Sight: same or adjacent
+    tiles (facts)."""
+    board = d.ctx.board
+    dist = board.range_distance(hero.pos, target_pos)
+    if form is BattleForm.DEFENSIVE:
+        return "FORM-3: the Defensive form has no range, so it cannot target"
+    if dist is None:
+        return "ENGAGE-6: no route reaches that unit"
+    if not board.sees(hero.pos, target_pos):
+        return "ENGAGE-6: that unit is out of sight (not on your tile or an adjacent tile)"
+    if form in (BattleForm.LIGHT, BattleForm.HEAVY):
+        return None if dist == 1 else f"FORM-4: melee reaches adjacent units only; that one is {dist} hexes away"
+    if form is BattleForm.RANGED:
+        if dist == 1:
+            return "FORM-6: the Ranged form cannot target an adjacent unit"
+        return None if dist <= hero.stamina else f"FORM-6: Ranged reaches {hero.stamina} hexes (Stamina); that unit is {dist} away"
+    return None if dist <= hero.magicka else f"FORM-7: Magic reaches {hero.magicka} hexes (Magicka); that unit is {dist} away"
+
+
+def _stealth_blocks(d: Decision, hero: Hero, foe: Foe) -> bool:
+    """Stealth: targetable only by units adjacent to it when the turn began."""
+    if not any(m.status is Status.STEALTH for m in foe.marks):
+        return False
+    start = dict(d.state.turn.start_positions)
+    mine, theirs = start.get(hero.id), start.get(foe.id)
+    return not (mine and theirs and distance(mine, theirs) == 1)
+
+
+def check_target(d: Decision, hero: Hero, form: BattleForm, target_id: str) -> Foe:
+    """ENGAGE-6: exactly one target, an enemy on the map, in range and sight."""
+    try:
+        foe = d.state.foe(target_id)
+    except KeyError:
+        raise MalformedCommand(f"no enemy {target_id!r} in this battle") from None
+    if foe.defeated or foe.pos is None:
+        raise RuleViolation("ENGAGE-6", f"{target_id} is no longer on the map")
+    why = in_form_range(d, hero, form, foe.pos)
+    if why:
+        rule, _, text = why.partition(": ")
+        raise RuleViolation(rule, text)
+    if _stealth_blocks(d, hero, foe):
+        raise RuleViolation("STATUS-1", f"{target_id} is in Stealth: only units adjacent to it when the turn began may target it")
+    if Status.BLIND in statuses(hero):
+        near = [f for f in d.state.foes if not f.defeated and f.pos and distance(f.pos, hero.pos) == 1]
+        best = max((f.hp for f in near), default=None)
+        if distance(foe.pos, hero.pos) != 1 or foe.hp != best:
+            raise RuleViolation("STATUS-1", "you are blind: you may target only the strongest adjacent unit")
+    return foe
+
+
+def check_dice(d: Decision, hero: Hero, form: BattleForm, uids: tuple[int, ...]) -> list[SkillDie]:
+    """ENGAGE-7: gather only free dice (TRACK-5, DRAINED-2), within the
+    Stamina and Magicka limits (ENGAGE-7a, COMBAT-6), matching the form
+    (ENGAGE-7b), no Combat dice in Magic (ENGAGE-7d, FORM-8, COMBAT-5)."""
+    if len(set(uids)) != len(uids):
+        raise MalformedCommand("a die is named twice")
+    free = set(available_dice(d, hero))
+    dice = []
+    for uid in uids:
+        try:
+            die = die_of(d, hero, uid)
+        except KeyError:
+            raise MalformedCommand(f"{hero.name} has no die #{uid}") from None
+        if uid not in free:
+            where = _where(d, hero, uid)
+            raise RuleViolation(where[0], f"die #{uid} ({die.name}) is {where[1]} and cannot be rolled")
+        if die.line == "combat" and form is BattleForm.MAGIC:
+            raise RuleViolation("ENGAGE-7d", "Combat dice cannot be rolled in the Magic form")
+        if die.form is not None and die.form is not form:
+            raise RuleViolation("ENGAGE-7b", f"die #{uid} ({die.name}) carries the {die.form.value} icon, not {form.value}")
+        dice.append(die)
+    stamina = sum(1 for die in dice if die.pool is Pool.STAMINA)
+    magicka = sum(1 for die in dice if die.pool is Pool.MAGICKA)
+    if stamina > hero.stamina:
+        raise RuleViolation("ENGAGE-7a", f"{stamina} Stamina dice gathered; your Stamina allows {hero.stamina}")
+    if magicka > hero.magicka:
+        raise RuleViolation("ENGAGE-7a", f"{magicka} Magicka dice gathered; your Magicka allows {hero.magicka}")
+    return dice
+
+
+def _where(d: Decision, hero: Hero, uid: int) -> tuple[str, str]:
+    if any(t.kind is DieKind.SKILL and t.uid == uid for t in hero.track):
+        return ("TRACK-5", "on the cooldown track")
+    if uid in hero.drained:
+        return ("DRAINED-2", "drained until the end of the battle")
+    if any(a.uid == uid and a.kind is DieKind.SKILL for a in hero.active):
+        return ("ACTIVE-2", "in an active slot")
+    return ("STATUS-2", "placed on an enemy as a status effect")
+
+
+def engage(d: Decision, cmd: Engage) -> None:
+    hero = current_hero(d)
+    t = d.state.turn
+    if t.moves >= 2:
+        raise RuleViolation("MOVE-3", "you moved twice this turn, so you cannot engage")
+    if cmd.target is not None:
+        check_target(d, hero, cmd.form, cmd.target)
+    dice = check_dice(d, hero, cmd.form, cmd.dice)
+    if dice and Status.DAZE in statuses(hero) and t.moves > 0:
+        raise RuleViolation("STATUS-1", f"{hero.name} is dazed and moved this turn, so cannot roll dice")
+    faces = _faces(d, cmd, dice)
+    number = t.engages + 1
+    d.emit(ev.EngageDeclared(hero=hero.id, number=number, form=cmd.form, target=cmd.target))
+    if number >= 2:  # ENGAGE-4, ENGAGE-4a
+        count = 2 if d.state.difficulty is Difficulty.EXPERT else 1
+        gain_fatigue(d, hero.id, DieKind.LIGHT_FATIGUE, count, "ENGAGE-4a" if count == 2 else "ENGAGE-4")
+    if not dice:
+        d.emit(ev.EngageResolved(hero=hero.id))
+        return
+    if faces is None:
+        rolled, counter = d.roll(len(dice))
+        typed = False
+    else:
+        rolled, counter, typed = list(faces), d.state.rng, True
+    d.emit(ev.DiceRolled(
+        unit=hero.id, counter=counter, typed=typed,
+        dice=tuple(Rolled(uid, die.id, f) for uid, die, f in zip(cmd.dice, dice, rolled)),
+    ))
+
+
+def _faces(d: Decision, cmd: Engage, dice: list[SkillDie]) -> tuple[int, ...] | None:
+    """Physical dice: the typed faces, checked against the dice (DESIGN)."""
+    if not d.state.options.physical_dice:
+        if cmd.faces is not None:
+            raise MalformedCommand("this battle rolls its own dice; faces can be typed only with the physical-dice option")
+        return None
+    if cmd.faces is None or len(cmd.faces) != len(dice):
+        raise MalformedCommand(f"physical dice: type one face (1-6) for each of the {len(dice)} dice rolled")
+    for f, die in zip(cmd.faces, dice):
+        if not 0 <= f < len(die.faces):
+            raise MalformedCommand(f"{die.name} has faces 1 to {len(die.faces)}, not {f + 1}")
+    return cmd.faces
+
+
+# --- Resolve ---------------------------------------------------------------------
+
+
+class _Pool:
+    """Damage an engage deals to its one target, pooled and applied after the
+    last die (facts: ENGAGE-8c item 2)."""
+
+    def __init__(self) -> None:
+        self.combat = 0
+        self.physical = 0
+        self.true = 0
+
+
+def resolve(d: Decision, cmd: Resolve) -> None:
+    s = d.state
+    if s.phase is not Phase.ENGAGE_RESOLVE or s.pending is None:
+        raise RuleViolation("ENGAGE-8", "there are no rolled dice waiting to be resolved")
+    pending = s.pending
+    for i in cmd.skip:
+        if not 0 <= i < len(pending.dice):
+            raise MalformedCommand(f"there is no rolled die at position {i + 1}")
+    hero_id = pending.hero
+    target = s.foe(pending.target) if pending.target else None
+    pool = _Pool()
+    for i, rolled in enumerate(pending.dice):
+        _resolve_die(d, hero_id, pending.form, target, rolled, i in cmd.skip, pool)
+    hero = d.state.hero(hero_id)
+    if target is not None and (pool.combat or pool.physical or pool.true):
+        combat = pool.combat // 2 if Status.MAIM in statuses(hero) else pool.combat  # Maim
+        lost = hurt_foe(d, target.id, combat + pool.physical, pool.true, source=hero_id, rule="ENGAGE-8c")
+        if lost and Status.STEALTH in statuses(d.state.hero(hero_id)):
+            lose_status(d, hero_id, Status.STEALTH, "STATUS-1")
+    d.emit(ev.EngageResolved(hero=hero_id))
+
+
+def _tenacity_face(die: SkillDie) -> int:
+    return next((i for i, f in enumerate(die.faces) if f.tenacity), -1)
+
+
+def _resolve_die(d: Decision, hero_id: str, form: BattleForm, target: Foe | None,
+                 rolled: Rolled, skip: bool, pool: _Pool) -> None:
+    hero = d.state.hero(hero_id)
+    die = d.ctx.die(rolled.die)
+    face = die.faces[rolled.face]
+    if skip or face.effect is Effect.BLANK and not face.tenacity:
+        # ENGAGE-8e; TRACK-12: a track die not resolved shows its Tenacity face
+        shown = _tenacity_face(die) if face.ability is AbilityType.TRACK else rolled.face
+        exhaust(d, hero_id, rolled.uid, shown, "TRACK-12" if face.ability is AbilityType.TRACK else "ENGAGE-8e")
+        return
+    if face.tenacity:  # ENGAGE-8d
+        gained = min(1, MAX_TENACITY - hero.tenacity)
+        exhaust(d, hero_id, rolled.uid, rolled.face, "ENGAGE-8d")
+        if gained:
+            d.emit(ev.TenacityGained(hero=hero_id, amount=1, tenacity=hero.tenacity + 1))
+        return
+    if Status.FEAR in statuses(hero) and die.line != "combat":
+        exhaust(d, hero_id, rolled.uid, rolled.face, "STATUS-1")  # Fear: non-Combat skills do nothing
+        return
+    if face.effect is Effect.COMBAT:
+        _combat_face(d, hero_id, form, target, rolled, face, pool)
+        return
+    ability = face.ability
+    if ability is AbilityType.ACTIVE:
+        _to_active(d, hero_id, rolled, face.amount, "ACTIVE-10")
+    elif ability is AbilityType.TRACK:
+        exhaust(d, hero_id, rolled.uid, rolled.face, "TRACK-11")
+    elif ability is AbilityType.STATUS:
+        _place_status(d, hero_id, target, rolled, face)
+    else:
+        if not _apply_effect(d, hero_id, target, face, pool):
+            exhaust(d, hero_id, rolled.uid, rolled.face, "ENGAGE-8e")
+            return
+        if ability is AbilityType.DRAINED:  # DRAINED-1, DRAINED-2
+            d.emit(ev.DieDrained(hero=hero_id, uid=rolled.uid, drained=d.state.hero(hero_id).drained + (rolled.uid,)))
+        else:  # INSTANT-1, INSTANT-2
+            exhaust(d, hero_id, rolled.uid, rolled.face, "INSTANT-2")
+
+
+def _combat_face(d, hero_id, form, target, rolled, face, pool) -> None:
+    """COMBAT-3: damage in the weapon forms; COMBAT-4: an active block die in
+    the Defensive form (facts: ENGAGE-8d)."""
+    if form is BattleForm.DEFENSIVE:
+        _to_active(d, hero_id, rolled, face.amount, "COMBAT-4")
+    elif target is not None:
+        pool.combat += face.amount
+        exhaust(d, hero_id, rolled.uid, rolled.face, "COMBAT-3")
+    else:
+        exhaust(d, hero_id, rolled.uid, rolled.face, "ENGAGE-8e")
+
+
+def _to_active(d: Decision, hero_id: str, rolled: Rolled, amount: int, rule: str) -> None:
+    hero = d.state.hero(hero_id)
+    if len(hero.active) >= ACTIVE_SLOTS:  # ACTIVE-3: no room, so it stays unresolved
+        exhaust(d, hero_id, rolled.uid, rolled.face, "ACTIVE-3")
+        return
+    die = ActiveDie(DieKind.SKILL, rolled.uid, rolled.face, amount)
+    d.emit(ev.ActiveChanged(hero=hero_id, active=hero.active + (die,), rule=rule))
+
+
+def _place_status(d: Decision, hero_id: str, target: Foe | None, rolled: Rolled, face: Face) -> None:
+    """STATUS-1: the die goes on the target; one of each status at a time
+    (STATUS-7); quest units take none from adventurers (STATUS-3)."""
+    foe = d.state.foe(target.id) if target is not None else None
+    if foe is None or foe.defeated:
+        exhaust(d, hero_id, rolled.uid, rolled.face, "ENGAGE-8e")
+    elif foe.quest:
+        exhaust(d, hero_id, rolled.uid, rolled.face, "STATUS-3")
+    elif any(m.status is face.status for m in foe.marks):
+        exhaust(d, hero_id, rolled.uid, rolled.face, "STATUS-7")
+    else:
+        d.emit(ev.StatusPlaced(foe=foe.id, mark=StatusMark(face.status, hero_id, rolled.uid)))
+
+
+def _apply_effect(d: Decision, hero_id: str, target: Foe | None, face: Face, pool: _Pool) -> bool:
+    """Instant or drained effects; False when it cannot resolve."""
+    if face.effect is Effect.DAMAGE:
+        if target is None:
+            return False
+        pool.physical += face.amount
+    elif face.effect is Effect.TRUE_DAMAGE:
+        if target is None:
+            return False
+        pool.true += face.amount
+    elif face.effect is Effect.HEAL:
+        heal_hero(d, hero_id, face.amount)
+    elif face.effect is Effect.BONUS_HP:
+        heal_hero(d, hero_id, face.amount, bonus=True)
+    else:
+        return False
+    return True
+
+
+# --- Clear an active slot --------------------------------------------------------
+
+
+def clear_active(d: Decision, cmd: ClearActive) -> None:
+    """ACTIVE-4: on your turn, remove an active die unresolved; it is
+    exhausted (ACTIVE-6), a fatigue die goes to the track (ACTIVE-9b)."""
+    hero = current_hero(d)
+    if not 0 <= cmd.slot < len(hero.active):
+        raise MalformedCommand(f"{hero.name} has no active die in slot {cmd.slot + 1}")
+    die = hero.active[cmd.slot]
+    keep = tuple(a for i, a in enumerate(hero.active) if i != cmd.slot)
+    d.emit(ev.ActiveChanged(hero=hero.id, active=keep, rule="ACTIVE-4"))
+    if die.kind is DieKind.SKILL:
+        exhaust(d, hero.id, die.uid, die.face, "ACTIVE-6")
+    else:
+        gain_fatigue(d, hero.id, die.kind, 1, "ACTIVE-9b")

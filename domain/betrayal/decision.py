@@ -1,0 +1,38 @@
+"""A decision in progress: the events a command produces so far, and the
+state they lead to. Rules call ``emit`` and read ``state``; the RNG is only
+touched through ``roll`` and ``pick``, which derive outcomes from
+(seed, counter) and leave the counter in the events they feed."""
+
+from __future__ import annotations
+
+from domain.kernel import rng
+
+from .context import RulesContext
+from .evolve import evolve
+from .events import BattleEvent
+from .state import BattleState
+
+
+class Decision:
+    """Collects events and keeps the state they produce."""
+
+    def __init__(self, state: BattleState | None, ctx: RulesContext) -> None:
+        self.state = state  # type: ignore[assignment]
+        self.ctx = ctx
+        self.events: list[BattleEvent] = []
+
+    def emit(self, event: BattleEvent) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    def roll(self, n: int, sides: int = 6) -> tuple[list[int], int]:
+        """``n`` outcomes from the battle's seed at the current counter; the
+        caller writes them (and the counter) into a DiceRolled event."""
+        counter = self.state.rng
+        outcomes, _ = rng.draws(self.state.seed, counter, sides, n)
+        return outcomes, counter
+
+    def pick(self, choices: int) -> tuple[int, int]:
+        """One outcome in [0, choices) and the counter it used."""
+        counter = self.state.rng
+        return rng.draw(self.state.seed, counter, choices), counter

@@ -1,0 +1,373 @@
+"""Events of a Betrayal battle: what happened, past tense, with its computed
+consequences (the new HP, the new cooldown track), so that ``evolve`` only
+assigns and a later change of the rules never reinterprets history."""
+
+from __future__ import annotations
+
+
+from domain.kernel.hexes import Hex
+from domain.kernel.messages import Event
+
+from .commands import BattleCommand
+
+from .state import (
+    ActiveDie,
+    BattleState,
+    DieKind,
+    Hero,
+    Options,
+    Outcome,
+    Rolled,
+    StatusMark,
+    TrackDie,
+)
+from .vocab import BattleForm, Difficulty, Marker, Objective, Status
+
+
+class BattleEvent(Event, frozen=True, kw_only=True):
+    """Base of events in a battle stream."""
+
+
+# --- the command log -------------------------------------------------------
+
+
+class CommandIssued(BattleEvent, frozen=True, kw_only=True):
+    """A command was accepted; the events after it, up to the next
+    CommandIssued, are its outcome. ``touched`` lists other streams the
+    command wrote to, as (stream id, their version before the command)."""
+
+    TOPIC = "betrayal.CommandIssued"
+    command_id: str
+    command: BattleCommand
+    touched: tuple[tuple[str, int], ...] = ()
+    redo_of: str = ""
+
+
+class CommandUndone(BattleEvent, frozen=True, kw_only=True):
+    """A command was undone: the battle is back to ``restored``, the state
+    before that command (DESIGN: undo appends, never rewrites)."""
+
+    TOPIC = "betrayal.CommandUndone"
+    command_id: str
+    restored: BattleState
+    forced: bool = False
+
+
+# --- setup (CLASH-*) ---------------------------------------------------------
+
+
+class BattleStarted(BattleEvent, frozen=True, kw_only=True):
+    """A clash was set up: seed, rules version, content pack, options."""
+
+    TOPIC = "betrayal.BattleStarted"
+    battle_id: str
+    rules_version: str
+    pack_id: str
+    pack_hash: str
+    setup: str
+    seed: int
+    difficulty: Difficulty
+    options: Options
+    objective: Objective
+    xp: int
+    ep: int
+    party: tuple[Hero, ...]
+
+
+class CachePlaced(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.CachePlaced"
+    hex: Hex
+    kind: Marker
+
+
+class EnemyPlaced(BattleEvent, frozen=True, kw_only=True):
+    """An enemy chip was drawn (or a quest unit placed) onto a hex (CLASH-7a).
+    ``draw`` is the RNG counter of the draw (-1 for a quest unit)."""
+
+    TOPIC = "betrayal.EnemyPlaced"
+    foe: str
+    enemy: str
+    level: int
+    hp: int
+    hex: Hex
+    number: int
+    quest: bool = False
+    draw: int = -1
+    ep_left: int = 0
+
+
+class EnemyPoolClosed(BattleEvent, frozen=True, kw_only=True):
+    """No more enemies are placed; ``discarded`` EP is lost (EP-6, EP-7)."""
+
+    TOPIC = "betrayal.EnemyPoolClosed"
+    discarded: int
+    reason: str
+
+
+class AdventurerPlaced(BattleEvent, frozen=True, kw_only=True):
+    """An adventurer was placed on the Entrance tile in turn order (CLASH-8)."""
+
+    TOPIC = "betrayal.AdventurerPlaced"
+    hero: str
+    hex: Hex
+    form: BattleForm
+
+
+# --- rounds and turns --------------------------------------------------------
+
+
+class RoundStarted(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.RoundStarted"
+    round: int
+    fatigue_round: bool = False
+
+
+class TurnStarted(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.TurnStarted"
+    hero: str
+    start_positions: tuple[tuple[str, Hex], ...] = ()
+
+
+class DiceRecovered(BattleEvent, frozen=True, kw_only=True):
+    """The Recovery step (RECOVER-1 to RECOVER-5)."""
+
+    TOPIC = "betrayal.DiceRecovered"
+    hero: str
+    recovered: tuple[int, ...]
+    discarded: tuple[TrackDie, ...]
+    replaced_overfatigue: int
+    track: tuple[TrackDie, ...]
+
+
+class TurnEnded(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.TurnEnded"
+    hero: str
+
+
+class EnemyTurnStarted(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.EnemyTurnStarted"
+    foe: str
+    queue: tuple[str, ...]  # the foes still to act after this one
+
+
+class EnemyTurnEnded(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.EnemyTurnEnded"
+    foe: str
+
+
+class RoundEnded(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.RoundEnded"
+    round: int
+
+
+class PartyRetreated(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.PartyRetreated"
+    round: int
+
+
+class BattleEnded(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.BattleEnded"
+    outcome: Outcome
+    reason: str
+
+
+class HeroCleanedUp(BattleEvent, frozen=True, kw_only=True):
+    """End of battle cleanup of one adventurer (CLEANUP-3, CLEANUP-4)."""
+
+    TOPIC = "betrayal.HeroCleanedUp"
+    hero: str
+    hp: int
+    track: tuple[TrackDie, ...]
+    drained_recovered: tuple[int, ...]
+
+
+# --- actions -----------------------------------------------------------------
+
+
+class HeroMoved(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.HeroMoved"
+    hero: str
+    path: tuple[Hex, ...]  # hexes stepped into, in order
+
+
+class EngageDeclared(BattleEvent, frozen=True, kw_only=True):
+    """ENGAGE-4 to ENGAGE-6: the n-th engage of the turn, its form, target."""
+
+    TOPIC = "betrayal.EngageDeclared"
+    hero: str
+    number: int
+    form: BattleForm
+    target: str | None
+
+
+class FatigueGained(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.FatigueGained"
+    hero: str
+    kind: DieKind
+    count: int
+    rule: str
+    track: tuple[TrackDie, ...]
+    drained: tuple[int, ...] = ()  # the hero's drained dice after it
+
+
+class DiceRolled(BattleEvent, frozen=True, kw_only=True):
+    """Dice were rolled. ``counter`` is the RNG counter of the first die; the
+    faces are what the RNG gave, or what players typed (``typed``)."""
+
+    TOPIC = "betrayal.DiceRolled"
+    unit: str
+    dice: tuple[Rolled, ...]
+    counter: int
+    typed: bool = False
+
+
+class TenacityGained(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.TenacityGained"
+    hero: str
+    amount: int
+    tenacity: int
+
+
+class DieExhausted(BattleEvent, frozen=True, kw_only=True):
+    """A die went to the cooldown track (ENGAGE-8e, INSTANT-2, TRACK-11,
+    ACTIVE-6, STATUS-2)."""
+
+    TOPIC = "betrayal.DieExhausted"
+    hero: str
+    uid: int
+    face: int
+    rule: str
+    track: tuple[TrackDie, ...]
+    drained: tuple[int, ...] = ()
+
+
+class DieDrained(BattleEvent, frozen=True, kw_only=True):
+    """A die resolved as Drained and sits on the race sheet (DRAINED-2)."""
+
+    TOPIC = "betrayal.DieDrained"
+    hero: str
+    uid: int
+    drained: tuple[int, ...]
+
+
+class ActiveChanged(BattleEvent, frozen=True, kw_only=True):
+    """A hero's active slots changed (ACTIVE-1 to ACTIVE-11)."""
+
+    TOPIC = "betrayal.ActiveChanged"
+    hero: str
+    active: tuple[ActiveDie, ...]
+    rule: str
+
+
+class StatusPlaced(BattleEvent, frozen=True, kw_only=True):
+    """A status skill die was placed on an enemy (STATUS-1)."""
+
+    TOPIC = "betrayal.StatusPlaced"
+    foe: str
+    mark: StatusMark
+
+
+class StatusLifted(BattleEvent, frozen=True, kw_only=True):
+    """A status came off an enemy; the die goes back to its owner's track
+    (STATUS-2) in a DieExhausted that follows."""
+
+    TOPIC = "betrayal.StatusLifted"
+    foe: str
+    status: Status
+    rule: str
+
+
+class HeroStatusGained(BattleEvent, frozen=True, kw_only=True):
+    """A status die landed on an adventurer's track (TRACK-1, TRACK-10)."""
+
+    TOPIC = "betrayal.HeroStatusGained"
+    hero: str
+    status: Status
+    refreshed: bool
+    track: tuple[TrackDie, ...]
+    drained: tuple[int, ...] = ()
+
+
+class HeroStatusLost(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.HeroStatusLost"
+    hero: str
+    status: Status
+    rule: str
+    track: tuple[TrackDie, ...]
+
+
+class DamageDealt(BattleEvent, frozen=True, kw_only=True):
+    """Damage to one unit, after prevention: ``amount`` rolled, ``prevented``
+    by Defense, wards or active dice, ``to_bonus`` taken from bonus HP,
+    ``to_hp`` from HP, and the HP left."""
+
+    TOPIC = "betrayal.DamageDealt"
+    source: str
+    target: str
+    amount: int
+    prevented: int
+    to_bonus: int
+    to_hp: int
+    true_damage: bool
+    hp: int
+    bonus_hp: int
+    rule: str
+
+
+class Healed(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.Healed"
+    unit: str
+    amount: int
+    hp: int
+    bonus_hp: int
+
+
+class UnitDefeated(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.UnitDefeated"
+    unit: str
+
+
+class EngageResolved(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.EngageResolved"
+    hero: str
+
+
+class EnemyMoved(BattleEvent, frozen=True, kw_only=True):
+    TOPIC = "betrayal.EnemyMoved"
+    foe: str
+    path: tuple[Hex, ...]
+    rule: str
+
+
+class EnemyEngaged(BattleEvent, frozen=True, kw_only=True):
+    """ENEMY-6a: the targets designated, in resolution order."""
+
+    TOPIC = "betrayal.EnemyEngaged"
+    foe: str
+    targets: tuple[str, ...]
+
+
+class EnemyRollAwaited(BattleEvent, frozen=True, kw_only=True):
+    """Physical dice: the battle waits for an enemy's faces to be typed."""
+
+    TOPIC = "betrayal.EnemyRollAwaited"
+    foe: str
+    targets: tuple[str, ...]
+    dice: int
+
+
+def all_event_types() -> tuple[type[BattleEvent], ...]:
+    """Every concrete battle event class."""
+    return tuple(
+        cls for cls in _subclasses(BattleEvent) if cls.__dict__.get("TOPIC")
+    )
+
+
+def _subclasses(cls: type) -> list[type]:
+    out = []
+    for sub in cls.__subclasses__():
+        out.append(sub)
+        out.extend(_subclasses(sub))
+    return out
+
+

@@ -1,0 +1,172 @@
+"""The round sequence (ROUND-*, FATIGUE-ROUND-*), adventurer turn steps
+(TURN-*, RECOVER-*), the end of a round and of the battle (END-*, RETREAT-*,
+CLEANUP-*, OBJ-1, OBJ-3)."""
+
+from __future__ import annotations
+
+from domain.kernel.errors import RuleViolation
+
+from . import events as ev
+from . import track as tracks
+from .damage import hurt_hero, lift_mark
+from .decision import Decision
+from .foes import enemy_turn, finish_enemy_turn, strike, turn_order
+from .heroes import empty_active, gain_fatigue, lose_status, statuses
+from .state import DieKind, Outcome, Phase
+from .vocab import Objective, Status
+
+
+def all_heroes_down(d: Decision) -> bool:
+    return all(h.defeated for h in d.state.heroes)
+
+
+def begin_round(d: Decision, number: int) -> None:
+    """ROUND-4: raise the counter (ROUND-4a), then from round 6 the Fatigue
+    Round: each standing adventurer gains 1 Overfatigue and takes true damage
+    equal to its Overfatigue dice (FATIGUE-ROUND-1, -3, -4; facts)."""
+    fatigue = number >= 6
+    d.emit(ev.RoundStarted(round=number, fatigue_round=fatigue))
+    if fatigue:
+        for hero_id in d.state.order:
+            if d.state.hero(hero_id).defeated:
+                continue
+            gain_fatigue(d, hero_id, DieKind.OVERFATIGUE, 1, "FATIGUE-ROUND-4")
+            n = tracks.count(d.state.hero(hero_id).track, DieKind.OVERFATIGUE)
+            hurt_hero(d, hero_id, n, true_damage=True, source="fatigue", rule="FATIGUE-ROUND-4")
+    next_turn(d, after=None)
+
+
+def next_turn(d: Decision, after: str | None) -> None:
+    """ROUND-5: the next standing adventurer in turn order; after the last,
+    the enemies (ROUND-7). With every adventurer down, the round's remaining
+    turns are skipped (facts default for END-1c)."""
+    if all_heroes_down(d):
+        end_round(d)
+        return
+    order = d.state.order
+    start = 0 if after is None else order.index(after) + 1
+    for hero_id in order[start:]:
+        if not d.state.hero(hero_id).defeated:
+            if start_turn(d, hero_id):
+                return
+            if all_heroes_down(d):
+                end_round(d)
+                return
+    run_enemies(d, turn_order(d))
+
+
+def start_turn(d: Decision, hero_id: str) -> bool:
+    """TURN-3 start of turn (Bane: 1 true damage), TURN-4 Recovery
+    (RECOVER-1 to RECOVER-5). False when the adventurer fell at its start."""
+    s = d.state
+    positions = tuple((u.id, u.pos) for u in (*s.heroes, *s.foes) if u.pos is not None)
+    d.emit(ev.TurnStarted(hero=hero_id, start_positions=positions))
+    if Status.BANE in statuses(d.state.hero(hero_id)):
+        hurt_hero(d, hero_id, 1, true_damage=True, source="bane", rule="STATUS-1")
+        if d.state.hero(hero_id).defeated:
+            d.emit(ev.TurnEnded(hero=hero_id))
+            return False
+    hero = d.state.hero(hero_id)
+    rec = tracks.recover(hero.track, hero.cooldown)
+    d.emit(ev.DiceRecovered(
+        hero=hero_id, recovered=rec.recovered, discarded=rec.discarded,
+        replaced_overfatigue=rec.replaced_overfatigue, track=rec.track,
+    ))
+    return True
+
+
+def end_turn(d: Decision) -> None:
+    """TURN-6: end-of-turn effects (Daze comes off), then the next unit."""
+    s = d.state
+    if s.phase is Phase.ENGAGE_RESOLVE:
+        raise RuleViolation("TURN-5", "resolve the engage's dice before ending the turn")
+    if s.phase is not Phase.ADVENTURER_TURN or s.turn is None:
+        raise RuleViolation("ROUND-5", f"it is not an adventurer's turn (the battle is at {s.phase.value})")
+    hero_id = s.turn.hero
+    lose_status(d, hero_id, Status.DAZE, "STATUS-1")
+    d.emit(ev.TurnEnded(hero=hero_id))
+    next_turn(d, after=hero_id)
+
+
+def run_enemies(d: Decision, queue: tuple[str, ...]) -> None:
+    """ROUND-7: each enemy's turn in order, stopping early if every
+    adventurer is down or a physical roll must be typed."""
+    while queue:
+        if all_heroes_down(d):
+            break
+        foe_id, rest = queue[0], queue[1:]
+        if not enemy_turn(d, foe_id, rest):
+            return
+        queue = tuple(f for f in d.state.enemy_queue if not d.state.foe(f).defeated)
+    end_round(d)
+
+
+def resume_enemy(d: Decision, faces: tuple[int, ...]) -> None:
+    """Physical dice: apply an enemy's typed roll and go on with the round."""
+    pending = d.state.enemy_roll
+    from .state import Rolled
+    from .context import ENEMY_DIE
+
+    d.emit(ev.DiceRolled(
+        unit=pending.foe, counter=d.state.rng, typed=True,
+        dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces),
+    ))
+    strike(d, pending.foe, pending.targets, list(faces))
+    finish_enemy_turn(d, pending.foe)
+    run_enemies(d, tuple(f for f in d.state.enemy_queue if not d.state.foe(f).defeated))
+
+
+def objective_met(d: Decision) -> bool:
+    """OBJ-1 Conquer: every enemy defeated or removed. OBJ-3 Eliminate X:
+    every objective unit defeated or removed."""
+    foes = d.state.foes
+    if d.state.objective is Objective.ELIMINATE:
+        return all(f.defeated for f in foes if f.quest)
+    return all(f.defeated for f in foes)
+
+
+def end_round(d: Decision) -> None:
+    """ROUND-8: check the encounter (ROUND-8b); the battle ends after the
+    round (END-1, END-2). Success needs a standing adventurer (facts: END-1c).
+    Otherwise the party may retreat or go on (ROUND-8c)."""
+    d.emit(ev.RoundEnded(round=d.state.round))
+    if all_heroes_down(d):
+        end_battle(d, Outcome.FAILURE, "END-1c: every adventurer was defeated")
+    elif objective_met(d):
+        end_battle(d, Outcome.SUCCESS, "END-1a: the objective was achieved")
+
+
+def next_round(d: Decision) -> None:
+    _at_end_of_round(d, "NextRound")
+    begin_round(d, d.state.round + 1)
+
+
+def retreat(d: Decision) -> None:
+    """RETREAT-1, RETREAT-2, RETREAT-4: at the end of a round the party
+    retreats; the encounter ends at once and counts as failed."""
+    _at_end_of_round(d, "Retreat")
+    d.emit(ev.PartyRetreated(round=d.state.round))
+    end_battle(d, Outcome.FAILURE, "RETREAT-4: the party retreated")
+
+
+def _at_end_of_round(d: Decision, what: str) -> None:
+    if d.state.phase is not Phase.END_OF_ROUND:
+        rule = "RETREAT-1" if what == "Retreat" else "ROUND-8"
+        raise RuleViolation(rule, f"{what} is possible only at the end of a round (the battle is at {d.state.phase.value})")
+
+
+def end_battle(d: Decision, outcome: Outcome, reason: str) -> None:
+    """END, then the End of Battle Cleanup (CLEANUP-3, CLEANUP-4, STATUS-5)."""
+    d.emit(ev.BattleEnded(outcome=outcome, reason=reason))
+    for foe in d.state.foes:  # STATUS-5: statuses on enemies come off
+        for mark in foe.marks:
+            lift_mark(d, foe.id, mark.status, "STATUS-5")
+    for hero_id in d.state.order:
+        empty_active(d, hero_id, "CLEANUP-4a")
+        hero = d.state.hero(hero_id)
+        d.emit(ev.HeroCleanedUp(
+            hero=hero_id, hp=min(hero.hp, hero.max_hp), track=hero.track,
+            drained_recovered=hero.drained,
+        ))
+
+

@@ -1,0 +1,662 @@
+"""Loading and validating a Betrayal content pack.
+
+A pack is five TOML files. ``parse_pack`` turns their bytes into the typed
+Structs of ``catalog.py`` and refuses anything malformed with a
+``ContentError`` naming the file, the field path and the reason. It is pure;
+``load_pack_dir`` and ``starter_pack`` do the reading.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import hashlib
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from importlib import resources
+from os import PathLike
+from pathlib import Path
+from typing import Any, NoReturn
+
+from domain.kernel.errors import ContentError
+from domain.kernel.hexes import Hex, from_offset, path_lengths, to_offset
+
+from .catalog import (
+    Chip,
+    Enemy,
+    Face,
+    MapHex,
+    Pack,
+    Race,
+    Setup,
+    SkillDie,
+    SkillLine,
+)
+from .vocab import (
+    BAG_LEVELS,
+    LEVELS,
+    AbilityType,
+    Bag,
+    BattleForm,
+    Effect,
+    EnemyKind,
+    EnemySkill,
+    Marker,
+    Objective,
+    Pool,
+    Priority,
+    Status,
+)
+
+PACK_FILES = ("pack.toml", "races.toml", "lines.toml", "enemies.toml", "setups.toml")
+COMBAT_DIE = "combat"  # every adventurer rolls this die; the rules look it up by id
+FACES_PER_DIE = 6
+ENTRANCE = "E"
+OBSTACLE = "#"
+MIN_ENTRANCE_HEXES = 4  # room for a full party on the Entrance (CLASH-8)
+
+_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+_ID_SHAPE = "(lowercase letters and digits joined by single hyphens)"
+_AMOUNT = re.compile(r"[0-9]+")
+_REQUIRED = object()
+
+# ---------------------------------------------------------------- public
+
+
+def parse_pack(files: Mapping[str, bytes]) -> Pack:
+    """Build a validated ``Pack`` from the raw bytes of its files, by name.
+
+    Pure: no I/O, clock or randomness. Raises ``ContentError`` for a missing
+    or unknown file, a TOML syntax error, an unknown key, a wrong type or
+    value, a dangling reference or a malformed setup map.
+    """
+    docs = {name: _document(name, files) for name in PACK_FILES}
+    extra = sorted(set(files) - set(PACK_FILES))
+    if extra:
+        expected = ", ".join(PACK_FILES)
+        raise ContentError(extra[0], "(file)", f"not a pack file (expected {expected})")
+    head = _pack_head(docs["pack.toml"])
+    races = _races(docs["races.toml"])
+    lines, dice = _lines_and_dice(docs["lines.toml"])
+    enemies, chips = _enemies_and_chips(docs["enemies.toml"])
+    setups = _setups(docs["setups.toml"], enemies)
+    _check_default_lines(head["default_lines"], lines)
+    return Pack(
+        id=head["id"],
+        name=head["name"],
+        version=head["version"],
+        hash=pack_hash(files),
+        races=races,
+        lines=lines,
+        dice=dice,
+        enemies=enemies,
+        chips=chips,
+        setups=setups,
+        default_lines=head["default_lines"],
+    )
+
+
+def pack_hash(files: Mapping[str, bytes]) -> str:
+    """Hex BLAKE2b (16 bytes) of the pack files sorted by name, each fed as
+    name, NUL, content."""
+    digest = hashlib.blake2b(digest_size=16)
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + files[name])
+    return digest.hexdigest()
+
+
+def load_pack_dir(path: str | PathLike[str]) -> Pack:
+    """Read the five pack files from a directory and parse them."""
+    folder = Path(path)
+    files = {name: (folder / name).read_bytes() for name in PACK_FILES if (folder / name).is_file()}
+    return parse_pack(files)
+
+
+@functools.cache
+def starter_pack() -> Pack:
+    """The starter pack bundled in ``domain/betrayal/content``."""
+    content = resources.files("domain.betrayal.content")
+    files = {name: content.joinpath(name).read_bytes() for name in PACK_FILES}
+    return parse_pack(files)
+
+
+# ---------------------------------------------------------------- where
+
+
+@dataclass(frozen=True)
+class _At:
+    """A place in a pack: the file and a field path inside it."""
+
+    file: str
+    path: str = ""
+
+    def key(self, name: str) -> _At:
+        return _At(self.file, f"{self.path}.{name}" if self.path else name)
+
+    def index(self, i: int) -> _At:
+        return _At(self.file, f"{self.path}[{i}]")
+
+    def fail(self, reason: str) -> NoReturn:
+        raise ContentError(self.file, self.path or "(file)", reason)
+
+
+Conv = Callable[[Any, _At], Any]
+Fields = Mapping[str, tuple[Conv, Any]]  # key -> (converter, default or _REQUIRED)
+
+
+def _document(name: str, files: Mapping[str, bytes]) -> dict[str, Any]:
+    if name not in files:
+        raise ContentError(name, "(file)", "the pack has no such file")
+    raw = files[name]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise ContentError(name, f"line {line}", "not UTF-8 text") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        line, reason = _syntax_line(str(error), text)
+        raise ContentError(name, f"line {line}", f"TOML syntax error: {reason}") from None
+
+
+def _syntax_line(message: str, text: str) -> tuple[int, str]:
+    # tomllib on 3.11 only puts the position in the message text
+    found = re.search(r"\s*\(at line (\d+), column \d+\)$", message)
+    if found:
+        return int(found.group(1)), message[: found.start()]
+    last = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
+    return last, message.replace(" (at end of document)", " at end of file")
+
+
+# ---------------------------------------------------------------- values
+
+
+def _kind(value: object) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string"}
+    names |= {list: "an array", dict: "a table"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _text(value: object, at: _At) -> str:
+    if not isinstance(value, str):
+        at.fail(f"expected a string, got {_kind(value)}")
+    if not value.strip():
+        at.fail("must not be empty")
+    return value
+
+
+def _ident(value: object, at: _At) -> str:
+    _text(value, at)
+    if not _ID.fullmatch(value):
+        at.fail(f"{value!r} is not an id {_ID_SHAPE}")
+    return value
+
+
+def _flag(value: object, at: _At) -> bool:
+    if not isinstance(value, bool):
+        at.fail(f"expected true or false, got {_kind(value)}")
+    return value
+
+
+def _integer(low: int, allowed: tuple[int, ...] = ()) -> Conv:
+    def convert(value: object, at: _At) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            at.fail(f"expected an integer, got {_kind(value)}")
+        if allowed and value not in allowed:
+            at.fail(f"must be one of {', '.join(map(str, sorted(allowed)))}, got {value}")
+        if value < low:
+            at.fail(f"must be at least {low}, got {value}")
+        return value
+
+    return convert
+
+
+def _choice(enum: type[Enum]) -> Conv:
+    def convert(value: object, at: _At) -> Enum:
+        _text(value, at)
+        try:
+            return enum(value)
+        except ValueError:
+            options = ", ".join(member.value for member in enum)
+            at.fail(f"unknown value {value!r} (expected one of: {options})")
+
+    return convert
+
+
+def _list_of(item: Conv) -> Conv:
+    def convert(value: object, at: _At) -> tuple[Any, ...]:
+        if not isinstance(value, list):
+            at.fail(f"expected an array, got {_kind(value)}")
+        return tuple(item(element, at.index(i)) for i, element in enumerate(value))
+
+    return convert
+
+
+def _table(value: object, at: _At) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        at.fail(f"expected a table, got {_kind(value)}")
+    return value
+
+
+def _record(value: object, at: _At, fields: Fields) -> dict[str, Any]:
+    """Convert a table whose keys must all be in ``fields`` (converter,
+    default or _REQUIRED)."""
+    table = _table(value, at)
+    for key in table:
+        if key not in fields:
+            hint = difflib.get_close_matches(key, list(fields), n=1)
+            guess = f"did you mean {hint[0]!r}?" if hint else "expected " + ", ".join(fields)
+            at.key(key).fail(f"unknown key ({guess})")
+    out: dict[str, Any] = {}
+    for name, (convert, default) in fields.items():
+        if name in table:
+            out[name] = convert(table[name], at.key(name))
+        elif default is _REQUIRED:
+            at.key(name).fail("required key is missing")
+        else:
+            out[name] = default
+    return out
+
+
+def _records(value: object, at: _At, fields: Fields) -> list[dict[str, Any]]:
+    """An array of tables, each with a unique ``id``."""
+    if not isinstance(value, list):
+        at.fail(f"expected an array of tables, got {_kind(value)}")
+    rows = [_record(item, at.index(i), fields) for i, item in enumerate(value)]
+    _unique_ids(rows, at)
+    return rows
+
+
+def _unique_ids(rows: list[dict[str, Any]], at: _At) -> None:
+    seen: set[str] = set()
+    for i, row in enumerate(rows):
+        if row["id"] in seen:
+            at.index(i).key("id").fail(f"duplicate id {row['id']!r}")
+        seen.add(row["id"])
+
+
+def _keyed(value: object, at: _At, fields: Fields) -> dict[str, dict[str, Any]]:
+    """A table of tables keyed by id."""
+    table = _table(value, at)
+    out = {}
+    for key, item in table.items():
+        if not _ID.fullmatch(key):
+            at.key(key).fail(f"{key!r} is not an id {_ID_SHAPE}")
+        out[key] = _record(item, at.key(key), fields)
+    return out
+
+
+# ---------------------------------------------------------------- pack.toml
+
+
+def _pack_head(doc: dict[str, Any]) -> dict[str, Any]:
+    fields = {
+        "id": (_ident, _REQUIRED),
+        "name": (_text, _REQUIRED),
+        "version": (_text, _REQUIRED),
+        "default_lines": (_list_of(_ident), ()),
+    }
+    return _record(doc, _At("pack.toml"), fields)
+
+
+def _check_default_lines(default_lines: tuple[str, ...], lines: dict[str, SkillLine]) -> None:
+    for i, line_id in enumerate(default_lines):
+        at = _At("pack.toml", f"default_lines[{i}]")
+        if line_id not in lines:
+            at.fail(f"unknown skill line {line_id!r}")
+        if not lines[line_id].starter:
+            at.fail(f"skill line {line_id!r} is not a starter line")
+
+
+# ---------------------------------------------------------------- races.toml
+
+_RACE_FIELDS = {
+    "id": (_ident, _REQUIRED),
+    "name": (_text, _REQUIRED),
+    "health": (_integer(1), _REQUIRED),
+    "stamina": (_integer(0), _REQUIRED),
+    "magicka": (_integer(0), _REQUIRED),
+    "combat_dice": (_integer(0), _REQUIRED),
+    "cooldown": (_integer(1), _REQUIRED),
+    "ability": (_text, _REQUIRED),
+}
+
+
+def _races(doc: dict[str, Any]) -> dict[str, Race]:
+    at = _At("races.toml")
+    top = _record(doc, at, {"races": (lambda v, a: _records(v, a, _RACE_FIELDS), _REQUIRED)})
+    return {row["id"]: Race(**row) for row in top["races"]}
+
+
+# ---------------------------------------------------------------- lines.toml
+
+_LINE_FIELDS = {
+    "name": (_text, _REQUIRED),
+    "pool": (_choice(Pool), _REQUIRED),
+    "form": (_choice(BattleForm), None),  # omitted: no battle-form icon
+    "starter": (_flag, False),
+    "start_dice": (_list_of(_ident), ()),
+}
+
+
+def _faces(value: object, at: _At) -> tuple[Face, ...]:
+    faces = _list_of(_face)(value, at)
+    if len(faces) != FACES_PER_DIE:
+        at.fail(f"a die has {FACES_PER_DIE} faces, got {len(faces)}")
+    if not any(face.tenacity for face in faces):
+        at.fail('a skill die needs at least one Tenacity face ("T")')
+    return faces
+
+
+_DIE_FIELDS = {
+    "name": (_text, _REQUIRED),
+    "line": (_ident, _REQUIRED),
+    "level": (_integer(1), _REQUIRED),
+    "faces": (_faces, _REQUIRED),
+}
+
+
+def _lines_and_dice(doc: dict[str, Any]) -> tuple[dict[str, SkillLine], dict[str, SkillDie]]:
+    at = _At("lines.toml")
+    top = _record(
+        doc,
+        at,
+        {
+            "lines": (lambda v, a: _keyed(v, a, _LINE_FIELDS), _REQUIRED),
+            "dice": (lambda v, a: _keyed(v, a, _DIE_FIELDS), _REQUIRED),
+        },
+    )
+    lines = {key: SkillLine(id=key, **row) for key, row in top["lines"].items()}
+    dice = {key: _die(key, row, lines, at.key("dice").key(key)) for key, row in top["dice"].items()}
+    for key, line in lines.items():
+        _check_start_dice(line, dice, at.key("lines").key(key))
+    if COMBAT_DIE not in dice:
+        at.key("dice").fail(f"the Combat die every adventurer rolls (id {COMBAT_DIE!r}) is missing")
+    return lines, dice
+
+
+def _die(key: str, row: dict[str, Any], lines: dict[str, SkillLine], at: _At) -> SkillDie:
+    line = lines.get(row["line"])
+    if line is None:
+        at.key("line").fail(f"unknown skill line {row['line']!r}")
+    # pool and form are the line's: a die cannot disagree with its line
+    return SkillDie(id=key, pool=line.pool, form=line.form, **row)
+
+
+def _check_start_dice(line: SkillLine, dice: dict[str, SkillDie], at: _At) -> None:
+    if line.starter and not line.start_dice:
+        at.key("start_dice").fail("a starter line must name the dice a new adventurer starts with")
+    for i, die_id in enumerate(line.start_dice):
+        where = at.key("start_dice").index(i)
+        if die_id not in dice:
+            where.fail(f"unknown die {die_id!r}")
+        if dice[die_id].line != line.id:
+            where.fail(f"die {die_id!r} belongs to line {dice[die_id].line!r}, not {line.id!r}")
+
+
+# ---------------------------------------------------------------- faces
+
+# which ability codes make sense for each effect of an ability face
+_ABILITIES_FOR = {
+    Effect.DAMAGE: (AbilityType.INSTANT, AbilityType.DRAINED),
+    Effect.TRUE_DAMAGE: (AbilityType.INSTANT, AbilityType.DRAINED),
+    Effect.HEAL: (AbilityType.INSTANT, AbilityType.DRAINED),
+    Effect.BONUS_HP: (AbilityType.INSTANT, AbilityType.DRAINED),
+    Effect.BLOCK: (AbilityType.ACTIVE,),
+    Effect.WARD: (AbilityType.TRACK,),
+}
+_WHY = {
+    Effect.BLOCK: "block must be active (it waits in an active slot)",
+    Effect.WARD: "ward must be track (it works from the cooldown track)",
+}
+
+
+def _face(value: object, at: _At) -> Face:
+    """Parse one face: ``T``, ``-``, ``combat:N``, ``status:<status>`` or
+    ``<ability>:<effect>:<N>``."""
+    text = _text(value, at)
+    if text == "T":
+        return Face(tenacity=True)
+    if text == "-":
+        return Face(effect=Effect.BLANK)
+    parts = text.split(":")
+    if parts[0] == "combat" and len(parts) == 2:
+        return Face(effect=Effect.COMBAT, amount=_amount(parts[1], text, at))
+    if parts[0] == "status" and len(parts) == 2:
+        return _status_face(parts[1], text, at)
+    if len(parts) == 3:
+        return _ability_face(*parts, text=text, at=at)
+    at.fail(
+        f"cannot read face {text!r} (expected T, -, combat:N, status:<status> "
+        "or <ability>:<effect>:N)"
+    )
+
+
+def _status_face(name: str, text: str, at: _At) -> Face:
+    try:
+        status = Status(name)
+    except ValueError:
+        options = ", ".join(s.value for s in Status)
+        at.fail(f"face {text!r}: unknown status {name!r} (expected one of: {options})")
+    return Face(ability=AbilityType.STATUS, effect=Effect.STATUS, status=status)
+
+
+def _ability_face(
+    ability_text: str, effect_text: str, amount_text: str, *, text: str, at: _At
+) -> Face:
+    abilities = [a for a in AbilityType if a is not AbilityType.STATUS]
+    if ability_text not in {a.value for a in abilities}:
+        options = ", ".join(a.value for a in abilities)
+        at.fail(f"face {text!r}: unknown ability {ability_text!r} (expected one of: {options})")
+    if effect_text not in {e.value for e in _ABILITIES_FOR}:
+        options = ", ".join(e.value for e in _ABILITIES_FOR)
+        at.fail(f"face {text!r}: unknown effect {effect_text!r} (expected one of: {options})")
+    ability, effect = AbilityType(ability_text), Effect(effect_text)
+    if ability not in _ABILITIES_FOR[effect]:
+        allowed = " or ".join(a.value for a in _ABILITIES_FOR[effect])
+        at.fail(f"face {text!r}: " + _WHY.get(effect, f"{effect.value} must be {allowed}"))
+    return Face(ability=ability, effect=effect, amount=_amount(amount_text, text, at))
+
+
+def _amount(digits: str, text: str, at: _At) -> int:
+    if not _AMOUNT.fullmatch(digits):
+        at.fail(f"face {text!r}: amount {digits!r} is not a whole number")
+    if int(digits) < 1:
+        at.fail(f"face {text!r}: amount must be at least 1")
+    return int(digits)
+
+
+# ---------------------------------------------------------------- enemies.toml
+
+_ENEMY_FIELDS = {
+    "id": (_ident, _REQUIRED),
+    "name": (_text, _REQUIRED),
+    "level": (_integer(1, LEVELS), _REQUIRED),
+    "kind": (_choice(EnemyKind), _REQUIRED),
+    "hp": (_integer(1), _REQUIRED),
+    "defense": (_integer(0), _REQUIRED),
+    "range": (_integer(1), _REQUIRED),
+    "combat": (_integer(0), _REQUIRED),
+    "targets": (_integer(0), _REQUIRED),  # 0 means all
+    "priority": (_choice(Priority), _REQUIRED),
+    "skill": (_choice(EnemySkill), None),
+    "quest": (_flag, False),
+}
+_CHIP_FIELDS = {
+    "bag": (_choice(Bag), _REQUIRED),
+    "front": (_ident, _REQUIRED),
+    "back": (_ident, None),
+}
+
+
+def _enemies_and_chips(doc: dict[str, Any]) -> tuple[dict[str, Enemy], tuple[Chip, ...]]:
+    at = _At("enemies.toml")
+    top = _record(
+        doc,
+        at,
+        {
+            "enemies": (lambda v, a: _records(v, a, _ENEMY_FIELDS), _REQUIRED),
+            "chips": (_list_of(lambda v, a: _record(v, a, _CHIP_FIELDS)), _REQUIRED),
+        },
+    )
+    enemies = {row["id"]: Enemy(**row) for row in top["enemies"]}
+    chips = tuple(Chip(**row) for row in top["chips"])
+    for i, chip in enumerate(chips):
+        _check_chip(chip, enemies, at.key("chips").index(i))
+    return enemies, chips
+
+
+def _check_chip(chip: Chip, enemies: dict[str, Enemy], at: _At) -> None:
+    front_level, back_level = BAG_LEVELS[chip.bag]
+    _check_side(chip.front, front_level, chip.bag, enemies, at.key("front"))
+    if chip.back is not None:
+        _check_side(chip.back, back_level, chip.bag, enemies, at.key("back"))
+
+
+def _check_side(enemy_id: str, level: int, bag: Bag, enemies: dict[str, Enemy], at: _At) -> None:
+    enemy = enemies.get(enemy_id)
+    if enemy is None:
+        at.fail(f"unknown enemy {enemy_id!r}")
+    if enemy.quest:
+        at.fail(f"{enemy_id!r} is a quest unit; quest units never go into a bag (ENEMY-2)")
+    if enemy.level != level:
+        at.fail(
+            f"{enemy_id!r} is level {enemy.level}; "
+            f"this side of a {bag.value} chip must be level {level}"
+        )
+
+
+# ---------------------------------------------------------------- setups.toml
+
+_SETUP_FIELDS = {
+    "name": (_text, _REQUIRED),
+    "objective": (_choice(Objective), _REQUIRED),
+    "objective_units": (_list_of(_ident), ()),
+    "rows": (_list_of(_text), _REQUIRED),
+}
+_MARKERS = {"c": Marker.COMMON_CACHE, "L": Marker.LEGENDARY_CACHE, "*": Marker.SPECIAL}
+
+
+def _setups(doc: dict[str, Any], enemies: dict[str, Enemy]) -> dict[str, Setup]:
+    at = _At("setups.toml")
+    top = _record(doc, at, {"setups": (lambda v, a: _keyed(v, a, _SETUP_FIELDS), _REQUIRED)})
+    return {
+        key: _setup(key, row, enemies, at.key("setups").key(key))
+        for key, row in top["setups"].items()
+    }
+
+
+def _setup(key: str, row: dict[str, Any], enemies: dict[str, Enemy], at: _At) -> Setup:
+    hexes = _parse_map(row["rows"], at.key("rows"))
+    _check_objective(row, hexes, enemies, at)
+    return Setup(id=key, hexes=hexes, **row)
+
+
+def _check_objective(
+    row: dict[str, Any], hexes: tuple[MapHex, ...], enemies: dict[str, Enemy], at: _At
+) -> None:
+    units = row["objective_units"]
+    for i, unit in enumerate(units):
+        where = at.key("objective_units").index(i)
+        if unit not in enemies:
+            where.fail(f"unknown enemy {unit!r}")
+        if not enemies[unit].quest:
+            where.fail(f"{unit!r} is not a quest unit")
+    if row["objective"] is not Objective.ELIMINATE:
+        if units:
+            objective = row["objective"].value
+            at.key("objective_units").fail(
+                f"only an eliminate setup names objective units, not {objective}"
+            )
+        return
+    if not units:
+        at.key("objective_units").fail("an eliminate setup must name its objective units (OBJ-3)")
+    special = sum(1 for h in hexes if h.marker is Marker.SPECIAL)
+    if special < len(units):
+        need = len(units)
+        at.key("rows").fail(
+            f"{need} objective units need at least {need} special hexes (*), found {special}"
+        )
+
+
+def _parse_map(rows: tuple[str, ...], at: _At) -> tuple[MapHex, ...]:
+    """Read a setup diagram: rows of space-separated tokens in odd-r offset."""
+    hexes: list[MapHex] = []
+    numbered: set[int] = set()
+    for r, text in enumerate(rows):
+        for col, token in enumerate(text.split()):
+            cell = _cell(token, col, r, at.index(r))
+            if cell is None:
+                continue
+            if cell.number:
+                if cell.number in numbered:
+                    at.index(r).fail(f"column {col}: enemy hex {cell.number} is numbered twice")
+                numbered.add(cell.number)
+            hexes.append(cell)
+    if not hexes:
+        at.fail("the map has no hexes")
+    _check_tiles(hexes, at)
+    _check_numbers(numbered, at)
+    _check_connected(hexes, at)
+    return tuple(hexes)
+
+
+def _cell(token: str, col: int, row: int, at: _At) -> MapHex | None:
+    if token == ".":
+        return None
+    tile, mark = token[0], token[1:]
+    if not (tile in (ENTRANCE, OBSTACLE) or "a" <= tile <= "z"):
+        at.fail(f"column {col}: token {token!r} must start with E, # or a lowercase tile letter")
+    where = from_offset(col, row)
+    if tile == OBSTACLE:
+        if mark:
+            at.fail(f"column {col}: an obstacle hex cannot carry a marker ({token!r})")
+        return MapHex(hex=where, tile=OBSTACLE, impassable=True)
+    if not mark:
+        return MapHex(hex=where, tile=tile)
+    if mark in _MARKERS:
+        return MapHex(hex=where, tile=tile, marker=_MARKERS[mark])
+    if not _AMOUNT.fullmatch(mark) or mark.startswith("0"):
+        at.fail(
+            f"column {col}: unknown marker {mark!r} in {token!r} "
+            "(expected a number from 1, c, L or *)"
+        )
+    if tile == ENTRANCE:
+        at.fail(f"column {col}: enemy hex {mark} cannot be on the Entrance tile")
+    return MapHex(hex=where, tile=tile, marker=Marker.ENEMY, number=int(mark))
+
+
+def _check_tiles(hexes: list[MapHex], at: _At) -> None:
+    tiles = {h.tile for h in hexes if not h.impassable}
+    if len(tiles) < 2:
+        found = len(tiles)
+        at.fail(f"a clash map needs 2 or more tiles besides obstacles (CLASH-1), found {found}")
+    if ENTRANCE not in tiles:
+        at.fail("the map has no Entrance tile (E)")
+    free = sum(1 for h in hexes if h.tile == ENTRANCE and h.marker is Marker.NONE)
+    if free < MIN_ENTRANCE_HEXES:
+        need = MIN_ENTRANCE_HEXES
+        at.fail(f"the Entrance tile needs at least {need} unmarked hexes, found {free}")
+
+
+def _check_numbers(numbered: set[int], at: _At) -> None:
+    if not numbered:
+        at.fail("the map has no numbered enemy hexes (CLASH-7)")
+    missing = sorted(set(range(1, len(numbered) + 1)) - set(numbered))
+    if missing:
+        last = len(numbered)
+        at.fail(f"enemy hexes must be numbered 1..{last} without gaps; {missing[0]} is missing")
+
+
+def _check_connected(hexes: list[MapHex], at: _At) -> None:
+    open_hexes: set[Hex] = {h.hex for h in hexes if not h.impassable}
+    start = min(open_hexes, key=lambda h: (h[1], h[0]))
+    reached = path_lengths(start, open_hexes.__contains__)
+    for h in hexes:
+        if not h.impassable and h.hex not in reached:
+            col, row = to_offset(h.hex)
+            at.index(row).fail(f"column {col}: this hex cannot be reached from the rest of the map")

@@ -1,0 +1,173 @@
+"""Setting up a clash (CLASH-5 to CLASH-10) and spending the Enemy Pool
+(EP-2, EP-4 to EP-7, CLASH-7)."""
+
+from __future__ import annotations
+
+import re
+
+from domain.kernel.errors import MalformedCommand, RuleViolation
+
+from . import RULES_VERSION
+from . import events as ev
+from .catalog import Chip, Pack
+from .commands import Member, StartClash
+from .decision import Decision
+from .state import DieKind, Hero, Options, OwnedDie, TrackDie
+from .vocab import BAG_LEVELS, LEVELS, Objective, Status
+
+MAX_PARTY = 4
+
+
+def hero_id(name: str) -> str:
+    """The short id an adventurer is named by in commands ("Ysolda" -> "ysolda")."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return slug or "hero"
+
+
+def compute_ep(xp: int, party_size: int) -> int:
+    """EP = the party's XP (the dial) x party size (EP-2)."""
+    return xp * party_size
+
+
+def _hero(member: Member) -> Hero:
+    return Hero(
+        id=hero_id(member.name),
+        name=member.name,
+        race=member.race,
+        adventurer_id=member.adventurer_id,
+        hp=member.hp,
+        max_hp=member.max_hp,
+        stamina=member.stamina,
+        magicka=member.magicka,
+        cooldown=member.cooldown,
+        tenacity=member.tenacity,
+        form=member.form,
+        dice=tuple(OwnedDie(uid, die) for uid, die in member.dice),
+        track=tuple(
+            TrackDie(DieKind(kind), uid, face, Status(status) if status else None)
+            for kind, uid, face, status in member.track
+        ),
+    )
+
+
+def _check_party(d: Decision, cmd: StartClash) -> None:
+    if not 1 <= len(cmd.party) <= MAX_PARTY:
+        raise RuleViolation("CLASH-8", f"a party has 1 to {MAX_PARTY} adventurers, not {len(cmd.party)}")
+    ids = [hero_id(m.name) for m in cmd.party]
+    if len(set(ids)) != len(ids):
+        raise MalformedCommand("two adventurers share a name; give each a different one")
+    for m in cmd.party:
+        if m.hp <= 0:
+            raise RuleViolation("HEALTH-5", f"{m.name} is defeated (0 HP) and cannot join a battle")
+    if cmd.xp < 0:
+        raise MalformedCommand("XP cannot be negative")
+
+
+def _placements(d: Decision, cmd: StartClash) -> list:
+    board = d.ctx.board
+    free = [h for h in board.entrance_hexes() if h not in {c.hex for c in d.state.caches}]
+    if cmd.placements:
+        chosen = list(cmd.placements)
+        if len(chosen) != len(cmd.party):
+            raise MalformedCommand("give one Entrance hex per adventurer, or none")
+        if len(set(chosen)) != len(chosen):
+            raise RuleViolation("CLASH-8a", "two adventurers cannot be placed on the same hex")
+        for h in chosen:
+            if h not in free:
+                raise RuleViolation("CLASH-8a", f"hex {h} is not an empty hex of the Entrance tile")
+        return chosen
+    if len(free) < len(cmd.party):
+        raise RuleViolation("CLASH-8", "the Entrance tile has too few empty hexes for this party")
+    return free[: len(cmd.party)]
+
+
+def start_clash(d: Decision, cmd: StartClash) -> None:
+    """Decide a StartClash into BattleStarted and the setup events."""
+    pack = d.ctx.pack
+    if cmd.setup not in pack.setups:
+        raise MalformedCommand(f"no setup {cmd.setup!r} in pack {pack.id!r}")
+    _check_party(d, cmd)
+    setup = pack.setups[cmd.setup]
+    ep = compute_ep(cmd.xp, len(cmd.party))
+    d.emit(ev.BattleStarted(
+        battle_id=cmd.battle_id, rules_version=RULES_VERSION, pack_id=pack.id,
+        pack_hash=pack.hash, setup=cmd.setup, seed=cmd.seed, difficulty=cmd.difficulty,
+        options=Options(physical_dice=cmd.physical_dice), objective=setup.objective,
+        xp=cmd.xp, ep=ep, party=tuple(_hero(m) for m in cmd.party),
+    ))
+    board = d.ctx.board
+    for h, kind in board.cache_hexes():  # CLASH-6
+        d.emit(ev.CachePlaced(hex=h, kind=kind))
+    number = 0
+    if setup.objective is Objective.ELIMINATE:  # OBJ-3, EP-8: outside the EP
+        for enemy_id, h in zip(setup.objective_units, board.special_hexes()):
+            number += 1
+            enemy = pack.enemies[enemy_id]
+            d.emit(ev.EnemyPlaced(
+                foe=f"e{number}", enemy=enemy_id, level=enemy.level, hp=enemy.hp,
+                hex=h, number=number, quest=True, ep_left=d.state.ep_left,
+            ))
+    place_enemies(d, number)
+    for member, h in zip(cmd.party, _placements(d, cmd)):  # CLASH-8, CLASH-8d
+        d.emit(ev.AdventurerPlaced(hero=hero_id(member.name), hex=h, form=member.form))
+    from .flow import begin_round
+
+    begin_round(d, 1)  # CLASH-10
+
+
+def _bag(pack: Pack) -> list[Chip]:
+    return [c for c in pack.chips]
+
+
+def _side(pack: Pack, chip: Chip, level: int) -> str | None:
+    """The enemy id on the side of ``chip`` that shows ``level``, if any."""
+    low, high = BAG_LEVELS[chip.bag]
+    if level == low:
+        return chip.front
+    if level == high and chip.back is not None:
+        return chip.back
+    return None
+
+
+def place_enemies(d: Decision, number: int) -> None:
+    """CLASH-7: draw enemies onto the numbered hexes in order, each time the
+    highest level the EP affords (CLASH-7a, EP-4); stop when the EP is spent
+    (EP-6) or the hexes run out (CLASH-7b, EP-7). When the bag has no chip of
+    that level the next lower level that fits is drawn (facts default)."""
+    pack = d.ctx.pack
+    bag = _bag(pack)
+    for h in d.ctx.board.numbered_hexes():
+        left = d.state.ep_left
+        if left <= 0:
+            break
+        drawn = False
+        for level in LEVELS:
+            if level > left:
+                continue
+            choices = [i for i, c in enumerate(bag) if _side(pack, c, level)]
+            if not choices:
+                continue
+            k, counter = d.pick(len(choices))
+            chip = bag.pop(choices[k])
+            enemy_id = _side(pack, chip, level)
+            enemy = pack.enemies[enemy_id]
+            number += 1
+            d.emit(ev.EnemyPlaced(
+                foe=f"e{number}", enemy=enemy_id, level=level, hp=enemy.hp, hex=h,
+                number=number, draw=counter, ep_left=left - level,
+            ))
+            drawn = True
+            break
+        if not drawn:
+            break
+    left = d.state.ep_left
+    if left > 0:
+        why = "EP-7: no empty numbered hex left" if _all_numbered_full(d) else "EP-7: no chip left that the EP affords"
+        d.emit(ev.EnemyPoolClosed(discarded=left, reason=why))
+
+
+def _all_numbered_full(d: Decision) -> bool:
+    taken = {f.pos for f in d.state.foes}
+    return all(h in taken for h in d.ctx.board.numbered_hexes())
+
+

@@ -1,0 +1,208 @@
+"""The event-sourced application every ruleset's application stands on.
+
+A ruleset subclasses ``EventSourcedApp``: it decides a command with its pure
+rules, wraps the resulting events in ``Envelope``s and ``append``s them (all
+streams a command touched, in one transaction); it rebuilds state with
+``load`` and its own projector. The store is chosen by one setting
+(``domain.kernel.store``); events are encoded by ``MsgspecMapper``.
+
+Two things of the library are deliberately side-stepped: its default replay
+loop (a runtime protocol check per event costs most of the replay time, so
+``load`` always takes our projector) and its notification log sections
+(``notification_log.select`` refuses more than 10 at a time, so
+``notifications`` pages the recorder directly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import ClassVar, TypeVar
+from uuid import UUID
+
+import msgspec
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import EventStore, IntegrityError, Mapper
+
+from domain.kernel.envelope import (
+    Envelope,
+    SnapshotEnvelope,
+    is_state_topic,
+    register_state,
+    utc_now,
+)
+from domain.kernel.errors import ConcurrencyError, NotFound
+from domain.kernel.mapper import MsgspecMapper
+from domain.kernel.messages import Event
+from domain.kernel.store import store_env
+
+S = TypeVar("S")
+
+MOVED_ON = (
+    "the battle moved on: another command was saved first; reload and try again"
+)
+
+
+class EnvelopeStore(EventStore[UUID]):
+    """The library's event store, also callable to list a stream's envelopes.
+
+    The library keeps its event store on ``Application.events``, so an
+    application method of that name would be overwritten on every instance;
+    making the store itself callable gives ``app.events(stream_id)`` while
+    ``app.events.get``/``put`` keep working for the library.
+    """
+
+    def __call__(
+        self, stream_id: UUID, gt: int | None = None, lte: int | None = None
+    ) -> list[Envelope]:
+        """The stored envelopes of ``stream_id`` with gt < version <= lte, in order."""
+        return list(self.get(stream_id, gt=gt, lte=lte))  # type: ignore[arg-type]
+
+
+class EventSourcedApp(Application[UUID]):
+    """Base of each ruleset's application: append, load, snapshot, read the log.
+
+    ``store`` is a store setting (see ``domain.kernel.store``; default: the
+    ``RULEKEEPER_STORE`` environment variable); ``env`` adds or overrides
+    library settings. Usable as a context manager; ``close()`` releases the
+    database connections.
+
+    The library's aggregate cache (``AGGREGATE_CACHE_MAXSIZE``) expects the
+    loaded object to have a ``version``; leave it unset unless the states do.
+    """
+
+    # Snapshots live in a table of their own; the subclass decides when to
+    # take one (every ``snapshot_every`` events is the suggested rhythm).
+    is_snapshotting_enabled = True
+    snapshot_every: ClassVar[int] = 150
+
+    events: EnvelopeStore  # type: ignore[assignment]
+    snapshots: EventStore[UUID]  # type: ignore[assignment]
+
+    def __init__(self, store: str | None = None, env: dict[str, str] | None = None):
+        merged = store_env(store, app_name=self.name)
+        if env:
+            merged.update(env)
+        super().__init__(env=merged)
+
+    # -- library construction hooks -------------------------------------
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        """A ``MsgspecMapper`` with the environment's compressor and cipher, if any."""
+        return MsgspecMapper(
+            compressor=self.factory.compressor(), cipher=self.factory.cipher()
+        )
+
+    def construct_event_store(self) -> EnvelopeStore:
+        """The library's event store, made callable (see ``EnvelopeStore``)."""
+        return EnvelopeStore(mapper=self.mapper, recorder=self.recorder)
+
+    # -- writing -----------------------------------------------------------
+
+    def append(self, envelopes: Sequence[Envelope]) -> int:
+        """Save ``envelopes`` (of one or several streams) in one transaction.
+
+        Returns the notification id of the last one (the current maximum when
+        there are none). If another writer took any of the stream versions
+        first, raises ``ConcurrencyError`` and nothing at all was written.
+        """
+        if not envelopes:
+            return self.max_notification_id()
+        try:
+            recordings = self.save(*envelopes)
+        except IntegrityError as e:
+            # The library's save is one transaction: a taken version rolls
+            # back every event of the command, in every stream.
+            raise ConcurrencyError(MOVED_ON) from e
+        return recordings[-1].notification.id
+
+    def save_snapshot(
+        self, stream_id: UUID, version: int, state: msgspec.Struct, topic: str
+    ) -> None:
+        """Store ``state`` as the state of ``stream_id`` after ``version``.
+
+        ``topic`` names the state's class in the store (registered here if it
+        is not yet; register it at import time too, so a fresh process can
+        load snapshots before it saves one). Saving the same version twice
+        keeps the first: replay is deterministic, so both are the same.
+        """
+        register_state(topic, type(state))
+        snapshot = SnapshotEnvelope(
+            originator_id=stream_id,
+            originator_version=version,
+            timestamp=utc_now(),
+            state=state,
+        )
+        try:
+            self.snapshots.put([snapshot])
+        except IntegrityError:
+            pass
+
+    # -- reading -----------------------------------------------------------
+
+    def load(
+        self,
+        stream_id: UUID,
+        project: Callable[[S | None, Iterable[Envelope | SnapshotEnvelope]], S | None],
+        version: int | None = None,
+    ) -> S:
+        """Rebuild a stream's state with ``project``, at ``version`` or the latest.
+
+        ``project(None, items)`` receives the latest snapshot at or before
+        ``version`` (if any) followed by the envelopes after it, and returns
+        the state, or None when there is nothing; then ``NotFound`` is raised.
+        ``projector(evolve)`` makes such a function from an ``evolve``.
+        """
+        try:
+            return self.repository.get(  # type: ignore[return-value]
+                stream_id, version=version, projector_func=project  # type: ignore[arg-type]
+            )
+        except AggregateNotFoundError:
+            at = "" if version is None else f" at version {version}"
+            raise NotFound(f"no stream {stream_id}{at}") from None
+
+    def notifications(
+        self, start: int = 1, limit: int = 500
+    ) -> Iterator[tuple[int, Envelope]]:
+        """Every envelope from notification id ``start`` on, in append order.
+
+        Yields ``(notification_id, envelope)`` across all streams, reading
+        ``limit`` rows per query until the log is exhausted. Ids may have
+        gaps (PostgreSQL sequences skip on rollback).
+        """
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        next_id = start
+        while True:
+            page = self.recorder.select_notifications(start=next_id, limit=limit)
+            for notification in page:
+                if is_state_topic(notification.topic):
+                    continue
+                yield notification.id, self.mapper.to_domain_event(notification)  # type: ignore[misc]
+            if len(page) < limit:
+                return
+            next_id = page[-1].id + 1
+
+    def max_notification_id(self) -> int:
+        """The id of the last envelope appended, 0 when the log is empty."""
+        return self.recorder.max_notification_id() or 0
+
+
+def projector(
+    evolve: Callable[[S | None, Event], S],
+) -> Callable[[S | None, Iterable[Envelope | SnapshotEnvelope]], S | None]:
+    """A projector for ``load`` from a pure ``evolve(state, event) -> state``.
+
+    A snapshot replaces the state; each envelope's event is evolved in.
+    """
+
+    def project(
+        state: S | None, items: Iterable[Envelope | SnapshotEnvelope]
+    ) -> S | None:
+        for item in items:
+            if type(item) is Envelope:
+                state = evolve(state, item.event)
+            else:
+                state = item.state  # type: ignore[union-attr,assignment]
+        return state
+
+    return project

@@ -1,0 +1,224 @@
+"""A typed msgspec mapper between envelopes and the library's stored events.
+
+Each stored event's ``state`` is readable JSON (on purpose, for audit)::
+
+    {"t": "2025-01-01T12:00:00Z", "c": "<command id>", "v": 2, "d": {...event fields}}
+
+``v`` (the class version) is written only when it is above 1, as the
+library's own mapper does. The ``topic`` column holds the event's stable
+``TOPIC`` (or the state topic of a snapshot), never a Python path.
+
+Decoding goes through one typed ``msgspec.json.Decoder`` per class, whose
+body type names the event class for ``d`` and a timezone-aware datetime for
+``t``: that is what keeps UUIDs, datetimes, enums, tuples and nested structs
+typed (a bare msgspec JSON transcoder would hand back strings). Old versions
+are upcast with the library's convention: static ``upcast_v1_v2(state)``,
+``upcast_v2_v3(state)``… on the class, applied to the decoded dict in turn.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Annotated, Any
+from uuid import UUID
+
+import msgspec
+from eventsourcing.persistence import (
+    Cipher,
+    Compressor,
+    Mapper,
+    MapperDeserialisationError,
+    StoredEvent,
+    Transcoder,
+)
+
+from domain.kernel.envelope import (
+    Envelope,
+    SnapshotEnvelope,
+    is_state_topic,
+    state_class,
+    state_topic,
+)
+from domain.kernel.messages import event_class
+
+# Naive datetimes in the store are refused when read, not silently accepted.
+UtcDatetime = Annotated[datetime, msgspec.Meta(tz=True)]
+
+
+class _Body(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """What is encoded; ``v`` is left out at its default of 1."""
+
+    t: datetime
+    c: str
+    v: int = 1
+    d: Any
+
+
+class _LooseBody(msgspec.Struct, kw_only=True):
+    """What an old version decodes to before it is upcast."""
+
+    t: UtcDatetime
+    c: str
+    v: int = 1
+    d: dict[str, Any]
+
+
+_encoder = msgspec.json.Encoder()
+_loose_decoder = msgspec.json.Decoder(_LooseBody)
+
+
+def _typed_decoder(cls: type) -> msgspec.json.Decoder[Any]:
+    body = msgspec.defstruct(
+        f"Stored{cls.__name__}",
+        [("t", UtcDatetime), ("c", str), ("v", int, 1), ("d", cls)],
+        kw_only=True,
+    )
+    return msgspec.json.Decoder(body)
+
+
+class MsgspecMapper(Mapper[UUID]):
+    """Maps ``Envelope``/``SnapshotEnvelope`` to ``StoredEvent`` and back.
+
+    The transcoder the library hands every mapper is accepted and ignored:
+    msgspec does the encoding. A compressor and a cipher, when the
+    application's environment configures them, are applied as the library's
+    mapper applies them (compress, then encrypt).
+    """
+
+    def __init__(
+        self,
+        transcoder: Transcoder | None = None,
+        compressor: Compressor | None = None,
+        cipher: Cipher | None = None,
+    ) -> None:
+        super().__init__(transcoder=transcoder, compressor=compressor, cipher=cipher)  # type: ignore[arg-type]
+        # Keyed by class, not topic, so a class re-registered under the same
+        # topic (module reload) gets a decoder of its own.
+        self._decoders: dict[type, msgspec.json.Decoder[Any]] = {}
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        """Encode an envelope (or snapshot envelope) as a ``StoredEvent``."""
+        if isinstance(domain_event, Envelope):
+            payload: msgspec.Struct = domain_event.event
+            topic = type(payload).TOPIC  # type: ignore[attr-defined]
+            if not topic:
+                raise ValueError(f"{type(payload).__qualname__} has no TOPIC")
+        elif isinstance(domain_event, SnapshotEnvelope):
+            payload = domain_event.state
+            try:
+                topic = state_topic(type(payload))
+            except KeyError:
+                raise ValueError(
+                    f"state class {type(payload).__qualname__} is not registered"
+                    " (use register_state)"
+                ) from None
+        else:
+            raise TypeError(f"cannot store {type(domain_event).__qualname__}")
+        timestamp = domain_event.timestamp
+        if timestamp.utcoffset() is None:
+            raise ValueError("an envelope's timestamp must be timezone-aware")
+        if timestamp.tzinfo is not timezone.utc:
+            timestamp = timestamp.astimezone(timezone.utc)
+        data = _encoder.encode(
+            _Body(
+                t=timestamp,
+                c=domain_event.command_id,
+                v=getattr(type(payload), "class_version", 1),
+                d=payload,
+            )
+        )
+        if self.compressor:
+            data = self.compressor.compress(data)
+        if self.cipher:
+            data = self.cipher.encrypt(data)
+        return StoredEvent(
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
+            topic=topic,
+            state=data,
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        """Decode a ``StoredEvent`` into an ``Envelope`` or ``SnapshotEnvelope``.
+
+        Raises the library's ``MapperDeserialisationError`` for an unknown
+        topic or bytes that do not decode to the class.
+        """
+        topic = stored_event.topic
+        is_snapshot = False
+        try:
+            cls: type = event_class(topic)
+        except KeyError:
+            if not is_state_topic(topic):
+                reason = "no event or state class has this topic"
+                raise self._error(stored_event, reason) from None
+            cls = state_class(topic)
+            is_snapshot = True
+        data = stored_event.state
+        try:
+            if self.cipher:
+                data = self.cipher.decrypt(data)
+            if self.compressor:
+                data = self.compressor.decompress(data)
+            t, c, payload = self._decode(cls, data)
+        except MapperDeserialisationError:
+            raise
+        except Exception as e:  # noqa: BLE001 - any failure here is bad stored bytes
+            raise self._error(stored_event, str(e)) from e
+        originator_id = stored_event.originator_id
+        if not isinstance(originator_id, UUID):
+            originator_id = UUID(originator_id)
+        if is_snapshot:
+            return SnapshotEnvelope(
+                originator_id=originator_id,
+                originator_version=stored_event.originator_version,
+                timestamp=t,
+                command_id=c,
+                state=payload,
+            )
+        return Envelope(
+            originator_id=originator_id,
+            originator_version=stored_event.originator_version,
+            timestamp=t,
+            command_id=c,
+            event=payload,
+        )
+
+    def _decode(self, cls: type, data: bytes) -> tuple[datetime, str, Any]:
+        class_version = getattr(cls, "class_version", 1)
+        decoder = self._decoders.get(cls)
+        if decoder is None:
+            decoder = self._decoders[cls] = _typed_decoder(cls)
+        # Fast path: one typed decode. An older version may fail to validate,
+        # or validate by luck (a new field with a default); either way the
+        # stored ``v`` decides, and the loose path below upcasts it.
+        try:
+            body = decoder.decode(data)
+        except msgspec.ValidationError:
+            pass
+        else:
+            if body.v == class_version:
+                return body.t, body.c, body.d
+        loose = _loose_decoder.decode(data)
+        if loose.v > class_version:
+            raise ValueError(
+                f"stored class version {loose.v} is newer than"
+                f" {cls.__qualname__}.class_version {class_version}"
+            )
+        state = loose.d
+        for v in range(loose.v, class_version):
+            upcast = getattr(cls, f"upcast_v{v}_v{v + 1}")
+            # The library's upcasters mutate the dict in place; returning a
+            # new dict is accepted too.
+            result = upcast(state)
+            if result is not None:
+                state = result
+        return loose.t, loose.c, msgspec.convert(state, cls)
+
+    @staticmethod
+    def _error(stored_event: StoredEvent, reason: str) -> MapperDeserialisationError:
+        return MapperDeserialisationError(
+            f"cannot read stored event with topic {stored_event.topic!r},"
+            f" originator_id {stored_event.originator_id}"
+            f" and originator_version {stored_event.originator_version}: {reason}"
+        )
