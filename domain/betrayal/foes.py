@@ -78,7 +78,12 @@ def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
     start = foe.pos
     cands = _candidates(d, foe, start)
     taken = {h.pos for h in d.state.heroes if h.pos} | {f.pos for f in d.state.foes if f.pos}
-    path = plan_move(d.ctx.board, start, reach, priority, cands, taken, steps=2)
+    order = {h: i for i, h in enumerate(d.state.order)}
+    hostiles = [  # EMOVE-10 approaches a hostile unit whether or not it can be targeted
+        Candidate(h.id, h.pos, h.hp, order[h.id])
+        for h in d.state.heroes if not h.defeated and h.pos is not None
+    ]
+    path = plan_move(d.ctx.board, start, reach, priority, cands, taken, steps=2, hostiles=hostiles or None)
     moved = bool(path)
     if moved:  # ENEMY-5, EMOVE
         d.emit(ev.EnemyMoved(foe=foe_id, path=tuple(path), rule="ENEMY-5"))
