@@ -1,0 +1,239 @@
+"""A catch-up projector: read models kept in an SQLite database of their own.
+
+The eventsourcing library's ``ProjectionRunner`` needs a recorder that can
+``subscribe()``, which its SQLite recorder cannot, and the library does not
+share one SQLite file between applications. So the views live in a separate
+SQLite database and are brought up to date on demand: ``Catchup.catch_up(app)``
+reads the application's notification log from the oldest position of its
+projections, a page at a time, and for each page applies every projection's
+handlers and moves every projection's position in ONE transaction. A crash
+mid-page therefore rolls back the rows and the position together: the next
+catch-up resumes after the last committed page, and rows never hold an event
+twice. Because handlers only read the events they are given (never the clock,
+never the application's current state), deleting the database and catching up
+from zero gives identical rows.
+
+On PostgreSQL the same projections could later be driven by the library's
+``ProjectionRunner`` with a tracking recorder; today they use this runner on
+every store (see ``projections.views.views_path_for``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from itertools import islice
+from pathlib import Path
+from typing import Any, ClassVar
+
+from domain.kernel.application import EventSourcedApp
+from domain.kernel.envelope import Envelope
+
+Handler = Callable[[Any, sqlite3.Connection, int, Envelope], None]
+
+# Notifications per transaction: large enough that commits are not the cost,
+# small enough that a crash loses little work.
+PAGE = 500
+
+# Seconds a writer waits for another process's lock on the views database.
+LOCK_TIMEOUT = 5.0
+
+_POSITIONS = (
+    "CREATE TABLE IF NOT EXISTS positions ("
+    " projection TEXT PRIMARY KEY, notification_id INTEGER NOT NULL)"
+)
+
+
+def handles(*event_types: type) -> Callable[[Handler], Handler]:
+    """Mark a ``Projection`` method as the handler of ``event_types``.
+
+    The method is called as ``method(db, notification_id, envelope)`` inside
+    the page's transaction; it must only write with ``db`` and never commit.
+    """
+
+    def mark(method: Handler) -> Handler:
+        method._handles = getattr(method, "_handles", ()) + event_types  # type: ignore[attr-defined]
+        return method
+
+    return mark
+
+
+class Projection:
+    """Base of a read model: a ``name``, its ``tables`` and DDL ``schema``,
+    and handlers registered by event type with ``@handles``.
+
+    ``name`` is the key of its row in ``positions``. ``tables`` are emptied by
+    ``Catchup.reset``. A change of table layout must come with a new
+    ``name`` (and new table names), so an old database rebuilds rather than
+    mixing layouts.
+    """
+
+    name: ClassVar[str] = ""
+    tables: ClassVar[tuple[str, ...]] = ()
+    schema: ClassVar[tuple[str, ...]] = ()
+    _handlers: ClassVar[dict[type, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        found: dict[type, str] = {}
+        for klass in reversed(cls.__mro__):
+            for attr, value in vars(klass).items():
+                for event_type in getattr(value, "_handles", ()):
+                    found[event_type] = attr
+        cls._handlers = found
+
+    def handlers(self) -> dict[type, Callable[[sqlite3.Connection, int, Envelope], None]]:
+        """Bound handlers by event type."""
+        return {t: getattr(self, attr) for t, attr in self._handlers.items()}
+
+
+class Catchup:
+    """The views database and the projections kept in it.
+
+    ``path`` is the SQLite file, created if missing; None means an in-memory
+    database that lives as long as this object. Reads and catch-ups are
+    serialised by a lock, so one ``Catchup`` can serve several threads.
+    Several processes may share the file: each page's transaction takes the
+    write lock first and re-reads the positions, so a page another process
+    already applied is skipped.
+    """
+
+    def __init__(self, path: Path | None, projections: Sequence[Projection], page: int = PAGE):
+        if page < 1:
+            raise ValueError("page must be at least 1")
+        self.path = path
+        self.page = page
+        self.projections = tuple(projections)
+        names = [p.name for p in self.projections]
+        if len(set(names)) != len(names) or not all(names):
+            raise ValueError(f"projections need distinct non-empty names: {names}")
+        self._dispatch: dict[type, list[tuple[str, Callable]]] = {}
+        for p in self.projections:
+            for event_type, handler in p.handlers().items():
+                self._dispatch.setdefault(event_type, []).append((p.name, handler))
+        self._lock = threading.RLock()
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        # Autocommit mode (isolation_level=None): every transaction here is an
+        # explicit BEGIN ... COMMIT, so nothing commits behind our back.
+        self.db = sqlite3.connect(
+            ":memory:" if path is None else str(path),
+            isolation_level=None, timeout=LOCK_TIMEOUT, check_same_thread=False,
+        )
+        if path is not None:
+            # Readers (rk track in another terminal) do not block the writer.
+            self.db.execute("PRAGMA journal_mode=WAL")
+        self._create()
+
+    def _create(self) -> None:
+        with self._transaction():
+            self.db.execute(_POSITIONS)
+            for p in self.projections:
+                for ddl in p.schema:
+                    self.db.execute(ddl)
+                self.db.execute(
+                    "INSERT OR IGNORE INTO positions VALUES (?, 0)", (p.name,)
+                )
+
+    # -- positions -------------------------------------------------------------
+
+    def positions(self) -> dict[str, int]:
+        """Each projection's last applied notification id (0: none yet)."""
+        with self._lock:
+            rows = self.db.execute("SELECT projection, notification_id FROM positions")
+            known = dict(rows.fetchall())
+        return {p.name: known.get(p.name, 0) for p in self.projections}
+
+    def position(self) -> int:
+        """The notification id every projection has reached."""
+        return min(self.positions().values(), default=0)
+
+    # -- catching up -----------------------------------------------------------
+
+    def catch_up(self, app: EventSourcedApp, upto: int | None = None) -> int:
+        """Apply the notifications after the current positions, up to ``upto``
+        (default: the end of the log); return how many envelopes were applied.
+
+        Each page is one transaction. If a handler raises, that page is
+        rolled back (rows and positions) and the error propagates.
+        """
+        with self._lock:
+            applied = 0
+            start = self.position() + 1
+            log = app.notifications(start=start, limit=self.page)
+            while True:
+                page = list(islice(log, self.page))
+                if upto is not None:
+                    page = [item for item in page if item[0] <= upto]
+                if not page:
+                    return applied
+                applied += self._apply(page)
+                if upto is not None and page[-1][0] >= upto:
+                    return applied
+
+    def _apply(self, page: list[tuple[int, Envelope]]) -> int:
+        applied = 0
+        with self._transaction():
+            # Re-read inside the write lock: another process may have moved on.
+            done = dict(self.db.execute("SELECT projection, notification_id FROM positions").fetchall())
+            for nid, envelope in page:
+                for name, handler in self._dispatch.get(type(envelope.event), ()):
+                    if nid > done.get(name, 0):
+                        handler(self.db, nid, envelope)
+                        applied += 1
+            last = page[-1][0]
+            self.db.executemany(
+                "UPDATE positions SET notification_id = ? WHERE projection = ? AND notification_id < ?",
+                [(last, p.name, last) for p in self.projections],
+            )
+        return applied
+
+    # -- reading and maintenance -----------------------------------------------
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """The database for a consistent read (one read transaction)."""
+        with self._lock:
+            self.db.execute("BEGIN")
+            try:
+                yield self.db
+            finally:
+                self.db.execute("COMMIT")
+
+    def reset(self) -> None:
+        """Empty every projection's tables and positions: the next catch-up
+        rebuilds from the first notification."""
+        with self._lock, self._transaction():
+            for p in self.projections:
+                for table in p.tables:
+                    self.db.execute(f"DELETE FROM {table}")
+                self.db.execute("UPDATE positions SET notification_id = 0 WHERE projection = ?", (p.name,))
+
+    def contents(self) -> dict[str, list[tuple]]:
+        """Every row of every projection table, sorted (for comparing a
+        database with a rebuild)."""
+        with self.reading() as db:
+            return {
+                table: sorted(db.execute(f"SELECT * FROM {table}").fetchall())
+                for p in self.projections
+                for table in p.tables
+            }
+
+    def close(self) -> None:
+        """Close the database (an in-memory one is gone after this)."""
+        with self._lock:
+            self.db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        # IMMEDIATE takes the write lock at BEGIN, so two processes cannot
+        # both read a position and then both apply the same page.
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")

@@ -1,0 +1,156 @@
+"""The read-model API the command line and the server call.
+
+Each query catches the views up with the application's notification log and
+then reads the rows of one battle::
+
+    cooldown_track(app, "b3-1") -> list[TrackRow]   # rk track
+    cooldown_slots(app, "b3-1") -> list[SlotRow]    # active and drained dice
+    enemy_pool(app, "b3-1")     -> list[PoolRow]    # rk pool
+    audit(app, "b3-1")          -> list[AuditLine]  # rk audit
+
+Where the views database is (``views_path_for``), by the app's store:
+
+* SQLite file ``X.sqlite``: ``X.views.sqlite`` beside it (``X.db`` ->
+  ``X.views.db``). The library does not share one SQLite file between
+  applications, so the views have their own.
+* memory (``eventsourcing.popo``) or an in-memory SQLite: an in-memory SQLite
+  database that lives as long as the app object.
+* PostgreSQL database ``D``: ``$RULEKEEPER_HOME/views-D.sqlite`` (home default
+  ``~/.local/share/rulekeeper``). Later the library's ``ProjectionRunner``
+  could drive the same projections into PostgreSQL tables instead.
+
+One ``Catchup`` (one connection) is kept per app object, for the app's
+lifetime; ``close_views(app)`` drops it (for example before deleting the file).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from pathlib import Path
+
+from domain.betrayal.application import battle_stream
+from domain.kernel.application import EventSourcedApp
+from domain.kernel.errors import NotFound
+from domain.kernel.store import DEFAULT_HOME, HOME_VARIABLE
+
+from . import audit as _audit
+from . import cooldown as _cooldown
+from . import pool as _pool
+from .audit import AuditLine, AuditView
+from .cooldown import CooldownView, SlotRow, TrackRow
+from .pool import PoolRow, PoolView
+from .runner import Catchup
+
+__all__ = [
+    "AuditLine", "PoolRow", "SlotRow", "TrackRow",
+    "audit", "catch_up", "close_views", "cooldown_slots", "cooldown_track",
+    "enemy_pool", "views_for", "views_path_for",
+]
+
+_VIEWS: weakref.WeakKeyDictionary[EventSourcedApp, Catchup] = weakref.WeakKeyDictionary()
+_VIEWS_LOCK = threading.Lock()
+
+
+def views_path_for(app: EventSourcedApp) -> Path | None:
+    """The views database file for ``app``'s store; None for in memory.
+
+    Reads the settings the library itself used (``app.env``, where
+    ``domain.kernel.store`` put PERSISTENCE_MODULE and SQLITE_DBNAME or
+    POSTGRES_DBNAME). Raises ValueError for a persistence module it does
+    not know.
+    """
+    module = app.env.get("PERSISTENCE_MODULE") or "eventsourcing.popo"
+    if module == "eventsourcing.popo":
+        return None
+    if module == "eventsourcing.sqlite":
+        dbname = app.env.get("SQLITE_DBNAME") or ""
+        if not dbname or dbname == ":memory:" or "mode=memory" in dbname:
+            return None
+        if dbname.startswith("file:"):
+            dbname = dbname[len("file:"):].split("?", 1)[0]
+        store = Path(dbname).expanduser()
+        if store.suffix:
+            return store.with_name(f"{store.stem}.views{store.suffix}")
+        return store.with_name(f"{store.name}.views.sqlite")
+    if module == "eventsourcing.postgres":
+        home = Path(app.env.get(HOME_VARIABLE) or DEFAULT_HOME).expanduser()
+        return home / f"views-{app.env.get('POSTGRES_DBNAME')}.sqlite"
+    raise ValueError(f"no place for views of a store using {module!r}")
+
+
+def views_for(app: EventSourcedApp) -> Catchup:
+    """The ``Catchup`` of ``app``'s views, opened (or created) on first use."""
+    with _VIEWS_LOCK:
+        views = _VIEWS.get(app)
+        if views is None:
+            views = Catchup(views_path_for(app), (CooldownView(), PoolView(), AuditView()))
+            _VIEWS[app] = views
+        return views
+
+
+def close_views(app: EventSourcedApp) -> None:
+    """Close ``app``'s views database; the next query reopens (or rebuilds) it."""
+    with _VIEWS_LOCK:
+        views = _VIEWS.pop(app, None)
+    if views is not None:
+        views.close()
+
+
+def catch_up(app: EventSourcedApp) -> int:
+    """Bring every view up to the end of ``app``'s log; the envelopes applied."""
+    return views_for(app).catch_up(app)
+
+
+def cooldown_track(app: EventSourcedApp, battle_id: str) -> list[TrackRow]:
+    """Every adventurer's cooldown track in battle ``battle_id``: heroes in
+    turn order, dice left to right. NotFound if there is no such battle."""
+    views, stream = _ready(app, battle_id)
+    with views.reading() as db:
+        if not _cooldown.has_battle(db, stream):
+            raise _missing(battle_id)
+        return _cooldown.track_rows(db, stream, _pack(app))
+
+
+def cooldown_slots(app: EventSourcedApp, battle_id: str) -> list[SlotRow]:
+    """Active-slot and drained dice of every adventurer in battle ``battle_id``."""
+    views, stream = _ready(app, battle_id)
+    with views.reading() as db:
+        if not _cooldown.has_battle(db, stream):
+            raise _missing(battle_id)
+        return _cooldown.slot_rows(db, stream, _pack(app))
+
+
+def enemy_pool(app: EventSourcedApp, battle_id: str) -> list[PoolRow]:
+    """The EP of battle ``battle_id`` and how it was spent (EP-2 to EP-8)."""
+    views, stream = _ready(app, battle_id)
+    with views.reading() as db:
+        if not _pool.has_battle(db, stream):
+            raise _missing(battle_id)
+        return _pool.pool_rows(db, stream, _pack(app))
+
+
+def audit(app: EventSourcedApp, battle_id: str) -> list[AuditLine]:
+    """One line per event of battle ``battle_id`` (and of the adventurer
+    streams its commands wrote), in append order, undos marked."""
+    views, stream = _ready(app, battle_id)
+    with views.reading() as db:
+        lines = _audit.audit_lines(db, stream)
+    if not lines:
+        raise _missing(battle_id)
+    return lines
+
+
+def _ready(app: EventSourcedApp, battle_id: str) -> tuple[Catchup, str]:
+    views = views_for(app)
+    views.catch_up(app)
+    return views, str(battle_stream(battle_id))
+
+
+def _pack(app: EventSourcedApp):
+    # Names and face meanings come from the pack the app loaded, if any.
+    return getattr(app, "pack", None)
+
+
+def _missing(battle_id: str) -> NotFound:
+    return NotFound(f"no battle {battle_id!r}")
