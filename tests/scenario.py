@@ -102,7 +102,7 @@ class Then:
     def of(self, kind: type) -> list:
         return [e for e in self.events if isinstance(e, kind)]
 
-    def then_has(self, kind: type, **fields) -> BattleEvent:
+    def then_has(self, kind: type, /, **fields) -> BattleEvent:
         """The first event of ``kind`` whose fields match ``fields``."""
         for e in self.of(kind):
             if all(getattr(e, k) == v for k, v in fields.items()):

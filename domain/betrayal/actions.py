@@ -88,7 +88,8 @@ def in_form_range(d: Decision, hero: Hero, form: BattleForm, target_pos) -> str 
     if not board.sees(hero.pos, target_pos):
         return "ENGAGE-6: that unit is out of sight (not on your tile or an adjacent tile)"
     if form in (BattleForm.LIGHT, BattleForm.HEAVY):
-        return None if dist == 1 else f"FORM-4: melee reaches adjacent units only; that one is {dist} hexes away"
+        rule = "FORM-4" if form is BattleForm.HEAVY else "FORM-5"
+        return None if dist == 1 else f"{rule}: melee reaches adjacent units only; that one is {dist} hexes away"
     if form is BattleForm.RANGED:
         if dist == 1:
             return "FORM-6: the Ranged form cannot target an adjacent unit"
@@ -203,6 +204,8 @@ def _faces(d: Decision, cmd: Engage, dice: list[SkillDie]) -> tuple[int, ...] | 
         if cmd.faces is not None:
             raise MalformedCommand("this battle rolls its own dice; faces can be typed only with the physical-dice option")
         return None
+    if not dice and not cmd.faces:  # nothing rolled (ENGAGE-7 is optional), nothing to type
+        return ()
     if cmd.faces is None or len(cmd.faces) != len(dice):
         raise MalformedCommand(f"physical dice: type one face (1-6) for each of the {len(dice)} dice rolled")
     for f, die in zip(cmd.faces, dice):
@@ -267,7 +270,9 @@ def _resolve_die(d: Decision, hero_id: str, form: BattleForm, target: Foe | None
             d.emit(ev.TenacityGained(hero=hero_id, amount=1, tenacity=hero.tenacity + 1))
         return
     if Status.FEAR in statuses(hero) and die.line != "combat":
-        exhaust(d, hero_id, rolled.uid, rolled.face, "STATUS-1")  # Fear: non-Combat skills do nothing
+        # Fear: non-Combat skills do nothing, so a track face stays unresolved (TRACK-12)
+        shown = _tenacity_face(die) if face.ability is AbilityType.TRACK else rolled.face
+        exhaust(d, hero_id, rolled.uid, shown, "STATUS-1")
         return
     if face.effect is Effect.COMBAT:
         _combat_face(d, hero_id, form, target, rolled, face, pool)

@@ -102,16 +102,17 @@ def lift_mark(d: Decision, foe_id: str, status: Status, rule: str) -> None:
         if mark.status is status:
             d.emit(ev.StatusLifted(foe=foe_id, status=status, rule=rule))
             owner = d.state.hero(mark.owner)
-            face = _status_face(d, owner, mark.uid)
+            face = _status_face(d, owner, mark.uid, status)
             exhaust(d, mark.owner, mark.uid, face, "STATUS-2")
             return
 
 
-def _status_face(d: Decision, hero, uid: int) -> int:
+def _status_face(d: Decision, hero, uid: int, status: Status) -> int:
+    """The face that placed ``status`` (a die may show several statuses)."""
     from .heroes import die_of
 
     for i, face in enumerate(die_of(d, hero, uid).faces):
-        if face.status is not None:
+        if face.status is status:
             return i
     return -1
 
