@@ -112,8 +112,10 @@ def _engages(d: Decision, hero) -> list[Engage]:
         return []
     out = []
     free = available_dice(d, hero)
+    physical = d.state.options.physical_dice
     for form in BattleForm:
         dice = _gather(d, hero, form, free)
+        faces = (0,) * len(dice) if physical else None  # physical dice: faces to type
         targets: list[str | None] = [None]
         for foe in d.state.foes:
             if foe.defeated or foe.pos is None:
@@ -124,7 +126,7 @@ def _engages(d: Decision, hero) -> list[Engage]:
                 continue
             targets.append(foe.id)
         for target in targets:
-            cmd = Engage(form=form, target=target, dice=dice)
+            cmd = Engage(form=form, target=target, dice=dice, faces=faces)
             if _is_legal(d, cmd):
                 out.append(cmd)
     return out

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 
+from domain.kernel.errors import MalformedCommand
+
 Hex = tuple[int, int]
 
 DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -94,3 +96,42 @@ def shortest_path(
 def sort_hexes(hexes: Iterable[Hex]) -> list[Hex]:
     """Hexes in reading order (row, then column): the canonical tie-break."""
     return sorted(hexes, key=lambda h: (h[1], to_offset(h)[0]))
+
+
+def label(h: Hex) -> str:
+    """The name people use for ``h``: its column letter and row number on the
+    odd-r offset grid, ``a1`` top-left. Columns past ``z`` go on ``aa``,
+    ``ab``... as spreadsheets do.
+
+    >>> label((0, 0)), label(from_offset(2, 3))
+    ('a1', 'c4')
+    """
+    col, row = to_offset(h)
+    if col < 0 or row < 0:
+        raise ValueError(f"hex {h} lies left of or above a1 and has no label")
+    letters = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return f"{letters}{row + 1}"
+
+
+def parse_label(text: str) -> Hex:
+    """The hex a label such as ``c4`` names (case and spaces ignored); the
+    inverse of ``label``. Raises MalformedCommand for anything else.
+
+    >>> parse_label("C4") == from_offset(2, 3)
+    True
+    """
+    cleaned = text.strip().lower()
+    split = len(cleaned) - len(cleaned.lstrip("abcdefghijklmnopqrstuvwxyz"))
+    letters, digits = cleaned[:split], cleaned[split:]
+    if not letters or not digits.isascii() or not digits.isdigit() or int(digits) < 1:
+        raise MalformedCommand(
+            f"{text!r} is not a hex label: write a column letter and a row number, like c4 (a1 is top-left)"
+        )
+    col = 0
+    for ch in letters:
+        col = col * 26 + (ord(ch) - ord("a") + 1)
+    return from_offset(col - 1, int(digits) - 1)

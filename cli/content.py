@@ -1,0 +1,91 @@
+"""The content pack as players browse it before a battle: setups, races,
+skill lines and their dice. Read from the pack alone; the store is not
+opened."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from domain.betrayal.packs import starter_pack
+from domain.kernel.hexes import to_offset
+
+from .names import face_text
+from .session import Session
+
+
+def setups(s: Session) -> None:
+    pack = starter_pack()
+    rows = []
+    for setup in pack.setups.values():
+        offsets = [to_offset(tuple(cell.hex)) for cell in setup.hexes]
+        cols = max(c for c, _ in offsets) + 1
+        height = max(r for _, r in offsets) + 1
+        rows.append({
+            "id": setup.id, "name": setup.name, "objective": setup.objective.value,
+            "objective_units": list(setup.objective_units),
+            "columns": cols, "rows": height, "hexes": len(setup.hexes),
+        })
+    if s.json:
+        s.out.emit(rows)
+        return
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("id", "name", "objective", "size"):
+        table.add_column(name)
+    for r in rows:
+        objective = r["objective"] + (f" ({', '.join(r['objective_units'])})" if r["objective_units"] else "")
+        table.add_row(r["id"], r["name"], objective, f"{r['columns']}×{r['rows']}, {r['hexes']} hexes")
+    s.out.print(table)
+
+
+def races(s: Session) -> None:
+    pack = starter_pack()
+    if s.json:
+        s.out.emit(list(pack.races.values()))
+        return
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for name, justify in (("id", "left"), ("name", "left"), ("HP", "right"), ("Sta", "right"),
+                          ("Mag", "right"), ("Combat dice", "right"), ("Cool", "right"),
+                          ("ability", "left")):
+        table.add_column(name, justify=justify)
+    for r in pack.races.values():
+        table.add_row(r.id, r.name, str(r.health), str(r.stamina), str(r.magicka),
+                      str(r.combat_dice), str(r.cooldown), r.ability)
+    s.out.print(table)
+    s.out.print("New adventurers: --party Name:race[:line+line[:form]]; see `rk lines`.")
+
+
+def lines(s: Session) -> None:
+    pack = starter_pack()
+    starters = [line for line in pack.lines.values() if line.starter]
+    if s.json:
+        s.out.emit([
+            {"line": line, "dice": [pack.dice[d] for d in dict.fromkeys(line.start_dice)]}
+            for line in starters
+        ])
+        return
+    for line in starters:
+        form = f"{line.form.value} form" if line.form else "any form"
+        default = " · a default line" if line.id in pack.default_lines else ""
+        title = f"{line.id} — {line.name} ({line.pool.value} dice, {form}){default}"
+        s.out.print(_dice_table(title, [
+            (pack.dice[d], line.start_dice.count(d)) for d in dict.fromkeys(line.start_dice)
+        ]))
+    combat = pack.dice.get("combat")
+    if combat:
+        s.out.print(_dice_table("Combat dice: every adventurer rolls as many as the race sheet says", [(combat, 1)]))
+
+
+def _dice_table(title: str, dice) -> Group:
+    """Each die on two rows of three faces, numbered 1 to 6 as rolled."""
+    table = Table(box=None, show_header=False, padding=(0, 2, 0, 2))
+    table.add_column("die", style="bold", no_wrap=True)
+    for _ in range(3):
+        table.add_column(no_wrap=True)
+    for die, count in dice:
+        faces = [f"{i} {face_text(f)}" for i, f in enumerate(die.faces, start=1)]
+        table.add_row(die.name + (f" ×{count}" if count > 1 else ""), *faces[:3])
+        table.add_row("", *faces[3:])
+    return Group(Text(title, style="bold"), table)

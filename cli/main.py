@@ -1,0 +1,406 @@
+"""The `rk` (and `rulekeeper`) command line: the typer app and its wiring.
+
+Each command parses its options, opens a ``Session`` and hands over to a
+small module (``cli.battle``, ``cli.history``...). Those modules, and the
+domain behind them, are imported inside the command functions: play is one
+process per command, and ``rk --help`` should not pay for eventsourcing.
+
+Exit status: 0 done; 2 the rules refused the command (stderr says
+``RULE-ID: reason``); 1 anything else was refused (malformed, not found,
+a bad log, the battle moved on, a usage error).
+"""
+
+
+import sys
+from dataclasses import replace
+from typing import Annotated, Optional
+
+import typer
+
+from .session import Defaults, Session
+
+
+app = typer.Typer(
+    name="rk",
+    help=(
+        "rulekeeper: a referee and bookkeeper for tabletop battles.\n\n"
+        "Start a clash with `rk new clash`, look at it with `rk status`, see what may "
+        "be done with `rk legal`, then give commands (`rk move c4`, `rk engage ...`). "
+        "Hexes are named by column letter and row number as `rk status` draws them (a1 is top-left). "
+        "Every command takes --json."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+new_app = typer.Typer(help="Start something new: a clash battle.", no_args_is_help=True)
+app.add_typer(new_app, name="new", rich_help_panel="Setting up")
+
+GLOBAL = "Global options"
+SETUP, LOOK, ACT = "Setting up", "Looking", "Playing"
+LOGS, VIEWS, SESSIONS = "Logs", "Read models", "Sessions"
+Store = Annotated[Optional[str], typer.Option(
+    "--store", metavar="STORE", rich_help_panel=GLOBAL, show_default=False,
+    help="Where the events live: a .sqlite or .db file, sqlite:PATH, postgresql://user@host/db, "
+         "or memory. Default: $RULEKEEPER_STORE, else ~/.local/share/rulekeeper/rulekeeper.sqlite.",
+)]
+BattleId = Annotated[Optional[str], typer.Option(
+    "--battle", "-b", metavar="ID", rich_help_panel=GLOBAL, show_default=False,
+    help="The battle to act on (default: the latest one; see `rk battles`).",
+)]
+Json = Annotated[bool, typer.Option(
+    "--json", rich_help_panel=GLOBAL,
+    help="Machine-readable output: JSON on stdout, errors as JSON on stderr.",
+)]
+
+
+def _run(ctx: typer.Context, handler: str, store: str | None, battle: str | None, json: bool,
+         *args, **kwargs) -> None:
+    """Call ``cli.<module>.<function>`` (imported only now) with a session;
+    refusals become one line on stderr and an exit status."""
+    from importlib import import_module
+
+    module, function = handler.split(".")
+    defaults = ctx.find_root().obj
+    if not isinstance(defaults, Defaults):
+        defaults = ctx.find_root().obj = Defaults()
+    with Session(defaults, store, battle, json) as s:
+        getattr(import_module(f"cli.{module}"), function)(s, *args, **kwargs)
+
+
+@app.callback()
+def _root(ctx: typer.Context, store: Store = None, battle: BattleId = None, json: Json = False) -> None:
+    # A copy: options before one command must not stick to a shell session
+    # (the copy shares the shell's open applications).
+    base = ctx.obj if isinstance(ctx.obj, Defaults) else Defaults()
+    ctx.obj = replace(
+        base,
+        store=store if store is not None else base.store,
+        battle=battle if battle is not None else base.battle,
+        json=json or base.json,
+    )
+
+
+# --- setting up -------------------------------------------------------------------
+
+
+@new_app.command("clash")
+def new_clash(
+    ctx: typer.Context,
+    setup: Annotated[str, typer.Option(metavar="SETUP", help="The setup diagram to play (see `rk setups`).", show_default=False)],
+    party: Annotated[list[str], typer.Option(
+        metavar="MEMBER", help="An adventurer, once per party member, in turn order: Name for an existing one, or "
+             "Name:race, Name:race:line+line, Name:race:line+line:form to create one "
+             "(see `rk races`, `rk lines`).", show_default=False)],
+    xp: Annotated[int, typer.Option(metavar="XP", help="The party's XP on the dial; EP = XP x party size (EP-2).")] = 1,
+    seed: Annotated[Optional[int], typer.Option(
+        metavar="N", help="The seed every roll and draw derives from (default: a random one, shown in the status).",
+        show_default=False)] = None,
+    difficulty: Annotated[str, typer.Option(metavar="LEVEL", help="apprentice, adept or expert.")] = "adept",
+    physical_dice: Annotated[bool, typer.Option(
+        "--physical-dice", help="Roll real dice and type their faces (--faces, rk roll-enemy).")] = False,
+    at: Annotated[Optional[list[str]], typer.Option(
+        "--at", metavar="HEX", show_default=False,
+        help="An Entrance hex for each adventurer, in party order (default: the first free ones).")] = None,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Set up a clash battle (CLASH-5 to CLASH-10) and show it.
+
+    Example: rk new clash --setup waystone-crossing --party "Ysolda:nord"
+    --party "Tarn:dark-elf:bow+destruction-staff:ranged" --xp 2 --seed 7
+    """
+    _run(ctx, "battle.new_clash", store, battle, json, setup=setup, party=party, xp=xp, seed=seed,
+         difficulty=difficulty, physical_dice=physical_dice, at=at or [])
+
+
+@app.command(rich_help_panel=SETUP)
+def setups(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
+    """List the setup diagrams of the content pack: id, name, objective, size."""
+    _run(ctx, "content.setups", store, None, json)
+
+
+@app.command(rich_help_panel=SETUP)
+def races(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
+    """List the races a new adventurer may be, with their starting stats."""
+    _run(ctx, "content.races", store, None, json)
+
+
+@app.command(rich_help_panel=SETUP)
+def lines(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
+    """List the starting skill lines and their dice, face by face (1 to 6)."""
+    _run(ctx, "content.lines", store, None, json)
+
+
+# --- looking ----------------------------------------------------------------------
+
+
+@app.command(rich_help_panel=LOOK)
+def status(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+    """Show the battle: map, round and turn, adventurers, enemies, rolled dice.
+
+    Hexes are named by the column letters and row numbers around the map; the
+    adventurers' free dice carry the uids that --dice takes.
+    """
+    _run(ctx, "battle.status", store, battle, json)
+
+
+@app.command(rich_help_panel=LOOK)
+def legal(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+    """List what may be done now, one `rk` command per line.
+
+    An engage is listed with every die it may gather; any subset of them is legal too.
+    """
+    _run(ctx, "battle.legal", store, battle, json)
+
+
+@app.command(rich_help_panel=LOOK)
+def log(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+    """Every event of the battle, narrated, with version and command id (undone ones marked)."""
+    _run(ctx, "history.log", store, battle, json)
+
+
+@app.command(rich_help_panel=LOOK)
+def battles(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
+    """List the battles in the store, oldest first, with where each stands."""
+    _run(ctx, "history.battles", store, None, json)
+
+
+@app.command(rich_help_panel=LOOK)
+def adventurer(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The adventurer's name (any case).", show_default=False)],
+    store: Store = None, json: Json = False,
+) -> None:
+    """Show an adventurer as it stands between battles: stats, dice, track, battles."""
+    _run(ctx, "history.adventurer", store, None, json, name)
+
+
+# --- acting -----------------------------------------------------------------------
+
+
+@app.command(rich_help_panel=ACT)
+def move(
+    ctx: typer.Context,
+    hex: Annotated[str, typer.Argument(metavar="HEX", help="Where to, e.g. c4.", show_default=False)],
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Move the current adventurer to HEX by a shortest free route (MOVE-1)."""
+    _run(ctx, "battle.move", store, battle, json, hex)
+
+
+@app.command(rich_help_panel=ACT)
+def engage(
+    ctx: typer.Context,
+    form: Annotated[str, typer.Option(
+        metavar="FORM", help="Battle form: defensive, heavy, light, ranged or magic (ENGAGE-5).", show_default=False)],
+    target: Annotated[Optional[str], typer.Option(
+        metavar="ENEMY", help="The one enemy to target, e.g. e2 (ENGAGE-6).", show_default=False)] = None,
+    dice: Annotated[Optional[str], typer.Option(
+        metavar="UIDS", help="Die uids to gather and roll, e.g. 1,2 (the free dice of `rk status`).", show_default=False)] = None,
+    faces: Annotated[Optional[str], typer.Option(
+        metavar="FACES", help="Physical dice only: the face each die shows, 1 to 6, in --dice order.", show_default=False)] = None,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Engage: declare a form, a target and dice, and roll them (ENGAGE-4 to ENGAGE-7)."""
+    _run(ctx, "battle.engage", store, battle, json, form=form, target=target, dice=dice, faces=faces)
+
+
+@app.command(rich_help_panel=ACT)
+def resolve(
+    ctx: typer.Context,
+    skip: Annotated[Optional[str], typer.Option(
+        metavar="POSITIONS", help="Positions of rolled dice to leave unresolved (exhausted, ENGAGE-8e), e.g. 2,3.",
+        show_default=False)] = None,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Resolve the rolled dice (ENGAGE-8)."""
+    _run(ctx, "battle.resolve", store, battle, json, skip)
+
+
+@app.command(rich_help_panel=ACT)
+def clear(
+    ctx: typer.Context,
+    slot: Annotated[int, typer.Argument(metavar="SLOT", help="The active slot, counted from 1.", show_default=False)],
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Remove the die in an active slot without resolving it (ACTIVE-4)."""
+    _run(ctx, "battle.clear", store, battle, json, slot)
+
+
+@app.command("end-turn", rich_help_panel=ACT)
+def end_turn(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+    """End the current adventurer's turn (TURN-6); enemies act when the party is done."""
+    _run(ctx, "battle.simple", store, battle, json, "EndTurn")
+
+
+@app.command("next-round", rich_help_panel=ACT)
+def next_round(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+    """At the end of a round, go on to the next one (ROUND-8)."""
+    _run(ctx, "battle.simple", store, battle, json, "NextRound")
+
+
+@app.command(rich_help_panel=ACT)
+def retreat(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+    """At the end of a round, retreat: the battle ends as a failure (RETREAT-1, RETREAT-4)."""
+    _run(ctx, "battle.simple", store, battle, json, "Retreat")
+
+
+@app.command("roll-enemy", rich_help_panel=ACT)
+def roll_enemy(
+    ctx: typer.Context,
+    faces: Annotated[str, typer.Argument(
+        metavar="FACES", help="The faces the enemy's dice show, 1 to 6, e.g. 1,6,3.", show_default=False)],
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Physical dice: type the faces of the enemy's roll (ENEMY-6c)."""
+    _run(ctx, "battle.roll_enemy", store, battle, json, faces)
+
+
+@app.command(rich_help_panel=ACT)
+def undo(
+    ctx: typer.Context,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Also undo a command that revealed dice or a draw (the audit marks it).")] = False,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Undo the last command of the battle (appends an undo; nothing is erased)."""
+    _run(ctx, "battle.undo", store, battle, json, force)
+
+
+@app.command(rich_help_panel=ACT)
+def redo(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+    """Redo the command undone last, if nothing was done since."""
+    _run(ctx, "battle.redo", store, battle, json)
+
+
+# --- logs -------------------------------------------------------------------------
+
+
+@app.command(rich_help_panel=LOGS)
+def export(
+    ctx: typer.Context,
+    output: Annotated[Optional[str], typer.Option(
+        "--output", "-o", metavar="FILE", help="Write to FILE instead of stdout.", show_default=False)] = None,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Export the battle as a portable, hash-chained JSON Lines log."""
+    _run(ctx, "portable.export", store, battle, json, output)
+
+
+@app.command("import", rich_help_panel=LOGS)
+def import_(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A log written by `rk export`.", show_default=False)],
+    store: Store = None, json: Json = False,
+) -> None:
+    """Import a battle log; a broken or edited log is refused whole, naming the line."""
+    _run(ctx, "portable.import_log", store, None, json, file)
+
+
+@app.command(rich_help_panel=LOGS)
+def verify(
+    ctx: typer.Context,
+    file: Annotated[Optional[str], typer.Argument(
+        metavar="FILE", help="A log file to check (default: the battle in the store).", show_default=False)] = None,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Replay a log through the current rules and report the first divergence.
+
+    Exit status 0 when the log holds, 1 when it does not.
+    """
+    _run(ctx, "portable.verify", store, battle, json, file)
+
+
+# --- read models ------------------------------------------------------------------
+
+
+@app.command(rich_help_panel=VIEWS)
+def track(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+    """Each adventurer's cooldown track, die by die (a projection of the log)."""
+    _run(ctx, "views.show", store, battle, json, "cooldown_track")
+
+
+@app.command(rich_help_panel=VIEWS)
+def pool(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+    """The enemy pool: EP computed, each draw and what remained (a projection)."""
+    _run(ctx, "views.show", store, battle, json, "enemy_pool")
+
+
+@app.command(rich_help_panel=VIEWS)
+def audit(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+    """One line per event citing rule IDs, undos marked (a projection)."""
+    _run(ctx, "views.show", store, battle, json, "audit")
+
+
+# --- whole sessions ---------------------------------------------------------------
+
+
+@app.command(rich_help_panel=SESSIONS)
+def demo(
+    ctx: typer.Context,
+    seed: Annotated[int, typer.Option(metavar="N", help="Seed of the battle and of the bot's choices.")] = 7,
+    store: Store = None, json: Json = False,
+) -> None:
+    """Play a short clash to the end with a simple bot, showing an undo and a redo.
+
+    The battle stays in the store under a new id, to look at with `rk log` or `rk verify`.
+    """
+    _run(ctx, "demo.run", store, None, json, seed)
+
+
+@app.command(rich_help_panel=SESSIONS)
+def play(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+    """An interactive shell for a table session: the same commands without `rk`.
+
+    Type status, legal, move c4, engage ..., undo, help; quit or Ctrl-D leaves.
+    """
+    from .shell import run
+
+    root = ctx.find_root().obj
+    run(store=store if store is not None else getattr(root, "store", None),
+        battle=battle if battle is not None else getattr(root, "battle", None),
+        json=json or getattr(root, "json", False))
+
+
+# --- entry point ------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None, obj: Defaults | None = None) -> int:
+    """Run one command line and return its exit status. Usage errors exit 1,
+    keeping 2 for the rules' refusals."""
+    from typer._click.exceptions import ClickException
+
+    command = typer.main.get_command(app)
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        result = command.main(args=args, prog_name="rk", standalone_mode=False, obj=obj)
+    except ClickException as e:
+        if "--json" in args or (obj is not None and obj.json):
+            from .output import Output
+
+            Output(json=True).error(e)
+        else:
+            e.show()
+        return 1
+    except typer.Abort:
+        sys.stderr.write("aborted\n")
+        return 1
+    return result if isinstance(result, int) else 0
+
+
+def run() -> None:
+    """The console script: `rk ...` and `rulekeeper ...`."""
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # `rk log | head`: the reader left, which is fine
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    sys.exit(code)
+
+
+if __name__ == "__main__":  # python -m cli.main ...
+    run()

@@ -1,0 +1,110 @@
+"""One command's session: the store and battle it acts on, how it prints,
+and how a refused command becomes one line on stderr and an exit status.
+
+The application is built lazily, on first use, so commands that never
+touch the store (``--help``, ``rk setups``) never import eventsourcing. A
+shell (``rk play``) keeps its applications open across commands; a single
+command closes them when it is done.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from domain.kernel.errors import MalformedCommand, RulekeeperError, RuleViolation
+
+from .output import Output
+
+if TYPE_CHECKING:
+    from domain.betrayal.application import BetrayalApp
+
+
+class StoreUnavailable(RulekeeperError):
+    """The event store could not be reached or read (exit status 1)."""
+
+
+RULE_BROKEN = 2  # exit status of a RuleViolation
+REFUSED = 1  # exit status of every other refusal (malformed, not found, ...)
+
+
+@dataclass
+class Defaults:
+    """Options given before the command (``rk --store x status``) or by the
+    shell; a command's own options win over them."""
+
+    store: str | None = None
+    battle: str | None = None
+    json: bool = False
+    keep_open: bool = False  # the shell reuses applications between commands
+    apps: dict[str | None, Any] = field(default_factory=dict)
+
+    def close(self) -> None:
+        """Close the applications (and any read models opened on them)."""
+        views = sys.modules.get("projections.views")
+        for app in self.apps.values():
+            if views is not None:
+                views.close_views(app)
+            app.close()
+        self.apps.clear()
+
+
+class Session:
+    """What a command works with. Use as a context manager: errors of the
+    rules and of the store are printed and turned into an exit status."""
+
+    def __init__(self, defaults: Defaults, store: str | None, battle: str | None, json: bool) -> None:
+        self.defaults = defaults
+        self.store = store if store is not None else defaults.store
+        self.battle = battle if battle is not None else defaults.battle
+        self.json = json or defaults.json
+        self.out = Output(self.json)
+
+    @property
+    def app(self) -> BetrayalApp:
+        """The Betrayal application on this session's store (built once)."""
+        app = self.defaults.apps.get(self.store)
+        if app is None:
+            from domain.betrayal.application import BetrayalApp
+
+            try:
+                app = BetrayalApp(store=self.store)
+            except ValueError as e:  # an unknown form of store setting
+                raise MalformedCommand(str(e)) from None
+            self.defaults.apps[self.store] = app
+        return app
+
+    @property
+    def battle_id(self) -> str:
+        """The battle named by --battle, else the latest one."""
+        if not self.battle:
+            self.battle = self.app.latest_battle()
+        return self.battle
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, kind, error, tb) -> bool:
+        if not self.defaults.keep_open:
+            self.defaults.close()
+        if error is None:
+            return False
+        if _store_failed(error):  # the database could not be reached or read
+            where = re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", self.store or "the store")
+            error = StoreUnavailable(f"cannot use {where}: {error}")
+        if not isinstance(error, RulekeeperError):
+            return False
+        self.out.error(error)
+        raise typer.Exit(RULE_BROKEN if isinstance(error, RuleViolation) else REFUSED) from None
+
+
+def _store_failed(error: BaseException) -> bool:
+    """An error of the event store's database (unreachable, unreadable),
+    as opposed to a bug, which should show its traceback."""
+    persistence = sys.modules.get("eventsourcing.persistence")
+    base = getattr(persistence, "PersistenceError", None)
+    return base is not None and isinstance(error, base)
