@@ -5,13 +5,13 @@ an active slot (ACTIVE-4)."""
 from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
-from domain.kernel.hexes import distance
+from domain.kernel.hexes import distance, name
 
 from . import events as ev
 from .catalog import Face, SkillDie
 from .commands import ClearActive, Engage, Move, Resolve
 from .context import ACTIVE_SLOTS, MAX_TENACITY
-from .damage import heal_hero, hurt_foe
+from .damage import heal_hero, hurt_foe, hurt_hero
 from .decision import Decision
 from .heroes import available_dice, die_of, exhaust, gain_fatigue, lose_status, statuses
 from .state import ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark
@@ -39,7 +39,9 @@ def check_move(d: Decision, hero: Hero) -> None:
     if t.moves >= 2:
         raise RuleViolation("MOVE-2", "you may take at most 2 Move actions in a turn")
     if t.moves == 1 and t.engages > 0:
-        raise RuleViolation("ENGAGE-3", "you moved and engaged this turn; you cannot move both before and after engaging")
+        if t.moved_first:
+            raise RuleViolation("ENGAGE-3", "you moved before engaging; you cannot move both before and after engaging")
+        raise RuleViolation("MOVE-3", "you engaged this turn, so you may take only one Move")
     if Status.DAZE in statuses(hero) and t.rolled:
         raise RuleViolation("STATUS-1", f"{hero.name} is dazed and rolled dice this turn, so cannot move")
 
@@ -55,7 +57,7 @@ def move(d: Decision, cmd: Move) -> None:
     board = d.ctx.board
     to = tuple(cmd.to)
     if not board.contains(to):
-        raise MalformedCommand(f"hex {to} is not on the map")
+        raise MalformedCommand(f"hex {name(to)} is not on the map")
     if not board.passable(to):
         raise RuleViolation("MOVE-1", "that hex is impassable")
     if to == hero.pos:
@@ -106,26 +108,38 @@ def _stealth_blocks(d: Decision, hero: Hero, foe: Foe) -> bool:
     return not (mine and theirs and distance(mine, theirs) == 1)
 
 
-def check_target(d: Decision, hero: Hero, form: BattleForm, target_id: str) -> Foe:
-    """ENGAGE-6: exactly one target, an enemy on the map, in range and sight."""
-    try:
-        foe = d.state.foe(target_id)
-    except KeyError:
-        raise MalformedCommand(f"no enemy {target_id!r} in this battle") from None
-    if foe.defeated or foe.pos is None:
+def check_target(d: Decision, hero: Hero, form: BattleForm, target_id: str) -> Foe | Hero:
+    """ENGAGE-6: exactly one target, an enemy on the map, in range and sight.
+    A Blind adventurer treats every unit as opposing and may target only the
+    strongest adjacent unit, which may be an ally (facts: STATUS-1)."""
+    blind = Status.BLIND in statuses(hero)
+    unit = _unit(d, target_id, allies=blind and target_id != hero.id)
+    if unit.defeated or unit.pos is None:
         raise RuleViolation("ENGAGE-6", f"{target_id} is no longer on the map")
-    why = in_form_range(d, hero, form, foe.pos)
+    why = in_form_range(d, hero, form, unit.pos)
     if why:
         rule, _, text = why.partition(": ")
         raise RuleViolation(rule, text)
-    if _stealth_blocks(d, hero, foe):
+    if isinstance(unit, Foe) and _stealth_blocks(d, hero, unit):
         raise RuleViolation("STATUS-1", f"{target_id} is in Stealth: only units adjacent to it when the turn began may target it")
-    if Status.BLIND in statuses(hero):
-        near = [f for f in d.state.foes if not f.defeated and f.pos and distance(f.pos, hero.pos) == 1]
-        best = max((f.hp for f in near), default=None)
-        if distance(foe.pos, hero.pos) != 1 or foe.hp != best:
+    if blind:
+        near = [u for u in (*d.state.heroes, *d.state.foes)
+                if u.id != hero.id and not u.defeated and u.pos and distance(u.pos, hero.pos) == 1]
+        best = max((u.hp for u in near), default=None)
+        if distance(unit.pos, hero.pos) != 1 or unit.hp != best:
             raise RuleViolation("STATUS-1", "you are blind: you may target only the strongest adjacent unit")
-    return foe
+    return unit
+
+
+def _unit(d: Decision, unit_id: str, *, allies: bool) -> Foe | Hero:
+    for foe in d.state.foes:
+        if foe.id == unit_id:
+            return foe
+    if allies:
+        for other in d.state.heroes:
+            if other.id == unit_id:
+                return other
+    raise MalformedCommand(f"no enemy {unit_id!r} in this battle")
 
 
 def check_dice(d: Decision, hero: Hero, form: BattleForm, uids: tuple[int, ...]) -> list[SkillDie]:
@@ -236,14 +250,18 @@ def resolve(d: Decision, cmd: Resolve) -> None:
         if not 0 <= i < len(pending.dice):
             raise MalformedCommand(f"there is no rolled die at position {i + 1}")
     hero_id = pending.hero
-    target = s.foe(pending.target) if pending.target else None
+    target = _unit(d, pending.target, allies=True) if pending.target else None
     pool = _Pool()
     for i, rolled in enumerate(pending.dice):
         _resolve_die(d, hero_id, pending.form, target, rolled, i in cmd.skip, pool)
     hero = d.state.hero(hero_id)
     if target is not None and (pool.combat or pool.physical or pool.true):
         combat = pool.combat // 2 if Status.MAIM in statuses(hero) else pool.combat  # Maim
-        lost = hurt_foe(d, target.id, combat + pool.physical, pool.true, source=hero_id, rule="ENGAGE-8c")
+        if isinstance(target, Hero):  # a Blind adventurer struck an ally
+            lost = hurt_hero(d, target.id, combat + pool.physical, true_damage=False, source=hero_id, rule="ENGAGE-8c")
+            lost += hurt_hero(d, target.id, pool.true, true_damage=True, source=hero_id, rule="ENGAGE-8c")
+        else:
+            lost = hurt_foe(d, target.id, combat + pool.physical, pool.true, source=hero_id, rule="ENGAGE-8c")
         if lost and Status.STEALTH in statuses(d.state.hero(hero_id)):
             lose_status(d, hero_id, Status.STEALTH, "STATUS-1")
     d.emit(ev.EngageResolved(hero=hero_id))
@@ -318,7 +336,7 @@ def _to_active(d: Decision, hero_id: str, rolled: Rolled, amount: int, rule: str
 def _place_status(d: Decision, hero_id: str, target: Foe | None, rolled: Rolled, face: Face) -> None:
     """STATUS-1: the die goes on the target; one of each status at a time
     (STATUS-7); quest units take none from adventurers (STATUS-3)."""
-    foe = d.state.foe(target.id) if target is not None else None
+    foe = d.state.foe(target.id) if isinstance(target, Foe) else None
     if foe is None or foe.defeated:
         exhaust(d, hero_id, rolled.uid, rolled.face, "ENGAGE-8e")
     elif foe.quest:

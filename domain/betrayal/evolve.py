@@ -125,7 +125,9 @@ def _cleaned(s: BattleState, e: ev.HeroCleanedUp) -> BattleState:
 def _moved(s: BattleState, e: ev.HeroMoved) -> BattleState:
     s = _hero(s, e.hero, pos=e.path[-1])
     t = s.turn
-    return replace(s, turn=replace(t, moves=t.moves + 1)) if t else s
+    if t is None:
+        return s
+    return replace(s, turn=replace(t, moves=t.moves + 1, moved_first=t.moved_first or (t.moves == 0 and t.engages == 0)))
 
 
 def _engage(s: BattleState, e: ev.EngageDeclared) -> BattleState:

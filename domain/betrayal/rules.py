@@ -24,9 +24,9 @@ from .context import ENEMY_DIE_FACES, RulesContext
 from .decision import Decision
 from .events import BattleEvent
 from .evolve import evolve, replay
-from .heroes import available_dice, die_of
+from .heroes import available_dice, die_of, statuses
 from .state import BattleState, Phase
-from .vocab import BattleForm, Pool
+from .vocab import BattleForm, Pool, Status
 
 __all__ = ["decide", "evolve", "replay", "legal_commands"]
 
@@ -117,19 +117,25 @@ def _engages(d: Decision, hero) -> list[Engage]:
         dice = _gather(d, hero, form, free)
         faces = (0,) * len(dice) if physical else None  # physical dice: faces to type
         targets: list[str | None] = [None]
-        for foe in d.state.foes:
-            if foe.defeated or foe.pos is None:
-                continue
+        for unit in _possible_targets(d, hero):
             try:
-                actions.check_target(d, hero, form, foe.id)
+                actions.check_target(d, hero, form, unit.id)
             except RuleViolation:
                 continue
-            targets.append(foe.id)
+            targets.append(unit.id)
         for target in targets:
             cmd = Engage(form=form, target=target, dice=dice, faces=faces)
             if _is_legal(d, cmd):
                 out.append(cmd)
     return out
+
+
+def _possible_targets(d: Decision, hero) -> list:
+    """Enemies on the map; allies too for a Blind adventurer (facts: STATUS-1)."""
+    units = [f for f in d.state.foes if not f.defeated and f.pos is not None]
+    if Status.BLIND in statuses(hero):
+        units += [h for h in d.state.heroes if h.id != hero.id and not h.defeated and h.pos is not None]
+    return units
 
 
 def _gather(d: Decision, hero, form: BattleForm, free: list[int]) -> tuple[int, ...]:

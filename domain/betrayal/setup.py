@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
+from domain.kernel.hexes import name
 
 from . import RULES_VERSION
 from . import events as ev
@@ -74,7 +75,7 @@ def _placements(d: Decision, cmd: StartClash) -> list:
             raise RuleViolation("CLASH-8a", "two adventurers cannot be placed on the same hex")
         for h in chosen:
             if h not in free:
-                raise RuleViolation("CLASH-8a", f"hex {h} is not an empty hex of the Entrance tile")
+                raise RuleViolation("CLASH-8a", f"hex {name(h)} is not an empty hex of the Entrance tile")
         return chosen
     if len(free) < len(cmd.party):
         raise RuleViolation("CLASH-8", "the Entrance tile has too few empty hexes for this party")

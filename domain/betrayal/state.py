@@ -151,6 +151,7 @@ class TurnState(msgspec.Struct, frozen=True, kw_only=True):
     moves: int = 0
     engages: int = 0
     rolled: bool = False  # for Daze: moving and rolling in one turn
+    moved_first: bool = False  # the first Move came before any Engage (ENGAGE-3)
     start_positions: tuple[tuple[str, Hex], ...] = ()  # for Stealth
 
 

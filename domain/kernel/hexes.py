@@ -117,6 +117,15 @@ def label(h: Hex) -> str:
     return f"{letters}{row + 1}"
 
 
+def name(h: Hex) -> str:
+    """``label(h)`` where it has one, else its axial coordinates: for
+    messages about hexes that may lie off any map."""
+    try:
+        return label(h)
+    except ValueError:
+        return f"({h[0]}, {h[1]})"
+
+
 def parse_label(text: str) -> Hex:
     """The hex a label such as ``c4`` names (case and spaces ignored); the
     inverse of ``label``. Raises MalformedCommand for anything else.

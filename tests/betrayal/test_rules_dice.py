@@ -539,8 +539,6 @@ def test_a_blind_adventurer_may_target_only_the_strongest_adjacent_unit():
 
 
 @pytest.mark.rule("STATUS-1")
-@pytest.mark.xfail(strict=True, reason="Blind treats every unit as opposing (facts), but an adventurer "
-                   "can only engage enemies: the strongest adjacent unit may be an ally")
 def test_a_blind_adventurer_next_to_a_stronger_ally_may_not_target_a_weaker_enemy():
     given = Scenario.clash(party=("Ysolda:nord", "Tarn:dark-elf"), physical_dice=True).without_foes("e1")
     given = given.with_hero("ysolda", pos=(2, 1), track=(status_die(Status.BLIND),)).with_hero("tarn", pos=(1, 1))
@@ -718,3 +716,15 @@ def test_with_physical_dice_an_engage_that_rolls_nothing_needs_no_faces():
     then = facing("shore-crab").when(Engage(form=LIGHT_FORM, target="e1"))
     then.then_lacks(DiceRolled)
     assert then.state.turn.engages == 1
+
+
+@pytest.mark.rule("STATUS-1")
+def test_a_blind_adventurer_may_strike_the_stronger_ally_beside_it():
+    """Blind treats every unit as opposing (facts: STATUS-1): the strongest
+    adjacent unit is the ally, so the blow lands on the ally."""
+    given = Scenario.clash(party=("Ysolda:nord", "Tarn:dark-elf"), physical_dice=True).without_foes("e1")
+    given = given.with_hero("ysolda", pos=(2, 1), track=(status_die(Status.BLIND),)).with_hero("tarn", pos=(1, 1))
+    given = restart_turn(only_foe(given, 1, "shore-crab").with_foe("e1", pos=(3, 1)))
+    then = resolve(given, Engage(form=LIGHT_FORM, target="tarn", dice=(1,), faces=(COMBAT_1,)))
+    hit = then.then_has(DamageDealt, target="tarn", source="ysolda")
+    assert (hit.to_hp, then.state.hero("tarn").hp) == (1, 3)

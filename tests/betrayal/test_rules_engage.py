@@ -100,12 +100,13 @@ def test_moving_both_before_and_after_engaging_is_refused():
 
 
 @pytest.mark.rule("ENGAGE-3")
+@pytest.mark.rule("MOVE-3")
 def test_one_move_between_two_engages_is_allowed():
     given = Scenario.clash().with_foe("e1", pos=(4, 4))
     moved = given.when(Engage(form=LIGHT_FORM)).next().when(Move(to=(0, 1))).next()
     then = moved.when(Engage(form=LIGHT_FORM))
     then.then_has(EngageDeclared, hero="ysolda", number=2)
-    then.next().then_violates(Move(to=(0, 2)), "ENGAGE-3")
+    then.next().then_violates(Move(to=(0, 2)), "MOVE-3")
 
 
 # --- ENGAGE-4, ENGAGE-4a (EX-8) -----------------------------------------------------

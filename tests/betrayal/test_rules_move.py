@@ -119,11 +119,10 @@ def test_after_moving_twice_the_adventurer_cannot_engage():
 
 
 @pytest.mark.rule("MOVE-3")
-@pytest.mark.rule("ENGAGE-3")
 def test_after_engaging_only_one_move_is_left():
     given = ysolda_alone().when(Engage(form=BattleForm.LIGHT)).next()
     moved = given.when(Move(to=(0, 1))).next()
-    moved.then_violates(Move(to=(0, 2)), "ENGAGE-3")
+    moved.then_violates(Move(to=(0, 2)), "MOVE-3")
     assert not [c for c in moved.legal() if isinstance(c, Move)]
 
 
