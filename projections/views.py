@@ -105,29 +105,26 @@ def catch_up(app: EventSourcedApp) -> int:
 def cooldown_track(app: EventSourcedApp, battle_id: str) -> list[TrackRow]:
     """Every adventurer's cooldown track in battle ``battle_id``: heroes in
     turn order, dice left to right. NotFound if there is no such battle."""
-    views, stream = _ready(app, battle_id)
-    with views.reading() as db:
-        if not _cooldown.has_battle(db, stream):
-            raise _missing(battle_id)
-        return _cooldown.track_rows(db, stream, _pack(app))
+    return _battle_rows(app, battle_id, _cooldown.has_battle, _cooldown.track_rows)
 
 
 def cooldown_slots(app: EventSourcedApp, battle_id: str) -> list[SlotRow]:
     """Active-slot and drained dice of every adventurer in battle ``battle_id``."""
-    views, stream = _ready(app, battle_id)
-    with views.reading() as db:
-        if not _cooldown.has_battle(db, stream):
-            raise _missing(battle_id)
-        return _cooldown.slot_rows(db, stream, _pack(app))
+    return _battle_rows(app, battle_id, _cooldown.has_battle, _cooldown.slot_rows)
 
 
 def enemy_pool(app: EventSourcedApp, battle_id: str) -> list[PoolRow]:
     """The EP of battle ``battle_id`` and how it was spent (EP-2 to EP-8)."""
+    return _battle_rows(app, battle_id, _pool.has_battle, _pool.pool_rows)
+
+
+def _battle_rows(app, battle_id, has_battle, rows):
+    """Catch up, then read one battle's rows; NotFound if the view has none."""
     views, stream = _ready(app, battle_id)
     with views.reading() as db:
-        if not _pool.has_battle(db, stream):
+        if not has_battle(db, stream):
             raise _missing(battle_id)
-        return _pool.pool_rows(db, stream, _pack(app))
+        return rows(db, stream, _pack(app))
 
 
 def audit(app: EventSourcedApp, battle_id: str) -> list[AuditLine]:
