@@ -1,0 +1,175 @@
+"""Item 3, one command as a whole process: ``rk status`` and ``rk move HEX``
+on a battle of about 1,000 events in an SQLite file, against the floor
+process ``python -c "import msgspec, sqlite3"``; plus the largest import
+costs of ``rk status`` from ``python -X importtime``.
+
+Each ``rk move`` runs on a fresh copy of the prepared file (copied untimed),
+so every run makes the same move from the same state."""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from domain.betrayal.application import BetrayalApp
+from domain.betrayal.commands import Move
+from domain.betrayal.state import Phase
+from domain.kernel.hexes import label
+
+from .measure import Row, median, ms
+from .streams import Built, checkpoint, choose, copy_of
+
+GOAL = 2.0  # one rk command as a process: at most twice the floor process
+FLOOR = [sys.executable, "-c", "import msgspec, sqlite3"]
+
+
+def rk_command() -> list[str] | None:
+    """How to run ``rk`` with this interpreter, or None if it is not usable yet."""
+    script = Path(sys.executable).with_name("rk")
+    if not script.exists():
+        return None
+    cmd = [sys.executable, str(script)]
+    try:
+        done = subprocess.run([*cmd, "--help"], capture_output=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return cmd if done.returncode == 0 else None
+
+
+def prepare(built: Built, directory: Path) -> tuple[Built, str]:
+    """A copy of ``built`` played on (by the same seeded bot) until a Move is
+    legal; returns it and the hex label of one legal move."""
+    mine = copy_of(built, directory)
+    rnd = random.Random(built.events)
+    with BetrayalApp(f"sqlite:{mine.path}") as app:
+        battle = app.battle(mine.battle_id)
+        for _ in range(500):
+            if battle.state.phase is Phase.ENDED:
+                battle = app.undo(mine.battle_id, force=True).battle
+                continue
+            moves = [c for c in app.legal(mine.battle_id) if isinstance(c, Move)]
+            if moves:
+                to = rnd.choice(moves).to
+                break
+            battle = app.execute(mine.battle_id, choose(app, battle, rnd)).battle
+        else:
+            raise RuntimeError("no legal move came up in 500 commands")
+    checkpoint(Path(mine.path))
+    return mine, label(to)
+
+
+def fallback_commands(battle_id: str, to_label: str) -> tuple[list[str], list[str]]:
+    """The same work without ``rk``: build the app and run the command."""
+    head = "from domain.betrayal.application import BetrayalApp; app = BetrayalApp(); "
+    status = head + f"b = app.battle({battle_id!r}); print(b.version, b.state.phase)"
+    move = (head + "from domain.betrayal.commands import Move; from domain.kernel.hexes import parse_label; "
+            f"print(app.execute({battle_id!r}, Move(to=parse_label({to_label!r}))).battle.version)")
+    return [sys.executable, "-c", status], [sys.executable, "-c", move]
+
+
+def process_env(pycache: Path, **extra: str) -> dict[str, str]:
+    """The environment of the timed processes: bytecode cached (in a
+    directory of the benchmark's, not in the source tree), as in a user's
+    install, even where the caller's environment turns caching off."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return env | {"PYTHONPYCACHEPREFIX": str(pycache)} | extra
+
+
+def process_rows(built: Built, pycache: Path, quick: bool = False) -> list[Row]:
+    repeats = 3 if quick else 15
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        prepared, to = prepare(built, work)
+        rk = rk_command()
+        if rk:
+            status_cmd, move_cmd = [*rk, "status"], [*rk, "move", to]
+            how = "rk"
+        else:
+            status_cmd, move_cmd = fallback_commands(prepared.battle_id, to)
+            how = "python -c (rk not usable yet)"
+        run_path = work / "run.sqlite"
+        env = process_env(pycache, RULEKEEPER_STORE=str(run_path), RULEKEEPER_HOME=str(work / "home"))
+
+        def fresh():
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{run_path}{suffix}").unlink(missing_ok=True)
+            for views in work.glob("run.views*"):
+                views.unlink()
+            shutil.copyfile(prepared.path, run_path)
+
+        fresh()
+        for cmd in (FLOOR, status_cmd, move_cmd, FLOOR, status_cmd, move_cmd):  # warm caches, write .pyc
+            _run(cmd, env)
+            fresh()
+        got: dict[str, list[float]] = {"floor": [], "status": [], "move": []}
+        cpu: dict[str, list[float]] = {"floor": [], "status": [], "move": []}
+        for _ in range(repeats):
+            for name, cmd in (("floor", FLOOR), ("status", status_cmd), ("move", move_cmd)):
+                wall, used = _run(cmd, env)
+                got[name].append(wall)
+                cpu[name].append(used)
+                if name != "floor":
+                    fresh()
+        imports = import_costs(status_cmd, env)
+    t_floor = median(got["floor"])
+    c_floor = median(cpu["floor"])
+    top = ", ".join(f"{name} {cost / 1000:.0f} ms" for name, cost in imports[:6])
+    total = sum(cost for _, cost in imports)
+    rows = []
+    for name, text in (("status", "rk status"), ("move", f"rk move {to}")):
+        t = median(got[name])
+        c = median(cpu[name])
+        rows.append(Row(
+            figure=f"process: {text}",
+            size=f"{built.events:,} ev",
+            value=ms(t),
+            floor=ms(t_floor),
+            ratio=t / t_floor,
+            goal=GOAL,
+            note=f"via {how}; CPU {c * 1000:.0f} ms vs {c_floor * 1000:.0f} ms ({c / c_floor:.1f}x)"
+                 + (f"; imports {total / 1000:.0f} ms, largest: {top}" if name == "status" else ""),
+            data={"events": built.events, "seconds": t, "floor_seconds": t_floor, "repeats": repeats,
+                  "cpu_seconds": c, "floor_cpu_seconds": c_floor,
+                  "how": how, "command": " ".join(status_cmd if name == "status" else move_cmd),
+                  "imports_us": dict(imports[:20]) if name == "status" else {},
+                  "imports_total_us": total if name == "status" else None},
+        ))
+    return rows
+
+
+def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (user + system) of one run of ``cmd``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
+    used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, used
+
+
+def import_costs(cmd: list[str], env: dict[str, str]) -> list[tuple[str, int]]:
+    """Import time of ``cmd`` by top-level package (the self times of its
+    modules summed: ``rich`` holds every ``rich.*``), in microseconds,
+    largest first."""
+    done = subprocess.run([cmd[0], "-X", "importtime", *cmd[1:]], env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    costs: dict[str, int] = {}
+    for line in done.stderr.splitlines():
+        if not line.startswith("import time:") or line.count("|") != 2:
+            continue
+        own, _, name = line[len("import time:"):].split("|")
+        if not own.strip().isdigit():
+            continue  # the header line
+        root = name.strip().split(".")[0]
+        costs[root] = costs.get(root, 0) + int(own)
+    return sorted(costs.items(), key=lambda c: -c[1])
