@@ -125,6 +125,9 @@ class Catchup:
         if path is not None:
             # Readers (rk track in another terminal) do not block the writer.
             self.db.execute("PRAGMA journal_mode=WAL")
+            # Views are derived data a rebuild restores, and WAL keeps them
+            # consistent without a sync on every commit.
+            self.db.execute("PRAGMA synchronous=NORMAL")
         self._create()
 
     def _create(self) -> None:

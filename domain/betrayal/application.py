@@ -7,6 +7,7 @@ command's events, in every stream it touches, are saved in one transaction.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -22,7 +23,8 @@ from . import events as ev
 from .catalog import Pack
 from .commands import BattleCommand, StartClash
 from .context import RulesContext, context_for
-from .history import Battle, project
+from .evolve import replay
+from .history import SNAPSHOT_TOPIC, Battle, project
 from .packs import starter_pack
 from .rules import decide, legal_commands
 from .state import BattleState
@@ -93,18 +95,40 @@ class BetrayalApp(EventSourcedApp):
     name = "rulekeeper"
     is_snapshotting_enabled = True
     snapshot_every = 150
+    adventurer_snapshot_every = 50
+    cached_battles = 64
 
     def __init__(self, store: str | None = None, env: dict[str, str] | None = None, pack: Pack | None = None):
         super().__init__(store=store, env=env)
         self.pack = pack or starter_pack()
+        self._latest: OrderedDict[str, Battle] = OrderedDict()
 
     # -- queries -----------------------------------------------------------------
 
     def battle(self, battle_id: str, version: int | None = None) -> Battle:
+        """The battle now, or at ``version``. The latest state of recently
+        used battles is kept and fast-forwarded with whatever was appended
+        since (by this process or another), one indexed read."""
+        if version is None and battle_id in self._latest:
+            cached = self._latest[battle_id]
+            newer = self.events(battle_stream(battle_id), gt=cached.version)
+            if newer:
+                cached = project(cached, newer)
+            self._remember(battle_id, cached)
+            return cached
         try:
-            return self.load(battle_stream(battle_id), project, version)
+            found = self.load(battle_stream(battle_id), project, version)
         except NotFound:
             raise NotFound(f"no battle {battle_id!r}") from None
+        if version is None:
+            self._remember(battle_id, found)
+        return found
+
+    def _remember(self, battle_id: str, battle: Battle) -> None:
+        self._latest[battle_id] = battle
+        self._latest.move_to_end(battle_id)
+        while len(self._latest) > self.cached_battles:
+            self._latest.popitem(last=False)
 
     def context(self, state: BattleState) -> RulesContext:
         if state.pack_hash != self.pack.hash:
@@ -189,26 +213,15 @@ class BetrayalApp(EventSourcedApp):
         state = battle.state
         produced = decide(state, command, self.context(state))
         command_id = f"c{battle.version + 1}"
-        envelopes: list[Envelope] = []
-        touched: list[tuple[str, int]] = []
-        after = state
-        for e in produced:
-            if isinstance(e, ev.BattleEnded):
-                after = None
-        if after is None:  # the battle ended: write each adventurer's result back
-            from .evolve import replay
-
-            final = replay(produced, state)
-            for hero in final.heroes:
-                sid = UUID(hero.adventurer_id)
-                current = self.load(sid, _versioned_adventurer)
-                touched.append((str(sid), current[0]))
-                envelopes += wrap(sid, current[0], [adv.concluded(final, hero)], command_id)
-        issued = ev.CommandIssued(command_id=command_id, command=command, touched=tuple(touched), redo_of=redo_of)
-        envelopes = wrap(battle_stream(battle_id), battle.version, [issued, *produced], command_id) + envelopes
-        self.append(envelopes)
-        result = self.battle(battle_id)
-        self._maybe_snapshot(battle_id, battle.version, result)
+        written: list[_Written] = []
+        if any(isinstance(e, ev.BattleEnded) for e in produced):
+            final = replay(produced, state)  # write each adventurer's result back
+            written = [self._write(UUID(h.adventurer_id), adv.concluded(final, h), command_id) for h in final.heroes]
+        issued = ev.CommandIssued(
+            command_id=command_id, command=command, redo_of=redo_of,
+            touched=tuple((str(w.stream), w.version_before) for w in written),
+        )
+        result = self._commit(battle_id, battle, [issued, *produced], command_id, written)
         return Result(command_id, [issued, *produced], result)
 
     def undo(self, battle_id: str, *, force: bool = False) -> Result:
@@ -223,16 +236,35 @@ class BetrayalApp(EventSourcedApp):
         restored = self.battle(battle_id, version=last.version_before).state
         command_id = f"u{battle.version + 1}"
         undone = ev.CommandUndone(command_id=last.command_id, restored=restored, forced=last.random)
-        envelopes = wrap(battle_stream(battle_id), battle.version, [undone], command_id)
-        for sid, version_before in last.touched:
-            stream = UUID(sid)
-            now = self.load(stream, _versioned_adventurer)
-            before = self.adventurer_state_at(stream, version_before)
-            envelopes += wrap(stream, now[0], [adv.AdventurerRestored(command_id=last.command_id, restored=before)], command_id)
-        self.append(envelopes)
-        result = self.battle(battle_id)
-        self._maybe_snapshot(battle_id, battle.version, result)
+        written = [
+            self._write(UUID(sid), adv.AdventurerRestored(
+                command_id=last.command_id, restored=self.adventurer_state_at(UUID(sid), version_before),
+            ), command_id)
+            for sid, version_before in last.touched
+        ]
+        result = self._commit(battle_id, battle, [undone], command_id, written)
         return Result(command_id, [undone], result)
+
+    def _write(self, stream: UUID, event: Event, command_id: str) -> _Written:
+        """One event for an adventurer stream, with the state it leads to."""
+        version, state = self.load(stream, _versioned_adventurer)
+        envelope = wrap(stream, version, [event], command_id)[0]
+        return _Written(stream, version, envelope, adv.evolve_adventurer(state, event))
+
+    def _commit(self, battle_id: str, battle: Battle, events: list[Event], command_id: str,
+                written: list[_Written]) -> Battle:
+        """Save a command's events in every stream at once, then fold them
+        into the battle already in hand rather than reading it back."""
+        own = wrap(battle_stream(battle_id), battle.version, events, command_id)
+        self.append(own + [w.envelope for w in written])
+        result = project(battle, own)
+        self._remember(battle_id, result)
+        if result.version // self.snapshot_every > battle.version // self.snapshot_every:
+            self.save_snapshot(battle_stream(battle_id), result.version, result, SNAPSHOT_TOPIC)
+        for w in written:
+            if (w.version_before + 1) % self.adventurer_snapshot_every == 0:
+                self.save_snapshot(w.stream, w.version_before + 1, w.state, ADVENTURER_SNAPSHOT)
+        return result
 
     def redo(self, battle_id: str) -> Result:
         """Re-apply the most recently undone command, while nothing new was
@@ -247,12 +279,15 @@ class BetrayalApp(EventSourcedApp):
     def adventurer_state_at(self, stream: UUID, version: int) -> adv.AdventurerState:
         return self.load(stream, projector(adv.evolve_adventurer), version)
 
-    def _maybe_snapshot(self, battle_id: str, before: int, battle: Battle) -> None:
-        every = self.snapshot_every
-        if battle.version // every > before // every:
-            from .history import SNAPSHOT_TOPIC
 
-            self.save_snapshot(battle_stream(battle_id), battle.version, battle, SNAPSHOT_TOPIC)
+@dataclass(frozen=True)
+class _Written:
+    """An event a command writes to another stream (an adventurer's)."""
+
+    stream: UUID
+    version_before: int
+    envelope: Envelope
+    state: adv.AdventurerState
 
 
 def _versioned_adventurer(state, items):
