@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from msgspec.structs import replace
 
 from . import events as ev
-from .state import BattleState, Foe, Hero, PendingEngage, Phase, TurnState
+from .state import BattleState, Foe, PendingEngage, Phase, TurnState
 
 
 def _hero(state: BattleState, hero_id: str, **changes) -> BattleState:

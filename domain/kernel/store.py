@@ -109,7 +109,7 @@ def _postgres(url: str) -> dict[str, str]:
 def _postgres_problem(parts: SplitResult, dbname: str) -> str:
     """What is wrong with a PostgreSQL URL, or "" when nothing is."""
     try:
-        parts.port
+        _ = parts.port  # urllib parses the port lazily and raises here
     except ValueError:
         return "a port that is not a number"
     if not parts.username:
