@@ -28,6 +28,7 @@ from domain.betrayal import commands as cmd
 from domain.betrayal import events as ev
 from domain.betrayal.application import INDEX_STREAM, BattleRegistered, battle_stream
 from domain.kernel.envelope import Envelope
+from domain.kernel.hexes import name
 
 from .runner import Projection, handles
 
@@ -191,7 +192,7 @@ def _rule_of(e: Any) -> str:
 
 
 def _hex(h: tuple[int, int] | None) -> str:
-    return "off the map" if h is None else f"{h[0]},{h[1]}"
+    return "off the map" if h is None else name(tuple(h))
 
 
 def _ids(values: Any) -> str:

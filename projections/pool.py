@@ -17,6 +17,7 @@ import msgspec
 from domain.betrayal import events as ev
 from domain.betrayal.catalog import Pack
 from domain.kernel.envelope import Envelope
+from domain.kernel.hexes import name
 
 from .runner import Projection, handles
 
@@ -130,7 +131,7 @@ def pool_rows(db: sqlite3.Connection, stream: str, pack: Pack | None) -> list[Po
         (stream,),
     ):
         common = dict(
-            number=number, foe=foe, hex=f"{q},{r}", enemy=enemy,
+            number=number, foe=foe, hex=name((q, r)), enemy=enemy,
             name=names[enemy].name if enemy in names else enemy, level=level,
             ep_left=ep_left, quest=bool(quest), draw=draw,
         )

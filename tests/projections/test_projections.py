@@ -18,6 +18,7 @@ from domain.betrayal.bots import greedy_choice, random_choice
 from domain.betrayal.state import BattleState, Phase
 from domain.betrayal.vocab import Difficulty
 from domain.kernel.errors import NotFound, RuleViolation
+from domain.kernel.hexes import name
 from domain.kernel.store import store_env
 from projections import views
 from projections.audit import AuditView
@@ -226,7 +227,7 @@ def test_pool_rows_match_the_draws_and_the_ep_arithmetic(app: BetrayalApp, setup
     assert ep_row.kind == "ep" and ep_row.rule == "EP-2"
     assert ep_row.ep_left == xp * len(party)  # EP-2
     assert [(r.number, r.foe, r.enemy, r.level, r.ep_left, r.quest, r.hex) for r in draws] == [
-        (e.number, e.foe, e.enemy, e.level, e.ep_left, e.quest, f"{e.hex[0]},{e.hex[1]}") for e in placed
+        (e.number, e.foe, e.enemy, e.level, e.ep_left, e.quest, name(tuple(e.hex))) for e in placed
     ]
     left = ep_row.ep_left
     for r in draws:
