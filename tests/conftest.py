@@ -22,3 +22,24 @@ def postgres_store() -> str:
     except psycopg.Error as e:
         pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432: {e}")
     return POSTGRES_TEST_STORE
+
+
+@pytest.fixture
+def postgres_app_name(postgres_store: str):
+    """A fresh application name for one test on PostgreSQL, whose tables
+    (``<name>_events``, ``<name>_snapshots``) are dropped afterwards, so tests
+    neither see each other's events nor leave any behind."""
+    from uuid import uuid4
+
+    name = f"t{uuid4().hex[:12]}"
+    yield name
+    drop_postgres_tables(postgres_store, name)
+
+
+def drop_postgres_tables(setting: str, app_name: str) -> None:
+    """Drop an application's tables (the library names them after the app)."""
+    import psycopg
+
+    with psycopg.connect(setting, autocommit=True) as conn:
+        for purpose in ("events", "snapshots"):
+            conn.execute(f'DROP TABLE IF EXISTS "{app_name.lower()}_{purpose}"')

@@ -20,9 +20,9 @@ from domain.betrayal.application import PartySpec
 from domain.betrayal.commands import StartClash
 from domain.betrayal.context import RulesContext, context_for
 from domain.betrayal.events import BattleEvent
+from domain.betrayal.evolve import replay
 from domain.betrayal.packs import starter_pack
 from domain.betrayal.rules import decide, legal_commands
-from domain.betrayal.evolve import replay
 from domain.betrayal.state import BattleState
 from domain.betrayal.vocab import Difficulty
 from domain.kernel.errors import RuleViolation

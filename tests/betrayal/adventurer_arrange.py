@@ -5,10 +5,11 @@ the arranged map."""
 
 from __future__ import annotations
 
+from scenario import Scenario
+
 from domain.betrayal.state import DieKind, Foe, OwnedDie, StatusMark, TrackDie
 from domain.betrayal.vocab import Status
 from domain.kernel.hexes import Hex
-from scenario import Scenario
 
 LIGHT = TrackDie(DieKind.LIGHT_FATIGUE)
 OVER = TrackDie(DieKind.OVERFATIGUE)

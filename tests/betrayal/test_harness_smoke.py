@@ -1,6 +1,6 @@
 import pytest
-
 from scenario import Scenario
+
 from domain.betrayal.commands import EndTurn, Move
 from domain.betrayal.events import HeroMoved, TurnStarted
 

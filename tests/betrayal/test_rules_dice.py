@@ -14,7 +14,6 @@ ward 1, bonus HP 2). The enemy die shows miss, miss, 1, 1, 1, 2."""
 from __future__ import annotations
 
 import pytest
-
 from adventurer_arrange import (
     LIGHT,
     OVER,
@@ -28,7 +27,17 @@ from adventurer_arrange import (
     skill,
     status_die,
 )
-from domain.betrayal.commands import ClearActive, EndTurn, Engage, NextRound, Resolve, Retreat, RollEnemyDice
+from scenario import Scenario
+
+from domain.betrayal.commands import (
+    ClearActive,
+    EndTurn,
+    Engage,
+    NextRound,
+    Resolve,
+    Retreat,
+    RollEnemyDice,
+)
 from domain.betrayal.events import (
     ActiveChanged,
     DamageDealt,
@@ -54,7 +63,6 @@ from domain.betrayal.heroes import statuses
 from domain.betrayal.state import ActiveDie, DieKind, Phase, Rolled, StatusMark
 from domain.betrayal.vocab import BattleForm, Status
 from domain.kernel.errors import MalformedCommand
-from scenario import Scenario
 
 LIGHT_FORM, HEAVY, RANGED, DEFENSIVE = BattleForm.LIGHT, BattleForm.HEAVY, BattleForm.RANGED, BattleForm.DEFENSIVE
 ENEMY_MISS, ENEMY_ONE, ENEMY_TWO = 0, 2, 5

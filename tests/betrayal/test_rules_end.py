@@ -4,10 +4,18 @@ clash (OBJ-1, OBJ-3), retreat (RETREAT-*), the End of Battle Cleanup
 track to its Adventurer aggregate (CLEANUP-3b, CLEANUP-4c, TRACK-7)."""
 
 import pytest
-
 from scenario import Scenario
+
 from domain.betrayal.application import BetrayalApp, PartySpec
-from domain.betrayal.commands import Engage, EndTurn, Move, NextRound, Resolve, Retreat, RollEnemyDice
+from domain.betrayal.commands import (
+    EndTurn,
+    Engage,
+    Move,
+    NextRound,
+    Resolve,
+    Retreat,
+    RollEnemyDice,
+)
 from domain.betrayal.events import (
     ActiveChanged,
     BattleEnded,

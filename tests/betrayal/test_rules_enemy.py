@@ -9,18 +9,18 @@ miss, miss, 1, 1, 1, 2 (faces 0 to 5).
 """
 
 import pytest
-
 from scenario import Scenario
-from domain.betrayal.commands import Engage, EndTurn, Resolve, Retreat, RollEnemyDice
+
+from domain.betrayal.commands import EndTurn, Engage, Resolve, Retreat, RollEnemyDice
 from domain.betrayal.events import (
     DamageDealt,
     DieExhausted,
     EnemyEngaged,
-    EngageDeclared,
     EnemyMoved,
     EnemyRollAwaited,
     EnemyTurnEnded,
     EnemyTurnStarted,
+    EngageDeclared,
     Healed,
     HeroStatusGained,
     RoundEnded,

@@ -10,9 +10,17 @@ owns 1-3 Combat (T, 1, 1, 1, 1, 2), 4 Shield Bash (light), 5 Guard Up
 from __future__ import annotations
 
 import pytest
-
 from adventurer_arrange import LIGHT, dice, foe_at, only_foe, skill
-from domain.betrayal.commands import EndTurn, Engage, Move, NextRound, Resolve, RollEnemyDice
+from scenario import Scenario
+
+from domain.betrayal.commands import (
+    EndTurn,
+    Engage,
+    Move,
+    NextRound,
+    Resolve,
+    RollEnemyDice,
+)
 from domain.betrayal.events import (
     ActiveChanged,
     DamageDealt,
@@ -28,7 +36,6 @@ from domain.betrayal.rules import legal_commands
 from domain.betrayal.state import ActiveDie, DieKind, Phase, Rolled
 from domain.betrayal.vocab import BattleForm, Difficulty
 from domain.kernel.errors import MalformedCommand
-from scenario import Scenario
 
 LIGHT_FORM, HEAVY, RANGED, MAGIC, DEFENSIVE = (
     BattleForm.LIGHT, BattleForm.HEAVY, BattleForm.RANGED, BattleForm.MAGIC, BattleForm.DEFENSIVE,

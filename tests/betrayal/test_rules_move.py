@@ -7,14 +7,14 @@ neighbours are (1, 0) and (0, 1); (2, 3) and (5, 1) are obstacles."""
 from __future__ import annotations
 
 import pytest
-
 from adventurer_arrange import chip, mark, restart_turn, skill, status_die
-from domain.betrayal.commands import Engage, EndTurn, Move, Resolve
+from scenario import Scenario
+
+from domain.betrayal.commands import EndTurn, Engage, Move, Resolve
 from domain.betrayal.events import DiceRolled, EngageDeclared, HeroMoved, HeroStatusLost
 from domain.betrayal.vocab import BattleForm, Status
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.hexes import distance
-from scenario import Scenario
 
 
 def ysolda_alone() -> Scenario:

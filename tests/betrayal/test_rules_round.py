@@ -3,9 +3,16 @@ the Fatigue Round with the facts' fatigue damage (FATIGUE-ROUND-*), EX-1
 and EX-3."""
 
 import pytest
-
 from scenario import Scenario
-from domain.betrayal.commands import Engage, EndTurn, NextRound, Resolve, Retreat, RollEnemyDice
+
+from domain.betrayal.commands import (
+    EndTurn,
+    Engage,
+    NextRound,
+    Resolve,
+    Retreat,
+    RollEnemyDice,
+)
 from domain.betrayal.events import (
     BattleEnded,
     DamageDealt,

@@ -6,8 +6,8 @@ from importlib import resources
 
 import pytest
 from msgspec.structs import replace
-
 from scenario import Scenario, new_party
+
 from domain.betrayal.commands import EndTurn, Move, StartClash
 from domain.betrayal.context import RulesContext, context_for
 from domain.betrayal.events import (

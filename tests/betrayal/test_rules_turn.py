@@ -6,25 +6,25 @@ tested in test_track.py."""
 from __future__ import annotations
 
 import pytest
-
 from adventurer_arrange import LIGHT, OVER, foe_at, skill, status_die
+from scenario import Scenario
+
 from domain.betrayal.commands import EndTurn, Engage, Move, Resolve
 from domain.betrayal.events import (
     DamageDealt,
     DiceRecovered,
     DiceRolled,
-    EngageDeclared,
     EnemyTurnStarted,
+    EngageDeclared,
     HeroMoved,
     HeroStatusLost,
     TurnEnded,
     TurnStarted,
     UnitDefeated,
 )
-from domain.betrayal.state import Phase
 from domain.betrayal.heroes import statuses
+from domain.betrayal.state import Phase
 from domain.betrayal.vocab import BattleForm, Status
-from scenario import Scenario
 
 LIGHT_FORM = BattleForm.LIGHT
 

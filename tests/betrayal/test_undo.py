@@ -4,7 +4,15 @@ and redo). UNDO-1, UNDO-2 and REDO-1 are our own rule IDs, not the book's."""
 import pytest
 
 from domain.betrayal.application import BetrayalApp, PartySpec
-from domain.betrayal.commands import Engage, EndTurn, Move, NextRound, Resolve, Retreat, RollEnemyDice
+from domain.betrayal.commands import (
+    EndTurn,
+    Engage,
+    Move,
+    NextRound,
+    Resolve,
+    Retreat,
+    RollEnemyDice,
+)
 from domain.betrayal.events import CommandUndone, DiceRolled
 from domain.betrayal.state import Phase
 from domain.betrayal.vocab import BattleForm

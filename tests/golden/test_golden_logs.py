@@ -16,7 +16,14 @@ import pytest
 
 from domain.betrayal.application import BetrayalApp
 from domain.betrayal.events import CommandIssued, CommandUndone
-from domain.betrayal.portable import export_battle, import_log, read_log, state_digest, verify_battle, verify_log
+from domain.betrayal.portable import (
+    export_battle,
+    import_log,
+    read_log,
+    state_digest,
+    verify_battle,
+    verify_log,
+)
 from domain.betrayal.state import Outcome
 
 LOGS = Path(__file__).resolve().parents[2] / "logs"

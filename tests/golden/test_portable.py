@@ -221,8 +221,9 @@ def test_a_time_not_in_the_format_is_refused(won):
 
 
 def test_a_log_of_another_content_pack_is_refused(won):
-    from domain.betrayal import content
     from importlib import resources
+
+    from domain.betrayal import content
 
     files = {name: resources.files(content).joinpath(name).read_bytes() for name in PACK_FILES}
     files["pack.toml"] += b"\n# a house rule\n"

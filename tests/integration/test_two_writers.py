@@ -12,8 +12,9 @@ from domain.betrayal.commands import EndTurn, Move
 from domain.kernel.errors import ConcurrencyError
 
 
-def _pair(store: str) -> tuple[BetrayalApp, BetrayalApp]:
-    return BetrayalApp(store=store), BetrayalApp(store=store)
+def _pair(store: str, name: str = "") -> tuple[BetrayalApp, BetrayalApp]:
+    app_class = type(name, (BetrayalApp,), {"name": name}) if name else BetrayalApp
+    return app_class(store=store), app_class(store=store)
 
 
 def _race_to_move(first: BetrayalApp, second: BetrayalApp) -> None:
@@ -45,5 +46,5 @@ def test_a_second_writer_on_one_sqlite_file_is_told_the_battle_moved_on(tmp_path
 
 
 @pytest.mark.postgres
-def test_a_second_writer_on_postgresql_is_told_the_battle_moved_on(postgres_store):
-    _race_to_move(*_pair(postgres_store))
+def test_a_second_writer_on_postgresql_is_told_the_battle_moved_on(postgres_store, postgres_app_name):
+    _race_to_move(*_pair(postgres_store, postgres_app_name))

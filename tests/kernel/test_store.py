@@ -13,6 +13,7 @@ from uuid import UUID, uuid4
 
 import msgspec
 import pytest
+from conftest import drop_postgres_tables
 
 from domain.kernel.application import EventSourcedApp, projector
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state, wrap
@@ -223,14 +224,6 @@ def test_choosing_postgresql_imports_no_psycopg() -> None:
 Opener = Callable[[], CounterApp]
 
 
-def _drop_postgres_tables(setting: str, app_name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(setting, autocommit=True) as conn:
-        for purpose in ("events", "snapshots"):
-            conn.execute(f'DROP TABLE IF EXISTS "{app_name.lower()}_{purpose}"')
-
-
 @pytest.fixture(params=["memory", "sqlite", "postgresql"])
 def open_app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
     """Opens application instances on one store; memory shares one instance.
@@ -261,7 +254,7 @@ def open_app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]
     for app in opened:
         app.close()
     if kind == "postgresql":
-        _drop_postgres_tables(setting, app_class.name)
+        drop_postgres_tables(setting, app_class.name)
 
 
 def test_append_and_load(open_app: Opener) -> None:

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field
 
 import pytest
+from random_battles import MAX_COMMANDS, Table, pick, state_summary, typed
 
 from domain.betrayal.application import BetrayalApp, Result, battle_stream
 from domain.betrayal.commands import BattleCommand
@@ -21,8 +22,6 @@ from domain.betrayal.history import Battle, project
 from domain.betrayal.rules import legal_commands
 from domain.betrayal.state import BattleState, Phase
 from domain.kernel.errors import RuleViolation
-
-from random_battles import MAX_COMMANDS, Table, pick, state_summary, typed
 
 UNDO_CHANCE = 0.12  # per step, start a run of undos
 MAX_UNDOS_IN_A_ROW = 4

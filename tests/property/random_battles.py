@@ -16,7 +16,13 @@ from msgspec.structs import replace
 
 from domain.betrayal import adventurer as adv
 from domain.betrayal.application import BetrayalApp, PartySpec
-from domain.betrayal.commands import BattleCommand, Engage, Retreat, RollEnemyDice, StartClash
+from domain.betrayal.commands import (
+    BattleCommand,
+    Engage,
+    Retreat,
+    RollEnemyDice,
+    StartClash,
+)
 from domain.betrayal.context import ENEMY_DIE_FACES, RulesContext, context_for
 from domain.betrayal.packs import FACES_PER_DIE, starter_pack
 from domain.betrayal.state import BattleState

@@ -6,11 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from domain.betrayal.application import BetrayalApp
-
 from checked_play import SnapshottingApp, play_checked
 from random_battles import random_table
+
+from domain.betrayal.application import BetrayalApp
 
 portable = pytest.importorskip("domain.betrayal.portable")
 

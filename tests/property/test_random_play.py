@@ -16,14 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
+from random_battles import MAX_COMMANDS, pick, random_table, state_summary, typed
 
 from domain.betrayal.commands import Engage
 from domain.betrayal.events import BattleEvent, DiceRolled
 from domain.betrayal.rules import decide, legal_commands, replay
 from domain.betrayal.state import BattleState, Options, Phase
 from domain.kernel.errors import MalformedCommand, RuleViolation
-
-from random_battles import MAX_COMMANDS, pick, random_table, state_summary, typed
 
 SEEDS = range(800)
 PHYSICAL_SEEDS = range(1000, 1060)

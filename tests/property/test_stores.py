@@ -13,21 +13,13 @@ from pathlib import Path
 from uuid import uuid4
 
 import pytest
-
 from checked_play import CheckedBattle, SnapshottingApp, play_checked
+from conftest import drop_postgres_tables
 from random_battles import random_table
 
 SEEDS = range(5)
 
 Opener = Callable[[], SnapshottingApp]
-
-
-def _drop_postgres_tables(setting: str, app_name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(setting, autocommit=True) as conn:
-        for purpose in ("events", "snapshots"):
-            conn.execute(f'DROP TABLE IF EXISTS "{app_name.lower()}_{purpose}"')
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -51,7 +43,7 @@ def open_app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]
     for app in opened:
         app.close()
     if request.param == "postgresql":
-        _drop_postgres_tables(setting, app_class.name)
+        drop_postgres_tables(setting, app_class.name)
 
 
 def _play(app: SnapshottingApp, seed: int) -> CheckedBattle:

@@ -15,15 +15,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from checked_play import SnapshottingApp, play_checked
+from random_battles import random_table
 
 from domain.betrayal.application import BetrayalApp
 from domain.betrayal.evolve import replay
 from domain.betrayal.history import project
 from domain.betrayal.state import Phase
 from domain.kernel.errors import RuleViolation
-
-from checked_play import SnapshottingApp, play_checked
-from random_battles import random_table
 
 SEEDS = range(40)
 
