@@ -13,6 +13,7 @@ import msgspec
 
 from domain.betrayal.application import BetrayalApp
 from domain.betrayal.evolve import evolve
+from domain.betrayal.history import Battle, project
 from domain.kernel.messages import event_class
 
 from .measure import Row, interleaved, median, ms, rate
@@ -85,11 +86,17 @@ def postgres_rows(built: Built, url: str, quick: bool = False) -> list[Row]:
             return [_compare("rebuild, PostgreSQL", built, app, floor, quick, None)]
 
 
+def load_from_store(app: BetrayalApp, built: Built) -> Battle:
+    """A full load through the application, as a fresh process does it (the
+    application keeps the latest battle it read; that cache is skipped)."""
+    return app.load(built.stream_id, project)
+
+
 def _compare(figure: str, built: Built, app: BetrayalApp, floor: Callable[[], Any], quick: bool, goal: float | None) -> Row:
-    loaded = app.battle(built.battle_id)
+    loaded = load_from_store(app, built)
     if loaded.state != floor():
         raise AssertionError(f"{figure}: the floor's fold differs from the application's state")
-    got = interleaved({"app": lambda: app.battle(built.battle_id), "floor": floor}, repeats_for(built.events, quick))
+    got = interleaved({"app": lambda: load_from_store(app, built), "floor": floor}, repeats_for(built.events, quick))
     t_app, t_floor = median(got["app"]), median(got["floor"])
     n = built.events
     return Row(

@@ -9,6 +9,7 @@ import sqlite3
 from domain.betrayal.application import BetrayalApp
 
 from .measure import Row, median, ms, times
+from .rebuild import load_from_store
 from .streams import Built
 
 GOAL = 2.0  # the longest stream loads in at most twice the shortest's time
@@ -16,8 +17,8 @@ GOAL = 2.0  # the longest stream loads in at most twice the shortest's time
 
 def load_seconds(built: Built, repeats: int) -> float:
     with BetrayalApp(f"sqlite:{built.path}") as app:
-        app.battle(built.battle_id)  # warm: decoders built, pages cached
-        return median(times(lambda: app.battle(built.battle_id), repeats))
+        load_from_store(app, built)  # warm: decoders built, pages cached
+        return median(times(lambda: load_from_store(app, built), repeats))
 
 
 def snapshot_facts(built: Built) -> dict[str, int]:
