@@ -11,8 +11,8 @@ from domain.betrayal import events as ev
 from domain.betrayal.evolve import evolve
 from domain.kernel.errors import NotFound
 
-from .board import HERO
 from .battle import event_json
+from .board import HERO
 from .narrate import describe
 from .session import Session
 from .spell import spell

@@ -19,7 +19,6 @@ import typer
 
 from .session import Defaults, Session
 
-
 app = typer.Typer(
     name="rk",
     help=(

@@ -6,10 +6,10 @@ the same everywhere."""
 
 from __future__ import annotations
 
-from domain.betrayal.catalog import Face, Pack
+from domain.betrayal.catalog import Pack, describe_face
 from domain.betrayal.context import ENEMY_DIE, ENEMY_DIE_FACES
 from domain.betrayal.state import ActiveDie, BattleState, DieKind, Hero, TrackDie
-from domain.betrayal.vocab import AbilityType, Effect
+from domain.betrayal.vocab import AbilityType
 from domain.kernel.hexes import label
 
 
@@ -44,18 +44,7 @@ def where(pos) -> str:
     return label(pos) if pos is not None else "off the map"
 
 
-def face_text(face: Face) -> str:
-    """``Tenacity``, ``combat 1``, ``instant damage 2``, ``status daze``..."""
-    if face.tenacity:
-        return "Tenacity"
-    if face.effect is Effect.BLANK:
-        return "blank"
-    if face.effect is Effect.COMBAT:
-        return f"combat {face.amount}"
-    if face.ability is AbilityType.STATUS or face.effect is Effect.STATUS:
-        return f"status {face.status.value if face.status else '?'}"
-    ability = f"{face.ability.value} " if face.ability else ""
-    return f"{ability}{face.effect.value} {face.amount}"
+face_text = describe_face
 
 
 def die_name(pack: Pack, hero: Hero, uid: int) -> str:

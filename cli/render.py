@@ -23,8 +23,15 @@ from domain.betrayal.state import BattleState, Hero, Phase
 from domain.betrayal.track import TRACK_LIMIT
 
 from .board import FOE, HERO, board
-from .names import active_die, die_name, marks, rolled_face, track_lines, unit_name, where
-
+from .names import (
+    active_die,
+    die_name,
+    marks,
+    rolled_face,
+    track_lines,
+    unit_name,
+    where,
+)
 
 # --- the header -------------------------------------------------------------------
 

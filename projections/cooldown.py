@@ -19,9 +19,8 @@ from collections.abc import Iterable
 import msgspec
 
 from domain.betrayal import events as ev
-from domain.betrayal.catalog import Face, Pack
+from domain.betrayal.catalog import Pack, describe_face
 from domain.betrayal.state import ActiveDie, DieKind, Hero, TrackDie
-from domain.betrayal.vocab import Effect
 from domain.kernel.envelope import Envelope
 
 from .runner import Projection, handles
@@ -220,21 +219,6 @@ def slot_rows(db: sqlite3.Connection, stream: str, pack: Pack | None) -> list[Sl
     return out
 
 
-def face_meaning(face: Face) -> str:
-    """What a skill-die face means, in the pack's own words: ``T``, ``-``,
-    ``combat 2``, ``status bane``, ``instant damage 2``."""
-    if face.tenacity:
-        return "T"
-    if face.effect is Effect.BLANK:
-        return "-"
-    if face.effect is Effect.COMBAT:
-        return f"combat {face.amount}"
-    if face.effect is Effect.STATUS:
-        return f"status {face.status.value if face.status else '?'}"
-    ability = face.ability.value if face.ability else ""
-    return f"{ability} {face.effect.value.replace('-', ' ')} {face.amount}".strip()
-
-
 class _Labels:
     """Die ids, names and face meanings for one battle's rows."""
 
@@ -257,5 +241,5 @@ class _Labels:
         skill = self.pack.dice.get(die_id) if self.pack else None
         if skill is None:
             return die_id, die_id, "" if face < 0 else f"face {face}"
-        shown = face_meaning(skill.faces[face]) if 0 <= face < len(skill.faces) else ""
+        shown = describe_face(skill.faces[face]) if 0 <= face < len(skill.faces) else ""
         return die_id, skill.name, shown

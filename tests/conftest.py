@@ -31,15 +31,8 @@ def postgres_app_name(postgres_store: str):
     neither see each other's events nor leave any behind."""
     from uuid import uuid4
 
+    from postgres_tables import drop_postgres_tables
+
     name = f"t{uuid4().hex[:12]}"
     yield name
     drop_postgres_tables(postgres_store, name)
-
-
-def drop_postgres_tables(setting: str, app_name: str) -> None:
-    """Drop an application's tables (the library names them after the app)."""
-    import psycopg
-
-    with psycopg.connect(setting, autocommit=True) as conn:
-        for purpose in ("events", "snapshots"):
-            conn.execute(f'DROP TABLE IF EXISTS "{app_name.lower()}_{purpose}"')

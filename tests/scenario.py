@@ -17,13 +17,13 @@ from msgspec.structs import replace
 
 from domain.betrayal import adventurer as adv
 from domain.betrayal.application import PartySpec
-from domain.betrayal.commands import StartClash
+from domain.betrayal.commands import EndTurn, RollEnemyDice, StartClash
 from domain.betrayal.context import RulesContext, context_for
 from domain.betrayal.events import BattleEvent
 from domain.betrayal.evolve import replay
 from domain.betrayal.packs import starter_pack
 from domain.betrayal.rules import decide, legal_commands
-from domain.betrayal.state import BattleState
+from domain.betrayal.state import BattleState, Phase
 from domain.betrayal.vocab import Difficulty
 from domain.kernel.errors import RuleViolation
 
@@ -114,3 +114,17 @@ class Then:
 
     def next(self) -> Scenario:
         return Scenario(self.state, self.given.ctx)
+
+
+def finish_round(given: Scenario) -> tuple[Scenario, list[BattleEvent]]:
+    """End every adventurer turn of the round, typing misses for each enemy
+    roll (physical dice); the final scenario and every event on the way."""
+    events: list[BattleEvent] = []
+    while given.state.phase in (Phase.ADVENTURER_TURN, Phase.ENEMY_ROLL):
+        if given.state.phase is Phase.ENEMY_ROLL:
+            then = given.when(RollEnemyDice(faces=(0,) * given.state.enemy_roll.dice))
+        else:
+            then = given.when(EndTurn())
+        events += then.events
+        given = then.next()
+    return given, events

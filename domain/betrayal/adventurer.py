@@ -7,11 +7,10 @@ from __future__ import annotations
 import msgspec
 
 from domain.kernel.errors import MalformedCommand
+from domain.kernel.messages import Event
 
 from .catalog import Pack
 from .commands import Member
-from domain.kernel.messages import Event
-
 from .state import BattleState, Hero, Outcome, TrackDie
 from .vocab import BattleForm
 

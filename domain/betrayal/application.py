@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-
 from domain.kernel.application import EventSourcedApp, projector
 from domain.kernel.envelope import Envelope, register_state, wrap
 from domain.kernel.errors import MalformedCommand, NotFound, RuleViolation

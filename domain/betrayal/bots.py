@@ -8,7 +8,7 @@ import random
 
 from domain.kernel.hexes import distance
 
-from .commands import BattleCommand, Engage, EndTurn, Move, NextRound, Resolve, Retreat
+from .commands import BattleCommand, EndTurn, Engage, Move, NextRound, Resolve, Retreat
 from .context import RulesContext
 from .rules import legal_commands
 from .state import BattleState, Phase

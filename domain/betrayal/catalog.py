@@ -46,6 +46,21 @@ class Face(msgspec.Struct, frozen=True, kw_only=True):
     status: Status | None = None
 
 
+def describe_face(face: Face) -> str:
+    """A face in words: ``Tenacity``, ``blank``, ``combat 1``,
+    ``instant damage 2``, ``status daze``."""
+    if face.tenacity:
+        return "Tenacity"
+    if face.effect is Effect.BLANK:
+        return "blank"
+    if face.effect is Effect.COMBAT:
+        return f"combat {face.amount}"
+    if face.effect is Effect.STATUS:
+        return f"status {face.status.value if face.status else '?'}"
+    ability = f"{face.ability.value} " if face.ability else ""
+    return f"{ability}{face.effect.value.replace('-', ' ')} {face.amount}"
+
+
 class SkillDie(msgspec.Struct, frozen=True, kw_only=True):
     """A kind of skill die (the Combat die included)."""
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from domain.kernel import rng
 
 from .context import RulesContext
-from .evolve import evolve
 from .events import BattleEvent
+from .evolve import evolve
 from .state import BattleState
 
 

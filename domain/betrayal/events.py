@@ -4,12 +4,10 @@ assigns and a later change of the rules never reinterprets history."""
 
 from __future__ import annotations
 
-
 from domain.kernel.hexes import Hex
 from domain.kernel.messages import Event
 
 from .commands import BattleCommand
-
 from .state import (
     ActiveDie,
     BattleState,

@@ -104,8 +104,8 @@ def run_enemies(d: Decision, queue: tuple[str, ...]) -> None:
 def resume_enemy(d: Decision, faces: tuple[int, ...]) -> None:
     """Physical dice: apply an enemy's typed roll and go on with the round."""
     pending = d.state.enemy_roll
-    from .state import Rolled
     from .context import ENEMY_DIE
+    from .state import Rolled
 
     d.emit(ev.DiceRolled(
         unit=pending.foe, counter=d.state.rng, typed=True,

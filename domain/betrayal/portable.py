@@ -39,7 +39,13 @@ from domain.kernel.messages import event_class
 
 from . import adventurer as adv
 from . import events as ev
-from .application import INDEX_STREAM, BattleRegistered, BetrayalApp, adventurer_stream, battle_stream
+from .application import (
+    INDEX_STREAM,
+    BattleRegistered,
+    BetrayalApp,
+    adventurer_stream,
+    battle_stream,
+)
 from .catalog import Pack
 from .commands import StartClash
 from .context import context_for

@@ -3,16 +3,14 @@
 
 from __future__ import annotations
 
-
-
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
 from . import actions, flow, setup
 from .commands import (
     BattleCommand,
     ClearActive,
-    Engage,
     EndTurn,
+    Engage,
     Move,
     NextRound,
     Resolve,

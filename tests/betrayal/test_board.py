@@ -2,27 +2,12 @@
 facts §3)."""
 
 import pytest
+from ascii_map import at, board
 
 from domain.betrayal.board import Board
 from domain.betrayal.catalog import MapHex, Setup
 from domain.betrayal.vocab import Marker, Objective
-from domain.kernel.hexes import distance, from_offset, neighbours
-
-
-def at(col: int, row: int):
-    return from_offset(col, row)
-
-
-def board(*rows: str) -> Board:
-    """A board from ASCII rows, odd rows shifted right: a letter is a hex of
-    that tile, "#" an obstacle hex, "." no hex."""
-    return Board.from_hexes(
-        MapHex(hex=at(col, row), tile=ch, impassable=ch == "#")
-        for row, line in enumerate(rows)
-        for col, ch in enumerate(line)
-        if ch != "."
-    )
-
+from domain.kernel.hexes import distance, neighbours
 
 OPEN = board("AAAAA", "AAAAA", "AAAAA", "AAAAA", "AAAAA")
 

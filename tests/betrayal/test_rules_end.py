@@ -4,7 +4,7 @@ clash (OBJ-1, OBJ-3), retreat (RETREAT-*), the End of Battle Cleanup
 track to its Adventurer aggregate (CLEANUP-3b, CLEANUP-4c, TRACK-7)."""
 
 import pytest
-from scenario import Scenario
+from scenario import Scenario, finish_round
 
 from domain.betrayal.application import BetrayalApp, PartySpec
 from domain.betrayal.commands import (
@@ -38,20 +38,6 @@ BANE = TrackDie(DieKind.STATUS, 0, -1, Status.BANE)
 
 def end_of_round(party=("Ysolda:nord",), **kw) -> Scenario:
     return Scenario.clash(party=party, xp=1, **kw).with_state(phase=Phase.END_OF_ROUND, turn=None)
-
-
-def finish_round(given: Scenario):
-    """End every adventurer turn of the round, typing misses for each enemy
-    roll; the final scenario and every event."""
-    events = []
-    while given.state.phase in (Phase.ADVENTURER_TURN, Phase.ENEMY_ROLL):
-        if given.state.phase is Phase.ENEMY_ROLL:
-            then = given.when(RollEnemyDice(faces=(0,) * given.state.enemy_roll.dice))
-        else:
-            then = given.when(EndTurn())
-        events += then.events
-        given = then.next()
-    return given, events
 
 
 def ended(given: Scenario | None = None):

@@ -3,7 +3,7 @@ the Fatigue Round with the facts' fatigue damage (FATIGUE-ROUND-*), EX-1
 and EX-3."""
 
 import pytest
-from scenario import Scenario
+from scenario import Scenario, finish_round
 
 from domain.betrayal.commands import (
     EndTurn,
@@ -11,7 +11,6 @@ from domain.betrayal.commands import (
     NextRound,
     Resolve,
     Retreat,
-    RollEnemyDice,
 )
 from domain.betrayal.events import (
     BattleEnded,
@@ -39,20 +38,6 @@ def end_of_round(round_number: int, party=("Ysolda:nord",), **kw) -> Scenario:
     )
 
 
-def all_turns(given: Scenario):
-    """End every adventurer turn of the round, typing misses for each enemy
-    roll; the final scenario and every event."""
-    events = []
-    while given.state.phase in (Phase.ADVENTURER_TURN, Phase.ENEMY_ROLL):
-        if given.state.phase is Phase.ENEMY_ROLL:
-            then = given.when(RollEnemyDice(faces=(0,) * given.state.enemy_roll.dice))
-        else:
-            then = given.when(EndTurn())
-        events += then.events
-        given = then.next()
-    return given, events
-
-
 # --- ROUND-1 to ROUND-3 -------------------------------------------------------
 
 
@@ -61,7 +46,7 @@ def all_turns(given: Scenario):
 def test_a_battle_starts_in_round_one_and_goes_on_round_by_round():
     given = Scenario.clash(physical_dice=True)
     assert given.state.round == 1
-    after, events = all_turns(given)
+    after, events = finish_round(given)
     assert [e.round for e in events if isinstance(e, RoundEnded)] == [1]
     then = after.when(NextRound())
     then.then_has(RoundStarted, round=2, fatigue_round=False)
@@ -72,7 +57,7 @@ def test_a_battle_starts_in_round_one_and_goes_on_round_by_round():
 @pytest.mark.rule("ROUND-5")
 def test_a_round_is_every_adventurer_turn_then_every_enemy_turn_then_its_end():
     given = Scenario.clash(party=("Ysolda:nord", "Tarn:dark-elf"), xp=4, physical_dice=True)
-    _, events = all_turns(given)
+    _, events = finish_round(given)
     steps = [
         (type(e).__name__, getattr(e, "hero", None) or getattr(e, "foe", None))
         for e in events
@@ -90,7 +75,7 @@ def test_a_round_is_every_adventurer_turn_then_every_enemy_turn_then_its_end():
 @pytest.mark.rule("ROUND-8")
 def test_the_battle_goes_on_while_enemies_stand_and_no_one_retreated():
     given = Scenario.clash(physical_dice=True)
-    after, events = all_turns(given)
+    after, events = finish_round(given)
     assert not [e for e in events if isinstance(e, BattleEnded)]
     assert after.state.phase is Phase.END_OF_ROUND
     assert after.legal() == [NextRound(), Retreat()]
@@ -229,11 +214,11 @@ def test_the_fatigue_round_stays_for_every_later_round():
 def test_adventurers_take_their_turns_in_placement_order_every_round():
     given = Scenario.clash(party=TRIO, xp=1, physical_dice=True)
     assert given.state.order == ("ysolda", "tarn", "brand")
-    after, events = all_turns(given)
+    after, events = finish_round(given)
     assert [e.hero for e in events if isinstance(e, TurnStarted)] == ["tarn", "brand"]
     then = after.when(NextRound())
     assert [e.hero for e in then.of(TurnStarted)] == ["ysolda"]
-    _, events = all_turns(then.next())
+    _, events = finish_round(then.next())
     assert [e.hero for e in events if isinstance(e, TurnStarted)] == ["tarn", "brand"]
 
 
@@ -253,7 +238,7 @@ def test_enemies_act_highest_level_first_and_equal_levels_in_placement_order():
     # EP 8: a level-5 enemy on hex 1, then three level-1 enemies
     given = Scenario.clash(party=("Ysolda:nord", "Tarn:dark-elf"), xp=4, physical_dice=True)
     given = given.with_foe("e1", level=1).with_foe("e3", level=5)
-    _, events = all_turns(given)
+    _, events = finish_round(given)
     assert [e.foe for e in events if isinstance(e, EnemyTurnStarted)] == ["e3", "e1", "e2", "e4"]
 
 

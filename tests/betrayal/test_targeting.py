@@ -1,29 +1,13 @@
 """Enemy targeting and movement (ENEMY-5, ENEMY-6a/b/f/g, EMOVE-1 to EMOVE-10)."""
 
 import pytest
+from ascii_map import at, board
 
 from domain.betrayal.board import Board
-from domain.betrayal.catalog import MapHex
 from domain.betrayal.targeting import Candidate, can_target, designate, plan_move, rank
 from domain.betrayal.vocab import Priority
-from domain.kernel.hexes import from_offset
 
 STRONGEST, WEAKEST = Priority.STRONGEST, Priority.WEAKEST
-
-
-def at(col: int, row: int):
-    return from_offset(col, row)
-
-
-def board(*rows: str) -> Board:
-    """A board from ASCII rows, odd rows shifted right: a letter is a hex of
-    that tile, "#" an obstacle hex, "." no hex."""
-    return Board.from_hexes(
-        MapHex(hex=at(col, row), tile=ch, impassable=ch == "#")
-        for row, line in enumerate(rows)
-        for col, ch in enumerate(line)
-        if ch != "."
-    )
 
 
 def hero(id: str, pos, hp: int = 5, order: int = 0) -> Candidate:

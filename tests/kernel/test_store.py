@@ -13,7 +13,7 @@ from uuid import UUID, uuid4
 
 import msgspec
 import pytest
-from conftest import drop_postgres_tables
+from postgres_tables import drop_postgres_tables
 
 from domain.kernel.application import EventSourcedApp, projector
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state, wrap

@@ -14,7 +14,7 @@ from uuid import uuid4
 
 import pytest
 from checked_play import CheckedBattle, SnapshottingApp, play_checked
-from conftest import drop_postgres_tables
+from postgres_tables import drop_postgres_tables
 from random_battles import random_table
 
 SEEDS = range(5)
