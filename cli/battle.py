@@ -38,9 +38,15 @@ def new_clash(s: Session, *, setup: str, party: list[str], xp: int, seed: int | 
     s.out.print(render.status(result.battle.state, s.app.context(result.battle.state)))
 
 
-def status(s: Session) -> None:
-    """The full view of the battle."""
-    battle = s.app.battle(s.battle_id)
+def status(s: Session, at: int | None = None) -> None:
+    """The full view of the battle, now or as it stood after event ``at``."""
+    if at is not None and at < 1:
+        raise MalformedCommand("--at counts events from 1 (see `rk log`)")
+    battle = s.app.battle(s.battle_id, version=at)
+    if at is not None and battle.version < at:
+        raise MalformedCommand(f"battle {s.battle_id} has only {battle.version} events")
+    if at is not None and not s.json:
+        s.out.print(f"As it stood after event {at} of {s.battle_id}:")
     if s.json:
         s.out.emit(_battle_json(battle))
         return

@@ -135,13 +135,20 @@ def lines(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
 
 
 @app.command(rich_help_panel=LOOK)
-def status(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+def status(
+    ctx: typer.Context,
+    at: Annotated[Optional[int], typer.Option(
+        "--at", metavar="VERSION",
+        help="Replay the battle only up to this event (the numbers `rk log` shows), to see it as it stood then.",
+        show_default=False)] = None,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
     """Show the battle: map, round and turn, adventurers, enemies, rolled dice.
 
     Hexes are named by the column letters and row numbers around the map; the
     adventurers' free dice carry the uids that --dice takes.
     """
-    _run(ctx, "battle.status", store, battle, json)
+    _run(ctx, "battle.status", store, battle, json, at)
 
 
 @app.command(rich_help_panel=LOOK)

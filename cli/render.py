@@ -69,8 +69,10 @@ def turn_line(state: BattleState, pack: Pack) -> Text:
             f" {roll.dice} {'die' if roll.dice == 1 else 'dice'}: rk roll-enemy "
             + ",".join("F" for _ in range(roll.dice))
         )
+    if state.round == 0:
+        return Text("Setting up (CLASH-5 to CLASH-10): the round counter is not yet at 1")
     if state.turn is None:
-        return Text(f"{rnd} · {state.phase.value}")
+        return Text(f"{rnd} · enemy turns" if state.enemy_queue else f"{rnd} · {state.phase.value}")
     who = unit_name(state, pack, state.turn.hero)
     line = Text(f"{rnd} · ")
     line.append(f"{who}'s turn", style=HERO)

@@ -310,3 +310,16 @@ def test_a_command_does_not_import_pydantic(clash):
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
                           timeout=60, env=dict(os.environ))
     assert done.stderr.strip().splitlines()[-1] == "0 []"
+
+
+def test_status_at_an_earlier_event_shows_the_battle_as_it_stood_then(clash):
+    """Replaying to any point: after a move, --at the version before it shows
+    the adventurer still on its old hex, and past the end is refused."""
+    before = state()
+    ok("move", "b2")
+    now = state()
+    then = state("--at", str(before["version"]))
+    assert then["state"] == before["state"] != now["state"]
+    assert "As it stood after event" in ok("status", "--at", "3").stdout
+    refused = rk("status", "--at", str(now["version"] + 1))
+    assert refused.exit_code == 1 and "only" in refused.stderr
