@@ -7,7 +7,7 @@ from itertools import combinations
 
 from . import events as ev
 from .decision import Decision
-from .heroes import empty_active, exhaust, ward
+from .heroes import die_of, empty_active, exhaust, ward
 from .state import ActiveDie, DieKind
 from .vocab import Status
 
@@ -109,8 +109,6 @@ def lift_mark(d: Decision, foe_id: str, status: Status, rule: str) -> None:
 
 def _status_face(d: Decision, hero, uid: int, status: Status) -> int:
     """The face that placed ``status`` (a die may show several statuses)."""
-    from .heroes import die_of
-
     for i, face in enumerate(die_of(d, hero, uid).faces):
         if face.status is status:
             return i

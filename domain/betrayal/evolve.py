@@ -9,7 +9,15 @@ from collections.abc import Callable, Iterable
 from msgspec.structs import replace
 
 from . import events as ev
-from .state import BattleState, Foe, PendingEngage, Phase, TurnState
+from .state import (
+    BattleState,
+    Cache,
+    Foe,
+    PendingEnemyRoll,
+    PendingEngage,
+    Phase,
+    TurnState,
+)
 
 
 def _hero(state: BattleState, hero_id: str, **changes) -> BattleState:
@@ -56,8 +64,6 @@ def _undone(s: BattleState, e: ev.CommandUndone) -> BattleState:
 
 
 def _cache(s: BattleState, e: ev.CachePlaced) -> BattleState:
-    from .state import Cache
-
     return replace(s, caches=s.caches + (Cache(e.hex, e.kind),))
 
 
@@ -219,8 +225,6 @@ def _enemy_engaged(s: BattleState, e: ev.EnemyEngaged) -> BattleState:
 
 
 def _awaited(s: BattleState, e: ev.EnemyRollAwaited) -> BattleState:
-    from .state import PendingEnemyRoll
-
     return replace(
         s, phase=Phase.ENEMY_ROLL,
         enemy_roll=PendingEnemyRoll(foe=e.foe, targets=e.targets, dice=e.dice),

@@ -8,11 +8,12 @@ from domain.kernel.errors import RuleViolation
 
 from . import events as ev
 from . import track as tracks
+from .context import ENEMY_DIE
 from .damage import hurt_hero, lift_mark
 from .decision import Decision
 from .foes import enemy_turn, finish_enemy_turn, strike, turn_order
 from .heroes import empty_active, gain_fatigue, lose_status, statuses
-from .state import DieKind, Outcome, Phase
+from .state import DieKind, Outcome, Phase, Rolled
 from .vocab import Objective, Status
 
 
@@ -104,9 +105,6 @@ def run_enemies(d: Decision, queue: tuple[str, ...]) -> None:
 def resume_enemy(d: Decision, faces: tuple[int, ...]) -> None:
     """Physical dice: apply an enemy's typed roll and go on with the round."""
     pending = d.state.enemy_roll
-    from .context import ENEMY_DIE
-    from .state import Rolled
-
     d.emit(ev.DiceRolled(
         unit=pending.foe, counter=d.state.rng, typed=True,
         dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces),

@@ -13,6 +13,7 @@ from . import events as ev
 from .catalog import Chip, Pack
 from .commands import Member, StartClash
 from .decision import Decision
+from .flow import begin_round
 from .state import DieKind, Hero, Options, OwnedDie, TrackDie
 from .vocab import BAG_LEVELS, LEVELS, Objective, Status
 
@@ -111,13 +112,7 @@ def start_clash(d: Decision, cmd: StartClash) -> None:
     place_enemies(d, number)
     for member, h in zip(cmd.party, _placements(d, cmd)):  # CLASH-8, CLASH-8d
         d.emit(ev.AdventurerPlaced(hero=hero_id(member.name), hex=h, form=member.form))
-    from .flow import begin_round
-
     begin_round(d, 1)  # CLASH-10
-
-
-def _bag(pack: Pack) -> list[Chip]:
-    return [c for c in pack.chips]
 
 
 def _side(pack: Pack, chip: Chip, level: int) -> str | None:
@@ -136,7 +131,7 @@ def place_enemies(d: Decision, number: int) -> None:
     (EP-6) or the hexes run out (CLASH-7b, EP-7). When the bag has no chip of
     that level the next lower level that fits is drawn (facts default)."""
     pack = d.ctx.pack
-    bag = _bag(pack)
+    bag = list(pack.chips)  # what is left in the bags as chips are drawn
     for h in d.ctx.board.numbered_hexes():
         left = d.state.ep_left
         if left <= 0:
