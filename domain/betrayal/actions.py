@@ -47,11 +47,13 @@ def check_move(d: Decision, hero: Hero) -> None:
 
 
 def occupied(d: Decision) -> set:
+    """Every hex a unit stands on (MOVE-1: no unit moves through another)."""
     s = d.state
     return {h.pos for h in s.heroes if h.pos is not None} | {f.pos for f in s.foes if f.pos is not None}
 
 
 def move(d: Decision, cmd: Move) -> None:
+    """MOVE-1 to MOVE-3: up to Stamina hexes by a free route, at most two Moves, one with engaging."""
     hero = current_hero(d)
     check_move(d, hero)
     board = d.ctx.board
@@ -183,6 +185,7 @@ def _where(d: Decision, hero: Hero, uid: int) -> tuple[str, str]:
 
 
 def engage(d: Decision, cmd: Engage) -> None:
+    """ENGAGE-4 to ENGAGE-7: fatigue from the second engage, form, target, gather and roll."""
     hero = current_hero(d)
     t = d.state.turn
     if t.moves >= 2:
@@ -242,6 +245,7 @@ class _Pool:
 
 
 def resolve(d: Decision, cmd: Resolve) -> None:
+    """ENGAGE-8: resolve each rolled die by its ability, then apply the pooled damage once."""
     s = d.state
     if s.phase is not Phase.ENGAGE_RESOLVE or s.pending is None:
         raise RuleViolation("ENGAGE-8", "there are no rolled dice waiting to be resolved")

@@ -38,6 +38,8 @@ class AdventurerEvent(Event, frozen=True, kw_only=True):
 
 
 class AdventurerCreated(AdventurerEvent, frozen=True, kw_only=True):
+    """A new adventurer with its race stats and starting dice."""
+
     TOPIC = "betrayal.AdventurerCreated"
     state: AdventurerState
 
@@ -63,6 +65,7 @@ class AdventurerRestored(AdventurerEvent, frozen=True, kw_only=True):
 
 
 def evolve_adventurer(state: AdventurerState | None, event: Event) -> AdventurerState:
+    """The adventurer after ``event`` (the Adventurer aggregate's evolve)."""
     if isinstance(event, AdventurerCreated):
         return event.state
     if isinstance(event, BattleConcluded):

@@ -42,6 +42,7 @@ class BattleRegistered(Event, frozen=True, kw_only=True):
 
 
 def battle_stream(battle_id: str) -> UUID:
+    """The stream id of a battle: derived from its id, so no index is needed to find it."""
     return uuid5(NAMESPACE_URL, f"rulekeeper:betrayal:battle:{battle_id}")
 
 

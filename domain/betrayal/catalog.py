@@ -74,6 +74,8 @@ class SkillDie(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SkillLine(msgspec.Struct, frozen=True, kw_only=True):
+    """A skill line: its pool, battle-form icon, and the dice a new adventurer starts with."""
+
     id: str
     name: str
     pool: Pool

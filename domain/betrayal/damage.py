@@ -138,6 +138,7 @@ def heal_hero(d: Decision, hero_id: str, amount: int, *, bonus: bool = False) ->
 
 
 def heal_foe(d: Decision, foe_id: str, amount: int) -> None:
+    """An enemy heals up to its chip's HP (the regenerate skill)."""
     foe = d.state.foe(foe_id)
     gained = min(amount, max(0, foe.max_hp - foe.hp))
     if gained and not foe.defeated:

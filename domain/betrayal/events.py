@@ -73,6 +73,8 @@ class BattleStarted(BattleEvent, frozen=True, kw_only=True):
 
 
 class CachePlaced(BattleEvent, frozen=True, kw_only=True):
+    """A cache chip on its setup hex (CLASH-6)."""
+
     TOPIC = "betrayal.CachePlaced"
     hex: Hex
     kind: Marker
@@ -115,12 +117,16 @@ class AdventurerPlaced(BattleEvent, frozen=True, kw_only=True):
 
 
 class RoundStarted(BattleEvent, frozen=True, kw_only=True):
+    """The round counter is raised (ROUND-4a); from round 6 it is the Fatigue Round (FATIGUE-ROUND-1)."""
+
     TOPIC = "betrayal.RoundStarted"
     round: int
     fatigue_round: bool = False
 
 
 class TurnStarted(BattleEvent, frozen=True, kw_only=True):
+    """An adventurer's turn begins (TURN-3); unit positions are kept for Stealth."""
+
     TOPIC = "betrayal.TurnStarted"
     hero: str
     start_positions: tuple[tuple[str, Hex], ...] = ()
@@ -138,32 +144,44 @@ class DiceRecovered(BattleEvent, frozen=True, kw_only=True):
 
 
 class TurnEnded(BattleEvent, frozen=True, kw_only=True):
+    """An adventurer's turn ends (TURN-6)."""
+
     TOPIC = "betrayal.TurnEnded"
     hero: str
 
 
 class EnemyTurnStarted(BattleEvent, frozen=True, kw_only=True):
+    """An enemy's turn begins (ENEMY-4), in level order (ROUND-7)."""
+
     TOPIC = "betrayal.EnemyTurnStarted"
     foe: str
     queue: tuple[str, ...]  # the foes still to act after this one
 
 
 class EnemyTurnEnded(BattleEvent, frozen=True, kw_only=True):
+    """An enemy's turn ends (ENEMY-7)."""
+
     TOPIC = "betrayal.EnemyTurnEnded"
     foe: str
 
 
 class RoundEnded(BattleEvent, frozen=True, kw_only=True):
+    """The End of Round step (ROUND-8)."""
+
     TOPIC = "betrayal.RoundEnded"
     round: int
 
 
 class PartyRetreated(BattleEvent, frozen=True, kw_only=True):
+    """The party retreated at the end of a round (RETREAT-1)."""
+
     TOPIC = "betrayal.PartyRetreated"
     round: int
 
 
 class BattleEnded(BattleEvent, frozen=True, kw_only=True):
+    """The battle is over (END-1), with its outcome and why."""
+
     TOPIC = "betrayal.BattleEnded"
     outcome: Outcome
     reason: str
@@ -183,6 +201,8 @@ class HeroCleanedUp(BattleEvent, frozen=True, kw_only=True):
 
 
 class HeroMoved(BattleEvent, frozen=True, kw_only=True):
+    """A Move action along a free route (MOVE-1)."""
+
     TOPIC = "betrayal.HeroMoved"
     hero: str
     path: tuple[Hex, ...]  # hexes stepped into, in order
@@ -199,6 +219,8 @@ class EngageDeclared(BattleEvent, frozen=True, kw_only=True):
 
 
 class FatigueGained(BattleEvent, frozen=True, kw_only=True):
+    """Fatigue dice went onto the track (ENGAGE-4, FATIGUE-ROUND-4, TRACK-1)."""
+
     TOPIC = "betrayal.FatigueGained"
     hero: str
     kind: DieKind
@@ -220,6 +242,8 @@ class DiceRolled(BattleEvent, frozen=True, kw_only=True):
 
 
 class TenacityGained(BattleEvent, frozen=True, kw_only=True):
+    """Tenacity from a Tenacity face (ENGAGE-8d)."""
+
     TOPIC = "betrayal.TenacityGained"
     hero: str
     amount: int
@@ -287,6 +311,8 @@ class HeroStatusGained(BattleEvent, frozen=True, kw_only=True):
 
 
 class HeroStatusLost(BattleEvent, frozen=True, kw_only=True):
+    """A status die left an adventurer's track (e.g. Daze at the end of its turn)."""
+
     TOPIC = "betrayal.HeroStatusLost"
     hero: str
     status: Status
@@ -313,6 +339,8 @@ class DamageDealt(BattleEvent, frozen=True, kw_only=True):
 
 
 class Healed(BattleEvent, frozen=True, kw_only=True):
+    """HP healed up to the maximum, or bonus HP gained (HEALTH-8)."""
+
     TOPIC = "betrayal.Healed"
     unit: str
     amount: int
@@ -321,16 +349,22 @@ class Healed(BattleEvent, frozen=True, kw_only=True):
 
 
 class UnitDefeated(BattleEvent, frozen=True, kw_only=True):
+    """A unit lost its last HP (HEALTH-5) and left the map."""
+
     TOPIC = "betrayal.UnitDefeated"
     unit: str
 
 
 class EngageResolved(BattleEvent, frozen=True, kw_only=True):
+    """An engage is over (ENGAGE-8, ENGAGE-9)."""
+
     TOPIC = "betrayal.EngageResolved"
     hero: str
 
 
 class EnemyMoved(BattleEvent, frozen=True, kw_only=True):
+    """An enemy moved toward a hex from which it can attack (ENEMY-5, EMOVE)."""
+
     TOPIC = "betrayal.EnemyMoved"
     foe: str
     path: tuple[Hex, ...]

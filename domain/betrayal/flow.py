@@ -18,6 +18,7 @@ from .vocab import Objective, Status
 
 
 def all_heroes_down(d: Decision) -> bool:
+    """Every adventurer is defeated (END-1c)."""
     return all(h.defeated for h in d.state.heroes)
 
 
@@ -135,6 +136,7 @@ def end_round(d: Decision) -> None:
 
 
 def next_round(d: Decision) -> None:
+    """ROUND-8: the party goes on; the next round starts (ROUND-4)."""
     _at_end_of_round(d, "NextRound")
     begin_round(d, d.state.round + 1)
 

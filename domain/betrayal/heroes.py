@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from . import events as ev
 from . import track as tracks
-from .catalog import Face, SkillDie
+from .catalog import SkillDie
 from .decision import Decision
-from .state import ActiveDie, DieKind, Hero, TrackDie
+from .state import DieKind, Hero, TrackDie
 from .vocab import Effect, Status
 
 
@@ -100,11 +100,3 @@ def empty_active(d: Decision, hero_id: str, rule: str) -> None:
             exhaust(d, hero_id, a.uid, a.face, rule)
         else:
             gain_fatigue(d, hero_id, a.kind, 1, rule)
-
-
-def face_of(d: Decision, hero: Hero, uid: int, face: int) -> Face:
-    return die_of(d, hero, uid).faces[face]
-
-
-def active_with(hero: Hero, die: ActiveDie) -> tuple[ActiveDie, ...]:
-    return hero.active + (die,)

@@ -156,6 +156,8 @@ class TurnState(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Outcome(str, Enum):
+    """How a battle ended (END-1, RETREAT-4)."""
+
     SUCCESS = "success"
     FAILURE = "failure"
 

@@ -66,6 +66,8 @@ class Priority(str, Enum):
 
 
 class EnemyKind(str, Enum):
+    """An enemy chip's type (facts: ECHIP-1)."""
+
     HUMANOID = "humanoid"
     BEAST = "beast"
     DAEDRA = "daedra"

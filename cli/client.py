@@ -1,0 +1,177 @@
+"""The `rk` console script: a thin client of a resident `rk serve`.
+
+A command as a whole process mostly pays for imports (eventsourcing, typer,
+rich, the rules). When ``rk serve`` is running for the same store, this
+module hands the command line to it over a Unix socket and prints the
+answer, importing nothing but the standard library; otherwise it runs the
+command in this process, exactly as ``cli.main.run`` does.
+
+Protocol (one request per connection, each side one JSON object ending in a
+newline): the client sends ``{"argv", "cwd", "store", "tty", "width"}``; the
+server answers ``{"stdout", "stderr", "exit"}``, or ``{"decline": reason}``
+when the command should run in the client's own process.
+"""
+
+import json
+import os
+import socket
+import sys
+
+NO_SERVER = "RULEKEEPER_NO_SERVER"  # set (to anything) to never use a server
+STORE_VARIABLE = "RULEKEEPER_STORE"  # as in domain.kernel.store, not imported: it pulls msgspec in
+HOME_VARIABLE = "RULEKEEPER_HOME"
+DEFAULT_HOME = "~/.local/share/rulekeeper"
+SOCKET_NAME = "rk.sock"
+# Kept in the caller's process: a shell and a server are processes of their
+# own, and the demo is a long session of its own too.
+IN_PROCESS = frozenset({"serve", "play", "demo"})
+CONNECT_TIMEOUT = 1.0
+_VALUED_GLOBALS = ("--store", "--battle", "-b")  # root options that take a value
+
+
+def socket_path() -> str:
+    """``$RULEKEEPER_HOME/rk.sock`` (the home defaults to ``~/.local/share/rulekeeper``)."""
+    home = os.environ.get(HOME_VARIABLE) or DEFAULT_HOME
+    return os.path.join(os.path.expanduser(home), SOCKET_NAME)
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The command word of an ``rk`` argument list (``status`` in
+    ``rk --store x status``), or None when there is none (``rk --help``)."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in _VALUED_GLOBALS:
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def store_option(argv: list[str]) -> str | None:
+    """The value of the last ``--store`` in ``argv`` (a command's own option
+    comes after the root's and wins over it), or None."""
+    found = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--store" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith("--store="):
+            found = arg[len("--store="):]
+    return found
+
+
+def effective_store(argv: list[str]) -> str:
+    """The store setting a command would use: ``--store``, else
+    ``$RULEKEEPER_STORE``, else "" (the default SQLite file)."""
+    option = store_option(argv)
+    return option if option is not None else os.environ.get(STORE_VARIABLE) or ""
+
+
+def canonical_store(setting: str, cwd: str) -> str:
+    """``setting`` in a form that names the same store from any directory:
+    SQLite paths made absolute against ``cwd`` (``sqlite:/abs/path``); other
+    forms as they are. Mirrors ``domain.kernel.store.store_env``'s order."""
+    setting = setting.strip()
+    if not setting or setting.lower() == "memory":
+        return setting.lower()
+    if setting.startswith("sqlite:"):
+        path = setting[len("sqlite:"):]
+    elif setting.startswith(("postgresql://", "postgres://")) or not setting.endswith((".sqlite", ".db")):
+        return setting
+    else:
+        path = setting
+    if not path:
+        return setting
+    return "sqlite:" + os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
+
+
+def request_for(argv: list[str]) -> dict | None:
+    """The request for ``argv`` from this process, or None when it should run here."""
+    if os.environ.get(NO_SERVER) or command_of(argv) in IN_PROCESS or "-" in argv:  # "-" reads our stdin
+        return None
+    # The server renders in UTF-8; a terminal of another encoding gets ASCII from rich in-process.
+    if not (getattr(sys.stdout, "encoding", "") or "").lower().startswith("utf"):
+        return None
+    try:
+        cwd = os.getcwd()
+    except OSError:  # the directory was removed under us
+        return None
+    tty = sys.stdout.isatty()
+    return {"argv": argv, "cwd": cwd, "store": effective_store(argv),
+            "tty": tty and not os.environ.get("NO_COLOR"), "width": _width(tty)}
+
+
+def _width(tty: bool) -> int:
+    """The width rich would use here: $COLUMNS, else the terminal's, else
+    the 100 columns ``cli.output`` gives piped output."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit():
+        return int(columns)
+    if tty:
+        try:
+            return os.get_terminal_size(sys.stdout.fileno()).columns or 80
+        except OSError:
+            return 80
+    return 100
+
+
+def exchange(request: dict, path: str | None = None) -> dict | None:
+    """Send ``request`` to the server at ``path`` and return its answer, or
+    None if no server could be reached (nothing ran). Once the request is
+    sent, waits for the answer however long the command takes."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(CONNECT_TIMEOUT)
+        try:
+            sock.connect(path or socket_path())
+            sock.sendall(json.dumps(request).encode() + b"\n")
+        except OSError:  # no socket, a stale one, no permission, a busy or dying server
+            return None
+        sock.settimeout(None)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    finally:
+        sock.close()
+    try:
+        reply = json.loads(b"".join(chunks))
+    except ValueError:
+        reply = None
+    if not isinstance(reply, dict):
+        # The command may have run: say so rather than run it a second time.
+        return {"stdout": "", "stderr": "rk: the server closed the connection without an answer\n", "exit": 1}
+    return reply
+
+
+def run() -> None:
+    """The console script: `rk ...` and `rulekeeper ...`, served when a
+    server is up for the same store, run in this process otherwise."""
+    argv = sys.argv[1:]
+    request = request_for(argv)
+    try:
+        reply = exchange(request) if request is not None else None
+    except KeyboardInterrupt:  # as in-process: Ctrl-C aborts with status 1
+        sys.stderr.write("\naborted\n")
+        sys.exit(1)
+    if reply is None or "decline" in reply:
+        from cli.main import run as run_here
+
+        run_here()
+        return
+    try:
+        # Bytes as the server wrote them (surrogateescape round-trips any byte).
+        sys.stdout.buffer.write(reply.get("stdout", "").encode("utf-8", "surrogateescape"))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `rk log | head`: the reader left, which is fine (as in cli.main.run)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
+    sys.stderr.buffer.write(reply.get("stderr", "").encode("utf-8", "surrogateescape"))
+    sys.stderr.flush()
+    sys.exit(int(reply.get("exit", 1)))
+
+
+if __name__ == "__main__":  # python -m cli.client ...
+    run()
