@@ -1,10 +1,14 @@
 """Item 3, one command as a whole process: ``rk status`` and ``rk move HEX``
 on a battle of about 1,000 events in an SQLite file, against the floor
-process ``python -c "import msgspec, sqlite3"``; plus the largest import
-costs of ``rk status`` from ``python -X importtime``.
+process ``python -c "import msgspec, sqlite3"``; each both served by a
+running ``rk serve`` (the figure with the goal) and in-process, with no
+server (``RULEKEEPER_NO_SERVER=1``); plus the largest import costs of
+in-process ``rk status`` from ``python -X importtime``.
 
-Each ``rk move`` runs on a fresh copy of the prepared file (copied untimed),
-so every run makes the same move from the same state."""
+Each in-process ``rk move`` runs on a fresh copy of the prepared file (copied
+untimed), so every run makes the same move from the same state. The server
+keeps its own copy open, so each served move is undone (untimed) instead:
+the same move from the same state, two events further along."""
 
 from __future__ import annotations
 
@@ -12,10 +16,12 @@ import os
 import random
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from domain.betrayal.application import BetrayalApp
@@ -83,6 +89,9 @@ def process_env(pycache: Path, **extra: str) -> dict[str, str]:
 
 
 def process_rows(built: Built, pycache: Path, quick: bool = False) -> list[Row]:
+    """``rk status`` and ``rk move`` as processes, each in-process (no
+    server: every command pays its imports) and served by a running ``rk
+    serve``, taking turns with the floor."""
     repeats = 3 if quick else 15
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -90,12 +99,20 @@ def process_rows(built: Built, pycache: Path, quick: bool = False) -> list[Row]:
         rk = rk_command()
         if rk:
             status_cmd, move_cmd = [*rk, "status"], [*rk, "move", to]
+            client = rk
             how = "rk"
         else:
             status_cmd, move_cmd = fallback_commands(prepared.battle_id, to)
+            client = [sys.executable, "-m", "cli.client"]
             how = "python -c (rk not usable yet)"
-        run_path = work / "run.sqlite"
-        env = process_env(pycache, RULEKEEPER_STORE=str(run_path), RULEKEEPER_HOME=str(work / "home"))
+        served_status, served_move, undo = [*client, "status"], [*client, "move", to], [*client, "undo", "--force"]
+        run_path, served_path = work / "run.sqlite", work / "served.sqlite"
+        home = work / "home"
+        # UTF-8 output either way: the client serves only a UTF-8 stdout (else it falls back).
+        env = process_env(pycache, RULEKEEPER_STORE=str(run_path), RULEKEEPER_HOME=str(home),
+                          RULEKEEPER_NO_SERVER="1", PYTHONIOENCODING="utf-8")
+        served_env = process_env(pycache, RULEKEEPER_STORE=str(served_path), RULEKEEPER_HOME=str(home),
+                                 PYTHONIOENCODING="utf-8")
 
         def fresh():
             for suffix in ("", "-wal", "-shm"):
@@ -105,43 +122,114 @@ def process_rows(built: Built, pycache: Path, quick: bool = False) -> list[Row]:
             shutil.copyfile(prepared.path, run_path)
 
         fresh()
+        # The server keeps its store open, so its file is never swapped:
+        # each served move is undone afterwards (untimed) instead.
+        shutil.copyfile(prepared.path, served_path)
         for cmd in (FLOOR, status_cmd, move_cmd, FLOOR, status_cmd, move_cmd):  # warm caches, write .pyc
             _run(cmd, env)
             fresh()
-        got: dict[str, list[float]] = {"floor": [], "status": [], "move": []}
-        cpu: dict[str, list[float]] = {"floor": [], "status": [], "move": []}
-        for _ in range(repeats):
-            for name, cmd in (("floor", FLOOR), ("status", status_cmd), ("move", move_cmd)):
-                wall, used = _run(cmd, env)
-                got[name].append(wall)
-                cpu[name].append(used)
-                if name != "floor":
-                    fresh()
+        names = ("floor", "status", "served status", "move", "served move")
+        got: dict[str, list[float]] = {name: [] for name in names}
+        cpu: dict[str, list[float]] = {name: [] for name in names}
+        server_cpu: dict[str, list[float]] = {"served status": [], "served move": []}
+        with resident_server(served_env, home / "rk.sock", str(served_path), work) as server:
+            for cmd in (served_status, served_move, undo, served_status, served_move, undo):  # warm the server
+                _run(cmd, served_env)
+            for _ in range(repeats):
+                for name, cmd in (("floor", FLOOR), ("status", status_cmd), ("served status", served_status),
+                                  ("move", move_cmd), ("served move", served_move)):
+                    served = name.startswith("served")
+                    before = _process_cpu(server.pid) if served else None
+                    wall, used = _run(cmd, served_env if served else env)
+                    got[name].append(wall)
+                    cpu[name].append(used)
+                    if served and before is not None:
+                        server_cpu[name].append(_process_cpu(server.pid) - before)
+                    if name == "move":
+                        fresh()
+                    elif name == "served move":
+                        _run(undo, served_env)
         imports = import_costs(status_cmd, env)
     t_floor = median(got["floor"])
     c_floor = median(cpu["floor"])
     top = ", ".join(f"{name} {cost / 1000:.0f} ms" for name, cost in imports[:6])
     total = sum(cost for _, cost in imports)
     rows = []
-    for name, text in (("status", "rk status"), ("move", f"rk move {to}")):
+    for name, text, command in (
+        ("served status", "rk status", served_status),
+        ("status", "rk status, in-process", status_cmd),
+        ("served move", f"rk move {to}", served_move),
+        ("move", f"rk move {to}, in-process", move_cmd),
+    ):
         t = median(got[name])
         c = median(cpu[name])
+        served = name.startswith("served")
+        per_command = None
+        if served:
+            if server_cpu[name]:
+                per_command = sum(server_cpu[name]) / len(server_cpu[name])
+            note = (f"via {'rk' if rk else 'python -m cli.client'} with `rk serve` running;"
+                    f" client CPU {c * 1000:.0f} ms vs {c_floor * 1000:.0f} ms ({c / c_floor:.1f}x)"
+                    + (f", server CPU {per_command * 1000:.1f} ms a command" if per_command is not None else ""))
+        else:
+            note = (f"via {how}, no server (RULEKEEPER_NO_SERVER=1): every command pays its imports;"
+                    f" CPU {c * 1000:.0f} ms vs {c_floor * 1000:.0f} ms ({c / c_floor:.1f}x)"
+                    + (f"; imports {total / 1000:.0f} ms, largest: {top}" if name == "status" else ""))
         rows.append(Row(
             figure=f"process: {text}",
             size=f"{built.events:,} ev",
             value=ms(t),
             floor=ms(t_floor),
             ratio=t / t_floor,
-            goal=GOAL,
-            note=f"via {how}; CPU {c * 1000:.0f} ms vs {c_floor * 1000:.0f} ms ({c / c_floor:.1f}x)"
-                 + (f"; imports {total / 1000:.0f} ms, largest: {top}" if name == "status" else ""),
+            goal=GOAL if served else None,
+            note=note,
             data={"events": built.events, "seconds": t, "floor_seconds": t_floor, "repeats": repeats,
-                  "cpu_seconds": c, "floor_cpu_seconds": c_floor,
-                  "how": how, "command": " ".join(status_cmd if name == "status" else move_cmd),
+                  "cpu_seconds": c, "floor_cpu_seconds": c_floor, "served": served,
+                  "server_cpu_seconds": per_command,
+                  "how": how, "command": " ".join(command),
                   "imports_us": dict(imports[:20]) if name == "status" else {},
                   "imports_total_us": total if name == "status" else None},
         ))
     return rows
+
+
+@contextmanager
+def resident_server(env: dict[str, str], socket_file: Path, store: str, cwd: Path):
+    """A running ``rk serve`` for ``store`` (stopped on leaving), checked to
+    answer: a client that silently fell back would time the wrong thing."""
+    from cli import client
+
+    log = cwd / "serve.log"
+    with open(log, "w") as errors:  # a file, not a pipe: nobody reads it while timing
+        proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=cwd,
+                                stdout=subprocess.PIPE, stderr=errors, text=True)
+    try:
+        line = proc.stdout.readline()  # said once it listens; "" if it died
+        reply = client.exchange({"argv": ["status"], "cwd": str(cwd), "store": store, "tty": False,
+                                 "width": 100}, str(socket_file)) if "listening" in line else None
+        if not reply or reply.get("exit") != 0:
+            raise RuntimeError(f"rk serve did not serve: {line!r} {reply!r} {log.read_text()[-500:]}")
+        yield proc
+    finally:
+        proc.stdout.close()
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _process_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) used so far by process ``pid``, from
+    /proc (None where there is none); clock-tick resolution, so only the
+    average over many commands means much."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:

@@ -7,9 +7,10 @@ answer, importing nothing but the standard library; otherwise it runs the
 command in this process, exactly as ``cli.main.run`` does.
 
 Protocol (one request per connection, each side one JSON object ending in a
-newline): the client sends ``{"argv", "cwd", "store", "tty", "width"}``; the
-server answers ``{"stdout", "stderr", "exit"}``, or ``{"decline": reason}``
-when the command should run in the client's own process.
+newline): the client sends ``{"argv", "cwd", "store", "tty", "width"}`` (and
+``"columns"``, its ``$COLUMNS`` or null); the server answers ``{"stdout",
+"stderr", "exit"}``, or ``{"decline": reason}`` when the command should run in
+the client's own process.
 """
 
 import json
@@ -99,23 +100,25 @@ def request_for(argv: list[str]) -> dict | None:
         cwd = os.getcwd()
     except OSError:  # the directory was removed under us
         return None
-    tty = sys.stdout.isatty()
     return {"argv": argv, "cwd": cwd, "store": effective_store(argv),
-            "tty": tty and not os.environ.get("NO_COLOR"), "width": _width(tty)}
+            "tty": sys.stdout.isatty() and not os.environ.get("NO_COLOR"), "width": _width(),
+            # Piped output without $COLUMNS gets 100 columns from cli.output but rich's
+            # width (above) in typer's help and errors: the server needs both.
+            "columns": os.environ.get("COLUMNS")}
 
 
-def _width(tty: bool) -> int:
-    """The width rich would use here: $COLUMNS, else the terminal's, else
-    the 100 columns ``cli.output`` gives piped output."""
+def _width() -> int:
+    """The width a rich console takes here: $COLUMNS, else the size of the
+    first standard stream that is a terminal, else 80."""
     columns = os.environ.get("COLUMNS", "")
     if columns.isdigit():
         return int(columns)
-    if tty:
+    for fd in (0, 1, 2):
         try:
-            return os.get_terminal_size(sys.stdout.fileno()).columns or 80
+            return os.get_terminal_size(fd).columns or 80
         except OSError:
-            return 80
-    return 100
+            continue
+    return 80
 
 
 def exchange(request: dict, path: str | None = None) -> dict | None:

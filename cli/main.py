@@ -369,6 +369,22 @@ def play(ctx: typer.Context, battle: BattleId = None, store: Store = None, json:
         json=json or getattr(root, "json", False))
 
 
+@app.command(rich_help_panel=SESSIONS)
+def serve(ctx: typer.Context, store: Store = None) -> None:
+    """Keep one resident process for the store: every `rk` command then runs in it,
+    in a few milliseconds instead of a process's start-up.
+
+    Listens on $RULEKEEPER_HOME/rk.sock until Ctrl-C (or SIGTERM). Commands for
+    another store, and `rk play`, still run in their own process.
+    """
+    from .serve import serve as run_server
+
+    root = ctx.find_root().obj
+    code = run_server(store if store is not None else getattr(root, "store", None))
+    if code:
+        raise typer.Exit(code)
+
+
 # --- entry point ------------------------------------------------------------------
 
 

@@ -1,0 +1,264 @@
+"""`rk serve` and the thin `rk` client: a served command prints and exits
+exactly as the same command run in-process, and whenever the server cannot
+or should not answer, the client runs the command itself.
+
+The server runs as a subprocess on an SQLite file in the test's directory,
+with its socket in a RULEKEEPER_HOME of the test's own. The client runs as a
+process too, and reports which modules it imported, which tells a served
+command (the client imported no ``cli.main``) from one run in-process."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import signal
+import socket
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli import client
+
+PARTY = ["--party", "Ysolda:nord", "--party", "Tarn:dark-elf:bow+destruction-staff:ranged"]
+NEW = ["new", "clash", "--setup", "waystone-crossing", *PARTY, "--xp", "2", "--seed", "7"]
+WATCHED = ("cli.main", "eventsourcing", "typer", "rich")
+# The console script, plus a report of what the client process imported.
+CLIENT = (
+    "import atexit, os, sys\n"
+    f"atexit.register(lambda: open(os.environ['RK_TEST_REPORT'], 'w').write("
+    f"' '.join(m for m in {WATCHED!r} if m in sys.modules)))\n"
+    "from cli.client import run\n"
+    "run()\n"
+)
+
+
+class Ran:
+    """One client process: its output, status and imports."""
+
+    def __init__(self, done: subprocess.CompletedProcess, modules: set[str]) -> None:
+        self.stdout, self.stderr, self.code = done.stdout, done.stderr, done.returncode
+        self.modules = modules
+
+    @property
+    def served(self) -> bool:
+        return "cli.main" not in self.modules
+
+    def same_as(self, other: Ran) -> bool:
+        return (self.stdout, self.stderr, self.code) == (other.stdout, other.stderr, other.code)
+
+
+@pytest.fixture
+def env(tmp_path) -> dict[str, str]:
+    """A home, a store with a fresh clash (seed 7), output as piped to a file."""
+    home = tmp_path / "h"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in (client.NO_SERVER, "FORCE_COLOR", "NO_COLOR")}
+    env |= {"RULEKEEPER_HOME": str(home), "RULEKEEPER_STORE": str(tmp_path / "rk.sqlite"),
+            "COLUMNS": "100", "PYTHONIOENCODING": "utf-8", "RK_TEST_REPORT": str(tmp_path / "report")}
+    assert rk(env, *NEW, local=True).code == 0
+    return env
+
+
+def rk(env: dict[str, str], *args: str, local: bool = False, cwd: Path | None = None) -> Ran:
+    """Run the `rk` client; ``local`` sets RULEKEEPER_NO_SERVER."""
+    run_env = env | ({client.NO_SERVER: "1"} if local else {})
+    done = subprocess.run([sys.executable, "-c", CLIENT, *args], env=run_env, cwd=cwd or home_of(env),
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, check=False)
+    report = Path(env["RK_TEST_REPORT"])
+    modules = set(report.read_text().split())
+    report.unlink()
+    return Ran(done, modules)
+
+
+def home_of(env: dict[str, str]) -> Path:
+    """The test's directory (the store and report are in it)."""
+    return Path(env["RK_TEST_REPORT"]).parent
+
+
+def both(env: dict[str, str], *args: str) -> tuple[Ran, Ran]:
+    """The command via the server, then in-process."""
+    served, local = rk(env, *args), rk(env, *args, local=True)
+    assert served.served and not local.served
+    return served, local
+
+
+class Server:
+    """A running `rk serve` subprocess."""
+
+    def __init__(self, env: dict[str, str], cwd: Path) -> None:
+        self.path = Path(env["RULEKEEPER_HOME"]) / client.SOCKET_NAME
+        self.log = cwd / "serve.log"
+        with open(self.log, "w") as errors:
+            self.proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=cwd,
+                                         stdout=subprocess.PIPE, stderr=errors, text=True)
+        ready, _, _ = select.select([self.proc.stdout], [], [], 60)
+        self.line = self.proc.stdout.readline() if ready else ""
+        if "listening" not in self.line:
+            self.stop()
+            raise AssertionError(f"rk serve did not start: {self.line!r} {self.log.read_text()}")
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc.stdout.close()
+        return self.proc.returncode
+
+
+@pytest.fixture
+def server(env, tmp_path, request) -> Server:
+    running = Server(env, tmp_path)
+    request.addfinalizer(running.stop)
+    return running
+
+
+def ask(env: dict[str, str], argv: list[str], **fields) -> dict:
+    """One request straight to the server, as the client would send it."""
+    request = {"argv": argv, "cwd": str(home_of(env)), "store": env["RULEKEEPER_STORE"],
+               "tty": False, "width": 100} | fields
+    reply = client.exchange(request, str(Path(env["RULEKEEPER_HOME"]) / client.SOCKET_NAME))
+    assert reply is not None
+    return reply
+
+
+# --- served like in-process -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["status"], ["legal"], ["status", "--json"], ["log"], ["--help"], ["move", "--help"]])
+def test_a_served_command_prints_and_exits_as_in_process(server, env, args):
+    served, local = both(env, *args)
+    assert served.code == 0 and served.stdout
+    assert served.same_as(local)
+
+
+@pytest.mark.parametrize("args", [["status"], ["--help"], ["move"]])
+def test_piped_output_without_columns_is_as_wide_as_in_process(server, env, args):
+    # cli.output gives piped output 100 columns, typer's help and errors rich's 80.
+    served, local = both({k: v for k, v in env.items() if k != "COLUMNS"}, *args)
+    assert served.same_as(local)
+
+
+def test_a_rule_violation_is_exit_2_with_its_rule_id(server, env):
+    served, local = both(env, "engage", "--form", "ranged", "--target", "e1", "--dice", "1")
+    assert served.code == 2 and re.match(r"[A-Z]+-\d+\w*: \S", served.stderr)
+    assert served.same_as(local)
+
+
+def test_a_malformed_hex_is_exit_1(server, env):
+    served, local = both(env, "move", "zz")
+    assert served.code == 1 and "hex label" in served.stderr
+    assert served.same_as(local)
+
+
+def test_a_usage_error_is_exit_1(server, env):
+    served, local = both(env, "move")
+    assert served.code == 1 and "Missing argument" in served.stderr
+    assert served.same_as(local)
+
+
+def test_a_served_move_advances_the_battle_for_everyone(server, env):
+    before = json.loads(rk(env, "status", "--json", local=True).stdout)["version"]
+    hex = next(line.split()[2] for line in rk(env, "legal").stdout.splitlines() if line.startswith("rk move "))
+    moved = rk(env, "move", hex)
+    assert moved.served and moved.code == 0, moved.stderr
+    after = json.loads(rk(env, "status", "--json", local=True).stdout)
+    assert after["version"] > before and after["state"]["turn"]["moves"] == 1
+    assert rk(env, "status", "--json").stdout == rk(env, "status", "--json", local=True).stdout
+
+    # ...and what another process appends is seen by the server's open application.
+    assert rk(env, "undo", local=True).code == 0
+    served, local = both(env, "status", "--json")
+    assert served.same_as(local) and json.loads(served.stdout)["state"]["turn"]["moves"] == 0
+
+
+def test_colour_and_width_follow_the_client(server, env):
+    plain = ask(env, ["status"])["stdout"]
+    assert "\x1b[" not in plain
+    assert "\x1b[" in ask(env, ["status"], tty=True)["stdout"]
+    assert ask(env, ["--help"], width=60)["stdout"] != ask(env, ["--help"])["stdout"]
+
+
+# --- what the client and server keep apart ------------------------------------------------
+
+
+def test_a_different_store_is_declined_and_runs_in_process(server, env, tmp_path):
+    assert "decline" in ask(env, ["battles"], store=str(tmp_path / "other.sqlite"))
+    other = rk(env, "--store", "other.sqlite", *NEW)
+    assert not other.served and other.code == 0
+    served, local = (rk(env, "battles", "--store", "other.sqlite", local=local) for local in (False, True))
+    assert not served.served and served.same_as(local)
+
+
+def test_the_same_store_named_relatively_is_served(server, env, tmp_path):
+    served = rk(env, "--store", "rk.sqlite", "status")
+    assert served.served and served.same_as(rk(env, "status", local=True))
+    assert rk(env, "--store", "sqlite:../rk.sqlite", "status", cwd=tmp_path / "h").served
+
+
+@pytest.mark.parametrize("args", [["play"], ["demo"], ["serve", "--help"]])
+def test_sessions_are_not_served(server, env, args):
+    assert "decline" in ask(env, args)
+
+
+def test_relative_paths_are_the_clients(server, env, tmp_path):
+    here = tmp_path / "sub"
+    here.mkdir()
+    done = rk(env, "export", "-o", "x.jsonl", cwd=here)
+    assert done.served and done.code == 0, done.stderr
+    assert (here / "x.jsonl").stat().st_size > 0 and not (tmp_path / "x.jsonl").exists()
+    assert rk(env, "verify", "x.jsonl", cwd=here).code == 0
+
+
+def test_help_via_the_server_imports_nothing_of_the_app_in_the_client(server, env):
+    done = rk(env, "--help")
+    assert done.code == 0 and "Usage" in done.stdout
+    assert done.modules == set()  # no cli.main, eventsourcing, typer or rich
+
+
+# --- the server's life ----------------------------------------------------------------------
+
+
+def test_the_server_survives_a_command_that_raises(server, env, tmp_path):
+    served, local = both(env, "export", "-o", str(tmp_path / "no" / "such" / "dir.jsonl"))
+    assert served.code == local.code == 1
+    assert served.stderr.strip().splitlines()[-1].startswith("FileNotFoundError")
+    assert "failed" in server.log.read_text()
+    again = rk(env, "status")
+    assert again.served and again.code == 0
+
+
+def test_the_socket_is_private_and_a_second_server_is_refused(server, env, tmp_path):
+    assert stat.S_IMODE(server.path.stat().st_mode) == 0o600
+    second = subprocess.run([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=tmp_path,
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert second.returncode == 1 and "already listening" in second.stderr
+    assert rk(env, "status").served
+
+
+def test_sigterm_stops_the_server_and_removes_the_socket(server, env):
+    assert server.stop() == 0
+    assert not server.path.exists()
+    done = rk(env, "status")
+    assert not done.served and done.code == 0
+
+
+def test_a_stale_socket_falls_back_then_is_replaced(env, tmp_path, request):
+    path = Path(env["RULEKEEPER_HOME"]) / client.SOCKET_NAME
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as dead:
+        dead.bind(str(path))  # bound, never listening: as if a server had been killed
+    assert path.exists()
+    done = rk(env, "status")
+    assert not done.served and done.same_as(rk(env, "status", local=True))
+
+    running = Server(env, tmp_path)
+    request.addfinalizer(running.stop)
+    assert rk(env, "status").served
