@@ -11,6 +11,7 @@ from functools import lru_cache, singledispatch
 
 from domain.betrayal import events as ev
 from domain.betrayal.catalog import Pack
+from domain.betrayal.citations import cited_rule
 from domain.betrayal.state import BattleState, DieKind
 from domain.kernel.hexes import label
 
@@ -78,7 +79,7 @@ def _(e: ev.BattleStarted, state, pack) -> str:
 
 @_describe.register
 def _(e: ev.CachePlaced, state, pack) -> str:
-    return f"CLASH-6: a {e.kind.value} cache on {label(e.hex)}"
+    return _cite(cited_rule(e), f"a {e.kind.value} cache on {label(e.hex)}")
 
 
 @_describe.register
@@ -86,7 +87,7 @@ def _(e: ev.EnemyPlaced, state, pack) -> str:
     enemy = pack.enemies.get(e.enemy)
     name = enemy.name if enemy else e.enemy
     kind = "quest unit" if e.quest else f"level {e.level}, {e.ep_left} EP left"
-    return f"CLASH-7a: {e.foe} {name} ({e.hp} HP, {kind}) placed on {label(e.hex)}"
+    return _cite(cited_rule(e), f"{e.foe} {name} ({e.hp} HP, {kind}) placed on {label(e.hex)}")
 
 
 @_describe.register
@@ -96,7 +97,7 @@ def _(e: ev.EnemyPoolClosed, state, pack) -> str:
 
 @_describe.register
 def _(e: ev.AdventurerPlaced, state, pack) -> str:
-    return f"CLASH-8: {_who(state, pack, e.hero)} placed on {label(e.hex)} in {e.form.value} form"
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} placed on {label(e.hex)} in {e.form.value} form")
 
 
 # --- rounds and turns ------------------------------------------------------------
@@ -123,7 +124,7 @@ def _(e: ev.DiceRecovered, state, pack) -> str:
         parts.append("discards " + ", ".join(_kind(t.kind, t.status) for t in e.discarded))
     if e.replaced_overfatigue:
         parts.append(f"moves {e.replaced_overfatigue} overfatigue to the end (RECOVER-4)")
-    return f"RECOVER-1: {_who(state, pack, e.hero)} " + ("; ".join(parts) or "has nothing to recover")
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} " + ("; ".join(parts) or "has nothing to recover"))
 
 
 @_describe.register
@@ -148,7 +149,7 @@ def _(e: ev.RoundEnded, state, pack) -> str:
 
 @_describe.register
 def _(e: ev.PartyRetreated, state, pack) -> str:
-    return f"RETREAT-1: the party retreats at the end of round {e.round}"
+    return _cite(cited_rule(e), f"the party retreats at the end of round {e.round}")
 
 
 @_describe.register
@@ -160,7 +161,7 @@ def _(e: ev.BattleEnded, state, pack) -> str:
 def _(e: ev.HeroCleanedUp, state, pack) -> str:
     kept = f"{len(e.track)} dice stay on the track (CLEANUP-4c)" if e.track else "an empty track"
     back = f", recovers {len(e.drained_recovered)} drained (CLEANUP-4b)" if e.drained_recovered else ""
-    return f"CLEANUP-3: {_who(state, pack, e.hero)} leaves with {e.hp} HP and {kept}{back}"
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} leaves with {e.hp} HP and {kept}{back}")
 
 
 # --- actions ---------------------------------------------------------------------
@@ -171,7 +172,7 @@ def _(e: ev.HeroMoved, state, pack) -> str:
     start = ""
     if state is not None and state.hero(e.hero).pos is not None:
         start = label(state.hero(e.hero).pos) + " → "
-    return f"MOVE-1: {_who(state, pack, e.hero)} moves {start}{_path(e.path)}"
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} moves {start}{_path(e.path)}")
 
 
 @_describe.register
@@ -183,7 +184,7 @@ def _(e: ev.EngageDeclared, state, pack) -> str:
 @_describe.register
 def _(e: ev.FatigueGained, state, pack) -> str:
     text = f"{_who(state, pack, e.hero)} gains {e.count} {_kind(e.kind)}"
-    return _cite(e.rule, text + _newly_drained(state, pack, e.hero, e.drained))
+    return _cite(cited_rule(e), text + _newly_drained(state, pack, e.hero, e.drained))
 
 
 @_describe.register
@@ -201,7 +202,7 @@ def _(e: ev.DiceRolled, state, pack) -> str:
 
 @_describe.register
 def _(e: ev.TenacityGained, state, pack) -> str:
-    return f"ENGAGE-8d: {_who(state, pack, e.hero)} gains {e.amount} Tenacity (now {e.tenacity})"
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} gains {e.amount} Tenacity (now {e.tenacity})")
 
 
 @_describe.register
@@ -210,14 +211,14 @@ def _(e: ev.DieExhausted, state, pack) -> str:
     name = die_name(pack, hero, e.uid) if hero else f"#{e.uid}"
     face = f" showing {e.face + 1}" if e.face >= 0 else ""
     text = f"{_who(state, pack, e.hero)}'s {name}{face} goes to the cooldown track"
-    return _cite(e.rule, text + _newly_drained(state, pack, e.hero, e.drained))
+    return _cite(cited_rule(e), text + _newly_drained(state, pack, e.hero, e.drained))
 
 
 @_describe.register
 def _(e: ev.DieDrained, state, pack) -> str:
     hero = state.hero(e.hero) if state else None
     name = die_name(pack, hero, e.uid) if hero else f"#{e.uid}"
-    return f"DRAINED-2: {_who(state, pack, e.hero)}'s {name} is drained until the battle ends"
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)}'s {name} is drained until the battle ends")
 
 
 @_describe.register
@@ -227,18 +228,18 @@ def _(e: ev.ActiveChanged, state, pack) -> str:
     for a in e.active:
         name = die_name(pack, hero, a.uid) if hero and a.kind is DieKind.SKILL else _kind(a.kind)
         slots.append(f"{name} ({a.amount})")
-    return _cite(e.rule, f"{_who(state, pack, e.hero)}'s active slots: " + (", ".join(slots) or "empty"))
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)}'s active slots: " + (", ".join(slots) or "empty"))
 
 
 @_describe.register
 def _(e: ev.StatusPlaced, state, pack) -> str:
     owner = _who(state, pack, e.mark.owner)
-    return f"STATUS-1: {owner} puts {e.mark.status.value} on {_who(state, pack, e.foe)}"
+    return _cite(cited_rule(e), f"{owner} puts {e.mark.status.value} on {_who(state, pack, e.foe)}")
 
 
 @_describe.register
 def _(e: ev.StatusLifted, state, pack) -> str:
-    return _cite(e.rule, f"{e.status.value} comes off {_who(state, pack, e.foe)}")
+    return _cite(cited_rule(e), f"{e.status.value} comes off {_who(state, pack, e.foe)}")
 
 
 @_describe.register
@@ -249,7 +250,7 @@ def _(e: ev.HeroStatusGained, state, pack) -> str:
 
 @_describe.register
 def _(e: ev.HeroStatusLost, state, pack) -> str:
-    return _cite(e.rule, f"{_who(state, pack, e.hero)} loses {e.status.value}")
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} loses {e.status.value}")
 
 
 @_describe.register
@@ -263,7 +264,7 @@ def _(e: ev.DamageDealt, state, pack) -> str:
         notes.append(f"{e.to_bonus} from bonus HP")
     note = f" ({e.amount} dealt, " + ", ".join(notes) + ")" if notes else ""
     source = _who(state, pack, e.source)
-    return _cite(e.rule, f"{_who(state, pack, e.target)} takes {taken} {kind} from {source}{note}, {e.hp} HP left")
+    return _cite(cited_rule(e), f"{_who(state, pack, e.target)} takes {taken} {kind} from {source}{note}, {e.hp} HP left")
 
 
 @_describe.register
@@ -287,20 +288,20 @@ def _(e: ev.EnemyMoved, state, pack) -> str:
     start = ""
     if state is not None and state.foe(e.foe).pos is not None:
         start = label(state.foe(e.foe).pos) + " → "
-    return _cite(e.rule, f"{_who(state, pack, e.foe)} moves {start}{_path(e.path)}")
+    return _cite(cited_rule(e), f"{_who(state, pack, e.foe)} moves {start}{_path(e.path)}")
 
 
 @_describe.register
 def _(e: ev.EnemyEngaged, state, pack) -> str:
     targets = ", ".join(_who(state, pack, t) for t in e.targets) or "nobody"
-    return f"ENEMY-6a: {_who(state, pack, e.foe)} engages {targets}"
+    return _cite(cited_rule(e), f"{_who(state, pack, e.foe)} engages {targets}")
 
 
 @_describe.register
 def _(e: ev.EnemyRollAwaited, state, pack) -> str:
     faces = ",".join("F" for _ in range(e.dice))
     dice = "die" if e.dice == 1 else "dice"
-    return f"ENEMY-6c: roll {e.foe}'s {e.dice} {dice} and type the faces: rk roll-enemy {faces}"
+    return _cite(cited_rule(e), f"roll {e.foe}'s {e.dice} {dice} and type the faces: rk roll-enemy {faces}")
 
 
 # --- helpers ---------------------------------------------------------------------

@@ -16,7 +16,6 @@ draw.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Callable
 from typing import Any
@@ -27,13 +26,11 @@ from domain.betrayal import adventurer as adv
 from domain.betrayal import commands as cmd
 from domain.betrayal import events as ev
 from domain.betrayal.application import INDEX_STREAM, BattleRegistered, battle_stream
+from domain.betrayal.citations import cited_rule
 from domain.kernel.envelope import Envelope
 from domain.kernel.hexes import name
 
 from .runner import Projection, handles
-
-_RULE_PREFIX = re.compile(r"^([A-Z][A-Z-]*-\d+[a-z]?):\s*")
-_FOE_ID = re.compile(r"^e\d+$")  # foes are e1, e2... in placement order (setup.py)
 
 
 class AuditLine(msgspec.Struct, frozen=True, kw_only=True):
@@ -174,21 +171,7 @@ def audit_lines(db: sqlite3.Connection, stream: str) -> list[AuditLine]:
 def describe(e: Any) -> tuple[str, str]:
     """(rule IDs, a readable sentence) for one event."""
     say = _SAY.get(type(e))
-    text = say(e) if say else type(e).__name__
-    rule = getattr(e, "rule", "")
-    if not isinstance(rule, str) or not rule:
-        rule = _rule_of(e)
-    return rule, text
-
-
-def _rule_of(e: Any) -> str:
-    reason = getattr(e, "reason", "")
-    if isinstance(reason, str):
-        found = _RULE_PREFIX.match(reason)
-        if found:
-            return found.group(1)
-    rule = _RULES.get(type(e), "")
-    return rule(e) if callable(rule) else rule
+    return cited_rule(e), (say(e) if say else type(e).__name__)
 
 
 def _hex(h: tuple[int, int] | None) -> str:
@@ -197,10 +180,6 @@ def _hex(h: tuple[int, int] | None) -> str:
 
 def _ids(values: Any) -> str:
     return ",".join(str(v) for v in values) or "none"
-
-
-def _is_foe(unit: str) -> bool:
-    return bool(_FOE_ID.match(unit))
 
 
 def _command(c: Any) -> str:
@@ -223,52 +202,6 @@ def _command(c: Any) -> str:
     return type(c).__name__
 
 
-_COMMAND_RULES: dict[type, str] = {
-    cmd.StartClash: "CLASH-5",
-    cmd.Move: "MOVE-1",
-    cmd.Engage: "ENGAGE-4",
-    cmd.Resolve: "ENGAGE-8",
-    cmd.ClearActive: "ACTIVE-4",
-    cmd.EndTurn: "TURN-6",
-    cmd.RollEnemyDice: "ENEMY-6c",
-    cmd.NextRound: "ROUND-8",
-    cmd.Retreat: "RETREAT-1",
-}
-
-# Rules of events that carry none; a callable picks by the event's content.
-_RULES: dict[type, str | Callable[[Any], str]] = {
-    ev.CommandIssued: lambda e: _COMMAND_RULES.get(type(e.command), ""),
-    ev.CommandUndone: lambda e: "UNDO-2" if e.forced else "UNDO",
-    ev.BattleStarted: "EP-2",
-    ev.CachePlaced: "CLASH-6",
-    ev.EnemyPlaced: lambda e: "EP-8" if e.quest else "CLASH-7a",
-    ev.EnemyPoolClosed: "EP-7",
-    ev.AdventurerPlaced: "CLASH-8",
-    ev.RoundStarted: "ROUND-4",
-    ev.TurnStarted: "TURN-3",
-    ev.DiceRecovered: "RECOVER-1",
-    ev.TurnEnded: "TURN-6",
-    ev.EnemyTurnStarted: "ENEMY-1",
-    ev.EnemyTurnEnded: "ENEMY-7",
-    ev.RoundEnded: "ROUND-8",
-    ev.PartyRetreated: "RETREAT-1",
-    ev.BattleEnded: "END-1",
-    ev.HeroCleanedUp: "CLEANUP-3",
-    ev.HeroMoved: "MOVE-1",
-    ev.EngageDeclared: "ENGAGE-5",
-    ev.DiceRolled: lambda e: "ENEMY-6c" if _is_foe(e.unit) else "ENGAGE-7",
-    ev.TenacityGained: "ENGAGE-8d",
-    ev.DieDrained: "DRAINED-2",
-    ev.StatusPlaced: "STATUS-1",
-    ev.HeroStatusGained: lambda e: "TRACK-10" if e.refreshed else "TRACK-1",
-    ev.UnitDefeated: lambda e: "" if _is_foe(e.unit) else "HEALTH-5",
-    ev.EngageResolved: "ENGAGE-8",
-    ev.EnemyEngaged: "ENEMY-6a",
-    ev.EnemyRollAwaited: "ENEMY-6c",
-    adv.AdventurerCreated: "HEALTH-1",
-    adv.BattleConcluded: "CLEANUP-3b",
-    adv.AdventurerRestored: "UNDO",
-}
 
 
 def _rolled(e: ev.DiceRolled) -> str:
