@@ -149,11 +149,20 @@ class BetrayalApp(EventSourcedApp):
         """Every battle in creation order."""
         return [e.event for e in self.events(INDEX_STREAM)]
 
+    def registration(self, battle_id: str, setup: str, command_id: str) -> list[Envelope]:
+        """The battle-index entry to append with a new battle's events."""
+        last = self.events.last(INDEX_STREAM)
+        after = last.originator_version if last else 0
+        return wrap(INDEX_STREAM, after, [BattleRegistered(battle_id=battle_id, setup=setup)], command_id)
+
     def latest_battle(self) -> str:
-        found = self.battles()
-        if not found:
+        """The battle created last: what a command acts on by default. Reads
+        only the index's newest event, so it costs the same however many
+        battles the store holds."""
+        last = self.events.last(INDEX_STREAM)
+        if last is None:
             raise NotFound("there is no battle yet: start one with `rk new`")
-        return found[-1].battle_id
+        return last.event.battle_id
 
     def stream(self, battle_id: str) -> list[Envelope]:
         return self.events(battle_stream(battle_id))
@@ -187,8 +196,7 @@ class BetrayalApp(EventSourcedApp):
         produced = decide(None, cmd, context_for(self.pack, setup))
         issued = ev.CommandIssued(command_id="c1", command=cmd)
         envelopes += wrap(stream, 0, [issued, *produced], "c1")
-        index_version = len(self.events(INDEX_STREAM))
-        envelopes += wrap(INDEX_STREAM, index_version, [BattleRegistered(battle_id=battle_id, setup=setup)], "c1")
+        envelopes += self.registration(battle_id, setup, "c1")
         self.append(envelopes)
         return Result("c1", [issued, *produced], self.battle(battle_id))
 

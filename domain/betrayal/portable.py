@@ -33,15 +33,13 @@ from uuid import UUID
 import msgspec
 
 from domain.kernel import rng
-from domain.kernel.envelope import Envelope, utc_now, wrap
+from domain.kernel.envelope import Envelope
 from domain.kernel.errors import LogError, MalformedCommand, RuleViolation
 from domain.kernel.messages import event_class
 
 from . import adventurer as adv
 from . import events as ev
 from .application import (
-    INDEX_STREAM,
-    BattleRegistered,
     BetrayalApp,
     adventurer_stream,
     battle_stream,
@@ -381,9 +379,7 @@ def import_log(app: BetrayalApp, data: bytes) -> str:
     _check_new_streams(app, log)
     battle_id = header["battle_id"]
     setup = log.battle[1].event.setup
-    index = wrap(INDEX_STREAM, len(app.events(INDEX_STREAM)),
-                 [BattleRegistered(battle_id=battle_id, setup=setup)], "import", utc_now())
-    app.append([e.envelope for e in log.entries] + index)
+    app.append([e.envelope for e in log.entries] + app.registration(battle_id, setup, "import"))
     return battle_id
 
 

@@ -57,6 +57,12 @@ class EnvelopeStore(EventStore[UUID]):
         """The stored envelopes of ``stream_id`` with gt < version <= lte, in order."""
         return list(self.get(stream_id, gt=gt, lte=lte))  # type: ignore[arg-type]
 
+    def last(self, stream_id: UUID) -> Envelope | None:
+        """The newest envelope of ``stream_id`` (one row read), or None."""
+        for envelope in self.get(stream_id, desc=True, limit=1):
+            return envelope  # type: ignore[return-value]
+        return None
+
 
 class EventSourcedApp(Application[UUID]):
     """Base of each ruleset's application: append, load, snapshot, read the log.
