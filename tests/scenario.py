@@ -10,7 +10,7 @@ field; ``when`` runs the pure ``decide`` and folds the events with ``evolve``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
 from msgspec.structs import replace
@@ -97,7 +97,6 @@ class Then:
     given: Scenario
     events: list[BattleEvent]
     state: BattleState
-    _unused: tuple = field(default=())
 
     def of(self, kind: type) -> list:
         return [e for e in self.events if isinstance(e, kind)]
