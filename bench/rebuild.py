@@ -13,7 +13,9 @@ import msgspec
 
 from domain.betrayal.application import BetrayalApp
 from domain.betrayal.evolve import evolve
-from domain.betrayal.history import Battle, project
+from domain.betrayal.ruleset import BETRAYAL
+from domain.kernel.commandlog import Game
+from domain.kernel.commandlog import fold as fold_game
 from domain.kernel.messages import event_class
 
 from .measure import Row, interleaved, median, ms, rate
@@ -86,10 +88,10 @@ def postgres_rows(built: Built, url: str, quick: bool = False) -> list[Row]:
             return [_compare("rebuild, PostgreSQL", built, app, floor, quick, None)]
 
 
-def load_from_store(app: BetrayalApp, built: Built) -> Battle:
+def load_from_store(app: BetrayalApp, built: Built) -> Game:
     """A full load through the application, as a fresh process does it (the
     application keeps the latest battle it read; that cache is skipped)."""
-    return app.load(built.stream_id, project)
+    return app.load(built.stream_id, lambda game, items: fold_game(BETRAYAL, game, items))
 
 
 def _compare(figure: str, built: Built, app: BetrayalApp, floor: Callable[[], Any], quick: bool, goal: float | None) -> Row:

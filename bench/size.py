@@ -37,7 +37,7 @@ def size_rows(built: Built) -> list[Row]:
     exported = export_bytes(built)
     if exported is None:
         rows.append(Row("size: JSONL export", size, "-", f"{per_event:.0f} B/ev",
-                        note="domain.betrayal.portable.export_battle is not there yet"))
+                        note="domain.kernel.portable.export_battle is not there yet"))
     else:
         lines = exported.count(b"\n") - 1 if exported.endswith(b"\n") else exported.count(b"\n")
         per_line = (len(exported) - exported.index(b"\n") - 1) / lines
@@ -50,7 +50,7 @@ def size_rows(built: Built) -> list[Row]:
 
 def export_bytes(built: Built) -> bytes | None:
     try:
-        from domain.betrayal.portable import export_battle
+        from domain.kernel.portable import export_battle
     except ImportError:
         return None
     with BetrayalApp(f"sqlite:{built.path}") as app:

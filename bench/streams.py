@@ -25,7 +25,7 @@ from uuid import UUID
 from domain.betrayal.application import BetrayalApp, PartySpec, battle_stream
 from domain.betrayal.bots import greedy_choice
 from domain.betrayal.commands import BattleCommand
-from domain.betrayal.history import Battle
+from domain.kernel.commandlog import Game
 from domain.betrayal.rules import legal_commands
 from domain.betrayal.state import Phase
 
@@ -124,7 +124,7 @@ def build(path: Path, events: int, seed: int) -> Built:
     return Built(str(path), battle_id, build_seconds=time.perf_counter() - started, **counts)
 
 
-def play(app: BetrayalApp, battle_id: str, battle: Battle, events: int, rnd: random.Random) -> dict[str, int]:
+def play(app: BetrayalApp, battle_id: str, battle: Game, events: int, rnd: random.Random) -> dict[str, int]:
     """Execute, undo and redo until the stream holds ``events`` events."""
     n = {"commands": 0, "undos": 0, "redos": 0, "ends": 0}
     while battle.version < events:
@@ -151,7 +151,7 @@ def play(app: BetrayalApp, battle_id: str, battle: Battle, events: int, rnd: ran
     return n
 
 
-def choose(app: BetrayalApp, battle: Battle, rnd: random.Random) -> BattleCommand:
+def choose(app: BetrayalApp, battle: Game, rnd: random.Random) -> BattleCommand:
     """A legal command from the greedy bot, or a random kind of legal command."""
     state = battle.state
     ctx = app.context(state)

@@ -11,7 +11,7 @@ from domain.betrayal.state import BattleState
 from domain.betrayal.vocab import Marker
 from domain.kernel.hexes import label, to_offset
 
-from .names import marks
+from domain.betrayal.names import marks
 
 HERO = "bold green"
 FOE = "bold red"

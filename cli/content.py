@@ -12,7 +12,7 @@ from rich.text import Text
 from domain.betrayal.packs import starter_pack
 from domain.kernel.hexes import to_offset
 
-from .names import face_text
+from domain.betrayal.names import face_text
 from .session import Session
 
 

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from domain.betrayal import commands as c
 from domain.betrayal import events as ev
-from domain.betrayal.application import PartySpec, Result
+from domain.betrayal.application import PartySpec, Result, adventurer, new_clash
 from domain.betrayal.bots import greedy_choice
 from domain.betrayal.catalog import Pack
 from domain.betrayal.evolve import evolve
@@ -25,9 +25,9 @@ from domain.kernel.hexes import label
 
 from . import render
 from .board import board
-from .names import unit_name
+from domain.betrayal.names import unit_name
 from .session import Session
-from .spell import spell
+from domain.betrayal.spell import spell
 
 SETUP = "waystone-crossing"
 XP = 2  # EP 4 for two adventurers: a few enemies, a few rounds
@@ -43,7 +43,7 @@ def run(s: Session, seed: int) -> None:
         PartySpec.parse(f"Ysolda-{number}:nord:one-hand-shield+heavy-armor:light"),
         PartySpec.parse(f"Tarn-{number}:dark-elf:bow+destruction-staff:ranged"),
     ]
-    result = app.new_clash(setup=SETUP, party=party, xp=XP, seed=seed, battle_id=battle_id)
+    result = new_clash(app, setup=SETUP, party=party, xp=XP, seed=seed, battle_id=battle_id)
     state = result.battle.state
     ctx = app.context(state)
     width = max(len(h.name) for h in state.heroes)
@@ -87,7 +87,7 @@ def _free_number(app) -> int:
 
 def _exists(app, name: str) -> bool:
     try:
-        app.adventurer(name)
+        adventurer(app, name)
     except NotFound:
         return False
     return True
@@ -97,7 +97,7 @@ def _line(s: Session, before: BattleState, command: c.BattleCommand, result: Res
     """``R2 Tarn-3   rk engage ... → what came of it``, on one line."""
     who = before.hero(before.turn.hero).name if before.turn else "party"
     head = f"R{before.round:<2} {who:<{width}} rk {spell(command)}"
-    outcome = _outcome(before, result, s.app.pack)
+    outcome = _outcome(before, result, s.app.pack_of("betrayal"))
     text = head + (f" → {outcome}" if outcome else "")
     if len(text) > WIDTH:
         text = text[: WIDTH - 1] + "…"

@@ -7,38 +7,39 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from domain.betrayal import events as ev
-from domain.betrayal.evolve import evolve
+from domain.betrayal.application import adventurer as find_adventurer
+from domain.kernel.commandlog import CommandIssued, CommandUndone
 from domain.kernel.errors import NotFound
 
-from .battle import event_json
 from .board import HERO
-from .narrate import describe
+from .game import event_json
+from .output import printable
 from .session import Session
-from .spell import spell
 
 
 def log(s: Session) -> None:
     """Every event, narrated against the state just before it. Events of a
     command that was later undone are marked, and each undo names the
     command it reverted."""
+    rs = s.ruleset
     envelopes = s.app.stream(s.battle_id)
-    undone = {e.event.command_id for e in envelopes if isinstance(e.event, ev.CommandUndone)}
-    commands = {e.event.command_id: e.event.command for e in envelopes if isinstance(e.event, ev.CommandIssued)}
-    pack = s.app.pack
+    undone = {e.event.command_id for e in envelopes if isinstance(e.event, CommandUndone)}
+    commands = {e.event.command_id: e.event.command for e in envelopes if isinstance(e.event, CommandIssued)}
+    pack = s.app.pack_of(rs)
     state = None
     rows = []
     for env in envelopes:
         event = env.event
-        text = describe(event, state, pack)
-        if isinstance(event, ev.CommandUndone) and event.command_id in commands:
-            text += f" (it was: rk {spell(commands[event.command_id])})"
+        text = rs.describe_event(event, state, pack)
+        if isinstance(event, CommandUndone) and event.command_id in commands:
+            text += f" (it was: rk {rs.describe_command(commands[event.command_id])})"
         rows.append({
             "version": env.originator_version, "command_id": env.command_id,
-            "undone": env.command_id in undone, "command": isinstance(event, ev.CommandIssued),
+            "undone": env.command_id in undone, "command": isinstance(event, CommandIssued),
             "text": text, "event": event_json(event),
         })
-        state = evolve(state, event)
+        state = event.restored if isinstance(event, CommandUndone) else (
+            state if isinstance(event, CommandIssued) else rs.evolve(state, event))
     if s.json:
         s.out.emit(rows)
         return
@@ -58,7 +59,8 @@ def log(s: Session) -> None:
 
 
 def battles(s: Session) -> None:
-    """The battles of the store, with the round, the phase or outcome."""
+    """The games of the store, every ruleset together, oldest first, with
+    where each stands."""
     app = s.app
     rows = []
     for registered in app.battles():
@@ -66,35 +68,36 @@ def battles(s: Session) -> None:
             battle = app.battle(registered.battle_id)
         except NotFound:
             continue
-        st = battle.state
+        rs = app.ruleset(registered.battle_id)
+        summary = rs.summary(battle.state)
         rows.append({
-            "battle": st.battle_id, "setup": st.setup, "round": st.round, "phase": st.phase.value,
-            "outcome": st.outcome.value if st.outcome else None,
-            "party": [h.name for h in st.heroes], "version": battle.version,
+            "battle": registered.battle_id, "ruleset": rs.name, "setup": summary.setup,
+            "round": summary.round, "phase": summary.where, "over": summary.over,
+            "who": summary.who, "version": battle.version,
         })
     if s.json:
         s.out.emit(rows)
         return
     if not rows:
-        s.out.print("No battles yet: start one with `rk new clash` (or try `rk demo`).")
+        s.out.print("No battles yet: start one with `rk new clash` or `rk new conquest` (or try `rk demo`).")
         return
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for name, justify in (("battle", "left"), ("setup", "left"), ("round", "right"),
-                          ("where", "left"), ("party", "left"), ("events", "right")):
+    for name, justify in (("battle", "left"), ("game", "left"), ("setup", "left"), ("round", "right"),
+                          ("where", "left"), ("who", "left"), ("events", "right")):
         table.add_column(name, justify=justify)
     for r in rows:
-        where = r["outcome"] or r["phase"]
-        table.add_row(r["battle"], r["setup"], str(r["round"]), where, ", ".join(r["party"]), str(r["version"]))
+        table.add_row(*(printable(str(r[k])) for k in ("battle", "ruleset", "setup", "round", "phase", "who",
+                                                        "version")))
     s.out.print(table)
 
 
 def adventurer(s: Session, name: str) -> None:
     """An adventurer's sheet as the campaign keeps it."""
-    a = s.app.adventurer(name)
+    a = find_adventurer(s.app, name)
     if s.json:
         s.out.emit(a)
         return
-    pack = s.app.pack
+    pack = s.app.pack_of("betrayal")
     dice = {uid: pack.dice[d].name if d in pack.dice else d for uid, d in a.dice}
     table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 0))
     table.add_column(style="bold", no_wrap=True)

@@ -109,7 +109,7 @@ def new_clash(
     Example: rk new clash --setup waystone-crossing --party "Ysolda:nord"
     --party "Tarn:dark-elf:bow+destruction-staff:ranged" --xp 2 --seed 7
     """
-    _run(ctx, "battle.new_clash", store, battle, json, setup=setup, party=party, xp=xp, seed=seed,
+    _run(ctx, "betrayal.new_clash", store, battle, json, setup=setup, party=party, xp=xp, seed=seed,
          difficulty=difficulty, physical_dice=physical_dice, at=at or [])
 
 
@@ -148,7 +148,7 @@ def status(
     Hexes are named by the column letters and row numbers around the map; the
     adventurers' free dice carry the uids that --dice takes.
     """
-    _run(ctx, "battle.status", store, battle, json, at)
+    _run(ctx, "game.status", store, battle, json, at)
 
 
 @app.command(rich_help_panel=LOOK)
@@ -157,7 +157,7 @@ def legal(ctx: typer.Context, battle: BattleId = None, store: Store = None, json
 
     An engage is listed with every die it may gather; any subset of them is legal too.
     """
-    _run(ctx, "battle.legal", store, battle, json)
+    _run(ctx, "game.legal", store, battle, json)
 
 
 @app.command(rich_help_panel=LOOK)
@@ -192,7 +192,7 @@ def move(
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Move the current adventurer to HEX by a shortest free route (MOVE-1)."""
-    _run(ctx, "battle.move", store, battle, json, hex)
+    _run(ctx, "betrayal.move", store, battle, json, hex)
 
 
 @app.command(rich_help_panel=ACT)
@@ -209,7 +209,7 @@ def engage(
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Engage: declare a form, a target and dice, and roll them (ENGAGE-4 to ENGAGE-7)."""
-    _run(ctx, "battle.engage", store, battle, json, form=form, target=target, dice=dice, faces=faces)
+    _run(ctx, "betrayal.engage", store, battle, json, form=form, target=target, dice=dice, faces=faces)
 
 
 @app.command(rich_help_panel=ACT)
@@ -221,7 +221,7 @@ def resolve(
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Resolve the rolled dice (ENGAGE-8)."""
-    _run(ctx, "battle.resolve", store, battle, json, skip)
+    _run(ctx, "betrayal.resolve", store, battle, json, skip)
 
 
 @app.command(rich_help_panel=ACT)
@@ -231,25 +231,25 @@ def clear(
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Remove the die in an active slot without resolving it (ACTIVE-4)."""
-    _run(ctx, "battle.clear", store, battle, json, slot)
+    _run(ctx, "betrayal.clear", store, battle, json, slot)
 
 
 @app.command("end-turn", rich_help_panel=ACT)
 def end_turn(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
     """End the current adventurer's turn (TURN-6); enemies act when the party is done."""
-    _run(ctx, "battle.simple", store, battle, json, "EndTurn")
+    _run(ctx, "betrayal.simple", store, battle, json, "EndTurn")
 
 
 @app.command("next-round", rich_help_panel=ACT)
 def next_round(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
     """At the end of a round, go on to the next one (ROUND-8)."""
-    _run(ctx, "battle.simple", store, battle, json, "NextRound")
+    _run(ctx, "betrayal.simple", store, battle, json, "NextRound")
 
 
 @app.command(rich_help_panel=ACT)
 def retreat(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
     """At the end of a round, retreat: the battle ends as a failure (RETREAT-1, RETREAT-4)."""
-    _run(ctx, "battle.simple", store, battle, json, "Retreat")
+    _run(ctx, "betrayal.simple", store, battle, json, "Retreat")
 
 
 @app.command("roll-enemy", rich_help_panel=ACT)
@@ -260,7 +260,7 @@ def roll_enemy(
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Physical dice: type the faces of the enemy's roll (ENEMY-6c)."""
-    _run(ctx, "battle.roll_enemy", store, battle, json, faces)
+    _run(ctx, "betrayal.roll_enemy", store, battle, json, faces)
 
 
 @app.command(rich_help_panel=ACT)
@@ -271,13 +271,13 @@ def undo(
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Undo the last command of the battle (appends an undo; nothing is erased)."""
-    _run(ctx, "battle.undo", store, battle, json, force)
+    _run(ctx, "game.undo", store, battle, json, force)
 
 
 @app.command(rich_help_panel=ACT)
 def redo(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
     """Redo the command undone last, if nothing was done since."""
-    _run(ctx, "battle.redo", store, battle, json)
+    _run(ctx, "game.redo", store, battle, json)
 
 
 # --- logs -------------------------------------------------------------------------

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import os
 import sys
 from typing import Any
@@ -85,3 +87,12 @@ def to_json(data: Any) -> str:
     import msgspec
 
     return msgspec.json.format(msgspec.json.encode(msgspec.to_builtins(data)), indent=2).decode()
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters shown as ``\\xNN`` rather than sent
+    to the terminal (a name from an imported log may hold escape codes)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

@@ -1,5 +1,5 @@
 """Portable battle logs on the command line: export, import, verify
-(DESIGN: Logs). The work is done by ``domain.betrayal.portable``; this
+(DESIGN: Logs). The work is done by ``domain.kernel.portable``; this
 module reads and writes files and reports."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from .session import Session
 
 def _portable():
     try:
-        from domain.betrayal import portable
+        from domain.kernel import portable
     except ImportError as e:  # the module is being written alongside the CLI
         raise MalformedCommand(f"portable logs are not available in this build ({e})") from None
     return portable

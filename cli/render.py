@@ -23,7 +23,7 @@ from domain.betrayal.state import BattleState, Hero, Phase
 from domain.betrayal.track import TRACK_LIMIT
 
 from .board import FOE, HERO, board
-from .names import (
+from domain.betrayal.names import (
     active_die,
     die_name,
     marks,

@@ -42,7 +42,7 @@ MAX_REQUEST = 1 << 20
 # Environment read by rich (and typer's help) when rendering, set per request.
 RENDER_ENV = ("COLUMNS", "FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")
 # Imported at start-up, so the first command does not pay for them.
-HANDLERS = ("cli.battle", "cli.history", "cli.portable", "cli.views", "cli.content")
+HANDLERS = ("cli.game", "cli.betrayal", "cli.history", "cli.portable", "cli.views", "cli.content")
 
 
 class _Stop(Exception):
@@ -64,8 +64,7 @@ def serve(store: str | None = None) -> int:
             raise  # a bug: show the traceback
         print(f"rk serve: {e}", file=sys.stderr)
         return 1
-    print(f"rk serve: listening on {server.path} for store {server.describe()}", flush=True)
-    server.loop()
+    server.loop(f"rk serve: listening on {server.path} for store {server.describe()}")
     return 0
 
 
@@ -104,9 +103,11 @@ class Server:
         self._inode = os.stat(self.path).st_ino
         self.sock.listen(16)
 
-    def loop(self) -> None:
-        """Answer requests until SIGINT or SIGTERM, then clean up."""
+    def loop(self, ready: str) -> None:
+        """Say ``ready`` once a stop signal would be handled, then answer
+        requests until SIGINT or SIGTERM, then clean up."""
         handlers = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        print(ready, flush=True)
         try:
             while not self._stopping:
                 conn, _ = self.sock.accept()
@@ -209,10 +210,10 @@ class Server:
         """The open application on our store (opened again after a failure)."""
         app = self.defaults.apps.get(self.defaults.store)
         if app is None:
-            from domain.betrayal.application import BetrayalApp
+            from domain.kernel.games import GameApp
 
             try:
-                app = BetrayalApp(store=self.defaults.store)
+                app = GameApp(store=self.defaults.store)
             except ValueError as e:  # an unknown form of store setting
                 raise MalformedCommand(str(e)) from None
             self.defaults.apps[self.defaults.store] = app

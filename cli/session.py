@@ -21,7 +21,8 @@ from domain.kernel.errors import MalformedCommand, RulekeeperError, RuleViolatio
 from .output import Output
 
 if TYPE_CHECKING:
-    from domain.betrayal.application import BetrayalApp
+    from domain.kernel.games import GameApp
+    from domain.kernel.ruleset import Ruleset
 
 
 class StoreUnavailable(RulekeeperError):
@@ -65,14 +66,15 @@ class Session:
         self.out = Output(self.json)
 
     @property
-    def app(self) -> BetrayalApp:
-        """The Betrayal application on this session's store (built once)."""
+    def app(self) -> GameApp:
+        """The application on this session's store (built once), for games
+        of every ruleset."""
         app = self.defaults.apps.get(self.store)
         if app is None:
-            from domain.betrayal.application import BetrayalApp
+            from domain.kernel.games import GameApp
 
             try:
-                app = BetrayalApp(store=self.store)
+                app = GameApp(store=self.store)
             except ValueError as e:  # an unknown form of store setting
                 raise MalformedCommand(str(e)) from None
             self.defaults.apps[self.store] = app
@@ -84,6 +86,11 @@ class Session:
         if not self.battle:
             self.battle = self.app.latest_battle()
         return self.battle
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset of the battle acted on."""
+        return self.app.ruleset(self.battle_id)
 
     def __enter__(self) -> Session:
         return self

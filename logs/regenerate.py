@@ -20,7 +20,7 @@ from domain.betrayal.application import BetrayalApp, PartySpec, Result
 from domain.betrayal.bots import greedy_choice
 from domain.betrayal.commands import Engage, Move
 from domain.betrayal.events import DiceRolled
-from domain.betrayal.portable import export_battle
+from domain.kernel.portable import export_battle
 from domain.betrayal.state import Outcome, Phase
 
 LOGS = Path(__file__).resolve().parent

@@ -109,10 +109,8 @@ class Catchup:
         names = [p.name for p in self.projections]
         if len(set(names)) != len(names) or not all(names):
             raise ValueError(f"projections need distinct non-empty names: {names}")
+        self._handlers = [(p.name, p.handlers()) for p in self.projections]
         self._dispatch: dict[type, list[tuple[str, Callable]]] = {}
-        for p in self.projections:
-            for event_type, handler in p.handlers().items():
-                self._dispatch.setdefault(event_type, []).append((p.name, handler))
         self._lock = threading.RLock()
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -182,7 +180,7 @@ class Catchup:
             # Re-read inside the write lock: another process may have moved on.
             done = dict(self.db.execute("SELECT projection, notification_id FROM positions").fetchall())
             for nid, envelope in page:
-                for name, handler in self._dispatch.get(type(envelope.event), ()):
+                for name, handler in self._handlers_of(type(envelope.event)):
                     if nid > done.get(name, 0):
                         handler(self.db, nid, envelope)
                         applied += 1
@@ -192,6 +190,20 @@ class Catchup:
                 [(last, p.name, last) for p in self.projections],
             )
         return applied
+
+    def _handlers_of(self, event_type: type) -> list[tuple[str, Callable]]:
+        """Each projection's handler of ``event_type``: the one registered
+        for the type itself or for its nearest base class (so a projection
+        may follow every event of every ruleset with ``@handles(Event)``)."""
+        found = self._dispatch.get(event_type)
+        if found is None:
+            found = []
+            for name, handlers in self._handlers:
+                handler = next((handlers[t] for t in event_type.__mro__ if t in handlers), None)
+                if handler is not None:
+                    found.append((name, handler))
+            self._dispatch[event_type] = found
+        return found
 
     # -- reading and maintenance -----------------------------------------------
 

@@ -29,7 +29,6 @@ import threading
 import weakref
 from pathlib import Path
 
-from domain.betrayal.application import battle_stream
 from domain.kernel.application import EventSourcedApp
 from domain.kernel.errors import NotFound
 from domain.kernel.store import DEFAULT_HOME, HOME_VARIABLE
@@ -141,12 +140,13 @@ def audit(app: EventSourcedApp, battle_id: str) -> list[AuditLine]:
 def _ready(app: EventSourcedApp, battle_id: str) -> tuple[Catchup, str]:
     views = views_for(app)
     views.catch_up(app)
-    return views, str(battle_stream(battle_id))
+    return views, str(app.ruleset(battle_id).game_stream(battle_id))
 
 
 def _pack(app: EventSourcedApp):
-    # Names and face meanings come from the pack the app loaded, if any.
-    return getattr(app, "pack", None)
+    # Names and face meanings come from the pack the app loaded (the
+    # cooldown track and the enemy pool are Betrayal's views).
+    return app.pack_of("betrayal")
 
 
 def _missing(battle_id: str) -> NotFound:

@@ -4,6 +4,7 @@ assigns and a later change of the rules never reinterprets history."""
 
 from __future__ import annotations
 
+from domain.kernel import commandlog
 from domain.kernel.hexes import Hex
 from domain.kernel.messages import Event
 
@@ -29,26 +30,18 @@ class BattleEvent(Event, frozen=True, kw_only=True):
 # --- the command log -------------------------------------------------------
 
 
-class CommandIssued(BattleEvent, frozen=True, kw_only=True):
-    """A command was accepted; the events after it, up to the next
-    CommandIssued, are its outcome. ``touched`` lists other streams the
-    command wrote to, as (stream id, their version before the command)."""
+class CommandIssued(commandlog.CommandIssued, BattleEvent, frozen=True, kw_only=True):
+    """A Betrayal command was accepted (the kernel's command log, typed)."""
 
     TOPIC = "betrayal.CommandIssued"
-    command_id: str
     command: BattleCommand
-    touched: tuple[tuple[str, int], ...] = ()
-    redo_of: str = ""
 
 
-class CommandUndone(BattleEvent, frozen=True, kw_only=True):
-    """A command was undone: the battle is back to ``restored``, the state
-    before that command (DESIGN: undo appends, never rewrites)."""
+class CommandUndone(commandlog.CommandUndone, BattleEvent, frozen=True, kw_only=True):
+    """A Betrayal command was undone: the battle is back to ``restored``."""
 
     TOPIC = "betrayal.CommandUndone"
-    command_id: str
     restored: BattleState
-    forced: bool = False
 
 
 # --- setup (CLASH-*) ---------------------------------------------------------

@@ -221,7 +221,7 @@ def test_demo_plays_a_clash_to_its_end(store):
     assert "Battle over" in out
     assert len(out.splitlines()) < 90
     battle = json.loads(ok("battles", "--json").stdout)[-1]
-    assert battle["phase"] == "ended" and battle["battle"].startswith("demo-")
+    assert battle["over"] and battle["ruleset"] == "betrayal" and battle["battle"].startswith("demo-")
 
 
 def test_demo_twice_in_one_store_does_not_collide(store):
@@ -247,7 +247,7 @@ def test_play_ends_cleanly_at_end_of_input(clash):
 
 
 def test_export_then_verify_holds_and_an_edit_does_not(clash, tmp_path):
-    pytest.importorskip("domain.betrayal.portable")
+    pytest.importorskip("domain.kernel.portable")
     ok("move", "b2")
     log = tmp_path / "b7-1.jsonl"
     ok("export", "-o", str(log))

@@ -16,7 +16,7 @@ import pytest
 
 from domain.betrayal.application import BetrayalApp
 from domain.betrayal.events import CommandIssued, CommandUndone
-from domain.betrayal.portable import (
+from domain.kernel.portable import (
     export_battle,
     import_log,
     read_log,

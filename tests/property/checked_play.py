@@ -18,7 +18,8 @@ from random_battles import MAX_COMMANDS, Table, pick, state_summary, typed
 from domain.betrayal.application import BetrayalApp, Result, battle_stream
 from domain.betrayal.commands import BattleCommand
 from domain.betrayal.evolve import replay
-from domain.betrayal.history import Battle, project
+from domain.betrayal.ruleset import BETRAYAL
+from domain.kernel.commandlog import Game, fold
 from domain.betrayal.rules import legal_commands
 from domain.betrayal.state import BattleState, Phase
 from domain.kernel.errors import RuleViolation
@@ -63,7 +64,7 @@ class CheckedBattle:
     live: BattleState = field(init=False)
     done: list[Step] = field(default_factory=list)
     undone: list[Step] = field(default_factory=list)
-    seen: dict[int, Battle] = field(default_factory=dict)  # version -> Battle
+    seen: dict[int, Game] = field(default_factory=dict)  # version -> Battle
     tally: Tally = field(default_factory=Tally)
 
     def __post_init__(self) -> None:
@@ -151,7 +152,7 @@ class CheckedBattle:
         assert [d.command for d in result.battle.done[1:]] == [s.command for s in self.done]
         assert [d.command for d in result.battle.undone] == [s.command for s in self.undone]
 
-    def _saw(self, battle: Battle) -> None:
+    def _saw(self, battle: Game) -> None:
         assert battle.version not in self.seen
         self.seen[battle.version] = battle
 
@@ -177,7 +178,7 @@ class CheckedBattle:
         latest = max(self.seen)
         loaded = app.battle(self.battle_id)
         assert loaded == self.seen[latest] and loaded.state == self.live
-        assert project(None, app.stream(self.battle_id)) == loaded
+        assert fold(BETRAYAL, None, app.stream(self.battle_id)) == loaded
         assert [d.command for d in loaded.done[1:]] == [s.command for s in self.done]
         assert [d.command for d in loaded.undone] == [s.command for s in self.undone]
         past = sorted(self.seen)

@@ -11,7 +11,7 @@ from random_battles import random_table
 
 from domain.betrayal.application import BetrayalApp
 
-portable = pytest.importorskip("domain.betrayal.portable")
+portable = pytest.importorskip("domain.kernel.portable")
 
 SEEDS = range(200, 220)
 

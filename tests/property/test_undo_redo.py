@@ -20,7 +20,8 @@ from random_battles import random_table
 
 from domain.betrayal.application import BetrayalApp
 from domain.betrayal.evolve import replay
-from domain.betrayal.history import project
+from domain.betrayal.ruleset import BETRAYAL
+from domain.kernel.commandlog import fold
 from domain.betrayal.state import Phase
 from domain.kernel.errors import RuleViolation
 
@@ -66,4 +67,4 @@ def test_the_setup_cannot_be_undone_and_nothing_undone_cannot_be_redone() -> Non
             app.redo("b7")
         assert no_redo.value.rule == "REDO-1"
         assert app.battle("b7") == start.battle
-        assert project(None, app.stream("b7")).state == replay(start.events)
+        assert fold(BETRAYAL, None, app.stream("b7")).state == replay(start.events)

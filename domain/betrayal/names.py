@@ -6,10 +6,10 @@ the same everywhere."""
 
 from __future__ import annotations
 
-from domain.betrayal.catalog import Pack, describe_face
-from domain.betrayal.context import ENEMY_DIE, ENEMY_DIE_FACES
-from domain.betrayal.state import ActiveDie, BattleState, DieKind, Hero, TrackDie
-from domain.betrayal.vocab import AbilityType
+from .catalog import Pack, describe_face
+from .context import ENEMY_DIE, ENEMY_DIE_FACES
+from .state import ActiveDie, BattleState, DieKind, Hero, TrackDie
+from .vocab import AbilityType
 from domain.kernel.hexes import label
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shlex
 
-from domain.betrayal import commands as c
+from . import commands as c
 from domain.kernel.hexes import label
 
 

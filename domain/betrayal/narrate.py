@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from functools import lru_cache, singledispatch
 
-from domain.betrayal import events as ev
-from domain.betrayal.catalog import Pack
-from domain.betrayal.citations import cited_rule
-from domain.betrayal.state import BattleState, DieKind
+from . import events as ev
+from .catalog import Pack
+from .citations import cited_rule
+from .state import BattleState, DieKind
 from domain.kernel.hexes import label
 
 from .names import die_name, rolled_face, unit_name

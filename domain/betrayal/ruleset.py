@@ -1,0 +1,139 @@
+"""Betrayal as the kernel sees it: one ``Ruleset`` that hands over its rules.
+
+Everything game-agnostic (the command log, undo and redo, the index,
+snapshots, the portable log) is the kernel's; this module only says which
+of Betrayal's types and functions play each part. Its one piece of logic is
+the write-back: a command that ends the battle also writes each party
+member's result to that adventurer's stream (CLEANUP-3b, CLEANUP-4c).
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from domain.kernel import rng
+from domain.kernel.errors import MalformedCommand, NotFound
+from domain.kernel.messages import Event
+from domain.kernel.ruleset import Aggregate, Outcome, RandomCheck, Ruleset, Summary, Write
+
+from . import RULES_VERSION
+from . import adventurer as adv
+from . import events as ev
+from .catalog import Pack
+from .citations import cited_rule
+from .commands import BattleCommand, StartClash
+from .context import RulesContext, context_for
+from .evolve import evolve, replay
+from .narrate import describe
+from .packs import starter_pack
+from .rules import decide, legal_commands
+from .spell import spell
+from .state import BattleState
+
+ADVENTURERS = Aggregate(
+    kind="adventurer",
+    event_base=adv.AdventurerEvent,
+    state_type=adv.AdventurerState,
+    evolve=adv.evolve_adventurer,
+    restored=lambda command_id, state: adv.AdventurerRestored(command_id=command_id, restored=state),
+    snapshot_topic="betrayal.snapshot.Adventurer",
+    snapshot_every=50,
+    key=lambda name: name.strip().lower(),  # adventurers are found by name, in any case
+    name_of=lambda event: event.state.name if isinstance(event, adv.AdventurerCreated) else None,
+)
+
+
+class Betrayal(Ruleset):
+    """The Elder Scrolls: Betrayal of the Second Era: clash battles and the
+    adventurers who fight them."""
+
+    name = "betrayal"
+    title = "Betrayal of the Second Era"
+    rules_version = RULES_VERSION
+    game_kind = "battle"
+    state_type = BattleState
+    command_type = BattleCommand
+    event_base = ev.BattleEvent
+    issued = ev.CommandIssued
+    undone = ev.CommandUndone
+    snapshot_topic = "betrayal.snapshot.Battle"
+    aggregates = (ADVENTURERS,)
+    setup_commands = (StartClash,)
+
+    def pack(self) -> Pack:
+        return starter_pack()
+
+    def context(self, pack: Pack, state: BattleState) -> RulesContext:
+        if state.pack_hash != pack.hash:
+            raise NotFound(f"battle {state.battle_id} was played with pack {state.pack_id} ({state.pack_hash});"
+                           " that pack is not loaded")
+        return context_for(pack, state.setup)
+
+    def setup_context(self, pack: Pack, command: StartClash) -> RulesContext:
+        if command.setup not in pack.setups:
+            raise MalformedCommand(f"no setup {command.setup!r}; choose one of {', '.join(pack.setups)}")
+        return context_for(pack, command.setup)
+
+    def evolve(self, state: BattleState | None, event: Event) -> BattleState:
+        return evolve(state, event)  # type: ignore[arg-type]
+
+    def decide(self, state: BattleState | None, command: BattleCommand, ctx: RulesContext) -> Outcome:
+        produced = decide(state, command, ctx)
+        if not any(isinstance(e, ev.BattleEnded) for e in produced):
+            return Outcome(produced)
+        final = replay(produced, state)
+        return Outcome(produced, tuple(
+            Write(ADVENTURERS.kind, UUID(h.adventurer_id), (adv.concluded(final, h),)) for h in final.heroes
+        ))
+
+    def legal_commands(self, state: BattleState, ctx: RulesContext) -> list[BattleCommand]:
+        return legal_commands(state, ctx)
+
+    def reveals(self, event: Event) -> bool:
+        """A roll or a draw shows players an outcome they did not know."""
+        return isinstance(event, ev.DiceRolled) or (isinstance(event, ev.EnemyPlaced) and event.draw >= 0)
+
+    def check_random(self, state: BattleState | None, event: Event) -> RandomCheck | None:
+        if state is None:
+            return None
+        if isinstance(event, ev.DiceRolled) and not event.typed:
+            expected = [rng.draw(state.seed, event.counter + i, 6) + 1 for i in range(len(event.dice))]
+            faces = [d.face + 1 for d in event.dice]
+            if faces != expected:
+                return RandomCheck(f"DiceRolled faces {expected} from seed {state.seed} counter {event.counter}",
+                                   str(faces))
+            return _check_counter(state, "DiceRolled", event.counter)
+        if isinstance(event, ev.EnemyPlaced) and event.draw >= 0:
+            return _check_counter(state, "EnemyPlaced draw", event.draw)
+        return None
+
+    def describe_event(self, event: Event, state: BattleState | None, pack: Pack | None) -> str:
+        return describe(event, state, pack)  # type: ignore[arg-type]
+
+    def cited_rule(self, event: Event) -> str:
+        return cited_rule(event)
+
+    def describe_command(self, command: BattleCommand) -> str:
+        return spell(command)
+
+    def summary(self, state: BattleState) -> Summary:
+        over = state.outcome is not None
+        return Summary(round=state.round, where=state.outcome.value if over else state.phase.value,
+                       who=", ".join(h.name for h in state.heroes), setup=state.setup, over=over)
+
+    def related_streams(self, state: BattleState) -> dict[UUID, str]:
+        return {UUID(h.adventurer_id): f"{ADVENTURERS.kind}:{h.name}" for h in state.heroes}
+
+
+def _check_counter(state: BattleState, what: str, counter: int) -> RandomCheck | None:
+    # The counter lives in the state: each outcome takes the next one, so a
+    # counter skipped or used twice is an edit (after a forced undo the
+    # restored state brings the counter back, which is why this compares
+    # with the state and not with the last counter seen).
+    if counter == state.rng:
+        return None
+    return RandomCheck(f"{what} at counter {state.rng} (seed {state.seed})", f"counter {counter}")
+
+
+BETRAYAL = Betrayal()
+

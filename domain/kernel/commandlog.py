@@ -1,0 +1,151 @@
+"""The command log every game keeps in its game stream, and the Game it folds to.
+
+Each accepted command is written as a ``CommandIssued`` followed by the
+events it produced; an undo appends a ``CommandUndone`` carrying the state
+it restores (DESIGN: undo appends, never rewrites). A ruleset declares its
+own subclasses of both, with its command union and state type, under
+stable topics of its own::
+
+    class CommandIssued(commandlog.CommandIssued, BattleEvent, frozen=True, kw_only=True):
+        TOPIC = "betrayal.CommandIssued"
+        command: BattleCommand
+
+A ``Game`` is the game stream as the kernel keeps it: version, the rules'
+state, and the undo and redo stacks beside it (not in it, so the state
+after an undo equals the state before the undone command exactly).
+``fold`` rebuilds one by replay; ``game_types`` makes the typed classes a
+ruleset's snapshots decode to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state
+from domain.kernel.messages import Event
+from domain.kernel.ruleset import Ruleset
+
+
+class CommandIssued(Event, frozen=True, kw_only=True):
+    """A command was accepted; the events after it, up to the next command
+    (or undo), are its outcome. ``touched`` lists the other streams it wrote
+    to, as (stream id, that stream's version before the command);
+    ``redo_of`` names the undone command this one re-applies."""
+
+    command_id: str
+    command: Any
+    touched: tuple[tuple[str, int], ...] = ()
+    redo_of: str = ""
+
+
+class CommandUndone(Event, frozen=True, kw_only=True):
+    """Command ``command_id`` was undone: the game is back to ``restored``,
+    its state before that command. ``forced`` when it had revealed a roll
+    or a draw (UNDO-2)."""
+
+    command_id: str
+    restored: Any
+    forced: bool = False
+
+
+class Done(msgspec.Struct, frozen=True, kw_only=True):
+    """A command on the undo (or redo) stack."""
+
+    command_id: str
+    command: Any
+    version_before: int  # the game stream's version before the command
+    random: bool = False  # it revealed randomness: undoing it needs force
+    touched: tuple[tuple[str, int], ...] = ()
+
+
+class Game(msgspec.Struct, frozen=True, kw_only=True):
+    """A game stream folded: its version, the rules' state, the stacks."""
+
+    version: int
+    state: Any
+    done: tuple[Done, ...] = ()
+    undone: tuple[Done, ...] = ()
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is a command after the setup to undo."""
+        return len(self.done) > 1
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether an undone command waits to be redone."""
+        return bool(self.undone)
+
+
+_TYPES: dict[str, tuple[type[Done], type[Game]]] = {}
+
+
+def game_types(ruleset: Ruleset) -> tuple[type[Done], type[Game]]:
+    """The ``Done`` and ``Game`` classes typed with ``ruleset``'s command
+    union and state, made once and registered as its snapshot state."""
+    found = _TYPES.get(ruleset.name)
+    if found is None:
+        done = msgspec.defstruct(
+            f"{ruleset.name.title()}Done", [("command", ruleset.command_type)],
+            bases=(Done,), frozen=True, kw_only=True, module=__name__,
+        )
+        game = msgspec.defstruct(
+            f"{ruleset.name.title()}Game",
+            [("state", ruleset.state_type), ("done", tuple[done, ...], ()),  # type: ignore[valid-type]
+             ("undone", tuple[done, ...], ())],  # type: ignore[valid-type]
+            bases=(Game,), frozen=True, kw_only=True, module=__name__,
+        )
+        register_state(ruleset.snapshot_topic, game)
+        found = _TYPES[ruleset.name] = (done, game)
+    return found
+
+
+def fold(ruleset: Ruleset, game: Game | None, items: Iterable[Envelope | SnapshotEnvelope]) -> Game | None:
+    """Fold a game stream (its latest snapshot first, if any) into a Game.
+
+    A ``CommandIssued`` pushes the undo stack (and clears the redo stack,
+    unless it is a redo); a ``CommandUndone`` moves the last command to the
+    redo stack and restores the state it carries; every other event is the
+    ruleset's, folded by its ``evolve``. A command is marked random the
+    first time one of its events reveals an outcome."""
+    done_cls, game_cls = game_types(ruleset)
+    evolve, reveals = ruleset.evolve, ruleset.reveals
+    state = game.state if game else None
+    version = game.version if game else 0
+    done = list(game.done) if game else []
+    undone = list(game.undone) if game else []
+    random = bool(done) and done[-1].random
+    for item in items:
+        if type(item) is SnapshotEnvelope:
+            g = item.state
+            state, version, done, undone = g.state, g.version, list(g.done), list(g.undone)  # type: ignore[attr-defined]
+            random = bool(done) and done[-1].random
+            continue
+        event = item.event  # type: ignore[union-attr]
+        version = item.originator_version
+        if isinstance(event, CommandIssued):
+            done.append(done_cls(
+                command_id=event.command_id, command=event.command,
+                version_before=version - 1, touched=event.touched,
+            ))
+            random = False
+            if event.redo_of:
+                undone.pop()
+            else:
+                undone.clear()
+        elif isinstance(event, CommandUndone):
+            undone.append(done.pop())
+            random = bool(done) and done[-1].random
+            state = event.restored
+        else:
+            if not random and done and reveals(event):
+                done[-1] = replace(done[-1], random=True)
+                random = True
+            state = evolve(state, event)
+    if state is None:
+        return None
+    return game_cls(version=version, state=state, done=tuple(done), undone=tuple(undone))

@@ -1,0 +1,329 @@
+"""The application every game is played through, whatever its ruleset.
+
+``GameApp`` is the one place that writes games to the store. For any
+registered ruleset it sets a game up, executes a command (decide, then save
+every stream the command touched in one transaction, "moved on" for a
+second writer), undoes and redoes across every stream the undone command
+touched (the randomness barrier needs force), keeps one index of every game
+of every ruleset, snapshots game streams, and rebuilds any game at any
+version. A ruleset gives it only its rules (``domain.kernel.ruleset``).
+
+A game's stream is found from its id alone: the application tries each
+ruleset's stream for that id (one indexed read each) and remembers which
+one held it.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from domain.kernel import ruleset as registry
+from domain.kernel.application import EventSourcedApp
+from domain.kernel.commandlog import CommandIssued, Game, fold, game_types
+from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state, wrap
+from domain.kernel.errors import MalformedCommand, NotFound, RuleViolation
+from domain.kernel.messages import Event
+from domain.kernel.ruleset import Aggregate, Outcome, Ruleset, Write
+
+INDEX_STREAM = uuid5(NAMESPACE_URL, "rulekeeper:index")
+# Before the kernel held the index, Betrayal kept its own; stores written
+# then are still listed (read only, never appended to).
+LEGACY_INDEX_STREAM = uuid5(NAMESPACE_URL, "rulekeeper:betrayal:index")
+
+
+class GameRegistered(Event, frozen=True, kw_only=True):
+    """The game index: one event per game of any ruleset, in creation order."""
+
+    TOPIC = "rulekeeper.GameRegistered"
+    battle_id: str
+    ruleset: str
+    setup: str = ""
+
+
+class BattleRegistered(Event, frozen=True, kw_only=True):
+    """A Betrayal battle in the index of stores written before the kernel
+    kept one (read as a ``GameRegistered`` of ruleset betrayal)."""
+
+    TOPIC = "betrayal.BattleRegistered"
+    battle_id: str
+    setup: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a command did: its id, the game-stream events it produced (its
+    ``CommandIssued`` or ``CommandUndone`` first), the game after."""
+
+    command_id: str
+    events: list[Event]
+    battle: Game
+
+
+@dataclass(frozen=True)
+class _Written:
+    """Events a command appends to another aggregate's stream."""
+
+    stream: UUID
+    aggregate: Aggregate
+    version_before: int
+    envelopes: list[Envelope]
+    state: Any  # the stream's state after them
+
+
+class GameApp(EventSourcedApp):
+    """Games of every ruleset in one event store, with one notification log.
+
+    ``packs`` overrides a ruleset's default content pack, by ruleset name.
+    """
+
+    name = "rulekeeper"
+    is_snapshotting_enabled = True
+    snapshot_every = 150
+    cached_battles = 64
+
+    def __init__(self, store: str | None = None, env: dict[str, str] | None = None,
+                 packs: dict[str, Any] | None = None):
+        super().__init__(store=store, env=env)
+        self._packs: dict[str, Any] = dict(packs or {})
+        self._latest: OrderedDict[str, Game] = OrderedDict()
+        self._rulesets: dict[str, Ruleset] = {}
+
+    # -- rulesets and their packs ---------------------------------------------
+
+    def pack_of(self, ruleset: str | Ruleset) -> Any:
+        """The content pack in use for ``ruleset`` (its default unless given)."""
+        rs = ruleset if isinstance(ruleset, Ruleset) else registry.load(ruleset)
+        pack = self._packs.get(rs.name)
+        if pack is None:
+            pack = self._packs[rs.name] = rs.pack()
+        return pack
+
+    def ruleset(self, battle_id: str) -> Ruleset:
+        """The ruleset battle ``battle_id`` is played under; NotFound if none
+        holds it."""
+        found = self._rulesets.get(battle_id)
+        if found is not None:
+            return found
+        for rs in registry.all_rulesets():
+            if self.events.last(rs.game_stream(battle_id)) is not None:
+                self._rulesets[battle_id] = rs
+                return rs
+        raise NotFound(f"no battle {battle_id!r} (see `rk battles`)")
+
+    def ruleset_of_state(self, state: Any) -> Ruleset:
+        """The ruleset whose game state ``state`` is."""
+        for rs in registry.all_rulesets():
+            if isinstance(state, rs.state_type):
+                return rs
+        raise TypeError(f"{type(state).__name__} is no ruleset's game state")
+
+    def context(self, state: Any) -> Any:
+        """The rules context for a game in ``state``, with the pack in use."""
+        rs = self.ruleset_of_state(state)
+        return rs.context(self.pack_of(rs), state)
+
+    # -- queries ---------------------------------------------------------------
+
+    def battle(self, battle_id: str, version: int | None = None) -> Game:
+        """The game now, or at ``version``. The latest state of recently used
+        games is kept and fast-forwarded with whatever was appended since (by
+        this process or another), one indexed read."""
+        rs = self.ruleset(battle_id)
+        stream = rs.game_stream(battle_id)
+        if version is None and battle_id in self._latest:
+            cached = self._latest[battle_id]
+            newer = self.events(stream, gt=cached.version)
+            if newer:
+                cached = fold(rs, cached, newer)  # type: ignore[assignment]
+            self._remember(battle_id, cached)
+            return cached
+        game_types(rs)  # its snapshot class must be known before a load
+        try:
+            found: Game = self.load(stream, lambda g, items: fold(rs, g, items), version)
+        except NotFound:
+            raise NotFound(f"no battle {battle_id!r}" + ("" if version is None else f" at version {version}")) from None
+        if version is None:
+            self._remember(battle_id, found)
+        return found
+
+    def _remember(self, battle_id: str, game: Game) -> None:
+        self._latest[battle_id] = game
+        self._latest.move_to_end(battle_id)
+        while len(self._latest) > self.cached_battles:
+            self._latest.popitem(last=False)
+
+    def legal(self, battle_id: str) -> list[Any]:
+        """What may be done now in ``battle_id``."""
+        rs = self.ruleset(battle_id)
+        state = self.battle(battle_id).state
+        return rs.legal_commands(state, rs.context(self.pack_of(rs), state))
+
+    def stream(self, battle_id: str) -> list[Envelope]:
+        """Every envelope of the game's stream, in order."""
+        return self.events(self.ruleset(battle_id).game_stream(battle_id))
+
+    def battles(self) -> list[GameRegistered]:
+        """Every game of every ruleset, in creation order."""
+        legacy = [GameRegistered(battle_id=e.event.battle_id, ruleset="betrayal", setup=e.event.setup)
+                  for e in self.events(LEGACY_INDEX_STREAM)]
+        return legacy + [e.event for e in self.events(INDEX_STREAM)]
+
+    def latest_battle(self) -> str:
+        """The game created last: what a command acts on by default. Reads
+        only the index's newest event, so it costs the same however many
+        games the store holds."""
+        last = self.events.last(INDEX_STREAM) or self.events.last(LEGACY_INDEX_STREAM)
+        if last is None:
+            raise NotFound("there is no battle yet: start one with `rk new`")
+        return last.event.battle_id
+
+    def state_of(self, kind: Aggregate, stream: UUID, version: int | None = None) -> Any:
+        """The state of another aggregate's stream, now or at ``version``."""
+        if kind.snapshot_topic:
+            register_state(kind.snapshot_topic, kind.state_type)
+        return self.load(stream, lambda s, items: _fold_plain(kind, s, items), version)
+
+    # -- commands ------------------------------------------------------------------
+
+    def start(self, ruleset: str, command: Any, *, battle_id: str,
+              prelude: Sequence[Write] = ()) -> Result:
+        """Set a game up with its ruleset's setup ``command``. ``prelude``
+        writes other aggregates first, in the same transaction (Betrayal
+        creates new party members so)."""
+        rs = registry.load(ruleset)
+        if not isinstance(command, rs.setup_commands):
+            raise MalformedCommand(f"{type(command).__name__} does not set up a {rs.title} game")
+        _check_id(battle_id)
+        for other in registry.all_rulesets():
+            if self.events.last(other.game_stream(battle_id)) is not None:
+                raise MalformedCommand(f"battle {battle_id!r} already exists")
+        outcome = rs.decide(None, command, rs.setup_context(self.pack_of(rs), command))
+        command_id = "c1"
+        before = [self._write(rs, w, command_id) for w in prelude]
+        written = [self._write(rs, w, command_id) for w in outcome.writes]
+        issued = rs.issued(command_id=command_id, command=command,
+                           touched=tuple((str(w.stream), w.version_before) for w in written))
+        events = [issued, *outcome.events]
+        own = wrap(rs.game_stream(battle_id), 0, events, command_id)
+        index = self.events.last(INDEX_STREAM)
+        entry = wrap(INDEX_STREAM, index.originator_version if index else 0,
+                     [GameRegistered(battle_id=battle_id, ruleset=rs.name, setup=_setup_name(command))],
+                     command_id)
+        self.append([e for w in before for e in w.envelopes] + own
+                    + [e for w in written for e in w.envelopes] + entry)
+        self._rulesets[battle_id] = rs
+        game = fold(rs, None, own)
+        assert game is not None
+        self._remember(battle_id, game)
+        return Result(command_id, events, game)
+
+    def execute(self, battle_id: str, command: Any, *, redo_of: str = "") -> Result:
+        """Decide ``command`` against the game and save what it produced, in
+        every stream, at once. Refused commands raise and write nothing."""
+        rs = self.ruleset(battle_id)
+        game = self.battle(battle_id)
+        if isinstance(command, rs.setup_commands):
+            raise RuleViolation("UNDO-1", "this battle is already set up; start a new one with `rk new`")
+        outcome: Outcome = rs.decide(game.state, command, rs.context(self.pack_of(rs), game.state))
+        command_id = f"c{game.version + 1}"
+        written = [self._write(rs, w, command_id) for w in outcome.writes]
+        issued = rs.issued(command_id=command_id, command=command, redo_of=redo_of,
+                           touched=tuple((str(w.stream), w.version_before) for w in written))
+        events = [issued, *outcome.events]
+        return Result(command_id, events, self._commit(rs, battle_id, game, events, command_id, written))
+
+    def undo(self, battle_id: str, *, force: bool = False) -> Result:
+        """Revert the last command in every stream it touched (DESIGN: Undo).
+        A command that revealed a roll or a draw is a barrier: ``force``."""
+        rs = self.ruleset(battle_id)
+        game = self.battle(battle_id)
+        if not game.can_undo:
+            raise RuleViolation("UNDO-1", "there is nothing to undo (the setup itself cannot be undone;"
+                                          " start a new battle)")
+        last = game.done[-1]
+        if last.random and not force:
+            raise RuleViolation("UNDO-2", f"{type(last.command).__name__} revealed dice or a draw;"
+                                          " undo it with --force (the audit marks it)")
+        restored = self.battle(battle_id, version=last.version_before).state
+        command_id = f"u{game.version + 1}"
+        undone = rs.undone(command_id=last.command_id, restored=restored, forced=last.random)
+        written = []
+        for sid, version_before in last.touched:
+            stream = UUID(sid)
+            kind = self._aggregate_of_stream(rs, stream)
+            back = self.state_of(kind, stream, version_before) if version_before else None
+            written.append(self._write(rs, Write(kind.kind, stream, (kind.restored(last.command_id, back),)),
+                                       command_id))
+        return Result(command_id, [undone], self._commit(rs, battle_id, game, [undone], command_id, written))
+
+    def redo(self, battle_id: str) -> Result:
+        """Re-apply the most recently undone command, while nothing new was
+        done since. The RNG counter came back with the undo, so the same
+        command rolls the same faces."""
+        game = self.battle(battle_id)
+        if not game.can_redo:
+            raise RuleViolation("REDO-1", "there is nothing to redo")
+        last = game.undone[-1]
+        return self.execute(battle_id, last.command, redo_of=last.command_id)
+
+    # -- saving ----------------------------------------------------------------------
+
+    def _aggregate_of_stream(self, rs: Ruleset, stream: UUID) -> Aggregate:
+        first = self.events(stream, lte=1)
+        kind = rs.aggregate_of(first[0].event) if first else None
+        if kind is None:
+            raise NotFound(f"stream {stream} is none of {rs.title}'s aggregates")
+        return kind
+
+    def _write(self, rs: Ruleset, write: Write, command_id: str) -> _Written:
+        """A command's events for another stream, with the state they lead to."""
+        kind = rs.aggregate(write.kind)
+        last = self.events.last(write.stream)
+        version = last.originator_version if last else 0
+        state = self.state_of(kind, write.stream) if last else None
+        for event in write.events:
+            state = kind.evolve(state, event)
+        return _Written(write.stream, kind, version, wrap(write.stream, version, write.events, command_id), state)
+
+    def _commit(self, rs: Ruleset, battle_id: str, game: Game, events: list[Event], command_id: str,
+                written: list[_Written]) -> Game:
+        """Save a command's events in every stream at once, then fold them into
+        the game already in hand rather than reading it back."""
+        stream = rs.game_stream(battle_id)
+        own = wrap(stream, game.version, events, command_id)
+        self.append(own + [e for w in written for e in w.envelopes])
+        result = fold(rs, game, own)
+        assert result is not None
+        self._remember(battle_id, result)
+        if result.version // self.snapshot_every > game.version // self.snapshot_every:
+            self.save_snapshot(stream, result.version, result, rs.snapshot_topic)
+        for w in written:
+            every = w.aggregate.snapshot_every
+            after = w.version_before + len(w.envelopes)
+            if w.aggregate.snapshot_topic and w.state is not None and after // every > w.version_before // every:
+                self.save_snapshot(w.stream, after, w.state, w.aggregate.snapshot_topic)
+        return result
+
+
+def _fold_plain(kind: Aggregate, state: Any, items: Any) -> Any:
+    for item in items:
+        state = item.state if type(item) is SnapshotEnvelope else kind.evolve(state, item.event)
+    return state
+
+
+def _setup_name(command: Any) -> str:
+    return str(getattr(command, "setup", "") or getattr(command, "scenario", ""))
+
+
+def _check_id(battle_id: str) -> None:
+    if not battle_id or len(battle_id) > 64 or not all(c.isalnum() or c in "-_." for c in battle_id):
+        raise MalformedCommand(f"battle id {battle_id[:70]!r}: use 1 to 64 letters, digits, '-', '_' or '.'")
+
+
+def is_command(event: Event) -> bool:
+    """Whether ``event`` opens a command's group in a game stream."""
+    return isinstance(event, CommandIssued)

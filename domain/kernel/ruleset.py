@@ -1,0 +1,281 @@
+"""What a ruleset gives the kernel, and the registry that finds one by name.
+
+A ruleset is a package under ``domain/`` (``domain.betrayal``,
+``domain.conquest``) whose ``__init__`` registers one ``Ruleset`` instance
+under its name. The kernel finds it with ``load("conquest")``, importing
+``domain.<name>`` on first use, as OpenSpiel's ``load_game(name)`` does: the
+kernel never imports a ruleset by module path, and no ruleset imports
+another.
+
+The ruleset supplies only what is its own (its state, commands, events,
+content, ``decide``/``evolve``/``legal_commands``, one narrator); the kernel
+supplies the command log, undo and redo, the game index, snapshots, time
+travel and the portable log (``domain.kernel.games``,
+``domain.kernel.portable``).
+
+Contract of a ruleset's game state (the state of its game stream): a frozen
+msgspec Struct with the attributes ``battle_id``, ``rules_version``,
+``pack_id``, ``pack_hash`` and ``seed``, set by the event its setup command
+produces. The header of a portable log is read from them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from domain.kernel.errors import NotFound
+from domain.kernel.messages import Command, Event
+
+
+def stream_id(ruleset: str, kind: str, key: str) -> UUID:
+    """The stream of aggregate ``kind`` named ``key`` in ``ruleset``.
+
+    Derived from the names, so no lookup is needed to find a stream, and an
+    imported log can be checked to write only where its names say."""
+    return uuid5(NAMESPACE_URL, f"rulekeeper:{ruleset}:{kind}:{key}")
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """An aggregate, other than the game itself, that a command may write to
+    (Betrayal's adventurers; later its delves).
+
+    ``event_base`` is the base class of its events (the kernel tells which
+    aggregate a stream belongs to by it); ``evolve`` folds one event into
+    its state; ``restored(command_id, state)`` is the event an undo appends
+    to put the stream back to ``state`` (the state before the undone
+    command, or None if the command created the stream); ``key`` turns a
+    name into the key its stream id derives from (for example lower case).
+    """
+
+    kind: str
+    event_base: type[Event]
+    state_type: type
+    evolve: Callable[[Any, Event], Any]
+    restored: Callable[[str, Any], Event]
+    snapshot_topic: str = ""
+    snapshot_every: int = 50
+    key: Callable[[str], str] = str
+    name_of: Callable[[Event], str | None] = lambda event: None  # the name an event gives the stream
+
+
+@dataclass(frozen=True)
+class Write:
+    """Events a command appends to another aggregate's stream."""
+
+    kind: str
+    stream: UUID
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What ``decide`` returns: the events of the game stream, in order, and
+    the events it writes to other aggregates' streams (saved in the same
+    transaction)."""
+
+    events: list[Event]
+    writes: tuple[Write, ...] = ()
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One game as ``rk battles`` lists it: where it stands, in a few words."""
+
+    round: int
+    where: str  # the phase, or the outcome once it is over
+    who: str  # the party, or the two armies
+    setup: str = ""
+    over: bool = False
+
+
+@dataclass(frozen=True)
+class RandomCheck:
+    """A random outcome re-derived from (seed, counter) that the log does
+    not match: what the RNG gives and what the log holds."""
+
+    expected: str
+    found: str
+
+
+class Ruleset:
+    """Base of every ruleset's entry point. Subclasses set the class
+    attributes and implement the methods; the kernel calls nothing else.
+
+    Class attributes:
+
+    ``name``            registry name and log header's ``ruleset``
+    ``title``           the game's name, for people
+    ``rules_version``   written into the setup event of each game
+    ``game_kind``       the aggregate kind of the game stream ("battle")
+    ``state_type``      the game state (see the module docstring)
+    ``command_type``    the union of its command classes
+    ``event_base``      the base class of its game-stream events
+    ``issued``          its ``CommandIssued`` subclass (a stable TOPIC)
+    ``undone``          its ``CommandUndone`` subclass
+    ``snapshot_topic``  the topic its game snapshots are stored under
+    ``aggregates``      the other aggregates its commands write to
+    ``setup_commands``  the command classes that set a game up
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    rules_version: ClassVar[str] = ""
+    game_kind: ClassVar[str] = "battle"
+    state_type: ClassVar[type] = object
+    command_type: ClassVar[Any] = Command
+    event_base: ClassVar[type[Event]] = Event
+    issued: ClassVar[type] = object
+    undone: ClassVar[type] = object
+    snapshot_topic: ClassVar[str] = ""
+    aggregates: ClassVar[tuple[Aggregate, ...]] = ()
+    setup_commands: ClassVar[tuple[type, ...]] = ()
+
+    # -- content and context -------------------------------------------------
+
+    def pack(self) -> Any:
+        """The default content pack (an object with ``id`` and ``hash``)."""
+        raise NotImplementedError
+
+    def context(self, pack: Any, state: Any) -> Any:
+        """The rules context ``decide`` and ``legal_commands`` take for a game
+        in ``state``. Raises ``NotFound`` if the game was played with
+        another pack than ``pack``."""
+        raise NotImplementedError
+
+    def setup_context(self, pack: Any, command: Any) -> Any:
+        """The rules context to decide a setup command with."""
+        raise NotImplementedError
+
+    # -- the rules -----------------------------------------------------------
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        """Apply one game-stream event (never a command-log event). Pure."""
+        raise NotImplementedError
+
+    def decide(self, state: Any, command: Any, ctx: Any) -> Outcome:
+        """The outcome of ``command`` in ``state``, or ``RuleViolation`` /
+        ``MalformedCommand``. Pure: same inputs, same outcome."""
+        raise NotImplementedError
+
+    def legal_commands(self, state: Any, ctx: Any) -> list[Any]:
+        """What may be done now (empty once the game is over)."""
+        raise NotImplementedError
+
+    def reveals(self, event: Event) -> bool:
+        """Whether ``event`` shows players a random outcome (a roll, a draw):
+        undoing its command then needs force (UNDO-2)."""
+        raise NotImplementedError
+
+    def check_random(self, state: Any, event: Event) -> RandomCheck | None:
+        """Re-derive ``event``'s random outcome from the seed and the RNG
+        counter in ``state`` (the state just before the event); None when it
+        holds or the event has none."""
+        raise NotImplementedError
+
+    # -- words -----------------------------------------------------------------
+
+    def describe_event(self, event: Event, state: Any, pack: Any) -> str:
+        """One readable line for ``event``, starting ``RULE-ID: `` when it
+        cites a rule. ``state`` is the game just before it, or None (before
+        setup, or where no state is at hand, as in the audit: then units are
+        named by id). ``pack`` names content. The one narrator of ``rk log``
+        and the audit."""
+        raise NotImplementedError
+
+    def cited_rule(self, event: Event) -> str:
+        """The rule ID ``event`` applies ("" when no single rule fits); the
+        narration and the audit cite through it, so they never disagree."""
+        return ""
+
+    def describe_command(self, command: Any) -> str:
+        """A command as a person would type it (``move c4``)."""
+        raise NotImplementedError
+
+    def summary(self, state: Any) -> Summary:
+        """Where a game stands, for ``rk battles``."""
+        raise NotImplementedError
+
+    # -- streams ----------------------------------------------------------------
+
+    def related_streams(self, state: Any) -> dict[UUID, str]:
+        """The other streams that belong in the game's portable log, by id,
+        each named ``kind:key`` (Betrayal: its party's adventurers)."""
+        return {}
+
+    def game_stream(self, game_id: str) -> UUID:
+        """The stream of game ``game_id``."""
+        return stream_id(self.name, self.game_kind, game_id)
+
+    def stream_of(self, kind: str, key: str) -> UUID:
+        """The stream of the aggregate ``kind`` named ``key`` (the game's or
+        another's)."""
+        if kind == self.game_kind:
+            return self.game_stream(key)
+        return stream_id(self.name, kind, self.aggregate(kind).key(key))
+
+    def aggregate(self, kind: str) -> Aggregate:
+        """The other aggregate of that kind; KeyError if there is none."""
+        for aggregate in self.aggregates:
+            if aggregate.kind == kind:
+                return aggregate
+        raise KeyError(kind)
+
+    def aggregate_of(self, event: Event) -> Aggregate | None:
+        """The other aggregate ``event`` belongs to, or None (the game's)."""
+        for aggregate in self.aggregates:
+            if isinstance(event, aggregate.event_base):
+                return aggregate
+        return None
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    """Register ``ruleset`` under its name (a ruleset package's ``__init__``
+    does this). Registering another object under a taken name is refused."""
+    if not ruleset.name:
+        raise ValueError("a ruleset needs a name")
+    other = _REGISTRY.get(ruleset.name)
+    if other is not None and type(other).__qualname__ != type(ruleset).__qualname__:
+        raise ValueError(f"ruleset name {ruleset.name!r} is taken by {type(other).__qualname__}")
+    _REGISTRY[ruleset.name] = ruleset
+    # Its snapshot class must be known before any snapshot is read.
+    from domain.kernel.commandlog import game_types
+
+    game_types(ruleset)
+    return ruleset
+
+
+def names() -> list[str]:
+    """Every ruleset package under ``domain/``, by name, sorted."""
+    import domain
+
+    return sorted(m.name for m in pkgutil.iter_modules(domain.__path__)
+                  if m.ispkg and m.name != "kernel")
+
+
+def load(name: str) -> Ruleset:
+    """The ruleset registered as ``name``, importing ``domain.<name>`` on
+    first use. ``NotFound`` names the rulesets there are."""
+    found = _REGISTRY.get(name)
+    if found is not None:
+        return found
+    if name in names():
+        importlib.import_module(f"domain.{name}")
+        found = _REGISTRY.get(name)
+    if found is None:
+        raise NotFound(f"no ruleset {name!r}; there are: {', '.join(names())}")
+    return found
+
+
+def all_rulesets() -> Sequence[Ruleset]:
+    """Every ruleset, loaded."""
+    return [load(n) for n in names()]
+
