@@ -33,7 +33,7 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-new_app = typer.Typer(help="Start something new: a clash battle.", no_args_is_help=True)
+new_app = typer.Typer(help="Start something new: a Betrayal clash or a Conquest battle.", no_args_is_help=True)
 app.add_typer(new_app, name="new", rich_help_panel="Setting up")
 
 GLOBAL = "Global options"
@@ -423,6 +423,9 @@ def run() -> None:
         code = 0
     sys.exit(code)
 
+
+# Each ruleset's own verbs register themselves on the app (after it is built).
+from . import conquest_verbs  # noqa: E402,F401
 
 if __name__ == "__main__":  # python -m cli.main ...
     run()

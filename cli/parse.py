@@ -21,9 +21,9 @@ def hex_labels(texts: list[str] | None) -> tuple[Hex, ...]:
     return tuple(parse_label(t) for t in texts or ())
 
 
-def numbers(text: str | None, what: str) -> tuple[int, ...]:
+def numbers(text: str | None, what: str, low: int | None = None, high: int | None = None) -> tuple[int, ...]:
     """``"1,2, 4"`` -> (1, 2, 4); empty or None -> (). ``what`` names the
-    list in the error message."""
+    list in the error message; ``low`` and ``high`` bound each number."""
     if not text or not text.strip():
         return ()
     out = []
@@ -31,8 +31,13 @@ def numbers(text: str | None, what: str) -> tuple[int, ...]:
         if not part:
             continue
         if not part.isascii() or not part.isdigit():
-            raise MalformedCommand(f"{what}: {part!r} is not a number (write them like 1,2,3)")
-        out.append(int(part))
+            raise MalformedCommand(f"{what}: {part[:20]!r} is not a number (write them like 1,2,3)")
+        if len(part) > 9:
+            raise MalformedCommand(f"{what}: {part[:12]}... is far too large")
+        value = int(part)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise MalformedCommand(f"{what}: {value} is not from {low} to {high}")
+        out.append(value)
     return tuple(out)
 
 

@@ -42,7 +42,7 @@ MAX_REQUEST = 1 << 20
 # Environment read by rich (and typer's help) when rendering, set per request.
 RENDER_ENV = ("COLUMNS", "FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")
 # Imported at start-up, so the first command does not pay for them.
-HANDLERS = ("cli.game", "cli.betrayal", "cli.history", "cli.portable", "cli.views", "cli.content")
+HANDLERS = ("cli.game", "cli.betrayal", "cli.conquest", "cli.history", "cli.portable", "cli.views", "cli.content")
 
 
 class _Stop(Exception):

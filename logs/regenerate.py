@@ -1,9 +1,9 @@
 """Regenerate the golden battle logs in this folder by real play.
 
-Each log is a battle played through ``BetrayalApp`` on a memory store by
-the bots of ``domain.betrayal.bots`` with fixed seeds, then exported. Play
-is deterministic; only the timestamps (and so the hashes) change from one
-regeneration to the next.
+Each log is a battle played through the kernel's ``GameApp`` on a memory
+store by a ruleset's greedy bot (``domain.<ruleset>.bots``) with fixed
+seeds, then exported. Play is deterministic; only the timestamps (and so
+the hashes) change from one regeneration to the next.
 
     .venv/bin/python logs/regenerate.py          # from the project root
     .venv/bin/pytest tests/golden --regen-golden  # the same, through pytest
@@ -20,8 +20,13 @@ from domain.betrayal.application import BetrayalApp, PartySpec, Result
 from domain.betrayal.bots import greedy_choice
 from domain.betrayal.commands import Engage, Move
 from domain.betrayal.events import DiceRolled
-from domain.kernel.portable import export_battle
 from domain.betrayal.state import Outcome, Phase
+from domain.conquest import bots as conquest_bots
+from domain.conquest import events as conquest_events
+from domain.conquest.commands import StartConquest
+from domain.conquest.vocab import Termination
+from domain.kernel.games import GameApp
+from domain.kernel.portable import export_battle
 
 LOGS = Path(__file__).resolve().parent
 PARTY = ("Ysolda:nord", "Tarn:dark-elf")
@@ -126,10 +131,93 @@ def _expect(app: BetrayalApp, battle_id: str, outcome: Outcome) -> str:
     return battle_id
 
 
-GOLDEN: dict[str, Callable[[BetrayalApp], str]] = {
+# --- Conquest -----------------------------------------------------------------------
+
+CONQUEST_ARMIES = ("saltmarch", "cinderpact")
+MAX_CONQUEST_COMMANDS = 1000
+
+
+def _conquest(app: GameApp, battle_id: str, scenario: str, seed: int) -> None:
+    app.start("conquest", StartConquest(battle_id=battle_id, scenario=scenario, armies=CONQUEST_ARMIES,
+                                        seed=seed), battle_id=battle_id)
+
+
+def _conquest_next(app: GameApp, battle_id: str) -> Result:
+    rs = app.ruleset(battle_id)
+    state = app.battle(battle_id).state
+    return app.execute(battle_id, conquest_bots.greedy_choice(state, rs.context(app.pack_of(rs), state)))
+
+
+def _conquest_over(app: GameApp, battle_id: str) -> bool:
+    return app.battle(battle_id).state.result is not None
+
+
+def _conquest_play_out(app: GameApp, battle_id: str) -> None:
+    for _ in range(MAX_CONQUEST_COMMANDS):
+        if _conquest_over(app, battle_id):
+            return
+        _conquest_next(app, battle_id)
+    raise RuntimeError(f"{battle_id} did not end in {MAX_CONQUEST_COMMANDS} commands")
+
+
+def _conquest_expect(app: GameApp, battle_id: str, termination: Termination) -> str:
+    got = app.battle(battle_id).state.result.termination
+    if got is not termination:
+        raise RuntimeError(f"{battle_id} ended by {got}, not {termination}: the rules changed; pick another seed")
+    return battle_id
+
+
+def conquest_wipe_out(app: GameApp) -> str:
+    """Greedy play decided by wipe-out (border-clash, seed 2, round 4)."""
+    battle_id = "golden-conquest-wipe-out"
+    _conquest(app, battle_id, "border-clash", seed=2)
+    _conquest_play_out(app, battle_id)
+    return _conquest_expect(app, battle_id, Termination.WIPE_OUT)
+
+
+def conquest_round_limit(app: GameApp) -> str:
+    """Greedy play that runs to the scenario's round limit (border-clash, seed 3, 10 rounds)."""
+    battle_id = "golden-conquest-round-limit"
+    _conquest(app, battle_id, "border-clash", seed=3)
+    _conquest_play_out(app, battle_id)
+    return _conquest_expect(app, battle_id, Termination.ROUND_LIMIT)
+
+
+def conquest_undo(app: GameApp) -> str:
+    """Greedy play with undo and redo in it (hold-the-ford, seed 1): each of
+    the first three rolls (Reinforcement and roll-off) undone by force and
+    redone (the same faces come back), a command without randomness undone
+    and replaced, and the command that ended the battle undone and redone."""
+    battle_id = "golden-conquest-undo"
+    _conquest(app, battle_id, "hold-the-ford", seed=1)
+    rolls = replaced = 0
+    for _ in range(MAX_CONQUEST_COMMANDS):
+        if _conquest_over(app, battle_id):
+            break
+        result = _conquest_next(app, battle_id)
+        rolled = [e for e in result.events
+                  if isinstance(e, (conquest_events.ReinforcementsRolled, conquest_events.SupremacyRolled))]
+        if _conquest_over(app, battle_id) or (rolled and rolls < 3):
+            rolls += bool(rolled)
+            app.undo(battle_id, force=app.battle(battle_id).done[-1].random)
+            again = app.redo(battle_id)
+            if again.events[1:] != result.events[1:]:
+                raise RuntimeError("a redo gave other events than the undone command")
+        elif not app.battle(battle_id).done[-1].random and not replaced:
+            replaced += 1
+            app.undo(battle_id)  # the bot gives the same or another command: the redo is gone
+    else:
+        raise RuntimeError(f"{battle_id} did not end in {MAX_CONQUEST_COMMANDS} commands")
+    return battle_id
+
+
+GOLDEN: dict[str, Callable[[GameApp], str]] = {
     "won-waystone-crossing.jsonl": won_waystone_crossing,
     "lost-fallen-watchtower.jsonl": lost_fallen_watchtower,
     "undo-cinder-rite.jsonl": undo_cinder_rite,
+    "conquest-wipe-out.jsonl": conquest_wipe_out,
+    "conquest-round-limit.jsonl": conquest_round_limit,
+    "conquest-undo.jsonl": conquest_undo,
 }
 
 
@@ -137,7 +225,7 @@ def regenerate(folder: Path = LOGS) -> dict[str, bytes]:
     """Play every golden battle (each in its own memory store) and write its log."""
     written = {}
     for name, build in GOLDEN.items():
-        app = BetrayalApp(store="memory")
+        app = BetrayalApp(store="memory")  # a GameApp, with Betrayal's verbs as methods
         data = export_battle(app, build(app))
         (folder / name).write_bytes(data)
         written[name] = data

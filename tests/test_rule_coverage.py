@@ -1,5 +1,12 @@
-"""Every rule of rules/betrayal.md is cited by a test, or RULES-COVERAGE.md
-says why not; and nothing is listed as tested that no test cites.
+"""Every rule of each ruleset's spec is cited by a test, or its coverage
+file says why not; and nothing is listed as tested that no test cites.
+
+Rulesets and where their citations come from (rule IDs repeat across
+rulesets, so each is checked against its own tests only):
+
+- betrayal: rules/betrayal.md, RULES-COVERAGE.md, every test except those
+  under tests/<another ruleset>/ (tests/conquest, ...);
+- conquest: rules/conquest.md, RULES-COVERAGE-conquest.md, tests/conquest.
 
 Citations are read from the test sources with ``ast``: each argument of a
 ``pytest.mark.rule(...)`` call, as a decorator, in ``pytestmark`` or in
@@ -14,12 +21,54 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from dataclasses import dataclass
+
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SPEC = REPO.parent / "shared" / "rules" / "betrayal.md"
+RULES = REPO.parent / "shared" / "rules"
+SPEC = RULES / "betrayal.md"
 COVERAGE = REPO / "RULES-COVERAGE.md"
 TESTS = REPO / "tests"
+OTHER_RULESETS = ("conquest", "labyrinth")  # test folders whose citations are not Betrayal's
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One ruleset's spec, coverage file and the test files citing it."""
+
+    name: str
+    spec: Path
+    coverage: Path
+    roots: tuple[Path, ...]
+    excluded: tuple[Path, ...] = ()
+    min_rules: int = 1
+
+    def spec_text(self) -> str:
+        if not self.spec.is_file():
+            pytest.skip(f"the {self.name} rules are not at {self.spec}")
+        return self.spec.read_text(encoding="utf-8")
+
+    def spec_ids(self) -> list[str]:
+        return RULE_ID.findall(self.spec_text())
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        return ROW.findall(self.coverage.read_text(encoding="utf-8"))
+
+    def cited(self) -> set[str]:
+        found: set[str] = set()
+        for root in self.roots:
+            for path in sorted(root.rglob("*.py")):
+                if any(path.is_relative_to(ex) for ex in self.excluded):
+                    continue
+                found |= cited_in(path.read_text(encoding="utf-8"))
+        return found
+
+
+RULESETS = (
+    Ruleset("betrayal", SPEC, COVERAGE, (TESTS,), tuple(TESTS / n for n in OTHER_RULESETS), 300),
+    Ruleset("conquest", RULES / "conquest.md", REPO / "RULES-COVERAGE-conquest.md", (TESTS / "conquest",), (), 74),
+)
 
 RULE_ID = re.compile(r"^\s*- \*\*\[([A-Za-z0-9-]+)\]\*\*", re.MULTILINE)
 EXAMPLE_ID = re.compile(r"^### (EX-\d+) ", re.MULTILINE)
@@ -78,8 +127,11 @@ def cited_in(source: str) -> set[str]:
 
 
 def cited_ids(root: Path = TESTS) -> set[str]:
+    """Rule IDs cited under ``root`` (tests/<another ruleset>/ left out when ``root`` is tests/)."""
     found: set[str] = set()
     for path in sorted(root.rglob("*.py")):
+        if root == TESTS and any(path.is_relative_to(TESTS / n) for n in OTHER_RULESETS):
+            continue
         found |= cited_in(path.read_text(encoding="utf-8"))
     return found
 
@@ -116,17 +168,19 @@ def test_the_spec_lists_its_rules_as_bold_bracketed_bullets():
     assert ids[0] == "ROUND-1" and "ENGAGE-7c" in ids and "RACE-DARK-ELF" in ids
 
 
-# --- the coverage itself ------------------------------------------------------------
+# --- the coverage itself, per ruleset ------------------------------------------------
 
 
-def test_every_rule_is_listed_once_with_a_known_status_and_a_reason_when_not_tested():
-    ids = spec_ids()
-    rows = coverage_rows()
+@pytest.mark.parametrize("rs", RULESETS, ids=lambda r: r.name)
+def test_every_rule_is_listed_once_with_a_known_status_and_a_reason_when_not_tested(rs):
+    ids = rs.spec_ids()
+    assert len(ids) == len(set(ids)) >= rs.min_rules
+    rows = rs.rows()
     problems = []
     counts = Counter(rule for rule, _, _ in rows)
     problems += [f"{rule}: listed {n} times" for rule, n in counts.items() if n > 1]
-    problems += [f"{rule}: not a rule of betrayal.md" for rule in counts if rule not in set(ids) and rule != "Rule"]
-    problems += [f"{rule}: missing from RULES-COVERAGE.md" for rule in ids if rule not in counts]
+    problems += [f"{rule}: not a rule of {rs.spec.name}" for rule in counts if rule not in set(ids) and rule != "Rule"]
+    problems += [f"{rule}: missing from {rs.coverage.name}" for rule in ids if rule not in counts]
     for rule, status, note in rows:
         if rule == "Rule":
             continue
@@ -134,25 +188,25 @@ def test_every_rule_is_listed_once_with_a_known_status_and_a_reason_when_not_tes
             problems.append(f"{rule}: unknown status {status!r} (use {', '.join(STATUSES)})")
         elif status != "tested" and not note:
             problems.append(f"{rule}: {status} needs a one-line reason")
-    assert not problems, "RULES-COVERAGE.md:\n  " + "\n  ".join(problems)
+    assert not problems, f"{rs.coverage.name}:\n  " + "\n  ".join(problems)
 
 
-def test_every_rule_is_cited_by_a_test_or_listed_as_not_or_partly_modelled():
-    cited = cited_ids()
-    excused = {rule for rule, status, _ in coverage_rows() if status in ("not modelled", "partly modelled")}
-    missing = [rule for rule in spec_ids() if rule not in cited and rule not in excused]
+@pytest.mark.parametrize("rs", RULESETS, ids=lambda r: r.name)
+def test_every_rule_is_cited_by_a_test_or_listed_as_not_or_partly_modelled(rs):
+    cited = rs.cited()
+    excused = {rule for rule, status, _ in rs.rows() if status in ("not modelled", "partly modelled")}
+    missing = [rule for rule in rs.spec_ids() if rule not in cited and rule not in excused]
     assert not missing, (
         f"{len(missing)} rules are neither cited by a test (@pytest.mark.rule) nor listed as not or "
-        "partly modelled in RULES-COVERAGE.md:\n  " + "\n  ".join(missing)
+        f"partly modelled in {rs.coverage.name}:\n  " + "\n  ".join(missing)
     )
 
 
-def test_no_rule_is_listed_as_tested_unless_a_test_cites_it():
-    cited = cited_ids()
-    claimed = [rule for rule, status, _ in coverage_rows() if status == "tested" and rule not in cited]
-    assert not claimed, (
-        "RULES-COVERAGE.md lists these as tested but no test cites them:\n  " + "\n  ".join(claimed)
-    )
+@pytest.mark.parametrize("rs", RULESETS, ids=lambda r: r.name)
+def test_no_rule_is_listed_as_tested_unless_a_test_cites_it(rs):
+    cited = rs.cited()
+    claimed = [rule for rule, status, _ in rs.rows() if status == "tested" and rule not in cited]
+    assert not claimed, f"{rs.coverage.name} lists these as tested but no test cites them:\n  " + "\n  ".join(claimed)
 
 
 def test_every_cited_betrayal_id_exists():
@@ -160,3 +214,9 @@ def test_every_cited_betrayal_id_exists():
     known = set(RULE_ID.findall(text)) | set(EXAMPLE_ID.findall(text)) | OUR_IDS
     unknown = sorted(cited_ids(TESTS / "betrayal") - known)
     assert not unknown, "tests/betrayal cites IDs that betrayal.md does not have: " + ", ".join(unknown)
+
+
+def test_every_cited_conquest_id_exists():
+    rs = RULESETS[1]
+    unknown = sorted(rs.cited() - set(rs.spec_ids()))
+    assert not unknown, "tests/conquest cites IDs that conquest.md does not have: " + ", ".join(unknown)

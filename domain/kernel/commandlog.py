@@ -114,6 +114,8 @@ def fold(ruleset: Ruleset, game: Game | None, items: Iterable[Envelope | Snapsho
     first time one of its events reveals an outcome."""
     done_cls, game_cls = game_types(ruleset)
     evolve, reveals = ruleset.evolve, ruleset.reveals
+    # Exact classes, compared by identity: this loop is every replay's.
+    issued, undone_cls = ruleset.issued, ruleset.undone
     state = game.state if game else None
     version = game.version if game else 0
     done = list(game.done) if game else []
@@ -127,7 +129,8 @@ def fold(ruleset: Ruleset, game: Game | None, items: Iterable[Envelope | Snapsho
             continue
         event = item.event  # type: ignore[union-attr]
         version = item.originator_version
-        if isinstance(event, CommandIssued):
+        kind = type(event)
+        if kind is issued:
             done.append(done_cls(
                 command_id=event.command_id, command=event.command,
                 version_before=version - 1, touched=event.touched,
@@ -137,7 +140,7 @@ def fold(ruleset: Ruleset, game: Game | None, items: Iterable[Envelope | Snapsho
                 undone.pop()
             else:
                 undone.clear()
-        elif isinstance(event, CommandUndone):
+        elif kind is undone_cls:
             undone.append(done.pop())
             random = bool(done) and done[-1].random
             state = event.restored

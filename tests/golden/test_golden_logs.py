@@ -25,6 +25,9 @@ from domain.kernel.portable import (
     verify_log,
 )
 from domain.betrayal.state import Outcome
+from domain.kernel.commandlog import CommandIssued as KernelIssued
+from domain.kernel.commandlog import CommandUndone as KernelUndone
+from domain.kernel.games import GameApp
 
 LOGS = Path(__file__).resolve().parents[2] / "logs"
 NAMES = sorted(p.name for p in LOGS.glob("*.jsonl"))
@@ -78,3 +81,35 @@ def test_the_logs_show_what_their_names_say(golden_logs):
     redos = [e for e in undo if isinstance(e, CommandIssued) and e.redo_of]
     assert any(u.forced for u in undos) and any(not u.forced for u in undos)
     assert redos
+
+
+def test_the_conquest_logs_show_what_their_names_say(golden_logs):
+    from domain.conquest.vocab import Termination
+
+    def ended(name: str):
+        app = GameApp(store="memory")
+        return app.battle(import_log(app, golden_logs[name])).state.result
+
+    assert ended("conquest-wipe-out.jsonl").termination is Termination.WIPE_OUT
+    limit = ended("conquest-round-limit.jsonl")
+    assert limit.termination is Termination.ROUND_LIMIT
+    undo = _battle_events(golden_logs["conquest-undo.jsonl"])
+    undos = [e for e in undo if isinstance(e, KernelUndone)]
+    redos = [e for e in undo if isinstance(e, KernelIssued) and e.redo_of]
+    assert any(u.forced for u in undos) and any(not u.forced for u in undos)
+    assert len(redos) >= 3
+    assert ended("conquest-undo.jsonl") is not None
+
+
+def test_each_log_names_its_ruleset_and_one_store_holds_both_games(golden_logs):
+    rulesets = {n: header(golden_logs[n])["ruleset"] for n in NAMES}
+    assert set(rulesets.values()) == {"betrayal", "conquest"}
+    # The Betrayal logs share their party, so one of them goes in with every Conquest log.
+    names = ["won-waystone-crossing.jsonl", *(n for n in NAMES if rulesets[n] == "conquest")]
+    app = GameApp(store="memory")
+    for n in names:
+        import_log(app, golden_logs[n])
+    ids = [header(golden_logs[n])["battle_id"] for n in names]
+    assert [(g.battle_id, g.ruleset) for g in app.battles()] == [(i, rulesets[n]) for i, n in zip(ids, names)]
+    for battle_id in ids:
+        assert verify_battle(app, battle_id).ok

@@ -1,0 +1,150 @@
+"""Conquest's rebuild row: the same measure as Betrayal's (``bench.rebuild``)
+for a long Conquest battle stream, so the kernel is timed on a second
+ruleset against the same kind of floor (raw SQLite rows decoded by msgspec
+and folded by Conquest's own ``evolve``).
+
+The stream is seeded random legal play through the kernel's ``GameApp``:
+half greedy, half random commands, forced undos and redos, and, when the
+battle ends, a few commands undone to play on, until it holds the events
+asked for. Streams are cached beside Betrayal's, keyed by the code digest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import sqlite3
+import tempfile
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from domain.conquest import bots
+from domain.conquest import events as ev
+from domain.conquest.commands import StartConquest
+from domain.conquest.evolve import evolve
+from domain.kernel import ruleset as registry
+from domain.kernel.commandlog import fold as fold_game
+from domain.kernel.games import GameApp
+
+from .measure import Row, interleaved, median, ms, rate
+from .rebuild import GOAL_SQLITE_10K, NO_SNAPSHOTS, Decoders, repeats_for
+from .streams import BACK, GREEDY, REDO, UNDO, Built, _scratch, checkpoint, code_digest
+
+ARMIES = ("saltmarch", "cinderpact")
+SCENARIO = "border-clash"
+
+
+class ConquestBuilt(Built):
+    """A store holding one Conquest battle stream."""
+
+    @property
+    def stream_id(self):  # type: ignore[override]
+        return registry.load("conquest").game_stream(self.battle_id)
+
+
+def stream(events: int, seed: int, cache_dir: Path) -> ConquestBuilt:
+    """The cached store of a Conquest stream of about ``events`` events."""
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"conquest-{events}-s{seed}-{code_digest()}"
+    meta, db = cache_dir / f"{stem}.json", cache_dir / f"{stem}.sqlite"
+    if meta.exists() and db.exists():
+        return ConquestBuilt(**(json.loads(meta.read_text()) | {"path": str(db), "target": events}))
+    work = Path(tempfile.mkdtemp(dir=_scratch() or cache_dir))
+    try:
+        built = build(work / "store.sqlite", events, seed)
+        checkpoint(work / "store.sqlite")
+        partial = cache_dir / f"{stem}.sqlite.partial"
+        shutil.copyfile(work / "store.sqlite", partial)
+        os.replace(partial, db)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    built = ConquestBuilt(**(asdict(built) | {"path": str(db), "target": events}))
+    meta.write_text(json.dumps(asdict(built)))
+    return built
+
+
+def build(path: Path, events: int, seed: int) -> ConquestBuilt:
+    """Play one battle into a new SQLite store until its stream holds ``events`` events."""
+    battle_id = f"bench-conquest-{events}-s{seed}"
+    started = time.perf_counter()
+    rnd = random.Random(seed)
+    rs = registry.load("conquest")
+    n = {"commands": 0, "undos": 0, "redos": 0, "ends": 0}
+    with GameApp(f"sqlite:{path}") as app:
+        game = app.start("conquest", StartConquest(battle_id=battle_id, scenario=SCENARIO, armies=ARMIES, seed=seed),
+                         battle_id=battle_id).battle
+        while game.version < events:
+            if game.state.result is not None:
+                n["ends"] += 1
+                for _ in range(rnd.choice(BACK)):
+                    if not game.can_undo or game.version >= events:
+                        break
+                    game = app.undo(battle_id, force=True).battle
+                    n["undos"] += 1
+                continue
+            roll = rnd.random()
+            if game.can_redo and roll < REDO:
+                game = app.redo(battle_id).battle
+                n["redos"] += 1
+            elif roll < UNDO and game.can_undo:
+                game = app.undo(battle_id, force=True).battle
+                n["undos"] += 1
+            else:
+                ctx = rs.context(app.pack_of(rs), game.state)
+                command = (bots.greedy_choice(game.state, ctx) if rnd.random() < GREEDY
+                           else bots.random_choice(game.state, ctx, rnd))
+                game = app.execute(battle_id, command).battle
+                n["commands"] += 1
+        n["events"] = game.version
+    return ConquestBuilt(str(path), battle_id, build_seconds=time.perf_counter() - started, **n)
+
+
+def fold(rows: list[tuple[str, bytes]], decoders: Decoders) -> Any:
+    """The floor: every row decoded and folded by Conquest's ``evolve``, the
+    command log handled as the kernel does (an undo restores its state)."""
+    state = None
+    for topic, data in rows:
+        event = decoders(topic).decode(data).d
+        if type(event) is ev.CommandUndone:
+            state = event.restored
+        elif type(event) is not ev.CommandIssued:
+            state = evolve(state, event)
+    return state
+
+
+def rebuild_rows(built: ConquestBuilt, quick: bool = False) -> list[Row]:
+    """Load the whole Conquest stream through the application, snapshots
+    off, against the floor."""
+    rs = registry.load("conquest")
+    con = sqlite3.connect(built.path)
+    decoders = Decoders()
+    sql = "SELECT topic, state FROM stored_events WHERE originator_id=? ORDER BY originator_version"
+    key = built.stream_id.hex
+
+    def floor():
+        return fold(con.execute(sql, (key,)).fetchall(), decoders)
+
+    with GameApp(f"sqlite:{built.path}", env=NO_SNAPSHOTS) as app:
+        def load():
+            return app.load(built.stream_id, lambda game, items: fold_game(rs, game, items))
+
+        if load().state != floor():
+            raise AssertionError("rebuild, SQLite, Conquest: the floor's fold differs from the application's state")
+        got = interleaved({"app": load, "floor": floor}, repeats_for(built.events, quick))
+    con.close()
+    t_app, t_floor = median(got["app"]), median(got["floor"])
+    n = built.events
+    return [Row(
+        figure="rebuild, SQLite, Conquest",
+        size=f"{n:,} ev",
+        value=f"{rate(n / t_app, 'ev/s')} ({ms(t_app)})",
+        floor=f"{rate(n / t_floor, 'ev/s')} ({ms(t_floor)})",
+        ratio=t_app / t_floor,
+        goal=GOAL_SQLITE_10K if built.target == 10_000 else None,
+        data={"events": n, "seconds": t_app, "floor_seconds": t_floor, "events_per_second": n / t_app,
+              "floor_events_per_second": n / t_floor, "repeats": len(got["app"])},
+    )]

@@ -1,0 +1,93 @@
+"""The Conquest ruleset's entry point for the kernel: one ``Ruleset``
+subclass whose instance ``domain/conquest/__init__.py`` registers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel.errors import NotFound
+from domain.kernel.ruleset import Outcome, RandomCheck, Ruleset, Summary
+
+from . import events as ev
+from . import narrate, rules
+from .catalog import Pack
+from .citations import cited_rule
+from .commands import ConquestCommand, StartConquest
+from .context import RulesContext, context_for
+from .decision import faces_at
+from .packs import starter_pack
+from .state import ConquestState
+from .vocab import RULES_VERSION, Phase
+
+
+class ConquestRuleset(Ruleset):
+    """Conquest: The Last Argument of Kings, the round sequence."""
+
+    name = "conquest"
+    title = "Conquest: The Last Argument of Kings"
+    rules_version = RULES_VERSION
+    game_kind = "battle"
+    state_type = ConquestState
+    command_type = ConquestCommand
+    event_base = ev.ConquestEvent
+    issued = ev.CommandIssued
+    undone = ev.CommandUndone
+    snapshot_topic = "conquest.snapshot.Game"
+    aggregates = ()
+    setup_commands = (StartConquest,)
+
+    def pack(self) -> Pack:
+        return starter_pack()
+
+    def context(self, pack: Pack, state: ConquestState) -> RulesContext:
+        if (pack.id, pack.hash) != (state.pack_id, state.pack_hash):
+            raise NotFound(f"battle {state.battle_id} was played with pack {state.pack_id} "
+                           f"({state.pack_hash[:8]}), not {pack.id} ({pack.hash[:8]})")
+        return context_for(pack, state.scenario)
+
+    def setup_context(self, pack: Pack, command: StartConquest) -> RulesContext:
+        if command.scenario not in pack.scenarios:
+            raise NotFound(f"no scenario {command.scenario!r} in pack {pack.id}")
+        return context_for(pack, command.scenario)
+
+    # The pure function itself, not a method around it: replay calls it per event.
+    evolve = staticmethod(rules.evolve)  # type: ignore[assignment]
+
+    def decide(self, state: Any, command: Any, ctx: RulesContext) -> Outcome:
+        return Outcome(events=rules.decide(state, command, ctx))  # Conquest writes only its game stream
+
+    def legal_commands(self, state: Any, ctx: RulesContext) -> list[Any]:
+        return rules.legal_commands(state, ctx)
+
+    def reveals(self, event: ev.ConquestEvent) -> bool:
+        return isinstance(event, (ev.ReinforcementsRolled, ev.SupremacyRolled, ev.CardDrawn))
+
+    def check_random(self, state: Any, event: ev.ConquestEvent) -> RandomCheck | None:
+        if not isinstance(event, (ev.ReinforcementsRolled, ev.SupremacyRolled)) or event.typed:
+            return None
+        expected = faces_at(state.seed, state.rng, len(event.faces))
+        if event.counter != state.rng or tuple(event.faces) != expected:
+            return RandomCheck(expected=f"counter {state.rng}: faces {list(expected)}",
+                               found=f"counter {event.counter}: faces {list(event.faces)}")
+        return None
+
+    def describe_event(self, event: ev.ConquestEvent, state: Any, pack: Any) -> str:
+        rule = cited_rule(event)
+        text = narrate.describe_event(event, state)
+        return f"{rule}: {text}" if rule else text
+
+    def cited_rule(self, event: ev.ConquestEvent) -> str:
+        return cited_rule(event)
+
+    def describe_command(self, command: Any) -> str:
+        return narrate.describe_command(command)
+
+    def summary(self, state: ConquestState) -> Summary:
+        armies = f"{state.sides[0].army} v {state.sides[1].army}"
+        if state.phase is Phase.OVER:
+            return Summary(round=state.round, where=state.result.reason, who=armies,
+                           setup=state.scenario, over=True)
+        return Summary(round=state.round, where=f"{state.phase.value} phase", who=armies, setup=state.scenario)
+
+
+RULESET = ConquestRuleset()

@@ -1,0 +1,212 @@
+"""The Action Phase (ACT), the Action List (ACTIONS) and the Victory Phase (VICTORY)."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from domain.conquest import events as ev
+from domain.conquest.commands import (
+    Charge, Clash, DrawCard, EndActivation, EndRound, March, Reform, ResolveDrawEvent, Surrender, Volley, Withdraw,
+)
+from domain.conquest.rules import legal_commands
+from domain.conquest.vocab import Action, Phase, Step, Termination, Use, Where
+from domain.kernel.errors import AmbiguousCommand
+from conquest_harness import CTX, acting, in_phase, of, place, start, violates, when
+
+
+def _stacks(s, a=(), b=()):
+    return replace(s, sides=(replace(s.sides[0], stack=tuple(a)), replace(s.sides[1], stack=tuple(b))))
+
+
+def _drawing(a=(), b=(), turn=0, **where):
+    s = in_phase(place(start(), **where), Phase.ACTION, turn=turn, round=2)
+    return _stacks(s, a, b)
+
+
+@pytest.mark.rule("ACT-1")
+@pytest.mark.rule("ACT-2")
+@pytest.mark.rule("ACT-17")
+def test_players_alternate_drawing_the_top_card_of_their_stacks():
+    s = _drawing(a=("a3", "a1"), b=("b2",), a3=10, a1=10, b2=10)
+    s, events = when(s, DrawCard())
+    assert of(events, ev.CardDrawn)[0].regiment == "a3"
+    s, events = when(s, Reform(regiment="a3"), EndActivation())
+    assert s.regiment("a3").activated and s.turn == 1  # deactivated, play passes
+    s, events = when(s, DrawCard())
+    assert of(events, ev.CardDrawn)[0].regiment == "b2"
+
+
+@pytest.mark.rule("ACT-3")
+@pytest.mark.rule("ACT-5")
+def test_a_card_activates_one_regiment_of_its_entry_name_of_the_players_choosing():
+    s = _drawing(a=("a1",), a1=10, a2=10, a3=10)
+    with pytest.raises(AmbiguousCommand):
+        when(s, DrawCard())
+    violates(s, DrawCard(regiment="a3"), "ACT-3")
+    s, events = when(s, DrawCard(regiment="a2"), ResolveDrawEvent())  # a1's card, a2 shares its entry name
+    assert s.activation.regiment == "a2"
+    violates(s, Reform(regiment="a1"), "ACT-5")
+
+
+@pytest.mark.rule("ACT-4")
+@pytest.mark.rule("ACT-6")
+@pytest.mark.rule("ACT-7")
+def test_cards_with_nothing_to_activate_are_discarded_and_an_empty_stack_passes_play():
+    s = _drawing(a=("ac1", "a4", "a3"), b=("b1",), a1={"where": Where.FIELD, "front": 5, "activated": True},
+                 a4="destroyed", a3=10, b1=10)
+    s, events = when(s, DrawCard())
+    assert [e.card for e in of(events, ev.CardDiscarded)] == ["ac1", "a4"]
+    assert s.activation.regiment == "a3"
+    violates(_drawing(a=("a1",), a1={"where": Where.FIELD, "front": 5}, a2={"where": Where.FIELD, "front": 5, "activated": True}),
+             DrawCard(regiment="a2"), "ACT-4")
+    s = _drawing(a=("a4",), b=("b1",), a4="destroyed", b1=10)
+    s, events = when(s, DrawCard())
+    assert of(events, ev.CardDiscarded) and s.turn == 1 and s.phase is Phase.ACTION
+
+
+@pytest.mark.rule("ACT-8")
+def test_a_draw_event_may_be_resolved_or_declined_when_drawn():
+    s = _drawing(a=("a1",), a1=10)
+    s, _ = when(s, DrawCard(regiment="a1"))
+    assert s.activation.step is Step.DRAW_EVENT
+    violates(s, Reform(regiment="a1"), "ACT-8")
+    violates(s, ResolveDrawEvent(event="press-on"), "ACT-8")
+    declined, events = when(s, ResolveDrawEvent())
+    assert declined.activation.step is Step.ACTING and not declined.activation.free
+    used, _ = when(s, ResolveDrawEvent(event="quickstep"))
+    assert used.activation.free == (Action.MARCH,)
+
+
+@pytest.mark.rule("ACT-9")
+def test_a_draw_event_is_not_resolved_for_a_regiment_not_on_the_battlefield():
+    s = _drawing(a=("a1",), a1="arriving")
+    s, events = when(s, DrawCard(regiment="a1"))
+    assert of(events, ev.CardDrawn)[0].draw_events == () and s.activation.step is Step.ACTING
+
+
+@pytest.mark.rule("ACT-10")
+@pytest.mark.rule("ACT-13")
+@pytest.mark.rule("ACT-16")
+def test_two_actions_then_deactivation_and_the_second_may_be_declined():
+    s = acting(place(start(), a3=10, b1=30), "a3")
+    s, events = when(s, March(regiment="a3", inches=2), Volley(regiment="a3", target="b1", removed=1))
+    assert of(events, ev.ActivationEnded) and s.regiment("b1").stands == 2  # both used: deactivated
+    s = acting(place(start(), a3=10), "a3")
+    violates(s, EndActivation(), "ACT-10")
+    s, events = when(s, Reform(regiment="a3"), EndActivation())
+    assert of(events, ev.ActivationEnded)[0].declined
+
+
+@pytest.mark.rule("ACT-12")
+def test_a_regiment_that_arrived_this_round_cannot_charge():
+    s = acting(place(start(), a3={"where": Where.FIELD, "front": 6, "arrived": 2}, b1=40), "a3",
+               performed=(Action.MARCH,), standard=1)
+    violates(s, Charge(regiment="a3", target="b1", inches=2), "ACT-12")
+    old = acting(place(start(), a3=6, b1=40), "a3")
+    s, events = when(old, Charge(regiment="a3", target="b1", inches=2))
+    assert of(events, ev.RegimentCharged)[0].contact and ("a3", "b1") in s.contact
+
+
+@pytest.mark.rule("ACT-14")
+def test_no_action_but_march_twice_in_a_round():
+    s = acting(place(start(), a3={"where": Where.FIELD, "front": 6, "actions": (Action.REFORM,)}), "a3")
+    violates(s, Reform(regiment="a3"), "ACT-14")
+    s, _ = when(acting(place(start(), a3=6), "a3"), March(regiment="a3", inches=1), March(regiment="a3", inches=1))
+    assert s.regiment("a3").front == 8
+
+
+@pytest.mark.rule("ACT-15")
+@pytest.mark.rule("ACTIONS-2")
+def test_a_free_action_does_not_use_up_one_of_the_two_actions():
+    s = acting(place(start(), a1=6), "a1", free=(Action.MARCH,))
+    s, events = when(s, March(regiment="a1", inches=1))
+    assert of(events, ev.RegimentMarched)[0].use is Use.FREE and s.activation.standard == 0
+    s, events = when(s, March(regiment="a1", inches=1), Reform(regiment="a1"))
+    assert len(of(events, ev.ActivationEnded)) == 1 and s.regiment("a1").actions == (Action.MARCH,) * 2 + (Action.REFORM,)
+
+
+@pytest.mark.rule("ACTIONS-3")
+def test_a_free_action_does_not_allow_a_repeat_by_itself():
+    s = acting(place(start(), a1={"where": Where.FIELD, "front": 6, "actions": (Action.REFORM,)}), "a1",
+               free=(Action.REFORM,), standard=2, performed=(Action.MARCH, Action.MARCH))
+    violates(s, Reform(regiment="a1"), "ACTIONS-3")
+
+
+@pytest.mark.rule("ACTIONS-4")
+def test_an_additional_action_spends_an_action_to_repeat_the_same_action():
+    s = acting(place(start(), a4={"where": Where.FIELD, "front": 20, "actions": (Action.CLASH,)}, b1=28),
+               "a4", additional=(Action.CLASH,), standard=1, performed=(Action.CLASH,))
+    s = replace(s, contact=(("a4", "b1"),))
+    s, events = when(s, Clash(regiment="a4", target="b1", removed=1))
+    assert of(events, ev.StandsRemoved)[0].use is Use.ADDITIONAL and of(events, ev.ActivationEnded)
+
+
+@pytest.mark.rule("ACTIONS-5")
+def test_no_more_than_three_actions_in_one_activation():
+    s = acting(place(start(), a1=6), "a1", free=(Action.MARCH,),
+               performed=(Action.MARCH, Action.MARCH, Action.REFORM), standard=1)
+    violates(s, March(regiment="a1", inches=1), "ACTIONS-5")
+
+
+@pytest.mark.rule("ACTIONS-1")
+def test_non_combat_actions_out_of_contact_combat_actions_in_contact():
+    s = replace(acting(place(start(), a1=20, b1=28), "a1"), contact=(("a1", "b1"),))
+    violates(s, March(regiment="a1", inches=1), "ACTIONS-1")
+    s, events = when(s, Withdraw(regiment="a1"))
+    assert not s.contact and s.regiment("a1").front == 14
+    violates(acting(place(start(), a1=20, b1=28), "a1"), Clash(regiment="a1", target="b1", removed=1), "ACTIONS-1")
+
+
+@pytest.mark.rule("ACTIONS-6")
+@pytest.mark.rule("ACTIONS-7")
+@pytest.mark.rule("ACTIONS-8")
+def test_an_out_of_sequence_march_neither_counts_nor_activates():
+    s = _drawing(a=("ac2",), a4=10, a1=10)
+    s, _ = when(s, DrawCard())  # the Reed Captain's card activates a4; its Rally Horn moves a1
+    s, events = when(s, ResolveDrawEvent(event="rally-horn", target="a1", inches=4))
+    moved = of(events, ev.RegimentMarched)[0]
+    assert moved.use is Use.OUT_OF_SEQUENCE and s.regiment("a1").front == 14
+    assert not s.regiment("a1").activated and s.regiment("a1").actions == () and s.activation.performed == ()
+
+
+@pytest.mark.rule("VICTORY-1")
+@pytest.mark.rule("VICTORY-2")
+def test_when_the_action_phase_ends_a_wiped_out_army_loses():
+    s = _drawing(a=("a3",), a3=10, b1={"where": Where.FIELD, "front": 28, "stands": 1},
+                 **{f"b{i}": "destroyed" for i in range(2, 6)})
+    s = replace(s, contact=(("a3", "b1"),))
+    s, events = when(s, DrawCard(), Clash(regiment="a3", target="b1", removed=1), EndActivation())
+    assert s.phase is Phase.VICTORY and not s.over  # checked in the Victory Phase
+    s, events = when(s, EndRound())
+    assert s.result.winner == 0 and s.result.termination is Termination.WIPE_OUT
+
+
+@pytest.mark.rule("VICTORY-2")
+@pytest.mark.rule("ROUND-3")
+def test_a_surrender_ends_the_battle_at_once_for_the_opponent():
+    s, _ = when(start(), Surrender(side=0))
+    assert s.over and s.result.winner == 1 and s.result.termination is Termination.SURRENDER
+    violates(s, EndRound(), "ROUND-3")
+    assert legal_commands(s, CTX) == []
+
+
+@pytest.mark.rule("VICTORY-3")
+def test_victory_points_are_capped_by_the_scenario_and_reaching_its_target_wins():
+    s = in_phase(replace(place(start(), a1=10, b1=10), round=2), Phase.VICTORY)
+    violates(s, EndRound(vp=(4, 0)), "VICTORY-3")
+    violates(in_phase(place(start(), a1=10), Phase.VICTORY), EndRound(vp=(1, 0)), "VICTORY-3")  # round 1
+    from conquest_harness import ctx_for
+    ford = ctx_for("hold-the-ford")
+    s = replace(s, sides=(replace(s.sides[0], vp=7), s.sides[1]), scenario="hold-the-ford")
+    s, _ = when(s, EndRound(vp=(1, 2)), ctx=ford)
+    assert s.result.termination is Termination.SCENARIO and s.result.winner == 0
+
+
+@pytest.mark.rule("ROUND-3")
+def test_at_the_round_limit_more_vp_wins_and_equal_vp_draws():
+    s = in_phase(replace(place(start(), a1=10, b1=10), round=10), Phase.VICTORY)
+    won, _ = when(s, EndRound(vp=(1, 0)))
+    drawn, _ = when(s, EndRound(vp=(2, 2)))
+    assert (won.result.winner, won.result.termination) == (0, Termination.ROUND_LIMIT)
+    assert drawn.result.winner == -1

@@ -1,0 +1,131 @@
+"""The Command Phase (CMD) and the Supremacy Phase (SUP)."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from domain.conquest import events as ev
+from domain.conquest.board import march_value
+from domain.conquest.commands import (
+    ChooseArrival, ChooseFirstPlayer, DeclareAbility, DrawCard, March, OrderStack, RollOff,
+)
+from domain.conquest.supremacy import scores
+from domain.conquest.vocab import Phase, Step
+from conquest_harness import CTX, acting, in_phase, of, place, start, violates, when
+
+
+def _command(**where):
+    return in_phase(place(start(), **where), Phase.COMMAND)
+
+
+@pytest.mark.rule("CMD-1")
+@pytest.mark.rule("CMD-2")
+@pytest.mark.rule("CMD-3")
+def test_the_stack_holds_the_cards_of_surviving_and_arriving_regiments_top_first():
+    s = _command(a1=10, a2="destroyed", a4="arriving")
+    violates(s, OrderStack(cards=("a1", "a4")), "CMD-1")  # the Characters' cards are missing
+    violates(s, OrderStack(cards=("a1", "a2", "a4", "ac1", "ac2")), "CMD-1")  # a2 was destroyed
+    s, _ = when(s, OrderStack(cards=("a4", "ac1", "a1", "ac2")))
+    assert s.sides[0].stack == ("a4", "ac1", "a1", "ac2") and s.turn == 1
+
+
+@pytest.mark.rule("CMD-4")
+@pytest.mark.rule("CMD-5")
+def test_the_stack_order_is_fixed_for_the_round_and_kept_in_state_for_its_owner():
+    s = _command(a1=10)
+    s, _ = when(s, OrderStack(cards=("ac1", "a1")), OrderStack(cards=()))
+    assert s.phase is Phase.SUPREMACY and s.sides[0].stack == ("ac1", "a1")
+    violates(s, OrderStack(cards=("a1", "ac1")), "CMD-5")
+
+
+@pytest.mark.rule("SUP-1")
+@pytest.mark.rule("SUP-3")
+def test_the_lower_roll_off_score_chooses_the_first_player():
+    s = in_phase(start(), Phase.SUPREMACY, Step.ROLL_OFF)
+    s, events = when(s, RollOff(faces=(5, 2)))
+    assert of(events, ev.SupremacyRolled)[0].lower == 1 and s.turn == 1 and s.step is Step.CHOOSE
+    s, events = when(s, ChooseFirstPlayer(first=False))
+    assert s.first == 0 and of(events, ev.FirstPlayerChosen)[0].chooser == 1
+
+
+@pytest.mark.rule("SUP-2")
+def test_the_player_with_fewer_cards_subtracts_one_clamped_to_zero():
+    s = place(start(), a1=10)
+    s = replace(s, sides=(replace(s.sides[0], stack=("a1",)), replace(s.sides[1], stack=("b1", "b2"))))
+    assert scores(s, (1, 1)) == (0, 1)
+    assert scores(s, (4, 3)) == (3, 3)  # worked example 1
+    even = replace(s, sides=(s.sides[0], replace(s.sides[1], stack=("b1",))))
+    assert scores(even, (4, 3)) == (4, 3)
+
+
+@pytest.mark.rule("SUP-4")
+def test_a_tied_roll_off_is_rolled_again():
+    s = in_phase(start(), Phase.SUPREMACY, Step.ROLL_OFF)
+    s, events = when(s, RollOff(faces=(3, 3)))
+    assert of(events, ev.SupremacyRolled)[0].lower == -1 and s.step is Step.ROLL_OFF
+    s, _ = when(s, RollOff(faces=(2, 5)))
+    assert s.step is Step.CHOOSE and s.turn == 0
+
+
+@pytest.mark.rule("SUP-5")
+def test_the_warlord_is_named_at_list_building_and_may_be_changed_to_another_character():
+    assert [c.id for c in start().characters if c.warlord] == ["ac1", "bc1"]
+    assert start(warlords=("reed-captain", "")).warlord(0).id == "ac2"
+    from domain.kernel.errors import RuleViolation
+    with pytest.raises(RuleViolation) as caught:
+        start(warlords=("nobody", ""))
+    assert caught.value.rule == "SUP-5"
+
+
+@pytest.mark.rule("SUP-6")
+@pytest.mark.rule("SUP-7")
+def test_an_always_active_ability_works_while_its_warlord_waits_or_is_destroyed():
+    for where in ("waiting", "destroyed"):
+        s = place(start(), a1=where) if where != "waiting" else start()
+        _, events = when(s, ChooseArrival(regiment="", faces=(5, 5)) if where == "destroyed"
+                         else ChooseArrival(regiment="", faces=(5, 5, 5)))
+        assert of(events, ev.ReinforcementsRolled)[0].needed == 5  # table 4, +1 Deep Reserves
+    # only the Warlord's abilities count: made a plain Character, no bonus
+    s = start(warlords=("reed-captain", ""))
+    _, events = when(s, ChooseArrival(regiment="", faces=(5, 5, 5)))
+    assert of(events, ev.ReinforcementsRolled)[0].needed == 4
+
+
+@pytest.mark.rule("SUP-8")
+def test_a_battlefield_ability_works_only_while_the_warlord_is_on_the_field():
+    s = place(start(), b1=5)
+    assert march_value(s, CTX, s.regiment("b1")) == 8
+    s = place(s, b3=5)  # the Ash Matron's Regiment
+    assert march_value(s, CTX, s.regiment("b1")) == 9
+
+
+def _declaring(**where):
+    s = in_phase(place(start(), **where), Phase.SUPREMACY, Step.CHOOSE, turn=0)
+    s = replace(s, sides=(replace(s.sides[0], stack=("a1",)), replace(s.sides[1], stack=("b3", "bc1"))))
+    return s
+
+
+@pytest.mark.rule("SUP-9")
+@pytest.mark.rule("SUP-11")
+def test_an_activated_ability_is_declared_after_the_first_player_once_per_battle():
+    s, _ = when(_declaring(a1=5, b3=5), ChooseFirstPlayer(first=True))
+    assert s.step is Step.DECLARE and s.turn == 1  # player 1 has no Activated ability: skipped
+    s, events = when(s, DeclareAbility(use=True))
+    assert of(events, ev.AbilityDeclared)[0].bonus == 3 and s.phase is Phase.ACTION and s.turn == 0
+    assert march_value(s, CTX, s.regiment("b3")) == 6 + 1 + 3
+    again, _ = when(_declaring(a1=5, b3=5), ChooseFirstPlayer(first=True))
+    again = replace(again, sides=(again.sides[0], replace(again.sides[1], ability_used=True)))
+    from domain.conquest.supremacy import activated_ability
+    assert activated_ability(again, CTX, 1) is None
+    s, _ = when(_declaring(a1=5), ChooseFirstPlayer(first=True))  # Warlord not on the field
+    assert s.phase is Phase.ACTION
+
+
+@pytest.mark.rule("SUP-10")
+def test_an_activated_ability_lasts_to_the_end_of_the_round_even_if_the_warlord_falls():
+    s, _ = when(_declaring(a1=5, b3=5), ChooseFirstPlayer(first=True), DeclareAbility(use=True))
+    s = place(s, b3="destroyed", b1=5)
+    assert march_value(s, CTX, s.regiment("b1")) == 8 + 3
+    s, _ = when(in_phase(s, Phase.VICTORY), __import__("domain.conquest.commands", fromlist=["EndRound"]).EndRound())
+    assert s.sides[1].surge == 0

@@ -1,0 +1,62 @@
+"""The kernel runs any ruleset without knowing one (DESIGN: Rulesets on one
+kernel): it never imports a ruleset, no ruleset imports another, and every
+ruleset package under domain/ registers itself by its package name."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from domain.kernel import ruleset as registry
+from domain.kernel.errors import NotFound
+
+DOMAIN = Path(__file__).resolve().parents[2] / "domain"
+
+
+def imported_modules(package: Path) -> dict[str, set[str]]:
+    """Every absolute module each file of ``package`` imports, by file."""
+    found: dict[str, set[str]] = {}
+    for path in package.rglob("*.py"):
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module)
+            elif isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+        found[str(path.relative_to(DOMAIN.parent))] = names
+    return found
+
+
+def test_the_kernel_imports_no_ruleset():
+    rulesets = registry.names()
+    offending = {
+        file: sorted(m for m in modules if any(m == f"domain.{r}" or m.startswith(f"domain.{r}.") for r in rulesets))
+        for file, modules in imported_modules(DOMAIN / "kernel").items()
+    }
+    assert {f: m for f, m in offending.items() if m} == {}
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_no_ruleset_imports_another(name):
+    others = [r for r in registry.names() if r != name]
+    offending = {
+        file: sorted(m for m in modules if any(m == f"domain.{o}" or m.startswith(f"domain.{o}.") for o in others))
+        for file, modules in imported_modules(DOMAIN / name).items()
+    }
+    assert {f: m for f, m in offending.items() if m} == {}
+
+
+def test_every_ruleset_package_registers_itself_under_its_name():
+    names = registry.names()
+    assert {"betrayal", "conquest"} <= set(names)
+    for name in names:
+        rs = registry.load(name)
+        assert rs.name == name and rs.title and rs.rules_version and rs.snapshot_topic
+        assert rs.setup_commands, f"{name} names no setup command"
+
+
+def test_an_unknown_ruleset_is_refused_with_the_ones_there_are():
+    with pytest.raises(NotFound, match="no ruleset 'chess'; there are: .*betrayal.*conquest"):
+        registry.load("chess")
