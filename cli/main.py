@@ -428,4 +428,8 @@ def run() -> None:
 from . import conquest_verbs  # noqa: E402,F401
 
 if __name__ == "__main__":  # python -m cli.main ...
-    run()
+    # Run the app of the module as imported (``cli.main``), on which every
+    # ruleset's verbs registered, not this ``__main__`` copy of it.
+    from cli.main import run as run_imported
+
+    run_imported()

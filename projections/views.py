@@ -118,7 +118,12 @@ def enemy_pool(app: EventSourcedApp, battle_id: str) -> list[PoolRow]:
 
 
 def _battle_rows(app, battle_id, has_battle, rows):
-    """Catch up, then read one battle's rows; NotFound if the view has none."""
+    """Catch up, then read one battle's rows; NotFound if the view has none.
+    The cooldown track and the enemy pool are Betrayal's views."""
+    ruleset = app.ruleset(battle_id)
+    if ruleset.name != "betrayal":
+        raise NotFound(f"battle {battle_id} is a {ruleset.title} battle: it has no cooldown track or"
+                       " enemy pool (see `rk status`, `rk audit`)")
     views, stream = _ready(app, battle_id)
     with views.reading() as db:
         if not has_battle(db, stream):

@@ -74,7 +74,11 @@ class ConquestRuleset(Ruleset):
     def describe_event(self, event: ev.ConquestEvent, state: Any, pack: Any) -> str:
         rule = cited_rule(event)
         text = narrate.describe_event(event, state)
-        return f"{rule}: {text}" if rule else text
+        if not rule:
+            return text
+        # The rule leads the line; the narration need not cite it again at its end.
+        text = text.removesuffix(f" ({rule})").replace(f", {rule})", ")").replace(f"({rule}, ", "(")
+        return f"{rule}: {text}"
 
     def cited_rule(self, event: ev.ConquestEvent) -> str:
         return cited_rule(event)

@@ -9,7 +9,7 @@ from . import commands
 from . import events as ev
 from .state import ConquestState
 
-_P = ("player 1", "player 2")
+_P = ("player a", "player b")  # as the command line names them (--side a, Regiments a1...)
 
 
 def _who(side: int) -> str:

@@ -40,6 +40,7 @@ from domain.kernel.envelope import (
     state_topic,
 )
 from domain.kernel.messages import event_class
+from domain.kernel.ruleset import load_for_topic
 
 # Naive datetimes in the store are refused when read, not silently accepted.
 UtcDatetime = Annotated[datetime, msgspec.Meta(tz=True)]
@@ -149,6 +150,8 @@ class MsgspecMapper(Mapper[UUID]):
         try:
             cls: type = event_class(topic)
         except KeyError:
+            if not is_state_topic(topic) and load_for_topic(topic):
+                return self.to_domain_event(stored_event)
             if not is_state_topic(topic):
                 reason = "no event or state class has this topic"
                 raise self._error(stored_event, reason) from None

@@ -279,3 +279,13 @@ def all_rulesets() -> Sequence[Ruleset]:
     """Every ruleset, loaded."""
     return [load(n) for n in names()]
 
+
+def load_for_topic(topic: str) -> bool:
+    """Load the ruleset whose events are stored under ``topic``
+    (``conquest.CardDrawn`` -> conquest), so a process that has not used it
+    yet can read its events. Returns whether one was newly loaded."""
+    name = topic.partition(".")[0]
+    if name in _REGISTRY or name not in names():
+        return False
+    load(name)
+    return True

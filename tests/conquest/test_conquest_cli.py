@@ -114,3 +114,24 @@ def test_a_malformed_setup_is_refused_in_one_line(table, argv):
     code, out, err = rk(table, *argv)
     assert code == 1 and err.strip() and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     assert json.loads(ok(table, "battles", "--json")) == []
+
+
+def test_a_fresh_process_reads_a_conquest_battle_and_betrayal_views_refuse_it(tmp_path):
+    """The views read every event of the store: a process that has not loaded
+    Conquest yet loads it for its first Conquest event (the kernel's mapper)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "RULEKEEPER_STORE": str(tmp_path / "q.sqlite"), "COLUMNS": "120"}
+
+    def run(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "cli.main", *argv], cwd=root, env=env,
+                              capture_output=True, text=True, timeout=60)
+
+    assert run(*NEW, "--seed", "4").returncode == 0
+    audit = run("audit")
+    assert audit.returncode == 0 and "REINF-1" in audit.stdout, audit.stderr
+    track = run("track")
+    assert track.returncode == 1 and "no cooldown track" in track.stderr and "Traceback" not in track.stderr

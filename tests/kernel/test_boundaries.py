@@ -60,3 +60,20 @@ def test_every_ruleset_package_registers_itself_under_its_name():
 def test_an_unknown_ruleset_is_refused_with_the_ones_there_are():
     with pytest.raises(NotFound, match="no ruleset 'chess'; there are: .*betrayal.*conquest"):
         registry.load("chess")
+
+
+def test_battles_of_a_store_written_before_the_kernel_kept_the_index_are_listed():
+    """Stores from before kept Betrayal's own index; its entries still list."""
+    from domain.betrayal.application import PartySpec, new_clash
+    from domain.kernel.envelope import wrap
+    from domain.kernel.games import INDEX_STREAM, LEGACY_INDEX_STREAM, BattleRegistered, GameApp
+
+    with GameApp("memory") as today, GameApp("memory") as old:
+        new_clash(today, setup="waystone-crossing", party=[PartySpec.parse("Ysolda:nord")], xp=1, seed=3,
+                  battle_id="old")
+        # The same events, but indexed where the old application indexed them.
+        envelopes = [e for _, e in today.notifications() if e.originator_id != INDEX_STREAM]
+        old.append(envelopes + wrap(LEGACY_INDEX_STREAM, 0, [BattleRegistered(battle_id="old", setup="waystone-crossing")], "c1"))
+        assert [(g.battle_id, g.ruleset) for g in old.battles()] == [("old", "betrayal")]
+        assert old.latest_battle() == "old"
+        assert old.battle("old").state == today.battle("old").state
