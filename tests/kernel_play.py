@@ -46,6 +46,15 @@ class Player:
 
 
 @dataclass
+class Tally:
+    commands: int = 0  # executed, redos included
+    undos: int = 0
+    forced: int = 0
+    redos: int = 0
+    undone_endings: int = 0
+
+
+@dataclass
 class Step:
     command: Any
     events: list  # without its CommandIssued
@@ -63,10 +72,7 @@ class CheckedGame:
     done: list[Step] = field(default_factory=list)
     undone: list[Step] = field(default_factory=list)
     seen: dict[int, Game] = field(default_factory=dict)  # version -> Game
-    commands: int = 0
-    undos: int = 0
-    forced: int = 0
-    redos: int = 0
+    tally: Tally = field(default_factory=Tally)
 
     def __post_init__(self) -> None:
         self.rs = registry.load(self.player.ruleset)
@@ -78,15 +84,25 @@ class CheckedGame:
     def over(self) -> bool:
         return self.rs.summary(self.live).over
 
+    # -- hooks for a ruleset's own checks ----------------------------------------
+
+    def ended(self) -> None:
+        """Called after a command (or redo) that ended the game."""
+
+    def ending_undone(self) -> None:
+        """Called after the command that ended the game was undone."""
+
+    # -- playing -------------------------------------------------------------------
+
     def play(self) -> CheckedGame:
         """Play to the end, undoing and redoing at random points."""
-        undone_endings = 0
         for _ in range(MAX_STEPS):
             if self.over:
-                if undone_endings >= MAX_UNDONE_ENDINGS or self.rnd.random() >= UNDO_THE_END_CHANCE:
+                if self.tally.undone_endings >= MAX_UNDONE_ENDINGS or self.rnd.random() >= UNDO_THE_END_CHANCE:
                     return self
-                undone_endings += 1
+                self.tally.undone_endings += 1
                 self.undo()
+                self.ending_undone()
                 if self.rnd.random() < 0.5:
                     self.redo()
                 continue
@@ -109,7 +125,9 @@ class CheckedGame:
         self.done.append(Step(command, result.events[1:], before, self.live))
         self.undone.clear()
         self._mirrors(result)
-        self.commands += 1
+        self.tally.commands += 1
+        if self.over:
+            self.ended()
 
     def undo(self) -> None:
         step = self.done.pop()
@@ -119,13 +137,13 @@ class CheckedGame:
             with pytest.raises(RuleViolation) as refused:
                 self.app.undo(self.battle_id)
             assert refused.value.rule == "UNDO-2"
-            self.forced += 1
+            self.tally.forced += 1
         result = self.app.undo(self.battle_id, force=last.random)
         self._advance(result)
         assert self.live == step.before, f"undo of {step.command} in {self.battle_id} did not restore the state"
         self.undone.append(step)
         self._mirrors(result)
-        self.undos += 1
+        self.tally.undos += 1
 
     def redo(self) -> None:
         step = self.undone.pop()
@@ -135,7 +153,10 @@ class CheckedGame:
         assert self.live == step.after
         self.done.append(step)
         self._mirrors(result)
-        self.redos += 1
+        self.tally.redos += 1
+        self.tally.commands += 1
+        if self.over:
+            self.ended()
 
     def _advance(self, result: Result) -> None:
         for event in result.events:
@@ -180,8 +201,9 @@ class CheckedGame:
             assert fresh.battle(self.battle_id).state == self.live
 
 
-def play_checked(app: GameApp, player: Player, battle_id: str, rnd: random.Random) -> CheckedGame:
+def play_checked(app: GameApp, player: Player, battle_id: str, rnd: random.Random,
+                 checked: type[CheckedGame] = CheckedGame) -> CheckedGame:
     """One game played to its end and checked against the store."""
-    game = CheckedGame(app, player, battle_id, rnd).play()
+    game = checked(app, player, battle_id, rnd).play()
     game.check_store()
     return game

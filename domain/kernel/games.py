@@ -23,7 +23,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from domain.kernel import ruleset as registry
 from domain.kernel.application import EventSourcedApp
-from domain.kernel.commandlog import CommandIssued, Game, fold, game_types
+from domain.kernel.commandlog import Game, fold, game_types
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state, wrap
 from domain.kernel.errors import MalformedCommand, NotFound, RuleViolation
 from domain.kernel.messages import Event
@@ -323,7 +323,3 @@ def _check_id(battle_id: str) -> None:
     if not battle_id or len(battle_id) > 64 or not all(c.isalnum() or c in "-_." for c in battle_id):
         raise MalformedCommand(f"battle id {battle_id[:70]!r}: use 1 to 64 letters, digits, '-', '_' or '.'")
 
-
-def is_command(event: Event) -> bool:
-    """Whether ``event`` opens a command's group in a game stream."""
-    return isinstance(event, CommandIssued)

@@ -7,12 +7,10 @@ from msgspec.structs import replace
 
 from domain.conquest import events as ev
 from domain.conquest.board import march_value
-from domain.conquest.commands import (
-    ChooseArrival, ChooseFirstPlayer, DeclareAbility, DrawCard, March, OrderStack, RollOff,
-)
+from domain.conquest.commands import ChooseArrival, ChooseFirstPlayer, DeclareAbility, OrderStack, RollOff
 from domain.conquest.supremacy import scores
 from domain.conquest.vocab import Phase, Step
-from conquest_harness import CTX, acting, in_phase, of, place, start, violates, when
+from conquest_harness import CTX, in_phase, of, place, start, violates, when
 
 
 def _command(**where):
