@@ -8,19 +8,29 @@ Structs of ``catalog.py`` and refuses anything malformed with a
 
 from __future__ import annotations
 
-import difflib
 import functools
-import hashlib
 import re
-import tomllib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from enum import Enum
+from collections.abc import Mapping
 from importlib import resources
 from os import PathLike
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from domain.kernel.content import (
+    REQUIRED as _REQUIRED,
+    At as _At,
+    choice as _choice,
+    document as _document,
+    flag as _flag,
+    ident as _ident,
+    integer as _integer,
+    keyed as _keyed,
+    list_of as _list_of,
+    pack_hash,
+    record as _record,
+    records as _records,
+    text as _text,
+)
 from domain.kernel.errors import ContentError
 from domain.kernel.hexes import Hex, from_offset, path_lengths, to_offset
 
@@ -58,10 +68,7 @@ ENTRANCE = "E"
 OBSTACLE = "#"
 MIN_ENTRANCE_HEXES = 4  # room for a full party on the Entrance (CLASH-8)
 
-_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
-_ID_SHAPE = "(lowercase letters and digits joined by single hyphens)"
 _AMOUNT = re.compile(r"[0-9]+")
-_REQUIRED = object()
 
 # ---------------------------------------------------------------- public
 
@@ -99,15 +106,6 @@ def parse_pack(files: Mapping[str, bytes]) -> Pack:
     )
 
 
-def pack_hash(files: Mapping[str, bytes]) -> str:
-    """Hex BLAKE2b (16 bytes) of the pack files sorted by name, each fed as
-    name, NUL, content."""
-    digest = hashlib.blake2b(digest_size=16)
-    for name in sorted(files):
-        digest.update(name.encode() + b"\0" + files[name])
-    return digest.hexdigest()
-
-
 def load_pack_dir(path: str | PathLike[str]) -> Pack:
     """Read the five pack files from a directory and parse them."""
     folder = Path(path)
@@ -121,173 +119,6 @@ def starter_pack() -> Pack:
     content = resources.files("domain.betrayal.content")
     files = {name: content.joinpath(name).read_bytes() for name in PACK_FILES}
     return parse_pack(files)
-
-
-# ---------------------------------------------------------------- where
-
-
-@dataclass(frozen=True)
-class _At:
-    """A place in a pack: the file and a field path inside it."""
-
-    file: str
-    path: str = ""
-
-    def key(self, name: str) -> _At:
-        return _At(self.file, f"{self.path}.{name}" if self.path else name)
-
-    def index(self, i: int) -> _At:
-        return _At(self.file, f"{self.path}[{i}]")
-
-    def fail(self, reason: str) -> NoReturn:
-        raise ContentError(self.file, self.path or "(file)", reason)
-
-
-Conv = Callable[[Any, _At], Any]
-Fields = Mapping[str, tuple[Conv, Any]]  # key -> (converter, default or _REQUIRED)
-
-
-def _document(name: str, files: Mapping[str, bytes]) -> dict[str, Any]:
-    if name not in files:
-        raise ContentError(name, "(file)", "the pack has no such file")
-    raw = files[name]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise ContentError(name, f"line {line}", "not UTF-8 text") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        line, reason = _syntax_line(str(error), text)
-        raise ContentError(name, f"line {line}", f"TOML syntax error: {reason}") from None
-
-
-def _syntax_line(message: str, text: str) -> tuple[int, str]:
-    # tomllib on 3.11 only puts the position in the message text
-    found = re.search(r"\s*\(at line (\d+), column \d+\)$", message)
-    if found:
-        return int(found.group(1)), message[: found.start()]
-    last = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
-    return last, message.replace(" (at end of document)", " at end of file")
-
-
-# ---------------------------------------------------------------- values
-
-
-def _kind(value: object) -> str:
-    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string"}
-    names |= {list: "an array", dict: "a table"}
-    return names.get(type(value), type(value).__name__)
-
-
-def _text(value: object, at: _At) -> str:
-    if not isinstance(value, str):
-        at.fail(f"expected a string, got {_kind(value)}")
-    if not value.strip():
-        at.fail("must not be empty")
-    return value
-
-
-def _ident(value: object, at: _At) -> str:
-    _text(value, at)
-    if not _ID.fullmatch(value):
-        at.fail(f"{value!r} is not an id {_ID_SHAPE}")
-    return value
-
-
-def _flag(value: object, at: _At) -> bool:
-    if not isinstance(value, bool):
-        at.fail(f"expected true or false, got {_kind(value)}")
-    return value
-
-
-def _integer(low: int, allowed: tuple[int, ...] = ()) -> Conv:
-    def convert(value: object, at: _At) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            at.fail(f"expected an integer, got {_kind(value)}")
-        if allowed and value not in allowed:
-            at.fail(f"must be one of {', '.join(map(str, sorted(allowed)))}, got {value}")
-        if value < low:
-            at.fail(f"must be at least {low}, got {value}")
-        return value
-
-    return convert
-
-
-def _choice(enum: type[Enum]) -> Conv:
-    def convert(value: object, at: _At) -> Enum:
-        _text(value, at)
-        try:
-            return enum(value)
-        except ValueError:
-            options = ", ".join(member.value for member in enum)
-            at.fail(f"unknown value {value!r} (expected one of: {options})")
-
-    return convert
-
-
-def _list_of(item: Conv) -> Conv:
-    def convert(value: object, at: _At) -> tuple[Any, ...]:
-        if not isinstance(value, list):
-            at.fail(f"expected an array, got {_kind(value)}")
-        return tuple(item(element, at.index(i)) for i, element in enumerate(value))
-
-    return convert
-
-
-def _table(value: object, at: _At) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        at.fail(f"expected a table, got {_kind(value)}")
-    return value
-
-
-def _record(value: object, at: _At, fields: Fields) -> dict[str, Any]:
-    """Convert a table whose keys must all be in ``fields`` (converter,
-    default or _REQUIRED)."""
-    table = _table(value, at)
-    for key in table:
-        if key not in fields:
-            hint = difflib.get_close_matches(key, list(fields), n=1)
-            guess = f"did you mean {hint[0]!r}?" if hint else "expected " + ", ".join(fields)
-            at.key(key).fail(f"unknown key ({guess})")
-    out: dict[str, Any] = {}
-    for name, (convert, default) in fields.items():
-        if name in table:
-            out[name] = convert(table[name], at.key(name))
-        elif default is _REQUIRED:
-            at.key(name).fail("required key is missing")
-        else:
-            out[name] = default
-    return out
-
-
-def _records(value: object, at: _At, fields: Fields) -> list[dict[str, Any]]:
-    """An array of tables, each with a unique ``id``."""
-    if not isinstance(value, list):
-        at.fail(f"expected an array of tables, got {_kind(value)}")
-    rows = [_record(item, at.index(i), fields) for i, item in enumerate(value)]
-    _unique_ids(rows, at)
-    return rows
-
-
-def _unique_ids(rows: list[dict[str, Any]], at: _At) -> None:
-    seen: set[str] = set()
-    for i, row in enumerate(rows):
-        if row["id"] in seen:
-            at.index(i).key("id").fail(f"duplicate id {row['id']!r}")
-        seen.add(row["id"])
-
-
-def _keyed(value: object, at: _At, fields: Fields) -> dict[str, dict[str, Any]]:
-    """A table of tables keyed by id."""
-    table = _table(value, at)
-    out = {}
-    for key, item in table.items():
-        if not _ID.fullmatch(key):
-            at.key(key).fail(f"{key!r} is not an id {_ID_SHAPE}")
-        out[key] = _record(item, at.key(key), fields)
-    return out
 
 
 # ---------------------------------------------------------------- pack.toml
@@ -475,7 +306,7 @@ def _amount(digits: str, text: str, at: _At) -> int:
 _ENEMY_FIELDS = {
     "id": (_ident, _REQUIRED),
     "name": (_text, _REQUIRED),
-    "level": (_integer(1, LEVELS), _REQUIRED),
+    "level": (_integer(1, allowed=LEVELS), _REQUIRED),
     "kind": (_choice(EnemyKind), _REQUIRED),
     "hp": (_integer(1), _REQUIRED),
     "defense": (_integer(0), _REQUIRED),

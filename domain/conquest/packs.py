@@ -10,23 +10,29 @@ lists). ``parse_pack`` is pure and refuses anything malformed with a
 from __future__ import annotations
 
 import functools
-import hashlib
-import re
-import tomllib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from enum import Enum
+from collections.abc import Mapping
 from importlib import resources
-from typing import Any, NoReturn
+from typing import Any
 
+from domain.kernel.content import (
+    REQUIRED as _REQUIRED,
+    At as _At,
+    choice as _choice,
+    document as _document,
+    ident as _ident,
+    integer as _integer,
+    keyed as _keyed,
+    list_of,
+    pack_hash,
+    record as _record,
+    text as _text,
+)
 from domain.kernel.errors import ContentError
 
 from .catalog import AUTO, NO, Ability, Army, CharacterEntry, DrawEvent, Pack, RegimentEntry, Scenario
 from .vocab import DIE, AbilityEffect, AbilityKind, Action, DrawEffect, RegimentClass
 
 PACK_FILES = ("pack.toml", "armies.toml")
-_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
-_REQUIRED = object()
 
 
 def parse_pack(files: Mapping[str, bytes]) -> Pack:
@@ -61,15 +67,6 @@ def parse_pack(files: Mapping[str, bytes]) -> Pack:
                 armies=armies, scenarios=scenarios)
 
 
-def pack_hash(files: Mapping[str, bytes]) -> str:
-    """Hex BLAKE2b (16 bytes) of the pack files sorted by name, each fed as
-    name, NUL, content (as Betrayal's packs)."""
-    digest = hashlib.blake2b(digest_size=16)
-    for name in sorted(files):
-        digest.update(name.encode() + b"\0" + files[name])
-    return digest.hexdigest()
-
-
 def starter_files() -> dict[str, bytes]:
     """The raw files of the bundled starter pack (to build variants in tests)."""
     content = resources.files("domain.conquest.content")
@@ -82,97 +79,7 @@ def starter_pack() -> Pack:
     return parse_pack(starter_files())
 
 
-# ---------------------------------------------------------------- where and values
-
-
-@dataclass(frozen=True)
-class _At:
-    file: str
-    path: str = ""
-
-    def key(self, name: str) -> _At:
-        return _At(self.file, f"{self.path}.{name}" if self.path else name)
-
-    def index(self, i: int) -> _At:
-        return _At(self.file, f"{self.path}[{i}]")
-
-    def fail(self, reason: str) -> NoReturn:
-        raise ContentError(self.file, self.path or "(file)", reason)
-
-
-Conv = Callable[[Any, _At], Any]
-
-
-def _document(name: str, files: Mapping[str, bytes]) -> dict[str, Any]:
-    if name not in files:
-        raise ContentError(name, "(file)", "the pack has no such file")
-    try:
-        return tomllib.loads(files[name].decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ContentError(name, "(file)", "not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ContentError(name, "(syntax)", f"TOML syntax error: {error}") from None
-
-
-def _text(value: object, at: _At) -> str:
-    if not isinstance(value, str) or not value.strip():
-        at.fail("expected a non-empty string")
-    return value
-
-
-def _ident(value: object, at: _At) -> str:
-    if not isinstance(value, str) or not _ID.fullmatch(value):
-        at.fail(f"{value!r} is not an id (lowercase letters and digits joined by hyphens)")
-    return value
-
-
-def _integer(low: int, high: int | None = None) -> Conv:
-    def convert(value: object, at: _At) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            at.fail(f"expected an integer, got {type(value).__name__}")
-        if value < low or (high is not None and value > high):
-            at.fail(f"must be from {low} to {high}, got {value}" if high is not None
-                    else f"must be at least {low}, got {value}")
-        return value
-    return convert
-
-
-def _choice(enum: type[Enum]) -> Conv:
-    def convert(value: object, at: _At) -> Enum:
-        try:
-            return enum(value)
-        except ValueError:
-            at.fail(f"unknown value {value!r} (expected one of: {', '.join(m.value for m in enum)})")
-    return convert
-
-
-def _ids(value: object, at: _At) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        at.fail("expected an array of ids")
-    return tuple(_ident(v, at.index(i)) for i, v in enumerate(value))
-
-
-def _record(value: object, at: _At, fields: Mapping[str, tuple[Conv, Any]]) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        at.fail("expected a table")
-    for key in value:
-        if key not in fields:
-            at.key(key).fail(f"unknown key (expected {', '.join(fields)})")
-    out = {}
-    for name, (convert, default) in fields.items():
-        if name in value:
-            out[name] = convert(value[name], at.key(name))
-        elif default is _REQUIRED:
-            at.key(name).fail("required key is missing")
-        else:
-            out[name] = default
-    return out
-
-
-def _keyed(value: object, at: _At, fields: Mapping[str, tuple[Conv, Any]]) -> dict[str, dict[str, Any]]:
-    if not isinstance(value, dict):
-        at.fail("expected a table of tables")
-    return {_ident(k, at.key(k)): _record(v, at.key(k), fields) for k, v in value.items()}
+_ids = list_of(_ident)
 
 
 # ---------------------------------------------------------------- pack.toml
