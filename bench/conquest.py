@@ -11,14 +11,9 @@ asked for. Streams are cached beside Betrayal's, keyed by the code digest.
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import shutil
 import sqlite3
-import tempfile
 import time
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +27,7 @@ from domain.kernel.games import GameApp
 
 from .measure import Row, interleaved, median, ms, rate
 from .rebuild import GOAL_SQLITE_10K, NO_SNAPSHOTS, Decoders, repeats_for
-from .streams import BACK, GREEDY, REDO, UNDO, Built, _scratch, checkpoint, code_digest
+from .streams import BACK, GREEDY, REDO, UNDO, Built, cached
 
 ARMIES = ("saltmarch", "cinderpact")
 SCENARIO = "border-clash"
@@ -48,23 +43,8 @@ class ConquestBuilt(Built):
 
 def stream(events: int, seed: int, cache_dir: Path) -> ConquestBuilt:
     """The cached store of a Conquest stream of about ``events`` events."""
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    stem = f"conquest-{events}-s{seed}-{code_digest()}"
-    meta, db = cache_dir / f"{stem}.json", cache_dir / f"{stem}.sqlite"
-    if meta.exists() and db.exists():
-        return ConquestBuilt(**(json.loads(meta.read_text()) | {"path": str(db), "target": events}))
-    work = Path(tempfile.mkdtemp(dir=_scratch() or cache_dir))
-    try:
-        built = build(work / "store.sqlite", events, seed)
-        checkpoint(work / "store.sqlite")
-        partial = cache_dir / f"{stem}.sqlite.partial"
-        shutil.copyfile(work / "store.sqlite", partial)
-        os.replace(partial, db)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    built = ConquestBuilt(**(asdict(built) | {"path": str(db), "target": events}))
-    meta.write_text(json.dumps(asdict(built)))
-    return built
+    return cached(f"conquest-{events}-s{seed}", events, ConquestBuilt, lambda path: build(path, events, seed),
+                  cache_dir)  # type: ignore[return-value]
 
 
 def build(path: Path, events: int, seed: int) -> ConquestBuilt:

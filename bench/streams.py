@@ -18,6 +18,7 @@ import random
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from uuid import UUID
@@ -77,25 +78,32 @@ def code_digest() -> str:
 def stream(events: int, seed: int, cache_dir: Path | None = None) -> Built:
     """The cached store of a ``events``-event stream played with ``seed``,
     built first if it is not cached yet."""
+    return cached(f"battle-{events}-s{seed}", events, Built, lambda path: build(path, events, seed), cache_dir)
+
+
+def cached(name: str, events: int, kind: type[Built], make: Callable[[Path], Built],
+           cache_dir: Path | None = None) -> Built:
+    """The store ``name`` from the cache (keyed by the code digest too), or
+    ``make(path)`` builds it first. ``kind`` is the ``Built`` class to return."""
     cache_dir = cache_dir or default_cache_dir()
     cache_dir.mkdir(parents=True, exist_ok=True)
-    stem = f"battle-{events}-s{seed}-{code_digest()}"
+    stem = f"{name}-{code_digest()}"
     meta = cache_dir / f"{stem}.json"
     db = cache_dir / f"{stem}.sqlite"
     if meta.exists() and db.exists():
-        return Built(**(json.loads(meta.read_text()) | {"path": str(db), "target": events}))
+        return kind(**(json.loads(meta.read_text()) | {"path": str(db), "target": events}))
     # Built in memory where the system offers it: every command is a commit,
     # and a disk's fsync per commit would make building the slow part.
     work = Path(tempfile.mkdtemp(dir=_scratch() or cache_dir))
     try:
-        built = build(work / "store.sqlite", events, seed)
+        built = make(work / "store.sqlite")
         checkpoint(work / "store.sqlite")
         partial = cache_dir / f"{stem}.sqlite.partial"
         shutil.copyfile(work / "store.sqlite", partial)
         os.replace(partial, db)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    built = Built(**(asdict(built) | {"path": str(db), "target": events}))
+    built = kind(**(asdict(built) | {"path": str(db), "target": events}))
     meta.write_text(json.dumps(asdict(built)))
     return built
 
