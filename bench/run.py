@@ -20,11 +20,11 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: python bench/run.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import conquest, inprocess, play, process, rebuild, size, snapshots, streams  # noqa: E402
+from bench import battles, conquest, inprocess, memory, play, process, rebuild, size, snapshots, streams  # noqa: E402
 from bench.measure import Row  # noqa: E402
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
-ITEMS = ("rebuild", "snapshots", "process", "inprocess", "play", "size")
+ITEMS = ("rebuild", "snapshots", "process", "inprocess", "play", "battles", "size", "memory")
 HEADERS = ("figure", "size", "time/throughput", "floor", "ratio", "goal", "holds?")
 
 
@@ -82,10 +82,16 @@ def main(argv: list[str] | None = None) -> int:
     if "play" in only:
         _say("random legal play in memory")
         rows += play.play_rows(args.quick)
+    if "battles" in only:
+        _say("rk battles, 10 and 1,000 battles")
+        rows += battles.battles_rows(args.quick)
     if "size" in only:
         _say("size")
         for n in sorted(set(sizes) | {battle_events}):
             rows += size.size_rows(stream(n))
+    if "memory" in only:
+        _say("memory of export, verify, import")
+        rows += memory.memory_rows(stream(max(sizes)), args.quick)
 
     print(table(rows))
     if skipped:

@@ -6,17 +6,28 @@ module hands the command line to it over a Unix socket and prints the
 answer, importing nothing but the standard library; otherwise it runs the
 command in this process, exactly as ``cli.main.run`` does.
 
-Protocol (one request per connection, each side one JSON object ending in a
-newline): the client sends ``{"argv", "cwd", "store", "tty", "width"}`` (and
-``"columns"``, its ``$COLUMNS`` or null); the server answers ``{"stdout",
-"stderr", "exit"}``, or ``{"decline": reason}`` when the command should run in
-the client's own process.
+Protocol (one request per connection, each side JSON objects each ending in
+a newline): the client sends ``{"argv", "cwd", "store", "tty", "width"}`` (and
+``"columns"``, its ``$COLUMNS`` or null); the server answers ``{"started":
+true}`` when it begins to run the command, then ``{"stdout", "stderr",
+"exit"}``; or, without starting, ``{"decline": reason}`` when the command
+should run in the client's own process (also when the server is busy).
+
+Trust: the socket lives in a directory of this user's own (``rk-<uid>``
+under the home, mode 0700); before connecting, the client checks that the
+directory and the socket belong to this user and that no one else may enter
+the directory, so another user cannot plant a socket to receive our command
+lines. Passwords in store URLs are never sent: the server matches the store
+with the password masked against its own.
 """
 
 import json
 import os
+import re
 import socket
+import stat
 import sys
+import time
 
 NO_SERVER = "RULEKEEPER_NO_SERVER"  # set (to anything) to never use a server
 STORE_VARIABLE = "RULEKEEPER_STORE"  # as in domain.kernel.store, not imported: it pulls msgspec in
@@ -27,13 +38,58 @@ SOCKET_NAME = "rk.sock"
 # own, and the demo is a long session of its own too.
 IN_PROCESS = frozenset({"serve", "play", "demo"})
 CONNECT_TIMEOUT = 1.0
+# Seconds to wait for the server to start a command (it declines when busy
+# sooner, after cli.serve.QUEUE_WAIT); past this the client runs it itself.
+START_TIMEOUT = 8.0
 _VALUED_GLOBALS = ("--store", "--battle", "-b")  # root options that take a value
 
 
-def socket_path() -> str:
-    """``$RULEKEEPER_HOME/rk.sock`` (the home defaults to ``~/.local/share/rulekeeper``)."""
+def socket_dir() -> str:
+    """``$RULEKEEPER_HOME/rk-<uid>``: this user's private directory for the
+    socket (the home defaults to ``~/.local/share/rulekeeper``)."""
     home = os.environ.get(HOME_VARIABLE) or DEFAULT_HOME
-    return os.path.join(os.path.expanduser(home), SOCKET_NAME)
+    return os.path.join(os.path.expanduser(home), f"rk-{os.getuid()}")
+
+
+def socket_path() -> str:
+    """``$RULEKEEPER_HOME/rk-<uid>/rk.sock``."""
+    return os.path.join(socket_dir(), SOCKET_NAME)
+
+
+def untrusted(path: str) -> str:
+    """Why the socket at ``path`` must not be used, or "" when it may: its
+    directory must be this user's, not a symlink, closed to others (0700),
+    and the socket this user's too."""
+    uid = os.getuid()
+    try:
+        folder = os.lstat(os.path.dirname(path) or ".")
+        sock = os.lstat(path)
+    except OSError as e:
+        return f"cannot inspect {path}: {e.strerror}"
+    if not stat.S_ISDIR(folder.st_mode) or folder.st_uid != uid or folder.st_mode & 0o077:
+        return f"{os.path.dirname(path)} is not a directory private to this user"
+    if not stat.S_ISSOCK(sock.st_mode) or sock.st_uid != uid:
+        return f"{path} is not a socket of this user"
+    return ""
+
+
+def masked(setting: str) -> str:
+    """A store setting with any password replaced (as domain.kernel.store._masked)."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", setting)
+
+
+def _masked_argv(argv: list[str]) -> list[str]:
+    """``argv`` with the password of any ``--store`` URL masked."""
+    out = []
+    after_store = False
+    for arg in argv:
+        if after_store:
+            arg = masked(arg)
+        elif arg.startswith("--store="):
+            arg = "--store=" + masked(arg[len("--store="):])
+        after_store = arg == "--store"
+        out.append(arg)
+    return out
 
 
 def command_of(argv: list[str]) -> str | None:
@@ -100,11 +156,12 @@ def request_for(argv: list[str]) -> dict | None:
         cwd = os.getcwd()
     except OSError:  # the directory was removed under us
         return None
-    return {"argv": argv, "cwd": cwd, "store": effective_store(argv),
+    columns = os.environ.get("COLUMNS")
+    return {"argv": _masked_argv(argv), "cwd": cwd, "store": masked(effective_store(argv)),
             "tty": sys.stdout.isatty() and not os.environ.get("NO_COLOR"), "width": _width(),
             # Piped output without $COLUMNS gets 100 columns from cli.output but rich's
             # width (above) in typer's help and errors: the server needs both.
-            "columns": os.environ.get("COLUMNS")}
+            "columns": columns if columns and columns.isdigit() else None}
 
 
 def _width() -> int:
@@ -123,27 +180,53 @@ def _width() -> int:
 
 def exchange(request: dict, path: str | None = None) -> dict | None:
     """Send ``request`` to the server at ``path`` and return its answer, or
-    None if no server could be reached (nothing ran). Once the request is
-    sent, waits for the answer however long the command takes."""
+    None if no server could be reached or it did not start the command in
+    time (nothing ran). Once the server has started the command, waits for
+    the answer however long the command takes."""
+    path = path or socket_path()
+    if untrusted(path):
+        return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    started = False
+    data = b""
     try:
         sock.settimeout(CONNECT_TIMEOUT)
         try:
-            sock.connect(path or socket_path())
+            sock.connect(path)
             sock.sendall(json.dumps(request).encode() + b"\n")
         except OSError:  # no socket, a stale one, no permission, a busy or dying server
             return None
-        sock.settimeout(None)
-        chunks = []
-        while chunk := sock.recv(65536):
-            chunks.append(chunk)
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if started:
+                sock.settimeout(None)
+            else:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None  # not started in time: run it here
+                sock.settimeout(left)
+            try:
+                chunk = sock.recv(65536)
+            except OSError:
+                if started:
+                    break
+                return None
+            if not chunk:
+                break
+            data += chunk
+            if not started and b"\n" in data:
+                first, rest = data.split(b"\n", 1)
+                if first.strip() == b'{"started": true}':
+                    started, data = True, rest
     finally:
         sock.close()
     try:
-        reply = json.loads(b"".join(chunks))
+        reply = json.loads(data)
     except ValueError:
         reply = None
     if not isinstance(reply, dict):
+        if not started:
+            return None  # closed before starting anything: run it here
         # The command may have run: say so rather than run it a second time.
         return {"stdout": "", "stderr": "rk: the server closed the connection without an answer\n", "exit": 1}
     return reply

@@ -9,16 +9,17 @@ from typing import Annotated, Optional
 
 import typer
 
-from .main import BattleId, Json, Store, _run, app, new_app
+from .main import MAX_SEED, BattleId, Json, Store, _run, app, new_app
 
 PLAY = "Playing Conquest"
 Regiment = Annotated[str, typer.Argument(metavar="REGIMENT", help="The Regiment, e.g. a1 (see `rk status`).",
                                          show_default=False)]
 Target = Annotated[str, typer.Option(metavar="ENEMY", help="The enemy Regiment, e.g. b2.", show_default=False)]
-Inches = Annotated[int, typer.Option(metavar="N", help="How far, in whole inches (the players measure).",
-                                     show_default=False)]
-Removed = Annotated[int, typer.Option(metavar="N", help="Stands it removed, as the players' dice decided.",
-                                      show_default=False)]
+MAX_INCHES = 1000  # as cli.conquest._inches: far more than any table
+Inches = Annotated[int, typer.Option(metavar="N", min=0, max=MAX_INCHES,
+                                     help="How far, in whole inches (the players measure).", show_default=False)]
+Removed = Annotated[int, typer.Option(metavar="N", min=0, max=999,
+                                      help="Stands it removed, as the players' dice decided.", show_default=False)]
 
 
 @new_app.command("conquest")
@@ -30,7 +31,8 @@ def new_conquest(
         metavar="ARMY", help="An army list, twice: the first player's, then the second's (see `rk armies`).",
         show_default=False)],
     seed: Annotated[Optional[int], typer.Option(
-        metavar="N", help="The seed every roll derives from (default: a random one).", show_default=False)] = None,
+        metavar="N", min=0, max=MAX_SEED, help="The seed every roll derives from, 0 to 2^63-1 (default: a random one).",
+        show_default=False)] = None,
     physical_dice: Annotated[bool, typer.Option(
         "--physical-dice", help="Roll real dice and type their faces (--faces).")] = False,
     warlord: Annotated[Optional[list[str]], typer.Option(
@@ -148,7 +150,7 @@ def resolve_draw_event(
         metavar="EVENT", help="The draw event to resolve; none declines it (ACT-8).", show_default=False)] = None,
     target: Annotated[Optional[str], typer.Option(
         metavar="REGIMENT", help="The Regiment an out-of-sequence March moves.", show_default=False)] = None,
-    inches: Annotated[int, typer.Option(metavar="N", help="How far it marches.")] = 0,
+    inches: Annotated[int, typer.Option(metavar="N", min=0, max=MAX_INCHES, help="How far it marches.")] = 0,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Resolve one of the drawn card's draw events, or decline (ACT-8, ACT-9)."""
@@ -159,7 +161,8 @@ def resolve_draw_event(
 def march(
     ctx: typer.Context, regiment: Regiment, inches: Inches,
     side_edge: Annotated[int, typer.Option(
-        metavar="N", help="Enter from a side edge, the front rank N inches from the own edge (ARRIVE-4).")] = 0,
+        metavar="N", min=0, max=MAX_INCHES,
+        help="Enter from a side edge, the front rank N inches from the own edge (ARRIVE-4).")] = 0,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """March up to the Regiment's March value; a reinforcement enters so (ARRIVE-1 to ARRIVE-3)."""

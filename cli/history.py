@@ -3,13 +3,16 @@ adventurer between battles."""
 
 from __future__ import annotations
 
+import re
+
 from rich import box
+from rich.cells import cell_len
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from domain.betrayal.application import adventurer as find_adventurer
 from domain.kernel.commandlog import CommandIssued, CommandUndone
-from domain.kernel.errors import NotFound
 
 from .board import HERO
 from .game import event_json
@@ -61,34 +64,56 @@ def log(s: Session) -> None:
 def battles(s: Session) -> None:
     """The games of the store, every ruleset together, oldest first, with
     where each stands."""
-    app = s.app
-    rows = []
-    for registered in app.battles():
-        try:
-            battle = app.battle(registered.battle_id)
-        except NotFound:
-            continue
-        rs = app.ruleset(registered.battle_id)
-        summary = rs.summary(battle.state)
-        rows.append({
-            "battle": registered.battle_id, "ruleset": rs.name, "setup": summary.setup,
-            "round": summary.round, "phase": summary.where, "over": summary.over,
-            "who": summary.who, "version": battle.version,
-        })
+    # A read model keeps each game's summary, updated event by event: listing
+    # costs one read of it, not a replay of every game.
+    from projections.views import battles as battle_rows
+
+    import msgspec
+
+    rows = [msgspec.structs.asdict(r) for r in battle_rows(s.app)]
     if s.json:
         s.out.emit(rows)
         return
     if not rows:
         s.out.print("No battles yet: start one with `rk new clash` or `rk new conquest` (or try `rk demo`).")
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for name, justify in (("battle", "left"), ("game", "left"), ("setup", "left"), ("round", "right"),
-                          ("where", "left"), ("who", "left"), ("events", "right")):
-        table.add_column(name, justify=justify)
-    for r in rows:
-        table.add_row(*(printable(str(r[k])) for k in ("battle", "ruleset", "setup", "round", "phase", "who",
-                                                        "version")))
-    s.out.print(table)
+    cells = [[printable(str(r[k])) for k in ("battle", "ruleset", "setup", "round", "phase", "who", "version")]
+             for r in rows]
+    s.out.print(simple_table(BATTLE_COLUMNS, cells, s.out.console.width))
+
+
+_ODD_SPACE = re.compile(r"[^\S ]")
+BATTLE_COLUMNS = (("battle", "left"), ("game", "left"), ("setup", "left"), ("round", "right"),
+                  ("where", "left"), ("who", "left"), ("events", "right"))
+
+
+def simple_table(columns: tuple[tuple[str, str], ...], cells: list[list[str]], width: int) -> RenderableType:
+    """The rich table of ``cells`` (a SIMPLE_HEAD box, no edge padding). When
+    every row fits on one line within ``width``, the same lines are written
+    straight away: rich measures and wraps every cell, which at a thousand
+    rows costs far more than reading them."""
+    widths = [max([cell_len(name)] + [cell_len(row[i]) for row in cells]) for i, (name, _) in enumerate(columns)]
+    total = 2 + sum(widths) + 3 * (len(columns) - 1)
+    # Rich trims and breaks at whitespace: cells with any but inner spaces go to rich.
+    if not cells or total > width or any(c != c.strip() or _ODD_SPACE.search(c) for row in cells for c in row):
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        for name, justify in columns:
+            table.add_column(name, justify=justify)
+        for row in cells:
+            table.add_row(*(Text(c) for c in row))
+        return table
+
+    def line(row: list[str]) -> str:
+        return " " + "   ".join(
+            (" " * (w - cell_len(c)) + c) if justify == "right" else (c + " " * (w - cell_len(c)))
+            for c, w, (_, justify) in zip(row, widths, columns)) + " "
+
+    out = Text(" " * total + "\n")
+    out.append(line([name for name, _ in columns]), style="bold")
+    out.append("\n " + "─" * (total - 2) + " \n")
+    out.append("\n".join(line(row) for row in cells))
+    out.append("\n" + " " * total)
+    return out
 
 
 def adventurer(s: Session, name: str) -> None:

@@ -48,6 +48,11 @@ BattleId = Annotated[Optional[str], typer.Option(
     "--battle", "-b", metavar="ID", rich_help_panel=GLOBAL, show_default=False,
     help="The battle to act on (default: the latest one; see `rk battles`).",
 )]
+# Bounds of numbers typed as options, checked by the parser so that no huge
+# number reaches the rules: seeds are stored as signed 64-bit integers
+# (domain.kernel.rng.MAX_SEED), versions too.
+MAX_SEED = 2**63 - 1
+MAX_VERSION = 2**63 - 1
 Json = Annotated[bool, typer.Option(
     "--json", rich_help_panel=GLOBAL,
     help="Machine-readable output: JSON on stdout, errors as JSON on stderr.",
@@ -92,9 +97,12 @@ def new_clash(
         metavar="MEMBER", help="An adventurer, once per party member, in turn order: Name for an existing one, or "
              "Name:race, Name:race:line+line, Name:race:line+line:form to create one "
              "(see `rk races`, `rk lines`).", show_default=False)],
-    xp: Annotated[int, typer.Option(metavar="XP", help="The party's XP on the dial; EP = XP x party size (EP-2).")] = 1,
+    xp: Annotated[int, typer.Option(
+        metavar="XP", min=0, max=MAX_SEED,  # the rules bound it (EP-2), naming the rule
+        help="The party's XP on the dial, 0 to 80; EP = XP x party size (EP-2).")] = 1,
     seed: Annotated[Optional[int], typer.Option(
-        metavar="N", help="The seed every roll and draw derives from (default: a random one, shown in the status).",
+        metavar="N", min=0, max=MAX_SEED,
+        help="The seed every roll and draw derives from, 0 to 2^63-1 (default: a random one, shown in the status).",
         show_default=False)] = None,
     difficulty: Annotated[str, typer.Option(metavar="LEVEL", help="apprentice, adept or expert.")] = "adept",
     physical_dice: Annotated[bool, typer.Option(
@@ -138,7 +146,7 @@ def lines(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
 def status(
     ctx: typer.Context,
     at: Annotated[Optional[int], typer.Option(
-        "--at", metavar="VERSION",
+        "--at", metavar="VERSION", min=1, max=MAX_VERSION,
         help="Replay the battle only up to this event (the numbers `rk log` shows), to see it as it stood then.",
         show_default=False)] = None,
     battle: BattleId = None, store: Store = None, json: Json = False,
@@ -227,7 +235,8 @@ def resolve(
 @app.command(rich_help_panel=ACT)
 def clear(
     ctx: typer.Context,
-    slot: Annotated[int, typer.Argument(metavar="SLOT", help="The active slot, counted from 1.", show_default=False)],
+    slot: Annotated[int, typer.Argument(metavar="SLOT", min=1, max=99, help="The active slot, counted from 1.",
+                                        show_default=False)],
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Remove the die in an active slot without resolving it (ACTIVE-4)."""
@@ -288,10 +297,13 @@ def export(
     ctx: typer.Context,
     output: Annotated[Optional[str], typer.Option(
         "--output", "-o", metavar="FILE", help="Write to FILE instead of stdout.", show_default=False)] = None,
+    sign: Annotated[Optional[str], typer.Option(
+        "--sign", metavar="KEYFILE", help="Sign the log with this private key (see `rk keygen`).",
+        show_default=False)] = None,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
-    """Export the battle as a portable, hash-chained JSON Lines log."""
-    _run(ctx, "portable.export", store, battle, json, output)
+    """Export the battle as a portable, hash-chained JSON Lines log (signed with --sign)."""
+    _run(ctx, "portable.export", store, battle, json, output, sign)
 
 
 @app.command("import", rich_help_panel=LOGS)
@@ -309,13 +321,16 @@ def verify(
     ctx: typer.Context,
     file: Annotated[Optional[str], typer.Argument(
         metavar="FILE", help="A log file to check (default: the battle in the store).", show_default=False)] = None,
+    key: Annotated[Optional[str], typer.Option(
+        "--key", metavar="PUBKEY", show_default=False,
+        help="Require a signature by this public key: 64 hex digits, or a file holding them (KEYFILE.pub).")] = None,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Replay a log through the current rules and report the first divergence.
 
     Exit status 0 when the log holds, 1 when it does not.
     """
-    _run(ctx, "portable.verify", store, battle, json, file)
+    _run(ctx, "portable.verify", store, battle, json, file, key)
 
 
 # --- read models ------------------------------------------------------------------
@@ -345,7 +360,8 @@ def audit(ctx: typer.Context, battle: BattleId = None, store: Store = None, json
 @app.command(rich_help_panel=SESSIONS)
 def demo(
     ctx: typer.Context,
-    seed: Annotated[int, typer.Option(metavar="N", help="Seed of the battle and of the bot's choices.")] = 7,
+    seed: Annotated[int, typer.Option(metavar="N", min=0, max=MAX_SEED,
+                                      help="Seed of the battle and of the bot's choices.")] = 7,
     store: Store = None, json: Json = False,
 ) -> None:
     """Play a short clash to the end with a simple bot, showing an undo and a redo.
@@ -391,24 +407,40 @@ def serve(ctx: typer.Context, store: Store = None) -> None:
 def main(argv: list[str] | None = None, obj: Defaults | None = None) -> int:
     """Run one command line and return its exit status. Usage errors exit 1,
     keeping 2 for the rules' refusals."""
-    from typer._click.exceptions import ClickException
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
     command = typer.main.get_command(app)
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         result = command.main(args=args, prog_name="rk", standalone_mode=False, obj=obj)
     except ClickException as e:
-        if "--json" in args or (obj is not None and obj.json):
-            from .output import Output
-
-            Output(json=True).error(e)
-        else:
+        if isinstance(e, NoArgsIsHelpError):  # `rk` or `rk new` alone: the help
             e.show()
+        else:
+            _usage_error(e, json="--json" in args or (obj is not None and obj.json))
         return 1
     except typer.Abort:
         sys.stderr.write("aborted\n")
         return 1
     return result if isinstance(result, int) else 0
+
+
+USAGE_MESSAGE = 300  # characters of a usage error shown (it may echo 5,000 typed digits)
+
+
+def _usage_error(error: Exception, json: bool) -> None:
+    """A usage error of the command line as one line on stderr (whatever was
+    typed, control characters escaped), naming the help to read."""
+    from .output import Output, printable
+
+    message = printable(" ".join(error.format_message().split()))  # type: ignore[attr-defined]
+    if len(message) > USAGE_MESSAGE:
+        message = message[:USAGE_MESSAGE - 1] + "…"
+    ctx = getattr(error, "ctx", None)
+    if ctx is not None and not json:
+        message += f" (see `{ctx.command_path} -h`)"
+    error.format_message = lambda: message  # type: ignore[attr-defined]
+    Output(json=json).error(error)
 
 
 def run() -> None:
@@ -426,6 +458,7 @@ def run() -> None:
 
 # Each ruleset's own verbs register themselves on the app (after it is built).
 from . import conquest_verbs  # noqa: E402,F401
+from . import log_verbs  # noqa: E402,F401
 
 if __name__ == "__main__":  # python -m cli.main ...
     # Run the app of the module as imported (``cli.main``), on which every

@@ -10,6 +10,9 @@ import sys
 from typing import Any
 
 
+MESSAGE = 400  # characters of an error message shown
+
+
 class Output:
     """Printing for one command, in text or JSON mode."""
 
@@ -26,18 +29,18 @@ class Output:
 
             # Piped output gets 100 columns rather than rich's 80, and no colour.
             width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS", 100))
-            self._console = Console(highlight=False, width=width, soft_wrap=False)
+            # No markup and no :emoji: codes anywhere: a name in a table cell
+            # ("[link=...]") prints as typed, never as a style or a hyperlink.
+            self._console = Console(highlight=False, markup=False, emoji=False, width=width, soft_wrap=False)
         return self._console
 
     def print(self, *things: Any) -> None:
-        """Print renderables or plain strings (no markup is interpreted)."""
+        """Print renderables or plain strings (no markup is interpreted; control
+        characters in any text are shown escaped, never sent to the terminal)."""
         if self.json:
             return
         for thing in things:
-            if isinstance(thing, str):
-                self.console.print(thing, markup=False)
-            else:
-                self.console.print(thing)
+            self.console.print(Escaped(thing))
 
     def emit(self, data: Any) -> None:
         """Print ``data`` (Structs, dataclasses, enums, tuples...) as JSON."""
@@ -52,7 +55,9 @@ class Output:
             message = error.format_message()
         else:
             message = getattr(error, "message", None) or str(error)
-        message = _labelled(" ".join(message.split()))
+        message = printable(_labelled(" ".join(message.split())))
+        if len(message) > MESSAGE:  # it may quote what was typed: 5,000 digits, say
+            message = message[:MESSAGE - 1] + "…"
         if self.json:
             body: dict[str, Any] = {"error": type(error).__name__, "message": message}
             if rule:
@@ -60,7 +65,7 @@ class Output:
             for extra in ("line", "file", "field"):
                 if hasattr(error, extra):
                     body[extra] = getattr(error, extra)
-            sys.stderr.write(to_json(body) + "\n")
+            sys.stderr.write(to_json(body, indent=0) + "\n")  # one line, as in text mode
         else:
             sys.stderr.write((f"{rule}: {message}" if rule else message) + "\n")
         sys.stderr.flush()
@@ -82,17 +87,46 @@ def _labelled(text: str) -> str:
     return re.sub(r"hex \((-?\d+), (-?\d+)\)", swap, text)
 
 
-def to_json(data: Any) -> str:
-    """Pretty JSON of anything msgspec can make builtins of."""
+def to_json(data: Any, indent: int = 2) -> str:
+    """Pretty JSON of anything msgspec can make builtins of (``indent=0``:
+    all on one line)."""
     import msgspec
 
-    return msgspec.json.format(msgspec.json.encode(msgspec.to_builtins(data)), indent=2).decode()
+    encoded = msgspec.json.encode(msgspec.to_builtins(data))
+    return (msgspec.json.format(encoded, indent=indent) if indent else encoded).decode()
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Control characters (C0, DEL, C1) and the invisible formatting ones that
+# reorder or hide text (bidirectional overrides, zero-width spaces, BOM).
+_INVISIBLE = "\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff"
+_CONTROL = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_INVISIBLE}]")
+_CONTROL_IN_LINE = re.compile(f"[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}]")  # keeps line breaks
+
+
+def _escape(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def printable(text: str) -> str:
     """``text`` with control characters shown as ``\\xNN`` rather than sent
     to the terminal (a name from an imported log may hold escape codes)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _CONTROL.sub(_escape, text)
+
+
+class Escaped:
+    """A renderable printed with every control character in its text shown
+    escaped: whatever a name holds, only rich's own styles reach the terminal
+    as escape codes (they travel beside the text, in segments' styles)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __rich_console__(self, console, options):
+        from rich.segment import Segment
+
+        for segment in console.render(self.inner, options):
+            if segment.control is None and _CONTROL_IN_LINE.search(segment.text):
+                yield Segment(_CONTROL_IN_LINE.sub(_escape, segment.text), segment.style)
+            else:
+                yield segment

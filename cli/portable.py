@@ -1,11 +1,20 @@
-"""Portable battle logs on the command line: export, import, verify
-(DESIGN: Logs). The work is done by ``domain.kernel.portable``; this
-module reads and writes files and reports."""
+"""Portable battle logs on the command line: export, import, verify, and
+the keys to sign them with (DESIGN: Logs). The work is done by
+``domain.kernel.portable`` (and ``domain.kernel.signing``); this module
+reads and writes files and reports. Logs are streamed: a long battle's log
+is never held in memory whole. On a terminal, long operations show their
+progress on stderr."""
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from domain.kernel.errors import MalformedCommand
 
@@ -20,42 +29,60 @@ def _portable():
     return portable
 
 
-def export(s: Session, output: str | None) -> None:
-    """Write the battle's log to ``output``, or to stdout."""
+def export(s: Session, output: str | None, sign: str | None = None) -> None:
+    """Write the battle's log to ``output``, or to stdout; ``sign``: a
+    private key file (``rk keygen``) to sign it with."""
     battle_id = s.battle_id
-    data = _portable().export_battle(s.app, battle_id)
+    key = _private(sign)
+    portable = _portable()
     if output:
-        Path(output).write_bytes(data)
-        lines = data.count(b"\n")
+        # Written beside the target and renamed: a failed export never
+        # leaves half a log under the name asked for.
+        target = Path(output)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+        try:
+            with os.fdopen(fd, "wb") as f, _progress("exporting") as progress:
+                lines = portable.write_log(s.app, battle_id, f, sign=key, progress=progress)
+                size = f.tell()
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
         if s.json:
-            s.out.emit({"battle": battle_id, "file": output, "lines": lines, "bytes": len(data)})
+            s.out.emit({"battle": battle_id, "file": output, "lines": lines, "bytes": size,
+                        "signed": key is not None})
         else:
-            s.out.print(f"Exported {battle_id}: {lines} lines to {output}")
+            s.out.print(f"Exported {battle_id}: {lines} lines to {output}" + (" (signed)" if key else ""))
         return
     sys.stdout.flush()
-    sys.stdout.buffer.write(data)
+    portable.write_log(s.app, battle_id, sys.stdout.buffer, sign=key)
     sys.stdout.buffer.flush()
 
 
 def import_log(s: Session, file: str) -> None:
-    """Import a log; LogError (line and reason) if it is refused."""
-    data = _read(file)
-    battle_id = _portable().import_log(s.app, data)
+    """Import a log; LogError (line and reason) if it is refused, and then
+    nothing was written."""
+    with _source(file) as source, _progress("importing") as progress:
+        battle_id = _portable().import_log(s.app, source, progress=progress)
     if s.json:
         s.out.emit({"battle": battle_id, "file": file})
     else:
         s.out.print(f"Imported battle {battle_id} from {file} (see `rk status --battle {battle_id}`)")
 
 
-def verify(s: Session, file: str | None) -> None:
-    """Verify a log file, or the stored battle; exit 1 on a divergence."""
+def verify(s: Session, file: str | None, key: str | None = None) -> None:
+    """Verify a log file, or the stored battle; exit 1 on a divergence.
+    ``key``: the public key (hex, or a file holding it) the log must be
+    signed with."""
     import typer
 
     portable = _portable()
+    public = _public(key)
     if file:
-        report = portable.verify_log(_read(file))
+        with _source(file, seekable=False) as source, _progress("verifying") as progress:
+            report = portable.verify_log(source, key=public, progress=progress)
     else:
-        report = portable.verify_battle(s.app, s.battle_id)
+        report = portable.verify_battle(s.app, s.battle_id, key=public)
     if s.json:
         s.out.emit(report)
     else:
@@ -64,10 +91,77 @@ def verify(s: Session, file: str | None) -> None:
         raise typer.Exit(1)
 
 
-def _read(file: str) -> bytes:
-    if file == "-":
-        return sys.stdin.buffer.read()
+def keygen(s: Session, output: str) -> None:
+    """Make a signing key: the private key to ``output`` (0600, never
+    overwritten), the public key to ``output``.pub and stdout."""
+    from domain.kernel import signing
+
+    public = signing.generate(output)
+    Path(output + ".pub").write_text(public + "\n")
+    if s.json:
+        s.out.emit({"private_key": output, "public_key": public, "public_key_file": output + ".pub"})
+    else:
+        s.out.print(f"Private key written to {output} (keep it secret); public key, in {output}.pub:\n{public}")
+
+
+def _private(path: str | None):
+    if not path:
+        return None
+    from domain.kernel import signing
+
+    return signing.load_private(path)
+
+
+def _public(key: str | None) -> str | None:
+    if not key:
+        return None
+    from domain.kernel import signing
+
+    return signing.read_public(key)
+
+
+@contextmanager
+def _source(file: str, *, seekable: bool = True) -> Iterator[str | BinaryIO]:
+    """A log to read: its path, or stdin for "-" (copied to a temporary
+    file when it must be read twice, as an import does)."""
+    if file != "-":
+        if not Path(file).is_file():
+            try:
+                Path(file).open("rb").close()
+            except OSError as e:
+                raise MalformedCommand(f"cannot read {file}: {e.strerror or e}") from None
+            raise MalformedCommand(f"cannot read {file}: not a file")
+        yield file
+        return
+    if not seekable:
+        yield sys.stdin.buffer
+        return
+    with tempfile.TemporaryFile() as spool:
+        while chunk := sys.stdin.buffer.read(1 << 20):
+            spool.write(chunk)
+        spool.seek(0)
+        yield spool
+
+
+@contextmanager
+def _progress(verb: str) -> Iterator[Callable[[int], None] | None]:
+    """A progress callback writing ``verb: N lines`` over itself on stderr,
+    when stderr is a terminal (never into a pipe or a log file)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    shown = [0.0]
+
+    def show(lines: int) -> None:
+        now = time.monotonic()
+        if now - shown[0] >= 0.2:
+            shown[0] = now
+            sys.stderr.write(f"\r{verb}: {lines:,} lines")
+            sys.stderr.flush()
+
     try:
-        return Path(file).read_bytes()
-    except OSError as e:
-        raise MalformedCommand(f"cannot read {file}: {e.strerror or e}") from None
+        yield show
+    finally:
+        if shown[0]:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()

@@ -1,9 +1,13 @@
 """`rk serve`: one resident process for one store, so that each `rk`
 command costs a couple of milliseconds instead of a process's imports.
 
-The server listens on ``cli.client.socket_path()`` and answers one request
-per connection, one at a time (the commands of a table come one after
-another, and the event store guards against concurrent writers anyway). Each
+The server listens on ``cli.client.socket_path()`` (in a directory private
+to this user) and answers one request per connection. Each connection is
+read in a thread of its own, with a total deadline, so a slow or silent
+client holds no one else; commands run one at a time (they share the
+process's directory and streams), and a request that cannot start within
+``QUEUE_WAIT`` seconds, because another command is still running, is
+declined, so its client runs it in-process instead of waiting. Each
 request runs through ``cli.main.main``, the same typer app and exit statuses
 as ``rk`` in-process, with the client's directory, terminal width and colour,
 and the stdout and stderr captured for the reply. The application stays
@@ -19,6 +23,8 @@ import signal
 import socket
 import stat
 import sys
+import threading
+import time
 import traceback
 from contextlib import contextmanager
 from typing import Any
@@ -30,15 +36,20 @@ from .client import (
     STORE_VARIABLE,
     canonical_store,
     command_of,
+    masked,
     socket_path,
     store_option,
 )
 from .main import main
 from .session import Defaults, _store_failed
 
-READ_TIMEOUT = 10.0  # seconds a client may take to send its request
+READ_TIMEOUT = 5.0  # seconds a client may take to send its whole request
 SEND_TIMEOUT = 30.0  # ...and to take the answer, so that no client can hang the server
+QUEUE_WAIT = 2.0  # seconds a request may wait for the command before it to finish
+STOP_WAIT = 30.0  # seconds SIGTERM waits for a command under way
+MAX_CLIENTS = 64  # connections handled at once; more are closed unanswered
 MAX_REQUEST = 1 << 20
+MAX_WIDTH = 10_000
 # Environment read by rich (and typer's help) when rendering, set per request.
 RENDER_ENV = ("COLUMNS", "FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")
 # Imported at start-up, so the first command does not pay for them.
@@ -77,8 +88,10 @@ class Server:
         self.defaults = Defaults(store=store or None, keep_open=True)
         self.sock: socket.socket | None = None
         self._inode: int | None = None
-        self._busy = False
         self._stopping = False
+        self._running = threading.Lock()  # held while a command runs
+        self._clients = threading.BoundedSemaphore(MAX_CLIENTS)
+        self._threads: set[threading.Thread] = set()
 
     def describe(self) -> str:
         from domain.kernel.store import _masked, default_store_path
@@ -92,7 +105,7 @@ class Server:
         self._app()  # a bad store fails here, before anyone is told to connect
         for module in HANDLERS:
             import_module(module)
-        os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
+        _private_dir(os.path.dirname(self.path))
         self._remove_stale()
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o177)  # the socket file is created 0600: only this user may send commands
@@ -105,32 +118,48 @@ class Server:
 
     def loop(self, ready: str) -> None:
         """Say ``ready`` once a stop signal would be handled, then answer
-        requests until SIGINT or SIGTERM, then clean up."""
+        requests until SIGINT or SIGTERM, then clean up (a command under way
+        is finished and answered first, for up to ``STOP_WAIT`` seconds)."""
         handlers = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
         print(ready, flush=True)
         try:
             while not self._stopping:
                 conn, _ = self.sock.accept()
-                self._busy = True
-                try:
-                    with conn:
-                        self.handle(conn)
-                except OSError:  # the client went away; nothing to tell it
-                    pass
-                finally:
-                    self._busy = False
+                if not self._clients.acquire(blocking=False):
+                    conn.close()  # too many at once: the client runs the command itself
+                    continue
+                worker = threading.Thread(target=self._serve_one, args=(conn,), daemon=True)
+                self._threads.add(worker)
+                worker.start()
         except _Stop:
             pass
         finally:
             for sig, handler in handlers.items():
                 signal.signal(sig, handler)
+            if self.sock is not None:
+                self.sock.close()  # no new clients while finishing
+            # Wait for a command under way (later ones are declined), then
+            # give the answers a moment to go out.
+            self._running.acquire(timeout=STOP_WAIT)
+            deadline = time.monotonic() + 5.0
+            for worker in list(self._threads):
+                worker.join(timeout=max(0.0, deadline - time.monotonic()))
             self.close()
 
+    def _serve_one(self, conn: socket.socket) -> None:
+        try:
+            with conn:
+                self.handle(conn)
+        except OSError:  # the client went away or was too slow; nothing to tell it
+            pass
+        finally:
+            self._threads.discard(threading.current_thread())
+            self._clients.release()
+
     def _on_signal(self, signum, frame) -> None:
-        # A command under way is finished (and answered) before stopping.
+        # Commands run in other threads: stop accepting; loop() waits for one under way.
         self._stopping = True
-        if not self._busy:
-            raise _Stop
+        raise _Stop
 
     def close(self) -> None:
         """Close the socket, remove its file if it is still ours, close the store."""
@@ -145,10 +174,15 @@ class Server:
         self.defaults.close()
 
     def handle(self, conn: socket.socket) -> None:
-        """Read one request from ``conn`` and send its answer."""
-        conn.settimeout(READ_TIMEOUT)
+        """Read one request from ``conn`` (within ``READ_TIMEOUT`` seconds in
+        all) and send its answer."""
+        deadline = time.monotonic() + READ_TIMEOUT
         data = b""
         while b"\n" not in data and len(data) < MAX_REQUEST:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("request not received in time")
+            conn.settimeout(left)
             chunk = conn.recv(65536)
             if not chunk:
                 break
@@ -157,26 +191,38 @@ class Server:
             request = json.loads(data.split(b"\n", 1)[0])
         except ValueError:
             request = None
-        reply = self.answer(request)
+        reply = self.answer(request, conn)
         conn.settimeout(SEND_TIMEOUT)
         conn.sendall(json.dumps(reply).encode() + b"\n")
 
-    def answer(self, request: Any) -> dict[str, Any]:
+    def answer(self, request: Any, conn: socket.socket | None = None) -> dict[str, Any]:
         """The reply to one request: the command's output and exit status,
-        or ``{"decline": reason}`` for the client to run it itself."""
+        a one-line error for a malformed request, or ``{"decline": reason}``
+        for the client to run it itself. When the command starts, ``{"started":
+        true}`` is sent on ``conn`` first."""
         reason = _invalid(request)
         if reason:
-            return {"decline": reason}
+            return {"stdout": "", "stderr": f"rk serve: bad request: {reason}\n", "exit": 1}
         argv, cwd = request["argv"], request["cwd"]
         if command_of(argv) in IN_PROCESS or "-" in argv:
             return {"decline": "this command runs in the client's process"}
-        if canonical_store(request["store"], cwd) != self.store:
+        if masked(canonical_store(request["store"], cwd)) != masked(self.store):
             return {"decline": f"this server is for store {self.describe()}"}
         if not (os.path.isdir(cwd) and os.access(cwd, os.X_OK)):
             return {"decline": f"cannot work in {cwd}"}
-        with _as_client(cwd, request["tty"], request["width"], request.get("columns")) as (out, err):
-            code = self._run(argv)
-        return {"stdout": _text(out), "stderr": _text(err), "exit": code}
+        if not self._running.acquire(timeout=QUEUE_WAIT):
+            return {"decline": "the server is busy with another command"}
+        try:
+            if self._stopping:
+                return {"decline": "the server is stopping"}
+            if conn is not None:
+                conn.settimeout(SEND_TIMEOUT)
+                conn.sendall(b'{"started": true}\n')
+            with _as_client(cwd, request["tty"], request["width"], request.get("columns")) as (out, err):
+                code = self._run(_unmasked(argv, self.store))
+            return {"stdout": _text(out), "stderr": _text(err), "exit": code}
+        finally:
+            self._running.release()
 
     def _run(self, argv: list[str]) -> int:
         app = self._app()
@@ -242,16 +288,57 @@ class Server:
 def _invalid(request: Any) -> str:
     """What is wrong with a request, or "" when nothing is."""
     if not isinstance(request, dict):
-        return "not a request"
+        return "not a JSON object on one line"
     types = {"argv": list, "cwd": str, "store": str, "tty": bool, "width": int}
     for key, kind in types.items():
-        if not isinstance(request.get(key), kind):
+        if not isinstance(request.get(key), kind) or (kind is int and isinstance(request[key], bool)):
             return f"a request needs {key!r} ({kind.__name__})"
     if not all(isinstance(a, str) for a in request["argv"]):
         return "argv must be strings"
-    if not isinstance(request.get("columns"), (str, type(None))):
+    columns = request.get("columns")
+    if not isinstance(columns, (str, type(None))):
         return "'columns' must be a string or null"
+    texts = [*request["argv"], request["cwd"], request["store"], columns or ""]
+    if any("\x00" in t for t in texts):
+        return "a NUL byte in an argument"
+    if columns is not None and not (columns.isascii() and columns.isdigit() and 0 < int(columns) <= MAX_WIDTH):
+        return f"'columns' must be a number of columns from 1 to {MAX_WIDTH}"
+    if not 0 < request["width"] <= MAX_WIDTH:
+        return f"'width' must be from 1 to {MAX_WIDTH}"
+    if not os.path.isabs(request["cwd"]):
+        return "'cwd' must be an absolute path"
     return ""
+
+
+def _unmasked(argv: list[str], store: str) -> list[str]:
+    """``argv`` with a masked ``--store`` of our store replaced by our own
+    setting (the client never sends a password)."""
+    mine = masked(store)
+    if mine == store:
+        return argv
+    out = []
+    for i, arg in enumerate(argv):
+        if i and argv[i - 1] == "--store" and arg == mine:
+            arg = store
+        elif arg == "--store=" + mine:
+            arg = "--store=" + store
+        out.append(arg)
+    return out
+
+
+def _private_dir(path: str) -> None:
+    """Make ``path`` a directory of this user's that no one else may enter,
+    or refuse (OSError) one that is not ours or not private."""
+    os.makedirs(os.path.dirname(path) or ".", mode=0o700, exist_ok=True)  # the home, if new
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        raise OSError(f"{path} is not a directory of this user's: refusing to put the socket there")
+    if info.st_mode & 0o077:
+        os.chmod(path, 0o700)
 
 
 @contextmanager

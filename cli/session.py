@@ -31,6 +31,10 @@ class StoreUnavailable(RulekeeperError):
 
 RULE_BROKEN = 2  # exit status of a RuleViolation
 REFUSED = 1  # exit status of every other refusal (malformed, not found, ...)
+# Commands that only read the store: they open it read-only (an SQLite file
+# they cannot write still works, and a missing one is never created).
+READS = frozenset({"status", "legal", "log", "battles", "adventurer", "export", "verify",
+                   "track", "pool", "audit"})
 
 
 @dataclass
@@ -69,15 +73,19 @@ class Session:
     def app(self) -> GameApp:
         """The application on this session's store (built once), for games
         of every ruleset."""
-        app = self.defaults.apps.get(self.store)
+        app = self.defaults.apps.get(self.store)  # a writable one serves reads too
+        read = _command() in READS
+        key = (self.store, "read") if read else self.store
+        if app is None:
+            app = self.defaults.apps.get(key)
         if app is None:
             from domain.kernel.games import GameApp
 
             try:
-                app = GameApp(store=self.store)
+                app = GameApp(store=self.store, read_only=read)
             except ValueError as e:  # an unknown form of store setting
                 raise MalformedCommand(str(e)) from None
-            self.defaults.apps[self.store] = app
+            self.defaults.apps[key] = app
         return app
 
     @property
@@ -102,7 +110,10 @@ class Session:
             return False
         if _store_failed(error):  # the database could not be reached or read
             where = re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", self.store or "the store")
-            error = StoreUnavailable(f"cannot use {where}: {error}")
+            said = "; ".join(line.strip() for line in str(error).splitlines() if line.strip())
+            if "readonly" in said or "read-only" in said:
+                said += " (this store can only be read here)"
+            error = StoreUnavailable(f"cannot use {where}: {said or type(error).__name__}")
         if not isinstance(error, RulekeeperError):
             return False
         self.out.error(error)
@@ -112,6 +123,24 @@ class Session:
 def _store_failed(error: BaseException) -> bool:
     """An error of the event store's database (unreachable, unreadable),
     as opposed to a bug, which should show its traceback."""
-    persistence = sys.modules.get("eventsourcing.persistence")
-    base = getattr(persistence, "PersistenceError", None)
-    return base is not None and isinstance(error, base)
+    bases = []
+    for module, name in (("eventsourcing.persistence", "PersistenceError"), ("sqlite3", "Error"),
+                         ("psycopg", "Error")):
+        base = getattr(sys.modules.get(module), name, None)
+        if base is not None:
+            bases.append(base)
+    # The library lets some of the drivers' own errors through (SQLite's
+    # journal-mode pragma on a read-only file, for one).
+    return bool(bases) and isinstance(error, tuple(bases))
+
+
+def _command() -> str | None:
+    """The command word of the command being run (``status``), from click."""
+    from typer._click.globals import get_current_context  # typer vendors click
+
+    ctx = get_current_context(silent=True)
+    names = []
+    while ctx is not None:
+        names.append(ctx.info_name)
+        ctx = ctx.parent
+    return names[-2] if len(names) >= 2 else None

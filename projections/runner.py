@@ -116,6 +116,10 @@ class Catchup:
             path.parent.mkdir(parents=True, exist_ok=True)
         # Autocommit mode (isolation_level=None): every transaction here is an
         # explicit BEGIN ... COMMIT, so nothing commits behind our back.
+        if path is not None:
+            from domain.kernel.store import create_private
+
+            create_private(path)  # 0600, as the store itself
         self.db = sqlite3.connect(
             ":memory:" if path is None else str(path),
             isolation_level=None, timeout=LOCK_TIMEOUT, check_same_thread=False,

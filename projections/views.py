@@ -7,6 +7,7 @@ then reads the rows of one battle::
     cooldown_slots(app, "b3-1") -> list[SlotRow]    # active and drained dice
     enemy_pool(app, "b3-1")     -> list[PoolRow]    # rk pool
     audit(app, "b3-1")          -> list[AuditLine]  # rk audit
+    battles(app)                -> list[BattleRow]  # rk battles (every game)
 
 Where the views database is (``views_path_for``), by the app's store:
 
@@ -25,25 +26,29 @@ lifetime; ``close_views(app)`` drops it (for example before deleting the file).
 
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 from pathlib import Path
+from urllib.parse import unquote
 
 from domain.kernel.application import EventSourcedApp
 from domain.kernel.errors import NotFound
 from domain.kernel.store import DEFAULT_HOME, HOME_VARIABLE
 
 from . import audit as _audit
+from . import battles as _battles
 from . import cooldown as _cooldown
 from . import pool as _pool
 from .audit import AuditLine, AuditView
+from .battles import BattleRow, BattlesView
 from .cooldown import CooldownView, SlotRow, TrackRow
 from .pool import PoolRow, PoolView
 from .runner import Catchup
 
 __all__ = [
-    "AuditLine", "PoolRow", "SlotRow", "TrackRow",
-    "audit", "catch_up", "close_views", "cooldown_slots", "cooldown_track",
+    "AuditLine", "BattleRow", "PoolRow", "SlotRow", "TrackRow",
+    "audit", "battles", "catch_up", "close_views", "cooldown_slots", "cooldown_track",
     "enemy_pool", "views_for", "views_path_for",
 ]
 
@@ -67,7 +72,7 @@ def views_path_for(app: EventSourcedApp) -> Path | None:
         if not dbname or dbname == ":memory:" or "mode=memory" in dbname:
             return None
         if dbname.startswith("file:"):
-            dbname = dbname[len("file:"):].split("?", 1)[0]
+            dbname = unquote(dbname[len("file:"):].split("?", 1)[0])
         store = Path(dbname).expanduser()
         if store.suffix:
             return store.with_name(f"{store.stem}.views{store.suffix}")
@@ -83,9 +88,21 @@ def views_for(app: EventSourcedApp) -> Catchup:
     with _VIEWS_LOCK:
         views = _VIEWS.get(app)
         if views is None:
-            views = Catchup(views_path_for(app), (CooldownView(), PoolView(), AuditView()))
+            path = views_path_for(app)
+            if path is not None and not _writable(path):
+                path = None  # a store we may only read: rebuild the views in memory
+            views = Catchup(path, (CooldownView(), PoolView(), AuditView(), BattlesView()))
             _VIEWS[app] = views
         return views
+
+
+def _writable(path: Path) -> bool:
+    """Whether the views file ``path`` can be written (its directory too,
+    for SQLite's journal), or created."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return False
+    return not path.exists() or os.access(path, os.W_OK)
 
 
 def close_views(app: EventSourcedApp) -> None:
@@ -129,6 +146,14 @@ def _battle_rows(app, battle_id, has_battle, rows):
         if not has_battle(db, stream):
             raise _missing(battle_id)
         return rows(db, stream, _pack(app))
+
+
+def battles(app: EventSourcedApp) -> list[BattleRow]:
+    """Every game of every ruleset, oldest first, with where each stands."""
+    views = views_for(app)
+    views.catch_up(app)
+    with views.reading() as db:
+        return _battles.battle_rows(db)
 
 
 def audit(app: EventSourcedApp, battle_id: str) -> list[AuditLine]:

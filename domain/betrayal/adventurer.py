@@ -8,6 +8,7 @@ import msgspec
 
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.messages import Event
+from domain.kernel.names import check_name
 
 from .catalog import Pack
 from .commands import Member
@@ -83,6 +84,7 @@ def create(pack: Pack, adventurer_id: str, name: str, race: str, lines: tuple[st
     (COMBAT-2) and the starting dice of each chosen skill line."""
     if not name.strip():
         raise MalformedCommand("an adventurer needs a name")
+    check_name(name, "adventurer name")
     if race not in pack.races:
         raise MalformedCommand(f"no race {race!r}; choose one of {', '.join(sorted(pack.races))}")
     lines = tuple(lines) or pack.default_lines

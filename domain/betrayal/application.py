@@ -12,6 +12,7 @@ from uuid import UUID
 
 from domain.kernel.errors import MalformedCommand, NotFound
 from domain.kernel.games import GameApp, Result
+from domain.kernel.names import check_name
 from domain.kernel.ruleset import Write
 
 from . import adventurer as adv
@@ -47,14 +48,16 @@ class PartySpec:
         """``Name``, ``Name:race``, ``Name:race:line+line`` or with a 4th
         part, the battle form (``Tarn:dark-elf:bow+heavy-armor:ranged``)."""
         parts = [p.strip() for p in text.split(":")]
+        shown = repr(text if len(text) <= 60 else text[:40] + "...")
         if not parts[0] or len(parts) > 4:
-            raise MalformedCommand(f"party member {text!r}: write Name[:race[:line+line[:form]]]")
+            raise MalformedCommand(f"party member {shown}: write Name[:race[:line+line[:form]]]")
+        check_name(parts[0], "adventurer name")
         lines = tuple(x for x in parts[2].split("+") if x) if len(parts) > 2 else ()
         try:
             form = BattleForm(parts[3]) if len(parts) > 3 and parts[3] else BattleForm.LIGHT
         except ValueError:
             forms = ", ".join(f.value for f in BattleForm)
-            raise MalformedCommand(f"party member {text!r}: battle form must be one of {forms}") from None
+            raise MalformedCommand(f"party member {shown}: battle form must be one of {forms}") from None
         return cls(parts[0], parts[1] if len(parts) > 1 and parts[1] else None, lines, form)
 
 
@@ -64,7 +67,7 @@ def adventurer(app: GameApp, name: str, version: int | None = None) -> adv.Adven
     try:
         return app.state_of(ADVENTURERS, adventurer_stream(name), version)
     except NotFound:
-        raise NotFound(f"no adventurer named {name!r}") from None
+        raise NotFound(f"no adventurer named {name if len(name) <= 40 else name[:40] + '...'!r}") from None
 
 
 def new_clash(

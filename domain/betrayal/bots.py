@@ -25,16 +25,18 @@ def random_choice(state: BattleState, ctx: RulesContext, rnd: random.Random,
 
 
 def greedy_choice(state: BattleState, ctx: RulesContext, rnd: random.Random) -> BattleCommand:
-    """A plain tactician: engage with the most dice at the weakest target in
-    reach, otherwise close in on the nearest enemy, then end the turn."""
+    """A plain tactician: engage with the most dice at the weakest enemy in
+    reach, otherwise close in on the nearest enemy, then end the turn. It
+    never strikes an ally, though a Blind adventurer may (STATUS/blind)."""
     legal = legal_commands(state, ctx)
     if state.phase is Phase.END_OF_ROUND:
         return NextRound()
     if state.phase is not Phase.ADVENTURER_TURN:
         return next((c for c in legal if isinstance(c, Resolve) and not c.skip), legal[0])
-    engages = [c for c in legal if isinstance(c, Engage) and c.target and c.dice]
+    foe_hp = {f.id: f.hp for f in state.foes if not f.defeated}
+    engages = [c for c in legal if isinstance(c, Engage) and c.target in foe_hp and c.dice]
     if engages and state.turn.engages == 0:
-        return max(engages, key=lambda c: (len(c.dice), -state.foe(c.target).hp, rnd.random()))
+        return max(engages, key=lambda c: (len(c.dice), -foe_hp[c.target], rnd.random()))
     moves = [c for c in legal if isinstance(c, Move)]
     foes = [f.pos for f in state.foes if not f.defeated and f.pos is not None]
     if moves and foes and state.turn.moves == 0 and state.turn.engages == 0:

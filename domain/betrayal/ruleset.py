@@ -14,7 +14,7 @@ from uuid import UUID
 from domain.kernel import rng
 from domain.kernel.errors import MalformedCommand, NotFound
 from domain.kernel.messages import Event
-from domain.kernel.ruleset import Aggregate, Outcome, RandomCheck, Ruleset, Summary, Write
+from domain.kernel.ruleset import Aggregate, Outcome, Problem, RandomCheck, Ruleset, Summary, Write
 
 from . import RULES_VERSION
 from . import adventurer as adv
@@ -123,6 +123,74 @@ class Betrayal(Ruleset):
 
     def related_streams(self, state: BattleState) -> dict[UUID, str]:
         return {UUID(h.adventurer_id): f"{ADVENTURERS.kind}:{h.name}" for h in state.heroes}
+
+    def check_setup(self, command: StartClash, prelude: dict[UUID, list[Event]], before: dict[UUID, object],
+                    pack: Pack) -> Problem | None:
+        """Each adventurer created for the clash is what ``adventurer.create``
+        gives for its own name, race and lines (no stat of its own making),
+        and each party member joins as ``adventurer.member`` makes it from
+        the adventurer as stored (no stat carried in but its own)."""
+        states = dict(before)
+        for stream, events in prelude.items():
+            for event in events:
+                if not isinstance(event, adv.AdventurerCreated):
+                    return Problem("only new adventurers written before the setup",
+                                   type(event).__name__, stream)
+                problem = self._check_created(stream, event, states.get(stream), pack)
+                if problem:
+                    return problem
+                states[stream] = event.state
+        for m in command.party:
+            try:
+                state = states.get(UUID(m.adventurer_id))
+            except ValueError:
+                state = None
+            if state is None:
+                return Problem(f"party member {m.name}: an adventurer of this log, stored before the setup",
+                               f"no adventurer {m.adventurer_id} before the setup")
+            expected = adv.member(state, m.form)
+            if expected != m:
+                name, want, got = _first_field(expected, m)
+                return Problem(f"party member {m.name} as stored: {name} = {want}", f"{name} = {got}")
+        return None
+
+    def check_other(self, kind: str, stream: UUID, event: Event, state: object, pack: Pack) -> Problem | None:
+        """An adventurer's creation from before this battle is re-derived as
+        at setup; a result another battle wrote back can only be held to
+        the adventurer (hit points within 0 to its maximum)."""
+        if isinstance(event, adv.AdventurerCreated):
+            return self._check_created(stream, event, state, pack)  # type: ignore[arg-type]
+        if isinstance(event, adv.BattleConcluded):
+            if not isinstance(state, adv.AdventurerState):
+                return Problem("a result written back to an adventurer that exists", "no adventurer yet", stream)
+            if not 0 <= event.hp <= state.max_hp:
+                return Problem(f"{state.name}: hp from 0 to {state.max_hp}", f"hp = {event.hp}", stream)
+        return None
+
+    def _check_created(self, stream: UUID, event: adv.AdventurerCreated, state: object,
+                       pack: Pack) -> Problem | None:
+        s = event.state
+        if state is not None:
+            return Problem(f"{s.name}: a new adventurer", "an adventurer created again over one that exists", stream)
+        if self.stream_of(ADVENTURERS.kind, s.name) != stream:
+            return Problem(f"{s.name}: created in the stream of its name", f"created in stream {stream}", stream)
+        try:
+            again = adv.create(pack, str(stream), s.name, s.race, s.lines)
+        except MalformedCommand as e:
+            return Problem(f"{s.name}: an adventurer the rules can create", str(e), stream)
+        if again != event:
+            name, want, got = _first_field(again.state, s)
+            return Problem(f"{s.name} as the rules create a {s.race}: {name} = {want}", f"{name} = {got}", stream)
+        return None
+
+
+def _first_field(expected: object, found: object) -> tuple[str, object, object]:
+    """The first field where two structs of one type differ."""
+    for name in expected.__struct_fields__:  # type: ignore[attr-defined]
+        a, b = getattr(expected, name), getattr(found, name, None)
+        if a != b:
+            return name, a, b
+    return "(a field)", expected, found
 
 
 def _check_counter(state: BattleState, what: str, counter: int) -> RandomCheck | None:

@@ -7,6 +7,8 @@ import re
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import name
+from domain.kernel.names import check_name
+from domain.kernel.rng import check_seed
 
 from . import RULES_VERSION
 from . import events as ev
@@ -18,6 +20,9 @@ from .state import DieKind, Hero, Options, OwnedDie, TrackDie
 from .vocab import BAG_LEVELS, LEVELS, Objective, Status
 
 MAX_PARTY = 4
+# EP-2 takes the party's XP dial (betrayal-facts.md, "Fills EP-2"): the dial
+# counts to 40 and then wraps once with its +40 marker, so it reads 0 to 80.
+MAX_XP = 80
 
 
 def hero_id(name: str) -> str:
@@ -55,6 +60,8 @@ def _hero(member: Member) -> Hero:
 def _check_party(d: Decision, cmd: StartClash) -> None:
     if not 1 <= len(cmd.party) <= MAX_PARTY:
         raise RuleViolation("CLASH-8", f"a party has 1 to {MAX_PARTY} adventurers, not {len(cmd.party)}")
+    for m in cmd.party:
+        check_name(m.name, "adventurer name")
     ids = [hero_id(m.name) for m in cmd.party]
     if len(set(ids)) != len(ids):
         raise MalformedCommand("two adventurers share a name; give each a different one")
@@ -63,6 +70,9 @@ def _check_party(d: Decision, cmd: StartClash) -> None:
             raise RuleViolation("HEALTH-5", f"{m.name} is defeated (0 HP) and cannot join a battle")
     if cmd.xp < 0:
         raise MalformedCommand("XP cannot be negative")
+    if cmd.xp > MAX_XP:
+        shown = str(cmd.xp) if cmd.xp < 10**30 else "that"
+        raise RuleViolation("EP-2", f"XP {shown} is more than the XP dial holds (0 to {MAX_XP}: 40, then +40)")
 
 
 def _placements(d: Decision, cmd: StartClash) -> list:
@@ -88,6 +98,7 @@ def start_clash(d: Decision, cmd: StartClash) -> None:
     pack = d.ctx.pack
     if cmd.setup not in pack.setups:
         raise MalformedCommand(f"no setup {cmd.setup!r} in pack {pack.id!r}")
+    check_seed(cmd.seed)
     _check_party(d, cmd)
     setup = pack.setups[cmd.setup]
     ep = compute_ep(cmd.xp, len(cmd.party))

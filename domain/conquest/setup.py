@@ -5,6 +5,7 @@ Character joined to a Regiment of its Type (REINF-2), the Warlord named
 from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
+from domain.kernel.rng import check_seed
 
 from .commands import StartConquest
 from .decision import Decision
@@ -15,6 +16,7 @@ from .vocab import RULES_VERSION, SIDES
 
 def start(d: Decision, cmd: StartConquest) -> None:
     pack = d.ctx.pack
+    check_seed(cmd.seed)
     if cmd.scenario not in pack.scenarios:
         raise MalformedCommand(f"no scenario {cmd.scenario!r} (there are: {', '.join(pack.scenarios)})")
     if len(cmd.armies) != 2 or len(cmd.warlords) != 2:

@@ -15,13 +15,24 @@ loop (a runtime protocol check per event costs most of the replay time, so
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import ClassVar, TypeVar
+from itertools import islice
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import EventStore, IntegrityError, Mapper
+from eventsourcing.persistence import (
+    EventStore,
+    InfrastructureFactory,
+    IntegrityError,
+    Mapper,
+    OperationalError,
+    StoredEvent,
+)
+from eventsourcing.utils import Environment
 
 from domain.kernel.envelope import (
     Envelope,
@@ -33,13 +44,24 @@ from domain.kernel.envelope import (
 from domain.kernel.errors import ConcurrencyError, NotFound
 from domain.kernel.mapper import MsgspecMapper
 from domain.kernel.messages import Event
-from domain.kernel.store import store_env
+from domain.kernel.store import create_private, store_env
 
 S = TypeVar("S")
 
 MOVED_ON = (
     "the battle moved on: another command was saved first; reload and try again"
 )
+# Envelopes encoded at a time by ``append_batches`` (memory stays bounded).
+ENCODE_CHUNK = 1000
+# Bounds on every PostgreSQL wait, in seconds (see domain.kernel.pgstore);
+# the environment (or ``env``) overrides them, also per application
+# (``RULEKEEPER_POSTGRES_LOCK_TIMEOUT``). 0 means no bound.
+POSTGRES_BOUNDS = {
+    "POSTGRES_CONNECT_TIMEOUT": "5",
+    "POSTGRES_STATEMENT_TIMEOUT": "60",
+    "POSTGRES_LOCK_TIMEOUT": "15",
+    "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "30",
+}
 
 
 class EnvelopeStore(EventStore[UUID]):
@@ -80,17 +102,41 @@ class EventSourcedApp(Application[UUID]):
     # take one (every ``snapshot_every`` events is the suggested rhythm).
     is_snapshotting_enabled = True
     snapshot_every: ClassVar[int] = 150
+    # Defaults below the process environment and ``env`` (library rule).
+    env: ClassVar[dict[str, str]] = dict(POSTGRES_BOUNDS)  # type: ignore[misc]
 
     events: EnvelopeStore  # type: ignore[assignment]
     snapshots: EventStore[UUID]  # type: ignore[assignment]
 
-    def __init__(self, store: str | None = None, env: dict[str, str] | None = None):
-        merged = store_env(store, app_name=self.name)
+    def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *,
+                 read_only: bool = False):
+        merged = store_env(store, app_name=self.name, read_only=read_only)
         if env:
             merged.update(env)
+        self.read_only = read_only
+        dbname = merged.get("SQLITE_DBNAME", "")
+        if (not read_only and merged.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite"
+                and dbname and not dbname.startswith("file:") and ":memory:" not in dbname):
+            path = Path(dbname)
+            if path.exists() and not os.access(path, os.W_OK):
+                raise OperationalError("this file can only be read here (a write needs a writable store)")
+            folder = path.parent
+            if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+                raise OperationalError(
+                    f"{folder} is not writable here (SQLite writes its journal beside the store)")
+            create_private(path)
         super().__init__(env=merged)
 
     # -- library construction hooks -------------------------------------
+
+    def construct_factory(self, env: Environment) -> InfrastructureFactory:
+        """The library's factory; for PostgreSQL, ours (``domain.kernel.pgstore``:
+        bounded waits, safe concurrent start-up, no pipeline mode)."""
+        if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+            from domain.kernel.pgstore import Factory
+
+            return Factory(env)
+        return super().construct_factory(env)
 
     def construct_mapper(self) -> Mapper[UUID]:
         """A ``MsgspecMapper`` with the environment's compressor and cipher, if any."""
@@ -110,16 +156,77 @@ class EventSourcedApp(Application[UUID]):
         Returns the notification id of the last one (the current maximum when
         there are none). If another writer took any of the stream versions
         first, raises ``ConcurrencyError`` and nothing at all was written.
+        Any number of envelopes: they are encoded and inserted in bounded
+        batches, still in one transaction.
         """
-        if not envelopes:
-            return self.max_notification_id()
+        return self.append_batches([envelopes])
+
+    def append_batches(self, batches: Iterable[Sequence[Envelope]]) -> int:
+        """Save every batch of ``batches`` in ONE transaction: all or nothing.
+
+        ``batches`` may be a generator: each batch is encoded and inserted,
+        then dropped, so memory stays bounded however many there are.
+        Returns the notification id of the last envelope (the current
+        maximum when there are none); ``ConcurrencyError`` (nothing written)
+        if another writer took any of the stream versions first, or if the
+        batches repeat a version.
+        """
+        stored = self._stored_batches(batches)
+        recorder: Any = self.recorder
         try:
-            recordings = self.save(*envelopes)
+            if hasattr(recorder, "insert_batches"):  # PostgreSQL (domain.kernel.pgstore)
+                last = recorder.insert_batches(stored)
+            elif hasattr(recorder, "datastore"):  # SQLite
+                last = self._insert_sqlite(stored)
+            else:
+                last = self._insert_popo(stored)
         except IntegrityError as e:
-            # The library's save is one transaction: a taken version rolls
-            # back every event of the command, in every stream.
+            # One transaction: a taken version rolls back every event of
+            # every batch, in every stream.
             raise ConcurrencyError(MOVED_ON) from e
-        return recordings[-1].notification.id
+        return last if last is not None else self.max_notification_id()
+
+    def _stored_batches(self, batches: Iterable[Sequence[Envelope]]) -> Iterator[list[StoredEvent]]:
+        """The batches encoded, at most ``ENCODE_CHUNK`` envelopes at a time."""
+        encode = self.mapper.to_stored_event
+        for batch in batches:
+            it = iter(batch)
+            while chunk := list(islice(it, ENCODE_CHUNK)):
+                yield [encode(e) for e in chunk]  # type: ignore[arg-type]
+
+    def _insert_sqlite(self, stored: Iterator[list[StoredEvent]]) -> int | None:
+        recorder: Any = self.recorder
+        last = None
+        # The library's own transaction: BEGIN, then commit, or roll back on
+        # any error (mapped to the library's errors, IntegrityError included).
+        with recorder.datastore.transaction(commit=True) as cursor:
+            for chunk in stored:
+                ids = recorder._insert_events(cursor, chunk)
+                if ids:
+                    last = ids[-1]
+        return last
+
+    def _insert_popo(self, stored: Iterator[list[StoredEvent]]) -> int | None:
+        recorder: Any = self.recorder
+        table: list[StoredEvent] = recorder._stored_events
+        index = recorder._stored_events_index
+        last = None
+        with recorder._database_lock:
+            before = len(table)
+            try:
+                for chunk in stored:
+                    ids = recorder._insert_events(chunk)
+                    if ids:
+                        last = ids[-1]
+            except BaseException:
+                # Undo the batches already in the table: all or nothing.
+                for s in table[before:]:
+                    index[str(s.originator_id)].pop(s.originator_version, None)
+                del table[before:]
+                raise
+        if last is not None:
+            recorder._notify_listeners()
+        return last
 
     def save_snapshot(
         self, stream_id: UUID, version: int, state: msgspec.Struct, topic: str
@@ -132,6 +239,8 @@ class EventSourcedApp(Application[UUID]):
         keeps the first: replay is deterministic, so both are the same.
         """
         register_state(topic, type(state))
+        if self.read_only:
+            return  # a cache only: a read-only session goes without
         snapshot = SnapshotEnvelope(
             originator_id=stream_id,
             originator_version=version,

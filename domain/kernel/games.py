@@ -86,8 +86,8 @@ class GameApp(EventSourcedApp):
     cached_battles = 64
 
     def __init__(self, store: str | None = None, env: dict[str, str] | None = None,
-                 packs: dict[str, Any] | None = None):
-        super().__init__(store=store, env=env)
+                 packs: dict[str, Any] | None = None, *, read_only: bool = False):
+        super().__init__(store=store, env=env, read_only=read_only)
         self._packs: dict[str, Any] = dict(packs or {})
         self._latest: OrderedDict[str, Game] = OrderedDict()
         self._rulesets: dict[str, Ruleset] = {}

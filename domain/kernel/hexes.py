@@ -126,6 +126,11 @@ def name(h: Hex) -> str:
         return f"({h[0]}, {h[1]})"
 
 
+# The longest label parsed: far beyond any map (zz9999), short enough that a
+# typed label never becomes a huge number.
+LABEL_LETTERS, LABEL_DIGITS = 2, 4
+
+
 def parse_label(text: str) -> Hex:
     """The hex a label such as ``c4`` names (case and spaces ignored); the
     inverse of ``label``. Raises MalformedCommand for anything else.
@@ -136,9 +141,11 @@ def parse_label(text: str) -> Hex:
     cleaned = text.strip().lower()
     split = len(cleaned) - len(cleaned.lstrip("abcdefghijklmnopqrstuvwxyz"))
     letters, digits = cleaned[:split], cleaned[split:]
-    if not letters or not digits.isascii() or not digits.isdigit() or int(digits) < 1:
+    if (not letters or len(letters) > LABEL_LETTERS or not digits.isascii() or not digits.isdigit()
+            or len(digits) > LABEL_DIGITS or int(digits) < 1):
+        shown = repr(text if len(text) <= 20 else text[:12] + "...")
         raise MalformedCommand(
-            f"{text!r} is not a hex label: write a column letter and a row number, like c4 (a1 is top-left)"
+            f"{shown} is not a hex label: write a column letter and a row number, like c4 (a1 is top-left)"
         )
     col = 0
     for ch in letters:

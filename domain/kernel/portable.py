@@ -21,20 +21,37 @@ rules, re-derives every random outcome from (seed, counter), checks every
 write to another stream and every undo, and reports the first place the log
 and the rules part ways.
 
+The last line is a trailer: the number of event lines, the hash of the
+line before it, the final state digest again, and an optional Ed25519
+signature (``domain.kernel.signing``) over the trailer's other fields,
+which, through ``last_hash``, covers every line. A log without its trailer
+was cut, and is reported so.
+
 Which lines belong to which command: a command's events are saved in one
 transaction, game stream first, so in append order they are one run of
-lines (a setup's prelude, the new party members, just before it).
+lines (a setup's prelude, the new party members, just before it). Lines of
+other streams outside any command of the game (an adventurer's earlier
+battles) are the streams' history.
+
+Limits: a line may hold at most ``MAX_LINE_BYTES`` and nest at most
+``MAX_DEPTH`` levels of arrays and objects; a log is read one line at a
+time, so export, verify and import take memory for one command, not for
+the whole log.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
+import os
 import re
-from collections.abc import Iterable, Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from enum import Enum
-from typing import Any
+from typing import Any, BinaryIO, Union
 from uuid import UUID
 
 import msgspec
@@ -42,12 +59,17 @@ import msgspec
 from domain.kernel import ruleset as registry
 from domain.kernel.commandlog import CommandIssued, CommandUndone, Game, fold
 from domain.kernel.envelope import Envelope, wrap
-from domain.kernel.errors import LogError, MalformedCommand, NotFound, RuleViolation
+from domain.kernel.errors import AmbiguousCommand, LogError, MalformedCommand, NotFound, RuleViolation
 from domain.kernel.games import INDEX_STREAM, GameApp, GameRegistered
 from domain.kernel.messages import event_class
-from domain.kernel.ruleset import Aggregate, Outcome, Ruleset
+from domain.kernel.ruleset import Aggregate, Outcome, Problem, Ruleset
+from domain.kernel.streams_order import envelopes_in_append_order
 
-FORMAT = "rulekeeper-log/1"
+FORMAT = "rulekeeper-log/2"
+MAX_LINE_BYTES = 1 << 20  # 1 MiB: the longest event line of a real battle is a few KiB
+MAX_DEPTH = 64  # levels of nested arrays and objects in one line; real events nest fewer than 10
+PROGRESS_EVERY = 5000  # lines between calls of a progress callback
+SIGNED_PREFIX = b"rulekeeper-log/2 signature\n"
 _CHAIN_BROKEN = "a hash that does not match: this line (or its hash) was edited"
 
 _HEADER_KEYS = ("format", "ruleset", "rules_version", "pack_id", "pack_hash", "battle_id",
@@ -101,24 +123,64 @@ def _parse_time(text: str) -> datetime | None:
 # ---------------------------------------------------------------- export
 
 
-def export_battle(app: GameApp, battle_id: str) -> bytes:
-    """The portable log of a game: its stream and the other streams its
-    ruleset names (Betrayal: the party's adventurers), complete from version
-    1 to the end of the store, in append order. NotFound when there is no
+def export_battle(app: GameApp, battle_id: str, *, sign: Any = None) -> bytes:
+    """The portable log of a game as bytes (``write_log`` into memory; for
+    a long game write to a file with ``write_log``). ``sign``: a private
+    key from ``domain.kernel.signing.load_private`` to sign the log with."""
+    out = io.BytesIO()
+    write_log(app, battle_id, out, sign=sign)
+    return out.getvalue()
+
+
+def write_log(app: GameApp, battle_id: str, out: BinaryIO, *, sign: Any = None,
+              progress: Callable[[int], None] | None = None) -> int:
+    """Write the portable log of a game to ``out``, one line at a time
+    (memory does not grow with the game), and return its line count.
+    ``progress(lines)`` is called now and then on a long game."""
+    n = 0
+    for n, line in enumerate(export_lines(app, battle_id, sign=sign), start=1):
+        out.write(line + b"\n")
+        if progress and n % PROGRESS_EVERY == 0:
+            progress(n)
+    return n
+
+
+def export_lines(app: GameApp, battle_id: str, *, sign: Any = None) -> Iterator[bytes]:
+    """The lines of a game's portable log (without newlines): the header,
+    its stream and the other streams its ruleset names (Betrayal: the
+    party's adventurers), complete from version 1 to the end of the store,
+    in append order, then the trailer. Only those streams are read, so a
+    small game costs the same in a big store. NotFound when there is no
     such game."""
     rs = app.ruleset(battle_id)
     game = app.battle(battle_id)
     streams = {rs.game_stream(battle_id): rs.game_kind, **rs.related_streams(game.state)}
+    digest = state_digest(game.state)
     header = {
         "format": FORMAT, "ruleset": rs.name,
         **{key: getattr(game.state, key) for key in ("rules_version", "pack_id", "pack_hash")},
         "battle_id": battle_id,
         "streams": {str(sid): name for sid, name in streams.items()},
-        "final_state_digest": state_digest(game.state),
+        "final_state_digest": digest,
     }
-    envelopes = (env for _, env in app.notifications() if env.originator_id in streams)
-    rows = (_row(n, env) for n, env in enumerate(envelopes, start=2))
-    return _write([header, *rows])
+    previous = ""
+
+    def chained(obj: dict[str, Any]) -> bytes:
+        nonlocal previous
+        obj["hash"] = previous = _link(previous, obj)
+        return msgspec.json.encode(obj)
+
+    yield chained(header)
+    n = 1
+    for n, env in enumerate(envelopes_in_append_order(app, streams), start=2):
+        yield chained(_row(n, env))
+    trailer: dict[str, Any] = {"n": n + 1, "end": True, "events": n - 1, "last_hash": previous,
+                               "final_state_digest": digest, "signature": None}
+    if sign is not None:
+        from domain.kernel import signing
+
+        trailer["signature"] = signing.sign(sign, _signed_bytes(trailer))
+    yield chained(trailer)
 
 
 def _row(n: int, env: Envelope) -> dict[str, Any]:
@@ -129,17 +191,50 @@ def _row(n: int, env: Envelope) -> dict[str, Any]:
     }
 
 
-def _write(objects: Iterable[dict[str, Any]]) -> bytes:
-    """Hash-chain ``objects`` and write one per line. Keys stay in the order
-    given (readable); the hash covers the sorted canonical form."""
-    out, previous = [], ""
-    for obj in objects:
-        obj["hash"] = previous = _link(previous, obj)
-        out.append(msgspec.json.encode(obj))
-    return b"\n".join(out) + b"\n"
+def _signed_bytes(trailer: dict[str, Any]) -> bytes:
+    """What a signature covers: the trailer without its signature and hash.
+    Its ``last_hash`` is chained through every line before, so this covers
+    the whole log."""
+    body = {k: v for k, v in trailer.items() if k not in ("signature", "hash")}
+    return SIGNED_PREFIX + _canonical(body)
 
 
 # --------------------------------------------------------------- reading
+
+
+Source = Union[bytes, bytearray, str, "os.PathLike[str]", BinaryIO]
+
+
+@contextmanager
+def _opened(source: Source) -> Iterator[BinaryIO]:
+    """A binary file of ``source``: bytes, a path, or an open binary file
+    (read from where it stands)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        yield io.BytesIO(source)
+    elif isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as f:
+            yield f
+    else:
+        yield source
+
+
+def _lines(f: BinaryIO) -> Iterator[tuple[int, bytes]]:
+    """(line number, line without its newline), one at a time. A line over
+    ``MAX_LINE_BYTES`` is refused after reading that much of it, never
+    loaded whole."""
+    n = 0
+    while True:
+        raw = f.readline(MAX_LINE_BYTES + 2)
+        if not raw:
+            break
+        n += 1
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        if len(raw) > MAX_LINE_BYTES:
+            raise LogError(n, f"the line is longer than {MAX_LINE_BYTES:,} bytes, the most a log line may hold")
+        yield n, raw
+    if n == 0:
+        raise LogError(1, "the log is empty")
 
 
 @dataclass(frozen=True)
@@ -157,14 +252,14 @@ class Entry:
 
 @dataclass(frozen=True)
 class ParsedLog:
-    """A log whose every line is well formed. ``chain_break`` is the first
-    line whose hash does not match, when the reader was told to go on."""
+    """A log whose every line is well formed, read whole into memory (for
+    tests and tools on small logs; verify and import stream instead)."""
 
     header: dict[str, Any]
     ruleset: Ruleset
     entries: list[Entry]
     lines: int
-    chain_break: int | None = None
+    trailer: dict[str, Any] | None = None
 
     @property
     def battle(self) -> list[Entry]:
@@ -173,54 +268,65 @@ class ParsedLog:
         return [e for e in self.entries if e.stream == kind]
 
 
-def read_log(data: bytes, *, strict_chain: bool = True) -> ParsedLog:
-    """Parse and check every line of a log; LogError names the first bad
-    line. With ``strict_chain=False`` a hash mismatch is recorded in
-    ``chain_break`` instead of raised (``verify`` reports it as a divergence)."""
-    reader = _Reader(strict_chain)
-    raw = _split(data)
-    for number, text in enumerate(raw, start=1):
-        reader.feed(number, text)
-    reader.finish()
-    return reader.parsed(len(raw))
-
-
-def _split(data: bytes) -> list[bytes]:
-    raw = data.split(b"\n")
-    if raw and raw[-1] == b"":
-        raw.pop()  # the newline that ends the last line
-    if not raw:
-        raise LogError(1, "the log is empty")
-    return raw
+def read_log(data: Source) -> ParsedLog:
+    """Parse and check every line of a log (format, chain, versions, event
+    types); LogError names the first bad line. Holds every entry."""
+    reader = _Reader(strict_chain=True)
+    entries: list[Entry] = []
+    trailer = None
+    with _opened(data) as f:
+        for n, text in _lines(f):
+            item = reader.feed(n, text)
+            if isinstance(item, Entry):
+                entries.append(item)
+            elif item is not None:
+                trailer = item
+    assert reader.ruleset is not None
+    return ParsedLog(reader.header, reader.ruleset, entries, reader.lines, trailer)
 
 
 class _Reader:
     """Checks lines one at a time, keeping what the next line needs: the
-    previous hash, the ruleset and streams named, each stream's last version."""
+    previous hash, the ruleset and streams named, each stream's last
+    version, whether the trailer was read."""
 
     def __init__(self, strict_chain: bool) -> None:
         self.strict_chain = strict_chain
         self.previous = ""
+        self.before_trailer = ""  # the hash of the line before the trailer
         self.chain_break: int | None = None
         self.header: dict[str, Any] = {}
         self.ruleset: Ruleset | None = None
         self.streams: dict[str, str] = {}
         self.versions: dict[str, int] = {}
-        self.entries: list[Entry] = []
+        self.lines = 0
+        self.ended = 0  # the trailer's line
 
-    def parsed(self, lines: int) -> ParsedLog:
-        assert self.ruleset is not None
-        return ParsedLog(self.header, self.ruleset, self.entries, lines, self.chain_break)
-
-    def feed(self, n: int, text: bytes) -> None:
-        keys = _HEADER_KEYS if n == 1 else _LINE_KEYS
-        obj = _json_object(n, text, keys)
+    def feed(self, n: int, text: bytes) -> Entry | dict[str, Any] | None:
+        """The line's entry, the trailer (a dict), or None for the header."""
+        self.lines = n
+        if self.ended:
+            raise LogError(n, f"a line after the trailer (line {self.ended} ends the log)")
+        if n == 1:
+            obj = _json_object(n, text, _HEADER_TYPES)
+        else:
+            obj = _json_object(n, text, _TRAILER_TYPES if _looks_like_trailer(text) else _LINE_TYPES)
+        before = self.previous
         self._chain(n, obj)
         if n == 1:
             self.header = obj
             self.ruleset, self.streams = _check_header(obj)
-        else:
-            self.entries.append(self._entry(n, obj))
+            return None
+        if "end" in obj:
+            if obj["n"] != n:
+                raise LogError(n, f"\"n\" is {obj['n']}, but this is line {n}")
+            if obj["end"] is not True:
+                raise LogError(n, "\"end\" must be true")
+            if obj["signature"] is not None and not _is_signature(obj["signature"]):
+                raise LogError(n, "\"signature\" must be null or {\"alg\": \"ed25519\", \"key\": hex, \"sig\": hex}")
+            self.ended, self.before_trailer = n, before
+            return obj
+        return self._entry(n, obj)
 
     def _chain(self, n: int, obj: dict[str, Any]) -> None:
         if _link(self.previous, obj) != obj["hash"]:
@@ -256,56 +362,67 @@ class _Reader:
                             timestamp=at, command_id=obj["command"], event=event)
         return Entry(n, name, envelope)
 
-    def finish(self) -> None:
-        """The game stream must open with a setup command whose outcome is
-        the game the header names."""
-        rs = self.ruleset
-        assert rs is not None
-        game = [e for e in self.entries if e.stream == rs.game_kind]
-        if len(game) < 2:
-            raise LogError(len(self.entries) + 2, f"the {rs.game_kind} stream is missing or has no setup")
-        first = game[0]
-        if not (isinstance(first.event, CommandIssued) and isinstance(first.event.command, rs.setup_commands)):
-            setups = " or ".join(c.__name__ for c in rs.setup_commands)
-            raise LogError(first.line, f"the {rs.game_kind} stream must open with the {setups} command")
-        setup = _groups(game)[0]
-        try:
-            state = fold(rs, None, [e.envelope for e in setup])
-        except Exception as e:  # noqa: BLE001 - a log's events may be anything
-            raise LogError(first.line, f"the setup does not replay: {e!r}") from None
-        if state is None:
-            raise LogError(first.line, "the setup command produced no game")
-        for key in _STATE_KEYS:
-            if getattr(state.state, key, None) != self.header[key]:
-                raise LogError(setup[-1].line, f"the setup's {key} {getattr(state.state, key, None)!r}"
-                                               f" is not the header's {self.header[key]!r}")
+
+def _looks_like_trailer(text: bytes) -> bool:
+    # Decided before decoding, to pick the keys the line must have; an
+    # event line whose data holds the text is still checked against the
+    # trailer's keys and refused.
+    return b'"end"' in text and b'"stream"' not in text
 
 
-def _json_object(n: int, text: bytes, keys: tuple[str, ...]) -> dict[str, Any]:
-    """The line as a JSON object with exactly ``keys``, each of the right type."""
+def _is_signature(value: Any) -> bool:
+    return (isinstance(value, dict) and set(value) == {"alg", "key", "sig"} and value["alg"] == "ed25519"
+            and all(isinstance(value[k], str) for k in ("key", "sig")))
+
+
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+def _too_deep(text: bytes) -> bool:
+    """Whether ``text`` nests arrays and objects deeper than ``MAX_DEPTH``
+    (decoding and comparing recurse once per level)."""
+    if text.count(b"[") + text.count(b"{") <= MAX_DEPTH:
+        return False  # the common case, at C speed
+    depth = 0
+    for m in _BRACKETS.finditer(_STRINGS.sub(b'""', text)):
+        if m.group() in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def _json_object(n: int, text: bytes, types: dict[str, Any]) -> dict[str, Any]:
+    """The line as a JSON object with exactly the keys of ``types``, each of its type."""
+    if _too_deep(text):
+        raise LogError(n, f"nested deeper than {MAX_DEPTH} levels, the most a log line may nest")
     try:
         obj = msgspec.json.decode(text)
-    except msgspec.DecodeError as e:
+    except (msgspec.DecodeError, RecursionError) as e:
         raise LogError(n, f"not JSON ({e})") from None
     if not isinstance(obj, dict):
         raise LogError(n, f"not a JSON object but {type(obj).__name__}")
-    missing = [k for k in keys if k not in obj]
-    extra = sorted(k for k in obj if k not in keys)
+    missing = [k for k in types if k not in obj]
+    extra = sorted(k for k in obj if k not in types)
     if missing:
         raise LogError(n, f"missing key(s): {', '.join(missing)}")
     if extra:
         raise LogError(n, f"unexpected key(s): {', '.join(extra)}")
-    for key, kind in _types(n == 1).items():
-        if not _is(obj[key], kind):
-            raise LogError(n, f"\"{key}\" must be {kind.__name__ if kind is not dict else 'an object'}")
+    for key, kind in types.items():
+        if kind is not None and not _is(obj[key], kind):
+            raise LogError(n, f"\"{key}\" must be {_KIND_NAMES.get(kind, getattr(kind, '__name__', kind))}")
     return obj
 
 
-def _types(header: bool) -> dict[str, type]:
-    if header:
-        return {k: (dict if k == "streams" else str) for k in _HEADER_KEYS}
-    return {"n": int, "stream": str, "version": int, "type": str, "command": str,
-            "time": str, "data": dict, "hash": str}
+_HEADER_TYPES: dict[str, Any] = {k: (dict if k == "streams" else str) for k in _HEADER_KEYS}
+_LINE_TYPES: dict[str, Any] = {"n": int, "stream": str, "version": int, "type": str, "command": str,
+                               "time": str, "data": dict, "hash": str}
+_TRAILER_TYPES: dict[str, Any] = {"n": int, "end": bool, "events": int, "last_hash": str,
+                                  "final_state_digest": str, "signature": None, "hash": str}
+_KIND_NAMES = {dict: "an object", bool: "true or false"}
 
 
 def _is(value: Any, kind: type) -> bool:
@@ -373,134 +490,84 @@ def _decode_event(n: int, rs: Ruleset, topic: str, data: dict[str, Any], stream:
 # ---------------------------------------------------------------- import
 
 
-def import_log(app: GameApp, data: bytes) -> str:
+def import_log(app: GameApp, data: Source, *, progress: Callable[[int], None] | None = None) -> str:
     """Import a log into ``app``'s store and return the battle id.
 
-    Everything is checked first (each line, the hash chain, stream versions,
-    that every stream replays, the content pack, that none of the log's
-    streams exists yet) and LogError names the first problem; then the
-    events are appended as recorded (stream ids, versions, times, command
-    ids) with the game's index entry, in one transaction.
+    Everything ``verify_log`` checks is checked first, in a streaming pass
+    (each line, the hash chain, the trailer, every command re-decided with
+    the loaded pack, every write and undo, the final state, a signature if
+    there is one), and that none of the log's streams exists yet; LogError
+    names the first problem and nothing is written. Then a second pass
+    appends the events as recorded (stream ids, versions, times, command
+    ids) with the game's index entry, in one transaction. ``data``: bytes,
+    a path, or a seekable binary file.
     """
-    log = read_log(data)
-    header, rs = log.header, log.ruleset
-    pack = app.pack_of(rs)
-    if header["pack_hash"] != pack.hash:
-        raise LogError(1, f"the log was played with pack {header['pack_id']} ({header['pack_hash']}),"
-                          f" not the loaded pack {pack.id} ({pack.hash})")
-    _check_replays(log)
-    _check_new_streams(app, log)
-    battle_id = header["battle_id"]
-    setup = log.battle[0].event.command
-    index = app.events.last(INDEX_STREAM)
-    entry = wrap(INDEX_STREAM, index.originator_version if index else 0,
-                 [GameRegistered(battle_id=battle_id, ruleset=rs.name,
-                                 setup=str(getattr(setup, "setup", "") or getattr(setup, "scenario", "")))],
-                 "import")
-    app.append([e.envelope for e in log.entries] + entry)
-    return battle_id
+    with _opened(data) as f:
+        start = f.tell() if not isinstance(data, (bytes, bytearray, memoryview)) else 0
+        check = _Check(None, strict=True, app=app, progress=progress)
+        check.run(_lines(f))
+        assert check.rs is not None and check.reader.ruleset is not None
+        rs, header, last = check.rs, check.reader.header, check.reader.previous
+        f.seek(start)
+        setup_name = check.setup_name
+        index = app.events.last(INDEX_STREAM)
+        entry = wrap(INDEX_STREAM, index.originator_version if index else 0,
+                     [GameRegistered(battle_id=header["battle_id"], ruleset=rs.name, setup=setup_name)], "import")
+        batches = _batches(f, last, entry)
+        append_batches = getattr(app, "append_batches", None)
+        if append_batches is not None:
+            append_batches(batches)  # one transaction: a LogError from the generator rolls it all back
+        else:
+            app.append([e for batch in batches for e in batch])
+    return header["battle_id"]
 
 
-def _check_replays(log: ParsedLog) -> None:
-    """Every stream must fold without error, or the imported game could
-    never be loaded."""
-    _, error = _replay(log.ruleset, log.battle)
-    if error:
-        raise LogError(error.line, error.reason)
-    states: dict[str, Any] = {}
-    for entry in _others(log):
-        kind = log.ruleset.aggregate(entry.stream.partition(":")[0])
-        try:
-            states[entry.stream] = kind.evolve(states.get(entry.stream), entry.event)
-        except Exception as e:  # noqa: BLE001 - any failure means a bad event
-            raise LogError(entry.line, f"this event cannot be applied to {entry.stream}: {e!r}") from None
+def _batches(f: BinaryIO, last_hash: str, index: list[Envelope], size: int = 1000) -> Iterator[list[Envelope]]:
+    """The log's envelopes read again, ``size`` at a time, then the index
+    entry. The hash chain is followed again and must end where the
+    checking pass ended: a file changed in between is refused (LogError,
+    raised before the last batch, so nothing is committed)."""
+    reader = _Reader(strict_chain=True)
+    batch: list[Envelope] = []
+    for n, text in _lines(f):
+        item = reader.feed(n, text)
+        if isinstance(item, Entry):
+            batch.append(item.envelope)
+            if len(batch) == size:
+                yield batch
+                batch = []
+    if reader.previous != last_hash:
+        raise LogError(reader.lines, "the file changed while it was being imported")
+    yield batch + index
 
 
-def _others(log: ParsedLog) -> Iterator[Entry]:
-    kind = log.ruleset.game_kind
-    return (e for e in log.entries if e.stream != kind)
-
-
-def _check_new_streams(app: GameApp, log: ParsedLog) -> None:
-    for sid, name in log.header["streams"].items():
+def _check_new_streams(app: GameApp, rs: Ruleset, header: dict[str, Any]) -> None:
+    for sid, name in header["streams"].items():
         if app.events(UUID(sid), lte=1):
             raise LogError(1, f"stream {sid} ({name}) already exists in this store;"
                               " importing never merges into existing streams")
-    battle_id = log.header["battle_id"]
+    battle_id = header["battle_id"]
     for other in registry.all_rulesets():
-        if other is not log.ruleset and app.events(other.game_stream(battle_id), lte=1):
+        if other is not rs and app.events(other.game_stream(battle_id), lte=1):
             raise LogError(1, f"a {other.title} battle {battle_id!r} already exists in this store")
 
 
 # ------------------------------------------------------ folding the game
 
 
-class _FoldError(Exception):
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(reason)
-        self.line, self.reason = line, reason
-
-
-def _groups(game: list[Entry]) -> list[list[Entry]]:
-    """The game stream cut into commands: each CommandIssued or
-    CommandUndone with the events that follow it, up to the next one."""
-    groups: list[list[Entry]] = []
-    for entry in game:
-        if isinstance(entry.event, (CommandIssued, CommandUndone)) or not groups:
-            groups.append([])
-        groups[-1].append(entry)
-    return groups
-
-
-@dataclass(frozen=True)
+@dataclass
 class _Step:
-    """One command of the game stream, with the game before and after it."""
+    """One command of the game stream, with the game before and after it
+    and its lines in other streams."""
 
     group: list[Entry]
     before: Game | None
     after: Game
-    writes: list[Entry] = field(default_factory=list)  # its lines in other streams
+    writes: list[Entry] = field(default_factory=list)
 
     @property
     def command_id(self) -> str:
         return self.group[0].envelope.command_id
-
-
-def _replay(rs: Ruleset, game: list[Entry]) -> tuple[list[_Step], _FoldError | None]:
-    """Fold the recorded game stream command by command; stops at the first
-    command whose events do not fold."""
-    steps: list[_Step] = []
-    current: Game | None = None
-    for group in _groups(game):
-        try:
-            after = fold(rs, current, [e.envelope for e in group])
-        except Exception as e:  # noqa: BLE001 - a log's events may be anything
-            return steps, _FoldError(group[0].line, f"the game cannot replay this command's events: {e!r}")
-        if after is None:
-            return steps, _FoldError(group[0].line, "the game has no state after this command")
-        steps.append(_Step(group, current, after))
-        current = after
-    return steps, None
-
-
-def _attach_writes(log: ParsedLog, steps: list[_Step]) -> list[Entry]:
-    """Give each step its lines in other streams (the run of lines right
-    after its game-stream lines with its command id); returns the setup's
-    prelude (the lines before the setup command with its id)."""
-    by_line = {e.line: e for e in log.entries}
-    kind = log.ruleset.game_kind
-    for step in steps:
-        n = step.group[-1].line + 1
-        while n in by_line and by_line[n].stream != kind and by_line[n].envelope.command_id == step.command_id:
-            step.writes.append(by_line[n])
-            n += 1
-    prelude: list[Entry] = []
-    if steps:
-        n = steps[0].group[0].line - 1
-        while n in by_line and by_line[n].stream != kind and by_line[n].envelope.command_id == steps[0].command_id:
-            prelude.insert(0, by_line[n])
-            n -= 1
-    return prelude
 
 
 # ---------------------------------------------------------------- verify
@@ -520,17 +587,21 @@ class Divergence(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Report(msgspec.Struct, frozen=True, kw_only=True):
-    """The outcome of verifying a log: ``ok`` when nothing diverges."""
+    """The outcome of verifying a log: ``ok`` when nothing diverges.
+    ``signed_by``: the public key (hex) whose signature over the log
+    checked, "" when it is not signed."""
 
     ok: bool
     lines: int
     commands: int
     divergence: Divergence | None = None
+    signed_by: str = ""
 
     def summary(self) -> str:
         """One or two lines a person can read."""
         if self.divergence is None:
-            return f"ok: {self.lines} lines, {self.commands} commands checked, no divergence"
+            signed = f"; signed by key {self.signed_by}" if self.signed_by else "; not signed"
+            return f"ok: {self.lines} lines, {self.commands} commands checked, no divergence{signed}"
         d = self.divergence
         where = f"line {d.line}"
         if d.command_id:
@@ -538,97 +609,389 @@ class Report(msgspec.Struct, frozen=True, kw_only=True):
         return f"{where}: {d.rule}: expected {d.expected},\n  found {d.found}"
 
 
-def verify_battle(app: GameApp, battle_id: str) -> Report:
-    """Verify a stored game, through its export (so exactly what a log
-    would hold is checked), with the packs ``app`` uses."""
+def verify_battle(app: GameApp, battle_id: str, *, key: str | None = None) -> Report:
+    """Verify a stored game through its export (so exactly what a log
+    would hold is checked), with the packs ``app`` uses, streaming."""
     rs = app.ruleset(battle_id)
-    return verify_log(export_battle(app, battle_id), app.pack_of(rs))
+    lines = enumerate(export_lines(app, battle_id), start=1)
+    return _Check(app.pack_of(rs), key=key).run(lines)
 
 
-def verify_log(data: bytes, pack: Any = None) -> Report:
-    """Replay a log through the current rules of its ruleset and report the
-    first divergence: a malformed line (FORMAT), a broken hash chain (CHAIN),
-    another content pack (PACK), a command the rules now refuse (its rule
-    ID) or decide otherwise, a die face or draw the RNG would not give
-    (RNG), an undo that does not restore the earlier state (UNDO), a write
-    to another stream that is not the command's (WRITE) and, when all
-    events hold, a final state digest that differs (DIGEST). ``pack``
-    defaults to the ruleset's own."""
-    reader = _Reader(strict_chain=False)
-    try:
-        raw = _split(data)
-        for number, text in enumerate(raw, start=1):
-            reader.feed(number, text)
-        reader.finish()
-    except LogError as e:
-        return Report(ok=False, lines=data.count(b"\n"), commands=0, divergence=_unreadable(e, reader))
-    log = reader.parsed(len(raw))
-    return _Verifier(log, pack if pack is not None else log.ruleset.pack()).report()
+def verify_log(data: Source, pack: Any = None, *, key: str | None = None,
+               progress: Callable[[int], None] | None = None) -> Report:
+    """Replay a log through the current rules of its ruleset, one line at a
+    time, and report the first divergence: a malformed line (FORMAT), a
+    broken hash chain (CHAIN), another content pack (PACK), a command the
+    rules now refuse (its rule ID) or decide otherwise, a die face or draw
+    the RNG would not give (RNG), a setup whose adventurers or party the
+    rules would not make (SETUP), a line of another stream the rules would
+    not write (HISTORY), an undo that does not restore the earlier state
+    (UNDO), a write to another stream that is not the command's (WRITE),
+    a log that ends without its trailer (CUT) or whose trailer does not
+    close it (TRAILER), a final state digest that differs (DIGEST), and a
+    signature that does not check (SIGNATURE). ``key``: the public key
+    (hex) the log must be signed with. ``pack`` defaults to the ruleset's
+    own. ``data``: bytes, a path or a binary file."""
+    with _opened(data) as f:
+        return _Check(pack, key=key, progress=progress).run(_lines(f))
 
 
-def _unreadable(error: LogError, reader: _Reader) -> Divergence:
+def _unreadable(error: LogError, chain_break: int | None) -> Divergence:
     """A line that cannot be read ends verification; an edit before it is
     still the first divergence."""
-    if reader.chain_break is not None and reader.chain_break < error.line:
-        return _divergence(reader.chain_break, None, "CHAIN", "the hash chained from the previous line",
-                           _CHAIN_BROKEN)
+    if chain_break is not None and chain_break < error.line:
+        return _divergence(chain_break, None, "CHAIN", "the hash chained from the previous line", _CHAIN_BROKEN)
     return _divergence(error.line, None, "FORMAT", "a well-formed log line", error.reason)
 
 
-class _Verifier:
-    """Runs each check to its first divergence; the report names the one
-    on the earliest line."""
+class _Found(Exception):
+    """A divergence: checking stops at the first (lines are checked in order)."""
 
-    def __init__(self, log: ParsedLog, pack: Any) -> None:
-        self.log = log
-        self.rs = log.ruleset
+    def __init__(self, divergence: Divergence) -> None:
+        super().__init__(divergence.rule)
+        self.divergence = divergence
+
+
+# Game states kept whole for the wording of an UNDO divergence (a digest of
+# every other one is kept: an undo is checked against it).
+_RECENT_STATES = 16
+
+
+class _Check:
+    """Verifies a log in one pass over its lines, holding only the command
+    being checked, the game so far, a digest of the game after each command
+    (what an undo must restore) and the other streams' states.
+
+    A command's lines are checked once its last line is read (the next
+    command, a line of no command, or the trailer). Within a command the
+    divergence on the earliest line is reported; a command's lines all come
+    after the previous command's, so the first command that diverges holds
+    the log's first divergence. With ``strict`` (import) a problem raises
+    LogError instead: a line that cannot be read or a broken chain with the
+    reader's words, any other divergence as its rule and words.
+    """
+
+    def __init__(self, pack: Any, *, strict: bool = False, key: str | None = None, app: GameApp | None = None,
+                 progress: Callable[[int], None] | None = None) -> None:
         self.pack = pack
-        self.steps, self.fold_error = _replay(self.rs, log.battle)
-        self.prelude = _attach_writes(log, self.steps)
+        self.strict = strict
+        self.key = key
+        self.app = app
+        self.progress = progress
+        self.reader = _Reader(strict_chain=strict)
+        self.rs: Ruleset | None = None
+        self.commands = 0
+        self.game: Game | None = None
+        self.pending: list[Entry] = []  # other streams' lines before the setup
+        self.group: list[Entry] = []  # the game-stream lines of the command being read
+        self.writes: list[Entry] = []  # its lines in other streams, after them
+        self.closed = True  # no command is open to take writes
+        self.history: dict[str, list[Any]] = {}  # other stream -> its state at each version (index)
+        self.digests: dict[int, str] = {0: state_digest(None)}
+        self.recent: OrderedDict[int, Any] = OrderedDict()
+        self.trailer: dict[str, Any] | None = None
+        self.setup_name = ""
+        self.signed_by = ""
 
-    def report(self) -> Report:
-        found = self._first_divergence()
-        commands = sum(1 for e in self.log.battle if isinstance(e.event, (CommandIssued, CommandUndone)))
-        return Report(ok=found is None, lines=self.log.lines, commands=commands, divergence=found)
+    # -- the pass --------------------------------------------------------------
 
-    def _first_divergence(self) -> Divergence | None:
-        found = [d for d in self._checks() if d is not None]
-        if found:
-            return min(found, key=lambda d: d.line)  # min() keeps the first of a tie
-        return self._digest()
+    def run(self, lines: Iterable[tuple[int, bytes]]) -> Report:
+        try:
+            try:
+                for n, text in lines:
+                    item = self.reader.feed(n, text)
+                    if n == 1:
+                        self._header()
+                    elif isinstance(item, Entry):
+                        self._entry(item)
+                    elif item is not None:
+                        self.trailer = item
+                        self._close()
+                    if self.progress and n % PROGRESS_EVERY == 0:
+                        self.progress(n)
+                if self.reader.lines == 0:
+                    raise LogError(1, "the log is empty")
+                self._end()
+            except LogError as e:
+                if self.strict:
+                    raise
+                return self._report(_unreadable(e, self.reader.chain_break))
+        except _Found as f:
+            d = f.divergence
+            if self.strict:
+                raise LogError(d.line, f"{d.rule}: expected {d.expected}, found {d.found}") from None
+            chain = self.reader.chain_break
+            if chain is not None and chain <= d.line:
+                d = _divergence(chain, None, "CHAIN", "the hash chained from the previous line", _CHAIN_BROKEN)
+            return self._report(d)
+        if self.reader.chain_break is not None:
+            return self._report(_divergence(self.reader.chain_break, None, "CHAIN",
+                                            "the hash chained from the previous line", _CHAIN_BROKEN))
+        return self._report(None)
 
-    def _checks(self) -> Iterator[Divergence | None]:
-        # In order of precedence on the same line.
-        if self.log.chain_break is not None:
-            yield _divergence(self.log.chain_break, None, "CHAIN",
-                              "the hash chained from the previous line", _CHAIN_BROKEN)
-        header = self.log.header
+    def _report(self, found: Divergence | None) -> Report:
+        return Report(ok=found is None, lines=self.reader.lines, commands=self.commands, divergence=found,
+                      signed_by=self.signed_by if found is None else "")
+
+    def _header(self) -> None:
+        header, rs = self.reader.header, self.reader.ruleset
+        assert rs is not None
+        self.rs = rs
+        if self.pack is None:
+            self.pack = self.app.pack_of(rs) if self.app is not None else rs.pack()
         if header["pack_hash"] != self.pack.hash:
-            yield _divergence(1, None, "PACK", f"pack {self.pack.id} ({self.pack.hash}), the one loaded",
-                              f"pack {header['pack_id']} ({header['pack_hash']}): the log cannot be re-decided")
-            return
-        yield self._check_commands()
-        yield self._check_other_streams()
+            if self.strict:
+                raise LogError(1, f"the log was played with pack {header['pack_id']} ({header['pack_hash']}),"
+                                  f" not the loaded pack {self.pack.id} ({self.pack.hash})")
+            # Chain first on the same line (the header's own hash).
+            self._chain_first(1)
+            raise _Found(_divergence(1, None, "PACK", f"pack {self.pack.id} ({self.pack.hash}), the one loaded",
+                                     f"pack {header['pack_id']} ({header['pack_hash']}):"
+                                     " the log cannot be re-decided"))
+        if self.app is not None:
+            _check_new_streams(self.app, rs, header)
 
-    # -- the game stream ---------------------------------------------------
+    def _chain_first(self, line: int) -> None:
+        chain = self.reader.chain_break
+        if chain is not None and chain <= line:
+            raise _Found(_divergence(chain, None, "CHAIN", "the hash chained from the previous line", _CHAIN_BROKEN))
 
-    def _check_commands(self) -> Divergence | None:
-        versions: dict[int, Any] = {0: None}
-        for step in self.steps:
-            head = step.group[0]
-            if isinstance(head.event, CommandIssued):
-                found = self._check_issued(step)
-            elif isinstance(head.event, CommandUndone):
-                found = self._check_undone(step, versions)
+    def _entry(self, entry: Entry) -> None:
+        rs = self.rs
+        assert rs is not None
+        if entry.stream == rs.game_kind:
+            if isinstance(entry.event, (CommandIssued, CommandUndone)):
+                self.commands += 1
+                self._close()
+                if self.game is None:
+                    self._setup_opens(entry)
+                self.group, self.writes, self.closed = [entry], [], False
+            elif self.closed or self.writes:
+                if self.game is None and not self.group:
+                    self._setup_opens(entry)
+                raise _Found(_divergence(entry.line, None, "LOG", "a game event right after its command's"
+                                         " other game events", "a game event outside its command's run of lines"))
             else:
-                found = _divergence(head.line, None, "LOG", "a command (CommandIssued) first",
-                                    _describe_event(head.event))
+                self.group.append(entry)
+        elif not self.closed and entry.envelope.command_id == self.group[0].envelope.command_id:
+            self.writes.append(entry)
+        elif self.game is None and not self.group:
+            self.pending.append(entry)
+        else:
+            self._close()
+            self._other(entry)
+
+    def _setup_opens(self, first: Entry) -> None:
+        """The game stream must open with a setup command."""
+        rs = self.rs
+        assert rs is not None
+        if not (isinstance(first.event, CommandIssued) and isinstance(first.event.command, rs.setup_commands)):
+            setups = " or ".join(c.__name__ for c in rs.setup_commands)
+            raise LogError(first.line, f"the {rs.game_kind} stream must open with the {setups} command")
+
+    def _end(self) -> None:
+        rs = self.rs
+        assert rs is not None
+        last = self.reader.lines
+        if self.game is None and not self.group:
+            raise LogError(last + (0 if self.trailer else 1),
+                           f"the {rs.game_kind} stream is missing or has no setup")
+        if self.trailer is None:
+            # The last command may be missing lines: it is not judged, the cut is.
+            self._chain_first(last)
+            raise _Found(_divergence(last, None, "CUT", f"a trailer closing the log ({FORMAT})",
+                                     f"the log ends at line {last} without one: it was cut"))
+        t = self.trailer
+        line = self.reader.ended
+        self._chain_first(line)
+        header_digest = self.reader.header["final_state_digest"]
+        for what, want, got in (("events", line - 2, t["events"]),
+                                ("last_hash", self.reader.before_trailer, t["last_hash"]),
+                                ("final_state_digest", header_digest, t["final_state_digest"])):
+            if want != got:
+                raise _Found(_divergence(line, None, "TRAILER", f"{what} {want}", f"{what} {got}"))
+        assert self.game is not None
+        digest = state_digest(self.game.state)
+        if digest != header_digest:
+            raise _Found(_divergence(1, None, "DIGEST", f"final_state_digest {digest} (the replayed final state)",
+                                     header_digest))
+        self._signature(line, t)
+
+    def _signature(self, line: int, trailer: dict[str, Any]) -> None:
+        sig = trailer["signature"]
+        if sig is None:
+            if self.key:
+                raise _Found(_divergence(line, None, "SIGNATURE", f"a signature by key {self.key}",
+                                         "the log is not signed"))
+            return
+        from domain.kernel import signing
+
+        if self.key and sig["key"] != self.key:
+            raise _Found(_divergence(line, None, "SIGNATURE", f"a signature by key {self.key}",
+                                     f"a signature by key {sig['key']}"))
+        if not signing.check(sig, _signed_bytes(trailer)):
+            raise _Found(_divergence(line, None, "SIGNATURE", f"a signature of this log by key {sig['key']}",
+                                     "a signature that does not check: the log or its signature was changed"))
+        self.signed_by = sig["key"]
+
+    # -- one command -------------------------------------------------------------
+
+    def _close(self) -> None:
+        """Check the command just read, all its lines."""
+        group, writes = self.group, self.writes
+        self.group, self.writes, self.closed = [], [], True
+        if not group:
+            return
+        rs = self.rs
+        assert rs is not None
+        before = self.game
+        prelude: list[Entry] = []
+        if before is None:
+            prelude = self._split_pending(group[0])
+        try:
+            after = fold(rs, before, [e.envelope for e in group])
+        except Exception as e:  # noqa: BLE001 - a log's events may be anything
+            after, error = None, f"the game cannot replay this command's events: {e!r}"
+        else:
+            error = "the game has no state after this command"
+        if before is None:
+            if after is None:
+                raise LogError(group[0].line, f"the setup does not replay: {error}")
+            self._check_setup_state(group, after)
+        if after is None:
+            raise _Found(_divergence(group[0].line, None, "REPLAY", "events that replay", error))
+        step = _Step(group, before, after, writes)
+        found = [d for d in (self._check_prelude(step, prelude), self._check_command(step),
+                             self._replay_writes(step)) if d is not None]
+        if found:
+            raise _Found(min(found, key=lambda d: d.line))  # min() keeps the first of a tie
+        self.game = after
+        self.digests[after.version] = state_digest(after.state)
+        self.recent[after.version] = after.state
+        if len(self.recent) > _RECENT_STATES:
+            self.recent.popitem(last=False)
+
+    def _split_pending(self, setup: Entry) -> list[Entry]:
+        """The other streams' lines before the setup: the run just before it
+        with its command id is its prelude (returned); those before are the
+        streams' history, checked now, in order."""
+        cut = len(self.pending)
+        while cut and self.pending[cut - 1].envelope.command_id == setup.envelope.command_id:
+            cut -= 1
+        history, prelude = self.pending[:cut], self.pending[cut:]
+        self.pending = []
+        for entry in history:
+            self._other(entry)
+        return prelude
+
+    def _check_setup_state(self, group: list[Entry], after: Game) -> None:
+        """The setup's outcome is the game the header names."""
+        header = self.reader.header
+        for key in _STATE_KEYS:
+            if getattr(after.state, key, None) != header[key]:
+                raise LogError(group[-1].line, f"the setup's {key} {getattr(after.state, key, None)!r}"
+                                               f" is not the header's {header[key]!r}")
+        command = group[0].event.command
+        self.setup_name = str(getattr(command, "setup", "") or getattr(command, "scenario", ""))
+
+    def _check_prelude(self, step: _Step, prelude: list[Entry]) -> Divergence | None:
+        """What the setup takes from other streams, re-decided by the
+        ruleset (``Ruleset.check_setup``); then the prelude is folded in."""
+        if step.before is not None:
+            return None
+        rs = self.rs
+        assert rs is not None
+        issued: CommandIssued = step.group[0].event
+        by_stream: dict[UUID, list[Any]] = {}
+        for e in prelude:
+            by_stream.setdefault(e.envelope.originator_id, []).append(e.event)
+        states = {UUID(sid): self._state_of(name) for sid, name in self.reader.streams.items()
+                  if name != rs.game_kind}
+        label = self._label(issued)
+        try:
+            problem = rs.check_setup(issued.command, by_stream, states, self.pack)
+        except Exception as e:  # noqa: BLE001 - forged events may break a check
+            problem = Problem("a setup the rules can check", repr(e))
+        if problem is not None:
+            line = next((e.line for e in prelude if e.envelope.originator_id == problem.stream),
+                        step.group[0].line)
+            return _divergence(line, label, "SETUP", problem.expected, problem.found)
+        for e in prelude:
+            found = self._fold_other(e)
             if found:
                 return found
-            versions[step.after.version] = step.after.state
-        if self.fold_error:
-            e = self.fold_error
-            return _divergence(e.line, None, "REPLAY", "events that replay", e.reason)
+        return None
+
+    def _state_of(self, stream: str) -> Any:
+        states = self.history.get(stream)
+        return states[-1] if states else None
+
+    def _other(self, entry: Entry) -> None:
+        """A line of another stream that no command of this game wrote:
+        what the ruleset can re-decide of it (``Ruleset.check_other``)."""
+        rs = self.rs
+        assert rs is not None
+        kind = entry.stream.partition(":")[0]
+        try:
+            problem = rs.check_other(kind, entry.envelope.originator_id, entry.event,
+                                     self._state_of(entry.stream), self.pack)
+        except Exception as e:  # noqa: BLE001
+            problem = Problem("an event the rules can check", repr(e))
+        if problem is not None:
+            raise _Found(_divergence(entry.line, None, "HISTORY", problem.expected, problem.found))
+        found = self._fold_other(entry)
+        if found:
+            raise _Found(found)
+
+    def _fold_other(self, entry: Entry) -> Divergence | None:
+        assert self.rs is not None
+        kind = self.rs.aggregate(entry.stream.partition(":")[0])
+        states = self.history.setdefault(entry.stream, [None])
+        try:
+            states.append(kind.evolve(states[-1], entry.event))
+        except Exception as e:  # noqa: BLE001 - any failure means a bad event
+            return _divergence(entry.line, None, "REPLAY", "events that replay",
+                               f"this event cannot be applied to {entry.stream}: {e!r}")
+        return None
+
+    def _replay_writes(self, step: _Step) -> Divergence | None:
+        """The command's writes fold into their streams, and an undo's
+        restore each stream it wrote to as it was before the undone command."""
+        undo = isinstance(step.group[0].event, CommandUndone)
+        if undo and step.before is not None and step.before.done:
+            # Every stream the undone command wrote to is restored, in order.
+            undone = step.before.done[-1]
+            want = [sid for sid, _ in undone.touched]
+            got = [str(e.envelope.originator_id) for e in step.writes]
+            if got[:len(want)] != want[:len(got)] or len(got) < len(want):
+                line = step.writes[-1].line if step.writes else step.group[-1].line
+                return _divergence(line, _Label(step.command_id, f"undo of {undone.command_id}"), "UNDO",
+                                   f"restores of {', '.join(want) or 'no stream'}",
+                                   f"restores of {', '.join(got) or 'no stream'}")
+        for entry in step.writes:
+            if undo:
+                assert self.rs is not None
+                kind = self.rs.aggregate(entry.stream.partition(":")[0])
+                found = self._check_restored(entry, kind, step, self.history.setdefault(entry.stream, [None]))
+                if found:
+                    return found
+            found = self._fold_other(entry)
+            if found:
+                return found
+        return None
+
+    def _check_command(self, step: _Step) -> Divergence | None:
+        head = step.group[0]
+        found = self._check_issued(step) if isinstance(head.event, CommandIssued) else self._check_undone(step)
+        if found:
+            return found
+        # Ids are given by the application (c or u and the version of the
+        # command's first line): one edited by hand is an edit.
+        expected_id = ("c" if isinstance(head.event, CommandIssued) else "u") + str(head.envelope.originator_version)
+        if head.envelope.command_id != expected_id:
+            return _divergence(head.line, None, "LOG", f"command id {expected_id!r}"
+                               " (c or u and the version of its first line)",
+                               f"command id {head.envelope.command_id!r}")
         return None
 
     def _label(self, issued: CommandIssued) -> _Label:
@@ -666,7 +1029,7 @@ class _Verifier:
         except RuleViolation as v:
             return _divergence(line, label, v.rule, "a command legal under the rules",
                                f"this command is illegal under the rules: {v.message}")
-        except (MalformedCommand, NotFound) as m:
+        except (MalformedCommand, AmbiguousCommand, NotFound) as m:
             return _divergence(line, label, "MALFORMED", "a command the rules understand", str(m))
         return self._compare(issued, label, state, produced, step)
 
@@ -731,7 +1094,7 @@ class _Verifier:
             return None
         return _divergence(entry.line, label, "RNG", check.expected, check.found)
 
-    def _check_undone(self, step: _Step, versions: dict[int, Any]) -> Divergence | None:
+    def _check_undone(self, step: _Step) -> Divergence | None:
         head = step.group[0]
         undone: CommandUndone = head.event
         done = step.before.done if step.before else ()
@@ -745,35 +1108,16 @@ class _Verifier:
         if undone.forced != last.random:
             return _divergence(head.line, label, "UNDO-2", f"forced={last.random}"
                                " (undoing a roll or a draw needs force)", f"forced={undone.forced}")
-        expected = versions.get(last.version_before)
-        if undone.restored != expected:
-            return _unequal(head.line, label, "UNDO", f"the state at version {last.version_before}",
-                            expected, undone.restored)
+        digest = self.digests.get(last.version_before)
+        if state_digest(undone.restored) != digest:
+            what = f"the state at version {last.version_before}"
+            if last.version_before in self.recent:
+                return _unequal(head.line, label, "UNDO", what, self.recent[last.version_before], undone.restored)
+            return _divergence(head.line, label, "UNDO", f"{what} (digest {digest})",
+                               f"a state of digest {state_digest(undone.restored)}")
         if len(step.group) > 1:
             return _divergence(step.group[1].line, label, "UNDO", "nothing else in the game stream",
                                _describe_event(step.group[1].event))
-        return None
-
-    # -- other streams -------------------------------------------------------
-
-    def _check_other_streams(self) -> Divergence | None:
-        """Every other stream replays, and each undo restores every stream
-        the undone command wrote to as it was before (UNDO)."""
-        history: dict[str, list[Any]] = {}
-        restores = {e.line: s for s in self.steps if isinstance(s.group[0].event, CommandUndone)
-                    for e in s.writes}
-        for entry in _others(self.log):
-            kind = self.rs.aggregate(entry.stream.partition(":")[0])
-            states = history.setdefault(entry.stream, [None])
-            step = restores.get(entry.line)
-            if step is not None:
-                found = self._check_restored(entry, kind, step, states)
-                if found:
-                    return found
-            try:
-                states.append(kind.evolve(states[-1], entry.event))
-            except Exception as e:  # noqa: BLE001
-                return _divergence(entry.line, None, "REPLAY", "events that replay", repr(e))
         return None
 
     def _check_restored(self, entry: Entry, kind: Aggregate, step: _Step, states: list[Any]) -> Divergence | None:
@@ -791,18 +1135,6 @@ class _Verifier:
             return None
         return _unequal(entry.line, label, "UNDO", f"{entry.stream} as at its version {version}",
                         expected, entry.event)
-
-    # -- the final state -----------------------------------------------------
-
-    def _digest(self) -> Divergence | None:
-        if not self.steps:
-            return None
-        digest = state_digest(self.steps[-1].after.state)
-        claimed = self.log.header["final_state_digest"]
-        if digest == claimed:
-            return None
-        return _divergence(1, None, "DIGEST", f"final_state_digest {digest} (the replayed final state)",
-                           claimed)
 
 
 def _first_of_stream(writes: list[Entry], entry: Entry) -> Entry:

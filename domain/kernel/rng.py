@@ -12,6 +12,19 @@ import hashlib
 
 _LIMIT = 1 << 64
 
+# A seed is stored as a signed 64-bit integer (SQLite, PostgreSQL BIGINT, the
+# portable log's JSON readers): 0 to 2**63 - 1.
+MAX_SEED = (1 << 63) - 1
+
+
+def check_seed(seed: int) -> None:
+    """Refuse a seed no store can keep (MalformedCommand, no rule sets it)."""
+    from domain.kernel.errors import MalformedCommand
+
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        shown = str(seed) if isinstance(seed, int) and abs(seed) < 10**30 else "that"
+        raise MalformedCommand(f"seed {shown} is out of range: a seed is 0 to {MAX_SEED} (2^63 - 1)")
+
 
 def draw(seed: int, counter: int, sides: int) -> int:
     """Return outcome ``counter`` of ``seed`` as an integer in [0, sides).

@@ -95,6 +95,17 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class Problem:
+    """Something a log asserts that the rules would not have written: what
+    they give and what the log holds. ``stream`` is the other stream whose
+    line is at fault (None: the game's own command)."""
+
+    expected: str
+    found: str
+    stream: UUID | None = None
+
+
+@dataclass(frozen=True)
 class RandomCheck:
     """A random outcome re-derived from (seed, counter) that the log does
     not match: what the RNG gives and what the log holds."""
@@ -177,6 +188,27 @@ class Ruleset:
         counter in ``state`` (the state just before the event); None when it
         holds or the event has none."""
         raise NotImplementedError
+
+    def check_setup(self, command: Any, prelude: dict[UUID, list[Event]], before: dict[UUID, Any],
+                    pack: Any) -> Problem | None:
+        """Re-decide what a setup takes from other aggregates, for a log's
+        verifier: ``prelude`` is what the log writes to other streams just
+        before the setup command (by stream, in order), ``before`` each
+        other stream's state before that prelude (None: no such stream yet).
+        The setup command's own events are re-decided by ``decide``; this
+        checks what ``decide`` trusts, e.g. that a new party member is
+        created as the rules create one and joins with its stored stats.
+        Pure. None when it holds (the default: a ruleset whose setup takes
+        nothing from other aggregates)."""
+        return None
+
+    def check_other(self, kind: str, stream: UUID, event: Event, state: Any, pack: Any) -> Problem | None:
+        """Re-decide, as far as one log allows, an event of another stream
+        that no command of this game wrote (the history of an aggregate
+        from before the game, or written by other games): ``state`` is the
+        stream before it. Pure; None when it holds or cannot be judged
+        from the event alone (the default)."""
+        return None
 
     # -- words -----------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from urllib.parse import SplitResult, unquote, urlsplit
+from urllib.parse import SplitResult, quote, unquote, urlsplit
 
 STORE_VARIABLE = "RULEKEEPER_STORE"
 HOME_VARIABLE = "RULEKEEPER_HOME"
@@ -45,7 +45,7 @@ def default_store_path() -> Path:
     return Path(home).expanduser() / DEFAULT_FILE
 
 
-def store_env(setting: str | None = None, *, app_name: str) -> dict[str, str]:
+def store_env(setting: str | None = None, *, app_name: str, read_only: bool = False) -> dict[str, str]:
     """The eventsourcing environment for application ``app_name``.
 
     ``setting`` defaults to the environment: ``<APP_NAME>_RULEKEEPER_STORE``
@@ -65,28 +65,55 @@ def store_env(setting: str | None = None, *, app_name: str) -> dict[str, str]:
     env = {"ORIGINATOR_ID_TYPE": "uuid"}
     if not setting:
         path = default_store_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return env | _sqlite(path)
+        if not read_only:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return env | _sqlite(path, read_only)
     if setting.lower() == "memory":
         return env | {"PERSISTENCE_MODULE": "eventsourcing.popo"}
     if setting.startswith("sqlite:"):
         path_text = setting[len("sqlite:") :]
         if not path_text:
             raise ValueError(f"store {setting!r} names no file: {ACCEPTED}")
-        return env | _sqlite(Path(path_text).expanduser())
+        return env | _sqlite(Path(path_text).expanduser(), read_only)
     if setting.startswith(("postgresql://", "postgres://")):
         return env | _postgres(setting)
     if setting.endswith((".sqlite", ".db")):
-        return env | _sqlite(Path(setting).expanduser())
+        return env | _sqlite(Path(setting).expanduser(), read_only)
     raise ValueError(f"unknown store {_masked(setting)!r}: {ACCEPTED}")
 
 
-def _sqlite(path: Path) -> dict[str, str]:
+def _sqlite(path: Path, read_only: bool = False) -> dict[str, str]:
+    if read_only:
+        if not path.is_file():
+            # Nothing stored there yet: read an empty store, create nothing.
+            return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+        flags = "mode=ro"
+        shm = path.with_name(path.name + "-shm")
+        if not os.access(path.parent, os.W_OK) and not shm.exists():
+            # SQLite cannot open a WAL file read-only without its -shm file,
+            # which it cannot create here: no one can be writing it either.
+            flags += "&immutable=1"
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": f"file:{quote(str(path.absolute()))}?{flags}",
+            "SQLITE_LOCK_TIMEOUT": SQLITE_LOCK_TIMEOUT,
+            "CREATE_TABLE": "no",
+        }
     return {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": str(path),
         "SQLITE_LOCK_TIMEOUT": SQLITE_LOCK_TIMEOUT,
     }
+
+
+def create_private(path: Path) -> None:
+    """Create the SQLite file ``path`` readable by its owner only (0600), if
+    it does not exist; the library's WAL files take the same mode. Failing
+    quietly: SQLite then reports the problem when it opens the file."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError:
+        pass
 
 
 def _postgres(url: str) -> dict[str, str]:

@@ -365,3 +365,33 @@ def test_the_setup_ends_by_starting_round_one_with_the_first_player_s_turn():
     assert of(events, TurnStarted)[0].hero == "ysolda"
     state = replay(events)
     assert (state.round, state.phase, state.turn.hero) == (1, Phase.ADVENTURER_TURN, "ysolda")
+
+
+# --- bounds a log cannot exceed: XP (EP-2), the seed, names ---------------------------
+
+
+@pytest.mark.rule("EP-2")
+def test_xp_beyond_the_dial_violates_ep_2():
+    from domain.betrayal.setup import MAX_XP
+
+    assert of(start(xp=MAX_XP), BattleStarted)[0].xp == MAX_XP
+    for xp in (MAX_XP + 1, 2**63, 2**200):
+        with pytest.raises(RuleViolation) as caught:
+            start(xp=xp)
+        assert caught.value.rule == "EP-2"
+
+
+@pytest.mark.parametrize("seed", [2**63, 2**64, -1])
+def test_a_seed_outside_0_to_2_63_minus_1_is_malformed(seed):
+    with pytest.raises(MalformedCommand, match="seed"):
+        start(seed=seed)
+    assert of(start(seed=2**63 - 1), BattleStarted)[0].seed == 2**63 - 1
+
+
+@pytest.mark.parametrize("name", ["Evil\x1b]0;PWNED\x07", "Tab\tbed", "Right\u202eto left", "x" * 65])
+def test_a_party_member_named_with_a_control_character_is_malformed(name):
+    ctx = context_for(starter_pack(), SETUP)
+    member = replace(new_party("Ysolda:nord")[0], name=name)
+    cmd = StartClash(battle_id="t", setup=SETUP, party=(member,), xp=1, seed=1)
+    with pytest.raises(MalformedCommand, match="adventurer name"):
+        decide(None, cmd, ctx)

@@ -75,6 +75,11 @@ def rk(env: dict[str, str], *args: str, local: bool = False, cwd: Path | None = 
     return Ran(done, modules)
 
 
+def sock_of(env: dict[str, str]) -> Path:
+    """Where the server's socket is for this test's home."""
+    return Path(env["RULEKEEPER_HOME"]) / f"rk-{os.getuid()}" / client.SOCKET_NAME
+
+
 def home_of(env: dict[str, str]) -> Path:
     """The test's directory (the store and report are in it)."""
     return Path(env["RK_TEST_REPORT"]).parent
@@ -91,7 +96,7 @@ class Server:
     """A running `rk serve` subprocess."""
 
     def __init__(self, env: dict[str, str], cwd: Path) -> None:
-        self.path = Path(env["RULEKEEPER_HOME"]) / client.SOCKET_NAME
+        self.path = sock_of(env)
         self.log = cwd / "serve.log"
         with open(self.log, "w") as errors:
             self.proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=cwd,
@@ -125,7 +130,7 @@ def ask(env: dict[str, str], argv: list[str], **fields) -> dict:
     """One request straight to the server, as the client would send it."""
     request = {"argv": argv, "cwd": str(home_of(env)), "store": env["RULEKEEPER_STORE"],
                "tty": False, "width": 100} | fields
-    reply = client.exchange(request, str(Path(env["RULEKEEPER_HOME"]) / client.SOCKET_NAME))
+    reply = client.exchange(request, str(sock_of(env)))
     assert reply is not None
     return reply
 
@@ -252,7 +257,8 @@ def test_sigterm_stops_the_server_and_removes_the_socket(server, env):
 
 
 def test_a_stale_socket_falls_back_then_is_replaced(env, tmp_path, request):
-    path = Path(env["RULEKEEPER_HOME"]) / client.SOCKET_NAME
+    path = sock_of(env)
+    path.parent.mkdir(mode=0o700, exist_ok=True)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as dead:
         dead.bind(str(path))  # bound, never listening: as if a server had been killed
     assert path.exists()

@@ -233,3 +233,15 @@ def test_a_regiment_that_can_enter_must_march_on_first():
 @pytest.mark.rule("ROUND-2")
 def test_a_phase_must_finish_before_the_next_one():
     violates(start(), OrderStack(cards=()), "ROUND-2")
+
+
+# --- the seed a log may carry ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [2**63, 2**64, -1])
+def test_a_seed_outside_0_to_2_63_minus_1_is_malformed(seed):
+    from domain.kernel.errors import MalformedCommand
+
+    with pytest.raises(MalformedCommand, match="seed"):
+        start(seed=seed)
+    assert start(seed=2**63 - 1).seed == 2**63 - 1

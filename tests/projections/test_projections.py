@@ -345,7 +345,9 @@ def test_undoing_the_final_command_marks_the_adventurer_write_back_undone():
 
 
 def projections() -> tuple:
-    return (CooldownView(), PoolView(), AuditView())
+    from projections.battles import BattlesView
+
+    return (CooldownView(), PoolView(), AuditView(), BattlesView())
 
 
 def api_rows(app: BetrayalApp, bids: list[str]) -> list:
@@ -416,7 +418,7 @@ def test_a_crash_mid_page_keeps_the_last_committed_page_and_resumes(sqlite_app: 
             super().line(db, nid, env)
 
     path = views.views_path_for(app)
-    crashing = Catchup(path, (CooldownView(), PoolView(), CrashingAudit()), page=page)
+    crashing = Catchup(path, (*projections()[:2], CrashingAudit(), *projections()[3:]), page=page)
     with pytest.raises(Crash):
         crashing.catch_up(app)
     assert set(crashing.positions().values()) == {committed}

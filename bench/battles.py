@@ -1,0 +1,96 @@
+"""Item 16, `rk battles`: list every game of a store in-process, at 10 and at
+1,000 battles, against a floor that reads the game index's rows with the
+database driver, decodes them with msgspec and writes one line per game.
+
+The store holds Betrayal clashes just set up (every tenth one a few commands
+on, one of them undone). `rk battles` runs as a process would (a fresh
+application each time) with its read model already caught up; the first run
+on a store with no read model yet (it catches up from the first event) is
+reported in the note."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sqlite3
+import tempfile
+import time
+from pathlib import Path
+
+import msgspec
+
+from domain.betrayal.application import BetrayalApp, PartySpec
+from domain.kernel.games import INDEX_STREAM
+
+from .measure import Row, interleaved, median, ms
+
+SETUP = "waystone-crossing"
+SIZES = (10, 1_000)
+
+
+def build(path: Path, battles: int) -> None:
+    """A store of ``battles`` clashes; every tenth one played a little."""
+    with BetrayalApp(f"sqlite:{path}") as app:
+        party = [PartySpec.parse("Ysolda:nord")]
+        for i in range(battles):
+            battle_id = f"b{i}"
+            app.new_clash(setup=SETUP, party=party, xp=2, seed=i, battle_id=battle_id)
+            if i % 10 == 0:
+                for _ in range(2):
+                    legal = app.legal(battle_id)
+                    app.execute(battle_id, legal[0])
+                app.undo(battle_id, force=True)
+
+
+def rk_battles(path: Path) -> str:
+    """`rk battles` in-process, as a fresh process would run it."""
+    from cli.main import main
+    from cli.session import Defaults
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["battles"], obj=Defaults(store=f"sqlite:{path}"))
+    if code != 0:
+        raise AssertionError(f"rk battles exited {code}")
+    return out.getvalue()
+
+
+def floor(path: Path) -> str:
+    """Read the index's rows, decode them, write a line per game."""
+    con = sqlite3.connect(path)
+    rows = con.execute("SELECT state FROM stored_events WHERE originator_id = ? ORDER BY originator_version",
+                       (INDEX_STREAM.hex,)).fetchall()
+    con.close()
+    out = io.StringIO()
+    for (data,) in rows:
+        body = msgspec.json.decode(data)
+        out.write(f"{body.get('d', body)}\n")
+    return out.getvalue()
+
+
+def battles_rows(quick: bool = False, sizes: tuple[int, ...] = SIZES) -> list[Row]:
+    """One row per store size."""
+    rows = []
+    repeats = 3 if quick else 9
+    for n in sizes:
+        with tempfile.TemporaryDirectory(prefix="rk-bench-battles-") as tmp:
+            path = Path(tmp) / "store.sqlite"
+            build(path, n)
+            start = time.perf_counter()
+            listed = rk_battles(path)  # cold: the read model catches up from the first event
+            cold = time.perf_counter() - start
+            if listed.count("waystone-crossing") != n:
+                raise AssertionError(f"rk battles listed {listed.count('waystone-crossing')} of {n} battles")
+            runs = interleaved({"rk": lambda: rk_battles(path), "floor": lambda: floor(path)}, repeats)
+        value, low = median(runs["rk"]), median(runs["floor"])
+        rows.append(Row(
+            figure="rk battles (in-process)", size=f"{n:,} battles", value=ms(value), floor=ms(low),
+            ratio=value / low, note=f"first run, read model built from the log: {ms(cold)}",
+            data={"battles": n, "seconds": runs["rk"], "floor_seconds": runs["floor"], "cold_seconds": cold},
+        ))
+    return rows
+
+
+if __name__ == "__main__":  # python -m bench.battles
+    for row in battles_rows(quick=True):
+        print(row.figure, row.size, row.value, "floor", row.floor, f"x{row.ratio:.1f}", row.note)

@@ -1,0 +1,269 @@
+"""PostgreSQL as rulekeeper uses it: every wait bounded, safe to start many at once.
+
+Imported only when a PostgreSQL store is chosen (it pulls psycopg in).
+``EventSourcedApp.construct_factory`` builds ``Factory`` instead of the
+library's ``PostgresFactory``; the differences:
+
+* **Connections** come from ``SimplePool``, not psycopg_pool. A connection is
+  opened when needed with libpq's ``connect_timeout`` and kept for reuse; one
+  idle for a while is pinged first. There are no background reconnect loops:
+  with the server down a command fails at once (connection refused) or after
+  ``POSTGRES_CONNECT_TIMEOUT`` seconds (an unreachable host), and the first
+  command after the server is back simply connects.
+* **Every statement and lock wait is bounded**: ``statement_timeout``
+  (``POSTGRES_STATEMENT_TIMEOUT``), ``lock_timeout`` (``POSTGRES_LOCK_TIMEOUT``,
+  also the library's ``SET LOCAL`` before its table lock) and
+  ``idle_in_transaction_session_timeout``
+  (``POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT``), all in seconds. A
+  statement cancelled by one of them raises ``StoreTimeout``, which the
+  library does not retry.
+* **Table creation** is skipped when the tables exist and otherwise runs
+  under an advisory lock, so processes starting together on a fresh database
+  do not collide ("tuple concurrently updated").
+* ``insert_batches`` writes any number of batches in one transaction
+  without psycopg's pipeline mode (which hung on large inserts), at most
+  ``CHUNK`` rows per statement.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.sql import Identifier
+
+from eventsourcing.persistence import DatabaseError, OperationalError, StoredEvent
+from eventsourcing.postgres import (
+    PostgresAggregateRecorder,
+    PostgresApplicationRecorder,
+    PostgresDatastore,
+    PostgresFactory,
+)
+
+STATEMENT_TIMEOUT = "POSTGRES_STATEMENT_TIMEOUT"
+CHUNK = 1000  # rows per INSERT statement
+PING_AFTER = 2.0  # seconds idle after which a pooled connection is checked before use
+FAILED_FOR = 1.0  # seconds a failed connection attempt is remembered (no new attempt)
+MAX_IDLE = 4  # connections kept for reuse
+# One key for all table creation on a database: creation is rare and quick.
+CREATE_LOCK_KEY = 0x726B_6372  # "rkcr"
+
+
+class StoreTimeout(DatabaseError):
+    """A statement or lock wait took longer than its bound (not retried)."""
+
+
+class SimplePool:
+    """Just enough of psycopg_pool's interface for ``PostgresDatastore``."""
+
+    def __init__(self, kwargs: dict[str, Any], configure: Callable[[psycopg.Connection], None],
+                 connect_timeout: int) -> None:
+        self.kwargs = kwargs
+        self.configure = configure
+        self.connect_timeout = max(2, connect_timeout)  # libpq's minimum
+        self._idle: list[tuple[psycopg.Connection, float]] = []
+        self._lock = threading.Lock()
+        self._failed: tuple[float, str] | None = None
+
+    # psycopg_pool's interface, as far as the library uses it
+    def open(self, wait: bool = False, timeout: float = 30.0) -> None:
+        pass
+
+    def __enter__(self) -> SimplePool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self, timeout: float | None = None) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for conn, _ in idle:
+            conn.close()
+
+    @contextmanager
+    def connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection]:
+        conn = self._take()
+        try:
+            yield conn
+        finally:
+            self._give_back(conn)
+
+    def _take(self) -> psycopg.Connection:
+        while True:
+            with self._lock:
+                if not self._idle:
+                    break
+                conn, since = self._idle.pop()
+            if conn.closed or conn.broken:
+                continue
+            if time.monotonic() - since > PING_AFTER:
+                try:
+                    conn.execute("")
+                except psycopg.Error:
+                    conn.close()
+                    continue
+            return conn
+        failed = self._failed
+        if failed is not None and time.monotonic() - failed[0] < FAILED_FOR:
+            raise psycopg.OperationalError(failed[1])
+        try:
+            conn = psycopg.Connection.connect(connect_timeout=self.connect_timeout, **self.kwargs)
+        except psycopg.OperationalError as e:
+            self._failed = (time.monotonic(), _one_line(e))
+            raise psycopg.OperationalError(_one_line(e)) from None
+        self._failed = None
+        try:
+            self.configure(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _give_back(self, conn: psycopg.Connection) -> None:
+        if conn.closed or conn.broken:
+            conn.close()
+            return
+        if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            try:
+                conn.rollback()
+            except psycopg.Error:
+                conn.close()
+                return
+        with self._lock:
+            if len(self._idle) < MAX_IDLE:
+                self._idle.append((conn, time.monotonic()))
+                return
+        conn.close()
+
+
+def _one_line(error: BaseException) -> str:
+    return "; ".join(line.strip() for line in str(error).splitlines() if line.strip())
+
+
+class Datastore(PostgresDatastore):
+    """The library's datastore whose cancelled statements raise ``StoreTimeout``."""
+
+    statement_timeout: int = 0
+
+    @contextmanager
+    def get_connection(self) -> Iterator[psycopg.Connection]:
+        try:
+            with super().get_connection() as conn:
+                yield conn
+        except (OperationalError, DatabaseError) as e:
+            cause = e.__cause__
+            if isinstance(cause, pg_errors.QueryCanceled):
+                raise StoreTimeout(
+                    f"a database statement took longer than {self.statement_timeout} s"
+                    f" ({STATEMENT_TIMEOUT}) and was cancelled"
+                ) from e
+            if isinstance(cause, pg_errors.LockNotAvailable):
+                raise StoreTimeout(
+                    f"waited longer than {self.lock_timeout} s (POSTGRES_LOCK_TIMEOUT) for"
+                    " another command's lock on the store"
+                ) from e
+            if isinstance(cause, pg_errors.IdleInTransactionSessionTimeout):
+                raise StoreTimeout(
+                    "the database ended a transaction left idle too long"
+                    " (POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT)"
+                ) from e
+            raise
+
+
+class _CreatesSafely:
+    """``create_table`` that is quick when the tables exist and serialised
+    (advisory lock) when they do not."""
+
+    datastore: Datastore
+    events_table_name: str
+    stored_event_type_name: str
+
+    def create_table(self) -> None:
+        ds = self.datastore
+        if not self._missing():
+            ds.register_type_adapters()
+            return
+        with ds.get_connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", (CREATE_LOCK_KEY,))
+            try:
+                if self._missing():
+                    super().create_table()  # type: ignore[misc]
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (CREATE_LOCK_KEY,))
+        ds.register_type_adapters()
+
+    def _missing(self) -> bool:
+        ds = self.datastore
+        with ds.get_connection() as conn:
+            table = Identifier(ds.schema, self.events_table_name).as_string(conn)
+            kind = Identifier(ds.schema, self.stored_event_type_name).as_string(conn)
+            row = conn.execute(
+                "SELECT to_regclass(%s) IS NULL OR to_regtype(%s) IS NULL AS missing", (table, kind)
+            ).fetchone()
+        return bool(row["missing"])  # type: ignore[index]
+
+
+class AggregateRecorder(_CreatesSafely, PostgresAggregateRecorder):
+    pass
+
+
+class ApplicationRecorder(_CreatesSafely, PostgresApplicationRecorder):
+    def insert_batches(self, batches: Iterable[Sequence[StoredEvent]]) -> int | None:
+        """Insert every batch in one transaction (lock, then at most ``CHUNK``
+        rows per statement); returns the last notification id, or None if
+        there was nothing. Not retried: a failure rolls everything back."""
+        last: int | None = None
+        with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:
+            locked = False
+            for batch in batches:
+                for start in range(0, len(batch), CHUNK):
+                    chunk = batch[start : start + CHUNK]
+                    if not locked:
+                        self._lock_table(curs)
+                        self._notify_channel(curs)
+                        locked = True
+                    PostgresAggregateRecorder._insert_stored_events(self, curs, chunk)
+                    rows = curs.fetchall()
+                    if rows:
+                        last = rows[-1]["notification_id"]
+        return last
+
+
+class Factory(PostgresFactory):
+    """The library's factory with the datastore, pool and recorders above."""
+
+    aggregate_recorder_class = AggregateRecorder
+    application_recorder_class = ApplicationRecorder
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        ds = self.datastore
+        statement_timeout = _seconds(self.env.get(STATEMENT_TIMEOUT) or "0", STATEMENT_TIMEOUT)
+        connect_timeout = _seconds(self.env.get(self.POSTGRES_CONNECT_TIMEOUT) or "5",
+                                   self.POSTGRES_CONNECT_TIMEOUT)
+        # The library builds its datastore itself; give it our behaviour.
+        ds.__class__ = Datastore
+        ds.statement_timeout = statement_timeout
+        kwargs = dict(ds.pool.kwargs or {})
+        kwargs["options"] = (
+            f"-c statement_timeout={statement_timeout * 1000}"
+            f" -c lock_timeout={ds.lock_timeout * 1000}"
+        )
+        kwargs["application_name"] = "rulekeeper"
+        ds.pool = SimplePool(kwargs, ds.after_connect_func(), connect_timeout)  # type: ignore[assignment]
+
+
+def _seconds(text: str, name: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise OSError(f"{name} must be a whole number of seconds, not {text!r}") from None
+    if value < 0:
+        raise OSError(f"{name} must not be negative")
+    return value

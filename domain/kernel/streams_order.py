@@ -1,0 +1,126 @@
+"""A few streams' events merged into append order, without reading the rest.
+
+The notification log holds every event of the store in append order; a
+game's portable log needs only its own streams' events, in that order.
+Reading the whole notification log to pick them out costs what the store
+costs (a small battle in a big store pays for all of it). So this module
+asks the store for just those streams' rows, ordered by notification id,
+a page at a time, with one query per store kind the application may use:
+
+- ``eventsourcing.popo`` (memory): the recorder's own index of each
+  stream's positions in its list of stored events;
+- ``eventsourcing.sqlite``: ``rowid`` is the notification id;
+- ``eventsourcing.postgres``: the ``notification_id`` column.
+
+Any other recorder falls back on the whole notification log, filtered.
+The recorders' attributes used here are the library's (9.5.x), not its
+public API: each use is guarded, and the fallback keeps export working if
+a release moves them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import Notification
+
+from domain.kernel.envelope import Envelope, is_state_topic
+
+PAGE = 500
+
+
+def envelopes_in_append_order(app: Any, streams: Collection[UUID], page: int = PAGE) -> Iterator[Envelope]:
+    """Every envelope of ``streams`` in ``app``'s store, in append order,
+    read ``page`` rows at a time (memory does not grow with the streams)."""
+    for notification in _notifications(app, list(streams), page):
+        if is_state_topic(notification.topic):
+            continue
+        yield app.mapper.to_domain_event(notification)
+
+
+def _notifications(app: Any, streams: list[UUID], page: int) -> Iterator[Notification]:
+    recorder = app.recorder
+    module = type(recorder).__module__
+    if module == "eventsourcing.popo" and hasattr(recorder, "_stored_events_index"):
+        return _popo(recorder, streams)
+    if module == "eventsourcing.sqlite" and hasattr(recorder, "datastore"):
+        return _sqlite(recorder, streams, page)
+    if _is_postgres(recorder) and hasattr(recorder, "datastore"):
+        return _postgres(recorder, streams, page)
+    return _everything(recorder, streams, page)
+
+
+def _is_postgres(recorder: Any) -> bool:
+    # The kernel's own PostgreSQL recorder (domain.kernel.pgstore) subclasses the library's.
+    return any(c.__module__ == "eventsourcing.postgres" for c in type(recorder).__mro__)
+
+
+def _popo(recorder: Any, streams: list[UUID]) -> Iterator[Notification]:
+    # The index maps stream -> {version: position in the list}; position + 1
+    # is the notification id. Positions only (ints) are held, not events.
+    with recorder._database_lock:
+        positions = sorted(i for sid in streams for i in recorder._stored_events_index.get(str(sid), {}).values())
+    for i in positions:
+        s = recorder._stored_events[i]
+        yield Notification(id=i + 1, originator_id=s.originator_id, originator_version=s.originator_version,
+                           topic=s.topic, state=s.state)
+
+
+def _sqlite(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notification]:
+    table = recorder.events_table_name
+    ids = [s.hex for s in streams]  # the library stores UUIDs as 32 hex digits
+    marks = ",".join("?" * len(ids))
+    statement = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {table}"
+                 f" WHERE originator_id IN ({marks}) AND rowid > ? ORDER BY rowid LIMIT ?")
+    after = 0
+    while True:
+        with recorder.datastore.transaction(commit=False) as c:
+            c.execute(statement, [*ids, after, page])
+            rows = c.fetchall()
+        for row in rows:
+            yield Notification(id=row["rowid"], originator_id=recorder.convert_originator_id(row["originator_id"]),
+                               originator_version=row["originator_version"], topic=row["topic"],
+                               state=row["state"])
+        if len(rows) < page:
+            return
+        after = rows[-1]["rowid"]
+
+
+def _postgres(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notification]:
+    from psycopg.sql import SQL, Identifier  # only ever reached with PostgreSQL configured
+
+    datastore = recorder.datastore
+    ids: list[Any] = streams if datastore.originator_id_type == "uuid" else [str(s) for s in streams]
+    statement = SQL(
+        "SELECT notification_id, originator_id, originator_version, topic, state FROM {schema}.{table}"
+        " WHERE originator_id = ANY(%s) AND notification_id > %s ORDER BY notification_id LIMIT %s"
+    ).format(schema=Identifier(datastore.schema), table=Identifier(recorder.events_table_name))
+    after = 0
+    while True:
+        with datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(statement, [ids, after, page])
+            rows = curs.fetchall()
+        for row in rows:
+            yield Notification(id=row["notification_id"], originator_id=row["originator_id"],
+                               originator_version=row["originator_version"], topic=row["topic"],
+                               state=bytes(row["state"]))
+        if len(rows) < page:
+            return
+        after = rows[-1]["notification_id"]
+
+
+def _everything(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notification]:
+    """The fallback: the whole notification log, filtered (slow in a big store)."""
+    wanted = set(streams)
+    start = 1
+    while True:
+        rows = recorder.select_notifications(start=start, limit=page)
+        for n in rows:
+            originator = n.originator_id if isinstance(n.originator_id, UUID) else UUID(str(n.originator_id))
+            if originator in wanted:
+                yield n
+        if len(rows) < page:
+            return
+        start = rows[-1].id + 1

@@ -1,0 +1,111 @@
+"""The battles view: one row per game of every ruleset, what `rk battles` lists.
+
+Each row keeps where the game stands (its ruleset's ``summary()``: setup,
+round, where, who), its version, and its latest state (msgpack), so the next
+event is folded into it without replaying the game: a game-stream event is
+``evolve``d into the state, a ``CommandUndone`` brings back the state it
+carries, a ``CommandIssued`` moves only the version. The index's
+``GameRegistered`` (or a legacy ``BattleRegistered``) gives the order the
+games are listed in, as ``GameApp.battles()`` does.
+
+Listing the games then costs one read of this table, however long each
+game is.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import msgspec
+
+from domain.kernel import ruleset as registry
+from domain.kernel.commandlog import CommandIssued, CommandUndone
+from domain.kernel.envelope import Envelope
+from domain.kernel.games import BattleRegistered, GameRegistered
+from domain.kernel.messages import Event
+
+from .audit import owner
+from .runner import Projection, handles
+
+
+class BattleRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One game as `rk battles` lists it (``phase``: the phase, or the
+    outcome once it is over)."""
+
+    battle: str
+    ruleset: str
+    setup: str
+    round: int
+    phase: str
+    over: bool
+    who: str
+    version: int
+
+
+class BattlesView(Projection):
+    """A row per game stream, upserted by its setup, its events and the index."""
+
+    name = "battles-1"
+    tables = ("battle_rows",)
+    schema = (
+        "CREATE TABLE IF NOT EXISTS battle_rows (stream TEXT PRIMARY KEY, battle TEXT, ruleset TEXT,"
+        " registered INTEGER, version INTEGER, state BLOB, setup TEXT, round INTEGER, phase TEXT,"
+        " over INTEGER, who TEXT)",
+    )
+
+    @handles(GameRegistered, BattleRegistered)
+    def registered(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        e = env.event
+        rs = registry.load(getattr(e, "ruleset", "betrayal"))
+        db.execute(
+            "INSERT INTO battle_rows (stream, battle, ruleset, registered, version) VALUES (?, ?, ?, ?, 0)"
+            " ON CONFLICT (stream) DO UPDATE SET battle = excluded.battle, ruleset = excluded.ruleset,"
+            " registered = excluded.registered",
+            (str(rs.game_stream(e.battle_id)), e.battle_id, rs.name, nid),
+        )
+
+    @handles(Event)
+    def game_event(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        found = owner(type(env.event))
+        if found is None or found[1] is not None:  # the kernel's index, or another aggregate's stream
+            return
+        rs = found[0]
+        e = env.event
+        stream = str(env.originator_id)
+        row = db.execute("SELECT state FROM battle_rows WHERE stream = ?", (stream,)).fetchone()
+        state: Any = None if row is None or row[0] is None else msgspec.msgpack.decode(row[0], type=rs.state_type)
+        if isinstance(e, CommandIssued):
+            if isinstance(e.command, rs.setup_commands):
+                db.execute(
+                    "INSERT INTO battle_rows (stream, battle, ruleset, version) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (stream) DO UPDATE SET version = excluded.version",
+                    (stream, str(getattr(e.command, "battle_id", "")), rs.name, env.originator_version),
+                )
+            else:
+                db.execute("UPDATE battle_rows SET version = ? WHERE stream = ?", (env.originator_version, stream))
+            return
+        if isinstance(e, CommandUndone):
+            state = e.restored
+        elif row is None:
+            return  # an event before any setup: not a game this view knows
+        else:
+            state = rs.evolve(state, e)
+        summary = rs.summary(state)
+        db.execute(
+            "UPDATE battle_rows SET version = ?, state = ?, setup = ?, round = ?, phase = ?, over = ?, who = ?"
+            " WHERE stream = ?",
+            (env.originator_version, msgspec.msgpack.encode(state), summary.setup, summary.round,
+             summary.where, int(summary.over), summary.who, stream),
+        )
+
+
+def battle_rows(db: sqlite3.Connection) -> list[BattleRow]:
+    """Every registered game with a state, in the order they were registered."""
+    rows = db.execute(
+        "SELECT battle, ruleset, setup, round, phase, over, who, version FROM battle_rows"
+        " WHERE registered IS NOT NULL AND state IS NOT NULL ORDER BY registered"
+    )
+    return [BattleRow(battle=battle, ruleset=ruleset, setup=setup or "", round=rnd, phase=phase, over=bool(over),
+                      who=who, version=version)
+            for battle, ruleset, setup, rnd, phase, over, who, version in rows]
