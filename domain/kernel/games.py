@@ -108,7 +108,7 @@ class GameApp(EventSourcedApp):
         found = self._rulesets.get(battle_id)
         if found is not None:
             return found
-        for rs in registry.all_rulesets():
+        for rs in registry.loaded_first():
             if self.events.last(rs.game_stream(battle_id)) is not None:
                 self._rulesets[battle_id] = rs
                 return rs
@@ -116,7 +116,7 @@ class GameApp(EventSourcedApp):
 
     def ruleset_of_state(self, state: Any) -> Ruleset:
         """The ruleset whose game state ``state`` is."""
-        for rs in registry.all_rulesets():
+        for rs in registry.loaded_first():  # a state's ruleset is loaded already
             if isinstance(state, rs.state_type):
                 return rs
         raise TypeError(f"{type(state).__name__} is no ruleset's game state")
@@ -179,7 +179,10 @@ class GameApp(EventSourcedApp):
         last = self.events.last(INDEX_STREAM) or self.events.last(LEGACY_INDEX_STREAM)
         if last is None:
             raise NotFound("there is no battle yet: start one with `rk new`")
-        return last.event.battle_id
+        entry = last.event
+        if entry.battle_id not in self._rulesets:  # the index knows it: no lookup, no other ruleset loaded
+            self._rulesets[entry.battle_id] = registry.load(getattr(entry, "ruleset", "betrayal"))
+        return entry.battle_id
 
     def state_of(self, kind: Aggregate, stream: UUID, version: int | None = None) -> Any:
         """The state of another aggregate's stream, now or at ``version``."""

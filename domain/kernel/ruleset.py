@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -305,6 +305,17 @@ def load(name: str) -> Ruleset:
     if found is None:
         raise NotFound(f"no ruleset {name!r}; there are: {', '.join(names())}")
     return found
+
+
+def loaded_first() -> Iterator[Ruleset]:
+    """Every ruleset, those already loaded first; the others are loaded only
+    when the caller asks for the next (a lookup that stops early never pays
+    a ruleset's import)."""
+    ready = list(_REGISTRY.values())
+    yield from ready
+    for name in names():
+        if all(rs.name != name for rs in ready):
+            yield load(name)
 
 
 def all_rulesets() -> Sequence[Ruleset]:
