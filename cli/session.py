@@ -111,7 +111,9 @@ class Session:
         if _store_failed(error):  # the database could not be reached or read
             where = re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", self.store or "the store")
             said = "; ".join(line.strip() for line in str(error).splitlines() if line.strip())
-            if "readonly" in said or "read-only" in said:
+            if "does not exist" in said and "relation" in said:  # PostgreSQL, tables not made yet
+                said = "it holds no battle yet (a command that writes, such as `rk new`, makes its tables)"
+            elif "readonly" in said or "read-only" in said:
                 said += " (this store can only be read here)"
             error = StoreUnavailable(f"cannot use {where}: {said or type(error).__name__}")
         if not isinstance(error, RulekeeperError):

@@ -76,7 +76,8 @@ def store_env(setting: str | None = None, *, app_name: str, read_only: bool = Fa
             raise ValueError(f"store {setting!r} names no file: {ACCEPTED}")
         return env | _sqlite(Path(path_text).expanduser(), read_only)
     if setting.startswith(("postgresql://", "postgres://")):
-        return env | _postgres(setting)
+        # A read never creates the tables (a read-only role could not, either).
+        return env | _postgres(setting) | ({"CREATE_TABLE": "no"} if read_only else {})
     if setting.endswith((".sqlite", ".db")):
         return env | _sqlite(Path(setting).expanduser(), read_only)
     raise ValueError(f"unknown store {_masked(setting)!r}: {ACCEPTED}")

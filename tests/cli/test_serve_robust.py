@@ -293,6 +293,31 @@ def test_a_read_command_never_creates_a_store(tmp_path):
     assert not target.exists() and not (tmp_path / "h").exists()
 
 
+@pytest.mark.postgres
+def test_a_read_command_never_creates_tables_on_postgresql(tmp_path, postgres_store):
+    """A read on a PostgreSQL database with no tables yet says so in one line
+    and creates nothing (a read-only role could not create them either)."""
+    import psycopg
+
+    database = f"ro_{os.getpid()}"
+    with psycopg.connect(postgres_store, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {database}")
+        admin.execute(f"CREATE DATABASE {database}")
+    try:
+        store = postgres_store.rsplit("/", 1)[0] + "/" + database
+        env = os.environ | {client.NO_SERVER: "1", "RULEKEEPER_HOME": str(tmp_path / "h")}
+        for command in ("status", "battles", "log"):
+            done = subprocess.run([sys.executable, "-m", "cli.main", "--store", store, command], env=env,
+                                  cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+            assert done.returncode == 1 and "holds no battle yet" in done.stderr, done.stderr
+            assert len(done.stderr.strip().splitlines()) == 1
+        with psycopg.connect(store) as con:
+            assert con.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()[0] == 0
+    finally:
+        with psycopg.connect(postgres_store, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+
+
 READ_ONLY = """
 set -e
 mount --bind {dir} {dir}
