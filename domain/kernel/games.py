@@ -229,9 +229,11 @@ class GameApp(EventSourcedApp):
         every stream, at once. Refused commands raise and write nothing."""
         rs = self.ruleset(battle_id)
         game = self.battle(battle_id)
-        if isinstance(command, rs.setup_commands):
-            raise RuleViolation("UNDO-1", "this battle is already set up; start a new one with `rk new`")
+        # The ruleset refuses a second setup with its own rule; the kernel
+        # never lets one through, whatever a ruleset's decide says.
         outcome: Outcome = rs.decide(game.state, command, rs.context(self.pack_of(rs), game.state))
+        if isinstance(command, rs.setup_commands):
+            raise MalformedCommand(f"battle {battle_id} is already set up; start a new one with `rk new`")
         command_id = f"c{game.version + 1}"
         written = [self._write(rs, w, command_id) for w in outcome.writes]
         issued = rs.issued(command_id=command_id, command=command, redo_of=redo_of,

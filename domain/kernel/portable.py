@@ -1021,11 +1021,10 @@ class _Check:
                     return _divergence(line, label, "LOG", "a setup command first", self._spell(cmd))
                 ctx = self.rs.setup_context(self.pack, cmd)
             else:
-                if isinstance(cmd, self.rs.setup_commands):
-                    return _divergence(line, label, "UNDO-1", "a command of a game already set up",
-                                       "a second setup")
                 ctx = self.rs.context(self.pack, state)
-            produced = self.rs.decide(state, cmd, ctx)
+            produced = self.rs.decide(state, cmd, ctx)  # a second setup: the ruleset's own rule refuses it
+            if step.before is not None and isinstance(cmd, self.rs.setup_commands):
+                return _divergence(line, label, "LOG", "a command of a game already set up", "a second setup")
         except RuleViolation as v:
             return _divergence(line, label, v.rule, "a command legal under the rules",
                                f"this command is illegal under the rules: {v.message}")

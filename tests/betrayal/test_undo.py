@@ -184,3 +184,14 @@ def test_undo_of_a_resolve_puts_the_rolled_dice_back_in_waiting(app):
     app.undo(b)
     assert app.battle(b).state == waiting
     assert app.battle(b).state.phase is Phase.ENGAGE_RESOLVE
+
+
+@pytest.mark.rule("CLASH-5")
+def test_a_second_setup_of_a_battle_is_refused_by_clash_5_and_writes_nothing(app):
+    battle_id = clash(app)
+    setup = app.battle(battle_id).done[0].command
+    before = app.max_notification_id()
+    with pytest.raises(RuleViolation) as caught:
+        app.execute(battle_id, setup)
+    assert caught.value.rule == "CLASH-5"
+    assert app.max_notification_id() == before

@@ -99,3 +99,17 @@ def test_a_battle_id_is_unique_across_rulesets() -> None:
         start(app, "same", random.Random(1))
         with pytest.raises(MalformedCommand, match="already exists"):
             start(app, "same", random.Random(2))
+
+
+@pytest.mark.rule("ROUND-1")
+def test_a_second_setup_of_a_battle_is_refused_by_its_rule_and_writes_nothing() -> None:
+    from domain.kernel.errors import RuleViolation
+
+    with GameApp("memory") as app:
+        start(app, "once", random.Random(1))
+        setup = app.battle("once").done[0].command
+        before = app.max_notification_id()
+        with pytest.raises(RuleViolation) as caught:
+            app.execute("once", setup)
+        assert caught.value.rule == "ROUND-1"
+        assert app.max_notification_id() == before
