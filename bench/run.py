@@ -20,7 +20,9 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: python bench/run.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import battles, conquest, inprocess, memory, play, process, rebuild, size, snapshots, streams  # noqa: E402
+from bench import (  # noqa: E402
+    battles, conquest, delve, inprocess, memory, play, process, rebuild, size, snapshots, streams,
+)
 from bench.measure import Row  # noqa: E402
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
@@ -61,6 +63,14 @@ def main(argv: list[str] | None = None) -> int:
             _say(f"  {c.events:,} events: {c.commands} commands, {c.undos} undos, {c.redos} redos,"
                  f" {c.ends} endings undone; built in {c.build_seconds:.0f} s")
             rows += conquest.rebuild_rows(c, args.quick)
+        for n in sizes:
+            if n > 10_000:
+                continue  # as Conquest's: the goal's size
+            _say(f"rebuild, SQLite, Betrayal delve, {n:,} events")
+            d = delve.stream(n, args.seed, cache)
+            _say(f"  {d.events:,} events ({d.delve_events:,} in the Delve stream): {d.commands} commands,"
+                 f" {d.undos} undos, {d.redos} redos, {d.ends} endings undone; built in {d.build_seconds:.0f} s")
+            rows += delve.rebuild_rows(d, args.quick)
         reason = postgres_problem(args.postgres)
         if reason:
             skipped.append(f"rebuild, PostgreSQL: {reason}")

@@ -1,6 +1,11 @@
-"""Betrayal on the command line: its verbs (new clash, move, engage,
-resolve, clear, end turn, next round, retreat, roll the enemy's dice) and
-its views (the board and the party), as ``cli.game`` asks of a ruleset."""
+"""Betrayal on the command line: its verbs (new clash, dungeon or delve,
+move, explore, place a tile, engage, resolve, clear, end turn, next round,
+retreat, roll the enemy's dice) and its views (the board and the party),
+as ``cli.game`` asks of a ruleset.
+
+Every view reads the rules context through ``app.rules_context``: a
+delve's board is its Delve's map, which ``app.context`` alone does not
+have."""
 
 from __future__ import annotations
 
@@ -9,6 +14,8 @@ from typing import Any
 
 from domain.betrayal import commands as c
 from domain.betrayal.application import PartySpec, new_clash as start_clash
+from domain.betrayal.application import new_delve as start_delve, new_dungeon as start_dungeon
+from domain.betrayal.context import RulesContext
 from domain.betrayal.spell import spell
 from domain.betrayal.state import BattleState
 from domain.betrayal.vocab import BattleForm, Difficulty
@@ -22,13 +29,34 @@ from .session import Session
 def new_clash(s: Session, *, setup: str, party: list[str], xp: int, seed: int | None,
               difficulty: str, physical_dice: bool, at: list[str]) -> None:
     """Set up a clash and print its status."""
-    specs = [PartySpec.parse(p) for p in party]
-    result = start_clash(
-        s.app, setup=setup, party=specs, xp=xp,
+    _started(s, start_clash(s.app, setup=setup, **_setup_options(s, party, xp, seed, difficulty, physical_dice, at)))
+
+
+def new_dungeon(s: Session, *, setup: str, party: list[str], xp: int, seed: int | None,
+                difficulty: str, physical_dice: bool, place: list[str], specials: list[str]) -> None:
+    """Set up a dungeon from its diagram (DUNGEON-6 to DUNGEON-11) and print its status."""
+    chosen = parse.hex_labels([h for text in specials for h in text.split(",") if h.strip()])
+    _started(s, start_dungeon(s.app, setup=setup, specials=chosen,
+                              **_setup_options(s, party, xp, seed, difficulty, physical_dice, place)))
+
+
+def new_delve(s: Session, *, delve: str, party: list[str], xp: int, seed: int | None,
+              difficulty: str, physical_dice: bool, place: list[str]) -> None:
+    """Set up a delve (DELVE-7 to DELVE-12) and print its status."""
+    _started(s, start_delve(s.app, delve=delve, **_setup_options(s, party, xp, seed, difficulty, physical_dice, place)))
+
+
+def _setup_options(s: Session, party: list[str], xp: int, seed: int | None, difficulty: str,
+                   physical_dice: bool, place: list[str]) -> dict[str, Any]:
+    return dict(
+        party=[PartySpec.parse(p) for p in party], xp=xp,
         seed=seed if seed is not None else secrets.randbelow(2**31),
         battle_id=s.battle, difficulty=choice(Difficulty, difficulty, "--difficulty"),
-        physical_dice=physical_dice, placements=parse.hex_labels(at),
+        physical_dice=physical_dice, placements=parse.hex_labels(place),
     )
+
+
+def _started(s: Session, result) -> None:
     if s.json:
         s.out.emit(result_json(s, result, None))
         return
@@ -37,14 +65,41 @@ def new_clash(s: Session, *, setup: str, party: list[str], xp: int, seed: int | 
     show_status(s, result.battle)
 
 
+def rules_context(s: Session, game: Game) -> RulesContext:
+    """The rules context of ``game`` as it stood at its version (a delve's
+    map as it was then), through ``app.rules_context``."""
+    battle_id = game.state.battle_id
+    latest = s.app.battle(battle_id)
+    return s.app.rules_context(battle_id, None if game.version >= latest.version else game.version)
+
+
 def show_status(s: Session, game: Game) -> None:
-    """The board, whose turn, every adventurer and enemy."""
-    s.out.print(render.status(game.state, s.app.context(game.state)))
+    """The board, whose turn, every adventurer and enemy (and a delve's progress)."""
+    s.out.print(render.status(game.state, rules_context(s, game)))
 
 
 def show_compact(s: Session, state: BattleState) -> None:
     """The short view after a command."""
-    s.out.print(render.compact(state, s.app.context(state)))
+    s.out.print(render.compact(state, s.app.rules_context(state.battle_id)))
+
+
+def status_json(s: Session, game: Game) -> dict[str, Any]:
+    """What a delve adds to `rk status --json`: its Delve as it stood, the
+    hexes explorable then and the legal placements of a waiting tile."""
+    ctx = rules_context(s, game)
+    if ctx.delve is None:
+        return {}
+    from domain.betrayal.exploration import placements
+    from domain.betrayal.decision import Decision
+    from domain.kernel.hexes import label
+
+    waiting = ctx.delve.placing
+    ways = placements(Decision(game.state, ctx)) if waiting is not None else []
+    return {
+        "delve": ctx.delve,
+        "explorable": [label(h) for h in render.open_hexes(game.state, ctx)],
+        "placements": [{"rotation": p.rotation, "origin": label(p.origin)} for p in ways],
+    }
 
 
 def legal_lines(s: Session, state: BattleState, commands: list[Any]) -> list[str]:
@@ -58,12 +113,29 @@ def legal_lines(s: Session, state: BattleState, commands: list[Any]) -> list[str
     return lines
 
 
-def move(s: Session, hex_text: str) -> None:
+def move(s: Session, hex_text: str, explore: bool = False) -> None:
+    """A Move, or with ``explore`` a Move that explores the hex it ends on
+    (MoveToExplore: EXPLORATION-3a)."""
+    to = _on_map(s, hex_text)
+    act(s, c.MoveToExplore(to=to) if explore else c.Move(to=to))
+
+
+def explore(s: Session, hex_text: str | None) -> None:
+    """Explore: the hex the adventurer stands on as its turn starts, or
+    ``hex_text`` with the Explore action (EXPLORE-1, EXPLORATION-4)."""
+    act(s, c.Explore(hex=None if hex_text is None else _on_map(s, hex_text)))
+
+
+def place_tile(s: Session, rotation: int, origin: str) -> None:
+    """Connect the revealed tile, turned ``rotation`` sixths, its first hex on ``origin`` (EXPLORATION-9)."""
+    act(s, c.PlaceTile(rotation=rotation, origin=parse.hex_label(origin)))
+
+
+def _on_map(s: Session, hex_text: str):
     to = parse.hex_label(hex_text)
-    before = s.app.battle(s.battle_id)
-    if not s.app.context(before.state).board.contains(to):
+    if not s.app.rules_context(s.battle_id).board.contains(to):
         raise MalformedCommand(f"{hex_text.strip()} is not a hex of this map (see `rk status`)")
-    act(s, c.Move(to=to), before)
+    return to
 
 
 def engage(s: Session, *, form: str, target: str | None, dice: str | None, faces: str | None) -> None:

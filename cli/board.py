@@ -1,15 +1,22 @@
 """The hex map as text: odd rows shifted half a hex right (odd-r), column
 letters above and row numbers at the left, so every hex can be named the
-way commands take it (``c4``)."""
+way commands take it (``c4``).
+
+A delve's map grows on a large table from its middle, far from ``a1``: it
+is drawn cropped to the tiles placed so far, still labelled with the
+table's own letters and numbers, each hex showing its tile (``E`` the
+Entrance, ``1`` tile t1...) and what matters on it now."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
 from domain.betrayal.context import RulesContext
+from domain.betrayal.decision import Decision
+from domain.betrayal.exploration import explorable
 from domain.betrayal.state import BattleState
-from domain.betrayal.vocab import Marker
-from domain.kernel.hexes import label, to_offset
+from domain.betrayal.vocab import Marker, TileIcon
+from domain.kernel.hexes import Hex, from_offset, label, to_offset
 
 from domain.betrayal.names import marks
 
@@ -22,6 +29,8 @@ TILE_COLOURS = ("blue", "magenta", "yellow", "cyan", "green", "red")
 def board(state: BattleState, ctx: RulesContext) -> Text:
     """The hex map, odd rows shifted half a hex right, with column letters
     above and row numbers at the left so any hex can be named (``c4``)."""
+    if ctx.delve is not None:
+        return delve_board(state, ctx)
     b = ctx.board
     cells = {to_offset(h): h for h in b.all_hexes()}
     if not cells:
@@ -81,4 +90,89 @@ def _legend(state: BattleState) -> Text:
     text = Text("    ")
     text.append("e1..", style=FOE)
     text.append(" enemies  E entrance  # obstacle  $ cache  $$ legendary  * special", style="dim")
+    return text
+
+
+# --- delves ----------------------------------------------------------------------
+
+EXPLORABLE = "bold black on yellow"
+SKYSHARD = "bold magenta"
+
+
+def tile_tag(key: str) -> str:
+    """How a delve tile is marked on its hexes: ``E`` the Entrance, ``3`` tile t3."""
+    return key[1:] if key.startswith("t") else key
+
+
+def open_hexes(state: BattleState, ctx: RulesContext) -> list[Hex]:
+    """The hexes that may be explored now (EXPLORATION-5), as the rules list
+    them; none while a revealed tile waits to be placed (EXPLORATION-9)."""
+    if state is None or ctx.delve is None or ctx.delve.pending is not None:
+        return []
+    return explorable(Decision(state, ctx))
+
+
+def delve_board(state: BattleState, ctx: RulesContext) -> Text:
+    """The delve's map so far, cropped to its tiles: each hex shows its
+    tile's tag (``E``, ``1``, ``2``...), ``+`` on a Connection hex, ``?``
+    on one explorable now, ``*`` on a tile whose skyshard waits to be
+    taken; units and caches over all of it."""
+    m = ctx.map
+    delve = ctx.delve
+    cells = {to_offset(h): h for h in m.tile_of}
+    cols = [c for c, _ in cells]
+    rows = [r for _, r in cells]
+    left, right, top, bottom = min(cols), max(cols), min(rows), max(rows)
+    units = _units(state)
+    caches = {tuple(c.hex): c.kind for c in state.caches}
+    open_ = set(open_hexes(state, ctx))
+    exploring = tuple(delve.pending.hex) if delve.pending is not None else None
+    skyshards = {k.tile for k in delve.kept if k.skyshards}
+    keys = [t.key for t in m.tiles]
+    colour = {k: ("cyan" if k == "E" else TILE_COLOURS[i % len(TILE_COLOURS)]) for i, k in enumerate(keys)}
+
+    out = Text("    ")
+    for col in range(left, right + 1):
+        out.append(f"{label(from_offset(col, 0))[:-1]:^{CELL}}", style="bold")
+    for row in range(top, bottom + 1):
+        out.append(f"\n{row + 1:>3} " + (" " * (CELL // 2) if row % 2 else ""))
+        for col in range(left, right + 1):
+            h = cells.get((col, row))
+            text, style = _delve_cell(m, h, units, caches, open_, exploring, skyshards, colour)
+            out.append(f"{text:^{CELL}}", style=style)
+    out.append("\n")
+    out.append(_delve_legend())
+    return out
+
+
+def _delve_cell(m, h, units, caches, open_, exploring, skyshards, colour) -> tuple[str, str]:
+    if h is None:
+        return "", ""
+    if h in units:
+        return units[h]
+    if h in caches:
+        return ("$$" if caches[h] is Marker.LEGENDARY_CACHE else "$"), "yellow"
+    key = m.tile_of[h]
+    tag = tile_tag(key)
+    if h == exploring:
+        return tag + "!", EXPLORABLE
+    if h in open_:
+        return tag + "?", EXPLORABLE
+    if m.icon.get(h) is TileIcon.CONNECTION:
+        return tag + "+", colour[key]
+    if key in skyshards:
+        return tag + "*", SKYSHARD
+    return tag, colour[key]
+
+
+def _delve_legend() -> Text:
+    text = Text("    ")
+    text.append("e1..", style=FOE)
+    text.append(" enemies  E 1 2.. tiles  + connection  ", style="dim")
+    text.append("?", style=EXPLORABLE)
+    text.append(" explorable  ", style="dim")
+    text.append("!", style=EXPLORABLE)
+    text.append(" exploring  $ $$ caches  ", style="dim")
+    text.append("*", style=SKYSHARD)
+    text.append(" skyshard", style="dim")
     return text

@@ -17,14 +17,15 @@ from .session import Session
 
 
 def setups(s: Session) -> None:
+    """Clash setups, then dungeon diagrams (`rk new clash` / `rk new dungeon --setup ID`)."""
     pack = starter_pack()
     rows = []
-    for setup in pack.setups.values():
+    for mode, setup in [("clash", x) for x in pack.setups.values()] + [("dungeon", x) for x in pack.dungeons.values()]:
         offsets = [to_offset(tuple(cell.hex)) for cell in setup.hexes]
         cols = max(c for c, _ in offsets) + 1
         height = max(r for _, r in offsets) + 1
         rows.append({
-            "id": setup.id, "name": setup.name, "objective": setup.objective.value,
+            "id": setup.id, "name": setup.name, "mode": mode, "objective": setup.objective.value,
             "objective_units": list(setup.objective_units),
             "columns": cols, "rows": height, "hexes": len(setup.hexes),
         })
@@ -32,12 +33,35 @@ def setups(s: Session) -> None:
         s.out.emit(rows)
         return
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for name in ("id", "name", "objective", "size"):
+    for name in ("id", "name", "mode", "objective", "size"):
         table.add_column(name)
     for r in rows:
         objective = r["objective"] + (f" ({', '.join(r['objective_units'])})" if r["objective_units"] else "")
-        table.add_row(r["id"], r["name"], objective, f"{r['columns']}×{r['rows']}, {r['hexes']} hexes")
+        table.add_row(r["id"], r["name"], r["mode"], objective, f"{r['columns']}×{r['rows']}, {r['hexes']} hexes")
     s.out.print(table)
+    s.out.print("Start one: rk new clash --setup ID ..., rk new dungeon --setup ID ...; delves: rk delves.")
+
+
+def delves(s: Session) -> None:
+    """The delve encounters (`rk new delve --delve ID`): objective and skyshards required."""
+    pack = starter_pack()
+    rows = [{"id": d.id, "name": d.name, "objective": d.objective.value, "skyshards": d.skyshards, "text": d.text}
+            for d in pack.delves.values()]
+    if s.json:
+        s.out.emit(rows)
+        return
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("id", no_wrap=True)
+    table.add_column("name", no_wrap=True)
+    table.add_column("objective", no_wrap=True)
+    table.add_column("skyshards", justify="right")
+    table.add_column("encounter")
+    rule = {"survey": "OBJ-4", "uncover": "OBJ-8"}
+    for r in rows:
+        objective = r["objective"] + (f" ({rule[r['objective']]})" if r["objective"] in rule else "")
+        table.add_row(r["id"], r["name"], objective, str(r["skyshards"]), r["text"])
+    s.out.print(table)
+    s.out.print("Start one: rk new delve --delve ID --party Name:race ... --xp N")
 
 
 def races(s: Session) -> None:

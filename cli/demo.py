@@ -45,7 +45,7 @@ def run(s: Session, seed: int) -> None:
     ]
     result = new_clash(app, setup=SETUP, party=party, xp=XP, seed=seed, battle_id=battle_id)
     state = result.battle.state
-    ctx = app.context(state)
+    ctx = app.rules_context(battle_id)  # a clash: its context never changes during play
     width = max(len(h.name) for h in state.heroes)
     played: list[dict] = []
     s.out.print(render.header(state, ctx), board(state, ctx), "")

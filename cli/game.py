@@ -39,7 +39,8 @@ def status(s: Session, at: int | None = None) -> None:
     if at is not None and battle.version < at:
         raise MalformedCommand(f"battle {s.battle_id} has only {battle.version} events")
     if s.json:
-        s.out.emit(battle_json(battle))
+        extra = getattr(view(s.ruleset), "status_json", None)  # what a ruleset's view adds, if anything
+        s.out.emit({**battle_json(battle), **(extra(s, battle) if extra else {})})
         return
     if at is not None:
         s.out.print(f"As it stood after event {at} of {s.battle_id}:")
@@ -98,7 +99,8 @@ def report(s: Session, result: Result, before: Game | None, narrate: bool = True
 
 def narration(s: Session, result: Result, state: Any) -> list[str]:
     """The events of ``result`` narrated from ``state`` on (the command's
-    own header line is left out: the player just typed it)."""
+    own header line is left out: the player just typed it), then those it
+    wrote to the game's companion streams (a Betrayal delve's Delve)."""
     rs = s.app.ruleset(result.battle.state.battle_id)
     pack = s.app.pack_of(rs)
     lines = []
@@ -107,6 +109,10 @@ def narration(s: Session, result: Result, state: Any) -> list[str]:
             continue
         lines.append(rs.describe_event(event, state, pack))
         state = rs.evolve(state, event)
+    companions = {stream for _, stream in rs.companions(result.battle.state)}
+    for stream, events in result.written:
+        if stream in companions:
+            lines += [rs.describe_event(event, state, pack) for event in events]
     return lines
 
 

@@ -31,7 +31,8 @@ def log(s: Session) -> None:
     pack = s.app.pack_of(rs)
     state = None
     rows = []
-    for env in envelopes:
+    written = _companion_events(s, rs)
+    for i, env in enumerate(envelopes):
         event = env.event
         text = rs.describe_event(event, state, pack)
         if isinstance(event, CommandUndone) and event.command_id in commands:
@@ -43,6 +44,14 @@ def log(s: Session) -> None:
         })
         state = event.restored if isinstance(event, CommandUndone) else (
             state if isinstance(event, CommandIssued) else rs.evolve(state, event))
+        if i + 1 == len(envelopes) or envelopes[i + 1].command_id != env.command_id:
+            # the command's events in its companion streams (a delve's Delve) follow its own
+            for kind, other in written.pop(env.command_id, ()):
+                rows.append({
+                    "version": other.originator_version, "command_id": other.command_id, "stream": kind,
+                    "undone": other.command_id in undone, "command": False,
+                    "text": rs.describe_event(other.event, state, pack), "event": event_json(other.event),
+                })
     if s.json:
         s.out.emit(rows)
         return
@@ -54,11 +63,23 @@ def log(s: Session) -> None:
     for r in rows:
         heading = r["command"] or r["event"]["type"] == "CommandUndone"
         style = "strike dim" if r["undone"] else ("bold" if heading else "")
-        table.add_row(str(r["version"]), r["command_id"], "↶" if r["undone"] else "",
-                      Text(("" if heading else "  ") + r["text"], style=style))
+        other = r.get("stream")  # a companion stream's event: its own version, named by its kind
+        table.add_row(f"{other[0]}{r['version']}" if other else str(r["version"]), r["command_id"],
+                      "↶" if r["undone"] else "",
+                      Text(("" if heading else "  ") + (f"[{other}] " if other else "") + r["text"], style=style))
     s.out.print(table)
     if undone:
         s.out.print(Text(f"↶ marks the events of {len(undone)} undone command(s)", style="dim"))
+
+
+def _companion_events(s: Session, rs) -> dict[str, list]:
+    """The envelopes of the game's companion streams (``Ruleset.companions``),
+    by the id of the command that wrote them."""
+    out: dict[str, list] = {}
+    for kind, stream in rs.companions(s.app.battle(s.battle_id).state):
+        for env in s.app.events(stream):
+            out.setdefault(env.command_id, []).append((kind, env))
+    return out
 
 
 def battles(s: Session) -> None:

@@ -23,7 +23,7 @@ app = typer.Typer(
     name="rk",
     help=(
         "rulekeeper: a referee and bookkeeper for tabletop battles.\n\n"
-        "Start a clash with `rk new clash`, look at it with `rk status`, see what may "
+        "Start a clash with `rk new clash` (or `rk new delve`, `rk new dungeon`), look at it with `rk status`, see what may "
         "be done with `rk legal`, then give commands (`rk move c4`, `rk engage ...`). "
         "Hexes are named by column letter and row number as `rk status` draws them (a1 is top-left). "
         "Every command takes --json."
@@ -33,7 +33,8 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-new_app = typer.Typer(help="Start something new: a Betrayal clash or a Conquest battle.", no_args_is_help=True)
+new_app = typer.Typer(help="Start something new: a Betrayal clash, dungeon or delve, or a Conquest battle.",
+                      no_args_is_help=True)
 app.add_typer(new_app, name="new", rich_help_panel="Setting up")
 
 GLOBAL = "Global options"
@@ -123,7 +124,7 @@ def new_clash(
 
 @app.command(rich_help_panel=SETUP)
 def setups(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
-    """List the setup diagrams of the content pack: id, name, objective, size."""
+    """List the setup diagrams of the content pack, clashes and dungeons: id, name, mode, objective, size."""
     _run(ctx, "content.setups", store, None, json)
 
 
@@ -197,10 +198,16 @@ def adventurer(
 def move(
     ctx: typer.Context,
     hex: Annotated[str, typer.Argument(metavar="HEX", help="Where to, e.g. c4.", show_default=False)],
+    explore: Annotated[bool, typer.Option(
+        "--explore", help="In a delve: explore HEX, an explorable Connection hex, on entering it (EXPLORATION-3a).")] = False,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
-    """Move the current adventurer to HEX by a shortest free route (MOVE-1)."""
-    _run(ctx, "betrayal.move", store, battle, json, hex)
+    """Move the current adventurer to HEX by a shortest free route (MOVE-1).
+
+    In a delve, --explore explores HEX on arrival, using no action (EXPLORATION-3a, 3c);
+    what the rest of the move allows may follow (EXPLORATION-3b).
+    """
+    _run(ctx, "betrayal.move", store, battle, json, hex, explore)
 
 
 @app.command(rich_help_panel=ACT)
@@ -456,9 +463,15 @@ def run() -> None:
     sys.exit(code)
 
 
-# Each ruleset's own verbs register themselves on the app (after it is built).
-from . import conquest_verbs  # noqa: E402,F401
-from . import log_verbs  # noqa: E402,F401
+# Each ruleset's own verbs register themselves on the app (after it is built),
+# on ``cli.main``'s app. Run as ``python -m cli.main`` this file is also
+# ``__main__``, which leaves the importing to ``cli.main`` (imported below):
+# the verbs then register in this one order either way (`rk --help` alike).
+if __name__ != "__main__":
+    from . import conquest_verbs  # noqa: E402,F401
+    from . import delve_verbs  # noqa: E402,F401
+    from . import log_verbs  # noqa: E402,F401
+    from . import skyshards  # noqa: E402,F401
 
 if __name__ == "__main__":  # python -m cli.main ...
     # Run the app of the module as imported (``cli.main``), on which every

@@ -21,8 +21,10 @@ from domain.betrayal.decision import Decision
 from domain.betrayal.heroes import available_dice, statuses
 from domain.betrayal.state import BattleState, Hero, Phase
 from domain.betrayal.track import TRACK_LIMIT
+from domain.betrayal.vocab import Objective
+from domain.kernel.hexes import name as hex_name
 
-from .board import FOE, HERO, board
+from .board import EXPLORABLE, FOE, HERO, SKYSHARD, board, open_hexes
 from domain.betrayal.names import (
     active_die,
     die_name,
@@ -38,10 +40,15 @@ from domain.betrayal.names import (
 
 def header(state: BattleState, ctx: RulesContext) -> Text:
     """Two lines: which battle, and where in the round it stands."""
-    setup = ctx.pack.setups.get(state.setup)
+    pack = ctx.pack
+    setup = pack.setups.get(state.setup) or pack.dungeons.get(state.setup) or pack.delves.get(state.setup)
+    if ctx.delve is not None:
+        kind, ep = "Delve", f"EP {state.xp * len(state.heroes)} per tile (DELVE-4)"
+    else:
+        kind, ep = ("Dungeon" if state.setup in pack.dungeons else "Battle"), f"EP {state.ep}"
     first = (
-        f"Battle {state.battle_id} · {setup.name if setup else state.setup}"
-        f" ({state.objective.value}) · {state.difficulty.value} · XP {state.xp}, EP {state.ep}"
+        f"{kind} {state.battle_id} · {setup.name if setup else state.setup}"
+        f" ({state.objective.value}) · {state.difficulty.value} · XP {state.xp}, {ep}"
         f" · seed {state.seed}"
         + (" · physical dice" if state.options.physical_dice else "")
     )
@@ -164,12 +171,94 @@ def pending_table(state: BattleState, ctx: RulesContext) -> RenderableType | Non
     return Group(title, table)
 
 
+# --- delves -----------------------------------------------------------------------
+
+
+def delve_progress(state: BattleState, ctx: RulesContext) -> Text:
+    """The delve's progress on one line: objective, skyshards gained and
+    drawn, the delve deck, the tiles left by shape."""
+    delve = ctx.delve
+    goal = {Objective.SURVEY: "Survey (OBJ-4)", Objective.UNCOVER: "Uncover, then retreat (OBJ-8)"}.get(
+        delve.objective, delve.objective.value)
+    line = Text(f"{goal} · skyshards ")
+    line.append(f"gained {delve.gained}/{delve.required}", style=SKYSHARD)
+    line.append(f", drawn {delve.drawn}/{delve.required} (SKYSHARD-4)")
+    line.append(f"\nDelve deck {len(delve.deck)} card{'' if len(delve.deck) == 1 else 's'}")
+    shapes = sorted({shape for shape, _ in delve.piles} | {shape for shape, _ in delve.bottom})
+    left = ", ".join(f"{shape} {len(delve.pile(shape)) + len(delve.under(shape))}" for shape in shapes)
+    line.append(f" · tiles left: {left or 'none'}")
+    if delve.concluded:
+        line.append(f" · the delve is over: {delve.concluded}", style="bold")
+    return line
+
+
+def placing_line(state: BattleState, ctx: RulesContext) -> Text | None:
+    """The revealed tile waiting for the party to place it, and how many
+    ways it may go (EXPLORATION-9b: `rk legal` lists them)."""
+    from domain.betrayal.exploration import placements
+
+    waiting = ctx.delve.placing if ctx.delve is not None else None
+    if waiting is None:
+        return None
+    tile = ctx.pack.tiles.get(waiting.tile)
+    ways = len(placements(Decision(state, ctx)))
+    line = Text("Tile waiting to be placed: ", style="bold")
+    line.append(f"{tile.name if tile else waiting.tile} ({tile.shape if tile else '?'}) against {hex_name(waiting.hex)},"
+                f" explored by {unit_name(state, ctx.pack, waiting.hero)}\n  {ways} way{'' if ways == 1 else 's'}"
+                " to place it (EXPLORATION-9b): see `rk legal` (rk place-tile --rotation N --origin HEX)")
+    return line
+
+
+def delve_details(state: BattleState, ctx: RulesContext) -> Group:
+    """`rk status` of a delve, below the map: progress, what may be
+    explored, the tiles with their cards, and what caches gave."""
+    delve = ctx.delve
+    pack = ctx.pack
+    parts: list[RenderableType] = [delve_progress(state, ctx)]
+    waiting = placing_line(state, ctx)
+    if waiting is not None:
+        parts.append(waiting)
+    open_ = open_hexes(state, ctx)
+    line = Text("Explorable now (EXPLORATION-5): ")
+    none = "none until the tile is placed" if ctx.delve.pending is not None else "none"
+    line.append(", ".join(hex_name(h) for h in open_) or none, style=EXPLORABLE if open_ else "")
+    if open_:
+        line.append(" — rk explore [HEX], rk move HEX --explore")
+    parts.append(line)
+    kept = {k.tile: k for k in delve.kept}
+    tiles = Text("Tiles:")
+    for placed in ctx.map.tiles:
+        content = ctx.map.content(placed)
+        tiles.append(f"\n  {placed.key:<3} {content.name}" + (f" ({content.shape})" if placed.key != "E" else ""))
+        card = kept.get(placed.key)
+        if card is None:
+            continue
+        found = pack.cards.get(card.card)
+        notes = []
+        if card.skyshards:
+            notes.append(f"{card.skyshards} skyshard{'' if card.skyshards == 1 else 's'} to take (SKYSHARD-5)")
+        if found is not None and found.environment is not None:
+            notes.append(f"{found.environment.kind.value}: {found.environment.text}")
+        if found is not None and found.trap is not None:
+            notes.append("trap" + (" (tested)" if placed.key in delve.sprung else f": {found.trap.text}"))
+        tiles.append(f" · card {found.name if found else card.card}" + (": " + "; ".join(notes) if notes else ""))
+    parts.append(tiles)
+    if delve.loot:
+        names = {h.id: h.name for h in state.heroes}
+        loot = ", ".join(f"{names.get(hero, hero)}: {pack.items[i].name if i in pack.items else i}"
+                         for hero, i in delve.loot)
+        parts.append(Text(f"Found in caches (DELVE-3): {loot}"))
+    return Group(*parts)
+
+
 # --- whole views ------------------------------------------------------------------
 
 
 def status(state: BattleState, ctx: RulesContext) -> Group:
     """The full view of `rk status`."""
     parts: list[RenderableType] = [header(state, ctx), Text(""), board(state, ctx)]
+    if ctx.delve is not None:
+        parts.append(delve_details(state, ctx))
     parts += [heroes_table(state, ctx), foes_table(state, ctx)]
     pending = pending_table(state, ctx)
     if pending is not None:
@@ -183,6 +272,11 @@ def compact(state: BattleState, ctx: RulesContext) -> Group:
     pack = ctx.pack
     m = marks(state)
     parts: list[RenderableType] = [board(state, ctx), turn_line(state, pack)]
+    if ctx.delve is not None:
+        parts.append(delve_progress(state, ctx))
+        waiting = placing_line(state, ctx)
+        if waiting is not None:
+            parts.append(waiting)
     for hero in state.heroes:
         line = Text("  ")
         line.append(f"{m[hero.id]} {hero.name}", style=HERO)

@@ -17,6 +17,8 @@ HELP = """Commands (as after `rk`, e.g. `move c4`):
   move HEX, engage --form F [--target e1] [--dice 1,2] [--faces 6,2],
   resolve [--skip 2], clear SLOT, end-turn, next-round, retreat, roll-enemy 1,6
   undo [--force], redo, new clash ..., new conquest ..., export -o FILE, verify
+  Delves: new delve ..., new dungeon ..., move HEX --explore, explore [HEX],
+  place-tile --rotation N --origin HEX (legal lists them)
   Conquest: choose-arrival, pick-arrivals, order-stack, roll-off, draw-card,
   march, charge, volley, clash, end-activation, end-round (legal lists them)
   COMMAND --help for details; quit (or Ctrl-D) to leave."""

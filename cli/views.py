@@ -1,6 +1,7 @@
 """The read models (``projections.views``) as tables: whatever rows a view
 returns are shown with their field names as columns, so a view can grow a
-field without the command line changing."""
+field without the command line changing (a delve's enemy pool rows have a
+``tile``, DELVE-4, so `rk pool` shows that column only for a delve)."""
 
 from __future__ import annotations
 

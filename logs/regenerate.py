@@ -1,12 +1,14 @@
 """Regenerate the golden battle logs in this folder by real play.
 
 Each log is a battle played through the kernel's ``GameApp`` on a memory
-store by a ruleset's greedy bot (``domain.<ruleset>.bots``) with fixed
-seeds, then exported. Play is deterministic; only the timestamps (and so
-the hashes) change from one regeneration to the next.
+store by a ruleset's greedy bot (``domain.<ruleset>.bots``; delves by
+Betrayal's delve bot) with fixed seeds, then exported. Play is
+deterministic; only the timestamps (and so the hashes) change from one
+regeneration to the next.
 
     .venv/bin/python logs/regenerate.py          # from the project root
-    .venv/bin/pytest tests/golden --regen-golden  # the same, through pytest
+    .venv/bin/python logs/regenerate.py delve-shortage.jsonl   # only those named
+    .venv/bin/pytest tests/golden --regen-golden  # all, through pytest
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from domain.betrayal.application import BetrayalApp, PartySpec, Result
-from domain.betrayal.bots import greedy_choice
-from domain.betrayal.commands import Engage, Move
+from domain.betrayal.application import BetrayalApp, PartySpec, Result, delve_stream
+from domain.betrayal.bots import delve_choice, greedy_choice
+from domain.betrayal.commands import Engage, Move, Retreat
+from domain.betrayal.delve import DelveConcluded, ShortageSkyshard
 from domain.betrayal.events import DiceRolled
 from domain.betrayal.state import Outcome, Phase
 from domain.conquest import bots as conquest_bots
@@ -131,6 +134,121 @@ def _expect(app: BetrayalApp, battle_id: str, outcome: Outcome) -> str:
     return battle_id
 
 
+# --- Delves and dungeons -------------------------------------------------------------
+#
+# Each is played by ``bots.delve_choice`` (the greedy bot in a dungeon) with
+# a fixed seed. The rules may still change what a seed gives: then the
+# first seed of ``SEARCH`` that gives the outcome the log is named for is
+# played instead (each try in a scratch store, so the log holds one battle
+# only), and regeneration stops with an error if none does.
+
+DELVE_PARTY = (*PARTY, "Brelyna:breton", "Onmund:nord")
+SEARCH = range(40)
+
+Bot = Callable[[object, object, random.Random], object]
+Played = Callable[[BetrayalApp, str], bool]  # (app, battle id) -> the log shows what its name says
+
+
+def _delve_bot(state, ctx, rnd: random.Random):
+    return delve_choice(state, ctx, rnd)
+
+
+def _early_retreat(state, ctx, rnd: random.Random):
+    """The delve bot, but the party retreats at the end of the first round
+    in which it holds some skyshards and not all (RETREAT-5, OBJ-9)."""
+    delve = ctx.delve
+    if state.phase is Phase.END_OF_ROUND and delve is not None and 0 < delve.gained < delve.required:
+        return Retreat()
+    return delve_choice(state, ctx, rnd)
+
+
+def _play_delve(app: BetrayalApp, battle_id: str, *, delve: str, party: tuple[str, ...], xp: int, seed: int,
+                bot: Bot = _delve_bot) -> None:
+    """Set up ``delve`` (or, with a dungeon's id, that dungeon) and let ``bot``
+    play it to the end, seeded with ``seed``."""
+    members = [PartySpec.parse(p) for p in party]
+    if delve in app.pack.dungeons:
+        app.new_dungeon(setup=delve, party=members, xp=xp, seed=seed, battle_id=battle_id)
+    else:
+        app.new_delve(delve=delve, party=members, xp=xp, seed=seed, battle_id=battle_id)
+    rnd = random.Random(seed)
+    for _ in range(MAX_COMMANDS):
+        if _ended(app, battle_id):
+            return
+        app.execute(battle_id, bot(app.battle(battle_id).state, app.rules_context(battle_id), rnd))
+    raise RuntimeError(f"{battle_id} did not end in {MAX_COMMANDS} commands")
+
+
+def _seeded(app: BetrayalApp, battle_id: str, seed: int, shows: Played, **setup) -> str:
+    """Play ``battle_id`` with ``seed`` if that shows what the log is named
+    for, else with the first seed of ``SEARCH`` that does; loudly none."""
+    for candidate in (seed, *(s for s in SEARCH if s != seed)):
+        scratch = BetrayalApp(store="memory")
+        _play_delve(scratch, battle_id, seed=candidate, **setup)
+        if shows(scratch, battle_id):
+            if candidate != seed:
+                print(f"{battle_id}: seed {seed} no longer shows it; seed {candidate} does (update the"
+                      " seed in logs/regenerate.py and logs/README.md)", file=sys.stderr)
+            _play_delve(app, battle_id, seed=candidate, **setup)
+            if not shows(app, battle_id):
+                raise RuntimeError(f"{battle_id}: seed {candidate} played twice gave two battles")
+            return battle_id
+    raise RuntimeError(f"{battle_id}: neither seed {seed} nor any of {SEARCH.start} to {SEARCH.stop - 1} shows"
+                       " what the log is named for;"
+                       " the rules changed: write another bot or setup")
+
+
+def _delve_events(app: BetrayalApp, battle_id: str) -> list:
+    return [e.event for e in app.events(delve_stream(battle_id))]
+
+
+def _won(app: BetrayalApp, battle_id: str) -> bool:
+    return app.battle(battle_id).state.outcome is Outcome.SUCCESS
+
+
+def _retreated_early_with_xp(app: BetrayalApp, battle_id: str) -> bool:
+    """Failure by an early retreat (OBJ-9) with XP for the skyshards held (OBJ-10)."""
+    state = app.battle(battle_id).state
+    concluded = [e for e in _delve_events(app, battle_id) if isinstance(e, DelveConcluded)]
+    return (state.outcome is Outcome.FAILURE and (state.ended_reason or "").startswith("OBJ-9")
+            and bool(concluded) and concluded[-1].xp > 0 and concluded[-1].skyshards < app.delve_of(battle_id).required)
+
+
+def _ran_short(app: BetrayalApp, battle_id: str) -> bool:
+    """A card whose shape had no tile left was drawn (EXPLORATION-7a)."""
+    return any(isinstance(e, ShortageSkyshard) for e in _delve_events(app, battle_id))
+
+
+def delve_survey_won(app: BetrayalApp) -> str:
+    """A Survey delve won (whispering-barrow, the party of four, XP 1, seed
+    2): three skyshards found (OBJ-4, OBJ-5)."""
+    return _seeded(app, "golden-delve-survey-won", 2, _won,
+                   delve="whispering-barrow", party=DELVE_PARTY, xp=1)
+
+
+def delve_uncover_retreat(app: BetrayalApp) -> str:
+    """An Uncover delve left early (drowned-cistern, Ysolda and Tarn, XP 1,
+    seed 2): the party retreats holding two of the three skyshards, so the
+    delve fails (OBJ-9) but gives XP per skyshard (OBJ-10)."""
+    return _seeded(app, "golden-delve-uncover-retreat", 2, _retreated_early_with_xp,
+                   delve="drowned-cistern", party=PARTY, xp=1, bot=_early_retreat)
+
+
+def delve_shortage(app: BetrayalApp) -> str:
+    """A delve that runs out of tiles of a shape (whispering-barrow, the
+    party of four, XP 1, seed 0): the card is kept face down as a skyshard
+    (EXPLORATION-7a, SKYSHARD-4), and the party wins with it."""
+    return _seeded(app, "golden-delve-shortage", 0, _ran_short,
+                   delve="whispering-barrow", party=DELVE_PARTY, xp=1)
+
+
+def dungeon_sentinel_vault(app: BetrayalApp) -> str:
+    """A dungeon won (sentinel-vault, the party of four, XP 1, seed 7, the
+    greedy bot): the Bound Sentinel destroyed (DUNGEON-6 to DUNGEON-11)."""
+    return _seeded(app, "golden-dungeon-sentinel-vault", 7, _won,
+                   delve="sentinel-vault", party=DELVE_PARTY, xp=1)
+
+
 # --- Conquest -----------------------------------------------------------------------
 
 CONQUEST_ARMIES = ("saltmarch", "cinderpact")
@@ -215,16 +333,26 @@ GOLDEN: dict[str, Callable[[GameApp], str]] = {
     "won-waystone-crossing.jsonl": won_waystone_crossing,
     "lost-fallen-watchtower.jsonl": lost_fallen_watchtower,
     "undo-cinder-rite.jsonl": undo_cinder_rite,
+    "delve-survey-won.jsonl": delve_survey_won,
+    "delve-uncover-retreat.jsonl": delve_uncover_retreat,
+    "delve-shortage.jsonl": delve_shortage,
+    "dungeon-sentinel-vault.jsonl": dungeon_sentinel_vault,
     "conquest-wipe-out.jsonl": conquest_wipe_out,
     "conquest-round-limit.jsonl": conquest_round_limit,
     "conquest-undo.jsonl": conquest_undo,
 }
 
 
-def regenerate(folder: Path = LOGS) -> dict[str, bytes]:
-    """Play every golden battle (each in its own memory store) and write its log."""
+def regenerate(folder: Path = LOGS, names: list[str] | None = None) -> dict[str, bytes]:
+    """Play every golden battle (or those ``names``), each in its own memory
+    store, and write its log."""
+    unknown = sorted(set(names or ()) - set(GOLDEN))
+    if unknown:
+        raise SystemExit(f"no golden log {', '.join(unknown)}; choose among {', '.join(GOLDEN)}")
     written = {}
     for name, build in GOLDEN.items():
+        if names and name not in names:
+            continue
         app = BetrayalApp(store="memory")  # a GameApp, with Betrayal's verbs as methods
         data = export_battle(app, build(app))
         (folder / name).write_bytes(data)
@@ -232,8 +360,8 @@ def regenerate(folder: Path = LOGS) -> dict[str, bytes]:
     return written
 
 
-def main() -> None:
-    for name, data in regenerate().items():
+def main(argv: list[str] | None = None) -> None:
+    for name, data in regenerate(LOGS, (sys.argv[1:] if argv is None else argv) or None).items():
         events = data.count(b"\n") - 1  # one line per event after the header
         print(f"{name}: {events} events, {len(data)} bytes, {len(data) // max(events, 1)} bytes per event")
 

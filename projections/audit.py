@@ -58,7 +58,7 @@ class AuditLine(msgspec.Struct, frozen=True, kw_only=True):
 class AuditView(Projection):
     """Lines by notification id, attributed to a battle stream."""
 
-    name = "audit-2"  # the text is the rulesets' narration since the kernel took over
+    name = "audit-3"  # a companion stream named after its setup stays its game's (a delve's Delve)
     tables = ("audit_lines", "audit_streams", "audit_touched")
     schema = (
         "CREATE TABLE IF NOT EXISTS audit_lines (notification_id INTEGER PRIMARY KEY,"
@@ -104,8 +104,8 @@ class AuditView(Projection):
         rs, aggregate = found
         if aggregate is not None:
             name = aggregate.name_of(e)
-            if name is not None:
-                _set_stream(db, stream, "", _printable(f"{aggregate.kind}:{name}"))
+            if name is not None:  # keeping the game a command already claimed it for (a setup's Delve)
+                _name_stream(db, stream, _printable(f"{aggregate.kind}:{name}"))
         elif isinstance(e, CommandIssued):
             if isinstance(e.command, rs.setup_commands):
                 game_id = getattr(e.command, "battle_id", stream)
@@ -151,6 +151,13 @@ def _stream(db: sqlite3.Connection, stream: str) -> tuple[str, str]:
 
 def _set_stream(db: sqlite3.Connection, stream: str, battle: str, label: str) -> None:
     db.execute("INSERT OR REPLACE INTO audit_streams VALUES (?, ?, ?)", (stream, battle, label))
+
+
+def _name_stream(db: sqlite3.Connection, stream: str, label: str) -> None:
+    db.execute(
+        "INSERT INTO audit_streams VALUES (?, '', ?) ON CONFLICT (stream) DO UPDATE SET label = excluded.label",
+        (stream, label),
+    )
 
 
 def _claim(db: sqlite3.Connection, stream: str, battle: str) -> None:

@@ -8,6 +8,8 @@ then reads the rows of one battle::
     enemy_pool(app, "b3-1")     -> list[PoolRow]    # rk pool
     audit(app, "b3-1")          -> list[AuditLine]  # rk audit
     battles(app)                -> list[BattleRow]  # rk battles (every game)
+    skyshards(app, "v1")        -> list[SkyshardRow]  # rk skyshards (a delve's progress)
+    skyshard_progress(app, "v1") -> SkyshardProgress  # the same, as numbers
 
 Where the views database is (``views_path_for``), by the app's store:
 
@@ -40,16 +42,18 @@ from . import audit as _audit
 from . import battles as _battles
 from . import cooldown as _cooldown
 from . import pool as _pool
+from . import skyshards as _skyshards
 from .audit import AuditLine, AuditView
 from .battles import BattleRow, BattlesView
 from .cooldown import CooldownView, SlotRow, TrackRow
 from .pool import PoolRow, PoolView
 from .runner import Catchup
+from .skyshards import SkyshardProgress, SkyshardRow, SkyshardView
 
 __all__ = [
-    "AuditLine", "BattleRow", "PoolRow", "SlotRow", "TrackRow",
+    "AuditLine", "BattleRow", "PoolRow", "SkyshardProgress", "SkyshardRow", "SlotRow", "TrackRow",
     "audit", "battles", "catch_up", "close_views", "cooldown_slots", "cooldown_track",
-    "enemy_pool", "views_for", "views_path_for",
+    "enemy_pool", "skyshard_progress", "skyshards", "views_for", "views_path_for",
 ]
 
 _VIEWS: weakref.WeakKeyDictionary[EventSourcedApp, Catchup] = weakref.WeakKeyDictionary()
@@ -91,7 +95,7 @@ def views_for(app: EventSourcedApp) -> Catchup:
             path = views_path_for(app)
             if path is not None and not _writable(path):
                 path = None  # a store we may only read: rebuild the views in memory
-            views = Catchup(path, (CooldownView(), PoolView(), AuditView(), BattlesView()))
+            views = Catchup(path, (CooldownView(), PoolView(), AuditView(), BattlesView(), SkyshardView()))
             _VIEWS[app] = views
         return views
 
@@ -146,6 +150,41 @@ def _battle_rows(app, battle_id, has_battle, rows):
         if not has_battle(db, stream):
             raise _missing(battle_id)
         return rows(db, stream, _pack(app))
+
+
+def skyshards(app: EventSourcedApp, battle_id: str) -> list[SkyshardRow]:
+    """The skyshard progress of delve battle ``battle_id``: required, drawn,
+    face down, obtained, what the objective still needs (SKYSHARD-*, OBJ-4,
+    OBJ-8). NotFound for a battle that is not a delve."""
+    views, stream = _delve_ready(app, battle_id)
+    with views.reading() as db:
+        return _skyshards.skyshard_rows(db, stream, _pack(app))
+
+
+def skyshard_progress(app: EventSourcedApp, battle_id: str) -> SkyshardProgress:
+    """The numbers behind ``skyshards``, named as the Delve aggregate names them."""
+    views, stream = _delve_ready(app, battle_id)
+    with views.reading() as db:
+        found = _skyshards.progress(db, stream)
+    assert found is not None
+    return found
+
+
+def _delve_ready(app: EventSourcedApp, battle_id: str) -> tuple[Catchup, str]:
+    """Catch up; the Delve stream of delve battle ``battle_id`` (NotFound if
+    the battle is no delve: SKYSHARD-1, skyshards lie on delve cards)."""
+    ruleset = app.ruleset(battle_id)
+    if ruleset.name != "betrayal":
+        raise NotFound(f"battle {battle_id} is a {ruleset.title} battle: it has no skyshards, only a Betrayal"
+                       " delve has (SKYSHARD-1; see `rk status`)")
+    views = views_for(app)
+    views.catch_up(app)
+    with views.reading() as db:
+        stream = _skyshards.delve_stream_of(db, battle_id)
+    if stream is None:
+        raise NotFound(f"battle {battle_id} is not a delve: it has no skyshards, only a delve battle has"
+                       " (SKYSHARD-1; see `rk status`)")
+    return views, stream
 
 
 def battles(app: EventSourcedApp) -> list[BattleRow]:

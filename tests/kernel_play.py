@@ -27,6 +27,7 @@ from domain.kernel.commandlog import CommandIssued, CommandUndone, Game, fold
 from domain.kernel.errors import RuleViolation
 from domain.kernel.games import GameApp, Result
 from domain.kernel.portable import export_battle, import_log, verify_log
+from domain.kernel.ruleset import rules_context
 
 UNDO_CHANCE = 0.1  # per step, start a run of undos
 MAX_UNDOS_IN_A_ROW = 4
@@ -60,6 +61,8 @@ class Step:
     events: list  # without its CommandIssued
     before: Any
     after: Any
+    others_before: dict = field(default_factory=dict)  # other streams' states, by stream
+    others_after: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -72,6 +75,8 @@ class CheckedGame:
     done: list[Step] = field(default_factory=list)
     undone: list[Step] = field(default_factory=list)
     seen: dict[int, Game] = field(default_factory=dict)  # version -> Game
+    others: dict = field(default_factory=dict)  # the other streams' live states, by stream
+    kinds: dict = field(default_factory=dict)  # the other streams' aggregates, by stream
     tally: Tally = field(default_factory=Tally)
 
     def __post_init__(self) -> None:
@@ -116,13 +121,13 @@ class CheckedGame:
         raise AssertionError(f"{self.battle_id} did not end in {MAX_STEPS} steps")
 
     def execute(self) -> None:
-        ctx = self.rs.context(self.app.pack_of(self.rs), self.live)
+        ctx = rules_context(self.rs, self.app.pack_of(self.rs), self.live, lambda kind, stream: self.others.get(stream))
         assert self.rs.legal_commands(self.live, ctx), f"dead end in {self.battle_id}"
         command = self.player.choose(self.live, ctx, self.rnd)
-        before = self.live
+        before, others_before = self.live, dict(self.others)
         result = self.app.execute(self.battle_id, command)
         self._advance(result)
-        self.done.append(Step(command, result.events[1:], before, self.live))
+        self.done.append(Step(command, result.events[1:], before, self.live, others_before, dict(self.others)))
         self.undone.clear()
         self._mirrors(result)
         self.tally.commands += 1
@@ -141,6 +146,7 @@ class CheckedGame:
         result = self.app.undo(self.battle_id, force=last.random)
         self._advance(result)
         assert self.live == step.before, f"undo of {step.command} in {self.battle_id} did not restore the state"
+        assert self.others == step.others_before, f"undo of {step.command} did not restore every stream it wrote"
         self.undone.append(step)
         self._mirrors(result)
         self.tally.undos += 1
@@ -151,6 +157,7 @@ class CheckedGame:
         assert result.events[1:] == step.events, f"redo of {step.command} in {self.battle_id} produced other events"
         self._advance(result)
         assert self.live == step.after
+        assert self.others == step.others_after, f"redo of {step.command} wrote other streams otherwise"
         self.done.append(step)
         self._mirrors(result)
         self.tally.redos += 1
@@ -159,6 +166,14 @@ class CheckedGame:
             self.ended()
 
     def _advance(self, result: Result) -> None:
+        for stream, events in result.written:
+            for event in events:
+                kind = self.rs.aggregate_of(event)
+                assert kind is not None, f"{type(event).__name__} belongs to no aggregate of {self.rs.name}"
+                self.kinds[stream] = kind
+                self.others[stream] = kind.evolve(self.others.get(stream), event)
+                if self.others[stream] is None:
+                    del self.others[stream]
         for event in result.events:
             if isinstance(event, CommandUndone):
                 self.live = event.restored
@@ -183,6 +198,8 @@ class CheckedGame:
         loaded = app.battle(self.battle_id)
         assert loaded == self.seen[max(self.seen)] and loaded.state == self.live
         assert fold(self.rs, None, app.stream(self.battle_id)) == loaded
+        for stream, state in self.others.items():
+            assert app.state_of(self.kinds[stream], stream) == state, f"{stream} in the store differs from live"
         past = sorted(self.seen)
         if versions is not None and versions < len(past):
             past = sorted(self.rnd.sample(past, versions))

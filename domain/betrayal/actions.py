@@ -8,11 +8,13 @@ from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import distance, name
 
 from . import events as ev
+from . import exploration, flow
 from .catalog import Face, SkillDie
-from .commands import ClearActive, Engage, Move, Resolve
+from .commands import ClearActive, Engage, Move, MoveToExplore, Resolve
 from .context import ACTIVE_SLOTS, MAX_TENACITY
 from .damage import heal_hero, hurt_foe, hurt_hero
 from .decision import Decision
+from .delve import TurnMarks
 from .heroes import available_dice, die_of, exhaust, gain_fatigue, lose_status, statuses
 from .state import ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark
 from .vocab import AbilityType, BattleForm, Difficulty, Effect, Pool, Status
@@ -52,10 +54,18 @@ def occupied(d: Decision) -> set:
     return {h.pos for h in s.heroes if h.pos is not None} | {f.pos for f in s.foes if f.pos is not None}
 
 
-def move(d: Decision, cmd: Move) -> None:
-    """MOVE-1 to MOVE-3: up to Stamina hexes by a free route, at most two Moves, one with engaging."""
+def move(d: Decision, cmd: Move | MoveToExplore) -> None:
+    """MOVE-1 to MOVE-3: up to Stamina hexes by a free route, at most two Moves, one with engaging.
+    In a delve also MOVE-4 (no Move after Explore), MOVE-5 (what entering a
+    hex sets off interrupts the move, which then goes on), EXPLORATION-3a/3b
+    (explore on entering, then the rest of the move)."""
     hero = current_hero(d)
-    check_move(d, hero)
+    delve = d.delve
+    marks = delve.marks_for(d.state.round, hero.id) if delve is not None else None
+    if cmd.explore and delve is None:
+        raise RuleViolation("EXPLORE-2", "exploring belongs to delves only")
+    if marks is not None and marks.explored:
+        raise RuleViolation("MOVE-4", "you took the Explore action this turn, so you cannot Move (EXPLORE-3)")
     board = d.ctx.board
     to = tuple(cmd.to)
     if not board.contains(to):
@@ -70,9 +80,65 @@ def move(d: Decision, cmd: Move) -> None:
     route = board.path(hero.pos, to, taken)
     if route is None:
         raise RuleViolation("MOVE-1", "no route reaches that hex without passing through a unit or an impassable hex")
-    if len(route) - 1 > hero.stamina:
-        raise RuleViolation("MOVE-1", f"that hex is {len(route) - 1} hexes away; you move at most {hero.stamina} (Stamina)")
-    d.emit(ev.HeroMoved(hero=hero.id, path=tuple(route[1:])))
+    steps = len(route) - 1
+    continuing = marks is not None and 0 < steps <= marks.resume  # EXPLORATION-3b
+    if not continuing:
+        check_move(d, hero)
+        if steps > hero.stamina:
+            raise RuleViolation("MOVE-1", f"that hex is {steps} hexes away; you move at most {hero.stamina} (Stamina)")
+    if cmd.explore:
+        if to in marks.spent:
+            raise RuleViolation("EXPLORATION-7b", f"you explored {name(to)} this turn: leave it and enter it again")
+        why = exploration.why_not_explorable(d, to)
+        if why is not None:
+            raise RuleViolation(*why)
+    if delve is None:
+        d.emit(ev.HeroMoved(hero=hero.id, path=tuple(route[1:])))
+        return
+    _walk(d, hero.id, route, continuing)
+    if d.state.hero(hero.id).defeated:
+        flow.finish_if_fallen(d, hero.id)
+        return
+    left = (marks.resume if continuing else hero.stamina) - steps
+    spent = tuple(h for h in marks.spent if h not in route[:-1])
+    if cmd.explore:
+        d_marks = TurnMarks(round=marks.round, hero=hero.id, spent=(*spent, to), explored=False, resume=left)
+        exploration.mark(d, d_marks)
+        exploration.begin(d, d.state.hero(hero.id), to, entered=True)
+        flow.finish_if_fallen(d, hero.id)
+    else:
+        # The rest of an interrupted Move may itself be walked in parts, so an
+        # adventurer can leave a hex and enter it again within it (EX-16,
+        # EXPLORATION-7b); a fresh Move ends where it stops.
+        rest = left if continuing else 0
+        exploration.mark(d, TurnMarks(round=marks.round, hero=hero.id, spent=spent, explored=False, resume=rest))
+
+
+def _walk(d: Decision, hero_id: str, route: list, continuing: bool) -> None:
+    """Move along ``route`` hex by hex in a delve, stopping to resolve what
+    each hex entered sets off (MOVE-5, SKYSHARD-6) and going on after it,
+    unless the adventurer fell."""
+    start = 0
+    first = not continuing
+    for i in range(1, len(route)):
+        if i < len(route) - 1 and not exploration.interrupts(d, hero_id, route[i], route[i - 1]):
+            continue
+        if i == len(route) - 1 and not exploration.interrupts(d, hero_id, route[i], route[i - 1]):
+            _segment(d, hero_id, tuple(route[start + 1:i + 1]), first)
+            return
+        _segment(d, hero_id, tuple(route[start + 1:i + 1]), first)
+        first = False
+        start = i
+        exploration.entered(d, hero_id, route[i], route[i - 1])
+        if d.state.hero(hero_id).defeated:
+            return
+
+
+def _segment(d: Decision, hero_id: str, path: tuple, first: bool) -> None:
+    if first:
+        d.emit(ev.HeroMoved(hero=hero_id, path=path))
+    else:
+        d.emit(ev.HeroStepped(hero=hero_id, path=path))
 
 
 # --- Engage --------------------------------------------------------------------
@@ -197,6 +263,8 @@ def engage(d: Decision, cmd: Engage) -> None:
         raise RuleViolation("STATUS-1", f"{hero.name} is dazed and moved this turn, so cannot roll dice")
     faces = _faces(d, cmd, dice)
     number = t.engages + 1
+    if d.delve is not None:  # ENGAGE-3: the rest of an interrupted Move cannot follow an Engage
+        exploration.end_interrupted_move(d, hero.id)
     d.emit(ev.EngageDeclared(hero=hero.id, number=number, form=cmd.form, target=cmd.target))
     if number >= 2:  # ENGAGE-4, ENGAGE-4a
         count = 2 if d.state.difficulty is Difficulty.EXPERT else 1

@@ -16,11 +16,13 @@ from domain.kernel.names import check_name
 from domain.kernel.ruleset import Write
 
 from . import adventurer as adv
-from .commands import StartClash
-from .ruleset import ADVENTURERS, BETRAYAL
+from .commands import StartClash, StartDelve, StartDungeon
+from .delve import DelveState
+from .ruleset import ADVENTURERS, BETRAYAL, DELVES
 from .vocab import BattleForm, Difficulty
 
-__all__ = ["BetrayalApp", "PartySpec", "Result", "adventurer_stream", "battle_stream", "new_clash", "adventurer"]
+__all__ = ["BetrayalApp", "PartySpec", "Result", "adventurer_stream", "battle_stream", "delve_of", "delve_stream",
+           "new_clash", "new_delve", "new_dungeon", "adventurer"]
 
 
 def battle_stream(battle_id: str) -> UUID:
@@ -78,6 +80,58 @@ def new_clash(
     """Set up a clash; new adventurers in ``party`` are created in the same
     transaction."""
     battle_id = battle_id or f"b{seed}-{app.max_notification_id() + 1}"
+    members, created = _party(app, party)
+    cmd = StartClash(
+        battle_id=battle_id, setup=setup, party=members, xp=xp, seed=seed,
+        difficulty=difficulty, physical_dice=physical_dice, placements=tuple(placements),
+    )
+    return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
+
+
+def new_dungeon(
+    app: GameApp, *, setup: str, party: Sequence[PartySpec], xp: int, seed: int,
+    battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
+    physical_dice: bool = False, placements: tuple = (), specials: tuple = (),
+) -> Result:
+    """Set up a dungeon from its diagram (DUNGEON-6 to DUNGEON-11)."""
+    battle_id = battle_id or f"d{seed}-{app.max_notification_id() + 1}"
+    members, created = _party(app, party)
+    cmd = StartDungeon(
+        battle_id=battle_id, setup=setup, party=members, xp=xp, seed=seed, difficulty=difficulty,
+        physical_dice=physical_dice, placements=tuple(placements), specials=tuple(specials),
+    )
+    return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
+
+
+def new_delve(
+    app: GameApp, *, delve: str, party: Sequence[PartySpec], xp: int, seed: int,
+    battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
+    physical_dice: bool = False, placements: tuple = (),
+) -> Result:
+    """Set up a delve (DELVE-7 to DELVE-12); its Delve stream is written in
+    the same transaction."""
+    battle_id = battle_id or f"v{seed}-{app.max_notification_id() + 1}"
+    members, created = _party(app, party)
+    cmd = StartDelve(
+        battle_id=battle_id, delve=delve, party=members, xp=xp, seed=seed, difficulty=difficulty,
+        physical_dice=physical_dice, placements=tuple(placements),
+    )
+    return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
+
+
+def delve_of(app: GameApp, battle_id: str, version: int | None = None) -> DelveState | None:
+    """The Delve of delve battle ``battle_id`` now, or as it stood when the
+    battle was at ``version``; None for a clash or a dungeon."""
+    return app.companion(BETRAYAL, DELVES.kind, delve_stream(battle_id), version) \
+        if app.events.last(delve_stream(battle_id)) is not None else None
+
+
+def delve_stream(battle_id: str) -> UUID:
+    """The Delve stream of a delve battle."""
+    return BETRAYAL.stream_of(DELVES.kind, battle_id)
+
+
+def _party(app: GameApp, party: Sequence[PartySpec]) -> tuple[tuple, list[Write]]:
     pack = app.pack_of(BETRAYAL)
     created: list[Write] = []
     members = []
@@ -86,11 +140,7 @@ def new_clash(
         if made is not None:
             created.append(Write(ADVENTURERS.kind, adventurer_stream(spec.name), (made,)))
         members.append(adv.member(state, spec.form))
-    cmd = StartClash(
-        battle_id=battle_id, setup=setup, party=tuple(members), xp=xp, seed=seed,
-        difficulty=difficulty, physical_dice=physical_dice, placements=tuple(placements),
-    )
-    return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
+    return tuple(members), created
 
 
 def _join(app: GameApp, pack, spec: PartySpec) -> tuple[adv.AdventurerState, adv.AdventurerCreated | None]:
@@ -114,6 +164,9 @@ class BetrayalApp(GameApp):
 
     name = "rulekeeper"  # the library names tables after the class unless told: one store
     new_clash = new_clash
+    new_dungeon = new_dungeon
+    new_delve = new_delve
+    delve_of = delve_of
     adventurer = adventurer
 
     def __init__(self, store: str | None = None, env: dict[str, str] | None = None, pack=None):

@@ -8,7 +8,7 @@ import random
 
 from domain.kernel.hexes import distance
 
-from .commands import BattleCommand, EndTurn, Engage, Move, NextRound, Resolve, Retreat
+from .commands import BattleCommand, EndTurn, Engage, Explore, Move, MoveToExplore, NextRound, Resolve, Retreat
 from .context import RulesContext
 from .rules import legal_commands
 from .state import BattleState, Phase
@@ -46,3 +46,47 @@ def greedy_choice(state: BattleState, ctx: RulesContext, rnd: random.Random) -> 
         if min(distance(best.to, f) for f in foes) < here:
             return best
     return EndTurn()
+
+
+def delve_choice(state: BattleState, ctx: RulesContext, rnd: random.Random) -> BattleCommand:
+    """A delver: place a revealed tile anywhere legal, explore whenever it
+    can, walk to a tile holding a skyshard, else toward the nearest hex it
+    may explore, fight like ``greedy_choice`` when enemies are in reach,
+    and retreat once an Uncover delve holds every skyshard (RETREAT-5) or
+    nothing is left to explore."""
+    legal = legal_commands(state, ctx)
+    delve = ctx.delve
+    if delve is None:
+        return greedy_choice(state, ctx, rnd)
+    if delve.placing is not None:
+        return rnd.choice(legal)
+    if state.phase is Phase.END_OF_ROUND:
+        if delve.complete and delve.objective.value == "uncover":
+            return Retreat()
+        stuck = not delve.complete and not _explorable(ctx) and not any(k.skyshards for k in delve.kept)
+        return Retreat() if stuck or state.round >= 8 else NextRound()
+    if state.phase is not Phase.ADVENTURER_TURN:
+        return next((c for c in legal if isinstance(c, Resolve) and not c.skip), legal[0])
+    explores = [c for c in legal if isinstance(c, (Explore, MoveToExplore))]
+    if explores:
+        return rnd.choice(explores)
+    hero = state.hero(state.turn.hero)
+    foe_hp = {f.id: f.hp for f in state.foes if not f.defeated}
+    engages = [c for c in legal if isinstance(c, Engage) and c.target in foe_hp and c.dice]
+    if engages and state.turn.engages == 0 and rnd.random() < 0.7:
+        return max(engages, key=lambda c: (len(c.dice), -foe_hp[c.target], rnd.random()))
+    moves = [c for c in legal if isinstance(c, Move)]
+    goals = [h for k in delve.kept if k.skyshards for h in ctx.map.hexes_of(k.tile)] or _explorable(ctx)
+    if moves and goals:
+        here = min(distance(hero.pos, g) for g in goals)
+        best = min(moves, key=lambda c: (min(distance(c.to, g) for g in goals), rnd.random()))
+        if min(distance(best.to, g) for g in goals) < here:
+            return best
+    return EndTurn()
+
+
+def _explorable(ctx: RulesContext) -> list:
+    delve = ctx.delve
+    if delve.drawn >= delve.required or not delve.deck:
+        return []
+    return ctx.map.open_connections()

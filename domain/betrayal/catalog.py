@@ -11,14 +11,18 @@ from .vocab import (
     AbilityType,
     Bag,
     BattleForm,
+    CardEffect,
     Effect,
     EnemyKind,
     EnemySkill,
+    Environment,
     Marker,
+    Mode,
     Objective,
     Pool,
     Priority,
     Status,
+    TileIcon,
 )
 
 
@@ -120,7 +124,8 @@ class MapHex(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
 
 
 class Setup(msgspec.Struct, frozen=True, kw_only=True):
-    """A clash setup diagram (CLASH-3 to CLASH-7)."""
+    """A clash or dungeon setup diagram (CLASH-3 to CLASH-7, DUNGEON-6 to
+    DUNGEON-8). A dungeon's ``encounter`` is its encounter text."""
 
     id: str
     name: str
@@ -128,6 +133,103 @@ class Setup(msgspec.Struct, frozen=True, kw_only=True):
     objective_units: tuple[str, ...] = ()  # enemy ids placed on special hexes (OBJ-3)
     rows: tuple[str, ...]  # the diagram as written in the pack
     hexes: tuple[MapHex, ...]  # parsed from rows
+    mode: Mode = Mode.CLASH
+    encounter: str = ""
+
+
+class TileHex(msgspec.Struct, frozen=True, array_like=True):
+    """One hex of a delve tile, in the tile's own axial coordinates."""
+
+    hex: Hex
+    icon: TileIcon = TileIcon.NONE
+
+
+class DelveTile(msgspec.Struct, frozen=True, kw_only=True):
+    """A delve tile (DELVE-2): its shape (which delve cards draw it,
+    EXPLORATION-7) and its hexes with their icons. The Entrance tile is the
+    pack's ``entrance``, of shape ``entrance``."""
+
+    id: str
+    name: str
+    shape: str
+    rows: tuple[str, ...]  # as written in the pack
+    hexes: tuple[TileHex, ...]  # parsed from rows; (0, 0) is the first hex of the first row
+
+
+class CardAction(msgspec.Struct, frozen=True, kw_only=True):
+    """A delve card's When Revealed or skyshard effect."""
+
+    effect: CardEffect
+    amount: int
+    text: str  # the card's words, for people
+
+
+class TileEnvironment(msgspec.Struct, frozen=True, kw_only=True):
+    """An environment effect that applies to its tile (EXPLORATION-12)."""
+
+    kind: Environment
+    amount: int
+    text: str
+
+
+class LockCode(msgspec.Struct, frozen=True, kw_only=True):
+    """A difficulty code (facts: MOVE-5): how many attempts, and the digits
+    (1 to 6) the three lockpick dice must match."""
+
+    attempts: int
+    digits: tuple[int, ...]
+
+
+class Trap(msgspec.Struct, frozen=True, kw_only=True):
+    """A trap on its tile (EXPLORATION-12; facts: traps are tested on
+    entry, before caches): its code and the damage a failed test deals."""
+
+    code: LockCode
+    damage: int
+    text: str
+
+
+class DelveCard(msgspec.Struct, frozen=True, kw_only=True):
+    """A delve card (EXPLORATION-6): the tile shape it reveals, its caches,
+    its challenge scale (one row per party size, 1 to 4: each box an enemy
+    and its highest level, EXPLORATION-11a), its skyshard icons and what
+    taking them does, and its When Revealed, environment or trap text.
+    ``sp`` is the "SP" mark (CLEANUP-6)."""
+
+    id: str
+    name: str
+    shape: str
+    legendary: int = 0
+    common: int = 0
+    scale: tuple[tuple[int, ...], ...]  # scale[party size - 1]
+    skyshards: int = 0
+    skyshard_effect: CardAction | None = None
+    when_revealed: CardAction | None = None
+    environment: TileEnvironment | None = None
+    trap: Trap | None = None
+    sp: bool = False
+
+
+class ItemCard(msgspec.Struct, frozen=True, kw_only=True):
+    """An item card a cache gives (ITEM-1): a name and a value until items
+    have effects; ``code`` is the difficulty code on its back (facts: MOVE-5)."""
+
+    id: str
+    name: str
+    legendary: bool = False
+    value: int
+    code: LockCode
+
+
+class DelveSetup(msgspec.Struct, frozen=True, kw_only=True):
+    """A delve encounter (DELVE-7 to DELVE-12): its objective and how many
+    skyshards it requires (SKYSHARD-3, OBJ-5)."""
+
+    id: str
+    name: str
+    objective: Objective
+    skyshards: int = 3
+    text: str = ""
 
 
 class Pack(msgspec.Struct, frozen=True, kw_only=True):
@@ -144,3 +246,12 @@ class Pack(msgspec.Struct, frozen=True, kw_only=True):
     chips: tuple[Chip, ...]
     setups: dict[str, Setup]
     default_lines: tuple[str, ...] = ()  # lines a new adventurer gets when none are named
+    # Delves and dungeons (their own files, so their content has its own hash:
+    # a clash records ``hash``, a delve or dungeon ``delve_hash``, of every file).
+    delve_hash: str = ""
+    entrance: DelveTile | None = None
+    tiles: dict[str, DelveTile] = {}
+    cards: dict[str, DelveCard] = {}
+    items: dict[str, ItemCard] = {}
+    delves: dict[str, DelveSetup] = {}
+    dungeons: dict[str, Setup] = {}

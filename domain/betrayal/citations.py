@@ -11,7 +11,9 @@ from typing import Any
 
 from . import adventurer as adv
 from . import commands as cmd
+from . import delve as dv
 from . import events as ev
+from .vocab import Objective
 
 _RULE_PREFIX = re.compile(r"^([A-Z][A-Z-]*-\d+[a-z]?):\s*")
 _FOE_ID = re.compile(r"^e\d+$")  # foes are e1, e2... in placement order (setup.py)
@@ -19,6 +21,8 @@ _FOE_ID = re.compile(r"^e\d+$")  # foes are e1, e2... in placement order (setup.
 
 def cited_rule(event: Any) -> str:
     """The rule ID ``event`` cites, or "" when no single rule fits."""
+    if isinstance(event, dv.DelveConcluded):  # its reason says why the battle ended, not the objective
+        return concluded_rule(event)
     rule = getattr(event, "rule", "")
     if isinstance(rule, str) and rule:
         return rule
@@ -31,14 +35,25 @@ def cited_rule(event: Any) -> str:
     return rule(event) if callable(rule) else rule
 
 
+def concluded_rule(event: dv.DelveConcluded, objective: Objective | None = None) -> str:
+    """The objective a delve was played for: OBJ-4 Survey or OBJ-8 Uncover."""
+    objective = objective or event.objective
+    return "OBJ-8" if objective == Objective.UNCOVER else "OBJ-4"
+
+
 def is_foe(unit: str) -> bool:
     """Whether a unit id names an enemy (``e1``) rather than an adventurer."""
     return bool(_FOE_ID.match(unit))
 
 
-_COMMAND_RULES: dict[type, str] = {
+_COMMAND_RULES: dict[type, str | Callable[[Any], str]] = {
     cmd.StartClash: "CLASH-5",
+    cmd.StartDungeon: "DUNGEON-6",
+    cmd.StartDelve: "DELVE-7",
     cmd.Move: "MOVE-1",
+    cmd.MoveToExplore: "EXPLORATION-3a",
+    cmd.Explore: lambda c: "EXPLORATION-3a" if c.hex is None else "EXPLORE-1",
+    cmd.PlaceTile: "EXPLORATION-9",
     cmd.Engage: "ENGAGE-4",
     cmd.Resolve: "ENGAGE-8",
     cmd.ClearActive: "ACTIVE-4",
@@ -50,9 +65,9 @@ _COMMAND_RULES: dict[type, str] = {
 
 # Rules of events that carry none; a callable picks by the event's content.
 _RULES: dict[type, str | Callable[[Any], str]] = {
-    ev.CommandIssued: lambda e: _COMMAND_RULES.get(type(e.command), ""),
+    ev.CommandIssued: lambda e: _command_rule(e.command),
     ev.CommandUndone: lambda e: "UNDO-2" if e.forced else "UNDO",
-    ev.BattleStarted: "EP-2",
+    ev.BattleStarted: lambda e: "DELVE-7" if e.objective in (Objective.SURVEY, Objective.UNCOVER) else "EP-2",
     ev.CachePlaced: "CLASH-6",
     ev.EnemyPlaced: lambda e: "EP-8" if e.quest else "CLASH-7a",
     ev.EnemyPoolClosed: "EP-7",
@@ -78,7 +93,34 @@ _RULES: dict[type, str | Callable[[Any], str]] = {
     ev.EngageResolved: "ENGAGE-8",
     ev.EnemyEngaged: "ENEMY-6a",
     ev.EnemyRollAwaited: "ENEMY-6c",
+    # delves: the battle's own events
+    ev.Explored: "EXPLORATION-6",
+    ev.EnemyPoolOpened: "DELVE-4",
+    ev.HeroStepped: "MOVE-5",
+    ev.LockpickTested: "MOVE-5",  # facts: the lockpick test (MOVE-5, DELVE-3)
+    ev.CacheOpened: "DELVE-3",
+    # the Delve stream
+    dv.DelveBegun: "DELVE-7",
+    dv.CardDrawn: "EXPLORATION-6",
+    dv.ShortageSkyshard: "EXPLORATION-7a",
+    dv.TileDrawn: "EXPLORATION-7",
+    dv.TileEpRaised: "EXPLORATION-8",
+    dv.TilePlaced: "EXPLORATION-9",
+    dv.TileReturned: "EXPLORATION-9f",
+    dv.CardKept: "EXPLORATION-12",
+    dv.CardDiscarded: "EXPLORATION-12",
+    dv.SkyshardObtained: "SKYSHARD-5",
+    dv.TurnMarked: "EXPLORATION-3b",
+    dv.ItemFound: "DELVE-3",
+    dv.ItemCycled: "DELVE-3",
+    dv.TrapSprung: "EXPLORATION-12",
+    dv.DelveRestored: "UNDO",
     adv.AdventurerCreated: "HEALTH-1",
     adv.BattleConcluded: "CLEANUP-3b",
     adv.AdventurerRestored: "UNDO",
 }
+
+
+def _command_rule(command: Any) -> str:
+    rule = _COMMAND_RULES.get(type(command), "")
+    return rule(command) if callable(rule) else rule

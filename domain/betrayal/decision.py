@@ -8,6 +8,7 @@ from __future__ import annotations
 from domain.kernel import rng
 
 from .context import RulesContext
+from .delve import DelveEvent, DelveState, draw_counter, evolve_delve
 from .events import BattleEvent
 from .evolve import evolve
 from .state import BattleState
@@ -20,10 +21,28 @@ class Decision:
         self.state = state  # type: ignore[assignment]
         self.ctx = ctx
         self.events: list[BattleEvent] = []
+        self.delve_events: list[DelveEvent] = []  # for the Delve stream of a delve battle
 
     def emit(self, event: BattleEvent) -> None:
         self.events.append(event)
         self.state = evolve(self.state, event)
+
+    @property
+    def delve(self) -> DelveState | None:
+        """The delve as the events so far leave it (None outside delves)."""
+        return self.ctx.delve
+
+    def emit_delve(self, event: DelveEvent) -> None:
+        """An event for the Delve stream; the context follows it, so the
+        board grows as soon as a tile is placed."""
+        self.delve_events.append(event)
+        self.ctx = self.ctx.with_delve(evolve_delve(self.ctx.delve, event))
+
+    def draw(self, choices: int) -> tuple[int, int]:
+        """One outcome in [0, choices) on the delve's own counter, and the
+        draw index it used (``delve.draw_counter``)."""
+        n = self.ctx.delve.draws
+        return rng.draw(self.state.seed, draw_counter(n), choices), n
 
     def roll(self, n: int, sides: int = 6) -> tuple[list[int], int]:
         """``n`` outcomes from the battle's seed at the current counter; the

@@ -190,6 +190,62 @@ class HeroCleanedUp(BattleEvent, frozen=True, kw_only=True):
     drained_recovered: tuple[int, ...]
 
 
+# --- delves --------------------------------------------------------------------
+
+
+class Explored(BattleEvent, frozen=True, kw_only=True):
+    """EXPLORATION-6: ``hero`` explores ``hex`` and the delve card ``card``
+    is revealed (the Delve stream holds the draw; this marks the reveal in
+    the battle's own log)."""
+
+    TOPIC = "betrayal.Explored"
+    hero: str
+    hex: Hex
+    card: str
+    entered: bool
+
+
+class EnemyPoolOpened(BattleEvent, frozen=True, kw_only=True):
+    """DELVE-4: a revealed delve tile gets its own fresh EP (facts)."""
+
+    TOPIC = "betrayal.EnemyPoolOpened"
+    tile: str
+    ep: int
+
+
+class HeroStepped(BattleEvent, frozen=True, kw_only=True):
+    """The same Move action goes on after an interruption (MOVE-5,
+    EXPLORATION-3b, SKYSHARD-6): not another Move."""
+
+    TOPIC = "betrayal.HeroStepped"
+    hero: str
+    path: tuple[Hex, ...]
+
+
+class LockpickTested(BattleEvent, frozen=True, kw_only=True):
+    """A lockpick test (facts: MOVE-5) against a cache's or a trap's code:
+    each attempt's three dice (faces 1 to 6), and whether every digit was
+    matched. ``counter`` is the RNG counter of the first die."""
+
+    TOPIC = "betrayal.LockpickTested"
+    hero: str
+    what: str  # "cache" or "trap"
+    hex: Hex
+    digits: tuple[int, ...]
+    attempts: tuple[tuple[int, ...], ...]
+    success: bool
+    counter: int
+
+
+class CacheOpened(BattleEvent, frozen=True, kw_only=True):
+    """The cache chip on ``hex`` leaves the map, opened or not (facts: MOVE-5)."""
+
+    TOPIC = "betrayal.CacheOpened"
+    hero: str
+    hex: Hex
+    success: bool
+
+
 # --- actions -----------------------------------------------------------------
 
 

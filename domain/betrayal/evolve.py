@@ -77,6 +77,22 @@ def _pool_closed(s: BattleState, e: ev.EnemyPoolClosed) -> BattleState:
     return replace(s, ep_left=0)
 
 
+def _pool_opened(s: BattleState, e: ev.EnemyPoolOpened) -> BattleState:
+    return replace(s, ep=e.ep, ep_left=e.ep)
+
+
+def _stepped(s: BattleState, e: ev.HeroStepped) -> BattleState:
+    return _hero(s, e.hero, pos=e.path[-1])
+
+
+def _lockpick(s: BattleState, e: ev.LockpickTested) -> BattleState:
+    return replace(s, rng=max(s.rng, e.counter + sum(len(a) for a in e.attempts)))
+
+
+def _cache_opened(s: BattleState, e: ev.CacheOpened) -> BattleState:
+    return replace(s, caches=tuple(c for c in s.caches if tuple(c.hex) != tuple(e.hex)))
+
+
 def _placed(s: BattleState, e: ev.AdventurerPlaced) -> BattleState:
     return _hero(s, e.hero, pos=e.hex, form=e.form)
 
@@ -268,6 +284,11 @@ _APPLY: dict[type, Callable] = {
     ev.EnemyMoved: _enemy_moved,
     ev.EnemyEngaged: _enemy_engaged,
     ev.EnemyRollAwaited: _awaited,
+    ev.EnemyPoolOpened: _pool_opened,
+    ev.Explored: lambda s, e: s,
+    ev.HeroStepped: _stepped,
+    ev.LockpickTested: _lockpick,
+    ev.CacheOpened: _cache_opened,
 }
 
 

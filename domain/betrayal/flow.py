@@ -11,6 +11,8 @@ from . import track as tracks
 from .context import ENEMY_DIE
 from .damage import hurt_hero, lift_mark
 from .decision import Decision
+from .delve import DelveConcluded
+from .exploration import environment_at_turn_start
 from .foes import enemy_turn, finish_enemy_turn, strike, turn_order
 from .heroes import empty_active, gain_fatigue, lose_status, statuses
 from .state import DieKind, Outcome, Phase, Rolled
@@ -68,6 +70,11 @@ def start_turn(d: Decision, hero_id: str) -> bool:
         if d.state.hero(hero_id).defeated:
             d.emit(ev.TurnEnded(hero=hero_id))
             return False
+    if d.delve is not None:  # EXPLORATION-12: the tile's environment, at the start of turn (TURN-3)
+        environment_at_turn_start(d, hero_id)
+        if d.state.hero(hero_id).defeated:
+            d.emit(ev.TurnEnded(hero=hero_id))
+            return False
     hero = d.state.hero(hero_id)
     rec = tracks.recover(hero.track, hero.cooldown)
     d.emit(ev.DiceRecovered(
@@ -115,10 +122,26 @@ def resume_enemy(d: Decision, faces: tuple[int, ...]) -> None:
     run_enemies(d, tuple(f for f in d.state.enemy_queue if not d.state.foe(f).defeated))
 
 
+def finish_if_fallen(d: Decision, hero_id: str) -> None:
+    """An adventurer defeated during its own turn (by a trap or a delve
+    card) ends that turn; play passes on (TURN-6)."""
+    s = d.state
+    if (s.phase is Phase.ADVENTURER_TURN and s.turn is not None and s.turn.hero == hero_id
+            and s.hero(hero_id).defeated and (d.delve is None or d.delve.placing is None)):
+        d.emit(ev.TurnEnded(hero=hero_id))
+        next_turn(d, after=hero_id)
+
+
 def objective_met(d: Decision) -> bool:
     """OBJ-1 Conquer: every enemy defeated or removed. OBJ-3 Eliminate X:
-    every objective unit defeated or removed."""
+    every objective unit defeated or removed. OBJ-4 Survey: every required
+    skyshard obtained. Uncover (OBJ-8) is met only by retreating after that
+    (RETREAT-5), never at the end of a round."""
     foes = d.state.foes
+    if d.state.objective is Objective.SURVEY:
+        return d.delve.complete
+    if d.state.objective is Objective.UNCOVER:
+        return False
     if d.state.objective is Objective.ELIMINATE:
         return all(f.defeated for f in foes if f.quest)
     return all(f.defeated for f in foes)
@@ -143,10 +166,19 @@ def next_round(d: Decision) -> None:
 
 def retreat(d: Decision) -> None:
     """RETREAT-1, RETREAT-2, RETREAT-4: at the end of a round the party
-    retreats; the encounter ends at once and counts as failed."""
+    retreats; the encounter ends at once and counts as failed, but for an
+    Uncover delve with every skyshard obtained (RETREAT-5, OBJ-8)."""
     _at_end_of_round(d, "Retreat")
     d.emit(ev.PartyRetreated(round=d.state.round))
-    end_battle(d, Outcome.FAILURE, "RETREAT-4: the party retreated")
+    objective = d.state.objective
+    if objective is Objective.UNCOVER and d.delve.complete:
+        end_battle(d, Outcome.SUCCESS, "RETREAT-5: the party retreated with every skyshard: Uncover succeeds")
+    elif objective is Objective.UNCOVER:
+        end_battle(d, Outcome.FAILURE, "OBJ-9: the party retreated before the delve was fully explored")
+    elif objective is Objective.SURVEY:
+        end_battle(d, Outcome.FAILURE, "OBJ-6: the party retreated without every skyshard")
+    else:
+        end_battle(d, Outcome.FAILURE, "RETREAT-4: the party retreated")
 
 
 def _at_end_of_round(d: Decision, what: str) -> None:
@@ -158,6 +190,8 @@ def _at_end_of_round(d: Decision, what: str) -> None:
 def end_battle(d: Decision, outcome: Outcome, reason: str) -> None:
     """END, then the End of Battle Cleanup (CLEANUP-3, CLEANUP-4, STATUS-5)."""
     d.emit(ev.BattleEnded(outcome=outcome, reason=reason))
+    if d.delve is not None:
+        _conclude_delve(d, outcome, reason)
     for foe in d.state.foes:  # STATUS-5: statuses on enemies come off
         for mark in foe.marks:
             lift_mark(d, foe.id, mark.status, "STATUS-5")
@@ -170,3 +204,13 @@ def end_battle(d: Decision, outcome: Outcome, reason: str) -> None:
         ))
 
 
+
+
+def _conclude_delve(d: Decision, outcome: Outcome, reason: str) -> None:
+    """OBJ-10: an Uncover delve gives 1 XP per skyshard gained, up to the
+    requirement (facts), even after an early retreat; OBJ-11: nothing when
+    the whole party was defeated. Other objectives give only printed XP."""
+    delve = d.delve
+    wiped = all_heroes_down(d)
+    xp = delve.gained if delve.objective is Objective.UNCOVER and not wiped else 0
+    d.emit_delve(DelveConcluded(objective=delve.objective, outcome=outcome.value, reason=reason, skyshards=delve.gained, xp=xp))

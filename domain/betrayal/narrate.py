@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from functools import lru_cache, singledispatch
 
+from . import adventurer as adv
+from . import delve as dv
 from . import events as ev
 from .catalog import Pack
-from .citations import cited_rule
+from .citations import cited_rule, concluded_rule
 from .state import BattleState, DieKind
-from domain.kernel.hexes import label
+from .vocab import Objective
+from domain.kernel.hexes import label, name
 
 from .names import die_name, rolled_face, unit_name
 from .spell import spell
@@ -22,7 +25,9 @@ from .spell import spell
 def describe(event: ev.BattleEvent, state: BattleState | None, pack: Pack | None = None) -> str:
     """A short line saying what ``event`` did, e.g.
     ``ENGAGE-4: Ysolda gains 1 light fatigue``. ``pack`` names dice and
-    enemies; the starter pack by default."""
+    enemies; the starter pack by default. Events of a battle's other
+    streams (its Delve, its adventurers) are narrated too, ``state`` being
+    the battle as it stood then (for names) when it is at hand."""
     return _describe(event, state, pack or _starter())
 
 
@@ -47,7 +52,39 @@ def _who(state: BattleState | None, pack: Pack, unit: str) -> str:
 
 
 def _path(path) -> str:
-    return " → ".join(label(h) for h in path)
+    return " → ".join(name(h) for h in path)
+
+
+def _mode(state: BattleState | None, pack: Pack) -> str:
+    """"delve", "dungeon" or "clash": what the battle in ``state`` is ("" unknown)."""
+    if state is None:
+        return ""
+    return _mode_of(state.setup, pack)
+
+
+def _mode_of(setup: str, pack: Pack) -> str:
+    if setup in pack.delves:
+        return "delve"
+    return "dungeon" if setup in pack.dungeons else "clash"
+
+
+def _card(pack: Pack, card_id: str) -> str:
+    card = pack.cards.get(card_id)
+    return card.name if card else card_id
+
+
+def _tile(pack: Pack, tile_id: str) -> str:
+    tile = pack.tiles.get(tile_id)
+    return tile.name if tile else tile_id
+
+
+def _item(pack: Pack, item_id: str) -> str:
+    item = pack.items.get(item_id)
+    return item.name if item else item_id
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 # --- the command log -------------------------------------------------------------
@@ -71,15 +108,26 @@ def _(e: ev.CommandUndone, state, pack) -> str:
 @_describe.register
 def _(e: ev.BattleStarted, state, pack) -> str:
     names = ", ".join(h.name for h in e.party)
+    mode = _mode_of(e.setup, pack)
+    if mode == "delve":
+        found = pack.delves[e.setup]
+        each = e.xp * len(e.party)
+        return (
+            f"Delve {e.battle_id} on {e.setup}: objective {e.objective.value},"
+            f" {_plural(found.skyshards, 'skyshard')} (SKYSHARD-3), {e.difficulty.value},"
+            f" XP {e.xp} → EP {each} per tile (DELVE-4), seed {e.seed}; party {names}"
+        )
     return (
-        f"Clash {e.battle_id} on {e.setup}: objective {e.objective.value}, {e.difficulty.value},"
+        f"{'Dungeon' if mode == 'dungeon' else 'Clash'} {e.battle_id} on {e.setup}:"
+        f" objective {e.objective.value}, {e.difficulty.value},"
         f" XP {e.xp} → EP {e.ep} (EP-2), seed {e.seed}; party {names}"
     )
 
 
 @_describe.register
 def _(e: ev.CachePlaced, state, pack) -> str:
-    return _cite(cited_rule(e), f"a {e.kind.value} cache on {label(e.hex)}")
+    rule = {"delve": "EXPLORATION-10", "dungeon": "DUNGEON-7"}.get(_mode(state, pack)) or cited_rule(e)
+    return _cite(rule, f"a {e.kind.value} cache on {label(e.hex)}")
 
 
 @_describe.register
@@ -87,7 +135,13 @@ def _(e: ev.EnemyPlaced, state, pack) -> str:
     enemy = pack.enemies.get(e.enemy)
     name = enemy.name if enemy else e.enemy
     kind = "quest unit" if e.quest else f"level {e.level}, {e.ep_left} EP left"
-    return _cite(cited_rule(e), f"{e.foe} {name} ({e.hp} HP, {kind}) placed on {label(e.hex)}")
+    mode = _mode(state, pack)
+    rule = cited_rule(e)
+    if mode == "delve" and not e.quest:
+        rule = "EXPLORATION-11b"
+    elif mode == "dungeon":
+        rule = "DUNGEON-8d" if e.quest else "DUNGEON-8a"
+    return _cite(rule, f"{e.foe} {name} ({e.hp} HP, {kind}) placed on {label(e.hex)}")
 
 
 @_describe.register
@@ -97,7 +151,8 @@ def _(e: ev.EnemyPoolClosed, state, pack) -> str:
 
 @_describe.register
 def _(e: ev.AdventurerPlaced, state, pack) -> str:
-    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} placed on {label(e.hex)} in {e.form.value} form")
+    rule = {"delve": "DELVE-10", "dungeon": "DUNGEON-9"}.get(_mode(state, pack)) or cited_rule(e)
+    return _cite(rule, f"{_who(state, pack, e.hero)} placed on {label(e.hex)} in {e.form.value} form")
 
 
 # --- rounds and turns ------------------------------------------------------------
@@ -302,6 +357,195 @@ def _(e: ev.EnemyRollAwaited, state, pack) -> str:
     faces = ",".join("F" for _ in range(e.dice))
     dice = "die" if e.dice == 1 else "dice"
     return _cite(cited_rule(e), f"roll {e.foe}'s {e.dice} {dice} and type the faces: rk roll-enemy {faces}")
+
+
+# --- delves: the battle's own events ----------------------------------------------
+
+
+@_describe.register
+def _(e: ev.Explored, state, pack) -> str:
+    card = pack.cards.get(e.card)
+    if e.entered:
+        how = "on entering it (EXPLORATION-3a)"
+    else:
+        hero = state.hero(e.hero) if state is not None else None
+        start = f" from {name(hero.pos)}" if hero is not None and hero.pos is not None else ""
+        how = f"with the Explore action{start} (EXPLORATION-4)"
+    shape = f", a {card.shape} tile" if card else ""
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} explores {name(e.hex)} {how}:"
+                                f" delve card {_card(pack, e.card)}{shape}")
+
+
+@_describe.register
+def _(e: ev.EnemyPoolOpened, state, pack) -> str:
+    text = f"tile {e.tile} gets a fresh EP of {e.ep}"
+    if state is not None:
+        base = state.xp * len(state.heroes)
+        text += f" (XP {state.xp} x party size {len(state.heroes)}"
+        text += f" + {e.ep - base} from the card, EXPLORATION-8)" if e.ep != base else ")"
+    return _cite(cited_rule(e), text)
+
+
+@_describe.register
+def _(e: ev.HeroStepped, state, pack) -> str:
+    start = ""
+    if state is not None and state.hero(e.hero).pos is not None:
+        start = name(state.hero(e.hero).pos) + " → "
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} goes on with the same move, {start}{_path(e.path)}")
+
+
+@_describe.register
+def _(e: ev.LockpickTested, state, pack) -> str:
+    code = ",".join(str(d) for d in e.digits)
+    rolls = " then ".join(",".join(str(f) for f in a) for a in e.attempts)
+    what = f"the lock of the cache on {name(e.hex)}" if e.what == "cache" else f"the trap at {name(e.hex)}"
+    if e.what == "cache":
+        outcome = "picked" if e.success else "it holds"
+    else:
+        outcome = "disarmed" if e.success else "it springs"
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} tests {what} (lockpick test, facts: MOVE-5; code {code}):"
+                                f" rolls {rolls} — {outcome}")
+
+
+@_describe.register
+def _(e: ev.CacheOpened, state, pack) -> str:
+    if e.success:
+        text = f"{_who(state, pack, e.hero)} opens the cache on {name(e.hex)}; its chip leaves the map"
+    else:
+        text = f"the cache on {name(e.hex)} stays shut; its chip leaves the map"
+    return _cite(cited_rule(e), text)
+
+
+# --- delves: the Delve stream --------------------------------------------------------
+
+
+@_describe.register
+def _(e: dv.DelveBegun, state, pack) -> str:
+    d = e.state
+    piles = ", ".join(f"{len(tiles)} {shape}" for shape, tiles in d.piles)
+    return _cite(cited_rule(e), f"the Entrance is placed; tiles face down by shape ({piles}), a delve deck of"
+                                f" {_plural(len(d.deck), 'card')}; {_plural(d.required, 'skyshard')} required")
+
+
+@_describe.register
+def _(e: dv.CardDrawn, state, pack) -> str:
+    how = "entered" if e.entered else "explored from a distance"
+    return _cite(cited_rule(e), f"delve card {_card(pack, e.card)} drawn for {name(e.hex)}"
+                                f" ({how} by {_who(state, pack, e.hero)}); the tile's EP will be {e.tile_ep}")
+
+
+@_describe.register
+def _(e: dv.ShortageSkyshard, state, pack) -> str:
+    return _cite(cited_rule(e), f"no {e.shape} tile is left: {_card(pack, e.card)} lies face down and counts"
+                                " as a skyshard obtained; the hex stays explorable")
+
+
+@_describe.register
+def _(e: dv.TileDrawn, state, pack) -> str:
+    where = "from its pile" if e.draw >= 0 else "from under its pile"
+    return _cite(cited_rule(e), f"the {e.shape} tile {_tile(pack, e.tile)} is drawn {where}")
+
+
+@_describe.register
+def _(e: dv.TileEpRaised, state, pack) -> str:
+    return _cite(cited_rule(e), f"When Revealed: the tile's EP rises by {e.amount}")
+
+
+@_describe.register
+def _(e: dv.TilePlaced, state, pack) -> str:
+    p = e.placed
+    return _cite(cited_rule(e), f"{_tile(pack, p.tile)} is connected as tile {p.key}, turned {p.rotation}"
+                                f" sixth{'' if p.rotation == 1 else 's'} clockwise, its first hex on {name(p.origin)}"
+                                f" (rk place-tile --rotation {p.rotation} --origin {name(p.origin)})")
+
+
+@_describe.register
+def _(e: dv.TileReturned, state, pack) -> str:
+    return _cite(cited_rule(e), f"{_tile(pack, e.tile)} fits nowhere: {_card(pack, e.card)} is discarded and"
+                                f" the tile goes under the {e.shape} pile")
+
+
+@_describe.register
+def _(e: dv.CardKept, state, pack) -> str:
+    shards = f", {_plural(e.skyshards, 'skyshard')} to take there (SKYSHARD-1)" if e.skyshards else ""
+    return _cite(cited_rule(e), f"{_card(pack, e.card)} lies face up beside tile {e.tile}{shards}")
+
+
+@_describe.register
+def _(e: dv.CardDiscarded, state, pack) -> str:
+    return _cite(cited_rule(e), f"{_card(pack, e.card)} is discarded (nothing lasting on it)")
+
+
+@_describe.register
+def _(e: dv.SkyshardObtained, state, pack) -> str:
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} obtains {_plural(e.count, 'skyshard')} on tile"
+                                f" {e.tile} ({_card(pack, e.card)})")
+
+
+@_describe.register
+def _(e: dv.TurnMarked, state, pack) -> str:
+    m = e.marks
+    parts = []
+    if m.explored:
+        parts.append("has taken the Explore action (EXPLORE-3: no move this turn)")
+    if m.spent:
+        parts.append("must leave " + ", ".join(name(h) for h in m.spent)
+                     + " before exploring it again (EXPLORATION-7b)")
+    if m.resume:
+        parts.append(f"may go on moving {_plural(m.resume, 'hex', 'hexes')}")
+    who = _who(state, pack, m.hero)
+    if not parts:
+        return _cite(cited_rule(e), f"{who}'s exploration marks start afresh for this turn")
+    return _cite(cited_rule(e), f"{who} " + "; ".join(parts))
+
+
+@_describe.register
+def _(e: dv.ItemFound, state, pack) -> str:
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} finds {_item(pack, e.item)} in the cache")
+
+
+@_describe.register
+def _(e: dv.ItemCycled, state, pack) -> str:
+    return _cite(cited_rule(e), f"{_item(pack, e.item)} goes under the item deck")
+
+
+@_describe.register
+def _(e: dv.TrapSprung, state, pack) -> str:
+    return _cite(cited_rule(e), f"the trap of tile {e.tile} is tested (once)")
+
+
+@_describe.register
+def _(e: dv.DelveConcluded, state, pack) -> str:
+    objective = state.objective if state is not None else None
+    rule = concluded_rule(e, objective if objective in (Objective.SURVEY, Objective.UNCOVER) else None)
+    xp = f", {e.xp} XP (OBJ-10)" if e.xp else ""
+    return _cite(rule, f"the delve ends in {e.outcome.upper()} with {_plural(e.skyshards, 'skyshard')}{xp}"
+                       f" — {e.reason}")
+
+
+@_describe.register
+def _(e: dv.DelveRestored, state, pack) -> str:
+    return _cite(cited_rule(e), f"the delve is back as it was before {e.command_id}")
+
+
+# --- the adventurers' own streams --------------------------------------------------------
+
+
+@_describe.register
+def _(e: adv.AdventurerCreated, state, pack) -> str:
+    a = e.state
+    return _cite(cited_rule(e), f"{a.name} the {a.race} is created: {a.hp} HP, lines {', '.join(a.lines) or '—'}")
+
+
+@_describe.register
+def _(e: adv.BattleConcluded, state, pack) -> str:
+    return _cite(cited_rule(e), f"battle {e.battle_id} ({e.outcome.value}) is written back: {e.hp} HP,"
+                                f" Tenacity {e.tenacity}, {_plural(len(e.track), 'die', 'dice')} on the track")
+
+
+@_describe.register
+def _(e: adv.AdventurerRestored, state, pack) -> str:
+    return _cite(cited_rule(e), f"{e.restored.name} is back as before {e.command_id}")
 
 
 # --- helpers ---------------------------------------------------------------------

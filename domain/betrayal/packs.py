@@ -1,9 +1,15 @@
 """Loading and validating a Betrayal content pack.
 
-A pack is five TOML files. ``parse_pack`` turns their bytes into the typed
-Structs of ``catalog.py`` and refuses anything malformed with a
+A pack is five TOML files (``CORE_FILES``), and optionally the three delve
+files of ``delve_packs.py`` (tiles, delve cards, items, delve setups and
+dungeons), all three or none. ``parse_pack`` turns their bytes into the
+typed Structs of ``catalog.py`` and refuses anything malformed with a
 ``ContentError`` naming the file, the field path and the reason. It is pure;
 ``load_pack_dir`` and ``starter_pack`` do the reading.
+
+``Pack.hash`` is the hash of the five core files only, so adding or changing
+delve content never changes it (a clash log records it); ``Pack.delve_hash``
+covers all eight files.
 """
 
 from __future__ import annotations
@@ -55,13 +61,16 @@ from .vocab import (
     EnemyKind,
     EnemySkill,
     Marker,
+    Mode,
     Objective,
     Pool,
     Priority,
     Status,
 )
+from .delve_packs import DELVE_FILES, delve_documents, parse_delve_files
 
-PACK_FILES = ("pack.toml", "races.toml", "lines.toml", "enemies.toml", "setups.toml")
+CORE_FILES = ("pack.toml", "races.toml", "lines.toml", "enemies.toml", "setups.toml")
+PACK_FILES = CORE_FILES + DELVE_FILES  # every file a pack may hold; the delve ones optional
 COMBAT_DIE = "combat"  # every adventurer rolls this die; the rules look it up by id
 FACES_PER_DIE = 6
 ENTRANCE = "E"
@@ -77,25 +86,31 @@ def parse_pack(files: Mapping[str, bytes]) -> Pack:
     """Build a validated ``Pack`` from the raw bytes of its files, by name.
 
     Pure: no I/O, clock or randomness. Raises ``ContentError`` for a missing
-    or unknown file, a TOML syntax error, an unknown key, a wrong type or
-    value, a dangling reference or a malformed setup map.
+    or unknown file (the three delve files come all together or not at all),
+    a TOML syntax error, an unknown key, a wrong type or value, a dangling
+    reference or a malformed setup map, tile or card.
     """
-    docs = {name: _document(name, files) for name in PACK_FILES}
+    docs = {name: _document(name, files) for name in CORE_FILES}
     extra = sorted(set(files) - set(PACK_FILES))
     if extra:
         expected = ", ".join(PACK_FILES)
         raise ContentError(extra[0], "(file)", f"not a pack file (expected {expected})")
+    delve_docs = delve_documents(files)
     head = _pack_head(docs["pack.toml"])
     races = _races(docs["races.toml"])
     lines, dice = _lines_and_dice(docs["lines.toml"])
     enemies, chips = _enemies_and_chips(docs["enemies.toml"])
     setups = _setups(docs["setups.toml"], enemies)
     _check_default_lines(head["default_lines"], lines)
+    delve: dict[str, Any] = {}
+    if delve_docs is not None:
+        delve = parse_delve_files(delve_docs, enemies, setups)
+        delve["delve_hash"] = pack_hash(files)
     return Pack(
         id=head["id"],
         name=head["name"],
         version=head["version"],
-        hash=pack_hash(files),
+        hash=pack_hash({name: files[name] for name in CORE_FILES}),
         races=races,
         lines=lines,
         dice=dice,
@@ -103,11 +118,13 @@ def parse_pack(files: Mapping[str, bytes]) -> Pack:
         chips=chips,
         setups=setups,
         default_lines=head["default_lines"],
+        **delve,
     )
 
 
 def load_pack_dir(path: str | PathLike[str]) -> Pack:
-    """Read the five pack files from a directory and parse them."""
+    """Read the pack files from a directory (the five core files, and the
+    three delve files when there) and parse them."""
     folder = Path(path)
     files = {name: (folder / name).read_bytes() for name in PACK_FILES if (folder / name).is_file()}
     return parse_pack(files)
@@ -115,7 +132,7 @@ def load_pack_dir(path: str | PathLike[str]) -> Pack:
 
 @functools.cache
 def starter_pack() -> Pack:
-    """The starter pack bundled in ``domain/betrayal/content``."""
+    """The starter pack bundled in ``domain/betrayal/content``, delve files included."""
     content = resources.files("domain.betrayal.content")
     files = {name: content.joinpath(name).read_bytes() for name in PACK_FILES}
     return parse_pack(files)
@@ -363,9 +380,22 @@ def _check_side(enemy_id: str, level: int, bag: Bag, enemies: dict[str, Enemy], 
 
 # ---------------------------------------------------------------- setups.toml
 
-_SETUP_FIELDS = {
+BATTLE_OBJECTIVES = (Objective.CONQUER, Objective.ELIMINATE)  # clashes and dungeons
+
+
+def _battle_objective(value: object, at: _At) -> Objective:
+    objective = _choice(Objective)(value, at)
+    if objective not in BATTLE_OBJECTIVES:
+        at.fail(
+            f"{objective.value} is a delve objective (OBJ-4, OBJ-8); "
+            "a clash or dungeon is conquer or eliminate"
+        )
+    return objective
+
+
+SETUP_FIELDS = {
     "name": (_text, _REQUIRED),
-    "objective": (_choice(Objective), _REQUIRED),
+    "objective": (_battle_objective, _REQUIRED),
     "objective_units": (_list_of(_ident), ()),
     "rows": (_list_of(_text), _REQUIRED),
 }
@@ -374,17 +404,22 @@ _MARKERS = {"c": Marker.COMMON_CACHE, "L": Marker.LEGENDARY_CACHE, "*": Marker.S
 
 def _setups(doc: dict[str, Any], enemies: dict[str, Enemy]) -> dict[str, Setup]:
     at = _At("setups.toml")
-    top = _record(doc, at, {"setups": (lambda v, a: _keyed(v, a, _SETUP_FIELDS), _REQUIRED)})
+    top = _record(doc, at, {"setups": (lambda v, a: _keyed(v, a, SETUP_FIELDS), _REQUIRED)})
     return {
-        key: _setup(key, row, enemies, at.key("setups").key(key))
+        key: parse_setup(key, row, enemies, at.key("setups").key(key))
         for key, row in top["setups"].items()
     }
 
 
-def _setup(key: str, row: dict[str, Any], enemies: dict[str, Enemy], at: _At) -> Setup:
-    hexes = _parse_map(row["rows"], at.key("rows"))
+def parse_setup(
+    key: str, row: dict[str, Any], enemies: dict[str, Enemy], at: _At, mode: Mode = Mode.CLASH
+) -> Setup:
+    """A clash or dungeon setup from its checked ``SETUP_FIELDS`` row (a
+    dungeon's row has its ``encounter`` too): the diagram read and checked,
+    the objective units checked against the enemies."""
+    hexes = _parse_map(row["rows"], at.key("rows"), mode)
     _check_objective(row, hexes, enemies, at)
-    return Setup(id=key, hexes=hexes, **row)
+    return Setup(id=key, hexes=hexes, mode=mode, **row)
 
 
 def _check_objective(
@@ -414,8 +449,9 @@ def _check_objective(
         )
 
 
-def _parse_map(rows: tuple[str, ...], at: _At) -> tuple[MapHex, ...]:
-    """Read a setup diagram: rows of space-separated tokens in odd-r offset."""
+def _parse_map(rows: tuple[str, ...], at: _At, mode: Mode = Mode.CLASH) -> tuple[MapHex, ...]:
+    """Read a clash or dungeon diagram: rows of space-separated tokens in
+    odd-r offset."""
     hexes: list[MapHex] = []
     numbered: set[int] = set()
     for r, text in enumerate(rows):
@@ -430,8 +466,8 @@ def _parse_map(rows: tuple[str, ...], at: _At) -> tuple[MapHex, ...]:
             hexes.append(cell)
     if not hexes:
         at.fail("the map has no hexes")
-    _check_tiles(hexes, at)
-    _check_numbers(numbered, at)
+    _check_tiles(hexes, at, mode)
+    _check_numbers(numbered, at, mode)
     _check_connected(hexes, at)
     return tuple(hexes)
 
@@ -461,11 +497,16 @@ def _cell(token: str, col: int, row: int, at: _At) -> MapHex | None:
     return MapHex(hex=where, tile=tile, marker=Marker.ENEMY, number=int(mark))
 
 
-def _check_tiles(hexes: list[MapHex], at: _At) -> None:
+_MAP_RULES = {Mode.CLASH: ("CLASH-1", "CLASH-7"), Mode.DUNGEON: ("DUNGEON-1", "DUNGEON-8a")}
+
+
+def _check_tiles(hexes: list[MapHex], at: _At, mode: Mode) -> None:
     tiles = {h.tile for h in hexes if not h.impassable}
     if len(tiles) < 2:
-        found = len(tiles)
-        at.fail(f"a clash map needs 2 or more tiles besides obstacles (CLASH-1), found {found}")
+        found, rule = len(tiles), _MAP_RULES[mode][0]
+        at.fail(
+            f"a {mode.value} map needs 2 or more tiles besides obstacles ({rule}), found {found}"
+        )
     if ENTRANCE not in tiles:
         at.fail("the map has no Entrance tile (E)")
     free = sum(1 for h in hexes if h.tile == ENTRANCE and h.marker is Marker.NONE)
@@ -474,9 +515,9 @@ def _check_tiles(hexes: list[MapHex], at: _At) -> None:
         at.fail(f"the Entrance tile needs at least {need} unmarked hexes, found {free}")
 
 
-def _check_numbers(numbered: set[int], at: _At) -> None:
+def _check_numbers(numbered: set[int], at: _At, mode: Mode) -> None:
     if not numbered:
-        at.fail("the map has no numbered enemy hexes (CLASH-7)")
+        at.fail(f"the map has no numbered enemy hexes ({_MAP_RULES[mode][1]})")
     missing = sorted(set(range(1, len(numbered) + 1)) - set(numbered))
     if missing:
         last = len(numbered)

@@ -5,18 +5,23 @@ from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
-from . import actions, flow, setup
+from . import actions, exploration, flow, setup
 from .commands import (
     BattleCommand,
     ClearActive,
     EndTurn,
     Engage,
+    Explore,
     Move,
+    MoveToExplore,
+    PlaceTile,
     NextRound,
     Resolve,
     Retreat,
     RollEnemyDice,
     StartClash,
+    StartDelve,
+    StartDungeon,
 )
 from .context import ENEMY_DIE_FACES, RulesContext
 from .decision import Decision
@@ -32,23 +37,50 @@ __all__ = ["decide", "evolve", "replay", "legal_commands"]
 def decide(state: BattleState | None, command: BattleCommand, ctx: RulesContext) -> list[BattleEvent]:
     """The events ``command`` produces from ``state``, or RuleViolation /
     MalformedCommand. Pure: the same inputs always give the same events."""
+    return decision(state, command, ctx).events
+
+
+def decision(state: BattleState | None, command: BattleCommand, ctx: RulesContext) -> Decision:
+    """The whole decision: the battle's events and, in a delve, the Delve
+    stream's (``delve_events``)."""
     d = Decision(state, ctx)
-    if isinstance(command, StartClash):
+    if isinstance(command, (StartClash, StartDelve)):
         if state is not None:
-            raise RuleViolation("CLASH-5", "this battle is already set up")
-        setup.start_clash(d, command)
-        return d.events
+            rule = "DELVE-7" if isinstance(command, StartDelve) else (
+                "DUNGEON-6" if isinstance(command, StartDungeon) else "CLASH-5")
+            raise RuleViolation(rule, "this battle is already set up")
+        if isinstance(command, StartDelve):
+            setup.start_delve(d, command)
+        else:
+            setup.start_clash(d, command)
+        return d
     if state is None:
         raise MalformedCommand("no battle has been set up yet")
     if state.phase is Phase.ENDED:
         raise RuleViolation("END-1", f"the battle is over ({state.ended_reason})")
     if state.phase is Phase.ENEMY_ROLL and not isinstance(command, RollEnemyDice):
         raise RuleViolation("ENEMY-6c", f"type the faces of {state.enemy_roll.foe}'s {state.enemy_roll.dice} dice first")
+    placing = ctx.delve.placing if ctx.delve is not None else None
+    if placing is not None and not isinstance(command, PlaceTile):
+        raise RuleViolation("EXPLORATION-9", f"place the revealed tile {placing.tile} first (`rk legal` lists where)")
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise MalformedCommand(f"{type(command).__name__} is not a battle command")
     handler(d, command)
-    return d.events
+    return d
+
+
+def _explore(d: Decision, cmd: Explore) -> None:
+    hero = actions.current_hero(d)
+    exploration.explore(d, hero, None if cmd.hex is None else tuple(cmd.hex))
+    flow.finish_if_fallen(d, hero.id)
+
+
+def _place_tile(d: Decision, cmd: PlaceTile) -> None:
+    if d.delve is None or d.delve.placing is None:
+        raise RuleViolation("EXPLORATION-9", "no revealed tile is waiting to be placed")
+    exploration.place_tile(d, cmd.rotation, tuple(cmd.origin))
+    flow.finish_if_fallen(d, d.state.turn.hero)
 
 
 def _roll_enemy(d: Decision, cmd: RollEnemyDice) -> None:
@@ -62,6 +94,9 @@ def _roll_enemy(d: Decision, cmd: RollEnemyDice) -> None:
 
 _HANDLERS = {
     Move: actions.move,
+    MoveToExplore: actions.move,
+    Explore: _explore,
+    PlaceTile: _place_tile,
     Engage: actions.engage,
     Resolve: actions.resolve,
     ClearActive: actions.clear_active,
@@ -86,23 +121,50 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
         n = len(state.pending.dice)
         return [Resolve(), Resolve(skip=tuple(range(n)))]
     d = Decision(state, ctx)
+    if ctx.delve is not None and ctx.delve.placing is not None:
+        return [PlaceTile(rotation=p.rotation, origin=p.origin) for p in exploration.placements(d)]
     hero = state.hero(state.turn.hero)
     out: list[BattleCommand] = []
     out += _moves(d, hero)
+    out += _explores(d, hero)
     out += _engages(d, hero)
     out += [ClearActive(slot=i) for i in range(len(hero.active))]
     out.append(EndTurn())
     return out
 
 
-def _moves(d: Decision, hero) -> list[Move]:
+def _moves(d: Decision, hero) -> list[Move | MoveToExplore]:
+    delve = d.delve
+    marks = delve.marks_for(d.state.round, hero.id) if delve is not None else None
+    if marks is not None and marks.explored:
+        return []  # MOVE-4
+    limit = hero.stamina
     try:
         actions.check_move(d, hero)
     except RuleViolation:
-        return []
+        if marks is None or not marks.resume:
+            return []
+        limit = marks.resume  # the rest of an interrupted Move (EXPLORATION-3b)
     taken = actions.occupied(d) - {hero.pos}
-    reach = d.ctx.board.reachable(hero.pos, taken, hero.stamina)
-    return [Move(to=h) for h in sorted(reach, key=lambda h: (h[1], h[0])) if h != hero.pos]
+    reach = d.ctx.board.reachable(hero.pos, taken, limit)
+    out = [Move(to=h) for h in sorted(reach, key=lambda h: (h[1], h[0])) if h != hero.pos]
+    if delve is not None:
+        open_ = set(exploration.explorable(d)) - set(marks.spent)
+        out += [MoveToExplore(to=m.to) for m in out if m.to in open_]
+    return out
+
+
+def _explores(d: Decision, hero) -> list[Explore]:
+    if d.delve is None:
+        return []
+    out = []
+    for cmd in [Explore(), *(Explore(hex=h) for h in exploration.explorable(d))]:
+        try:
+            decide(d.state, cmd, d.ctx)
+        except (RuleViolation, MalformedCommand):
+            continue
+        out.append(cmd)
+    return out
 
 
 def _engages(d: Decision, hero) -> list[Engage]:

@@ -9,6 +9,8 @@ member's result to that adventurer's stream (CLEANUP-3b, CLEANUP-4c).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 from uuid import UUID
 
 from domain.kernel import rng
@@ -21,14 +23,16 @@ from . import adventurer as adv
 from . import events as ev
 from .catalog import Pack
 from .citations import cited_rule
-from .commands import BattleCommand, StartClash
+from . import delve as dv
+from .commands import BattleCommand, StartClash, StartDelve, StartDungeon
 from .context import RulesContext, context_for
 from .evolve import evolve, replay
 from .narrate import describe
 from .packs import starter_pack
-from .rules import decide, legal_commands
+from .rules import decision, legal_commands
 from .spell import spell
 from .state import BattleState
+from .vocab import DELVE_OBJECTIVES
 
 ADVENTURERS = Aggregate(
     kind="adventurer",
@@ -40,6 +44,19 @@ ADVENTURERS = Aggregate(
     snapshot_every=50,
     key=lambda name: name.strip().lower(),  # adventurers are found by name, in any case
     name_of=lambda event: event.state.name if isinstance(event, adv.AdventurerCreated) else None,
+)
+
+
+DELVES = Aggregate(
+    kind="delve",
+    event_base=dv.DelveEvent,
+    state_type=dv.DelveState,
+    evolve=dv.evolve_delve,
+    restored=lambda command_id, state: dv.DelveRestored(command_id=command_id, restored=state),
+    snapshot_topic="betrayal.snapshot.Delve",
+    snapshot_every=50,
+    key=lambda battle_id: battle_id,  # one delve per delve battle, named by the battle
+    name_of=lambda event: event.state.battle_id if isinstance(event, dv.DelveBegun) else None,
 )
 
 
@@ -57,41 +74,69 @@ class Betrayal(Ruleset):
     issued = ev.CommandIssued
     undone = ev.CommandUndone
     snapshot_topic = "betrayal.snapshot.Battle"
-    aggregates = (ADVENTURERS,)
-    setup_commands = (StartClash,)
+    aggregates = (ADVENTURERS, DELVES)
+    setup_commands = (StartClash, StartDelve)  # StartDungeon is a StartClash
 
     def pack(self) -> Pack:
         return starter_pack()
 
+    def pack_hashes(self, pack: Pack) -> tuple[str, ...]:
+        """A clash records the hash of the core files, a delve or a dungeon
+        that of every file (the delve content too)."""
+        return (pack.hash, pack.delve_hash) if pack.delve_hash else (pack.hash,)
+
     def context(self, pack: Pack, state: BattleState) -> RulesContext:
-        if state.pack_hash != pack.hash:
+        clash = state.setup in pack.setups
+        if state.pack_hash != (pack.hash if clash else pack.delve_hash):
             raise NotFound(f"battle {state.battle_id} was played with pack {state.pack_id} ({state.pack_hash});"
                            " that pack is not loaded")
+        if state.setup in pack.delves:
+            return RulesContext(pack, state.setup)  # its Delve joins it (``joined``)
         return context_for(pack, state.setup)
 
-    def setup_context(self, pack: Pack, command: StartClash) -> RulesContext:
-        if command.setup not in pack.setups:
-            raise MalformedCommand(f"no setup {command.setup!r}; choose one of {', '.join(pack.setups)}")
+    def setup_context(self, pack: Pack, command: StartClash | StartDelve) -> RulesContext:
+        if isinstance(command, StartDelve):
+            if command.delve not in pack.delves:
+                raise MalformedCommand(f"no delve {command.delve!r}; choose one of {', '.join(pack.delves)}")
+            return RulesContext(pack, command.delve)
+        setups = pack.dungeons if isinstance(command, StartDungeon) else pack.setups
+        if command.setup not in setups:
+            what = "dungeon" if isinstance(command, StartDungeon) else "setup"
+            raise MalformedCommand(f"no {what} {command.setup!r}; choose one of {', '.join(setups)}")
         return context_for(pack, command.setup)
+
+    def companions(self, state: BattleState) -> tuple[tuple[str, UUID], ...]:
+        """A delve battle's rules read its Delve (the map, the deck, the skyshards)."""
+        if state.objective in DELVE_OBJECTIVES:
+            return ((DELVES.kind, self.stream_of(DELVES.kind, state.battle_id)),)
+        return ()
+
+    def joined(self, ctx: RulesContext, companions: Mapping[str, Any]) -> RulesContext:
+        return ctx.with_delve(companions.get(DELVES.kind))
 
     # The pure function itself, not a method around it: replay calls it per event.
     evolve = staticmethod(evolve)  # type: ignore[assignment]
 
     def decide(self, state: BattleState | None, command: BattleCommand, ctx: RulesContext) -> Outcome:
-        produced = decide(state, command, ctx)
-        if not any(isinstance(e, ev.BattleEnded) for e in produced):
-            return Outcome(produced)
-        final = replay(produced, state)
-        return Outcome(produced, tuple(
-            Write(ADVENTURERS.kind, UUID(h.adventurer_id), (adv.concluded(final, h),)) for h in final.heroes
-        ))
+        d = decision(state, command, ctx)
+        produced = d.events
+        writes: list[Write] = []
+        if d.delve_events:
+            battle_id = produced[0].battle_id if state is None else state.battle_id  # type: ignore[attr-defined]
+            writes.append(Write(DELVES.kind, self.stream_of(DELVES.kind, battle_id), tuple(d.delve_events)))
+        if any(isinstance(e, ev.BattleEnded) for e in produced):
+            final = replay(produced, state)
+            writes += [Write(ADVENTURERS.kind, UUID(h.adventurer_id), (adv.concluded(final, h),))
+                       for h in final.heroes]
+        return Outcome(produced, tuple(writes))
 
     def legal_commands(self, state: BattleState, ctx: RulesContext) -> list[BattleCommand]:
         return legal_commands(state, ctx)
 
     def reveals(self, event: Event) -> bool:
         """A roll or a draw shows players an outcome they did not know."""
-        return isinstance(event, ev.DiceRolled) or (isinstance(event, ev.EnemyPlaced) and event.draw >= 0)
+        return (isinstance(event, (ev.DiceRolled, ev.Explored, ev.LockpickTested))
+                or (isinstance(event, ev.EnemyPlaced) and event.draw >= 0))
 
     def check_random(self, state: BattleState | None, event: Event) -> RandomCheck | None:
         if state is None:
@@ -105,6 +150,13 @@ class Betrayal(Ruleset):
             return _check_counter(state, "DiceRolled", event.counter)
         if isinstance(event, ev.EnemyPlaced) and event.draw >= 0:
             return _check_counter(state, "EnemyPlaced draw", event.draw)
+        if isinstance(event, ev.LockpickTested):
+            expected = tuple(tuple(rng.draw(state.seed, event.counter + 3 * i + j, 6) + 1 for j in range(len(a)))
+                             for i, a in enumerate(event.attempts))
+            if expected != event.attempts:
+                return RandomCheck(f"lockpick dice {list(expected)} from seed {state.seed} counter {event.counter}",
+                                   str(list(event.attempts)))
+            return _check_counter(state, "LockpickTested", event.counter)
         return None
 
     def describe_event(self, event: Event, state: BattleState | None, pack: Pack | None) -> str:
@@ -122,7 +174,10 @@ class Betrayal(Ruleset):
                        who=", ".join(h.name for h in state.heroes), setup=state.setup, over=over)
 
     def related_streams(self, state: BattleState) -> dict[UUID, str]:
-        return {UUID(h.adventurer_id): f"{ADVENTURERS.kind}:{h.name}" for h in state.heroes}
+        streams = {UUID(h.adventurer_id): f"{ADVENTURERS.kind}:{h.name}" for h in state.heroes}
+        for kind, stream in self.companions(state):
+            streams[stream] = f"{kind}:{state.battle_id}"
+        return streams
 
     def check_setup(self, command: StartClash, prelude: dict[UUID, list[Event]], before: dict[UUID, object],
                     pack: Pack) -> Problem | None:

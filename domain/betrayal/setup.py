@@ -13,8 +13,11 @@ from domain.kernel.rng import check_seed
 from . import RULES_VERSION
 from . import events as ev
 from .catalog import Chip, Pack
-from .commands import Member, StartClash
+from .commands import Member, StartClash, StartDelve, StartDungeon
 from .decision import Decision
+from .bags import chip_side
+from .delve import DelveBegun, DelveState
+from .delve_map import entrance
 from .flow import begin_round
 from .state import DieKind, Hero, Options, OwnedDie, TrackDie
 from .vocab import BAG_LEVELS, LEVELS, Objective, Status
@@ -57,7 +60,7 @@ def _hero(member: Member) -> Hero:
     )
 
 
-def _check_party(d: Decision, cmd: StartClash) -> None:
+def _check_party(d: Decision, cmd: StartClash | StartDelve) -> None:
     if not 1 <= len(cmd.party) <= MAX_PARTY:
         raise RuleViolation("CLASH-8", f"a party has 1 to {MAX_PARTY} adventurers, not {len(cmd.party)}")
     for m in cmd.party:
@@ -75,7 +78,7 @@ def _check_party(d: Decision, cmd: StartClash) -> None:
         raise RuleViolation("EP-2", f"XP {shown} is more than the XP dial holds (0 to {MAX_XP}: 40, then +40)")
 
 
-def _placements(d: Decision, cmd: StartClash) -> list:
+def _placements(d: Decision, cmd: StartClash | StartDelve, rule: str = "CLASH-8a") -> list:
     board = d.ctx.board
     free = [h for h in board.entrance_hexes() if h not in {c.hex for c in d.state.caches}]
     if cmd.placements:
@@ -83,10 +86,10 @@ def _placements(d: Decision, cmd: StartClash) -> list:
         if len(chosen) != len(cmd.party):
             raise MalformedCommand("give one Entrance hex per adventurer, or none")
         if len(set(chosen)) != len(chosen):
-            raise RuleViolation("CLASH-8a", "two adventurers cannot be placed on the same hex")
+            raise RuleViolation(rule, "two adventurers cannot be placed on the same hex")
         for h in chosen:
             if h not in free:
-                raise RuleViolation("CLASH-8a", f"hex {name(h)} is not an empty hex of the Entrance tile")
+                raise RuleViolation(rule, f"hex {name(h)} is not an empty hex of the Entrance tile")
         return chosen
     if len(free) < len(cmd.party):
         raise RuleViolation("CLASH-8", "the Entrance tile has too few empty hexes for this party")
@@ -94,26 +97,33 @@ def _placements(d: Decision, cmd: StartClash) -> list:
 
 
 def start_clash(d: Decision, cmd: StartClash) -> None:
-    """Decide a StartClash into BattleStarted and the setup events."""
+    """Decide a StartClash (CLASH-5 to CLASH-10) or a StartDungeon (DUNGEON-6
+    to DUNGEON-11: the same steps from the dungeon's diagram, its objective
+    units on the special hexes the party chooses, DUNGEON-8d, DUNGEON-8e)
+    into BattleStarted and the setup events."""
     pack = d.ctx.pack
-    if cmd.setup not in pack.setups:
-        raise MalformedCommand(f"no setup {cmd.setup!r} in pack {pack.id!r}")
+    dungeon = isinstance(cmd, StartDungeon)
+    setups = pack.dungeons if dungeon else pack.setups
+    if cmd.setup not in setups:
+        kind = "dungeon" if dungeon else "setup"
+        raise MalformedCommand(f"no {kind} {cmd.setup!r} in pack {pack.id!r}")
     check_seed(cmd.seed)
     _check_party(d, cmd)
-    setup = pack.setups[cmd.setup]
+    setup = setups[cmd.setup]
     ep = compute_ep(cmd.xp, len(cmd.party))
     d.emit(ev.BattleStarted(
         battle_id=cmd.battle_id, rules_version=RULES_VERSION, pack_id=pack.id,
-        pack_hash=pack.hash, setup=cmd.setup, seed=cmd.seed, difficulty=cmd.difficulty,
-        options=Options(physical_dice=cmd.physical_dice), objective=setup.objective,
+        pack_hash=pack.delve_hash if dungeon else pack.hash, setup=cmd.setup, seed=cmd.seed,
+        difficulty=cmd.difficulty, options=Options(physical_dice=cmd.physical_dice), objective=setup.objective,
         xp=cmd.xp, ep=ep, party=tuple(_hero(m) for m in cmd.party),
     ))
     board = d.ctx.board
-    for h, kind in board.cache_hexes():  # CLASH-6
+    for h, kind in board.cache_hexes():  # CLASH-6, DUNGEON-7
         d.emit(ev.CachePlaced(hex=h, kind=kind))
     number = 0
     if setup.objective is Objective.ELIMINATE:  # OBJ-3, EP-8: outside the EP
-        for enemy_id, h in zip(setup.objective_units, board.special_hexes()):
+        specials = _specials(d, cmd, len(setup.objective_units)) if dungeon else board.special_hexes()
+        for enemy_id, h in zip(setup.objective_units, specials):
             number += 1
             enemy = pack.enemies[enemy_id]
             d.emit(ev.EnemyPlaced(
@@ -121,19 +131,56 @@ def start_clash(d: Decision, cmd: StartClash) -> None:
                 hex=h, number=number, quest=True, ep_left=d.state.ep_left,
             ))
     place_enemies(d, number)
-    for member, h in zip(cmd.party, _placements(d, cmd)):  # CLASH-8, CLASH-8d
+    for member, h in zip(cmd.party, _placements(d, cmd)):  # CLASH-8, CLASH-8d, DUNGEON-9
         d.emit(ev.AdventurerPlaced(hero=hero_id(member.name), hex=h, form=member.form))
-    begin_round(d, 1)  # CLASH-10
+    begin_round(d, 1)  # CLASH-10, DUNGEON-11
 
 
-def _side(pack: Pack, chip: Chip, level: int) -> str | None:
-    """The enemy id on the side of ``chip`` that shows ``level``, if any."""
-    low, high = BAG_LEVELS[chip.bag]
-    if level == low:
-        return chip.front
-    if level == high and chip.back is not None:
-        return chip.back
-    return None
+def _specials(d: Decision, cmd: StartDungeon, units: int) -> list:
+    """DUNGEON-8e: the special hexes the party chose for the objective units,
+    in order; by default the first ones in reading order."""
+    special = d.ctx.board.special_hexes()
+    if not cmd.specials:
+        return special[:units]
+    chosen = [tuple(h) for h in cmd.specials]
+    if len(chosen) != units:
+        raise MalformedCommand(f"name one special hex per objective unit ({units}), or none")
+    if len(set(chosen)) != len(chosen):
+        raise RuleViolation("DUNGEON-8e", "two objective units cannot share a special hex")
+    for h in chosen:
+        if h not in special:
+            raise RuleViolation("DUNGEON-8d", f"hex {name(h)} is not a special hex of the diagram")
+    return chosen
+
+
+def start_delve(d: Decision, cmd: StartDelve) -> None:
+    """DELVE-7 to DELVE-12: the Entrance on the table and the tiles in their
+    piles (the Delve stream), no caches and no enemies (DELVE-8, DELVE-9),
+    the party on the Entrance in turn order with form and ready items
+    (DELVE-10), round 1 (DELVE-12)."""
+    pack = d.ctx.pack
+    found = pack.delves.get(cmd.delve)
+    if found is None:
+        raise MalformedCommand(f"no delve {cmd.delve!r} in pack {pack.id!r}; there are: {', '.join(pack.delves)}")
+    check_seed(cmd.seed)
+    _check_party(d, cmd)
+    d.emit(ev.BattleStarted(
+        battle_id=cmd.battle_id, rules_version=RULES_VERSION, pack_id=pack.id, pack_hash=pack.delve_hash,
+        setup=cmd.delve, seed=cmd.seed, difficulty=cmd.difficulty,
+        options=Options(physical_dice=cmd.physical_dice), objective=found.objective,
+        xp=cmd.xp, ep=0, party=tuple(_hero(m) for m in cmd.party),
+    ))
+    shapes = sorted({t.shape for t in pack.tiles.values()})
+    d.emit_delve(DelveBegun(state=DelveState(
+        battle_id=cmd.battle_id, delve=found.id, objective=found.objective, required=found.skyshards,
+        party_size=len(cmd.party), xp=cmd.xp, seed=cmd.seed, tiles=(entrance(pack),),
+        piles=tuple((shape, tuple(sorted(t.id for t in pack.tiles.values() if t.shape == shape)))
+                    for shape in shapes),
+        deck=tuple(sorted(pack.cards)),
+    )))
+    for member, h in zip(cmd.party, _placements(d, cmd, "DELVE-10a")):
+        d.emit(ev.AdventurerPlaced(hero=hero_id(member.name), hex=h, form=member.form))
+    begin_round(d, 1)  # DELVE-12
 
 
 def place_enemies(d: Decision, number: int) -> None:
@@ -151,12 +198,12 @@ def place_enemies(d: Decision, number: int) -> None:
         for level in LEVELS:
             if level > left:
                 continue
-            choices = [i for i, c in enumerate(bag) if _side(pack, c, level)]
+            choices = [i for i, c in enumerate(bag) if chip_side(pack, c, level)]
             if not choices:
                 continue
             k, counter = d.pick(len(choices))
             chip = bag.pop(choices[k])
-            enemy_id = _side(pack, chip, level)
+            enemy_id = chip_side(pack, chip, level)
             enemy = pack.enemies[enemy_id]
             number += 1
             d.emit(ev.EnemyPlaced(

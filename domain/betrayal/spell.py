@@ -18,6 +18,12 @@ def spell(command: c.BattleCommand, physical_dice: bool = False) -> str:
     """
     if isinstance(command, c.Move):
         return f"move {label(command.to)}"
+    if isinstance(command, c.MoveToExplore):
+        return f"move {label(command.to)} --explore"
+    if isinstance(command, c.Explore):
+        return "explore" if command.hex is None else f"explore {label(command.hex)}"
+    if isinstance(command, c.PlaceTile):
+        return f"place-tile --rotation {command.rotation} --origin {label(command.origin)}"
     if isinstance(command, c.Engage):
         parts = [f"engage --form {command.form.value}"]
         if command.target:
@@ -45,13 +51,24 @@ def spell(command: c.BattleCommand, physical_dice: bool = False) -> str:
         if physical_dice:
             return "roll-enemy " + ",".join("F" for _ in command.faces)
         return "roll-enemy " + _ones(f + 1 for f in command.faces)
+    if isinstance(command, c.StartDungeon):  # a StartClash too: first
+        specials = f" --specials {','.join(label(h) for h in command.specials)}" if command.specials else ""
+        return f"new dungeon --setup {command.setup} {_start(command, '--place')}{specials}"
     if isinstance(command, c.StartClash):
-        party = " ".join(f"--party {shlex.quote(m.name)}" for m in command.party)
-        options = "" if command.difficulty.value == "adept" else f" --difficulty {command.difficulty.value}"
-        options += " --physical-dice" if command.physical_dice else ""
-        options += "".join(f" --at {label(h)}" for h in command.placements)
-        return f"new clash --setup {command.setup} {party} --xp {command.xp} --seed {command.seed}{options}"
+        return f"new clash --setup {command.setup} {_start(command, '--at')}"
+    if isinstance(command, c.StartDelve):
+        return f"new delve --delve {command.delve} {_start(command, '--place')}"
     return type(command).__name__
+
+
+def _start(command: c.StartClash | c.StartDelve, place: str) -> str:
+    """The options every setup takes: party, XP, seed, difficulty, dice,
+    and each adventurer's Entrance hex (``place`` names that option)."""
+    party = " ".join(f"--party {shlex.quote(m.name)}" for m in command.party)
+    options = "" if command.difficulty.value == "adept" else f" --difficulty {command.difficulty.value}"
+    options += " --physical-dice" if command.physical_dice else ""
+    options += "".join(f" {place} {label(h)}" for h in command.placements)
+    return f"{party} --xp {command.xp} --seed {command.seed}{options}"
 
 
 def _ones(values) -> str:

@@ -99,10 +99,52 @@ LEVELS = (20, 10, 5, 1)
 
 
 class Objective(str, Enum):
-    """Objectives a clash can have (OBJ-1, OBJ-3)."""
+    """Encounter objectives: Conquer and Eliminate X for clashes and
+    dungeons (OBJ-1, OBJ-3), Survey and Uncover for delves (OBJ-4, OBJ-8)."""
 
     CONQUER = "conquer"
     ELIMINATE = "eliminate"
+    SURVEY = "survey"
+    UNCOVER = "uncover"
+
+
+DELVE_OBJECTIVES = (Objective.SURVEY, Objective.UNCOVER)
+
+
+class Mode(str, Enum):
+    """The three battle modes (CLASH-1, DELVE-1, DUNGEON-1)."""
+
+    CLASH = "clash"
+    DELVE = "delve"
+    DUNGEON = "dungeon"
+
+
+class TileIcon(str, Enum):
+    """What a delve tile prints on a hex (DELVE-2, EXPLORATION-1,
+    EXPLORATION-10a, EXPLORATION-11)."""
+
+    NONE = ""
+    CONNECTION = "connection"
+    COMMON = "common"  # a Common item hex: caches go here
+    ENEMY = "enemy"  # an enemy hex: enemies are deployed here
+
+
+class CardEffect(str, Enum):
+    """What a delve card's When Revealed or skyshard effect does
+    (EXPLORATION-8, SKYSHARD-5): our own small vocabulary."""
+
+    DAMAGE_ALL = "damage-all"  # each adventurer on the map suffers the amount in damage
+    FATIGUE_EXPLORER = "fatigue-explorer"  # the explorer gains that much light fatigue
+    HEAL_ALL = "heal-all"  # each adventurer on the map heals the amount
+    BONUS_HP = "bonus-hp"  # the adventurer (explorer, or who took the skyshard) gains bonus HP
+    EXTRA_EP = "extra-ep"  # the revealed tile's EP rises by the amount
+
+
+class Environment(str, Enum):
+    """A delve card's lasting effect on its tile (EXPLORATION-12)."""
+
+    MIASMA = "miasma"  # an adventurer who starts their turn on the tile suffers the amount in damage
+    SANCTUARY = "sanctuary"  # an adventurer who starts their turn on the tile heals the amount
 
 
 class Difficulty(str, Enum):

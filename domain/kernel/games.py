@@ -61,6 +61,7 @@ class Result:
     command_id: str
     events: list[Event]
     battle: Game
+    written: tuple[tuple[UUID, tuple[Event, ...]], ...] = ()  # other streams' events, by stream
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ class GameApp(EventSourcedApp):
         self._packs: dict[str, Any] = dict(packs or {})
         self._latest: OrderedDict[str, Game] = OrderedDict()
         self._rulesets: dict[str, Ruleset] = {}
+        self._companions: dict[UUID, tuple[int, Any]] = {}  # stream -> (version, state)
 
     # -- rulesets and their packs ---------------------------------------------
 
@@ -122,9 +124,51 @@ class GameApp(EventSourcedApp):
         raise TypeError(f"{type(state).__name__} is no ruleset's game state")
 
     def context(self, state: Any) -> Any:
-        """The rules context for a game in ``state``, with the pack in use."""
+        """The rules context for a game in ``state``, with the pack in use.
+        A game whose rules read companion aggregates (``Ruleset.companions``)
+        needs ``rules_context`` instead, which knows where it stands."""
         rs = self.ruleset_of_state(state)
         return rs.context(self.pack_of(rs), state)
+
+    def rules_context(self, battle_id: str, version: int | None = None) -> Any:
+        """The rules context of game ``battle_id`` now, or at ``version``:
+        its ruleset's context joined with the companion aggregates as they
+        stood then."""
+        rs = self.ruleset(battle_id)
+        return self._rules_context(rs, self.battle(battle_id, version).state, version)
+
+    def _rules_context(self, rs: Ruleset, state: Any, version: int | None) -> Any:
+        return registry.rules_context(rs, self.pack_of(rs), state,
+                                      lambda kind, stream: self.companion(rs, kind, stream, version))
+
+    def companion(self, rs: Ruleset, kind: str, stream: UUID, version: int | None = None) -> Any:
+        """A companion aggregate's state (``Ruleset.companions``) now, or as
+        it stood when its game was at ``version``. Its events carry the id
+        of the command that wrote them, ``c`` or ``u`` and the game version
+        that command's first event took, so the companion at game version v
+        is the fold of the events whose command came at or before v."""
+        aggregate = rs.aggregate(kind)
+        if version is None:
+            cached = self._companions.get(stream)
+            last = self.events.last(stream)
+            if last is None:
+                return None
+            if cached is not None and cached[0] == last.originator_version:
+                return cached[1]
+            if cached is not None and cached[0] < last.originator_version:
+                state = _fold_plain(aggregate, cached[1], self.events(stream, gt=cached[0]))
+            else:
+                state = self.state_of(aggregate, stream)
+            self._companions[stream] = (last.originator_version, state)
+            while len(self._companions) > self.cached_battles:
+                self._companions.pop(next(iter(self._companions)))
+            return state
+        state = None
+        for envelope in self.events(stream):
+            if int(envelope.command_id[1:] or 0) > version:
+                break
+            state = aggregate.evolve(state, envelope.event)
+        return state
 
     # -- queries ---------------------------------------------------------------
 
@@ -160,7 +204,7 @@ class GameApp(EventSourcedApp):
         """What may be done now in ``battle_id``."""
         rs = self.ruleset(battle_id)
         state = self.battle(battle_id).state
-        return rs.legal_commands(state, rs.context(self.pack_of(rs), state))
+        return rs.legal_commands(state, self._rules_context(rs, state, None))
 
     def stream(self, battle_id: str) -> list[Envelope]:
         """Every envelope of the game's stream, in order."""
@@ -222,7 +266,7 @@ class GameApp(EventSourcedApp):
         game = fold(rs, None, own)
         assert game is not None
         self._remember(battle_id, game)
-        return Result(command_id, events, game)
+        return Result(command_id, events, game, _events_of(before + written))
 
     def execute(self, battle_id: str, command: Any, *, redo_of: str = "") -> Result:
         """Decide ``command`` against the game and save what it produced, in
@@ -231,7 +275,7 @@ class GameApp(EventSourcedApp):
         game = self.battle(battle_id)
         # The ruleset refuses a second setup with its own rule; the kernel
         # never lets one through, whatever a ruleset's decide says.
-        outcome: Outcome = rs.decide(game.state, command, rs.context(self.pack_of(rs), game.state))
+        outcome: Outcome = rs.decide(game.state, command, self._rules_context(rs, game.state, None))
         if isinstance(command, rs.setup_commands):
             raise MalformedCommand(f"battle {battle_id} is already set up; start a new one with `rk new`")
         command_id = f"c{game.version + 1}"
@@ -239,7 +283,8 @@ class GameApp(EventSourcedApp):
         issued = rs.issued(command_id=command_id, command=command, redo_of=redo_of,
                            touched=tuple((str(w.stream), w.version_before) for w in written))
         events = [issued, *outcome.events]
-        return Result(command_id, events, self._commit(rs, battle_id, game, events, command_id, written))
+        return Result(command_id, events, self._commit(rs, battle_id, game, events, command_id, written),
+                      _events_of(written))
 
     def undo(self, battle_id: str, *, force: bool = False) -> Result:
         """Revert the last command in every stream it touched (DESIGN: Undo).
@@ -263,7 +308,8 @@ class GameApp(EventSourcedApp):
             back = self.state_of(kind, stream, version_before) if version_before else None
             written.append(self._write(rs, Write(kind.kind, stream, (kind.restored(last.command_id, back),)),
                                        command_id))
-        return Result(command_id, [undone], self._commit(rs, battle_id, game, [undone], command_id, written))
+        return Result(command_id, [undone], self._commit(rs, battle_id, game, [undone], command_id, written),
+                      _events_of(written))
 
     def redo(self, battle_id: str) -> Result:
         """Re-apply the most recently undone command, while nothing new was
@@ -289,7 +335,11 @@ class GameApp(EventSourcedApp):
         kind = rs.aggregate(write.kind)
         last = self.events.last(write.stream)
         version = last.originator_version if last else 0
-        state = self.state_of(kind, write.stream) if last else None
+        cached = self._companions.get(write.stream)
+        if cached is not None and cached[0] == version:
+            state = cached[1]
+        else:
+            state = self.state_of(kind, write.stream) if last else None
         for event in write.events:
             state = kind.evolve(state, event)
         return _Written(write.stream, kind, version, wrap(write.stream, version, write.events, command_id), state)
@@ -307,11 +357,17 @@ class GameApp(EventSourcedApp):
         if result.version // self.snapshot_every > game.version // self.snapshot_every:
             self.save_snapshot(stream, result.version, result, rs.snapshot_topic)
         for w in written:
+            if w.stream in self._companions:
+                self._companions[w.stream] = (w.version_before + len(w.envelopes), w.state)
             every = w.aggregate.snapshot_every
             after = w.version_before + len(w.envelopes)
             if w.aggregate.snapshot_topic and w.state is not None and after // every > w.version_before // every:
                 self.save_snapshot(w.stream, after, w.state, w.aggregate.snapshot_topic)
         return result
+
+
+def _events_of(written: list[_Written]) -> tuple[tuple[UUID, tuple[Event, ...]], ...]:
+    return tuple((w.stream, tuple(e.event for e in w.envelopes)) for w in written)
 
 
 def _fold_plain(kind: Aggregate, state: Any, items: Any) -> Any:

@@ -62,7 +62,7 @@ from domain.kernel.envelope import Envelope, wrap
 from domain.kernel.errors import AmbiguousCommand, LogError, MalformedCommand, NotFound, RuleViolation
 from domain.kernel.games import INDEX_STREAM, GameApp, GameRegistered
 from domain.kernel.messages import event_class
-from domain.kernel.ruleset import Aggregate, Outcome, Problem, Ruleset
+from domain.kernel.ruleset import Aggregate, Outcome, Problem, Ruleset, rules_context
 from domain.kernel.streams_order import envelopes_in_append_order
 
 FORMAT = "rulekeeper-log/2"
@@ -739,7 +739,7 @@ class _Check:
         self.rs = rs
         if self.pack is None:
             self.pack = self.app.pack_of(rs) if self.app is not None else rs.pack()
-        if header["pack_hash"] != self.pack.hash:
+        if header["pack_hash"] not in rs.pack_hashes(self.pack):
             if self.strict:
                 raise LogError(1, f"the log was played with pack {header['pack_id']} ({header['pack_hash']}),"
                                   f" not the loaded pack {self.pack.id} ({self.pack.hash})")
@@ -922,6 +922,12 @@ class _Check:
                 return found
         return None
 
+    def _companion(self, kind: str, stream: UUID) -> Any:
+        """A companion aggregate as this log has it so far (None if the log
+        holds no line of it)."""
+        name = self.reader.streams.get(str(stream))
+        return self._state_of(name) if name is not None else None
+
     def _state_of(self, stream: str) -> Any:
         states = self.history.get(stream)
         return states[-1] if states else None
@@ -1021,7 +1027,7 @@ class _Check:
                     return _divergence(line, label, "LOG", "a setup command first", self._spell(cmd))
                 ctx = self.rs.setup_context(self.pack, cmd)
             else:
-                ctx = self.rs.context(self.pack, state)
+                ctx = rules_context(self.rs, self.pack, state, self._companion)
             produced = self.rs.decide(state, cmd, ctx)  # a second setup: the ruleset's own rule refuses it
             if step.before is not None and isinstance(cmd, self.rs.setup_commands):
                 return _divergence(line, label, "LOG", "a command of a game already set up", "a second setup")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -153,6 +153,12 @@ class Ruleset:
         """The default content pack (an object with ``id`` and ``hash``)."""
         raise NotImplementedError
 
+    def pack_hashes(self, pack: Any) -> tuple[str, ...]:
+        """The content hashes a game played with ``pack`` may record (its
+        setup event's ``pack_hash``): the pack's own by default; a ruleset
+        whose packs hash parts of their content apart names each."""
+        return (pack.hash,)
+
     def context(self, pack: Any, state: Any) -> Any:
         """The rules context ``decide`` and ``legal_commands`` take for a game
         in ``state``. Raises ``NotFound`` if the game was played with
@@ -162,6 +168,19 @@ class Ruleset:
     def setup_context(self, pack: Any, command: Any) -> Any:
         """The rules context to decide a setup command with."""
         raise NotImplementedError
+
+    def companions(self, state: Any) -> tuple[tuple[str, UUID], ...]:
+        """The other aggregates' streams, as ``(kind, stream)``, whose state
+        the rules read to decide a command of a game in ``state`` (a
+        Betrayal delve reads its Delve). The kernel loads each one as it
+        stood at the game's version and hands them to ``joined``. Most
+        games read none (the default)."""
+        return ()
+
+    def joined(self, ctx: Any, companions: Mapping[str, Any]) -> Any:
+        """The rules context ``ctx`` with the companion states, by kind (see
+        ``companions``). Called only when ``companions`` names some."""
+        return ctx
 
     # -- the rules -----------------------------------------------------------
 
@@ -264,6 +283,17 @@ class Ruleset:
             if isinstance(event, aggregate.event_base):
                 return aggregate
         return None
+
+
+def rules_context(rs: Ruleset, pack: Any, state: Any, companion: Callable[[str, UUID], Any]) -> Any:
+    """The context ``decide`` and ``legal_commands`` take for a game in
+    ``state``: the ruleset's own, joined with the companion states
+    ``companion(kind, stream)`` gives (the store's, or a verifier's)."""
+    ctx = rs.context(pack, state)
+    wanted = rs.companions(state)
+    if not wanted:
+        return ctx
+    return rs.joined(ctx, {kind: companion(kind, stream) for kind, stream in wanted})
 
 
 _REGISTRY: dict[str, Ruleset] = {}

@@ -17,6 +17,8 @@ from bench import run  # noqa: E402
 
 FIGURES = (
     "rebuild, SQLite",
+    "rebuild, SQLite, Conquest",
+    "rebuild, SQLite, Betrayal delve",
     "load, snapshots on",
     "process: rk status",
     "process: rk move",

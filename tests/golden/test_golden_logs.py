@@ -14,7 +14,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from domain.betrayal.application import BetrayalApp
+from domain.betrayal.application import BetrayalApp, delve_stream
+from domain.betrayal.delve import DelveConcluded, ShortageSkyshard
 from domain.betrayal.events import CommandIssued, CommandUndone
 from domain.kernel.portable import (
     export_battle,
@@ -81,6 +82,38 @@ def test_the_logs_show_what_their_names_say(golden_logs):
     redos = [e for e in undo if isinstance(e, CommandIssued) and e.redo_of]
     assert any(u.forced for u in undos) and any(not u.forced for u in undos)
     assert redos
+
+
+def _imported(data: bytes) -> tuple[BetrayalApp, str]:
+    app = BetrayalApp(store="memory")
+    return app, import_log(app, data)
+
+
+def test_the_delve_logs_show_what_their_names_say(golden_logs):
+    """Delves and a dungeon, with their Delve streams (or none, for the dungeon)."""
+    # A Survey delve won: every required skyshard obtained (OBJ-4, OBJ-5).
+    app, won = _imported(golden_logs["delve-survey-won.jsonl"])
+    assert app.battle(won).state.outcome is Outcome.SUCCESS
+    delve = app.delve_of(won)
+    assert delve.objective.value == "survey" and delve.gained == delve.required and delve.concluded == "success"
+    assert f"delve:{won}" in header(golden_logs["delve-survey-won.jsonl"])["streams"].values()
+    # An Uncover delve left early: a failure (OBJ-9) that still gives XP per skyshard (OBJ-10).
+    app, retreat = _imported(golden_logs["delve-uncover-retreat.jsonl"])
+    state, delve = app.battle(retreat).state, app.delve_of(retreat)
+    assert state.outcome is Outcome.FAILURE and state.ended_reason.startswith("OBJ-9")
+    assert delve.objective.value == "uncover" and 0 < delve.gained < delve.required
+    concluded = [e.event for e in app.events(delve_stream(retreat)) if isinstance(e.event, DelveConcluded)]
+    assert concluded[-1].xp > 0 and concluded[-1].skyshards == delve.gained
+    # Out of tiles of a shape: the card is kept face down as a skyshard (EXPLORATION-7a, SKYSHARD-4).
+    app, short = _imported(golden_logs["delve-shortage.jsonl"])
+    assert any(isinstance(e.event, ShortageSkyshard) for e in app.events(delve_stream(short)))
+    assert app.delve_of(short).face_down
+    # A dungeon: a Betrayal battle with no Delve stream.
+    app, dungeon = _imported(golden_logs["dungeon-sentinel-vault.jsonl"])
+    assert app.battle(dungeon).state.setup == "sentinel-vault" and app.battle(dungeon).state.outcome is not None
+    assert app.delve_of(dungeon) is None
+    assert set(header(golden_logs["dungeon-sentinel-vault.jsonl"])["streams"].values()) == {
+        "battle", *(f"adventurer:{n}" for n in ("Ysolda", "Tarn", "Brelyna", "Onmund"))}
 
 
 def test_the_conquest_logs_show_what_their_names_say(golden_logs):

@@ -346,8 +346,9 @@ def test_undoing_the_final_command_marks_the_adventurer_write_back_undone():
 
 def projections() -> tuple:
     from projections.battles import BattlesView
+    from projections.skyshards import SkyshardView
 
-    return (CooldownView(), PoolView(), AuditView(), BattlesView())
+    return (CooldownView(), PoolView(), AuditView(), BattlesView(), SkyshardView())
 
 
 def api_rows(app: BetrayalApp, bids: list[str]) -> list:
