@@ -37,6 +37,11 @@ SOCKET_NAME = "rk.sock"
 # Kept in the caller's process: a shell and a server are processes of their
 # own, and the demo is a long session of its own too.
 IN_PROCESS = frozenset({"serve", "play", "demo"})
+# Typer's shell completion looks at the caller's shell and home: the options
+# that set it up, and the variable its script sets to ask for completions
+# (named after the program name cli.main gives, "rk"), run in-process too.
+COMPLETION_OPTIONS = ("--install-completion", "--show-completion")
+COMPLETE_VARIABLE = "_RK_COMPLETE"
 CONNECT_TIMEOUT = 1.0
 # Seconds to wait for the server to start a command (it declines when busy
 # sooner, after cli.serve.QUEUE_WAIT); past this the client runs it itself.
@@ -106,6 +111,14 @@ def command_of(argv: list[str]) -> str | None:
     return None
 
 
+def in_process(argv: list[str]) -> bool:
+    """Whether ``argv`` must run in the caller's process, server or not: a
+    session (``IN_PROCESS``), a ``-`` that reads the caller's stdin, or the
+    set-up of shell completion."""
+    return (command_of(argv) in IN_PROCESS or "-" in argv
+            or any(arg.split("=", 1)[0] in COMPLETION_OPTIONS for arg in argv))
+
+
 def store_option(argv: list[str]) -> str | None:
     """The value of the last ``--store`` in ``argv`` (a command's own option
     comes after the root's and wins over it), or None."""
@@ -147,7 +160,7 @@ def canonical_store(setting: str, cwd: str) -> str:
 
 def request_for(argv: list[str]) -> dict | None:
     """The request for ``argv`` from this process, or None when it should run here."""
-    if os.environ.get(NO_SERVER) or command_of(argv) in IN_PROCESS or "-" in argv:  # "-" reads our stdin
+    if os.environ.get(NO_SERVER) or os.environ.get(COMPLETE_VARIABLE) or in_process(argv):
         return None
     # The server renders in UTF-8; a terminal of another encoding gets ASCII from rich in-process.
     if not (getattr(sys.stdout, "encoding", "") or "").lower().startswith("utf"):

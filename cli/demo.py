@@ -64,7 +64,7 @@ def run(s: Session, seed: int) -> None:
             back = label(undone.battle.state.hero(mover).pos)
             s.out.print(Text(f"{'':{width + 4}} rk undo → {state.hero(mover).name} is back on {back}", style="yellow"))
             result = app.redo(battle_id)
-            s.out.print(Text(f"{'':{width + 4}} rk redo → the move again, as {result.command_id}", style="yellow"))
+            s.out.print(Text(f"{'':{width + 4}} rk redo → the move again", style="yellow"))
         state = result.battle.state
 
     s.out.print("", render.compact(state, ctx))

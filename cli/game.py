@@ -73,8 +73,9 @@ def undo(s: Session, force: bool) -> None:
     result = s.app.undo(battle_id, force=force)
     undone = before.done[-1]
     if not s.json:
-        s.out.print(f"Undid {undone.command_id}: rk {s.ruleset.describe_command(undone.command)}"
-                    + (" (it had revealed dice: --force)" if undone.random else ""))
+        # In the game's words: the command as it was typed, not its log id.
+        s.out.print(f"Undid the last command, rk {s.ruleset.describe_command(undone.command)}"
+                    + (" (it had revealed dice or a draw: --force)" if undone.random else ""))
     report(s, result, before, narrate=False)
 
 

@@ -7,7 +7,7 @@ process per command, and ``rk --help`` should not pay for eventsourcing.
 
 Exit status: 0 done; 2 the rules refused the command (stderr says
 ``RULE-ID: reason``); 1 anything else was refused (malformed, not found,
-a bad log, the battle moved on, a usage error).
+an unknown rule ID, a bad log, the battle moved on, a usage error).
 """
 
 
@@ -29,7 +29,7 @@ app = typer.Typer(
         "Every command takes --json."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion (run in-process: cli.client)
     pretty_exceptions_show_locals=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -74,8 +74,22 @@ def _run(ctx: typer.Context, handler: str, store: str | None, battle: str | None
         getattr(import_module(f"cli.{module}"), function)(s, *args, **kwargs)
 
 
+def _show_version(value: bool) -> None:
+    """``--version``: eager, so it prints and stops before any command runs."""
+    if value:
+        from .version import show
+
+        show()
+        raise typer.Exit()
+
+
 @app.callback()
-def _root(ctx: typer.Context, store: Store = None, battle: BattleId = None, json: Json = False) -> None:
+def _root(
+    ctx: typer.Context, store: Store = None, battle: BattleId = None, json: Json = False,
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_show_version,
+        help="Show the version of rulekeeper and of each ruleset's rules, and exit.")] = False,
+) -> None:
     # A copy: options before one command must not stick to a shell session
     # (the copy shares the shell's open applications).
     base = ctx.obj if isinstance(ctx.obj, Defaults) else Defaults()
@@ -189,6 +203,25 @@ def adventurer(
 ) -> None:
     """Show an adventurer as it stands between battles: stats, dice, track, battles."""
     _run(ctx, "history.adventurer", store, None, json, name)
+
+
+@app.command(rich_help_panel=LOOK)
+def rule(
+    ctx: typer.Context,
+    rule_id: Annotated[str, typer.Argument(
+        metavar="ID", help="A rule ID, in any case: MOVE-1, exploration-9e, REINF-4.", show_default=False)],
+    ruleset: Annotated[Optional[str], typer.Option(
+        "--ruleset", metavar="NAME", show_default=False,
+        help="betrayal or conquest (default: the one whose spec has ID; if both have it, "
+             "the current battle's, else betrayal).")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Also print its sub-rules (EXPLORATION-9a to 9f under 9).")] = False,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Print a rule's text from the spec, its notes, and the facts that fill it.
+
+    Exit status 1 for an ID the spec does not have (the message suggests close ones).
+    """
+    _run(ctx, "rulebook.show", store, battle, json, rule_id, ruleset, all_)
 
 
 # --- acting -----------------------------------------------------------------------
@@ -411,15 +444,16 @@ def serve(ctx: typer.Context, store: Store = None) -> None:
 # --- entry point ------------------------------------------------------------------
 
 
-def main(argv: list[str] | None = None, obj: Defaults | None = None) -> int:
+def main(argv: list[str] | None = None, obj: Defaults | None = None, prog_name: str = "rk") -> int:
     """Run one command line and return its exit status. Usage errors exit 1,
-    keeping 2 for the rules' refusals."""
+    keeping 2 for the rules' refusals. ``prog_name`` is what help and usage
+    errors call the program: "" in `rk play`, where commands are typed without it."""
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
     command = typer.main.get_command(app)
     args = sys.argv[1:] if argv is None else list(argv)
     try:
-        result = command.main(args=args, prog_name="rk", standalone_mode=False, obj=obj)
+        result = command.main(args=args, prog_name=prog_name, standalone_mode=False, obj=obj)
     except ClickException as e:
         if isinstance(e, NoArgsIsHelpError):  # `rk` or `rk new` alone: the help
             e.show()
@@ -445,7 +479,8 @@ def _usage_error(error: Exception, json: bool) -> None:
         message = message[:USAGE_MESSAGE - 1] + "…"
     ctx = getattr(error, "ctx", None)
     if ctx is not None and not json:
-        message += f" (see `{ctx.command_path} -h`)"
+        path = ctx.command_path.strip()  # "" at the top of `rk play`, which has its own help
+        message += f" (see `{path} -h`)" if path else " (see `help`)"
     error.format_message = lambda: message  # type: ignore[attr-defined]
     Output(json=json).error(error)
 

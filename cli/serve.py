@@ -32,10 +32,9 @@ from typing import Any
 from domain.kernel.errors import MalformedCommand
 
 from .client import (
-    IN_PROCESS,
     STORE_VARIABLE,
     canonical_store,
-    command_of,
+    in_process,
     masked,
     socket_path,
     store_option,
@@ -204,7 +203,7 @@ class Server:
         if reason:
             return {"stdout": "", "stderr": f"rk serve: bad request: {reason}\n", "exit": 1}
         argv, cwd = request["argv"], request["cwd"]
-        if command_of(argv) in IN_PROCESS or "-" in argv:
+        if in_process(argv):
             return {"decline": "this command runs in the client's process"}
         if masked(canonical_store(request["store"], cwd)) != masked(self.store):
             return {"decline": f"this server is for store {self.describe()}"}

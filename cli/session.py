@@ -34,7 +34,7 @@ REFUSED = 1  # exit status of every other refusal (malformed, not found, ...)
 # Commands that only read the store: they open it read-only (an SQLite file
 # they cannot write still works, and a missing one is never created).
 READS = frozenset({"status", "legal", "log", "battles", "adventurer", "export", "verify",
-                   "track", "pool", "audit", "skyshards"})
+                   "track", "pool", "audit", "skyshards", "rule"})
 
 
 @dataclass

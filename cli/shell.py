@@ -1,19 +1,23 @@
 """`rk play`: one process for a whole table session. Each line is an `rk`
 command without the ``rk`` (``move c4``, ``status``, ``undo``), run by the
 same typer app as the one-shot commands, on one application kept open, so
-nothing is re-imported or re-opened between commands."""
+nothing is re-imported or re-opened between commands. Help and usage errors
+name commands as typed here (``move -h``, not ``rk move -h``); Tab completes
+command names, and a command's options after ``-``."""
 
 from __future__ import annotations
 
 import shlex
 import sys
 
+from .client import COMPLETION_OPTIONS
 from .session import Defaults
 
 PROMPT = "rk> "
 QUIT = {"quit", "exit", "q"}
+SHELL_WORDS = ("help", "quit", "exit")  # the shell's own commands, completed beside the app's
 HELP = """Commands (as after `rk`, e.g. `move c4`):
-  status, legal, log, battles, adventurer NAME, track, pool, audit
+  status, legal, log, battles, adventurer NAME, track, pool, audit, rule ID
   move HEX, engage --form F [--target e1] [--dice 1,2] [--faces 6,2],
   resolve [--skip 2], clear SLOT, end-turn, next-round, retreat, roll-enemy 1,6
   undo [--force], redo, new clash ..., new conquest ..., export -o FILE, verify
@@ -21,7 +25,7 @@ HELP = """Commands (as after `rk`, e.g. `move c4`):
   place-tile --rotation N --origin HEX (legal lists them)
   Conquest: choose-arrival, pick-arrivals, order-stack, roll-off, draw-card,
   march, charge, volley, clash, end-activation, end-round (legal lists them)
-  COMMAND --help for details; quit (or Ctrl-D) to leave."""
+  COMMAND --help for details; Tab completes; quit (or Ctrl-D) to leave."""
 
 
 def run(store: str | None = None, battle: str | None = None, json: bool = False) -> None:
@@ -33,11 +37,8 @@ def run(store: str | None = None, battle: str | None = None, json: bool = False)
     defaults = Defaults(store=store, battle=battle, json=json, keep_open=True)
     interactive = sys.stdin.isatty()
     if interactive:
-        try:
-            import readline  # noqa: F401  (line editing and history for input())
-        except ImportError:
-            pass
-        print("rulekeeper shell: `help` lists the commands, `quit` leaves.")
+        _line_editing()
+        print("rulekeeper shell: `help` lists the commands, Tab completes them, `quit` leaves.")
     try:
         while True:
             line = _read(interactive)
@@ -62,10 +63,88 @@ def run(store: str | None = None, battle: str | None = None, json: bool = False)
             if words[0] == "play":
                 print("already playing", file=sys.stderr)
                 continue
-            main(words, obj=defaults)
+            if any(w.split("=")[0] in COMPLETION_OPTIONS for w in words):  # typer's: for the shell rk runs in
+                print("completion for your shell is set up from it: rk --install-completion", file=sys.stderr)
+                continue
+            main(words, obj=defaults, prog_name="")
             sys.stdout.flush()
     finally:
         defaults.close()
+
+
+class Completer:
+    """Tab completion for the shell (readline's completer protocol): the
+    first word completes to a command name, the word after a group (``new``)
+    to its commands, a word starting with ``-`` to the command's options."""
+
+    def __init__(self) -> None:
+        self._root = None  # the app's click command, built on the first Tab
+        self._found: list[str] = []
+
+    def matches(self, before: str, text: str) -> list[str]:
+        """The completions of ``text``, the word under the cursor, when
+        ``before`` is what the line holds before that word.
+
+        >>> Completer().matches("", "end")
+        ['end-activation', 'end-round', 'end-turn']
+        >>> Completer().matches("new ", "c")
+        ['clash', 'conquest']
+        """
+        words = before.split()
+        if words[:1] == ["rk"]:  # typed out of habit: the shell drops it
+            words = words[1:]
+        command, rest = self._command(words)
+        if text.startswith("-"):
+            names = [name for param in getattr(command, "params", ()) if not getattr(param, "hidden", False)
+                     for name in (*getattr(param, "opts", ()), *getattr(param, "secondary_opts", ()))
+                     if name.startswith("-")]
+            names += ["--help"]
+        elif not rest and hasattr(command, "commands"):
+            names = [name for name, sub in command.commands.items() if not sub.hidden and name != "play"]
+            if not words:
+                names += SHELL_WORDS
+        else:
+            names = []
+        return sorted({name for name in names if name.startswith(text)})
+
+    def complete(self, text: str, state: int) -> str | None:
+        """readline's completer: the ``state``-th completion of ``text``."""
+        import readline
+
+        if state == 0:
+            self._found = self.matches(readline.get_line_buffer()[:readline.get_begidx()], text)
+        return self._found[state] if state < len(self._found) else None
+
+    def _command(self, words: list[str]):
+        """The command the words name (a group, or the app itself) and the
+        words after it."""
+        if self._root is None:
+            import typer
+
+            from .main import app
+
+            self._root = typer.main.get_command(app)
+        command = self._root
+        for i, word in enumerate(words):
+            sub = getattr(command, "commands", {}).get(word)
+            if sub is None:
+                return command, words[i:]
+            command = sub
+        return command, []
+
+
+def _line_editing() -> None:
+    """Line editing, history and Tab completion for input(), where readline exists."""
+    try:
+        import readline
+    except ImportError:  # no readline here (Windows): plain input()
+        return
+    readline.set_completer(Completer().complete)
+    readline.set_completer_delims(" \t\n\"'")
+    if "libedit" in (readline.__doc__ or ""):  # macOS's readline is libedit, bound its own way
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")
 
 
 def _read(interactive: bool) -> str | None:

@@ -134,7 +134,8 @@ def cooldown_slots(app: EventSourcedApp, battle_id: str) -> list[SlotRow]:
 
 
 def enemy_pool(app: EventSourcedApp, battle_id: str) -> list[PoolRow]:
-    """The EP of battle ``battle_id`` and how it was spent (EP-2 to EP-8)."""
+    """The EP of battle ``battle_id`` and how it was spent (EP-2 to EP-8);
+    for a delve, each tile's fresh EP and its draws, tile by tile (DELVE-4)."""
     return _battle_rows(app, battle_id, _pool.has_battle, _pool.pool_rows)
 
 

@@ -21,8 +21,8 @@ with a ``ContentError`` naming the file, the field path and the reason.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 from domain.kernel.content import (
     REQUIRED as _REQUIRED,
@@ -42,7 +42,6 @@ from domain.kernel.errors import ContentError
 from domain.kernel.hexes import Hex, adjacent, from_offset, neighbours, path_lengths, to_offset
 
 # packs.py imports this module while it loads: use its names only inside functions.
-from . import packs as _core
 from .catalog import (
     CardAction,
     DelveCard,
@@ -112,14 +111,16 @@ def parse_delve_files(
     docs: Mapping[str, dict[str, Any]],
     enemies: Mapping[str, Enemy],
     setups: Mapping[str, Setup],
+    diagram: DiagramReader,
 ) -> dict[str, Any]:
     """The delve fields of ``Pack`` (``entrance``, ``tiles``, ``cards``,
     ``items``, ``delves``, ``dungeons``) from the three delve documents.
     ``enemies`` check the dungeons' objective units; ``setups`` are the clash
-    setups, whose ids a dungeon or delve may not reuse."""
+    setups, whose ids a dungeon or delve may not reuse; ``diagram`` reads a
+    dungeon's diagram as the core pack reads a setup's."""
     entrance, tiles, cards, delves = _delve(docs["delve.toml"], setups)
     items = _items(docs["items.toml"])
-    dungeons = _dungeons(docs["dungeons.toml"], enemies, setups, delves)
+    dungeons = _dungeons(docs["dungeons.toml"], enemies, setups, delves, diagram)
     return {
         "entrance": entrance,
         "tiles": tiles,
@@ -128,6 +129,15 @@ def parse_delve_files(
         "delves": delves,
         "dungeons": dungeons,
     }
+
+
+class DiagramReader(NamedTuple):
+    """How the core pack reads a setup diagram: its fields and its parser
+    (``packs.SETUP_FIELDS``, ``packs.parse_setup``), handed in so a dungeon
+    is read exactly as a clash setup is."""
+
+    fields: Mapping[str, Any]
+    parse: Callable[..., Setup]
 
 
 # ---------------------------------------------------------------- delve.toml: tiles
@@ -427,9 +437,10 @@ def _dungeons(
     enemies: Mapping[str, Enemy],
     setups: Mapping[str, Setup],
     delves: Mapping[str, DelveSetup],
+    diagram: DiagramReader,
 ) -> dict[str, Setup]:
     at = _At("dungeons.toml")
-    fields = dict(_core.SETUP_FIELDS) | {"encounter": (_text, _REQUIRED)}
+    fields = dict(diagram.fields) | {"encounter": (_text, _REQUIRED)}
     top = _record(doc, at, {"dungeons": (lambda v, a: _keyed(v, a, fields), _REQUIRED)})
     dungeons = {}
     for key, row in top["dungeons"].items():
@@ -438,5 +449,5 @@ def _dungeons(
             where.fail(f"id {key!r} is already a setup in setups.toml")
         if key in delves:
             where.fail(f"id {key!r} is already a delve in delve.toml")
-        dungeons[key] = _core.parse_setup(key, row, dict(enemies), where, Mode.DUNGEON)
+        dungeons[key] = diagram.parse(key, row, dict(enemies), where, Mode.DUNGEON)
     return dungeons

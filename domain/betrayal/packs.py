@@ -67,7 +67,7 @@ from .vocab import (
     Priority,
     Status,
 )
-from .delve_packs import DELVE_FILES, delve_documents, parse_delve_files
+from .delve_packs import DELVE_FILES, DiagramReader, delve_documents, parse_delve_files
 
 CORE_FILES = ("pack.toml", "races.toml", "lines.toml", "enemies.toml", "setups.toml")
 PACK_FILES = CORE_FILES + DELVE_FILES  # every file a pack may hold; the delve ones optional
@@ -104,7 +104,7 @@ def parse_pack(files: Mapping[str, bytes]) -> Pack:
     _check_default_lines(head["default_lines"], lines)
     delve: dict[str, Any] = {}
     if delve_docs is not None:
-        delve = parse_delve_files(delve_docs, enemies, setups)
+        delve = parse_delve_files(delve_docs, enemies, setups, DiagramReader(SETUP_FIELDS, parse_setup))
         delve["delve_hash"] = pack_hash(files)
     return Pack(
         id=head["id"],

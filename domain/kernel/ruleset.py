@@ -308,10 +308,14 @@ def register(ruleset: Ruleset) -> Ruleset:
     if other is not None and type(other).__qualname__ != type(ruleset).__qualname__:
         raise ValueError(f"ruleset name {ruleset.name!r} is taken by {type(other).__qualname__}")
     _REGISTRY[ruleset.name] = ruleset
-    # Its snapshot class must be known before any snapshot is read.
+    # Its snapshot classes must be known before any snapshot is read or written.
     from domain.kernel.commandlog import game_types
+    from domain.kernel.envelope import register_state
 
     game_types(ruleset)
+    for aggregate in ruleset.aggregates:
+        if aggregate.snapshot_topic:
+            register_state(aggregate.snapshot_topic, aggregate.state_type)
     return ruleset
 
 

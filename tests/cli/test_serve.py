@@ -138,7 +138,8 @@ def ask(env: dict[str, str], argv: list[str], **fields) -> dict:
 # --- served like in-process -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args", [["status"], ["legal"], ["status", "--json"], ["log"], ["--help"], ["move", "--help"]])
+@pytest.mark.parametrize("args", [["status"], ["legal"], ["status", "--json"], ["log"], ["--help"], ["move", "--help"],
+                                  ["--version"], ["rule", "MOVE-1"]])
 def test_a_served_command_prints_and_exits_as_in_process(server, env, args):
     served, local = both(env, *args)
     assert served.code == 0 and served.stdout
@@ -209,7 +210,8 @@ def test_the_same_store_named_relatively_is_served(server, env, tmp_path):
     assert rk(env, "--store", "sqlite:../rk.sqlite", "status", cwd=tmp_path / "h").served
 
 
-@pytest.mark.parametrize("args", [["play"], ["demo"], ["serve", "--help"]])
+@pytest.mark.parametrize("args", [["play"], ["demo"], ["serve", "--help"], ["--install-completion"],
+                                  ["--show-completion"]])
 def test_sessions_are_not_served(server, env, args):
     assert "decline" in ask(env, args)
 

@@ -230,7 +230,8 @@ def test_each_tile_gets_a_fresh_ep_and_a_when_revealed_rise_is_shown(app):
     assert len(eps) >= 2 and len({r.tile for r in eps}) == len(eps)
     assert {r.ep_left for r in eps if "When Revealed" not in r.note} == {0}  # XP 0 x 3
     (raised,) = [r for r in eps if "When Revealed" in r.note]
-    assert raised.ep_left > 0 and f"= XP 0 x party size 3 + {raised.ep_left} When Revealed (EXPLORATION-8)" in raised.note
+    assert raised.ep_left > 0
+    assert f"= XP 0 x party size 3 + {raised.ep_left} When Revealed (EXPLORATION-8)" in raised.note
     # Each tile's pool is its own: its rows follow its ep row and carry its key.
     for r in rows:
         assert r.tile in {e.tile for e in eps}
