@@ -13,6 +13,10 @@ line before::
 where the canonical bytes are ``msgspec.json.encode(obj, order="sorted")``
 of the parsed object, so the check does not depend on whitespace or key
 order in the file, and any edit of content breaks the chain at that line.
+A line deleted, two lines swapped or a line repeated break it too, at the
+first line out of place; the line numbers and hashes the lines record
+tell which it was. Nothing after a break is judged: a version gap or a
+command cut short there is its consequence, not another divergence.
 
 The header's ``ruleset`` picks the rules everything else is read, checked
 and re-decided with. ``import_log`` checks everything before it writes
@@ -271,12 +275,11 @@ class ParsedLog:
 def read_log(data: Source) -> ParsedLog:
     """Parse and check every line of a log (format, chain, versions, event
     types); LogError names the first bad line. Holds every entry."""
-    reader = _Reader(strict_chain=True)
+    reader = _Reader()
     entries: list[Entry] = []
     trailer = None
     with _opened(data) as f:
-        for n, text in _lines(f):
-            item = reader.feed(n, text)
+        for _, item in reader.read(_lines(f)):
             if isinstance(item, Entry):
                 entries.append(item)
             elif item is not None:
@@ -290,11 +293,9 @@ class _Reader:
     previous hash, the ruleset and streams named, each stream's last
     version, whether the trailer was read."""
 
-    def __init__(self, strict_chain: bool) -> None:
-        self.strict_chain = strict_chain
+    def __init__(self) -> None:
         self.previous = ""
         self.before_trailer = ""  # the hash of the line before the trailer
-        self.chain_break: int | None = None
         self.header: dict[str, Any] = {}
         self.ruleset: Ruleset | None = None
         self.streams: dict[str, str] = {}
@@ -302,17 +303,36 @@ class _Reader:
         self.lines = 0
         self.ended = 0  # the trailer's line
 
-    def feed(self, n: int, text: bytes) -> Entry | dict[str, Any] | None:
-        """The line's entry, the trailer (a dict), or None for the header."""
-        self.lines = n
-        if self.ended:
-            raise LogError(n, f"a line after the trailer (line {self.ended} ends the log)")
-        if n == 1:
-            obj = _json_object(n, text, _HEADER_TYPES)
-        else:
-            obj = _json_object(n, text, _TRAILER_TYPES if _looks_like_trailer(text) else _LINE_TYPES)
-        before = self.previous
-        self._chain(n, obj)
+    def read(self, lines: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, Entry | dict[str, Any] | None]]:
+        """Each line with what it holds: its entry, the trailer (a dict), or
+        None for the header. The first line that does not chain from the
+        one before ends the log (``_ChainBroken``, the line after it read to
+        tell why): what follows it, or follows from it, is not judged."""
+        lines = iter(lines)
+        for n, text in lines:
+            self.lines = n
+            if self.ended:
+                raise LogError(n, f"a line after the trailer (line {self.ended} ends the log)")
+            obj = self._object(n, text)
+            before = self.previous
+            if _link(before, obj) != obj["hash"]:
+                raise _ChainBroken(n, _unchained(n, obj, before, _peek(lines)))
+            self.previous = obj["hash"]
+            yield n, self._item(n, obj, before)
+
+    def _object(self, n: int, text: bytes) -> dict[str, Any]:
+        try:
+            return _json_object(n, text, _types(text, header=n == 1))
+        except LogError:
+            # A well-formed line of the other kind (an event line first, a
+            # header later) that does not chain from the line before: a
+            # line missing, moved or repeated, reported as the chain's break.
+            other = _well_formed(text, header=n != 1)
+            if other is None or _link(self.previous, other) == other["hash"]:
+                raise
+            return other
+
+    def _item(self, n: int, obj: dict[str, Any], before: str) -> Entry | dict[str, Any] | None:
         if n == 1:
             self.header = obj
             self.ruleset, self.streams = _check_header(obj)
@@ -327,16 +347,6 @@ class _Reader:
             self.ended, self.before_trailer = n, before
             return obj
         return self._entry(n, obj)
-
-    def _chain(self, n: int, obj: dict[str, Any]) -> None:
-        if _link(self.previous, obj) != obj["hash"]:
-            if self.strict_chain:
-                raise LogError(n, "broken hash chain: this line's hash does not match its content"
-                                  " and the previous line's hash (the line was edited)")
-            if self.chain_break is None:
-                self.chain_break = n
-        # Chain on the recorded hash, so one edited line is reported as itself.
-        self.previous = obj["hash"]
 
     def _entry(self, n: int, obj: dict[str, Any]) -> Entry:
         assert self.ruleset is not None
@@ -368,6 +378,89 @@ def _looks_like_trailer(text: bytes) -> bool:
     # event line whose data holds the text is still checked against the
     # trailer's keys and refused.
     return b'"end"' in text and b'"stream"' not in text
+
+
+class _ChainBroken(LogError):
+    """A line whose hash does not chain from the line before: the log was
+    changed there (a line edited, missing, moved or repeated). Verify
+    reports it as the CHAIN divergence it carries; import refuses with the
+    same line and words."""
+
+    def __init__(self, line: int, found: str) -> None:
+        self.divergence = _divergence(line, None, "CHAIN", "the hash chained from the previous line", found)
+        super().__init__(line, _reason(self.divergence))
+
+
+def _unchained(n: int, obj: dict[str, Any], previous: str, after: dict[str, Any] | None) -> str:
+    """Why line ``n`` does not chain from the line before (hash
+    ``previous``), as far as the line numbers and hashes recorded in it,
+    and in the line ``after`` it, tell."""
+    recorded = _number(obj)
+    if obj["hash"] == previous:
+        return f"line {n - 1} again (the same line, hash and all): a line was repeated"
+    if recorded is not None and recorded > n:
+        if after is not None and _number(after) == n and _link(previous, after) == after.get("hash"):
+            return (f"{_called(obj, recorded)} of the log as written, then its line {n}:"
+                    " the two lines were swapped")
+        missing = (f"line {n}{' (the header)' if n == 1 else ''} is" if recorded == n + 1
+                   else f"lines {n} to {recorded - 1} are")
+        return f"{_called(obj, recorded)} of the log as written: its {missing} missing (deleted or moved)" + (
+            f"; {_closes(n, obj, previous)}" if "end" in obj else "")
+    if recorded is not None and recorded < n:
+        return f"{_called(obj, recorded)} of the log as written: a line was moved, repeated or inserted before it"
+    if "end" in obj and (obj["events"] != n - 2 or obj["last_hash"] != previous):
+        extra = n - 2 - obj["events"]
+        return f"{_closes(n, obj, previous)}: " + (
+            f"{-extra} event line(s) before it are missing (deleted)" if extra < 0 else
+            f"{extra} event line(s) before it were added" if extra > 0 else "the line before it was changed")
+    return _CHAIN_BROKEN
+
+
+def _closes(n: int, trailer: dict[str, Any], previous: str) -> str:
+    """What the trailer at line ``n`` closes against what it follows."""
+    return (f"the trailer counts {trailer['events']} event lines, the last of hash {trailer['last_hash']},"
+            f" but follows {n - 2}, the last of hash {previous or '(none)'}")
+
+
+def _number(obj: dict[str, Any]) -> int | None:
+    """The line number a line records (the header is line 1)."""
+    if "format" in obj:
+        return 1
+    number = obj.get("n")
+    return number if _is(number, int) else None
+
+
+def _called(obj: dict[str, Any], number: int) -> str:
+    return f"line {number}" + (" (the trailer)" if "end" in obj else " (the header)" if number == 1 else "")
+
+
+def _types(text: bytes, *, header: bool) -> dict[str, Any]:
+    """The keys and types a line must have: the header's, or an event line's or the trailer's."""
+    return _HEADER_TYPES if header else _TRAILER_TYPES if _looks_like_trailer(text) else _LINE_TYPES
+
+
+def _well_formed(text: bytes, *, header: bool) -> dict[str, Any] | None:
+    """``text`` as a well-formed header (or event line or trailer), or None."""
+    try:
+        return _json_object(0, text, _types(text, header=header))
+    except LogError:
+        return None
+
+
+def _peek(lines: Iterator[tuple[int, bytes]]) -> dict[str, Any] | None:
+    """The next line as a JSON object with a hash, or None (the end, or a
+    line that is not one): read only to say why the chain broke."""
+    try:
+        _, text = next(lines)
+    except (StopIteration, LogError):
+        return None
+    if _too_deep(text):
+        return None
+    try:
+        obj = msgspec.json.decode(text)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return obj if isinstance(obj, dict) and isinstance(obj.get("hash"), str) else None
 
 
 def _is_signature(value: Any) -> bool:
@@ -527,10 +620,9 @@ def _batches(f: BinaryIO, last_hash: str, index: list[Envelope], size: int = 100
     entry. The hash chain is followed again and must end where the
     checking pass ended: a file changed in between is refused (LogError,
     raised before the last batch, so nothing is committed)."""
-    reader = _Reader(strict_chain=True)
+    reader = _Reader()
     batch: list[Envelope] = []
-    for n, text in _lines(f):
-        item = reader.feed(n, text)
+    for _, item in reader.read(_lines(f)):
         if isinstance(item, Entry):
             batch.append(item.envelope)
             if len(batch) == size:
@@ -621,27 +713,33 @@ def verify_log(data: Source, pack: Any = None, *, key: str | None = None,
                progress: Callable[[int], None] | None = None) -> Report:
     """Replay a log through the current rules of its ruleset, one line at a
     time, and report the first divergence: a malformed line (FORMAT), a
-    broken hash chain (CHAIN), another content pack (PACK), a command the
-    rules now refuse (its rule ID) or decide otherwise, a die face or draw
-    the RNG would not give (RNG), a setup whose adventurers or party the
-    rules would not make (SETUP), a line of another stream the rules would
-    not write (HISTORY), an undo that does not restore the earlier state
-    (UNDO), a write to another stream that is not the command's (WRITE),
-    a log that ends without its trailer (CUT) or whose trailer does not
-    close it (TRAILER), a final state digest that differs (DIGEST), and a
-    signature that does not check (SIGNATURE). ``key``: the public key
-    (hex) the log must be signed with. ``pack`` defaults to the ruleset's
-    own. ``data``: bytes, a path or a binary file."""
+    broken hash chain (CHAIN: a line edited, deleted, moved or repeated, at
+    the first line that does not chain), another content pack (PACK), a
+    command the rules now refuse (its rule ID) or decide otherwise, a die
+    face or draw the RNG would not give (RNG), a setup whose adventurers or
+    party the rules would not make (SETUP), a line of another stream the
+    rules would not write (HISTORY), an undo that does not restore the
+    earlier state (UNDO), a write to another stream that is not the
+    command's (WRITE), a log that ends without its trailer (CUT) or whose
+    trailer does not close it (TRAILER), a final state digest that differs
+    (DIGEST), and a signature that does not check (SIGNATURE). ``key``: the
+    public key (hex) the log must be signed with. ``pack`` defaults to the
+    ruleset's own. ``data``: bytes, a path or a binary file."""
     with _opened(data) as f:
         return _Check(pack, key=key, progress=progress).run(_lines(f))
 
 
-def _unreadable(error: LogError, chain_break: int | None) -> Divergence:
-    """A line that cannot be read ends verification; an edit before it is
-    still the first divergence."""
-    if chain_break is not None and chain_break < error.line:
-        return _divergence(chain_break, None, "CHAIN", "the hash chained from the previous line", _CHAIN_BROKEN)
+def _unreadable(error: LogError) -> Divergence:
+    """A line that cannot be read, or does not chain from the line before,
+    ends verification."""
+    if isinstance(error, _ChainBroken):
+        return error.divergence
     return _divergence(error.line, None, "FORMAT", "a well-formed log line", error.reason)
+
+
+def _reason(d: Divergence) -> str:
+    """A divergence in the words of an import's refusal (LogError)."""
+    return f"{d.rule}: expected {d.expected}, found {d.found}"
 
 
 class _Found(Exception):
@@ -666,9 +764,11 @@ class _Check:
     command, a line of no command, or the trailer). Within a command the
     divergence on the earliest line is reported; a command's lines all come
     after the previous command's, so the first command that diverges holds
-    the log's first divergence. With ``strict`` (import) a problem raises
-    LogError instead: a line that cannot be read or a broken chain with the
-    reader's words, any other divergence as its rule and words.
+    the log's first divergence. A line that does not chain from the one
+    before ends the pass: the command it would close is not judged, the
+    break is. With ``strict`` (import) a problem raises LogError instead:
+    a line that cannot be read with the reader's words, any divergence
+    (a broken chain too) as its rule and words.
     """
 
     def __init__(self, pack: Any, *, strict: bool = False, key: str | None = None, app: GameApp | None = None,
@@ -678,7 +778,7 @@ class _Check:
         self.key = key
         self.app = app
         self.progress = progress
-        self.reader = _Reader(strict_chain=strict)
+        self.reader = _Reader()
         self.rs: Ruleset | None = None
         self.commands = 0
         self.game: Game | None = None
@@ -698,8 +798,7 @@ class _Check:
     def run(self, lines: Iterable[tuple[int, bytes]]) -> Report:
         try:
             try:
-                for n, text in lines:
-                    item = self.reader.feed(n, text)
+                for n, item in self.reader.read(lines):
                     if n == 1:
                         self._header()
                     elif isinstance(item, Entry):
@@ -715,18 +814,11 @@ class _Check:
             except LogError as e:
                 if self.strict:
                     raise
-                return self._report(_unreadable(e, self.reader.chain_break))
+                return self._report(_unreadable(e))
         except _Found as f:
-            d = f.divergence
             if self.strict:
-                raise LogError(d.line, f"{d.rule}: expected {d.expected}, found {d.found}") from None
-            chain = self.reader.chain_break
-            if chain is not None and chain <= d.line:
-                d = _divergence(chain, None, "CHAIN", "the hash chained from the previous line", _CHAIN_BROKEN)
-            return self._report(d)
-        if self.reader.chain_break is not None:
-            return self._report(_divergence(self.reader.chain_break, None, "CHAIN",
-                                            "the hash chained from the previous line", _CHAIN_BROKEN))
+                raise LogError(f.divergence.line, _reason(f.divergence)) from None
+            return self._report(f.divergence)
         return self._report(None)
 
     def _report(self, found: Divergence | None) -> Report:
@@ -743,18 +835,11 @@ class _Check:
             if self.strict:
                 raise LogError(1, f"the log was played with pack {header['pack_id']} ({header['pack_hash']}),"
                                   f" not the loaded pack {self.pack.id} ({self.pack.hash})")
-            # Chain first on the same line (the header's own hash).
-            self._chain_first(1)
             raise _Found(_divergence(1, None, "PACK", f"pack {self.pack.id} ({self.pack.hash}), the one loaded",
                                      f"pack {header['pack_id']} ({header['pack_hash']}):"
                                      " the log cannot be re-decided"))
         if self.app is not None:
             _check_new_streams(self.app, rs, header)
-
-    def _chain_first(self, line: int) -> None:
-        chain = self.reader.chain_break
-        if chain is not None and chain <= line:
-            raise _Found(_divergence(chain, None, "CHAIN", "the hash chained from the previous line", _CHAIN_BROKEN))
 
     def _entry(self, entry: Entry) -> None:
         rs = self.rs
@@ -798,12 +883,10 @@ class _Check:
                            f"the {rs.game_kind} stream is missing or has no setup")
         if self.trailer is None:
             # The last command may be missing lines: it is not judged, the cut is.
-            self._chain_first(last)
             raise _Found(_divergence(last, None, "CUT", f"a trailer closing the log ({FORMAT})",
                                      f"the log ends at line {last} without one: it was cut"))
         t = self.trailer
         line = self.reader.ended
-        self._chain_first(line)
         header_digest = self.reader.header["final_state_digest"]
         for what, want, got in (("events", line - 2, t["events"]),
                                 ("last_hash", self.reader.before_trailer, t["last_hash"]),
