@@ -101,9 +101,11 @@ def report(s: Session, result: Result, before: Game | None, narrate: bool = True
 def narration(s: Session, result: Result, state: Any) -> list[str]:
     """The events of ``result`` narrated from ``state`` on (the command's
     own header line is left out: the player just typed it), then those it
-    wrote to the game's companion streams (a Betrayal delve's Delve)."""
+    wrote to the game's companion streams (a Betrayal delve's Delve); a
+    setup's companion events follow the game's first line."""
     rs = s.app.ruleset(result.battle.state.battle_id)
     pack = s.app.pack_of(rs)
+    setup = state is None
     lines = []
     for event in result.events:
         if isinstance(event, CommandIssued):
@@ -111,10 +113,11 @@ def narration(s: Session, result: Result, state: Any) -> list[str]:
         lines.append(rs.describe_event(event, state, pack))
         state = rs.evolve(state, event)
     companions = {stream for _, stream in rs.companions(result.battle.state)}
-    for stream, events in result.written:
-        if stream in companions:
-            lines += [rs.describe_event(event, state, pack) for event in events]
-    return lines
+    written = [rs.describe_event(event, state, pack)
+               for stream, events in result.written if stream in companions for event in events]
+    if setup:  # a setup's companions (a delve's map) come right after the game's own first line
+        return lines[:1] + written + lines[1:]
+    return lines + written
 
 
 # --- JSON -------------------------------------------------------------------------
