@@ -1,0 +1,139 @@
+"""`rk pool` and `rk audit` print for a player (issue 10, point 2): the pool
+as a table of EP and draws, the audit as narrated lines with rule IDs, both
+at 80 columns and piped; `--json` keeps every field of the read models."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from cli.output import to_json
+from domain.betrayal.application import BetrayalApp
+
+pytest.importorskip("projections.views")
+from projections import views  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+NEW_CLASH = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--xp", "2", "--seed", "7"]
+NEW_DELVE = ["new", "delve", "--delve", "whispering-barrow", "--party", "Ysolda:nord", "--xp", "2", "--seed", "7"]
+MICROSECONDS = re.compile(r"\d\d:\d\d:\d\d\.\d{6}")
+ENTRY = re.compile(r"^v\d+ ")
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch) -> Path:
+    path = tmp_path / "rk.sqlite"
+    monkeypatch.setenv("RULEKEEPER_STORE", str(path))
+    monkeypatch.setenv("COLUMNS", "80")
+    return path
+
+
+def rk(*args: str) -> str:
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == 0, (args, result.stdout, result.stderr)
+    return result.stdout
+
+
+def piped(store: Path, *args: str) -> str:
+    """`rk ARGS | cat`: a separate process whose stdout is a pipe, 80 columns."""
+    env = {**os.environ, "RULEKEEPER_STORE": str(store), "COLUMNS": "80"}
+    done = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture
+def delve(store) -> Path:
+    """A delve with one tile placed: its fresh EP, a draw and a discard."""
+    rk(*NEW_DELVE)
+    rk("explore", "ag31")
+    place = next(line for line in rk("legal").splitlines() if line.startswith("rk place-tile"))
+    rk(*place.split()[1:])
+    return store
+
+
+def assert_pool_table(out: str, draws: int) -> None:
+    lines = out.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    header = next(line.split() for line in lines if line.split()[:1] in (["kind"], ["tile"]))
+    assert {"kind", "rule", "foe", "hex", "enemy", "level", "note"} <= set(header)
+    assert "draw" not in header and "quest" not in header and "notification" not in out
+    rows = [line for line in lines if re.match(r"^(t\d+ +)?draw ", line)]
+    assert len(rows) == draws
+    assert "draw -1" not in out and "ep left" not in out and "discarded 0" not in out
+
+
+def assert_audit_lines(out: str, rows: list) -> None:
+    assert "notification" not in out and "command id" not in out and not MICROSECONDS.search(out)
+    entries = [line for line in out.splitlines() if ENTRY.match(line)]
+    assert len(entries) == len(rows)  # one entry per event; wrapped text continues indented
+    assert all(line.startswith(" ") for line in out.splitlines() if line and not ENTRY.match(line)
+               and not line.startswith("↶"))
+    for line, row in zip(entries, rows):
+        assert line.startswith(f"v{row.version} ")
+        if row.rule:
+            assert f"{row.rule}: " in line
+
+
+def rows_of(store: Path, view: str):
+    """The rows ``projections.views`` gives for the current battle."""
+    app_ = BetrayalApp(store=f"sqlite:{store}")
+    try:
+        battle = json.loads(rk("status", "--json"))["battle"]
+        return getattr(views, view)(app_, battle)
+    finally:
+        views.close_views(app_)
+        app_.close()
+
+
+def test_rk_pool_is_a_table_of_ep_and_draws(store):
+    rk(*NEW_CLASH)
+    for out in (rk("pool"), piped(store, "pool")):
+        assert_pool_table(out, draws=2)
+        assert re.search(r"^draw +CLASH-7a, EP-4 +1 +e1 +c3 +Ash Imp +1 +1 ", out, re.M)
+        assert re.search(r"^ep +EP-2 +2 +EP = XP 2 x party", out, re.M)
+
+
+def test_rk_pool_of_a_delve_shows_the_tile(delve):
+    for out in (rk("pool"), piped(delve, "pool")):
+        assert_pool_table(out, draws=1)
+        assert re.search(r"^t1 +ep +DELVE-4 ", out, re.M)
+        assert re.search(r"^t1 +discarded +EXPLORATION-11c ", out, re.M)
+
+
+def test_rk_audit_is_narrated_with_rule_ids(store):
+    rk(*NEW_CLASH)
+    rows = rows_of(store, "audit")
+    for out in (rk("audit"), piped(store, "audit")):
+        assert_audit_lines(out, rows)
+        assert "CLASH-7a: e1 Ash Imp" in out
+        assert "[adventurer:Ysolda] HEALTH-1: Ysolda" in out  # another stream than the battle's, named
+
+
+def test_rk_audit_of_a_delve_marks_an_undone_command(delve):
+    rk("undo", "--force")
+    rows = rows_of(delve, "audit")
+    assert any(r.undone for r in rows)
+    out = rk("audit")
+    assert_audit_lines(out, rows)
+    assert "[delve:" in out and "undone by u" in out and "↶ marks the events of 1 undone command(s)" in out
+
+
+@pytest.mark.parametrize("view, command", [("enemy_pool", "pool"), ("audit", "audit")])
+def test_json_keeps_the_rows_of_the_read_models(delve, view, command):
+    rows = rows_of(delve, view)
+    assert rk(command, "--json") == to_json(rows) + "\n"
+    first = json.loads(rk(command, "--json"))[0]
+    if view == "audit":
+        assert {"notification_id", "at", "command_id"} <= set(first)
+    else:
+        assert {"draw", "quest", "discarded", "ep_left"} <= set(first)
