@@ -121,12 +121,12 @@ def _walk(d: Decision, hero_id: str, route: list, continuing: bool) -> None:
     start = 0
     first = not continuing
     for i in range(1, len(route)):
-        if i < len(route) - 1 and not exploration.interrupts(d, hero_id, route[i], route[i - 1]):
+        stop = exploration.interrupts(d, route[i], route[i - 1])
+        if not stop and i < len(route) - 1:
             continue
-        if i == len(route) - 1 and not exploration.interrupts(d, hero_id, route[i], route[i - 1]):
-            _segment(d, hero_id, tuple(route[start + 1:i + 1]), first)
-            return
         _segment(d, hero_id, tuple(route[start + 1:i + 1]), first)
+        if not stop:
+            return
         first = False
         start = i
         exploration.entered(d, hero_id, route[i], route[i - 1])

@@ -21,6 +21,7 @@ from .catalog import CardAction, LockCode
 from .damage import heal_hero, hurt_hero
 from .decision import Decision
 from .delve import (
+    KeptCard,
     CardDiscarded,
     CardDrawn,
     CardKept,
@@ -305,45 +306,43 @@ def environment_at_turn_start(d: Decision, hero_id: str) -> None:
 # --- entering hexes ----------------------------------------------------------------------------
 
 
-def interrupts(d: Decision, hero_id: str, h: Hex, came_from: Hex) -> bool:
+def _set_off(d: Decision, h: Hex, came_from: Hex) -> tuple[list[KeptCard], bool, list[KeptCard]]:
+    """What entering ``h`` from ``came_from`` sets off in a delve: the kept
+    cards whose trap springs (a tile newly entered, its trap not yet
+    tested), whether a cache lies there, and the kept cards whose skyshards
+    wait on that tile."""
+    tile = d.ctx.map.tile_of.get(h)
+    mine = [k for k in d.delve.kept if k.tile == tile]
+    newly = d.ctx.map.tile_of.get(came_from) != tile
+    traps = [k for k in mine if newly and tile not in d.delve.sprung and d.ctx.pack.cards[k.card].trap is not None]
+    cache = any(tuple(c.hex) == h for c in d.state.caches)
+    return traps, cache, [k for k in mine if k.skyshards]
+
+
+def interrupts(d: Decision, h: Hex, came_from: Hex) -> bool:
     """Whether entering ``h`` sets off something in a delve: a trap on a
     tile newly entered, a cache, or a skyshard (MOVE-5, SKYSHARD-6)."""
     if d.delve is None:
         return False
-    m = d.ctx.map
-    tile = m.tile_of.get(h)
-    if any(tuple(c.hex) == h for c in d.state.caches):
-        return True
-    for kept in d.delve.kept:
-        if kept.tile != tile:
-            continue
-        if kept.skyshards:
-            return True
-        card = d.ctx.pack.cards[kept.card]
-        if card.trap is not None and tile not in d.delve.sprung and m.tile_of.get(came_from) != tile:
-            return True
-    return False
+    traps, cache, shards = _set_off(d, h, came_from)
+    return bool(traps or cache or shards)
 
 
 def entered(d: Decision, hero_id: str, h: Hex, came_from: Hex) -> None:
     """Resolve what entering ``h`` sets off, trap first, then the cache,
     then the skyshard (facts: traps are tested on entry, before caches)."""
-    m = d.ctx.map
-    tile = m.tile_of.get(h)
-    for kept in d.delve.kept:
-        card = d.ctx.pack.cards[kept.card]
-        if (kept.tile == tile and card.trap is not None and tile not in d.delve.sprung
-                and m.tile_of.get(came_from) != tile):
-            d.emit_delve(TrapSprung(tile=tile))
-            if not lockpick(d, hero_id, "trap", h, card.trap.code):
-                hurt_hero(d, hero_id, card.trap.damage, true_damage=False, source="trap", rule="EXPLORATION-12")
+    traps, cache, shards = _set_off(d, h, came_from)
+    for kept in traps:
+        trap = d.ctx.pack.cards[kept.card].trap
+        d.emit_delve(TrapSprung(tile=kept.tile))
+        if not lockpick(d, hero_id, "trap", h, trap.code):
+            hurt_hero(d, hero_id, trap.damage, true_damage=False, source="trap", rule="EXPLORATION-12")
     if d.state.hero(hero_id).defeated:
         return
-    if any(tuple(c.hex) == h for c in d.state.caches):
+    if cache:
         open_cache(d, hero_id, h)
-    for kept in d.delve.kept:
-        if kept.tile == tile and kept.skyshards:
-            take_skyshards(d, hero_id, kept.card, tile, kept.skyshards)
+    for kept in shards:
+        take_skyshards(d, hero_id, kept.card, kept.tile, kept.skyshards)
 
 
 def take_skyshards(d: Decision, hero_id: str, card_id: str, tile: str, icons: int) -> None:
