@@ -169,13 +169,6 @@ def assert_rebuild_equals_live(app: BetrayalApp, bid: str) -> None:
 # -- live, undone, rebuilt, and the log -----------------------------------------------
 
 
-@pytest.mark.rule("DELVE-4")
-@pytest.mark.rule("DELVE-9")
-@pytest.mark.rule("EXPLORATION-8")
-@pytest.mark.rule("EXPLORATION-11b")
-@pytest.mark.rule("EXPLORATION-11c")
-@pytest.mark.rule("EP-6")
-@pytest.mark.rule("UNDO-2")
 @pytest.mark.parametrize("delve, seed, heroes, xp", GAMES)
 def test_the_pools_follow_play_and_undo_and_equal_the_log_and_a_rebuild(app, delve, seed, heroes, xp):
     bid = new_delve(app, delve, seed, heroes, xp)

@@ -118,13 +118,6 @@ def app():
 # -- live, undone, rebuilt, and the aggregate ----------------------------------------
 
 
-@pytest.mark.rule("SKYSHARD-3")
-@pytest.mark.rule("SKYSHARD-4")
-@pytest.mark.rule("SKYSHARD-5")
-@pytest.mark.rule("SKYSHARD-7")
-@pytest.mark.rule("SKYSHARD-9")
-@pytest.mark.rule("OBJ-5")
-@pytest.mark.rule("UNDO-2")
 @pytest.mark.parametrize("delve, seed, heroes", GAMES)
 def test_the_view_follows_play_and_undo_equals_the_delve_and_a_rebuild(app, delve, seed, heroes):
     bid = new_delve(app, delve, seed, heroes)
