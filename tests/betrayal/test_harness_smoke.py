@@ -1,11 +1,9 @@
-import pytest
 from scenario import Scenario
 
 from domain.betrayal.commands import EndTurn, Move
 from domain.betrayal.events import HeroMoved, TurnStarted
 
 
-@pytest.mark.rule("MOVE-1")
 def test_a_hero_moves_one_hex_and_the_turn_passes_on():
     given = Scenario.clash(party=("Ysolda:nord", "Tarn:dark-elf"))
     hero = given.state.hero("ysolda")

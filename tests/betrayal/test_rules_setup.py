@@ -215,9 +215,27 @@ def test_only_the_chips_of_the_pack_can_be_drawn():
 
 
 @pytest.mark.rule("CLASH-5")
-def test_a_clash_is_set_up_on_the_map_of_its_setup():
-    started = of(start(), BattleStarted)[0]
-    assert (started.setup, started.pack_id, started.seed) == (SETUP, "starter", 1)
+@pytest.mark.parametrize("setup", ["waystone-crossing", "cinder-rite"])
+def test_a_clash_is_set_up_on_the_map_of_its_setup(setup):
+    """The play area is the setup's own map: everything set up stands on a
+    hex of that diagram, the Entrance is the diagram's, and the battle's
+    board (built from BattleStarted.setup on replay) is that diagram."""
+    events = start(n=2, setup=setup)
+    started = of(events, BattleStarted)[0]
+    assert (started.setup, started.pack_id, started.seed) == (setup, "starter", 1)
+    diagram = starter_pack().setups[setup]
+    board = context_for(starter_pack(), started.setup).board
+    assert set(board.all_hexes()) == {tuple(h.hex) for h in diagram.hexes}
+    placed = [tuple(e.hex) for e in of(events, EnemyPlaced) + of(events, CachePlaced) + of(events, AdventurerPlaced)]
+    assert placed and all(board.contains(h) and board.passable(h) for h in placed)
+    assert {tuple(e.hex) for e in of(events, AdventurerPlaced)} <= set(board.entrance_hexes())
+
+
+@pytest.mark.rule("CLASH-5")
+def test_two_setups_lay_out_different_maps():
+    maps = {s: frozenset(context_for(starter_pack(), s).board.all_hexes()) for s in ("waystone-crossing", "cinder-rite")}
+    assert maps["waystone-crossing"] != maps["cinder-rite"]
+    assert set(ENTRANCE) == set(context_for(starter_pack(), SETUP).board.entrance_hexes())
 
 
 @pytest.mark.rule("CLASH-5")
