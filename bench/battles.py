@@ -31,7 +31,7 @@ SIZES = (10, 1_000)
 def build(path: Path, battles: int) -> None:
     """A store of ``battles`` clashes; every tenth one played a little."""
     with BetrayalApp(f"sqlite:{path}") as app:
-        party = [PartySpec.parse("Ysolda:nord")]
+        party = [PartySpec("Ysolda", "nord")]
         for i in range(battles):
             battle_id = f"b{i}"
             app.new_clash(setup=SETUP, party=party, xp=2, seed=i, battle_id=battle_id)

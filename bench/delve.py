@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from domain.betrayal.application import BetrayalApp, PartySpec, delve_stream
+from cli.parse import party_member
+from domain.betrayal.application import BetrayalApp, delve_stream
 from domain.betrayal.bots import delve_choice
 from domain.betrayal.delve import evolve_delve
 from domain.betrayal.rules import legal_commands
@@ -68,7 +69,7 @@ def build(path: Path, events: int, seed: int) -> DelveBuilt:
     rnd = random.Random(seed)
     n = {"commands": 0, "undos": 0, "redos": 0, "ends": 0}
     with BetrayalApp(f"sqlite:{path}") as app:
-        battle = app.new_delve(delve=DELVE, party=[PartySpec.parse(p) for p in PARTY], xp=1, seed=seed,
+        battle = app.new_delve(delve=DELVE, party=[party_member(p) for p in PARTY], xp=1, seed=seed,
                                battle_id=battle_id).battle
 
         def total() -> int:

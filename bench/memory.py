@@ -54,7 +54,7 @@ elif op == "import":
         portable.import_log(app, source)
 elif op == "export-small":
     with BetrayalApp(f"sqlite:{store}") as app:
-        app.new_clash(setup="waystone-crossing", party=[PartySpec.parse("Smallfry:nord")], xp=1, seed=9,
+        app.new_clash(setup="waystone-crossing", party=[PartySpec("Smallfry", "nord")], xp=1, seed=9,
                       battle_id="small")
         from domain.betrayal.bots import greedy_choice
         import random

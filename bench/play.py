@@ -10,7 +10,8 @@ import time
 from collections.abc import Callable
 
 from domain.betrayal import adventurer as adv
-from domain.betrayal.application import BetrayalApp, PartySpec, adventurer_stream
+from cli.parse import party_member
+from domain.betrayal.application import BetrayalApp, adventurer_stream
 from domain.betrayal.bots import random_choice
 from domain.betrayal.commands import StartClash
 from domain.betrayal.context import context_for
@@ -29,7 +30,7 @@ def play_app(seed: int) -> tuple[int, list[float]]:
     """One battle through the application: (commands, seconds per command)."""
     rnd = random.Random(seed)
     app = BetrayalApp("memory")
-    party = [PartySpec.parse(p) for p in PARTY]
+    party = [party_member(p) for p in PARTY]
     battle = app.new_clash(setup=SETUP, party=party, xp=1, seed=seed, battle_id=f"play-{seed}").battle
     ctx = app.context(battle.state)
     per: list[float] = []
@@ -47,7 +48,7 @@ def play_rules(seed: int) -> tuple[int, list[float]]:
     pack = starter_pack()
     members = []
     for text in PARTY:
-        spec = PartySpec.parse(text)
+        spec = party_member(text)
         created = adv.create(pack, str(adventurer_stream(spec.name)), spec.name, spec.race, spec.lines)
         members.append(adv.member(created.state, spec.form))
     ctx = context_for(pack, SETUP)

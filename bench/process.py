@@ -132,7 +132,7 @@ def process_rows(built: Built, pycache: Path, quick: bool = False) -> list[Row]:
         got: dict[str, list[float]] = {name: [] for name in names}
         cpu: dict[str, list[float]] = {name: [] for name in names}
         server_cpu: dict[str, list[float]] = {"served status": [], "served move": []}
-        socket_file = home / f"rk-{os.getuid()}" / "rk.sock"  # where rk serve listens (cli.client.socket_path)
+        socket_file = home / f"rk-{os.getuid()}" / "rk.sock"  # where rk serve listens (cli.protocol.socket_path)
         with resident_server(served_env, socket_file, str(served_path), work) as server:
             for cmd in (served_status, served_move, undo, served_status, served_move, undo):  # warm the server
                 _run(cmd, served_env)

@@ -21,12 +21,12 @@ if __package__ in (None, ""):  # run as a file: python bench/run.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import (  # noqa: E402
-    battles, conquest, delve, inprocess, memory, play, process, rebuild, size, snapshots, streams,
+    battles, conquest, delve, inprocess, log, memory, play, process, rebuild, size, snapshots, streams,
 )
 from bench.measure import Row  # noqa: E402
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
-ITEMS = ("rebuild", "snapshots", "process", "inprocess", "play", "battles", "size", "memory")
+ITEMS = ("rebuild", "snapshots", "process", "inprocess", "play", "battles", "log", "size", "memory")
 HEADERS = ("figure", "size", "time/throughput", "floor", "ratio", "goal", "holds?")
 
 
@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = _ints(args.sizes or ("200,500" if args.quick else "1000,10000,100000"))
     snap_sizes = _ints(args.snapshot_sizes or ("100,500" if args.quick else "100,10000,100000"))
     battle_events = args.battle_events or (300 if args.quick else 1000)
+    log_events = args.log_events or (300 if args.quick else 20_000)
     only = set(args.only.split(",")) if args.only else set(ITEMS)
     cache = Path(args.cache) if args.cache else streams.default_cache_dir()
     built: dict[int, streams.Built] = {}
@@ -95,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     if "battles" in only:
         _say("rk battles, 10 and 1,000 battles")
         rows += battles.battles_rows(args.quick)
+    if "log" in only:
+        _say(f"rk log and rk audit, {log_events:,} events")
+        rows += log.log_rows(stream(log_events), args.quick)
     if "size" in only:
         _say("size")
         for n in sorted(set(sizes) | {battle_events}):
@@ -121,6 +125,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--snapshot-sizes", help="snapshot-load stream lengths, the first is the base"
                                             " (default 100,10000,100000)")
     p.add_argument("--battle-events", type=int, help="length of the battle for items 3 and 4 (default 1000)")
+    p.add_argument("--log-events", type=int, help="length of the battle `rk log` and `rk audit` read"
+                                                  " (default 20000)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random play that builds the streams")
     p.add_argument("--out", default="bench/results.json", help="JSON file for the figures (default %(default)s)")
     p.add_argument("--postgres", default=DEFAULT_POSTGRES,

@@ -23,7 +23,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from uuid import UUID
 
-from domain.betrayal.application import BetrayalApp, PartySpec, battle_stream
+from cli.parse import party_member
+from domain.betrayal.application import BetrayalApp, battle_stream
 from domain.betrayal.bots import greedy_choice
 from domain.betrayal.commands import BattleCommand
 from domain.kernel.commandlog import Game
@@ -126,7 +127,7 @@ def build(path: Path, events: int, seed: int) -> Built:
     battle_id = f"bench-{events}-s{seed}"
     started = time.perf_counter()
     with BetrayalApp(f"sqlite:{path}") as app:
-        party = [PartySpec.parse(p) for p in PARTY]
+        party = [party_member(p) for p in PARTY]
         battle = app.new_clash(setup=SETUP, party=party, xp=1, seed=seed, battle_id=battle_id).battle
         counts = play(app, battle_id, battle, events, random.Random(seed))
     return Built(str(path), battle_id, build_seconds=time.perf_counter() - started, **counts)

@@ -13,7 +13,7 @@ import secrets
 from typing import Any
 
 from domain.betrayal import commands as c
-from domain.betrayal.application import PartySpec, new_clash as start_clash
+from domain.betrayal.application import new_clash as start_clash
 from domain.betrayal.application import new_delve as start_delve, new_dungeon as start_dungeon
 from domain.betrayal.context import RulesContext
 from domain.betrayal.spell import spell
@@ -23,13 +23,15 @@ from domain.kernel.commandlog import Game
 from domain.kernel.errors import MalformedCommand
 
 from . import parse, render
+from .battle_names import started
 from .game import act, choice, narration, result_json
 from .session import Session
 
 def new_clash(s: Session, *, setup: str, party: list[str], xp: int, seed: int | None,
               difficulty: str, physical_dice: bool, at: list[str]) -> None:
     """Set up a clash and print its status."""
-    _started(s, start_clash(s.app, setup=setup, **_setup_options(s, party, xp, seed, difficulty, physical_dice, at)))
+    _started(s, start_clash(s.app, setup=setup,
+                            **_setup_options(s, setup, party, xp, seed, difficulty, physical_dice, at)))
 
 
 def new_dungeon(s: Session, *, setup: str, party: list[str], xp: int, seed: int | None,
@@ -37,26 +39,30 @@ def new_dungeon(s: Session, *, setup: str, party: list[str], xp: int, seed: int 
     """Set up a dungeon from its diagram (DUNGEON-6 to DUNGEON-11) and print its status."""
     chosen = parse.hex_labels([h for text in specials for h in text.split(",") if h.strip()])
     _started(s, start_dungeon(s.app, setup=setup, specials=chosen,
-                              **_setup_options(s, party, xp, seed, difficulty, physical_dice, place)))
+                              **_setup_options(s, setup, party, xp, seed, difficulty, physical_dice, place)))
 
 
 def new_delve(s: Session, *, delve: str, party: list[str], xp: int, seed: int | None,
               difficulty: str, physical_dice: bool, place: list[str]) -> None:
     """Set up a delve (DELVE-7 to DELVE-12) and print its status."""
-    _started(s, start_delve(s.app, delve=delve, **_setup_options(s, party, xp, seed, difficulty, physical_dice, place)))
+    _started(s, start_delve(s.app, delve=delve,
+                            **_setup_options(s, delve, party, xp, seed, difficulty, physical_dice, place)))
 
 
-def _setup_options(s: Session, party: list[str], xp: int, seed: int | None, difficulty: str,
+def _setup_options(s: Session, setup: str, party: list[str], xp: int, seed: int | None, difficulty: str,
                    physical_dice: bool, place: list[str]) -> dict[str, Any]:
+    """The options every Betrayal setup shares; the battle is called what
+    --name says, else after its setup (``waystone-1``)."""
     return dict(
-        party=[PartySpec.parse(p) for p in party], xp=xp,
+        party=[parse.party_member(p) for p in party], xp=xp,
         seed=seed if seed is not None else secrets.randbelow(2**31),
-        battle_id=s.battle, difficulty=choice(Difficulty, difficulty, "--difficulty"),
+        battle_id=s.battle or s.app.new_battle_id(setup), difficulty=choice(Difficulty, difficulty, "--difficulty"),
         physical_dice=physical_dice, placements=parse.hex_labels(place),
     )
 
 
 def _started(s: Session, result) -> None:
+    started(s, result.battle.state.battle_id)
     if s.json:
         s.out.emit(result_json(s, result, None))
         return
@@ -116,26 +122,19 @@ def legal_lines(s: Session, state: BattleState, commands: list[Any]) -> list[str
 def move(s: Session, hex_text: str, explore: bool = False) -> None:
     """A Move, or with ``explore`` a Move that explores the hex it ends on
     (MoveToExplore: EXPLORATION-3a)."""
-    to = _on_map(s, hex_text)
+    to = parse.hex_label(hex_text)
     act(s, c.MoveToExplore(to=to) if explore else c.Move(to=to))
 
 
 def explore(s: Session, hex_text: str | None) -> None:
     """Explore: the hex the adventurer stands on as its turn starts, or
     ``hex_text`` with the Explore action (EXPLORE-1, EXPLORATION-4)."""
-    act(s, c.Explore(hex=None if hex_text is None else _on_map(s, hex_text)))
+    act(s, c.Explore(hex=None if hex_text is None else parse.hex_label(hex_text)))
 
 
 def place_tile(s: Session, rotation: int, origin: str) -> None:
     """Connect the revealed tile, turned ``rotation`` sixths, its first hex on ``origin`` (EXPLORATION-9)."""
     act(s, c.PlaceTile(rotation=rotation, origin=parse.hex_label(origin)))
-
-
-def _on_map(s: Session, hex_text: str):
-    to = parse.hex_label(hex_text)
-    if not s.app.rules_context(s.battle_id).board.contains(to):
-        raise MalformedCommand(f"{hex_text.strip()} is not a hex of this map (see `rk status`)")
-    return to
 
 
 def engage(s: Session, *, form: str, target: str | None, dice: str | None, faces: str | None) -> None:

@@ -3,8 +3,10 @@
 A command as a whole process mostly pays for imports (eventsourcing, typer,
 rich, the rules). When ``rk serve`` is running for the same store, this
 module hands the command line to it over a Unix socket and prints the
-answer, importing nothing but the standard library; otherwise it runs the
-command in this process, exactly as ``cli.main.run`` does.
+answer, importing nothing but the standard library and the light modules
+``cli.protocol`` (what both sides agree on) and ``domain.kernel.store``;
+otherwise it runs the command in this process, exactly as ``cli.main.run``
+does.
 
 Protocol (one request per connection, each side JSON objects each ending in
 a newline): the client sends ``{"argv", "cwd", "store", "tty", "width"}`` (and
@@ -23,42 +25,24 @@ with the password masked against its own.
 
 import json
 import os
-import re
 import socket
 import stat
 import sys
 import time
 
+from domain.kernel.store_setting import masked
+
+from .protocol import effective_store, in_process, socket_path
+
 NO_SERVER = "RULEKEEPER_NO_SERVER"  # set (to anything) to never use a server
-STORE_VARIABLE = "RULEKEEPER_STORE"  # as in domain.kernel.store, not imported: it pulls msgspec in
-HOME_VARIABLE = "RULEKEEPER_HOME"
-DEFAULT_HOME = "~/.local/share/rulekeeper"
-SOCKET_NAME = "rk.sock"
-# Kept in the caller's process: a shell and a server are processes of their
-# own, and the demo is a long session of its own too.
-IN_PROCESS = frozenset({"serve", "play", "demo"})
-# Typer's shell completion looks at the caller's shell and home: the options
-# that set it up, and the variable its script sets to ask for completions
-# (named after the program name cli.main gives, "rk"), run in-process too.
-COMPLETION_OPTIONS = ("--install-completion", "--show-completion")
+# The variable typer's completion script sets to ask for completions (named
+# after the program name cli.main gives, "rk"): answered in-process, as
+# the options that set completion up (cli.protocol.COMPLETION_OPTIONS).
 COMPLETE_VARIABLE = "_RK_COMPLETE"
 CONNECT_TIMEOUT = 1.0
 # Seconds to wait for the server to start a command (it declines when busy
 # sooner, after cli.serve.QUEUE_WAIT); past this the client runs it itself.
 START_TIMEOUT = 8.0
-_VALUED_GLOBALS = ("--store", "--battle", "-b")  # root options that take a value
-
-
-def socket_dir() -> str:
-    """``$RULEKEEPER_HOME/rk-<uid>``: this user's private directory for the
-    socket (the home defaults to ``~/.local/share/rulekeeper``)."""
-    home = os.environ.get(HOME_VARIABLE) or DEFAULT_HOME
-    return os.path.join(os.path.expanduser(home), f"rk-{os.getuid()}")
-
-
-def socket_path() -> str:
-    """``$RULEKEEPER_HOME/rk-<uid>/rk.sock``."""
-    return os.path.join(socket_dir(), SOCKET_NAME)
 
 
 def untrusted(path: str) -> str:
@@ -78,11 +62,6 @@ def untrusted(path: str) -> str:
     return ""
 
 
-def masked(setting: str) -> str:
-    """A store setting with any password replaced (as domain.kernel.store._masked)."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", setting)
-
-
 def _masked_argv(argv: list[str]) -> list[str]:
     """``argv`` with the password of any ``--store`` URL masked."""
     out = []
@@ -95,67 +74,6 @@ def _masked_argv(argv: list[str]) -> list[str]:
         after_store = arg == "--store"
         out.append(arg)
     return out
-
-
-def command_of(argv: list[str]) -> str | None:
-    """The command word of an ``rk`` argument list (``status`` in
-    ``rk --store x status``), or None when there is none (``rk --help``)."""
-    skip = False
-    for arg in argv:
-        if skip:
-            skip = False
-        elif arg in _VALUED_GLOBALS:
-            skip = True
-        elif not arg.startswith("-"):
-            return arg
-    return None
-
-
-def in_process(argv: list[str]) -> bool:
-    """Whether ``argv`` must run in the caller's process, server or not: a
-    session (``IN_PROCESS``), a ``-`` that reads the caller's stdin, or the
-    set-up of shell completion."""
-    return (command_of(argv) in IN_PROCESS or "-" in argv
-            or any(arg.split("=", 1)[0] in COMPLETION_OPTIONS for arg in argv))
-
-
-def store_option(argv: list[str]) -> str | None:
-    """The value of the last ``--store`` in ``argv`` (a command's own option
-    comes after the root's and wins over it), or None."""
-    found = None
-    for i, arg in enumerate(argv):
-        if arg == "--":
-            break
-        if arg == "--store" and i + 1 < len(argv):
-            found = argv[i + 1]
-        elif arg.startswith("--store="):
-            found = arg[len("--store="):]
-    return found
-
-
-def effective_store(argv: list[str]) -> str:
-    """The store setting a command would use: ``--store``, else
-    ``$RULEKEEPER_STORE``, else "" (the default SQLite file)."""
-    option = store_option(argv)
-    return option if option is not None else os.environ.get(STORE_VARIABLE) or ""
-
-
-def canonical_store(setting: str, cwd: str) -> str:
-    """``setting`` in a form that names the same store from any directory:
-    SQLite paths made absolute against ``cwd`` (``sqlite:/abs/path``); other
-    forms as they are. Mirrors ``domain.kernel.store.store_env``'s order."""
-    setting = setting.strip()
-    if not setting or setting.lower() == "memory":
-        return setting.lower()
-    if setting.startswith("sqlite:"):
-        path = setting[len("sqlite:"):]
-    elif setting.startswith(("postgresql://", "postgres://")) or not setting.endswith((".sqlite", ".db")):
-        return setting
-    else:
-        path = setting
-    if not path:
-        return setting
-    return "sqlite:" + os.path.normpath(os.path.join(cwd, os.path.expanduser(path)))
 
 
 def request_for(argv: list[str]) -> dict | None:

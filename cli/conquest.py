@@ -14,6 +14,7 @@ import secrets
 from typing import Any
 
 from rich import box
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -26,8 +27,10 @@ from domain.kernel.commandlog import Game
 from domain.kernel.errors import MalformedCommand
 
 from . import parse
+from .battle_names import started
 from .game import act, narration, result_json
 from .output import printable
+from .phrases import Phrases
 from .session import Session
 
 RULESET = "conquest"
@@ -54,13 +57,13 @@ def new_conquest(s: Session, *, scenario: str, armies: list[str], seed: int | No
         if not character.strip() or not regiment.strip():
             raise MalformedCommand(f"--assign {text!r}: write CHARACTER:REGIMENT, e.g. ac1:a3")
         pairs.append((character.strip(), regiment.strip()))
-    battle_id = s.battle or f"q{seed}-{s.app.max_notification_id() + 1}"
+    battle_id = s.battle or s.app.new_battle_id(scenario)
     command = c.StartConquest(
         battle_id=battle_id, scenario=scenario, armies=(armies[0].strip(), armies[1].strip()), seed=seed,
         physical_dice=physical_dice, warlords=(chosen[0], chosen[1]), assignments=tuple(pairs),
     )
     result = s.app.start(RULESET, command, battle_id=battle_id)
-    s.battle = battle_id
+    started(s, battle_id)
     if s.json:
         s.out.emit(result_json(s, result, None))
         return
@@ -223,14 +226,14 @@ def _inches(n: int) -> int:
 def show_status(s: Session, game: Game) -> None:
     """The round, the phase, whose decision, both players and every Regiment."""
     state: ConquestState = game.state
-    s.out.print(_header(state))
+    s.out.print(Phrases(_header(state)))
     for side in (0, 1):
         s.out.print(_side_table(state, side))
 
 
 def show_compact(s: Session, state: ConquestState) -> None:
     """The short view after a command: where the round stands and who decides."""
-    s.out.print(_header(state))
+    s.out.print(Phrases(_header(state)))
 
 
 def legal_lines(s: Session, state: ConquestState, commands: list[Any]) -> list[str]:
@@ -259,7 +262,10 @@ def _header(state: ConquestState) -> Text:
                 f"player {SIDES[state.turn]} to decide (First Player: {SIDES[state.first]}); {vp}{doing}")
 
 
-def _side_table(state: ConquestState, side: int) -> Table:
+def _side_table(state: ConquestState, side: int) -> Group:
+    """A player's line (army, Reinforcement Line, stack, Warlord), then a
+    row per Regiment: a joined Character on a line of its own under its
+    Regiment's name, so that neither name is split."""
     own = state.sides[side]
     if own.stack:
         # CMD-4: only the player deciding now sees their own stack in order.
@@ -269,17 +275,17 @@ def _side_table(state: ConquestState, side: int) -> Table:
     warlord = state.warlord(side)
     title = (f"player {SIDES[side]}: {printable(own.army)}  ·  Reinforcement Line {own.line}\"  ·  "
              f"stack: {stack}" + (f"  ·  Warlord {printable(warlord.name)}" if warlord else ""))
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)  # no edges: it fits 80 columns
     for name in ("id", "Regiment", "class", "stands", "where", "march", "contact", "this round"):
-        table.add_column(name)
+        table.add_column(name, no_wrap=name in ("id", "Regiment", "class", "stands", "march"))
     characters = {ch.regiment: ch for ch in state.characters if ch.side == side}
     for r in state.side_regiments(side):
         joined = characters.get(r.id)
-        name = printable(r.name) + (f" + {printable(joined.name)}" if joined else "")
+        name = printable(r.name) + (f"\n+ {printable(joined.name)}" if joined else "")
         table.add_row(r.id, name, r.cls.value, str(r.stands), _where(r), f"{r.march}\"",
                       ", ".join(state.in_contact(r.id)) or "—",
                       ("activated; " if r.activated else "") + (", ".join(a.value for a in r.actions) or "—"))
-    return table
+    return Group(Phrases(Text(title)), table, Text(""))
 
 
 def _where(r: Regiment) -> str:

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .main import MAX_SEED, BattleId, Json, Store, _run, app, new_app
+from .app import MAX_SEED, BattleId, Json, NewName, Store, _run, app, new_app
 
 PLAY = "Playing Conquest"
 Regiment = Annotated[str, typer.Argument(metavar="REGIMENT", help="The Regiment, e.g. a1 (see `rk status`).",
@@ -41,7 +41,7 @@ def new_conquest(
     assign: Annotated[Optional[list[str]], typer.Option(
         metavar="CHARACTER:REGIMENT", show_default=False,
         help="Join a Character to a Regiment of its Type, e.g. ac1:a3 (REINF-2; default: the first one).")] = None,
-    battle: BattleId = None, store: Store = None, json: Json = False,
+    battle: NewName = None, store: Store = None, json: Json = False,
 ) -> None:
     """Set up a Conquest battle between two armies (REINF-1, REINF-2) and show it.
 

@@ -13,6 +13,8 @@ from domain.betrayal.packs import starter_pack
 from domain.kernel.hexes import to_offset
 
 from domain.betrayal.names import face_text
+
+from .phrases import Phrases
 from .session import Session
 
 
@@ -32,12 +34,16 @@ def setups(s: Session) -> None:
     if s.json:
         s.out.emit(rows)
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    # An id is typed: never cut; nor a unit's id in an objective (its column is as wide as the widest).
+    units = max((len(u) + 2 for r in rows for u in r["objective_units"]), default=0)
+    sizes = [f"{r['columns']}×{r['rows']}, {r['hexes']} hexes" for r in rows]
+    widths = {"objective": units, "size": max(map(len, sizes), default=0)}
     for name in ("id", "name", "mode", "objective", "size"):
-        table.add_column(name)
-    for r in rows:
+        table.add_column(name, no_wrap=name in ("id", "mode", "size"), width=widths.get(name))
+    for r, size in zip(rows, sizes):
         objective = r["objective"] + (f" ({', '.join(r['objective_units'])})" if r["objective_units"] else "")
-        table.add_row(r["id"], r["name"], r["mode"], objective, f"{r['columns']}×{r['rows']}, {r['hexes']} hexes")
+        table.add_row(r["id"], r["name"], r["mode"], objective, size)
     s.out.print(table)
     s.out.print("Start one: rk new clash --setup ID ..., rk new dungeon --setup ID ...; delves: rk delves.")
 
@@ -55,12 +61,13 @@ def delves(s: Session) -> None:
     table.add_column("name", no_wrap=True)
     table.add_column("objective", no_wrap=True)
     table.add_column("skyshards", justify="right")
-    table.add_column("encounter")
     rule = {"survey": "OBJ-4", "uncover": "OBJ-8"}
     for r in rows:
         objective = r["objective"] + (f" ({rule[r['objective']]})" if r["objective"] in rule else "")
-        table.add_row(r["id"], r["name"], objective, str(r["skyshards"]), r["text"])
+        table.add_row(r["id"], r["name"], objective, str(r["skyshards"]))
     s.out.print(table)
+    # The encounters' texts are paragraphs: under the table, not squeezed into a column.
+    s.out.print(*(Phrases(Text(f"{r['id']}: ", style="bold") + Text(r["text"])) for r in rows))
     s.out.print("Start one: rk new delve --delve ID --party Name:race ... --xp N")
 
 
@@ -96,20 +103,27 @@ def lines(s: Session) -> None:
         title = f"{line.id} — {line.name} ({line.pool.value} dice, {form}){default}"
         s.out.print(_dice_table(title, [
             (pack.dice[d], line.start_dice.count(d)) for d in dict.fromkeys(line.start_dice)
-        ]))
+        ], s.out.console.width))
     combat = pack.dice.get("combat")
     if combat:
-        s.out.print(_dice_table("Combat dice: every adventurer rolls as many as the race sheet says", [(combat, 1)]))
+        s.out.print(_dice_table("Combat dice: every adventurer rolls as many as the race sheet says", [(combat, 1)],
+                                s.out.console.width))
 
 
-def _dice_table(title: str, dice) -> Group:
-    """Each die on two rows of three faces, numbered 1 to 6 as rolled."""
+def _dice_table(title: str, dice, width: int) -> Group:
+    """Each die's faces, numbered 1 to 6 as rolled: three to a row, or two
+    when three would not fit in ``width`` columns (a face is never cut)."""
+    named = [(die.name + (f" ×{count}" if count > 1 else ""),
+              [f"{i} {face_text(f)}" for i, f in enumerate(die.faces, start=1)]) for die, count in dice]
+    pad = 4  # the padding of each column
+    widest_name = max(len(name) for name, _ in named)
+    widest_face = max(len(face) for _, faces in named for face in faces)
+    per_row = 3 if widest_name + 3 * widest_face + 4 * pad <= width else 2
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 2))
     table.add_column("die", style="bold", no_wrap=True)
-    for _ in range(3):
+    for _ in range(per_row):
         table.add_column(no_wrap=True)
-    for die, count in dice:
-        faces = [f"{i} {face_text(f)}" for i, f in enumerate(die.faces, start=1)]
-        table.add_row(die.name + (f" ×{count}" if count > 1 else ""), *faces[:3])
-        table.add_row("", *faces[3:])
-    return Group(Text(title, style="bold"), table)
+    for name, faces in named:
+        for start in range(0, len(faces), per_row):
+            table.add_row(name if start == 0 else "", *faces[start:start + per_row])
+    return Group(Phrases(Text(title, style="bold")), table)

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .main import ACT, MAX_SEED, SETUP, BattleId, Json, Store, _run, app, new_app
+from .app import ACT, MAX_SEED, SETUP, BattleId, Json, NewName, Store, _run, app, new_app
 
 Party = Annotated[list[str], typer.Option(
     metavar="MEMBER", show_default=False,
@@ -36,7 +36,7 @@ def new_delve(
     delve: Annotated[str, typer.Option(metavar="DELVE", help="The delve encounter (see `rk delves`).",
                                        show_default=False)],
     party: Party, xp: Xp = 1, seed: Seed = None, difficulty: Level = "adept", physical_dice: Physical = False,
-    place: Place = None, battle: BattleId = None, store: Store = None, json: Json = False,
+    place: Place = None, battle: NewName = None, store: Store = None, json: Json = False,
 ) -> None:
     """Set up a delve (DELVE-7 to DELVE-12): the Entrance on the table, the party on it, and show it.
 
@@ -57,7 +57,7 @@ def new_dungeon(
     specials: Annotated[Optional[list[str]], typer.Option(
         metavar="HEXES", show_default=False,
         help="The special hex of each objective unit, in order, e.g. c4,d5 (DUNGEON-8e; default: the first ones).")] = None,
-    battle: BattleId = None, store: Store = None, json: Json = False,
+    battle: NewName = None, store: Store = None, json: Json = False,
 ) -> None:
     """Set up a dungeon from its diagram (DUNGEON-6 to DUNGEON-11) and show it.
 

@@ -4,7 +4,9 @@ one line per command, with an undo and a redo shown on the way.
 It runs on the ordinary store (the default SQLite file unless told
 otherwise), under a fresh battle id and with adventurers whose names carry
 that id's number, so running it again never collides with an earlier run
-and every battle it plays can be looked at afterwards (`rk log`).
+and every battle it plays can be looked at afterwards (`rk log`). It
+never becomes the current battle (``cli.current``): whatever was current
+before stays so, and `rk use demo-N` picks the demo.
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ from domain.betrayal.bots import greedy_choice
 from domain.betrayal.catalog import Pack
 from domain.betrayal.evolve import evolve
 from domain.betrayal.state import BattleState, Phase
+from domain.betrayal.vocab import BattleForm
 from domain.kernel.errors import NotFound
 from domain.kernel.hexes import label
 
 from . import render
 from .board import board
+from .current import chosen_battle, current_or_none, remember
+from .phrases import Phrases
 from domain.betrayal.names import unit_name
 from .session import Session
 from domain.betrayal.spell import spell
@@ -37,11 +42,14 @@ WIDTH = 98
 
 def run(s: Session, seed: int) -> None:
     app = s.app
+    kept = current_or_none(app)
+    if kept is not None and chosen_battle(app) != kept:
+        remember(app, kept)  # the battle in hand stays current, though the demo is newer
     number = _free_number(app)
     battle_id = f"demo-{number}"
     party = [
-        PartySpec.parse(f"Ysolda-{number}:nord:one-hand-shield+heavy-armor:light"),
-        PartySpec.parse(f"Tarn-{number}:dark-elf:bow+destruction-staff:ranged"),
+        PartySpec(f"Ysolda-{number}", "nord", ("one-hand-shield", "heavy-armor"), BattleForm.LIGHT),
+        PartySpec(f"Tarn-{number}", "dark-elf", ("bow", "destruction-staff"), BattleForm.RANGED),
     ]
     result = new_clash(app, setup=SETUP, party=party, xp=XP, seed=seed, battle_id=battle_id)
     state = result.battle.state
@@ -72,14 +80,15 @@ def run(s: Session, seed: int) -> None:
         s.out.emit({"battle": battle_id, "commands": played, "outcome": state.outcome,
                     "reason": state.ended_reason, "state": state})
         return
-    s.out.print(Text(f"Battle {battle_id} is kept in the store: rk log --battle {battle_id},"
-                     f" rk verify --battle {battle_id}", style="dim"))
+    still = f"; commands still act on {app.find_battle(kept).name} (rk use {battle_id} to change that)" if kept else ""
+    s.out.print(Phrases(Text(f"Battle {battle_id} is kept in the store: rk log --battle {battle_id},"
+                             f" rk verify --battle {battle_id}{still}", style="dim")))
 
 
 def _free_number(app) -> int:
     """The next battle number whose demo battle and adventurers are all new."""
     taken = {b.battle_id for b in app.battles()}
-    number = len(taken) + 1
+    number = 1 + sum(1 for battle in taken if battle.startswith("demo-"))
     while f"demo-{number}" in taken or _exists(app, f"Ysolda-{number}") or _exists(app, f"Tarn-{number}"):
         number += 1
     return number

@@ -83,6 +83,9 @@ def redo(s: Session) -> None:
     battle_id = s.battle_id
     before = s.app.battle(battle_id)
     result = s.app.redo(battle_id)
+    if not s.json and before.undone:
+        # As undo says it: the command as it was typed, then what it did again.
+        s.out.print(f"Redid rk {s.ruleset.describe_command(before.undone[-1].command)}")
     report(s, result, before)
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .main import LOGS, Json, _run, app
+from .app import LOGS, Json, _run, app
 
 
 @app.command(rich_help_panel=LOGS)

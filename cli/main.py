@@ -1,9 +1,11 @@
-"""The `rk` (and `rulekeeper`) command line: the typer app and its wiring.
+"""The `rk` (and `rulekeeper`) command line: its core commands, every other
+module of commands imported so that it registers, and the console script.
 
 Each command parses its options, opens a ``Session`` and hands over to a
 small module (``cli.battle``, ``cli.history``...). Those modules, and the
 domain behind them, are imported inside the command functions: play is one
 process per command, and ``rk --help`` should not pay for eventsourcing.
+The app and the options its commands share are ``cli.app``'s.
 
 Exit status: 0 done; 2 the rules refused the command (stderr says
 ``RULE-ID: reason``); 1 anything else was refused (malformed, not found,
@@ -12,93 +14,28 @@ an unknown rule ID, a bad log, the battle moved on, a usage error).
 
 
 import sys
-from dataclasses import replace
 from typing import Annotated, Optional
 
 import typer
 
-from .session import Defaults, Session
-
-app = typer.Typer(
-    name="rk",
-    help=(
-        "rulekeeper: a referee and bookkeeper for tabletop battles.\n\n"
-        "Start a clash with `rk new clash` (or `rk new delve`, `rk new dungeon`), look at it with `rk status`, see what may "
-        "be done with `rk legal`, then give commands (`rk move c4`, `rk engage ...`). "
-        "Hexes are named by column letter and row number as `rk status` draws them (a1 is top-left). "
-        "Every command takes --json."
-    ),
-    no_args_is_help=True,
-    add_completion=True,  # --install-completion, --show-completion (run in-process: cli.client)
-    pretty_exceptions_show_locals=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+from .app import (
+    ACT,
+    LOGS,
+    LOOK,
+    MAX_SEED,
+    MAX_VERSION,
+    SESSIONS,
+    SETUP,
+    VIEWS,
+    BattleId,
+    Json,
+    NewName,
+    Store,
+    _run,
+    app,
+    new_app,
 )
-new_app = typer.Typer(help="Start something new: a Betrayal clash, dungeon or delve, or a Conquest battle.",
-                      no_args_is_help=True)
-app.add_typer(new_app, name="new", rich_help_panel="Setting up")
-
-GLOBAL = "Global options"
-SETUP, LOOK, ACT = "Setting up", "Looking", "Playing"
-LOGS, VIEWS, SESSIONS = "Logs", "Read models", "Sessions"
-Store = Annotated[Optional[str], typer.Option(
-    "--store", metavar="STORE", rich_help_panel=GLOBAL, show_default=False,
-    help="Where the events live: a .sqlite or .db file, sqlite:PATH, postgresql://user@host/db, "
-         "or memory. Default: $RULEKEEPER_STORE, else ~/.local/share/rulekeeper/rulekeeper.sqlite.",
-)]
-BattleId = Annotated[Optional[str], typer.Option(
-    "--battle", "-b", metavar="ID", rich_help_panel=GLOBAL, show_default=False,
-    help="The battle to act on (default: the latest one; see `rk battles`).",
-)]
-# Bounds of numbers typed as options, checked by the parser so that no huge
-# number reaches the rules: seeds are stored as signed 64-bit integers
-# (domain.kernel.rng.MAX_SEED), versions too.
-MAX_SEED = 2**63 - 1
-MAX_VERSION = 2**63 - 1
-Json = Annotated[bool, typer.Option(
-    "--json", rich_help_panel=GLOBAL,
-    help="Machine-readable output: JSON on stdout, errors as JSON on stderr.",
-)]
-
-
-def _run(ctx: typer.Context, handler: str, store: str | None, battle: str | None, json: bool,
-         *args, **kwargs) -> None:
-    """Call ``cli.<module>.<function>`` (imported only now) with a session;
-    refusals become one line on stderr and an exit status."""
-    from importlib import import_module
-
-    module, function = handler.split(".")
-    defaults = ctx.find_root().obj
-    if not isinstance(defaults, Defaults):
-        defaults = ctx.find_root().obj = Defaults()
-    with Session(defaults, store, battle, json) as s:
-        getattr(import_module(f"cli.{module}"), function)(s, *args, **kwargs)
-
-
-def _show_version(value: bool) -> None:
-    """``--version``: eager, so it prints and stops before any command runs."""
-    if value:
-        from .version import show
-
-        show()
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    ctx: typer.Context, store: Store = None, battle: BattleId = None, json: Json = False,
-    version: Annotated[bool, typer.Option(
-        "--version", is_eager=True, callback=_show_version,
-        help="Show the version of rulekeeper and of each ruleset's rules, and exit.")] = False,
-) -> None:
-    # A copy: options before one command must not stick to a shell session
-    # (the copy shares the shell's open applications).
-    base = ctx.obj if isinstance(ctx.obj, Defaults) else Defaults()
-    ctx.obj = replace(
-        base,
-        store=store if store is not None else base.store,
-        battle=battle if battle is not None else base.battle,
-        json=json or base.json,
-    )
+from .session import Defaults
 
 
 # --- setting up -------------------------------------------------------------------
@@ -125,7 +62,7 @@ def new_clash(
     at: Annotated[Optional[list[str]], typer.Option(
         "--at", metavar="HEX", show_default=False,
         help="An Entrance hex for each adventurer, in party order (default: the first free ones).")] = None,
-    battle: BattleId = None, store: Store = None, json: Json = False,
+    battle: NewName = None, store: Store = None, json: Json = False,
 ) -> None:
     """Set up a clash battle (CLASH-5 to CLASH-10) and show it.
 
@@ -183,16 +120,26 @@ def legal(ctx: typer.Context, battle: BattleId = None, store: Store = None, json
     _run(ctx, "game.legal", store, battle, json)
 
 
-@app.command(rich_help_panel=LOOK)
-def log(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
-    """Every event of the battle, narrated, with version and command id (undone ones marked)."""
-    _run(ctx, "history.log", store, battle, json)
+NoPager = Annotated[bool, typer.Option(
+    "--no-pager", help="Write straight to the terminal; long output is otherwise shown with $PAGER"
+                       " (default: less -FRX). A pipe or a file never gets a pager.")]
 
 
 @app.command(rich_help_panel=LOOK)
-def battles(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
-    """List the battles in the store, oldest first, with where each stands."""
-    _run(ctx, "history.battles", store, None, json)
+def log(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False,
+        no_pager: NoPager = False) -> None:
+    """Every event of the battle, narrated and numbered as `rk status --at` counts; undone commands marked."""
+    _run(ctx, "history.log", store, battle, json, page=not no_pager)
+
+
+@app.command(rich_help_panel=LOOK)
+def battles(
+    ctx: typer.Context,
+    all_: Annotated[bool, typer.Option("--all", help="Also list the deleted battles (marked x).")] = False,
+    store: Store = None, json: Json = False,
+) -> None:
+    """List the battles in the store, oldest first, with where each stands; * marks the current one."""
+    _run(ctx, "history.battles", store, None, json, all_)
 
 
 @app.command(rich_help_panel=LOOK)
@@ -389,9 +336,10 @@ def pool(ctx: typer.Context, battle: BattleId = None, store: Store = None, json:
 
 
 @app.command(rich_help_panel=VIEWS)
-def audit(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+def audit(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False,
+          no_pager: NoPager = False) -> None:
     """One line per event citing rule IDs, undos marked (a projection)."""
-    _run(ctx, "views.show", store, battle, json, "audit")
+    _run(ctx, "views.show", store, battle, json, "audit", page=not no_pager)
 
 
 # --- whole sessions ---------------------------------------------------------------
@@ -420,7 +368,7 @@ def play(ctx: typer.Context, battle: BattleId = None, store: Store = None, json:
     from .shell import run
 
     root = ctx.find_root().obj
-    run(store=store if store is not None else getattr(root, "store", None),
+    run(main, app, store=store if store is not None else getattr(root, "store", None),
         battle=battle if battle is not None else getattr(root, "battle", None),
         json=json or getattr(root, "json", False))
 
@@ -430,13 +378,13 @@ def serve(ctx: typer.Context, store: Store = None) -> None:
     """Keep one resident process for the store: every `rk` command then runs in it,
     in a few milliseconds instead of a process's start-up.
 
-    Listens on $RULEKEEPER_HOME/rk.sock until Ctrl-C (or SIGTERM). Commands for
+    Listens on $RULEKEEPER_HOME/rk-UID/rk.sock until Ctrl-C (or SIGTERM). Commands for
     another store, and `rk play`, still run in their own process.
     """
     from .serve import serve as run_server
 
     root = ctx.find_root().obj
-    code = run_server(store if store is not None else getattr(root, "store", None))
+    code = run_server(store if store is not None else getattr(root, "store", None), main)
     if code:
         raise typer.Exit(code)
 
@@ -498,19 +446,15 @@ def run() -> None:
     sys.exit(code)
 
 
-# Each ruleset's own verbs register themselves on the app (after it is built),
-# on ``cli.main``'s app. Run as ``python -m cli.main`` this file is also
-# ``__main__``, which leaves the importing to ``cli.main`` (imported below):
-# the verbs then register in this one order either way (`rk --help` alike).
-if __name__ != "__main__":
-    from . import conquest_verbs  # noqa: E402,F401
-    from . import delve_verbs  # noqa: E402,F401
-    from . import log_verbs  # noqa: E402,F401
-    from . import skyshards  # noqa: E402,F401
+# Each ruleset's own verbs, and other verbs of their own modules, register
+# themselves on the app (``cli.app``) as they are imported here: after the
+# core commands above, the order `rk --help` lists them in.
+from . import battle_verbs  # noqa: E402,F401
+from . import conquest_verbs  # noqa: E402,F401
+from . import delve_verbs  # noqa: E402,F401
+from . import log_verbs  # noqa: E402,F401
+from . import skyshards  # noqa: E402,F401
+from . import why  # noqa: E402,F401
 
 if __name__ == "__main__":  # python -m cli.main ...
-    # Run the app of the module as imported (``cli.main``), on which every
-    # ruleset's verbs registered, not this ``__main__`` copy of it.
-    from cli.main import run as run_imported
-
-    run_imported()
+    run()

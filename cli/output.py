@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import re
-
 import os
+import re
 import sys
 from typing import Any
 
+from .phrases import Phrases
 
 MESSAGE = 400  # characters of an error message shown
 
@@ -36,11 +36,13 @@ class Output:
 
     def print(self, *things: Any) -> None:
         """Print renderables or plain strings (no markup is interpreted; control
-        characters in any text are shown escaped, never sent to the terminal)."""
+        characters in any text are shown escaped, never sent to the terminal).
+        A plain string is prose: its long lines wrap between phrases
+        (``Phrases``); rich text opts in by being wrapped in one."""
         if self.json:
             return
         for thing in things:
-            self.console.print(Escaped(thing))
+            self.console.print(Escaped(Phrases(thing) if isinstance(thing, str) else thing))
 
     def emit(self, data: Any) -> None:
         """Print ``data`` (Structs, dataclasses, enums, tuples...) as JSON."""

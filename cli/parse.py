@@ -1,5 +1,5 @@
-"""What people type, turned into what the rules take: hex labels, lists of
-die uids, faces and positions counted from 1.
+"""What people type, turned into what the rules take: party members, hex
+labels, lists of die uids, faces and positions counted from 1.
 
 People count from 1 (face 1 to 6, the first die rolled, the first active
 slot); the rules count from 0. The conversion happens here and only here.
@@ -7,8 +7,34 @@ slot); the rules count from 0. The conversion happens here and only here.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.hexes import Hex, parse_label
+
+if TYPE_CHECKING:
+    from domain.betrayal.application import PartySpec
+
+
+def party_member(text: str) -> PartySpec:
+    """``Name``, ``Name:race``, ``Name:race:line+line`` or with a 4th part,
+    the battle form (``Tarn:dark-elf:bow+heavy-armor:ranged``). Whether the
+    name, race and lines exist is for the rules to say."""
+    # Imported here: Conquest's verbs use this module too, without Betrayal's application.
+    from domain.betrayal import application
+    from domain.betrayal.vocab import BattleForm
+
+    parts = [p.strip() for p in text.split(":")]
+    shown = repr(text if len(text) <= 60 else text[:40] + "...")
+    if not parts[0] or len(parts) > 4:
+        raise MalformedCommand(f"party member {shown}: write Name[:race[:line+line[:form]]]")
+    lines = tuple(x for x in parts[2].split("+") if x) if len(parts) > 2 else ()
+    try:
+        form = BattleForm(parts[3]) if len(parts) > 3 and parts[3] else BattleForm.LIGHT
+    except ValueError:
+        forms = ", ".join(f.value for f in BattleForm)
+        raise MalformedCommand(f"party member {shown}: battle form must be one of {forms}") from None
+    return application.PartySpec(parts[0], parts[1] if len(parts) > 1 and parts[1] else None, lines, form)
 
 
 def hex_label(text: str) -> Hex:

@@ -2,31 +2,24 @@
 the keys to sign them with (DESIGN: Logs). The work is done by
 ``domain.kernel.portable`` (and ``domain.kernel.signing``); this module
 reads and writes files and reports. Logs are streamed: a long battle's log
-is never held in memory whole. On a terminal, long operations show their
-progress on stderr."""
+is never held in memory whole. On a terminal, and without --json, long
+operations show their progress on stderr (``cli.progress``)."""
 
 from __future__ import annotations
 
 import os
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
+from domain.kernel import portable
 from domain.kernel.errors import MalformedCommand
 
+from .progress import progress, wanted
 from .session import Session
-
-
-def _portable():
-    try:
-        from domain.kernel import portable
-    except ImportError as e:  # the module is being written alongside the CLI
-        raise MalformedCommand(f"portable logs are not available in this build ({e})") from None
-    return portable
 
 
 def export(s: Session, output: str | None, sign: str | None = None) -> None:
@@ -34,15 +27,14 @@ def export(s: Session, output: str | None, sign: str | None = None) -> None:
     private key file (``rk keygen``) to sign it with."""
     battle_id = s.battle_id
     key = _private(sign)
-    portable = _portable()
     if output:
         # Written beside the target and renamed: a failed export never
         # leaves half a log under the name asked for.
         target = Path(output)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
         try:
-            with os.fdopen(fd, "wb") as f, _progress("exporting") as progress:
-                lines = portable.write_log(s.app, battle_id, f, sign=key, progress=progress)
+            with os.fdopen(fd, "wb") as f, progress("exporting", None, json=s.json) as advance:
+                lines = portable.write_log(s.app, battle_id, f, sign=key, progress=advance)
                 size = f.tell()
             os.replace(tmp, target)
         except BaseException:
@@ -62,8 +54,9 @@ def export(s: Session, output: str | None, sign: str | None = None) -> None:
 def import_log(s: Session, file: str) -> None:
     """Import a log; LogError (line and reason) if it is refused, and then
     nothing was written."""
-    with _source(file) as source, _progress("importing") as progress:
-        battle_id = _portable().import_log(s.app, source, progress=progress)
+    with _source(file) as source, progress("importing", _lines_of(source, s.json, passes=2),
+                                           json=s.json) as advance:
+        battle_id = portable.import_log(s.app, source, progress=advance)
     if s.json:
         s.out.emit({"battle": battle_id, "file": file})
     else:
@@ -76,13 +69,14 @@ def verify(s: Session, file: str | None, key: str | None = None) -> None:
     signed with."""
     import typer
 
-    portable = _portable()
     public = _public(key)
     if file:
-        with _source(file, seekable=False) as source, _progress("verifying") as progress:
-            report = portable.verify_log(source, key=public, progress=progress)
+        with _source(file, seekable=False) as source, progress("verifying", _lines_of(source, s.json),
+                                                               json=s.json) as advance:
+            report = portable.verify_log(source, key=public, progress=advance)
     else:
-        report = portable.verify_battle(s.app, s.battle_id, key=public)
+        with progress("verifying", None, json=s.json) as advance:
+            report = portable.verify_battle(s.app, s.battle_id, key=public, progress=advance)
     if s.json:
         s.out.emit(report)
     else:
@@ -143,25 +137,24 @@ def _source(file: str, *, seekable: bool = True) -> Iterator[str | BinaryIO]:
         yield spool
 
 
-@contextmanager
-def _progress(verb: str) -> Iterator[Callable[[int], None] | None]:
-    """A progress callback writing ``verb: N lines`` over itself on stderr,
-    when stderr is a terminal (never into a pipe or a log file)."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    shown = [0.0]
-
-    def show(lines: int) -> None:
-        now = time.monotonic()
-        if now - shown[0] >= 0.2:
-            shown[0] = now
-            sys.stderr.write(f"\r{verb}: {lines:,} lines")
-            sys.stderr.flush()
-
+def _lines_of(source: str | BinaryIO, json: bool, passes: int = 1) -> int | None:
+    """How many lines a progress display counts to for ``source`` read
+    ``passes`` times: counted only when a display would be seen, and only
+    in a file that can be read again (None: a display without an end)."""
+    if not wanted(json):
+        return None
     try:
-        yield show
+        with open(source, "rb") if isinstance(source, str) else _rewound(source) as f:
+            return passes * sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+    except (OSError, ValueError):  # a pipe cannot be read twice
+        return None
+
+
+@contextmanager
+def _rewound(f: BinaryIO) -> Iterator[BinaryIO]:
+    """``f`` from where it stands, put back there afterwards."""
+    start = f.tell()
+    try:
+        yield f
     finally:
-        if shown[0]:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+        f.seek(start)

@@ -25,6 +25,7 @@ from domain.betrayal.vocab import Objective
 from domain.kernel.hexes import name as hex_name
 
 from .board import EXPLORABLE, FOE, HERO, SKYSHARD, board, open_hexes
+from .phrases import Phrases
 from domain.betrayal.names import (
     active_die,
     die_name,
@@ -38,8 +39,9 @@ from domain.betrayal.names import (
 # --- the header -------------------------------------------------------------------
 
 
-def header(state: BattleState, ctx: RulesContext) -> Text:
-    """Two lines: which battle, and where in the round it stands."""
+def header(state: BattleState, ctx: RulesContext) -> Phrases:
+    """Two lines: which battle, and where in the round it stands (each
+    wrapping between its phrases)."""
     pack = ctx.pack
     setup = pack.setups.get(state.setup) or pack.dungeons.get(state.setup) or pack.delves.get(state.setup)
     if ctx.delve is not None:
@@ -55,7 +57,7 @@ def header(state: BattleState, ctx: RulesContext) -> Text:
     text = Text(first, style="bold")
     text.append("\n")
     text.append(turn_line(state, ctx.pack))
-    return text
+    return Phrases(text)
 
 
 def turn_line(state: BattleState, pack: Pack) -> Text:
@@ -214,17 +216,17 @@ def delve_details(state: BattleState, ctx: RulesContext) -> Group:
     explored, the tiles with their cards, and what caches gave."""
     delve = ctx.delve
     pack = ctx.pack
-    parts: list[RenderableType] = [delve_progress(state, ctx)]
+    parts: list[RenderableType] = [Phrases(delve_progress(state, ctx))]
     waiting = placing_line(state, ctx)
     if waiting is not None:
-        parts.append(waiting)
+        parts.append(Phrases(waiting))
     open_ = open_hexes(state, ctx)
     line = Text("Explorable now (EXPLORATION-5): ")
     none = "none until the tile is placed" if ctx.delve.pending is not None else "none"
     line.append(", ".join(hex_name(h) for h in open_) or none, style=EXPLORABLE if open_ else "")
     if open_:
         line.append(" — rk explore [HEX], rk move HEX --explore")
-    parts.append(line)
+    parts.append(Phrases(line))
     kept = {k.tile: k for k in delve.kept}
     tiles = Text("Tiles:")
     for placed in ctx.map.tiles:
@@ -242,12 +244,12 @@ def delve_details(state: BattleState, ctx: RulesContext) -> Group:
         if found is not None and found.trap is not None:
             notes.append("trap" + (" (tested)" if placed.key in delve.sprung else f": {found.trap.text}"))
         tiles.append(f" · card {found.name if found else card.card}" + (": " + "; ".join(notes) if notes else ""))
-    parts.append(tiles)
+    parts.append(Phrases(tiles, hang=6))  # under the tile's name
     if delve.loot:
         names = {h.id: h.name for h in state.heroes}
         loot = ", ".join(f"{names.get(hero, hero)}: {pack.items[i].name if i in pack.items else i}"
                          for hero, i in delve.loot)
-        parts.append(Text(f"Found in caches (DELVE-3): {loot}"))
+        parts.append(Phrases(Text(f"Found in caches (DELVE-3): {loot}")))
     return Group(*parts)
 
 
@@ -271,12 +273,12 @@ def compact(state: BattleState, ctx: RulesContext) -> Group:
     adventurer (free dice included, so the next --dice is at hand)."""
     pack = ctx.pack
     m = marks(state)
-    parts: list[RenderableType] = [board(state, ctx), turn_line(state, pack)]
+    parts: list[RenderableType] = [board(state, ctx), Phrases(turn_line(state, pack))]
     if ctx.delve is not None:
-        parts.append(delve_progress(state, ctx))
+        parts.append(Phrases(delve_progress(state, ctx)))
         waiting = placing_line(state, ctx)
         if waiting is not None:
-            parts.append(waiting)
+            parts.append(Phrases(waiting))
     for hero in state.heroes:
         line = Text("  ")
         line.append(f"{m[hero.id]} {hero.name}", style=HERO)
@@ -294,7 +296,7 @@ def compact(state: BattleState, ctx: RulesContext) -> Group:
             st = statuses(hero)
             if st:
                 line.append(" · " + ", ".join(sorted(s.value for s in st)), style="yellow")
-        parts.append(line)
+        parts.append(Phrases(line))
     foes = [f for f in state.foes if not f.defeated]
     if foes:
         line = Text("  ")
@@ -305,7 +307,7 @@ def compact(state: BattleState, ctx: RulesContext) -> Group:
             if foe.marks:
                 line.append(" (" + ", ".join(mk.status.value for mk in foe.marks) + ")", style="yellow")
             line.append("  ")
-        parts.append(line)
+        parts.append(Phrases(line))  # two spaces part the enemies: each stays on one line
     pending = pending_table(state, ctx)
     if pending is not None:
         parts.append(pending)

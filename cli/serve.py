@@ -1,7 +1,7 @@
 """`rk serve`: one resident process for one store, so that each `rk`
 command costs a couple of milliseconds instead of a process's imports.
 
-The server listens on ``cli.client.socket_path()`` (in a directory private
+The server listens on ``cli.protocol.socket_path()`` (in a directory private
 to this user) and answers one request per connection. Each connection is
 read in a thread of its own, with a total deadline, so a slow or silent
 client holds no one else; commands run one at a time (they share the
@@ -12,13 +12,21 @@ request runs through ``cli.main.main``, the same typer app and exit statuses
 as ``rk`` in-process, with the client's directory, terminal width and colour,
 and the stdout and stderr captured for the reply. The application stays
 open between requests, as in ``rk play``.
+
+Start and stop leave nothing to chance: one server runs per home (it holds
+an flock on ``rk.lock`` beside the socket); the socket file appears only
+once it listens, and the ready line ("listening on ...") is printed once
+SIGINT and SIGTERM are caught; either signal, whenever it comes, stops the
+server cleanly with status 0 (``StopSignals``).
 """
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import os
+import select
 import signal
 import socket
 import stat
@@ -26,20 +34,15 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
 
 from domain.kernel.errors import MalformedCommand
+from domain.kernel.store import default_store_path
+from domain.kernel.store_setting import STORE_VARIABLE, canonical_store, masked
 
-from .client import (
-    STORE_VARIABLE,
-    canonical_store,
-    in_process,
-    masked,
-    socket_path,
-    store_option,
-)
-from .main import main
+from .protocol import in_process, socket_path, store_option
 from .session import Defaults, _store_failed
 
 READ_TIMEOUT = 5.0  # seconds a client may take to send its whole request
@@ -49,92 +52,155 @@ STOP_WAIT = 30.0  # seconds SIGTERM waits for a command under way
 MAX_CLIENTS = 64  # connections handled at once; more are closed unanswered
 MAX_REQUEST = 1 << 20
 MAX_WIDTH = 10_000
+LOCK_NAME = "rk.lock"  # beside the socket: held by the one server of a home
 # Environment read by rich (and typer's help) when rendering, set per request.
 RENDER_ENV = ("COLUMNS", "FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")
 # Imported at start-up, so the first command does not pay for them.
 HANDLERS = ("cli.game", "cli.betrayal", "cli.conquest", "cli.history", "cli.portable", "cli.views", "cli.content")
 
 
-class _Stop(Exception):
-    """SIGINT or SIGTERM while waiting for a client."""
+def serve(store: str | None, main: Callable[..., int]) -> int:
+    """Serve ``store`` (a store setting; None for ``$RULEKEEPER_STORE``, else
+    the default SQLite file) until SIGINT or SIGTERM, running each request's
+    command line with ``main`` (``cli.main.main``, handed over by `rk serve`:
+    this module never imports ``cli.main``, which imports it).
 
-
-def serve(store: str | None = None) -> int:
-    """Serve ``store`` (a store setting; default ``$RULEKEEPER_STORE``, else
-    the default SQLite file) until SIGINT or SIGTERM. Returns the exit status:
-    1 if another server already answers on the socket or the store cannot be
-    opened."""
+    Returns the exit status: 0 once stopped by either signal, whenever it
+    comes after this is called (while the store opens too); 1 if another
+    server already runs for this home or the store cannot be opened."""
     setting = store if store is not None else os.environ.get(STORE_VARIABLE) or ""
-    server = Server(canonical_store(setting, os.getcwd()), socket_path())
-    try:
-        server.open()
-    except Exception as e:
-        server.close()
-        if not (isinstance(e, (MalformedCommand, OSError)) or _store_failed(e)):
-            raise  # a bug: show the traceback
-        print(f"rk serve: {e}", file=sys.stderr)
-        return 1
-    server.loop(f"rk serve: listening on {server.path} for store {server.describe()}")
+    server = Server(canonical_store(setting, os.getcwd()), socket_path(), main)
+    with StopSignals() as stop:
+        try:
+            server.open()
+        except Exception as e:
+            server.close()
+            if not (isinstance(e, (MalformedCommand, OSError)) or _store_failed(e)):
+                raise  # a bug: show the traceback
+            print(f"rk serve: {e}", file=sys.stderr)
+            return 1
+        server.loop(stop, f"rk serve: listening on {server.path} for store {server.describe()}")
     return 0
+
+
+class StopSignals:
+    """SIGINT and SIGTERM, caught while this context is entered. A signal
+    raises nothing in the code it interrupts: its number is written to a
+    socket (``signal.set_wakeup_fd``, whichever thread the signal reaches)
+    that ``Server.loop`` waits on beside the listening socket, so a stop is
+    seen the same way whenever it comes: during start-up, while the ready
+    line is printed, or while a command runs."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __enter__(self) -> StopSignals:
+        self.wake, self._rung = socket.socketpair()
+        self.wake.setblocking(False)
+        self._rung.setblocking(False)
+        self._requested = False
+        self._old_fd = signal.set_wakeup_fd(self._rung.fileno(), warn_on_full_buffer=False)
+        # A Python-level handler is what makes the C handler write to the fd.
+        self._old = {sig: signal.signal(sig, _note_signal) for sig in self.SIGNALS}
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self._old.items():
+            signal.signal(sig, handler)
+        signal.set_wakeup_fd(self._old_fd)
+        self.wake.close()
+        self._rung.close()
+
+    def requested(self) -> bool:
+        """Whether a stop signal has come (it stays requested once it has)."""
+        try:
+            while not self._requested:
+                numbers = self.wake.recv(64)
+                if not numbers:
+                    break
+                self._requested = any(n in self.SIGNALS for n in numbers)
+        except BlockingIOError:
+            pass
+        return self._requested
+
+
+def _note_signal(signum, frame) -> None:
+    """The Python side of a stop signal: nothing to do, ``StopSignals.wake``
+    has it already."""
 
 
 class Server:
     """A listening socket and the open application of one store."""
 
-    def __init__(self, store: str, path: str) -> None:
-        self.store = store  # canonical (see cli.client.canonical_store); "" is the default file
+    def __init__(self, store: str, path: str, main: Callable[..., int]) -> None:
+        self.store = store  # canonical (see domain.kernel.store.canonical_store); "" is the default file
         self.path = path
+        self.main = main  # runs one command line: cli.main.main
         self.defaults = Defaults(store=store or None, keep_open=True)
         self.sock: socket.socket | None = None
         self._inode: int | None = None
+        self._lock: int | None = None  # the descriptor holding the home's server lock
         self._stopping = False
         self._running = threading.Lock()  # held while a command runs
         self._clients = threading.BoundedSemaphore(MAX_CLIENTS)
         self._threads: set[threading.Thread] = set()
 
     def describe(self) -> str:
-        from domain.kernel.store import _masked, default_store_path
-
-        return _masked(self.store) if self.store else f"sqlite:{default_store_path()} (the default)"
+        return masked(self.store) if self.store else f"sqlite:{default_store_path()} (the default)"
 
     def open(self) -> None:
-        """Open the store, then claim the socket (refusing a live server's)."""
+        """Open the store, then claim the socket: the home's server lock
+        first (refusing while another server holds it), then the socket,
+        which appears at ``path`` only once it listens."""
         from importlib import import_module
 
         self._app()  # a bad store fails here, before anyone is told to connect
         for module in HANDLERS:
             import_module(module)
-        _private_dir(os.path.dirname(self.path))
-        self._remove_stale()
+        folder = os.path.dirname(self.path)
+        _private_dir(folder)
+        self._lock = _claim(os.path.join(folder, LOCK_NAME), self.path)
+        _remove_stale(self.path)
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        # Bound under a name of its own, then renamed into place: a client (or
+        # a script waiting for the file) never finds a socket not yet listening.
+        unready = f"{self.path}.{os.getpid()}"
         old = os.umask(0o177)  # the socket file is created 0600: only this user may send commands
         try:
-            self.sock.bind(self.path)
+            self.sock.bind(unready)
         finally:
             os.umask(old)
-        self._inode = os.stat(self.path).st_ino
-        self.sock.listen(16)
-
-    def loop(self, ready: str) -> None:
-        """Say ``ready`` once a stop signal would be handled, then answer
-        requests until SIGINT or SIGTERM, then clean up (a command under way
-        is finished and answered first, for up to ``STOP_WAIT`` seconds)."""
-        handlers = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
-        print(ready, flush=True)
         try:
-            while not self._stopping:
-                conn, _ = self.sock.accept()
+            self.sock.listen(16)
+            self.sock.setblocking(False)  # accept() only after select(): never blocks the loop
+            os.rename(unready, self.path)
+        except OSError:
+            os.unlink(unready)
+            raise
+        self._inode = os.stat(self.path).st_ino
+
+    def loop(self, stop: StopSignals, ready: str) -> None:
+        """Say ``ready`` (unless a stop came first), then answer requests
+        until ``stop`` is requested, then clean up (a command under way is
+        finished and answered first, for up to ``STOP_WAIT`` seconds)."""
+        if not stop.requested():
+            print(ready, flush=True)
+        try:
+            while not stop.requested():
+                readable, _, _ = select.select([self.sock, stop.wake], [], [])
+                if self.sock not in readable:
+                    continue  # a signal: requested() says which
+                try:
+                    conn, _ = self.sock.accept()
+                except BlockingIOError:  # the client gave up between select and accept
+                    continue
                 if not self._clients.acquire(blocking=False):
                     conn.close()  # too many at once: the client runs the command itself
                     continue
                 worker = threading.Thread(target=self._serve_one, args=(conn,), daemon=True)
                 self._threads.add(worker)
                 worker.start()
-        except _Stop:
-            pass
         finally:
-            for sig, handler in handlers.items():
-                signal.signal(sig, handler)
+            self._stopping = True  # a request still waiting for the command is declined
             if self.sock is not None:
                 self.sock.close()  # no new clients while finishing
             # Wait for a command under way (later ones are declined), then
@@ -155,13 +221,9 @@ class Server:
             self._threads.discard(threading.current_thread())
             self._clients.release()
 
-    def _on_signal(self, signum, frame) -> None:
-        # Commands run in other threads: stop accepting; loop() waits for one under way.
-        self._stopping = True
-        raise _Stop
-
     def close(self) -> None:
-        """Close the socket, remove its file if it is still ours, close the store."""
+        """Close the socket, remove its file if it is still ours, close the
+        store, and let another server start."""
         if self.sock is not None:
             self.sock.close()
             self.sock = None
@@ -171,6 +233,9 @@ class Server:
         except FileNotFoundError:
             pass
         self.defaults.close()
+        if self._lock is not None:
+            os.close(self._lock)  # releases the flock
+            self._lock = None
 
     def handle(self, conn: socket.socket) -> None:
         """Read one request from ``conn`` (within ``READ_TIMEOUT`` seconds in
@@ -233,7 +298,7 @@ class Server:
             self.defaults.apps[alias] = app
         failed = False
         try:
-            return main(argv, obj=self.defaults)
+            return self.main(argv, obj=self.defaults)
         except SystemExit as e:
             code = e.code
             if isinstance(code, str):
@@ -263,26 +328,6 @@ class Server:
                 raise MalformedCommand(str(e)) from None
             self.defaults.apps[self.defaults.store] = app
         return app
-
-    def _remove_stale(self) -> None:
-        """Remove a socket file no server answers on; refuse a live one."""
-        try:
-            mode = os.lstat(self.path).st_mode
-        except FileNotFoundError:
-            return
-        if not stat.S_ISSOCK(mode):
-            raise OSError(f"{self.path} exists and is not a socket")
-        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        probe.settimeout(1.0)
-        try:
-            probe.connect(self.path)
-        except ConnectionRefusedError:  # left by a server that died: take its place
-            os.unlink(self.path)
-            return
-        finally:
-            probe.close()
-        raise OSError(f"another rk serve is already listening on {self.path}")
-
 
 def _invalid(request: Any) -> str:
     """What is wrong with a request, or "" when nothing is."""
@@ -338,6 +383,31 @@ def _private_dir(path: str) -> None:
         raise OSError(f"{path} is not a directory of this user's: refusing to put the socket there")
     if info.st_mode & 0o077:
         os.chmod(path, 0o700)
+
+
+def _claim(lock_path: str, socket_file: str) -> int:
+    """Take the server lock of a home (an flock on ``lock_path``, held by the
+    returned descriptor until it is closed, or by the kernel until the
+    process dies), or refuse (OSError) while another server holds it."""
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise OSError(f"another rk serve is already listening on {socket_file}") from None
+    return fd
+
+
+def _remove_stale(path: str) -> None:
+    """Remove the socket file of a server that died (only one that holds the
+    lock calls this); refuse to remove anything that is not a socket."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISSOCK(mode):
+        raise OSError(f"{path} exists and is not a socket")
+    os.unlink(path)
 
 
 @contextmanager

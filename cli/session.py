@@ -9,14 +9,14 @@ command closes them when it is done.
 
 from __future__ import annotations
 
-import re
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import typer
 
-from domain.kernel.errors import MalformedCommand, RulekeeperError, RuleViolation
+from domain.kernel.errors import MalformedCommand, NotFound, RulekeeperError, RuleViolation
+from domain.kernel.store_setting import masked
 
 from .output import Output
 
@@ -33,8 +33,8 @@ RULE_BROKEN = 2  # exit status of a RuleViolation
 REFUSED = 1  # exit status of every other refusal (malformed, not found, ...)
 # Commands that only read the store: they open it read-only (an SQLite file
 # they cannot write still works, and a missing one is never created).
-READS = frozenset({"status", "legal", "log", "battles", "adventurer", "export", "verify",
-                   "track", "pool", "audit", "skyshards", "rule"})
+READS = frozenset({"status", "legal", "log", "battles", "adventurer", "adventurers", "use", "export", "verify",
+                   "track", "pool", "audit", "skyshards", "rule", "why"})
 
 
 @dataclass
@@ -68,6 +68,7 @@ class Session:
         self.battle = battle if battle is not None else defaults.battle
         self.json = json or defaults.json
         self.out = Output(self.json)
+        self._battle_id: str | None = None
 
     @property
     def app(self) -> GameApp:
@@ -90,10 +91,20 @@ class Session:
 
     @property
     def battle_id(self) -> str:
-        """The battle named by --battle, else the latest one."""
-        if not self.battle:
-            self.battle = self.app.latest_battle()
-        return self.battle
+        """The id of the battle acted on: the one --battle names (by id or
+        name), else the current one (`rk use`, `rk new`; ``cli.current``),
+        else the latest. A deleted battle can still be read, not changed."""
+        if self._battle_id is None:
+            if not self.battle:
+                from .current import current
+
+                self._battle_id = current(self.app)
+            else:
+                entry = self.app.find_battle(self.battle)
+                if entry.deleted and _command() not in READS:
+                    raise NotFound(f"battle {self.battle!r} is deleted: `rk restore {entry.name}` brings it back")
+                self._battle_id = entry.battle_id
+        return self._battle_id
 
     @property
     def ruleset(self) -> Ruleset:
@@ -109,7 +120,7 @@ class Session:
         if error is None:
             return False
         if _store_failed(error):  # the database could not be reached or read
-            where = re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", self.store or "the store")
+            where = masked(self.store) if self.store else "the store"
             said = "; ".join(line.strip() for line in str(error).splitlines() if line.strip())
             if "does not exist" in said and "relation" in said:  # PostgreSQL, tables not made yet
                 said = "it holds no battle yet (a command that writes, such as `rk new`, makes its tables)"

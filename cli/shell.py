@@ -3,14 +3,21 @@ command without the ``rk`` (``move c4``, ``status``, ``undo``), run by the
 same typer app as the one-shot commands, on one application kept open, so
 nothing is re-imported or re-opened between commands. Help and usage errors
 name commands as typed here (``move -h``, not ``rk move -h``); Tab completes
-command names, and a command's options after ``-``."""
+command names, and a command's options after ``-``.
+
+The session is handed what it runs, ``cli.main``'s ``main`` and app (with
+every command registered), by `rk play` itself: this module never imports
+``cli.main``, which imports it."""
 
 from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Callable
 
-from .client import COMPLETION_OPTIONS
+import typer
+
+from .protocol import COMPLETION_OPTIONS
 from .session import Defaults
 
 PROMPT = "rk> "
@@ -18,6 +25,7 @@ QUIT = {"quit", "exit", "q"}
 SHELL_WORDS = ("help", "quit", "exit")  # the shell's own commands, completed beside the app's
 HELP = """Commands (as after `rk`, e.g. `move c4`):
   status, legal, log, battles, adventurer NAME, track, pool, audit, rule ID
+  why [EVENT] [--enemy e2]: why an enemy moved and struck as it did
   move HEX, engage --form F [--target e1] [--dice 1,2] [--faces 6,2],
   resolve [--skip 2], clear SLOT, end-turn, next-round, retreat, roll-enemy 1,6
   undo [--force], redo, new clash ..., new conquest ..., export -o FILE, verify
@@ -28,16 +36,17 @@ HELP = """Commands (as after `rk`, e.g. `move c4`):
   COMMAND --help for details; Tab completes; quit (or Ctrl-D) to leave."""
 
 
-def run(store: str | None = None, battle: str | None = None, json: bool = False) -> None:
-    """Read commands until quit or end of input. Errors are printed and the
-    session goes on. With ``json`` every command answers in JSON (a script
-    can drive a session through stdin)."""
-    from .main import main
-
+def run(main: Callable[..., int], app: typer.Typer, store: str | None = None, battle: str | None = None,
+        json: bool = False) -> None:
+    """Read commands until quit or end of input, running each with ``main``
+    (``cli.main.main``: a command line to its exit status) and completing
+    them from ``app``. Errors are printed and the session goes on. With
+    ``json`` every command answers in JSON (a script can drive a session
+    through stdin)."""
     defaults = Defaults(store=store, battle=battle, json=json, keep_open=True)
     interactive = sys.stdin.isatty()
     if interactive:
-        _line_editing()
+        _line_editing(app)
         print("rulekeeper shell: `help` lists the commands, Tab completes them, `quit` leaves.")
     try:
         while True:
@@ -75,9 +84,11 @@ def run(store: str | None = None, battle: str | None = None, json: bool = False)
 class Completer:
     """Tab completion for the shell (readline's completer protocol): the
     first word completes to a command name, the word after a group (``new``)
-    to its commands, a word starting with ``-`` to the command's options."""
+    to its commands, a word starting with ``-`` to the command's options,
+    as ``app`` has them."""
 
-    def __init__(self) -> None:
+    def __init__(self, app: typer.Typer) -> None:
+        self._app = app
         self._root = None  # the app's click command, built on the first Tab
         self._found: list[str] = []
 
@@ -85,9 +96,10 @@ class Completer:
         """The completions of ``text``, the word under the cursor, when
         ``before`` is what the line holds before that word.
 
-        >>> Completer().matches("", "end")
+        >>> from cli.main import app
+        >>> Completer(app).matches("", "end")
         ['end-activation', 'end-round', 'end-turn']
-        >>> Completer().matches("new ", "c")
+        >>> Completer(app).matches("new ", "c")
         ['clash', 'conquest']
         """
         words = before.split()
@@ -119,11 +131,7 @@ class Completer:
         """The command the words name (a group, or the app itself) and the
         words after it."""
         if self._root is None:
-            import typer
-
-            from .main import app
-
-            self._root = typer.main.get_command(app)
+            self._root = typer.main.get_command(self._app)
         command = self._root
         for i, word in enumerate(words):
             sub = getattr(command, "commands", {}).get(word)
@@ -133,13 +141,13 @@ class Completer:
         return command, []
 
 
-def _line_editing() -> None:
+def _line_editing(app: typer.Typer) -> None:
     """Line editing, history and Tab completion for input(), where readline exists."""
     try:
         import readline
     except ImportError:  # no readline here (Windows): plain input()
         return
-    readline.set_completer(Completer().complete)
+    readline.set_completer(Completer(app).complete)
     readline.set_completer_delims(" \t\n\"'")
     if "libedit" in (readline.__doc__ or ""):  # macOS's readline is libedit, bound its own way
         readline.parse_and_bind("bind ^I rl_complete")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .main import VIEWS, BattleId, Json, Store, _run, app
+from .app import VIEWS, BattleId, Json, Store, _run, app
 
 if TYPE_CHECKING:
     from .session import Session

@@ -8,27 +8,36 @@ from __future__ import annotations
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from domain.kernel.errors import MalformedCommand
+from domain.kernel.commandlog import LAST_COMMAND
 
+from . import pager
+from .lines import BOLD, PLAIN, UNDONE, Entry, events, layout
+from .progress import progress
 from .session import Session
 
 
-def show(s: Session, view: str) -> None:
-    """Print the rows of ``projections.views.<view>(app, battle)``."""
-    try:
-        from projections import views
-    except ImportError as e:  # the views are being written alongside the CLI
-        raise MalformedCommand(f"the read models are not available in this build ({e})") from None
+def show(s: Session, view: str, page: bool = False) -> None:
+    """Print the rows of ``projections.views.<view>(app, battle)``, after
+    catching the views up with a progress display on stderr (the first
+    read of a long log takes a while). With ``page``, long text goes
+    through a pager (``cli.pager``)."""
+    from projections import views  # here, not at the top: only the views' commands need the read models
+    with progress("reading the log into the read models", total=views.behind(s.app), json=s.json) as advance:
+        views.catch_up(s.app, progress=advance)
     rows = getattr(views, view)(s.app, s.battle_id)
     if s.json:
         s.out.emit(rows)
         return
     if not rows:
         s.out.print("(nothing yet)")
+        return
+    if view == "audit":
+        console = s.out.console
+        pager.write(audit_lines(rows, console.width, console.color_system is not None), page=page)
         return
     render = _RENDERERS.get(view)
     s.out.print(render(rows) if render is not None else table(rows, s.out.console.width))
@@ -78,34 +87,53 @@ def _pool_note(row: Any) -> str:
     return row.note
 
 
-def audit_lines(rows: list[Any]) -> RenderableType:
-    """``AuditLine``s narrated as `rk log` does: ``v<version> <RULE-ID>: what
-    happened``, one entry per event; an event of another stream than the
-    game's (an adventurer, a delve) names it in brackets, and events of an
-    undone command are struck through and marked. Notification ids, command
-    ids and timestamps are left to ``--json``."""
+def audit_lines(rows: list[Any], width: int = 80, styled: bool = False) -> list[str]:
+    """``AuditLine``s narrated as `rk log` does, as lines of ``width``:
+    ``v<version> <RULE-ID>: what happened``, one entry per event; an event
+    of another stream than the game's (an adventurer, a delve) names it in
+    brackets, events of an undone command are struck through and marked
+    with the version of the undo, and an undo names the command it reverted
+    as typed, with its events. Notification ids, command ids and timestamps
+    are left to ``--json``."""
     game = next((r.stream for r in rows if r.event == "CommandIssued"), None)
-    out = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1, 0, 0))
-    out.add_column("v", no_wrap=True, style="dim")
-    out.add_column("what happened", overflow="fold")
-    undone = set()
+    undos = {r.command_id: r.version for r in rows if r.event == "CommandUndone"}
+    words = _undone_commands(rows, game)
+    entries = []
     for r in rows:
-        heading = r.event in ("CommandIssued", "CommandUndone")
-        text = Text(style="strike dim" if r.undone else ("bold" if heading else ""))
-        if r.stream != game:
-            text.append(f"[{r.stream}] ")
-        text.append(f"{r.rule}: {r.text}" if r.rule else r.text)
+        text = f"[{r.stream}] " if r.stream != game else ""
+        text += f"{r.rule}: {r.text}" if r.rule else r.text
+        if r.event == "CommandUndone":
+            text = text.replace(LAST_COMMAND, words.get(r.command_id, LAST_COMMAND), 1)
         if r.undone:
-            undone.add(r.command_id)
-            text.append(f" ↶ undone by {r.undone_by}" + (", forced" if r.forced else ""), style="dim")
-        out.add_row(f"v{r.version}", text)
-    if not undone:
-        return out
-    note = Text(f"↶ marks the events of {len(undone)} undone command(s)", style="dim")
-    return Group(out, note)
+            at = undos.get(r.undone_by)
+            text += (f" (undone at v{at}" if at else " (undone") + (", forced)" if r.forced else ")")
+        heading = r.event in ("CommandIssued", "CommandUndone")
+        entries.append(Entry(f"v{r.version}", text, style=UNDONE if r.undone else (BOLD if heading else PLAIN),
+                             mark="↶" if r.undone else " "))
+    undone = {r.command_id for r in rows if r.undone}
+    footer = f"↶ marks the events of {len(undone)} undone command(s)" if undone else ""
+    return layout(entries, width, styled, footer=footer, right=False)
 
 
-_RENDERERS = {"enemy_pool": pool_table, "audit": audit_lines}
+def _undone_commands(rows: list[Any], game: str | None) -> dict[str, str]:
+    """What each undo reverted, by the undo's command id: the command as
+    typed and the versions of its events in the game's stream
+    (``rk move b2 (events 12-13)``)."""
+    typed: dict[str, str] = {}
+    versions: dict[str, list[int]] = {}
+    for r in rows:
+        if r.undone and r.stream == game:
+            if r.event == "CommandIssued":
+                typed[r.undone_by] = r.text
+            versions.setdefault(r.undone_by, []).append(r.version)
+    out = {}
+    for undo, words in typed.items():
+        first, last = min(versions[undo]), max(versions[undo])
+        out[undo] = f"{words} ({events(first, last)})"
+    return out
+
+
+_RENDERERS = {"enemy_pool": pool_table}
 
 
 SHORT = 20  # a column this narrow never wraps

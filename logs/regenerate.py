@@ -32,12 +32,12 @@ from domain.kernel.games import GameApp
 from domain.kernel.portable import export_battle
 
 LOGS = Path(__file__).resolve().parent
-PARTY = ("Ysolda:nord", "Tarn:dark-elf")
+PARTY = (PartySpec("Ysolda", "nord"), PartySpec("Tarn", "dark-elf"))
 MAX_COMMANDS = 300  # a bot battle that runs longer is a bug, not a fixture
 
 
 def _clash(app: BetrayalApp, battle_id: str, setup: str, xp: int, seed: int) -> None:
-    app.new_clash(setup=setup, party=[PartySpec.parse(p) for p in PARTY], xp=xp, seed=seed,
+    app.new_clash(setup=setup, party=list(PARTY), xp=xp, seed=seed,
                   battle_id=battle_id)
 
 
@@ -142,7 +142,7 @@ def _expect(app: BetrayalApp, battle_id: str, outcome: Outcome) -> str:
 # played instead (each try in a scratch store, so the log holds one battle
 # only), and regeneration stops with an error if none does.
 
-DELVE_PARTY = (*PARTY, "Brelyna:breton", "Onmund:nord")
+DELVE_PARTY = (*PARTY, PartySpec("Brelyna", "breton"), PartySpec("Onmund", "nord"))
 SEARCH = range(40)
 
 Bot = Callable[[object, object, random.Random], object]
@@ -162,15 +162,14 @@ def _early_retreat(state, ctx, rnd: random.Random):
     return delve_choice(state, ctx, rnd)
 
 
-def _play_delve(app: BetrayalApp, battle_id: str, *, delve: str, party: tuple[str, ...], xp: int, seed: int,
+def _play_delve(app: BetrayalApp, battle_id: str, *, delve: str, party: tuple[PartySpec, ...], xp: int, seed: int,
                 bot: Bot = _delve_bot) -> None:
     """Set up ``delve`` (or, with a dungeon's id, that dungeon) and let ``bot``
     play it to the end, seeded with ``seed``."""
-    members = [PartySpec.parse(p) for p in party]
     if delve in app.pack.dungeons:
-        app.new_dungeon(setup=delve, party=members, xp=xp, seed=seed, battle_id=battle_id)
+        app.new_dungeon(setup=delve, party=party, xp=xp, seed=seed, battle_id=battle_id)
     else:
-        app.new_delve(delve=delve, party=members, xp=xp, seed=seed, battle_id=battle_id)
+        app.new_delve(delve=delve, party=party, xp=xp, seed=seed, battle_id=battle_id)
     rnd = random.Random(seed)
     for _ in range(MAX_COMMANDS):
         if _ended(app, battle_id):

@@ -58,7 +58,7 @@ class AuditLine(msgspec.Struct, frozen=True, kw_only=True):
 class AuditView(Projection):
     """Lines by notification id, attributed to a battle stream."""
 
-    name = "audit-3"  # a companion stream named after its setup stays its game's (a delve's Delve)
+    name = "audit-4"  # an undo's line names no command id (the narrators say LAST_COMMAND)
     tables = ("audit_lines", "audit_streams", "audit_touched")
     schema = (
         "CREATE TABLE IF NOT EXISTS audit_lines (notification_id INTEGER PRIMARY KEY,"

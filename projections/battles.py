@@ -6,7 +6,9 @@ event is folded into it without replaying the game: a game-stream event is
 ``evolve``d into the state, a ``CommandUndone`` brings back the state it
 carries, a ``CommandIssued`` moves only the version. The index's
 ``GameRegistered`` (or a legacy ``BattleRegistered``) gives the order the
-games are listed in, as ``GameApp.battles()`` does.
+games are listed in, as ``GameApp.battles()`` does; its ``BattleRenamed``,
+``BattleDeleted`` and ``BattleRestored`` give each game's name and whether
+it was deleted, as ``domain.kernel.battle_index`` folds them.
 
 Listing the games then costs one read of this table, however long each
 game is.
@@ -22,6 +24,7 @@ import msgspec
 from domain.kernel import ruleset as registry
 from domain.kernel.commandlog import CommandIssued, CommandUndone
 from domain.kernel.envelope import Envelope
+from domain.kernel.battle_index import BattleDeleted, BattleRenamed, BattleRestored
 from domain.kernel.games import BattleRegistered, GameRegistered
 from domain.kernel.messages import Event
 
@@ -30,10 +33,12 @@ from .runner import Projection, handles
 
 
 class BattleRow(msgspec.Struct, frozen=True, kw_only=True):
-    """One game as `rk battles` lists it (``phase``: the phase, or the
-    outcome once it is over)."""
+    """One game as `rk battles` lists it (``battle``: its id, fixed in its
+    log; ``name``: what it is called in this store, its id unless renamed;
+    ``phase``: the phase, or the outcome once it is over)."""
 
     battle: str
+    name: str
     ruleset: str
     setup: str
     round: int
@@ -41,29 +46,43 @@ class BattleRow(msgspec.Struct, frozen=True, kw_only=True):
     over: bool
     who: str
     version: int
+    deleted: bool = False
 
 
 class BattlesView(Projection):
     """A row per game stream, upserted by its setup, its events and the index."""
 
-    name = "battles-1"
-    tables = ("battle_rows",)
+    name = "battles-2"
+    tables = ("battle_list",)
     schema = (
-        "CREATE TABLE IF NOT EXISTS battle_rows (stream TEXT PRIMARY KEY, battle TEXT, ruleset TEXT,"
+        "CREATE TABLE IF NOT EXISTS battle_list (stream TEXT PRIMARY KEY, battle TEXT, ruleset TEXT,"
         " registered INTEGER, version INTEGER, state BLOB, setup TEXT, round INTEGER, phase TEXT,"
-        " over INTEGER, who TEXT)",
+        " over INTEGER, who TEXT, name TEXT, deleted INTEGER NOT NULL DEFAULT 0)",
     )
 
     @handles(GameRegistered, BattleRegistered)
     def registered(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
         e = env.event
         rs = registry.load(getattr(e, "ruleset", "betrayal"))
+        # A game imported under an id another goes by as a name: the name yields (BattleIndex.apply).
+        db.execute("UPDATE battle_list SET name = battle WHERE lower(name) = lower(?) AND lower(name) != lower(battle)",
+                   (e.battle_id,))
         db.execute(
-            "INSERT INTO battle_rows (stream, battle, ruleset, registered, version) VALUES (?, ?, ?, ?, 0)"
+            "INSERT INTO battle_list (stream, battle, ruleset, registered, version, name) VALUES (?, ?, ?, ?, 0, ?)"
             " ON CONFLICT (stream) DO UPDATE SET battle = excluded.battle, ruleset = excluded.ruleset,"
-            " registered = excluded.registered",
-            (str(rs.game_stream(e.battle_id)), e.battle_id, rs.name, nid),
+            " registered = excluded.registered, name = excluded.name",
+            (str(rs.game_stream(e.battle_id)), e.battle_id, rs.name, nid, e.battle_id),
         )
+
+    @handles(BattleRenamed)
+    def renamed(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        db.execute("UPDATE battle_list SET name = ? WHERE battle = ? AND registered IS NOT NULL",
+                   (env.event.name, env.event.battle_id))
+
+    @handles(BattleDeleted, BattleRestored)
+    def deleted(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        db.execute("UPDATE battle_list SET deleted = ? WHERE battle = ? AND registered IS NOT NULL",
+                   (int(isinstance(env.event, BattleDeleted)), env.event.battle_id))
 
     @handles(Event)
     def game_event(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
@@ -73,17 +92,17 @@ class BattlesView(Projection):
         rs = found[0]
         e = env.event
         stream = str(env.originator_id)
-        row = db.execute("SELECT state FROM battle_rows WHERE stream = ?", (stream,)).fetchone()
+        row = db.execute("SELECT state FROM battle_list WHERE stream = ?", (stream,)).fetchone()
         state: Any = None if row is None or row[0] is None else msgspec.msgpack.decode(row[0], type=rs.state_type)
         if isinstance(e, CommandIssued):
             if isinstance(e.command, rs.setup_commands):
                 db.execute(
-                    "INSERT INTO battle_rows (stream, battle, ruleset, version) VALUES (?, ?, ?, ?)"
+                    "INSERT INTO battle_list (stream, battle, ruleset, version) VALUES (?, ?, ?, ?)"
                     " ON CONFLICT (stream) DO UPDATE SET version = excluded.version",
                     (stream, str(getattr(e.command, "battle_id", "")), rs.name, env.originator_version),
                 )
             else:
-                db.execute("UPDATE battle_rows SET version = ? WHERE stream = ?", (env.originator_version, stream))
+                db.execute("UPDATE battle_list SET version = ? WHERE stream = ?", (env.originator_version, stream))
             return
         if isinstance(e, CommandUndone):
             state = e.restored
@@ -93,7 +112,7 @@ class BattlesView(Projection):
             state = rs.evolve(state, e)
         summary = rs.summary(state)
         db.execute(
-            "UPDATE battle_rows SET version = ?, state = ?, setup = ?, round = ?, phase = ?, over = ?, who = ?"
+            "UPDATE battle_list SET version = ?, state = ?, setup = ?, round = ?, phase = ?, over = ?, who = ?"
             " WHERE stream = ?",
             (env.originator_version, msgspec.msgpack.encode(state), summary.setup, summary.round,
              summary.where, int(summary.over), summary.who, stream),
@@ -101,11 +120,12 @@ class BattlesView(Projection):
 
 
 def battle_rows(db: sqlite3.Connection) -> list[BattleRow]:
-    """Every registered game with a state, in the order they were registered."""
+    """Every registered game with a state, deleted ones too, in the order
+    they were registered."""
     rows = db.execute(
-        "SELECT battle, ruleset, setup, round, phase, over, who, version FROM battle_rows"
+        "SELECT battle, name, ruleset, setup, round, phase, over, who, version, deleted FROM battle_list"
         " WHERE registered IS NOT NULL AND state IS NOT NULL ORDER BY registered"
     )
-    return [BattleRow(battle=battle, ruleset=ruleset, setup=setup or "", round=rnd, phase=phase, over=bool(over),
-                      who=who, version=version)
-            for battle, ruleset, setup, rnd, phase, over, who, version in rows]
+    return [BattleRow(battle=battle, name=name or battle, ruleset=ruleset, setup=setup or "", round=rnd, phase=phase,
+                      over=bool(over), who=who, version=version, deleted=bool(deleted))
+            for battle, name, ruleset, setup, rnd, phase, over, who, version, deleted in rows]

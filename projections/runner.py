@@ -67,7 +67,8 @@ class Projection:
     ``name`` is the key of its row in ``positions``. ``tables`` are emptied by
     ``Catchup.reset``. A change of table layout must come with a new
     ``name`` (and new table names), so an old database rebuilds rather than
-    mixing layouts.
+    mixing layouts; a new ``name`` alone rebuilds the same tables from empty
+    (for new contents in the same layout).
     """
 
     name: ClassVar[str] = ""
@@ -135,12 +136,17 @@ class Catchup:
     def _create(self) -> None:
         with self._transaction():
             self.db.execute(_POSITIONS)
+            known = {name for (name,) in self.db.execute("SELECT projection FROM positions")}
             for p in self.projections:
                 for ddl in p.schema:
                     self.db.execute(ddl)
-                self.db.execute(
-                    "INSERT OR IGNORE INTO positions VALUES (?, 0)", (p.name,)
-                )
+                if p.name not in known:
+                    # A new name over old tables (the same layout, other rows:
+                    # new words, say): start them afresh, or the rebuild would
+                    # read the old rows' state as it goes.
+                    for table in p.tables:
+                        self.db.execute(f"DELETE FROM {table}")
+                    self.db.execute("INSERT INTO positions VALUES (?, 0)", (p.name,))
 
     # -- positions -------------------------------------------------------------
 
@@ -157,9 +163,16 @@ class Catchup:
 
     # -- catching up -----------------------------------------------------------
 
-    def catch_up(self, app: EventSourcedApp, upto: int | None = None) -> int:
+    def behind(self, app: EventSourcedApp) -> int:
+        """About how many notifications a catch-up would read (ids may have
+        gaps): what a progress display counts to."""
+        return max(app.max_notification_id() - self.position(), 0)
+
+    def catch_up(self, app: EventSourcedApp, upto: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> int:
         """Apply the notifications after the current positions, up to ``upto``
         (default: the end of the log); return how many envelopes were applied.
+        ``progress(n)`` is told of each page's ``n`` notifications once applied.
 
         Each page is one transaction. If a handler raises, that page is
         rolled back (rows and positions) and the error propagates.
@@ -175,6 +188,8 @@ class Catchup:
                 if not page:
                     return applied
                 applied += self._apply(page)
+                if progress is not None:
+                    progress(len(page))
                 if upto is not None and page[-1][0] >= upto:
                     return applied
 

@@ -8,6 +8,7 @@ then reads the rows of one battle::
     enemy_pool(app, "b3-1")     -> list[PoolRow]    # rk pool
     audit(app, "b3-1")          -> list[AuditLine]  # rk audit
     battles(app)                -> list[BattleRow]  # rk battles (every game)
+    adventurers(app)            -> list[AdventurerRow]  # rk adventurers
     skyshards(app, "v1")        -> list[SkyshardRow]  # rk skyshards (a delve's progress)
     skyshard_progress(app, "v1") -> SkyshardProgress  # the same, as numbers
 
@@ -31,18 +32,21 @@ from __future__ import annotations
 import os
 import threading
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
 
 from domain.kernel.application import EventSourcedApp
 from domain.kernel.errors import NotFound
-from domain.kernel.store import DEFAULT_HOME, HOME_VARIABLE
+from domain.kernel.store_setting import DEFAULT_HOME, HOME_VARIABLE
 
+from . import adventurers as _adventurers
 from . import audit as _audit
 from . import battles as _battles
 from . import cooldown as _cooldown
 from . import pool as _pool
 from . import skyshards as _skyshards
+from .adventurers import AdventurerRow, AdventurersView
 from .audit import AuditLine, AuditView
 from .battles import BattleRow, BattlesView
 from .cooldown import CooldownView, SlotRow, TrackRow
@@ -51,8 +55,8 @@ from .runner import Catchup
 from .skyshards import SkyshardProgress, SkyshardRow, SkyshardView
 
 __all__ = [
-    "AuditLine", "BattleRow", "PoolRow", "SkyshardProgress", "SkyshardRow", "SlotRow", "TrackRow",
-    "audit", "battles", "catch_up", "close_views", "cooldown_slots", "cooldown_track",
+    "AdventurerRow", "AuditLine", "BattleRow", "PoolRow", "SkyshardProgress", "SkyshardRow", "SlotRow", "TrackRow",
+    "adventurers", "audit", "battles", "behind", "catch_up", "close_views", "cooldown_slots", "cooldown_track",
     "enemy_pool", "skyshard_progress", "skyshards", "views_for", "views_path_for",
 ]
 
@@ -95,7 +99,8 @@ def views_for(app: EventSourcedApp) -> Catchup:
             path = views_path_for(app)
             if path is not None and not _writable(path):
                 path = None  # a store we may only read: rebuild the views in memory
-            views = Catchup(path, (CooldownView(), PoolView(), AuditView(), BattlesView(), SkyshardView()))
+            views = Catchup(path, (CooldownView(), PoolView(), AuditView(), BattlesView(), SkyshardView(),
+                                   AdventurersView()))
             _VIEWS[app] = views
         return views
 
@@ -117,9 +122,16 @@ def close_views(app: EventSourcedApp) -> None:
         views.close()
 
 
-def catch_up(app: EventSourcedApp) -> int:
-    """Bring every view up to the end of ``app``'s log; the envelopes applied."""
-    return views_for(app).catch_up(app)
+def catch_up(app: EventSourcedApp, progress: Callable[[int], None] | None = None) -> int:
+    """Bring every view up to the end of ``app``'s log; the envelopes applied.
+    ``progress(n)`` hears of every ``n`` notifications read (see ``behind``)."""
+    return views_for(app).catch_up(app, progress=progress)
+
+
+def behind(app: EventSourcedApp) -> int:
+    """About how many notifications the views have still to read: 0 when
+    they are up to date, the whole log the first time."""
+    return views_for(app).behind(app)
 
 
 def cooldown_track(app: EventSourcedApp, battle_id: str) -> list[TrackRow]:
@@ -194,6 +206,15 @@ def battles(app: EventSourcedApp) -> list[BattleRow]:
     views.catch_up(app)
     with views.reading() as db:
         return _battles.battle_rows(db)
+
+
+def adventurers(app: EventSourcedApp) -> list[AdventurerRow]:
+    """Every Betrayal adventurer of the store, oldest first, as it stands
+    between battles."""
+    views = views_for(app)
+    views.catch_up(app)
+    with views.reading() as db:
+        return _adventurers.adventurer_rows(db)
 
 
 def audit(app: EventSourcedApp, battle_id: str) -> list[AuditLine]:

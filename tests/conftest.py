@@ -6,6 +6,14 @@ import pytest  # noqa: E402
 POSTGRES_TEST_STORE = "postgresql://postgres@127.0.0.1:5432/test"
 
 
+@pytest.fixture(autouse=True)
+def _test_home(tmp_path_factory, monkeypatch) -> None:
+    """RULEKEEPER_HOME in the tests' own directory (a test may set another):
+    what commands keep there, such as the current battle of each store
+    (``cli.current``), never reaches the home of whoever runs the tests."""
+    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path_factory.getbasetemp() / "rulekeeper-home"))
+
+
 @pytest.fixture(scope="session")
 def postgres_store() -> str:
     """The store setting of the test PostgreSQL database, or skip the test.

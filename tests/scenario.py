@@ -16,7 +16,7 @@ import pytest
 from msgspec.structs import replace
 
 from domain.betrayal import adventurer as adv
-from domain.betrayal.application import PartySpec
+from cli.parse import party_member
 from domain.betrayal.commands import EndTurn, RollEnemyDice, StartClash
 from domain.betrayal.context import RulesContext, context_for
 from domain.betrayal.events import BattleEvent
@@ -33,7 +33,7 @@ def new_party(*specs: str):
     pack = starter_pack()
     out = []
     for text in specs:
-        spec = PartySpec.parse(text)
+        spec = party_member(text)
         created = adv.create(pack, f"adv-{spec.name.lower()}", spec.name, spec.race or "nord", spec.lines)
         out.append(adv.member(created.state, spec.form))
     return tuple(out)

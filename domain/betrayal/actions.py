@@ -20,6 +20,7 @@ from .state import ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark
 from .vocab import AbilityType, BattleForm, Difficulty, Effect, Pool, Status
 
 WEAPON_FORMS = (BattleForm.LIGHT, BattleForm.HEAVY, BattleForm.RANGED)
+MOVES_PER_TURN = 2  # MOVE-2: Move actions an adventurer may take in one turn; MOVE-3: all of them forbid an Engage
 
 
 def current_hero(d: Decision) -> Hero:
@@ -38,8 +39,8 @@ def current_hero(d: Decision) -> Hero:
 def check_move(d: Decision, hero: Hero) -> None:
     """MOVE-2, MOVE-3, ENGAGE-3, and Daze (facts: STATUS-1)."""
     t = d.state.turn
-    if t.moves >= 2:
-        raise RuleViolation("MOVE-2", "you may take at most 2 Move actions in a turn")
+    if t.moves >= MOVES_PER_TURN:
+        raise RuleViolation("MOVE-2", f"you may take at most {MOVES_PER_TURN} Move actions in a turn")
     if t.moves == 1 and t.engages > 0:
         if t.moved_first:
             raise RuleViolation("ENGAGE-3", "you moved before engaging; you cannot move both before and after engaging")
@@ -69,7 +70,7 @@ def move(d: Decision, cmd: Move | MoveToExplore) -> None:
     board = d.ctx.board
     to = tuple(cmd.to)
     if not board.contains(to):
-        raise MalformedCommand(f"hex {name(to)} is not on the map")
+        raise RuleViolation("MOVE-1", f"hex {name(to)} is not on this map")
     if not board.passable(to):
         raise RuleViolation("MOVE-1", "that hex is impassable")
     if to == hero.pos:
@@ -254,8 +255,8 @@ def engage(d: Decision, cmd: Engage) -> None:
     """ENGAGE-4 to ENGAGE-7: fatigue from the second engage, form, target, gather and roll."""
     hero = current_hero(d)
     t = d.state.turn
-    if t.moves >= 2:
-        raise RuleViolation("MOVE-3", "you moved twice this turn, so you cannot engage")
+    if t.moves >= MOVES_PER_TURN:
+        raise RuleViolation("MOVE-3", f"you took {MOVES_PER_TURN} Move actions this turn, so you cannot engage")
     if cmd.target is not None:
         check_target(d, hero, cmd.form, cmd.target)
     dice = check_dice(d, hero, cmd.form, cmd.dice)

@@ -37,31 +37,15 @@ def adventurer_stream(name: str) -> UUID:
 
 @dataclass(frozen=True)
 class PartySpec:
-    """One party member on the command line: an existing adventurer by name,
-    or a new one with a race and optional starting lines and battle form."""
+    """One party member: an existing adventurer by name, or a new one with
+    a race and optional starting lines and battle form (the command line
+    writes it ``Name:race:line+line:form``). The name is checked here, for
+    every caller."""
 
     name: str
     race: str | None = None
     lines: tuple[str, ...] = ()
     form: BattleForm = BattleForm.LIGHT
-
-    @classmethod
-    def parse(cls, text: str) -> PartySpec:
-        """``Name``, ``Name:race``, ``Name:race:line+line`` or with a 4th
-        part, the battle form (``Tarn:dark-elf:bow+heavy-armor:ranged``)."""
-        parts = [p.strip() for p in text.split(":")]
-        shown = repr(text if len(text) <= 60 else text[:40] + "...")
-        if not parts[0] or len(parts) > 4:
-            raise MalformedCommand(f"party member {shown}: write Name[:race[:line+line[:form]]]")
-        check_name(parts[0], "adventurer name")
-        lines = tuple(x for x in parts[2].split("+") if x) if len(parts) > 2 else ()
-        try:
-            form = BattleForm(parts[3]) if len(parts) > 3 and parts[3] else BattleForm.LIGHT
-        except ValueError:
-            forms = ", ".join(f.value for f in BattleForm)
-            raise MalformedCommand(f"party member {shown}: battle form must be one of {forms}") from None
-        return cls(parts[0], parts[1] if len(parts) > 1 and parts[1] else None, lines, form)
-
 
 
 def adventurer(app: GameApp, name: str, version: int | None = None) -> adv.AdventurerState:
@@ -144,6 +128,7 @@ def _party(app: GameApp, party: Sequence[PartySpec]) -> tuple[tuple, list[Write]
 
 
 def _join(app: GameApp, pack, spec: PartySpec) -> tuple[adv.AdventurerState, adv.AdventurerCreated | None]:
+    check_name(spec.name, "adventurer name")
     try:
         existing = adventurer(app, spec.name)
     except NotFound:

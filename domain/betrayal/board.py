@@ -90,11 +90,6 @@ class Board:
         cell = self._cells.get(h)
         return cell.tile if cell is not None else None
 
-    def passable_neighbours(self, h: Hex) -> tuple[Hex, ...]:
-        """The passable hexes sharing an edge with passable ``h``, in
-        ``DIRECTIONS`` order; empty for any other hex."""
-        return self._steps.get(h, ())
-
     def all_hexes(self) -> list[Hex]:
         """Every hex of the map, in reading order."""
         return list(self._all)

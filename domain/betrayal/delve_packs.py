@@ -133,7 +133,7 @@ def parse_delve_files(
 
 class DiagramReader(NamedTuple):
     """How the core pack reads a setup diagram: its fields and its parser
-    (``packs.SETUP_FIELDS``, ``packs.parse_setup``), handed in so a dungeon
+    (``pack_setups.SETUP_FIELDS``, ``pack_setups.parse_setup``), handed in so a dungeon
     is read exactly as a clash setup is."""
 
     fields: Mapping[str, Any]

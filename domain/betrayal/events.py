@@ -18,6 +18,7 @@ from .state import (
     Outcome,
     Rolled,
     StatusMark,
+    Termination,
     TrackDie,
 )
 from .vocab import BattleForm, Difficulty, Marker, Objective, Status
@@ -177,7 +178,7 @@ class BattleEnded(BattleEvent, frozen=True, kw_only=True):
 
     TOPIC = "betrayal.BattleEnded"
     outcome: Outcome
-    reason: str
+    reason: Termination
 
 
 class HeroCleanedUp(BattleEvent, frozen=True, kw_only=True):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.kernel import rng
-from domain.kernel.errors import MalformedCommand, RuleViolation
+from domain.kernel.errors import RuleViolation
 from domain.kernel.hexes import Hex, name
 
 from . import events as ev
@@ -125,7 +125,7 @@ def explore(d: Decision, hero: Hero, hex_: Hex | None) -> None:
         return
     target = tuple(hex_)
     if not d.ctx.board.contains(target):
-        raise MalformedCommand(f"hex {name(target)} is not on the map")
+        raise RuleViolation("EXPLORE-1", f"hex {name(target)} is not on this map")
     if t.moves:
         raise RuleViolation("EXPLORE-3", "you moved this turn, so you cannot take the Explore action")
     _require_explorable(d, target)

@@ -15,7 +15,7 @@ from .delve import DelveConcluded
 from .exploration import environment_at_turn_start
 from .foes import enemy_turn, finish_enemy_turn, strike, turn_order
 from .heroes import empty_active, gain_fatigue, lose_status, statuses
-from .state import DieKind, Outcome, Phase, Rolled
+from .state import DieKind, Phase, Rolled, Termination, is_fatigue_round
 from .vocab import Objective, Status
 
 
@@ -28,7 +28,7 @@ def begin_round(d: Decision, number: int) -> None:
     """ROUND-4: raise the counter (ROUND-4a), then from round 6 the Fatigue
     Round: each standing adventurer gains 1 Overfatigue and takes true damage
     equal to its Overfatigue dice (FATIGUE-ROUND-1, -3, -4; facts)."""
-    fatigue = number >= 6
+    fatigue = is_fatigue_round(number)
     d.emit(ev.RoundStarted(round=number, fatigue_round=fatigue))
     if fatigue:
         for hero_id in d.state.order:
@@ -153,9 +153,9 @@ def end_round(d: Decision) -> None:
     Otherwise the party may retreat or go on (ROUND-8c)."""
     d.emit(ev.RoundEnded(round=d.state.round))
     if all_heroes_down(d):
-        end_battle(d, Outcome.FAILURE, "END-1c: every adventurer was defeated")
+        end_battle(d, Termination.PARTY_DEFEATED)
     elif objective_met(d):
-        end_battle(d, Outcome.SUCCESS, "END-1a: the objective was achieved")
+        end_battle(d, Termination.OBJECTIVE_MET)
 
 
 def next_round(d: Decision) -> None:
@@ -172,13 +172,13 @@ def retreat(d: Decision) -> None:
     d.emit(ev.PartyRetreated(round=d.state.round))
     objective = d.state.objective
     if objective is Objective.UNCOVER and d.delve.complete:
-        end_battle(d, Outcome.SUCCESS, "RETREAT-5: the party retreated with every skyshard: Uncover succeeds")
+        end_battle(d, Termination.RETREATED_WITH_EVERY_SKYSHARD)
     elif objective is Objective.UNCOVER:
-        end_battle(d, Outcome.FAILURE, "OBJ-9: the party retreated before the delve was fully explored")
+        end_battle(d, Termination.RETREATED_UNEXPLORED)
     elif objective is Objective.SURVEY:
-        end_battle(d, Outcome.FAILURE, "OBJ-6: the party retreated without every skyshard")
+        end_battle(d, Termination.RETREATED_SHORT_OF_SKYSHARDS)
     else:
-        end_battle(d, Outcome.FAILURE, "RETREAT-4: the party retreated")
+        end_battle(d, Termination.RETREATED)
 
 
 def _at_end_of_round(d: Decision, what: str) -> None:
@@ -187,11 +187,11 @@ def _at_end_of_round(d: Decision, what: str) -> None:
         raise RuleViolation(rule, f"{what} is possible only at the end of a round (the battle is at {d.state.phase.value})")
 
 
-def end_battle(d: Decision, outcome: Outcome, reason: str) -> None:
+def end_battle(d: Decision, how: Termination) -> None:
     """END, then the End of Battle Cleanup (CLEANUP-3, CLEANUP-4, STATUS-5)."""
-    d.emit(ev.BattleEnded(outcome=outcome, reason=reason))
+    d.emit(ev.BattleEnded(outcome=how.outcome, reason=how))
     if d.delve is not None:
-        _conclude_delve(d, outcome, reason)
+        _conclude_delve(d, how)
     for foe in d.state.foes:  # STATUS-5: statuses on enemies come off
         for mark in foe.marks:
             lift_mark(d, foe.id, mark.status, "STATUS-5")
@@ -206,11 +206,11 @@ def end_battle(d: Decision, outcome: Outcome, reason: str) -> None:
 
 
 
-def _conclude_delve(d: Decision, outcome: Outcome, reason: str) -> None:
+def _conclude_delve(d: Decision, how: Termination) -> None:
     """OBJ-10: an Uncover delve gives 1 XP per skyshard gained, up to the
     requirement (facts), even after an early retreat; OBJ-11: nothing when
     the whole party was defeated. Other objectives give only printed XP."""
     delve = d.delve
     wiped = all_heroes_down(d)
     xp = delve.gained if delve.objective is Objective.UNCOVER and not wiped else 0
-    d.emit_delve(DelveConcluded(objective=delve.objective, outcome=outcome.value, reason=reason, skyshards=delve.gained, xp=xp))
+    d.emit_delve(DelveConcluded(objective=delve.objective, outcome=how.outcome.value, reason=how, skyshards=delve.gained, xp=xp))

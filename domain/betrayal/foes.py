@@ -3,15 +3,18 @@ engagement with one roll applied to each target (ENEMY-6), end of turn."""
 
 from __future__ import annotations
 
-from domain.kernel.hexes import distance
+import msgspec
+
+from domain.kernel.hexes import Hex, distance
 
 from . import events as ev
-from .context import ENEMY_DIE, ENEMY_DIE_FACES
+from .board import Board
+from .context import ENEMY_DIE, ENEMY_DIE_FACES, RulesContext
 from .damage import heal_foe, hurt_foe, hurt_hero, lift_mark
 from .decision import Decision
 from .heroes import gain_status, statuses
-from .state import Foe, Rolled
-from .targeting import Candidate, designate, plan_move
+from .state import BattleState, Foe, Rolled
+from .targeting import Candidate, MovePlan, designate, move_plan
 from .vocab import EnemySkill, Priority, Status
 
 SKILL_STATUS = {
@@ -22,6 +25,7 @@ SKILL_STATUS = {
     EnemySkill.TERROR: Status.FEAR,
 }
 QUEST_LEVEL = 1000  # ENEMY-2: a quest unit counts as the highest level
+ENEMY_MOVE = 2  # ENEMY-5: an enemy moves up to 2 hexes
 
 
 def turn_order(d: Decision) -> tuple[str, ...]:
@@ -36,25 +40,83 @@ def _marks(foe: Foe) -> set[Status]:
     return {m.status for m in foe.marks}
 
 
-def _candidates(d: Decision, foe: Foe, start_pos) -> list[Candidate]:
-    """Opposing units it may designate. Stealth: only if adjacent when the
-    turn began (facts: STATUS-1). Blind: every unit counts as opposing."""
-    order = {h: i for i, h in enumerate(d.state.order)}
-    out = []
-    for h in d.state.heroes:
+class Outlook(msgspec.Struct, frozen=True):
+    """What an enemy decides its move and targets on, once its start of
+    turn is over (ENEMY-5, ENEMY-6a): its hex, its range, priority icon and
+    target value as Blind leaves them (STATUS-1), the units it may
+    designate (``candidates``), the hostile units it approaches when none
+    can be brought into range (``hostiles``, EMOVE-10), every unit's hex
+    (``occupied``) and the adventurers Stealth keeps out of its
+    candidates (``hidden``, STATUS-1)."""
+
+    foe: str
+    start: Hex
+    reach: int
+    priority: Priority
+    count: int
+    blind: bool
+    candidates: tuple[Candidate, ...]
+    hostiles: tuple[Candidate, ...]
+    occupied: frozenset[Hex]
+    hidden: tuple[str, ...] = ()
+
+
+def outlook(state: BattleState, ctx: RulesContext, foe_id: str) -> Outlook:
+    """The ``Outlook`` of enemy ``foe_id`` in ``state``: the one input of its
+    move (``plan``) and of its targets (``targets``)."""
+    foe = state.foe(foe_id)
+    enemy = ctx.enemy(foe.enemy)
+    blind = Status.BLIND in _marks(foe)
+    candidates, hidden = _candidates(state, foe, foe.pos)
+    order = {h: i for i, h in enumerate(state.order)}
+    hostiles = tuple(  # EMOVE-10 approaches a hostile unit whether or not it can be targeted
+        Candidate(h.id, h.pos, h.hp, order[h.id])
+        for h in state.heroes if not h.defeated and h.pos is not None
+    )
+    return Outlook(
+        foe=foe_id, start=foe.pos,
+        reach=1 if blind else enemy.range,
+        priority=Priority.STRONGEST if blind else enemy.priority,
+        count=1 if blind else enemy.targets,
+        blind=blind, candidates=tuple(candidates), hostiles=hostiles,
+        occupied=frozenset({h.pos for h in state.heroes if h.pos} | {f.pos for f in state.foes if f.pos}),
+        hidden=tuple(hidden),
+    )
+
+
+def plan(board: Board, seen: Outlook) -> MovePlan:
+    """Where the enemy moves (ENEMY-5, EMOVE-1 to EMOVE-10)."""
+    return move_plan(board, seen.start, seen.reach, seen.priority, seen.candidates, seen.occupied,
+                     steps=ENEMY_MOVE, hostiles=seen.hostiles or None)
+
+
+def targets(board: Board, seen: Outlook, pos: Hex) -> list[Candidate]:
+    """Whom the enemy designates from ``pos``, in resolution order
+    (ENEMY-6a, ENEMY-6f)."""
+    return designate(board, pos, seen.reach, seen.priority, seen.count, seen.candidates)
+
+
+def _candidates(state: BattleState, foe: Foe, start_pos) -> tuple[list[Candidate], list[str]]:
+    """Opposing units it may designate, and the adventurers Stealth hides.
+    Stealth: only if adjacent when the turn began (facts: STATUS-1). Blind:
+    every unit counts as opposing."""
+    order = {h: i for i, h in enumerate(state.order)}
+    out, hidden = [], []
+    for h in state.heroes:
         if h.defeated or h.pos is None:
             continue
         if Status.STEALTH in statuses(h) and distance(h.pos, start_pos) != 1:
+            hidden.append(h.id)
             continue
         out.append(Candidate(h.id, h.pos, h.hp, order[h.id]))
     if Status.BLIND in _marks(foe):
         n = len(order)
         out += [
             Candidate(f.id, f.pos, f.hp, n + int(f.id[1:]))
-            for f in d.state.foes
+            for f in state.foes
             if f.id != foe.id and not f.defeated and f.pos is not None
         ]
-    return out
+    return out, hidden
 
 
 def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
@@ -71,26 +133,14 @@ def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
     if enemy.skill is EnemySkill.REGENERATE and not feared:
         heal_foe(d, foe_id, 1)
     foe = d.state.foe(foe_id)
-    blind = Status.BLIND in _marks(foe)
-    reach = 1 if blind else enemy.range
-    priority = Priority.STRONGEST if blind else enemy.priority
-    count = 1 if blind else enemy.targets
-    start = foe.pos
-    cands = _candidates(d, foe, start)
-    taken = {h.pos for h in d.state.heroes if h.pos} | {f.pos for f in d.state.foes if f.pos}
-    order = {h: i for i, h in enumerate(d.state.order)}
-    hostiles = [  # EMOVE-10 approaches a hostile unit whether or not it can be targeted
-        Candidate(h.id, h.pos, h.hp, order[h.id])
-        for h in d.state.heroes if not h.defeated and h.pos is not None
-    ]
-    path = plan_move(d.ctx.board, start, reach, priority, cands, taken, steps=2, hostiles=hostiles or None)
+    seen = outlook(d.state, d.ctx, foe_id)  # explain.py replays the decision from here
+    path = plan(d.ctx.board, seen).path
     moved = bool(path)
     if moved:  # ENEMY-5, EMOVE
-        d.emit(ev.EnemyMoved(foe=foe_id, path=tuple(path), rule="ENEMY-5"))
-    pos = d.state.foe(foe_id).pos
-    targets = designate(d.ctx.board, pos, reach, priority, count, cands)
-    if targets:
-        ids = tuple(t.id for t in targets)
+        d.emit(ev.EnemyMoved(foe=foe_id, path=path, rule="ENEMY-5"))
+    designated = targets(d.ctx.board, seen, d.state.foe(foe_id).pos)
+    if designated:
+        ids = tuple(t.id for t in designated)
         d.emit(ev.EnemyEngaged(foe=foe_id, targets=ids))  # ENEMY-6a
         dazed = Status.DAZE in _marks(foe)
         dice = 0 if (dazed and moved) else enemy.combat  # Daze: no roll after moving

@@ -16,6 +16,7 @@ from .catalog import Pack
 from .citations import cited_rule, concluded_rule
 from .state import BattleState, DieKind
 from .vocab import Objective
+from domain.kernel.commandlog import LAST_COMMAND
 from domain.kernel.hexes import label, name
 
 from .names import die_name, rolled_face, unit_name
@@ -92,14 +93,13 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
 
 @_describe.register
 def _(e: ev.CommandIssued, state, pack) -> str:
-    text = f"rk {spell(e.command)}"
-    return text + (f"  (redo of {e.redo_of})" if e.redo_of else "")
+    return f"rk {spell(e.command)}" + (" (redone)" if e.redo_of else "")
 
 
 @_describe.register
 def _(e: ev.CommandUndone, state, pack) -> str:
     forced = " with --force, past revealed dice (UNDO-2)" if e.forced else ""
-    return f"undo: {e.command_id} is reverted{forced}; back to round {e.restored.round}"
+    return f"undo: {LAST_COMMAND} is reverted{forced}; back to round {e.restored.round}"
 
 
 # --- setup -----------------------------------------------------------------------
@@ -525,7 +525,7 @@ def _(e: dv.DelveConcluded, state, pack) -> str:
 
 @_describe.register
 def _(e: dv.DelveRestored, state, pack) -> str:
-    return _cite(cited_rule(e), f"the delve is back as it was before {e.command_id}")
+    return _cite(cited_rule(e), "the delve is back as it was before the undone command")
 
 
 # --- the adventurers' own streams --------------------------------------------------------
@@ -545,7 +545,7 @@ def _(e: adv.BattleConcluded, state, pack) -> str:
 
 @_describe.register
 def _(e: adv.AdventurerRestored, state, pack) -> str:
-    return _cite(cited_rule(e), f"{e.restored.name} is back as before {e.command_id}")
+    return _cite(cited_rule(e), f"{e.restored.name} is back as before the undone command")
 
 
 # --- helpers ---------------------------------------------------------------------

@@ -168,7 +168,7 @@ def _explores(d: Decision, hero) -> list[Explore]:
 
 
 def _engages(d: Decision, hero) -> list[Engage]:
-    if d.state.turn.moves >= 2:
+    if d.state.turn.moves >= actions.MOVES_PER_TURN:  # MOVE-3
         return []
     out = []
     free = available_dice(d, hero)

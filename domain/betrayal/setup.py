@@ -12,7 +12,6 @@ from domain.kernel.rng import check_seed
 
 from . import RULES_VERSION
 from . import events as ev
-from .catalog import Chip, Pack
 from .commands import Member, StartClash, StartDelve, StartDungeon
 from .decision import Decision
 from .bags import chip_side
@@ -20,7 +19,7 @@ from .delve import DelveBegun, DelveState
 from .delve_map import entrance
 from .flow import begin_round
 from .state import DieKind, Hero, Options, OwnedDie, TrackDie
-from .vocab import BAG_LEVELS, LEVELS, Objective, Status
+from .vocab import LEVELS, Objective, Status
 
 MAX_PARTY = 4
 # EP-2 takes the party's XP dial (betrayal-facts.md, "Fills EP-2"): the dial

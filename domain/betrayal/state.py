@@ -7,7 +7,7 @@ and tests can compare states with ``==``.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import Enum, StrEnum
 
 import msgspec
 
@@ -162,10 +162,44 @@ class Outcome(str, Enum):
     FAILURE = "failure"
 
 
+class Termination(StrEnum):
+    """Why a battle ended, one member per way it can end (as python-chess's
+    ``Termination``). The value is the sentence ``BattleEnded.reason``
+    records, rule ID first, so a log written before this enum reads back
+    unchanged."""
+
+    OBJECTIVE_MET = "END-1a: the objective was achieved"
+    PARTY_DEFEATED = "END-1c: every adventurer was defeated"
+    RETREATED = "RETREAT-4: the party retreated"
+    RETREATED_WITH_EVERY_SKYSHARD = "RETREAT-5: the party retreated with every skyshard: Uncover succeeds"
+    RETREATED_SHORT_OF_SKYSHARDS = "OBJ-6: the party retreated without every skyshard"
+    RETREATED_UNEXPLORED = "OBJ-9: the party retreated before the delve was fully explored"
+
+    @property
+    def rule(self) -> str:
+        """The rule ID that ends the battle this way (``END-1a``)."""
+        return self.value.partition(":")[0]
+
+    @property
+    def outcome(self) -> Outcome:
+        """Success for the objective met and for an Uncover retreat with
+        every skyshard (RETREAT-5); failure for every other ending."""
+        won = self in (Termination.OBJECTIVE_MET, Termination.RETREATED_WITH_EVERY_SKYSHARD)
+        return Outcome.SUCCESS if won else Outcome.FAILURE
+
+
 class Options(msgspec.Struct, frozen=True, kw_only=True):
     """Game options chosen when the battle is set up."""
 
     physical_dice: bool = False  # players type the faces they rolled
+
+
+FATIGUE_ROUND = 6  # FATIGUE-ROUND-1: the round from which every round is the Fatigue Round
+
+
+def is_fatigue_round(number: int) -> bool:
+    """Whether round ``number`` is a Fatigue Round (FATIGUE-ROUND-1)."""
+    return number >= FATIGUE_ROUND
 
 
 class BattleState(msgspec.Struct, frozen=True, kw_only=True):
@@ -196,7 +230,7 @@ class BattleState(msgspec.Struct, frozen=True, kw_only=True):
     enemy_queue: tuple[str, ...] = ()  # foes still to act this round, in order
     retreated: bool = False
     outcome: Outcome | None = None
-    ended_reason: str = ""
+    ended_reason: str = ""  # a Termination's value once the battle ends (see ``termination``)
 
     def hero(self, hero_id: str) -> Hero:
         for h in self.heroes:
@@ -211,6 +245,12 @@ class BattleState(msgspec.Struct, frozen=True, kw_only=True):
         raise KeyError(foe_id)
 
     @property
+    def termination(self) -> Termination | None:
+        """Why the battle ended; None while it goes on."""
+        return Termination(self.ended_reason) if self.ended_reason else None
+
+    @property
     def fatigue_round(self) -> bool:
-        """The counter shows the Fatigue Round from round 6 (FATIGUE-ROUND-1)."""
-        return self.round >= 6
+        """The counter shows the Fatigue Round (FATIGUE-ROUND-1)."""
+        return is_fatigue_round(self.round)
+

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.kernel.commandlog import LAST_COMMAND
+
 from . import commands
 from . import events as ev
 from .state import ConquestState
@@ -20,9 +22,9 @@ def describe_event(e: ev.ConquestEvent, state: ConquestState | None) -> str:
     """One line for ``e`` (``state`` is the state before it)."""
     match e:
         case ev.CommandIssued():
-            return f"rk {describe_command(e.command)}" + (f"  (redo of {e.redo_of})" if e.redo_of else "")
+            return f"rk {describe_command(e.command)}" + (" (redone)" if e.redo_of else "")
         case ev.CommandUndone():
-            return f"undo of {e.command_id}" + (" (forced: it had revealed dice or a card)" if e.forced else "")
+            return f"undo of {LAST_COMMAND}" + (" (forced: it had revealed dice or a card)" if e.forced else "")
         case ev.BattleStarted():
             return (f"Battle {e.battle_id}: {e.armies[0]} against {e.armies[1]} in {e.scenario}, seed {e.seed}; "
                     f"every Regiment waits in reinforcements (REINF-1), Characters joined (REINF-2)")

@@ -3,7 +3,7 @@ once next to the rule that defines it."""
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import Enum, StrEnum
 
 DIE = 6  # every roll is a D6 (facts §1, fills REINF-6 and SUP-1)
 SCORE_MIN, SCORE_MAX = 0, 7  # clamp of the modified roll-off score (SUP-2)
@@ -109,11 +109,15 @@ class Arrival(str, Enum):
     ROLLED = "rolled"  # REINF-8
 
 
-class Termination(str, Enum):
-    """Why the battle ended (VICTORY, ROUND-3)."""
+class Termination(StrEnum):
+    """Why the battle ended (VICTORY, ROUND-3), as python-chess's
+    ``Termination``; ``BattleEnded.reason`` says it in words, with the
+    numbers (the VP, the round)."""
 
     SURRENDER = "surrender"
     WIPE_OUT = "wipe-out"
     SCENARIO = "scenario"
     ROUND_LIMIT = "round-limit"
+
+
 RULES_VERSION = "conquest-0.1"  # written into each battle's BattleStarted

@@ -52,6 +52,12 @@ class CommandUndone(Event, frozen=True, kw_only=True):
     forced: bool = False
 
 
+# How a narrator names the command an undo reverted: it sees the event, not
+# the log, and a command id means nothing to a player. A reader of the whole
+# log (`rk log`, `rk audit`) puts the command's own words in its place.
+LAST_COMMAND = "the last command"
+
+
 class Done(msgspec.Struct, frozen=True, kw_only=True):
     """A command on the undo (or redo) stack."""
 

@@ -7,6 +7,8 @@ second writer), undoes and redoes across every stream the undone command
 touched (the randomness barrier needs force), keeps one index of every game
 of every ruleset, snapshots game streams, and rebuilds any game at any
 version. A ruleset gives it only its rules (``domain.kernel.ruleset``).
+The index also names games and deletes them softly
+(``domain.kernel.battle_index``).
 
 A game's stream is found from its id alone: the application tries each
 ruleset's stream for that id (one indexed read each) and remembers which
@@ -23,6 +25,16 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from domain.kernel import ruleset as registry
 from domain.kernel.application import EventSourcedApp
+from domain.kernel.battle_index import (
+    BattleDeleted,
+    BattleIndex,
+    BattleRegistered,
+    BattleRenamed,
+    BattleRestored,
+    GameRegistered,
+    IndexEntry,
+    check_name,
+)
 from domain.kernel.commandlog import Game, fold, game_types
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state, wrap
 from domain.kernel.errors import MalformedCommand, NotFound, RuleViolation
@@ -33,24 +45,7 @@ INDEX_STREAM = uuid5(NAMESPACE_URL, "rulekeeper:index")
 # Before the kernel held the index, Betrayal kept its own; stores written
 # then are still listed (read only, never appended to).
 LEGACY_INDEX_STREAM = uuid5(NAMESPACE_URL, "rulekeeper:betrayal:index")
-
-
-class GameRegistered(Event, frozen=True, kw_only=True):
-    """The game index: one event per game of any ruleset, in creation order."""
-
-    TOPIC = "rulekeeper.GameRegistered"
-    battle_id: str
-    ruleset: str
-    setup: str = ""
-
-
-class BattleRegistered(Event, frozen=True, kw_only=True):
-    """A Betrayal battle in the index of stores written before the kernel
-    kept one (read as a ``GameRegistered`` of ruleset betrayal)."""
-
-    TOPIC = "betrayal.BattleRegistered"
-    battle_id: str
-    setup: str
+INDEX_PAGE = 64  # index events read at a time when looking for the latest game
 
 
 @dataclass(frozen=True)
@@ -93,6 +88,7 @@ class GameApp(EventSourcedApp):
         self._latest: OrderedDict[str, Game] = OrderedDict()
         self._rulesets: dict[str, Ruleset] = {}
         self._companions: dict[UUID, tuple[int, Any]] = {}  # stream -> (version, state)
+        self._index: tuple[int, BattleIndex] | None = None  # (index version, the index folded to it)
 
     # -- rulesets and their packs ---------------------------------------------
 
@@ -214,19 +210,105 @@ class GameApp(EventSourcedApp):
         """Every game of every ruleset, in creation order."""
         legacy = [GameRegistered(battle_id=e.event.battle_id, ruleset="betrayal", setup=e.event.setup)
                   for e in self.events(LEGACY_INDEX_STREAM)]
-        return legacy + [e.event for e in self.events(INDEX_STREAM)]
+        return legacy + [e.event for e in self.events(INDEX_STREAM) if isinstance(e.event, GameRegistered)]
 
     def latest_battle(self) -> str:
-        """The game created last: what a command acts on by default. Reads
-        only the index's newest event, so it costs the same however many
-        games the store holds."""
-        last = self.events.last(INDEX_STREAM) or self.events.last(LEGACY_INDEX_STREAM)
-        if last is None:
-            raise NotFound("there is no battle yet: start one with `rk new`")
-        entry = last.event
-        if entry.battle_id not in self._rulesets:  # the index knows it: no lookup, no other ruleset loaded
-            self._rulesets[entry.battle_id] = registry.load(getattr(entry, "ruleset", "betrayal"))
-        return entry.battle_id
+        """The game created last and not deleted: what a command acts on
+        when none was chosen. Reads the index from its newest event back,
+        a page at a time, so it costs the same however many games the
+        store holds (unless the newest ones were all deleted)."""
+        deleted: dict[str, bool] = {}  # the newest word on each game seen so far
+        for stream in (INDEX_STREAM, LEGACY_INDEX_STREAM):
+            below: int | None = None
+            while below is None or below > 0:
+                page = list(self.events.get(stream, lte=below, desc=True, limit=INDEX_PAGE))  # type: ignore[arg-type]
+                if not page:
+                    break
+                for env in page:
+                    e = env.event
+                    if isinstance(e, (BattleDeleted, BattleRestored)):
+                        deleted.setdefault(e.battle_id, isinstance(e, BattleDeleted))
+                    elif isinstance(e, (GameRegistered, BattleRegistered)) and not deleted.get(e.battle_id):
+                        if e.battle_id not in self._rulesets:  # the index knows it: no other ruleset loaded
+                            self._rulesets[e.battle_id] = registry.load(getattr(e, "ruleset", "betrayal"))
+                        return e.battle_id
+                below = page[-1].originator_version - 1
+        raise NotFound("there is no battle yet: start one with `rk new`")
+
+    # -- the index: names, deletion ------------------------------------------------
+
+    def index(self) -> BattleIndex:
+        """The game index folded (``domain.kernel.battle_index``). Kept, and
+        brought up to date with what was appended since: one indexed read
+        when nothing was. Do not change what it returns."""
+        last = self.events.last(INDEX_STREAM)
+        version = last.originator_version if last else 0
+        if self._index is None or self._index[0] > version:
+            index = BattleIndex()
+            for env in self.events(LEGACY_INDEX_STREAM):
+                index.apply(env.event)
+            self._index = (0, index)
+        done, index = self._index
+        if done < version:
+            for env in self.events(INDEX_STREAM, gt=done):
+                index.apply(env.event)
+            self._index = (version, index)
+        return index
+
+    def find_battle(self, text: str) -> IndexEntry:
+        """The game ``text`` names, by id or by name (any case if only one
+        matches), deleted or not; NotFound if none."""
+        found = self.index().find(text)
+        if found is not None:
+            return found
+        try:  # a game whose stream exists but the index lacks (written by hand)
+            rs = self.ruleset(text)
+        except NotFound:
+            shown = text if len(text) <= 40 else text[:40] + "..."
+            listed = "`rk battles` lists them, `rk battles --all` with the deleted ones"
+            raise NotFound(f"no battle {shown!r} ({listed})") from None
+        return IndexEntry(text, rs.name, "", text)
+
+    def new_battle_id(self, setup: str) -> str:
+        """A readable id for a new game of ``setup``: ``waystone-1``..."""
+        return self.index().fresh_id(setup)
+
+    def rename_battle(self, text: str, name: str) -> IndexEntry:
+        """Call game ``text`` ``name`` in this store (its log keeps its id).
+        MalformedCommand for a name of the wrong form or one another game
+        has (as id or name, deleted or not)."""
+        entry = self.find_battle(text)
+        check_name(name, "new name")
+        holder = self.index().holder(name)
+        if holder is not None and holder.battle_id != entry.battle_id:
+            raise MalformedCommand(f"the name {name!r} is taken by battle {_called(holder)}"
+                                   + (" (deleted)" if holder.deleted else ""))
+        if entry.name == name:
+            raise MalformedCommand(f"battle {_called(entry)} is already called {name!r}")
+        self._append_index(BattleRenamed(battle_id=entry.battle_id, name=name))
+        return self.index().find(entry.battle_id) or entry
+
+    def delete_battle(self, text: str) -> IndexEntry:
+        """Delete game ``text`` softly: it leaves the list and the default
+        choice; its log is kept, and ``restore_battle`` brings it back."""
+        entry = self.find_battle(text)
+        if entry.deleted:
+            raise MalformedCommand(f"battle {_called(entry)} is already deleted (`rk restore {entry.name}`"
+                                   " brings it back)")
+        self._append_index(BattleDeleted(battle_id=entry.battle_id))
+        return self.index().find(entry.battle_id) or entry
+
+    def restore_battle(self, text: str) -> IndexEntry:
+        """List a deleted game again."""
+        entry = self.find_battle(text)
+        if not entry.deleted:
+            raise MalformedCommand(f"battle {_called(entry)} is not deleted")
+        self._append_index(BattleRestored(battle_id=entry.battle_id))
+        return self.index().find(entry.battle_id) or entry
+
+    def _append_index(self, event: Event) -> None:
+        last = self.events.last(INDEX_STREAM)
+        self.append(wrap(INDEX_STREAM, last.originator_version if last else 0, [event], "index"))
 
     def state_of(self, kind: Aggregate, stream: UUID, version: int | None = None) -> Any:
         """The state of another aggregate's stream, now or at ``version``."""
@@ -244,10 +326,14 @@ class GameApp(EventSourcedApp):
         rs = registry.load(ruleset)
         if not isinstance(command, rs.setup_commands):
             raise MalformedCommand(f"{type(command).__name__} does not set up a {rs.title} game")
-        _check_id(battle_id)
+        check_name(battle_id, "battle name")
         for other in registry.all_rulesets():
             if self.events.last(other.game_stream(battle_id)) is not None:
                 raise MalformedCommand(f"battle {battle_id!r} already exists")
+        holder = self.index().holder(battle_id)
+        if holder is not None:
+            raise MalformedCommand(f"the name {battle_id!r} is taken by battle {_called(holder)}"
+                                   + (" (deleted)" if holder.deleted else ""))
         outcome = rs.decide(None, command, rs.setup_context(self.pack_of(rs), command))
         command_id = "c1"
         before = [self._write(rs, w, command_id) for w in prelude]
@@ -380,7 +466,7 @@ def _setup_name(command: Any) -> str:
     return str(getattr(command, "setup", "") or getattr(command, "scenario", ""))
 
 
-def _check_id(battle_id: str) -> None:
-    if not battle_id or len(battle_id) > 64 or not all(c.isalnum() or c in "-_." for c in battle_id):
-        raise MalformedCommand(f"battle id {battle_id[:70]!r}: use 1 to 64 letters, digits, '-', '_' or '.'")
+def _called(entry: IndexEntry) -> str:
+    """A game as a message names it: its name, and its id if renamed."""
+    return entry.name if entry.name == entry.battle_id else f"{entry.name} ({entry.battle_id})"
 

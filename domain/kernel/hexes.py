@@ -66,33 +66,6 @@ def path_lengths(
     return seen
 
 
-def shortest_path(
-    start: Hex, goal: Hex, passable: Callable[[Hex], bool]
-) -> list[Hex] | None:
-    """One shortest route from start to goal (both included), stepping only
-    into passable hexes (the goal must be passable too), or None.
-
-    Among equal routes the one found first in DIRECTIONS order is returned, so
-    the choice is deterministic."""
-    if start == goal:
-        return [start]
-    back: dict[Hex, Hex] = {start: start}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        for nxt in neighbours(here):
-            if nxt in back or not passable(nxt):
-                continue
-            back[nxt] = here
-            if nxt == goal:
-                route = [goal]
-                while route[-1] != start:
-                    route.append(back[route[-1]])
-                return route[::-1]
-            queue.append(nxt)
-    return None
-
-
 def sort_hexes(hexes: Iterable[Hex]) -> list[Hex]:
     """Hexes in reading order (row, then column): the canonical tie-break."""
     return sorted(hexes, key=lambda h: (h[1], to_offset(h)[0]))

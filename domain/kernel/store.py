@@ -1,48 +1,29 @@
 """Store selection: one setting picks where the events live.
 
-The setting comes from the caller or from the ``RULEKEEPER_STORE``
-environment variable and takes one of these forms:
-
-============================================  =====================================
-empty or unset                                an SQLite file at ``default_store_path()``
-``memory``                                    in memory (``eventsourcing.popo``), for tests
-``sqlite:PATH``, or a path ending in          that SQLite file
-``.sqlite`` or ``.db``
-``postgresql://user[:pw]@host[:port]/db``     a PostgreSQL database
-============================================  =====================================
-
-This module turns the setting into the eventsourcing library's environment
-variables. It imports nothing from ``eventsourcing.postgres``: psycopg costs
-about 300 ms of start-up, and the library imports it lazily from
-``PERSISTENCE_MODULE`` only when PostgreSQL is chosen.
+This module turns the setting (its forms: ``domain.kernel.store_setting``)
+into the eventsourcing library's environment variables. It imports nothing
+from ``eventsourcing.postgres``: psycopg costs about 300 ms of start-up, and
+the library imports it lazily from ``PERSISTENCE_MODULE`` only when
+PostgreSQL is chosen.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from urllib.parse import SplitResult, quote, unquote, urlsplit
 
-STORE_VARIABLE = "RULEKEEPER_STORE"
-HOME_VARIABLE = "RULEKEEPER_HOME"
-DEFAULT_HOME = "~/.local/share/rulekeeper"
+from .store_setting import ACCEPTED, STORE_VARIABLE, home, masked, store_form
+
 DEFAULT_FILE = "rulekeeper.sqlite"
 
 # Seconds a writer waits for SQLite's lock before "database is locked".
 SQLITE_LOCK_TIMEOUT = "5"
 
-ACCEPTED = (
-    "use 'memory', 'sqlite:PATH', a path ending in .sqlite or .db,"
-    " or postgresql://user[:password]@host[:port]/dbname"
-    f" (or leave {STORE_VARIABLE} unset for the default SQLite file)"
-)
-
 
 def default_store_path() -> Path:
     """``$RULEKEEPER_HOME/rulekeeper.sqlite``; the home defaults to ``~/.local/share/rulekeeper``."""
-    home = os.environ.get(HOME_VARIABLE) or DEFAULT_HOME
-    return Path(home).expanduser() / DEFAULT_FILE
+    return Path(home()) / DEFAULT_FILE
 
 
 def store_env(setting: str | None = None, *, app_name: str, read_only: bool = False) -> dict[str, str]:
@@ -60,27 +41,20 @@ def store_env(setting: str | None = None, *, app_name: str, read_only: bool = Fa
             or os.environ.get(STORE_VARIABLE)
             or ""
         )
-    setting = setting.strip()
+    form, target = store_form(setting)
     # UUID ids are stored in native uuid columns (the library's default type).
     env = {"ORIGINATOR_ID_TYPE": "uuid"}
-    if not setting:
+    if form == "default":
         path = default_store_path()
         if not read_only:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         return env | _sqlite(path, read_only)
-    if setting.lower() == "memory":
+    if form == "memory":
         return env | {"PERSISTENCE_MODULE": "eventsourcing.popo"}
-    if setting.startswith("sqlite:"):
-        path_text = setting[len("sqlite:") :]
-        if not path_text:
-            raise ValueError(f"store {setting!r} names no file: {ACCEPTED}")
-        return env | _sqlite(Path(path_text).expanduser(), read_only)
-    if setting.startswith(("postgresql://", "postgres://")):
-        # A read never creates the tables (a read-only role could not, either).
-        return env | _postgres(setting) | ({"CREATE_TABLE": "no"} if read_only else {})
-    if setting.endswith((".sqlite", ".db")):
-        return env | _sqlite(Path(setting).expanduser(), read_only)
-    raise ValueError(f"unknown store {_masked(setting)!r}: {ACCEPTED}")
+    if form == "sqlite":
+        return env | _sqlite(Path(target).expanduser(), read_only)
+    # A read never creates the tables (a read-only role could not, either).
+    return env | _postgres(target) | ({"CREATE_TABLE": "no"} if read_only else {})
 
 
 def _sqlite(path: Path, read_only: bool = False) -> dict[str, str]:
@@ -122,7 +96,7 @@ def _postgres(url: str) -> dict[str, str]:
     dbname = unquote(parts.path.lstrip("/"))
     problem = _postgres_problem(parts, dbname)
     if problem:
-        raise ValueError(f"store {_masked(url)!r} has {problem}: {ACCEPTED}")
+        raise ValueError(f"store {masked(url)!r} has {problem}: {ACCEPTED}")
     return {
         "PERSISTENCE_MODULE": "eventsourcing.postgres",
         "POSTGRES_DBNAME": dbname,
@@ -149,8 +123,3 @@ def _postgres_problem(parts: SplitResult, dbname: str) -> str:
     if parts.query or parts.fragment:
         return "a query or fragment, which is not supported"
     return ""
-
-
-def _masked(setting: str) -> str:
-    """The setting with any password replaced, fit for an error message."""
-    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", setting)

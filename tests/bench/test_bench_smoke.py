@@ -26,6 +26,8 @@ FIGURES = (
     "in-process command, p99",
     "play in memory: battles",
     "play in memory: per command",
+    "rk log (in-process)",
+    "rk audit (in-process)",
     "size: stored event JSON",
     "size: store file",
     "size: JSONL export",

@@ -280,7 +280,7 @@ def test_touching_hexes_of_two_tiles_are_connected_whether_or_not_they_have_icon
     board = m.board
     # (17, 31) plain-side Entrance Connection hex and (18, 31), a Common item hex of t1
     assert m.icon[(18, 31)] is TileIcon.COMMON
-    assert (18, 31) in board.passable_neighbours((17, 31))
+    assert board.path((17, 31), (18, 31), ()) == [(17, 31), (18, 31)]
     # (16, 30), a plain Entrance hex, to (18, 29), an enemy hex, through (17, 30): two steps
     assert board.range_distance((16, 30), (18, 29)) == 2
     assert board.sees((15, 32), (20, 30))  # touching tiles see each other (facts: sight)

@@ -21,7 +21,7 @@ from domain.betrayal.commands import EndTurn, Explore, Move, MoveToExplore, Next
 from domain.betrayal.delve import CardDrawn, DelveConcluded, DelveRestored, KeptCard, PlacedTile, Skyshard
 from domain.betrayal.events import BattleEnded, Explored, HeroCleanedUp, PartyRetreated
 from domain.betrayal.state import Outcome, Phase
-from domain.kernel.errors import MalformedCommand, RuleViolation
+from domain.kernel.errors import RuleViolation
 
 LONG_DRAIN = PlacedTile("t1", "long-drain", 0, (18, 30))
 
@@ -306,8 +306,9 @@ def test_a_move_refused_after_the_explore_action_writes_nothing():
         app.execute("v", Move(to=(15, 31)))
     assert caught.value.rule == "MOVE-4"
     assert (lengths(app), app.battle("v").state, app.delve_of("v")) == before
-    with pytest.raises(MalformedCommand):
+    with pytest.raises(RuleViolation) as caught:
         app.execute("v", Explore(hex=(99, 99)))
+    assert caught.value.rule == "EXPLORE-1" and "not on this map" in caught.value.message
     assert lengths(app) == before[0]
 
 

@@ -29,7 +29,7 @@ from domain.betrayal.events import (
     RoundStarted,
     UnitDefeated,
 )
-from domain.betrayal.state import ActiveDie, DieKind, Outcome, Phase, TrackDie
+from domain.betrayal.state import ActiveDie, DieKind, Outcome, Phase, Termination, TrackDie
 from domain.betrayal.vocab import BattleForm, Status
 
 SKILL_1 = TrackDie(DieKind.SKILL, 1, 5)
@@ -64,8 +64,8 @@ def test_a_conquer_clash_succeeds_when_every_enemy_is_defeated():
     then = Scenario.clash(party=("Ysolda:nord",), xp=2).without_foes().when(EndTurn())
     ended_ = then.then_has(BattleEnded)
     assert ended_.outcome is Outcome.SUCCESS
-    assert ended_.reason == "END-1a: the objective was achieved"
-    assert then.state.outcome is Outcome.SUCCESS
+    assert ended_.reason is Termination.OBJECTIVE_MET and ended_.reason == "END-1a: the objective was achieved"
+    assert then.state.outcome is Outcome.SUCCESS and then.state.termination is Termination.OBJECTIVE_MET
 
 
 @pytest.mark.rule("OBJ-1")
@@ -116,7 +116,7 @@ def test_the_battle_fails_after_the_round_in_which_every_adventurer_was_defeated
     assert kinds.index(RoundEnded) < kinds.index(BattleEnded)
     result = then.then_has(BattleEnded)
     assert result.outcome is Outcome.FAILURE
-    assert result.reason == "END-1c: every adventurer was defeated"
+    assert result.reason is Termination.PARTY_DEFEATED and result.reason == "END-1c: every adventurer was defeated"
 
 
 @pytest.mark.rule("END-1c")
@@ -157,7 +157,18 @@ def test_a_retreat_counts_as_a_failed_encounter():
     then = ended()
     result = then.then_has(BattleEnded)
     assert (result.outcome, result.reason) == (Outcome.FAILURE, "RETREAT-4: the party retreated")
+    assert result.reason is Termination.RETREATED and then.state.termination is Termination.RETREATED
     assert then.state.outcome is Outcome.FAILURE
+
+
+def test_each_way_a_battle_ends_names_its_rule_and_only_two_of_them_succeed():
+    assert [t.rule for t in Termination] == ["END-1a", "END-1c", "RETREAT-4", "RETREAT-5", "OBJ-6", "OBJ-9"]
+    won = {t for t in Termination if t.outcome is Outcome.SUCCESS}
+    assert won == {Termination.OBJECTIVE_MET, Termination.RETREATED_WITH_EVERY_SKYSHARD}
+
+
+def test_a_battle_still_going_has_no_termination():
+    assert Scenario.clash().state.termination is None
 
 
 # --- CLEANUP --------------------------------------------------------------------------

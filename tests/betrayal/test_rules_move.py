@@ -13,7 +13,6 @@ from scenario import Scenario
 from domain.betrayal.commands import EndTurn, Engage, Move, Resolve
 from domain.betrayal.events import DiceRolled, EngageDeclared, HeroMoved, HeroStatusLost
 from domain.betrayal.vocab import BattleForm, Status
-from domain.kernel.errors import MalformedCommand
 from domain.kernel.hexes import distance
 
 
@@ -79,9 +78,9 @@ def test_moving_onto_your_own_hex_is_refused():
 
 
 @pytest.mark.rule("MOVE-1")
-def test_a_hex_off_the_map_is_malformed():
-    with pytest.raises(MalformedCommand):
-        Scenario.clash().when(Move(to=(-5, 0)))
+def test_a_hex_off_the_map_cannot_be_moved_to():
+    error = Scenario.clash().then_violates(Move(to=(-5, 0)), "MOVE-1")
+    assert "not on this map" in error.message
 
 
 @pytest.mark.rule("MOVE-1")

@@ -76,7 +76,7 @@ def test_a_bad_hex_label_is_malformed(text):
 @pytest.mark.rule("CLASH-8")
 def test_new_clash_then_status_draws_the_map_with_the_party(clash):
     out = ok("status").stdout
-    assert "Battle b7-1" in out and "Round 1" in out and "Ysolda's turn" in out
+    assert "Battle waystone-1" in out and "Round 1" in out and "Ysolda's turn" in out
     assert "     a   b   c" in out  # column letters over the map
     assert "  1  Ys  Ta" in out  # both placed on the Entrance tile (CLASH-8)
     assert "e1" in out and "Ash Imp" in out
@@ -127,7 +127,7 @@ def test_gathering_more_dice_than_stamina_is_refused(clash):
     assert state()["version"] == clash["version"]
 
 
-@pytest.mark.parametrize("args", [["move", "zz9"], ["move", "c0"], ["engage", "--form", "light", "--dice", "x"],
+@pytest.mark.parametrize("args", [["move", "9c"], ["move", "c0"], ["engage", "--form", "light", "--dice", "x"],
                                   ["engage", "--form", "sideways"], ["resolve", "--skip", "0"]])
 def test_a_malformed_command_exits_1_with_one_line(clash, args):
     result = rk(*args)
@@ -190,7 +190,7 @@ def test_log_narrates_every_event_and_marks_undone_commands(clash):
 
 
 def test_json_output_parses_for_looking_and_acting(clash):
-    assert state()["battle"] == "b7-1"
+    assert state()["battle"] == "waystone-1"
     legal = json.loads(ok("legal", "--json").stdout)
     assert {"rk": "rk end-turn", "command": {"type": "EndTurn"}} in legal
     acted = json.loads(ok("--json", "move", "b2").stdout)
@@ -233,9 +233,9 @@ def test_demo_twice_in_one_store_does_not_collide(store):
 def test_play_reads_commands_until_quit_and_survives_errors(clash):
     result = rk("play", input="status\nmove zz9\nlegal\n\"unclosed\nmove b2\nquit\nstatus\n")
     assert result.exit_code == 0
-    assert "Battle b7-1" in result.stdout
+    assert "Battle waystone-1" in result.stdout
     assert "rk end-turn" in result.stdout  # legal ran after the error
-    assert "zz9 is not a hex of this map" in result.stderr
+    assert "MOVE-1: hex zz9 is not on this map" in result.stderr
     assert state()["state"]["turn"]["moves"] == 1  # the move after the errors was made
 
 
@@ -249,7 +249,7 @@ def test_play_ends_cleanly_at_end_of_input(clash):
 def test_export_then_verify_holds_and_an_edit_does_not(clash, tmp_path):
     pytest.importorskip("domain.kernel.portable")
     ok("move", "b2")
-    log = tmp_path / "b7-1.jsonl"
+    log = tmp_path / "waystone-1.jsonl"
     ok("export", "-o", str(log))
     assert rk("verify", str(log)).exit_code == 0
     assert rk("verify").exit_code == 0
@@ -280,7 +280,7 @@ def test_rk_as_a_process_exits_with_the_right_status(store):
     assert run_rk(*NEW, env=env).returncode == 0
     illegal = run_rk("move", "c2", env=env)
     assert illegal.returncode == 2 and illegal.stderr.startswith("MOVE-1: ")
-    malformed = run_rk("move", "zz9", env=env)
+    malformed = run_rk("move", "c0", env=env)
     assert malformed.returncode == 1 and "Traceback" not in malformed.stderr
     usage = run_rk("move", env=env)
     assert usage.returncode == 1  # usage errors are not rule violations (2)
@@ -304,7 +304,7 @@ def test_a_command_does_not_import_pydantic(clash):
     probe = (
         "import sys\n"
         "from cli.main import main\n"
-        "code = main(['status', '--battle', 'b7-1'])\n"
+        "code = main(['status', '--battle', 'waystone-1'])\n"
         "print(code, [m for m in sys.modules if m.startswith('pydantic')], file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,

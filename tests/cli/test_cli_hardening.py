@@ -148,9 +148,10 @@ def test_rk_battles_lists_where_each_game_stands_after_undo_and_redo(store):
             for g in app.battles():
                 game = app.battle(g.battle_id)
                 summary = app.ruleset(g.battle_id).summary(game.state)
-                expected.append({"battle": g.battle_id, "ruleset": g.ruleset, "setup": summary.setup,
-                                 "round": summary.round, "phase": summary.where, "over": summary.over,
-                                 "who": summary.who, "version": game.version})
+                expected.append({"battle": g.battle_id, "name": g.battle_id, "ruleset": g.ruleset,
+                                 "setup": summary.setup, "round": summary.round, "phase": summary.where,
+                                 "over": summary.over, "who": summary.who, "version": game.version,
+                                 "deleted": False, "current": g.battle_id == "second"})
         assert listed == expected, step
 
 
@@ -167,8 +168,10 @@ def test_the_quick_battles_table_prints_what_rich_prints():
     cell = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Co", "Cn", "Cf", "Zl", "Zp", "Mn", "Me")),
                    max_size=14)
 
+    n = len(BATTLE_COLUMNS)
+
     @settings(max_examples=60, deadline=None)
-    @given(st.lists(st.lists(cell, min_size=7, max_size=7), max_size=6), st.sampled_from([60, 100, 140]))
+    @given(st.lists(st.lists(cell, min_size=n, max_size=n), max_size=6), st.sampled_from([60, 100, 140]))
     def same(cells, width):
         def printed(renderable) -> str:
             console = Console(file=io.StringIO(), width=width, highlight=False, markup=False, emoji=False)

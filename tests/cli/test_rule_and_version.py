@@ -87,7 +87,7 @@ def test_completion_and_its_setup_are_never_sent_to_a_server(monkeypatch):
 
 
 def test_the_shell_completes_command_names_from_their_first_letters():
-    complete = shell.Completer().matches
+    complete = shell.Completer(app).matches
     assert complete("", "ru") == ["rule"]
     assert complete("", "end") == ["end-activation", "end-round", "end-turn"]
     assert {"help", "quit", "status", "move"} <= set(complete("", "")) and "play" not in complete("", "")
@@ -95,7 +95,7 @@ def test_the_shell_completes_command_names_from_their_first_letters():
 
 
 def test_the_shell_completes_a_groups_commands_and_a_commands_options():
-    complete = shell.Completer().matches
+    complete = shell.Completer(app).matches
     assert complete("new ", "") == ["clash", "conquest", "delve", "dungeon"]
     assert complete("rule MOVE-1 ", "--a") == ["--all"]
     assert complete("move ", "--") == ["--battle", "--explore", "--help", "--json", "--store"]
@@ -107,14 +107,14 @@ def test_the_shell_completer_speaks_readlines_protocol(monkeypatch):
     readline = pytest.importorskip("readline")
     monkeypatch.setattr(readline, "get_line_buffer", lambda: "new c")
     monkeypatch.setattr(readline, "get_begidx", lambda: 4)
-    completer = shell.Completer()
+    completer = shell.Completer(app)
     assert [completer.complete("c", i) for i in range(3)] == ["clash", "conquest", None]
 
 
 def test_the_shells_usage_errors_name_commands_as_typed_in_it(monkeypatch, capsys):
     lines = "move\nfoo\nnew foo\n--show-completion\nrule MOVE-1 --json\n"
     monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
-    shell.run(store="memory")
+    shell.run(main, app, store="memory")
     out, err = capsys.readouterr()
     assert err.splitlines()[:3] == [
         "Missing argument 'HEX'. (see `move -h`)",

@@ -18,11 +18,13 @@ import socket
 import stat
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from cli import client
+from cli import client, protocol
 
 PARTY = ["--party", "Ysolda:nord", "--party", "Tarn:dark-elf:bow+destruction-staff:ranged"]
 NEW = ["new", "clash", "--setup", "waystone-crossing", *PARTY, "--xp", "2", "--seed", "7"]
@@ -77,7 +79,7 @@ def rk(env: dict[str, str], *args: str, local: bool = False, cwd: Path | None = 
 
 def sock_of(env: dict[str, str]) -> Path:
     """Where the server's socket is for this test's home."""
-    return Path(env["RULEKEEPER_HOME"]) / f"rk-{os.getuid()}" / client.SOCKET_NAME
+    return Path(env["RULEKEEPER_HOME"]) / f"rk-{os.getuid()}" / protocol.SOCKET_NAME
 
 
 def home_of(env: dict[str, str]) -> Path:
@@ -270,3 +272,75 @@ def test_a_stale_socket_falls_back_then_is_replaced(env, tmp_path, request):
     running = Server(env, tmp_path)
     request.addfinalizer(running.stop)
     assert rk(env, "status").served
+
+
+# --- stopping, whenever the signal comes ------------------------------------------------------
+
+
+# A server whose store is opening when SIGTERM comes (sent by the process to itself, so
+# that it arrives at that moment and no other), run as a process of its own.
+SIGNALLED_WHILE_OPENING = """
+import os, signal
+from cli import main, serve
+opening = serve.Server.open
+def open_signalled(self):
+    os.kill(os.getpid(), signal.SIGTERM)
+    opening(self)
+serve.Server.open = open_signalled
+raise SystemExit(serve.serve("memory", main.main))
+"""
+
+
+def test_a_stop_signal_while_the_store_opens_stops_the_server_cleanly(env, tmp_path):
+    done = subprocess.run([sys.executable, "-c", SIGNALLED_WHILE_OPENING], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr  # not killed by the signal (-15), nor a traceback (1)
+    assert "listening" not in done.stdout  # no one was told to connect
+    assert not sock_of(env).exists()
+
+
+def test_a_stop_signal_that_reaches_another_thread_stops_the_server(tmp_path, monkeypatch):
+    """A signal is delivered to any thread of the process (a command runs in
+    one of its own); the server must see it whichever thread has it."""
+    from cli import serve
+    from cli.main import main
+
+    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "h"))
+    path = Path(protocol.socket_path())
+    stopped, nudged = threading.Event(), []
+
+    def signal_this_thread() -> None:
+        while not path.exists():  # the socket file appears once the server listens
+            time.sleep(0.01)
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+        if not stopped.wait(60):  # a server blind to it waits for ever: wake it, so that the test ends
+            nudged.append(True)
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as knock:
+                knock.connect(str(path))
+
+    signaller = threading.Thread(target=signal_this_thread, daemon=True)
+    signaller.start()
+    try:
+        assert serve.serve("memory", main) == 0
+    finally:
+        stopped.set()
+        signaller.join()
+    assert not nudged and not path.exists()
+
+
+def test_of_two_servers_started_at_once_one_serves_and_the_other_is_refused(env, tmp_path):
+    started = [subprocess.Popen([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=tmp_path,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    try:
+        lines = [proc.stdout.readline() for proc in started]  # "" from the one that exits
+        assert sorted("listening" in line for line in lines) == [False, True], lines
+        refused = started[lines.index("")]
+        assert refused.wait(timeout=60) == 1 and "already listening" in refused.stderr.read()
+        assert rk(env, "status").served
+    finally:
+        for proc in started:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=60) in (0, 1)
+            proc.stdout.close()
+            proc.stderr.close()

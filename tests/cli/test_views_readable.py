@@ -125,7 +125,7 @@ def test_rk_audit_of_a_delve_marks_an_undone_command(delve):
     assert any(r.undone for r in rows)
     out = rk("audit")
     assert_audit_lines(out, rows)
-    assert "[delve:" in out and "undone by u" in out and "↶ marks the events of 1 undone command(s)" in out
+    assert "[delve:" in out and "(undone at v" in out and "↶ marks the events of 1 undone command(s)" in out
 
 
 @pytest.mark.parametrize("view, command", [("enemy_pool", "pool"), ("audit", "audit")])

@@ -79,7 +79,7 @@ def test_a_store_with_both_games_lists_them_together_and_each_verifies() -> None
     from domain.betrayal.application import PartySpec, new_clash
 
     with GameApp("memory") as app:
-        new_clash(app, setup="waystone-crossing", party=[PartySpec.parse("Ysolda:nord")], xp=1, seed=3,
+        new_clash(app, setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=3,
                   battle_id="clash")
         play_checked(app, GREEDY, "border", random.Random(5))
         listed = [(g.battle_id, g.ruleset) for g in app.battles()]

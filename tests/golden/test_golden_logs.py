@@ -25,7 +25,7 @@ from domain.kernel.portable import (
     verify_battle,
     verify_log,
 )
-from domain.betrayal.state import Outcome
+from domain.betrayal.state import Outcome, Termination
 from domain.kernel.commandlog import CommandIssued as KernelIssued
 from domain.kernel.commandlog import CommandUndone as KernelUndone
 from domain.kernel.games import GameApp
@@ -100,7 +100,7 @@ def test_the_delve_logs_show_what_their_names_say(golden_logs):
     # An Uncover delve left early: a failure (OBJ-9) that still gives XP per skyshard (OBJ-10).
     app, retreat = _imported(golden_logs["delve-uncover-retreat.jsonl"])
     state, delve = app.battle(retreat).state, app.delve_of(retreat)
-    assert state.outcome is Outcome.FAILURE and state.ended_reason.startswith("OBJ-9")
+    assert state.outcome is Outcome.FAILURE and state.termination is Termination.RETREATED_UNEXPLORED
     assert delve.objective.value == "uncover" and 0 < delve.gained < delve.required
     concluded = [e.event for e in app.events(delve_stream(retreat)) if isinstance(e.event, DelveConcluded)]
     assert concluded[-1].xp > 0 and concluded[-1].skyshards == delve.gained

@@ -87,7 +87,7 @@ def won() -> bytes:
 def played() -> tuple[BetrayalApp, str]:
     """A battle played by the random bot right here, with an undo in it."""
     app = BetrayalApp(store="memory")
-    app.new_clash(setup="fallen-watchtower", party=[PartySpec.parse("Ysolda:nord"), PartySpec.parse("Tarn:dark-elf")],
+    app.new_clash(setup="fallen-watchtower", party=[PartySpec("Ysolda", "nord"), PartySpec("Tarn", "dark-elf")],
                   xp=2, seed=11, battle_id="played")
     rnd = random.Random(11)
     for n in range(300):
@@ -245,7 +245,7 @@ def test_an_existing_battle_is_refused_not_merged(won):
 
 def test_an_existing_adventurer_is_refused_not_merged(won):
     app = BetrayalApp(store="memory")
-    app.new_clash(setup="waystone-crossing", party=[PartySpec.parse("Tarn:nord")], xp=1, seed=1, battle_id="other")
+    app.new_clash(setup="waystone-crossing", party=[PartySpec("Tarn", "nord")], xp=1, seed=1, battle_id="other")
     error = refused(won, app)
     assert error.line == 1 and "adventurer:Tarn" in error.reason
 

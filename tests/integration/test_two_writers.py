@@ -18,7 +18,7 @@ def _pair(store: str, name: str = "") -> tuple[BetrayalApp, BetrayalApp]:
 
 
 def _race_to_move(first: BetrayalApp, second: BetrayalApp) -> None:
-    party = [PartySpec.parse(f"Ysolda{uuid.uuid4().hex[:6]}:nord")]
+    party = [PartySpec(f"Ysolda{uuid.uuid4().hex[:6]}", "nord")]
     bid = first.new_clash(setup="waystone-crossing", party=party, xp=1, seed=3).battle.state.battle_id
     # Both load the same version; the first saves, then the second tries.
     stale = second.battle(bid)

@@ -7,8 +7,6 @@ Issue "Logs that can be trusted and a store that never hangs", points 6-8.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -18,6 +16,7 @@ from pathlib import Path
 from uuid import uuid4
 
 import pytest
+from postgres_line import Line
 from postgres_tables import drop_postgres_tables
 
 from domain.kernel.envelope import Envelope, wrap
@@ -243,68 +242,41 @@ def test_many_threads_starting_on_a_fresh_schema_all_succeed(postgres_store, pos
 
 # -- PostgreSQL down, then back (point 8) -------------------------------------------------
 
-PG_CTL = shutil.which("pg_ctlcluster")
-
-
-def _cluster(action: str) -> None:
-    version = os.listdir("/etc/postgresql")[0]
-    done = subprocess.run([PG_CTL, "--skip-systemctl-redirect", version, "main", action],
-                          capture_output=True, text=True, timeout=60, check=False)
-    if done.returncode and "already running" not in done.stderr + done.stdout:
-        raise RuntimeError(f"pg_ctlcluster {action}: {done.stderr.strip()}")
-
-
 @pytest.fixture
-def stoppable_postgres(postgres_store):
-    """Lets a test stop PostgreSQL (``stop()``); it is always started again."""
-    if PG_CTL is None or os.geteuid() != 0 or not os.path.isdir("/etc/postgresql"):
-        pytest.skip("cannot stop and start PostgreSQL here (needs root and pg_ctlcluster)")
-
-    import psycopg
-
-    def back() -> None:
-        _cluster("start")
-        for _ in range(100):
-            try:
-                psycopg.connect(postgres_store, connect_timeout=2).close()
-                return
-            except psycopg.Error:
-                time.sleep(0.1)
-
-    class Control:
-        stop = staticmethod(lambda: _cluster("stop"))
-        start = staticmethod(back)
-
+def postgres_line(postgres_store) -> Iterator[Line]:
+    """A line to the test database that a test can cut (``down()``) and
+    mend (``up()``): PostgreSQL going down for this test alone, not for the
+    other tests and test runs using the server meanwhile."""
+    line = Line(postgres_store)
     try:
-        yield Control
+        yield line
     finally:
-        back()
+        line.close()
 
 
 @pytest.mark.postgres
-def test_postgresql_down_fails_fast_and_an_open_app_recovers_at_once(
-        stoppable_postgres, postgres_store, postgres_app_name):
+def test_postgresql_down_fails_fast_and_an_open_app_recovers_at_once(postgres_line, postgres_app_name):
     """Point 8: with the server down, opening an application and using an
     open one fail within seconds; once it is back, the open one works at
     its next call."""
     from eventsourcing.persistence import PersistenceError
 
     cls = type(postgres_app_name, (CounterApp,), {})
-    app = cls(postgres_store)
+    app = cls(postgres_line.store)
     stream = uuid4()
     app.start(stream)
-    stoppable_postgres.stop()
+    postgres_line.down()
     try:
         started = time.monotonic()
         with pytest.raises(PersistenceError):
-            cls(postgres_store)
+            cls(postgres_line.store)
         opening = time.monotonic() - started
         started = time.monotonic()
         with pytest.raises(PersistenceError):
             app.events(stream)
         reading = time.monotonic() - started
     finally:
-        stoppable_postgres.start()
+        postgres_line.up()
     started = time.monotonic()
     assert len(app.events(stream)) == 1
     recovering = time.monotonic() - started

@@ -22,7 +22,7 @@ from domain.betrayal import adventurer as adv
 from domain.betrayal.application import BetrayalApp, PartySpec
 from domain.betrayal.bots import greedy_choice
 from domain.betrayal.state import Phase
-from domain.kernel import portable
+from domain.kernel.portable import importer
 from domain.kernel.commandlog import fold
 from domain.kernel.errors import LogError
 from domain.kernel.portable import (
@@ -31,6 +31,7 @@ from domain.kernel.portable import (
     import_log,
     read_log,
     state_digest,
+    verify_battle,
     verify_log,
     write_log,
 )
@@ -116,7 +117,7 @@ def inflated(monkeypatch, what: str) -> bytes:
 
     monkeypatch.setattr(adv, what, create if what == "create" else member)
     app = BetrayalApp(store="memory")
-    app.new_clash(setup="waystone-crossing", party=[PartySpec.parse("Ysolda:nord"), PartySpec.parse("Tarn:dark-elf")],
+    app.new_clash(setup="waystone-crossing", party=[PartySpec("Ysolda", "nord"), PartySpec("Tarn", "dark-elf")],
                   xp=2, seed=2, battle_id="forged")
     monkeypatch.undo()  # the rest is played by the rules
     play(app, "forged", 25)
@@ -147,8 +148,8 @@ def test_a_party_member_joining_with_stats_not_its_own_does_not_verify(monkeypat
 def test_an_adventurer_history_line_is_re_derived_too():
     # Tarn's second battle: his creation (in the first) is history in this log.
     app = BetrayalApp(store="memory")
-    app.new_clash(setup="waystone-crossing", party=[PartySpec.parse("Tarn:dark-elf")], xp=1, seed=1, battle_id="one")
-    app.new_clash(setup="waystone-crossing", party=[PartySpec.parse("Tarn")], xp=1, seed=1, battle_id="two")
+    app.new_clash(setup="waystone-crossing", party=[PartySpec("Tarn", "dark-elf")], xp=1, seed=1, battle_id="one")
+    app.new_clash(setup="waystone-crossing", party=[PartySpec("Tarn")], xp=1, seed=1, battle_id="two")
     data = export_battle(app, "two")
     assert verify_log(data).ok
     objs = objects(data)
@@ -251,20 +252,20 @@ def test_a_file_changed_between_the_check_and_the_write_is_refused(tmp_path):
     path = tmp_path / "log.jsonl"
     path.write_bytes(WON.read_bytes())
     app = BetrayalApp(store="memory")
-    real = portable._batches
+    real = importer._batches
 
-    def swapped(f, last_hash, index, size=1000):
+    def swapped(f, last_hash, index, size=1000, progress=None):
         f.seek(0)
         objs = objects(f.read())
         objs[5]["time"] = objs[5]["time"][:-2] + ("1Z" if objs[5]["time"][-2] != "1" else "2Z")
-        return real(io.BytesIO(_chain(objs)), last_hash, index, size)
+        return real(io.BytesIO(_chain(objs)), last_hash, index, size, progress)
 
-    portable._batches = swapped
+    importer._batches = swapped
     try:
         with pytest.raises(LogError, match="changed"):
             import_log(app, path)
     finally:
-        portable._batches = real
+        importer._batches = real
     assert app.max_notification_id() == 0
 
 
@@ -399,10 +400,10 @@ def test_export_reads_only_the_battle_s_streams(store, tmp_path, request):
     else:
         app = BetrayalApp(store="memory" if store == "memory" else f"sqlite:{tmp_path / 'big.sqlite'}")
     for n in range(3):
-        app.new_clash(setup="waystone-crossing", party=[PartySpec.parse(f"Other{n}:nord")], xp=1, seed=n,
+        app.new_clash(setup="waystone-crossing", party=[PartySpec(f"Other{n}", "nord")], xp=1, seed=n,
                       battle_id=f"other{n}")
         play(app, f"other{n}", 10)
-    app.new_clash(setup="waystone-crossing", party=[PartySpec.parse("Ysolda:nord")], xp=1, seed=5, battle_id="mine")
+    app.new_clash(setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=5, battle_id="mine")
     play(app, "mine", 5)
     play(app, "other0", 10)
     mine = [env for _, env in app.notifications() if env.originator_id in
@@ -447,3 +448,21 @@ def test_verify_and_import_hold_one_command_not_the_log(tmp_path):
     # imported game has no snapshots, so that load reads its stream.
     assert export_peak < 5 * size, (export_peak, size)
     assert import_peak < 5 * size, (import_peak, size)  # the memory store itself holds the events
+
+
+# ------------------------------------------------------------ 18. progress
+
+
+def test_export_verify_and_import_tell_their_progress_as_they_go(tmp_path):
+    lines = LONG.read_bytes().count(b"\n")
+    told: dict[str, list[int]] = {"verify": [], "import": [], "export": []}
+    assert verify_log(LONG, progress=told["verify"].append).ok
+    app = BetrayalApp(store="memory")
+    battle_id = import_log(app, LONG, progress=told["import"].append)
+    with open(tmp_path / "again.jsonl", "wb") as out:
+        assert write_log(app, battle_id, out, progress=told["export"].append) == lines
+    assert verify_battle(app, battle_id, progress=told.setdefault("stored", []).append).ok
+    # every line once (import reads the log twice: to check it, then to append it)
+    assert {what: sum(calls) for what, calls in told.items()} == {
+        "verify": lines, "import": 2 * lines, "export": lines, "stored": lines}
+    assert min(len(calls) for calls in told.values()) > 1  # told as it goes, not once at the end

@@ -313,7 +313,7 @@ def single_pool_in_the_log(app: BetrayalApp, bid: str) -> list[tuple]:
 @pytest.mark.rule("DUNGEON-8a")
 @pytest.mark.rule("DUNGEON-8d")
 def test_a_clash_and_a_dungeon_keep_one_pool_without_a_tile(app):
-    party = [PartySpec.parse(p) for p in ("Ysolda:nord", "Tarn:dark-elf")]
+    party = [PartySpec("Ysolda", "nord"), PartySpec("Tarn", "dark-elf")]
     clash = app.new_clash(setup="waystone-crossing", party=party, xp=40, seed=5).battle.state.battle_id
     quest = app.new_clash(setup="cinder-rite", party=party, xp=4, seed=3).battle.state.battle_id
     dungeon = app.new_dungeon(setup="sentinel-vault", party=party[:1], xp=2, seed=5).battle.state.battle_id

@@ -13,7 +13,8 @@ from eventsourcing.utils import Environment
 
 from domain.betrayal import adventurer as adv
 from domain.betrayal import events as ev
-from domain.betrayal.application import BetrayalApp, PartySpec, adventurer_stream
+from cli.parse import party_member
+from domain.betrayal.application import BetrayalApp, adventurer_stream
 from domain.betrayal.bots import greedy_choice, random_choice
 from domain.betrayal.state import BattleState, Phase
 from domain.betrayal.vocab import Difficulty
@@ -48,7 +49,7 @@ def sqlite_app(tmp_path: Path):
 
 def new_battle(app: BetrayalApp, *, seed: int, xp: int = 4, setup: str = "waystone-crossing",
                party: tuple[str, ...] = PARTY) -> str:
-    specs = [PartySpec.parse(p) for p in party]
+    specs = [party_member(p) for p in party]
     return app.new_clash(setup=setup, party=specs, xp=xp, seed=seed).battle.state.battle_id
 
 
@@ -144,7 +145,7 @@ def test_cooldown_rows_equal_the_state_at_every_step_and_after_undo(app: Betraya
 
 
 def survivors(app: BetrayalApp) -> tuple[str, ...]:
-    names = [PartySpec.parse(p).name for p in PARTY]
+    names = [party_member(p).name for p in PARTY]
     return tuple(n for n in names if app.adventurer(n).hp > 0)
 
 
@@ -159,7 +160,7 @@ def test_cooldown_rows_follow_random_play_with_undo_and_redo():
         for seed in range(6):
             party = tuple(f"Hero{seed}{i}:{races[i]}" for i in range(1 + seed % 4))
             bid = app.new_clash(
-                setup=setups[seed % 3], party=[PartySpec.parse(p) for p in party], xp=1 + seed % 5,
+                setup=setups[seed % 3], party=[party_member(p) for p in party], xp=1 + seed % 5,
                 seed=seed, difficulty=list(Difficulty)[seed % 3],
             ).battle.state.battle_id
             for _ in range(300):
@@ -339,10 +340,11 @@ def test_undoing_the_final_command_marks_the_adventurer_write_back_undone():
 
 
 def projections() -> tuple:
+    from projections.adventurers import AdventurersView
     from projections.battles import BattlesView
     from projections.skyshards import SkyshardView
 
-    return (CooldownView(), PoolView(), AuditView(), BattlesView(), SkyshardView())
+    return (CooldownView(), PoolView(), AuditView(), BattlesView(), SkyshardView(), AdventurersView())
 
 
 def api_rows(app: BetrayalApp, bids: list[str]) -> list:

@@ -289,7 +289,7 @@ def test_twin_shards_over_the_requirement_are_capped(app):
 
 
 def test_a_battle_that_is_not_a_delve_has_no_skyshards(app):
-    clash = app.new_clash(setup="waystone-crossing", party=[PartySpec.parse("Brand:nord")], xp=2, seed=7)
+    clash = app.new_clash(setup="waystone-crossing", party=[PartySpec("Brand", "nord")], xp=2, seed=7)
     bid = clash.battle.state.battle_id
     for query in (views.skyshards, views.skyshard_progress):
         with pytest.raises(NotFound, match=f"battle {bid} is not a delve: it has no skyshards.*SKYSHARD-1"):

@@ -24,7 +24,8 @@ from domain.betrayal.commands import (
     StartClash,
 )
 from domain.betrayal.context import ENEMY_DIE_FACES, RulesContext, context_for
-from domain.betrayal.packs import FACES_PER_DIE, starter_pack
+from domain.betrayal.pack_dice import FACES_PER_DIE
+from domain.betrayal.packs import starter_pack
 from domain.betrayal.state import BattleState
 from domain.betrayal.vocab import BattleForm, Difficulty
 

@@ -12,7 +12,8 @@ import pytest
 
 from cli.main import main
 from cli.session import Defaults
-from domain.betrayal.application import BetrayalApp, PartySpec
+from cli.parse import party_member
+from domain.betrayal.application import BetrayalApp
 from domain.betrayal.bots import greedy_choice, random_choice
 from domain.betrayal.rules import legal_commands
 from domain.betrayal.state import Phase
@@ -24,7 +25,7 @@ MAX_COMMANDS = 400
 def _play(bot, seed: int) -> Phase:
     with BetrayalApp("memory") as app:
         battle_id = f"bot-{seed}"
-        state = app.new_clash(setup="waystone-crossing", party=[PartySpec.parse(p) for p in PARTY],
+        state = app.new_clash(setup="waystone-crossing", party=[party_member(p) for p in PARTY],
                               xp=2, seed=seed, battle_id=battle_id).battle.state
         rnd = random.Random(seed)
         for _ in range(MAX_COMMANDS):

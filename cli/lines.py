@@ -1,0 +1,99 @@
+"""Long narrated output (`rk log`, `rk audit`): one entry per event, a short
+label column (its version) and a text that wraps under itself.
+
+rich's Table measures and wraps every cell, which at 20,000 events costs
+seconds; these lines are laid out here and written as one string, in
+milliseconds. Styles are plain SGR codes, sent only where rich would style
+(a terminal, or forced colour); control characters in the text are shown
+escaped, as ``cli.output`` does for everything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from rich.cells import cell_len
+
+from .output import printable
+from .phrases import phrase_lines
+
+PLAIN, BOLD, DIM, UNDONE = "", "1", "2", "2;9"  # SGR parameters: bold, dim, dim and struck through
+MIN_ROOM = 20  # a text column narrower than this wraps past the screen's edge instead
+
+
+class Entry(NamedTuple):
+    """One event: ``label`` (its version), ``mark`` (one cell beside the
+    label: ↶ for an undone command's event), ``text`` after ``indent``
+    spaces, in ``style`` (``PLAIN``, ``BOLD``, ``DIM``, ``UNDONE``)."""
+
+    label: str
+    text: str
+    style: str = PLAIN
+    mark: str = " "
+    indent: int = 0
+
+
+def layout(entries: Iterable[Entry], width: int, styled: bool, *, header: tuple[str, str] | None = None,
+           footer: str = "", right: bool = True) -> list[str]:
+    """The lines of ``entries`` at ``width`` columns: labels in a column as
+    wide as the widest (right-justified, or left with ``right=False``), each
+    text wrapping under its own start. ``header``, the two columns' titles,
+    heads them in a dim line; a dim ``footer`` line ends them."""
+    entries = list(entries)
+    wide = max([len(e.label) for e in entries] + [len(header[0]) if header else 0])
+    lines = []
+    if header:
+        title = header[0].rjust(wide) if right else header[0].ljust(wide)
+        lines.append(_sgr(f"{title}   {header[1]}", DIM, styled))
+    for e in entries:
+        label = e.label.rjust(wide) if right else e.label.ljust(wide)
+        start = wide + 3 + e.indent  # label, space, mark, space, indent
+        pad = " " * start
+        first, *rest = _wrap(printable(e.text), max(width - start, MIN_ROOM))
+        lines.append(f"{_sgr(label, DIM, styled)} {e.mark} {' ' * e.indent}{_sgr(first, e.style, styled)}")
+        lines.extend(pad + _sgr(more, e.style, styled) for more in rest)
+    if footer:
+        lines.append(_sgr(footer, DIM, styled))
+    return lines
+
+
+def events(first: int, last: int) -> str:
+    """Versions ``first`` to ``last`` as a player reads them: ``event 12``,
+    ``events 12-13`` (the numbers `rk status --at` takes)."""
+    return f"event {first}" if first == last else f"events {first}-{last}"
+
+
+def _sgr(text: str, style: str, styled: bool) -> str:
+    return f"\x1b[{style}m{text}\x1b[0m" if styled and style and text else text
+
+
+def _width(text: str) -> int:
+    return len(text) if text.isascii() else cell_len(text)
+
+
+def _wrap(text: str, room: int) -> list[str]:
+    """``text`` in lines of at most ``room`` cells, broken between phrases
+    (``cli.phrases``); a word longer than a line is cut."""
+    if _width(text) <= room:
+        return [text]
+    lines: list[str] = []
+    for _, start, end in phrase_lines(text, room, hang=0):
+        piece = text[start:end]
+        while _width(piece) > room:  # one word wider than a line
+            head, piece = _cut(piece, room)
+            lines.append(head)
+        lines.append(piece)
+    return lines
+
+
+def _cut(word: str, room: int) -> tuple[str, str]:
+    """The first ``room`` cells of ``word`` (at least one character), and the rest."""
+    if word.isascii():
+        return word[:max(room, 1)], word[max(room, 1):]
+    used = 0
+    for i, char in enumerate(word):
+        used += cell_len(char)
+        if used > room:
+            return word[:max(i, 1)], word[max(i, 1):]
+    return word, ""

@@ -1,0 +1,82 @@
+"""Writing a game's portable log: the header, every line of its streams
+in append order, the trailer (signed when a key is given)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from typing import Any, BinaryIO
+
+import msgspec
+
+from domain.kernel.envelope import Envelope
+from domain.kernel.games import GameApp
+from domain.kernel.portable.chain import FORMAT, format_time, link, signed_bytes, state_digest
+from domain.kernel.portable.progress import Progress, ticking
+from domain.kernel.streams_order import envelopes_in_append_order
+
+
+def export_battle(app: GameApp, battle_id: str, *, sign: Any = None) -> bytes:
+    """The portable log of a game as bytes (``write_log`` into memory; for
+    a long game write to a file with ``write_log``). ``sign``: a private
+    key from ``domain.kernel.signing.load_private`` to sign the log with."""
+    out = io.BytesIO()
+    write_log(app, battle_id, out, sign=sign)
+    return out.getvalue()
+
+
+def write_log(app: GameApp, battle_id: str, out: BinaryIO, *, sign: Any = None,
+              progress: Progress | None = None) -> int:
+    """Write the portable log of a game to ``out``, one line at a time
+    (memory does not grow with the game), and return its line count.
+    ``progress`` is told of the lines as they are written (``portable.progress``)."""
+    n = 0
+    for n, line in enumerate(ticking(export_lines(app, battle_id, sign=sign), progress), start=1):
+        out.write(line + b"\n")
+    return n
+
+
+def export_lines(app: GameApp, battle_id: str, *, sign: Any = None) -> Iterator[bytes]:
+    """The lines of a game's portable log (without newlines): the header,
+    its stream and the other streams its ruleset names (Betrayal: the
+    party's adventurers), complete from version 1 to the end of the store,
+    in append order, then the trailer. Only those streams are read, so a
+    small game costs the same in a big store. NotFound when there is no
+    such game."""
+    rs = app.ruleset(battle_id)
+    game = app.battle(battle_id)
+    streams = {rs.game_stream(battle_id): rs.game_kind, **rs.related_streams(game.state)}
+    digest = state_digest(game.state)
+    header = {
+        "format": FORMAT, "ruleset": rs.name,
+        **{key: getattr(game.state, key) for key in ("rules_version", "pack_id", "pack_hash")},
+        "battle_id": battle_id,
+        "streams": {str(sid): name for sid, name in streams.items()},
+        "final_state_digest": digest,
+    }
+    previous = ""
+
+    def chained(obj: dict[str, Any]) -> bytes:
+        nonlocal previous
+        obj["hash"] = previous = link(previous, obj)
+        return msgspec.json.encode(obj)
+
+    yield chained(header)
+    n = 1
+    for n, env in enumerate(envelopes_in_append_order(app, streams), start=2):
+        yield chained(_row(n, env))
+    trailer: dict[str, Any] = {"n": n + 1, "end": True, "events": n - 1, "last_hash": previous,
+                               "final_state_digest": digest, "signature": None}
+    if sign is not None:
+        from domain.kernel import signing
+
+        trailer["signature"] = signing.sign(sign, signed_bytes(trailer))
+    yield chained(trailer)
+
+
+def _row(n: int, env: Envelope) -> dict[str, Any]:
+    return {
+        "n": n, "stream": str(env.originator_id), "version": env.originator_version,
+        "type": type(env.event).TOPIC, "command": env.command_id,
+        "time": format_time(env.timestamp), "data": env.event,
+    }

@@ -1,0 +1,82 @@
+"""The adventurers view: one row per Betrayal adventurer of the store, what
+`rk adventurers` lists (name, race, HP, battles fought, the last one and
+how it ended).
+
+An ``AdventurerCreated`` adds the row, each ``BattleConcluded`` moves its
+HP and battles on and records the outcome, an ``AdventurerRestored`` (an
+undone command) puts back the state it carries. Outcomes are kept per
+battle, so the last battle's outcome is right again after an undo.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import msgspec
+
+from domain.betrayal.adventurer import AdventurerCreated, AdventurerRestored, AdventurerState, BattleConcluded
+from domain.kernel.envelope import Envelope
+
+from .runner import Projection, handles
+
+
+class AdventurerRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One adventurer between battles (``last_battle``: the id of the last
+    battle it concluded, "" if none; ``last_outcome``: success or failure)."""
+
+    name: str
+    race: str
+    hp: int
+    max_hp: int
+    battles: int
+    last_battle: str
+    last_outcome: str
+
+
+class AdventurersView(Projection):
+    """A row per adventurer stream, and the outcome of each battle it fought."""
+
+    name = "adventurers-1"
+    tables = ("adventurer_rows", "adventurer_results")
+    schema = (
+        "CREATE TABLE IF NOT EXISTS adventurer_rows (stream TEXT PRIMARY KEY, created INTEGER, name TEXT,"
+        " race TEXT, hp INTEGER, max_hp INTEGER, battles INTEGER, last_battle TEXT)",
+        "CREATE TABLE IF NOT EXISTS adventurer_results (stream TEXT, battle TEXT, outcome TEXT,"
+        " PRIMARY KEY (stream, battle))",
+    )
+
+    @handles(AdventurerCreated)
+    def created(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        _put(db, str(env.originator_id), env.event.state, nid)
+
+    @handles(BattleConcluded)
+    def concluded(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        e, stream = env.event, str(env.originator_id)
+        db.execute("UPDATE adventurer_rows SET hp = ?, battles = battles + 1, last_battle = ? WHERE stream = ?",
+                   (e.hp, e.battle_id, stream))
+        db.execute("INSERT OR REPLACE INTO adventurer_results VALUES (?, ?, ?)", (stream, e.battle_id, e.outcome.value))
+
+    @handles(AdventurerRestored)
+    def restored(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        _put(db, str(env.originator_id), env.event.restored, None)
+
+
+def _put(db: sqlite3.Connection, stream: str, state: AdventurerState, created: int | None) -> None:
+    db.execute(
+        "INSERT INTO adventurer_rows VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (stream) DO UPDATE SET"
+        " hp = excluded.hp, max_hp = excluded.max_hp, battles = excluded.battles, last_battle = excluded.last_battle",
+        (stream, created, state.name, state.race, state.hp, state.max_hp, len(state.battles),
+         state.battles[-1] if state.battles else ""),
+    )
+
+
+def adventurer_rows(db: sqlite3.Connection) -> list[AdventurerRow]:
+    """Every adventurer, in the order they were created."""
+    rows = db.execute(
+        "SELECT a.name, a.race, a.hp, a.max_hp, a.battles, a.last_battle, coalesce(r.outcome, '')"
+        " FROM adventurer_rows a LEFT JOIN adventurer_results r ON r.stream = a.stream AND r.battle = a.last_battle"
+        " ORDER BY a.created, a.name"
+    )
+    return [AdventurerRow(name=name, race=race, hp=hp, max_hp=max_hp, battles=battles, last_battle=last,
+                          last_outcome=outcome)
+            for name, race, hp, max_hp, battles, last, outcome in rows]

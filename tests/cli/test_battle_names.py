@@ -1,0 +1,278 @@
+"""Naming and choosing battles: `rk new --name`, readable default names,
+`rk use`, `rk rename`, `rk delete` and `rk restore`, `rk battles` at 80
+columns, `rk adventurers`; in one-shot commands, in `rk play` and through
+`rk serve`."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+
+PARTY = ["--party", "Ysolda:nord", "--party", "Tarn:dark-elf:bow+destruction-staff:ranged"]
+CLASH = ["new", "clash", "--setup", "waystone-crossing", *PARTY, "--xp", "2", "--seed", "7"]
+CONQUEST = ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
+            "--seed", "7"]
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch) -> Path:
+    path = tmp_path / "rk.sqlite"
+    monkeypatch.setenv("RULEKEEPER_STORE", str(path))
+    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COLUMNS", "80")
+    return path
+
+
+def rk(*args: str, input: str | None = None):
+    return CliRunner().invoke(app, list(args), input=input)
+
+
+def ok(*args: str, input: str | None = None) -> str:
+    result = rk(*args, input=input)
+    assert result.exit_code == 0, (args, result.stdout, result.stderr)
+    return result.stdout
+
+
+def refused(*args: str) -> str:
+    """The one line a refused command writes (exit status 1)."""
+    result = rk(*args)
+    assert result.exit_code == 1, (args, result.stdout, result.stderr)
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr, result.stderr
+    return result.stderr
+
+
+def listed(*flags: str) -> list[dict]:
+    return json.loads(ok("battles", "--json", *flags))
+
+
+def acting_on(*args: str) -> str:
+    return json.loads(ok("status", "--json", *args))["battle"]
+
+
+def written(store: Path) -> int:
+    with sqlite3.connect(store) as con:
+        return con.execute("SELECT count(*) FROM stored_events").fetchone()[0]
+
+
+# --- naming new battles ------------------------------------------------------------------
+
+
+def test_a_new_battle_is_named_after_its_setup_and_becomes_current(store):
+    ok(*CLASH)
+    ok(*CONQUEST)
+    ok(*CLASH[:-1], "8")
+    assert [(b["battle"], b["current"]) for b in listed()] == \
+        [("waystone-1", False), ("border-1", False), ("waystone-2", True)]
+    assert acting_on() == "waystone-2"
+
+
+def test_rk_new_takes_a_name(store):
+    ok(*CLASH, "--name", "friday-night")
+    ok(*CONQUEST, "--battle", "war")  # --battle still names a new battle, as before
+    assert [b["name"] for b in listed()] == ["friday-night", "war"]
+    help_text = CliRunner().invoke(app, ["new", "clash", "--help"], env={"COLUMNS": "200"}).stdout
+    assert "A name for the new battle" in help_text
+
+
+@pytest.mark.parametrize("args", [
+    [*CLASH, "--name", "no spaces"], [*CLASH, "--name", "x" * 65], [*CONQUEST, "--name", "ünïcödé"],
+    [*CLASH, "--name", "taken"], ["rename", "taken", "bad/name"], ["rename", "nowhere", "somewhere"],
+    ["use", "nowhere"], ["delete", "nowhere"], ["restore", "taken"], ["status", "--battle", "nowhere"],
+])
+def test_a_malformed_unknown_or_taken_name_is_refused_in_one_line_and_writes_nothing(store, args):
+    ok(*CLASH, "--name", "taken")
+    before = written(store)
+    refused(*args)
+    assert written(store) == before
+
+
+# --- rename ---------------------------------------------------------------------------------
+
+
+def test_a_renamed_battle_is_found_by_its_name_and_exports_imports_and_verifies_by_its_id(store, tmp_path):
+    ok(*CLASH)
+    ok(*CONQUEST)
+    renamed = json.loads(ok("rename", "waystone-1", "friday", "--json"))
+    assert (renamed["battle"], renamed["name"], renamed["was"]) == ("waystone-1", "friday", "waystone-1")
+    assert acting_on("--battle", "Friday") == acting_on("--battle", "waystone-1") == "waystone-1"
+    ok("move", "b2", "--battle", "friday")
+    log = tmp_path / "friday.jsonl"
+    ok("export", "--battle", "friday", "-o", str(log))
+    assert json.loads(log.read_bytes().split(b"\n", 1)[0])["battle_id"] == "waystone-1"
+    assert "ok" in ok("verify", str(log)) and "ok" in ok("verify", "--battle", "friday")
+    assert "Imported battle waystone-1" in ok("import", str(log), "--store", str(tmp_path / "other.sqlite"))
+    ok("rename", "friday", "saturday")
+    assert "no battle 'friday'" in refused("status", "--battle", "friday")
+    assert "friday" not in ok("battles") and "saturday" in ok("battles")
+
+
+# --- delete and restore ----------------------------------------------------------------------
+
+
+def test_a_deleted_battle_leaves_the_list_keeps_its_log_and_comes_back(store, tmp_path):
+    ok(*CLASH)
+    ok(*CONQUEST)
+    deleted = json.loads(ok("delete", "border-1", "--json"))
+    assert deleted["deleted"] and deleted["current"] == "waystone-1"  # the current battle falls back
+    assert [b["battle"] for b in listed()] == ["waystone-1"]
+    assert [(b["battle"], b["deleted"]) for b in listed("--all")] == [("waystone-1", False), ("border-1", True)]
+    assert "x   border-1" in ok("battles", "--all") and "1 deleted not shown" in ok("battles")
+    # Read, exported, verified; never changed nor chosen until restored.
+    ok("export", "--battle", "border-1", "-o", str(tmp_path / "b.jsonl"))
+    assert "ok" in ok("verify", "--battle", "border-1")
+    before = written(store)
+    assert "rk restore border-1" in refused("choose-arrival", "a1", "--battle", "border-1")
+    assert "deleted" in refused("use", "border-1")
+    assert written(store) == before
+    assert acting_on() == "waystone-1"
+    ok("restore", "border-1")
+    assert [b["battle"] for b in listed()] == ["waystone-1", "border-1"]
+
+
+def test_deleting_every_battle_leaves_none_to_act_on(store):
+    ok(*CLASH)
+    ok("delete", "waystone-1")
+    assert "no battle yet" in refused("status")
+    assert "1 deleted" in ok("battles")
+
+
+# --- the current battle ------------------------------------------------------------------------
+
+
+def test_rk_use_chooses_the_battle_commands_act_on(store):
+    ok(*CLASH)
+    ok(*CONQUEST)
+    assert "border-1: the latest" not in ok("use")  # `rk new` chose it
+    ok("use", "WAYSTONE-1")  # any case, when one battle alone matches
+    assert acting_on() == "waystone-1"
+    assert json.loads(ok("use", "--json")) == {"battle": "waystone-1", "name": "waystone-1", "ruleset": "betrayal",
+                                               "deleted": False, "chosen": True}
+    assert "MOVE-1" in ok("move", "b2")  # acted on the clash, not on the newer Conquest battle
+    assert [b["battle"] for b in listed() if b["current"]] == ["waystone-1"]
+    assert "*   waystone-1" in ok("battles")
+    ok("rename", "waystone-1", "mine")  # the choice is kept by id: a rename keeps it
+    assert acting_on() == "waystone-1"
+
+
+def test_the_choice_is_kept_per_store_outside_it(store, tmp_path):
+    ok(*CLASH)
+    ok(*CONQUEST)
+    ok("use", "waystone-1")
+    other = str(tmp_path / "other.sqlite")
+    ok(*CONQUEST, "--store", other)
+    assert acting_on("--store", other) == "border-1"
+    assert acting_on() == "waystone-1"
+    kept = json.loads((tmp_path / "home" / "current.json").read_text())
+    assert kept == {f"sqlite:{store}": "waystone-1", f"sqlite:{other}": "border-1"}
+
+
+def test_rk_demo_does_not_steal_the_current_battle(store):
+    ok(*CLASH)
+    assert "commands still act on waystone-1" in " ".join(ok("demo", "--seed", "3").split())
+    assert acting_on() == "waystone-1"
+    ok(*CONQUEST)
+    ok("demo", "--seed", "3")
+    assert acting_on() == "border-1"
+    assert [b["battle"] for b in listed() if b["current"]] == ["border-1"]
+
+
+def test_rk_demo_does_not_steal_the_latest_battle_when_none_was_chosen(store):
+    from domain.betrayal.application import BetrayalApp, PartySpec
+
+    with BetrayalApp(f"sqlite:{store}") as app:  # written without `rk new`: nothing chosen
+        app.new_clash(setup="waystone-crossing", party=[PartySpec("Brand", "nord")], xp=1, seed=1, battle_id="older")
+    ok("demo", "--seed", "3")
+    assert acting_on() == "older"
+
+
+# --- the lists at 80 columns ---------------------------------------------------------------------
+
+
+def test_rk_battles_cuts_nothing_at_80_columns(store):
+    ok(*CLASH)
+    ok(*CONQUEST, "--name", "friday-night-at-the-inn-1")
+    ok("new", "delve", "--delve", "whispering-barrow", "--party", "Ysolda", "--party", "Tarn", "--xp", "2")
+    out = ok("battles")
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert "…" not in out
+    words = out.split()
+    assert "setup" not in words  # a long name: the setup column goes (--json keeps it), no word is broken
+    for b in listed():
+        for text in (b["name"], *b["phase"].split(), *b["who"].split()):
+            assert text in words, text
+    ok("rename", "friday-night-at-the-inn-1", "friday")
+    assert "waystone-crossing" in ok("battles").split()
+
+
+def test_rk_adventurers_lists_each_with_the_last_battle_it_fought(store):
+    ok("demo", "--seed", "3")
+    ok(*CLASH)
+    rows = {r["name"]: r for r in json.loads(ok("adventurers", "--json"))}
+    demo = [b for b in listed() if b["battle"].startswith("demo-")][0]
+    number = demo["battle"].split("-")[1]
+    hero = rows[f"Ysolda-{number}"]
+    assert (hero["race"], hero["battles"], hero["last_battle"], hero["last_outcome"]) == \
+        ("nord", 1, demo["battle"], demo["phase"])
+    assert hero["can_fight"] == (hero["hp"] > 0)
+    assert (rows["Tarn"]["battles"], rows["Tarn"]["last_battle"]) == (0, "")
+    ok("rename", demo["battle"], "first-demo")
+    out = ok("adventurers")
+    assert "first-demo:" in out and "Dark Elf" in out and max(len(line) for line in out.splitlines()) <= 80
+    assert "first-demo" in ok("adventurer", f"Ysolda-{number}")
+
+
+# --- in a shell, through a server -----------------------------------------------------------------
+
+
+def test_rk_play_names_and_chooses_battles(store):
+    ok(*CLASH)
+    ok(*CONQUEST)
+    result = rk("play", input="use waystone-1\nrename waystone-1 mine\nstatus\ndelete border-1\nbattles\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    assert "Battle waystone-1" in result.stdout and "*   mine" in result.stdout
+    table = result.stdout.split("────")[-1].split("* current")[0]
+    assert "mine" in table and "border-1" not in table
+
+
+def test_the_naming_verbs_run_in_rk_serve(store, tmp_path):
+    ok(*CLASH)
+    ok(*CONQUEST)
+    env = {k: v for k, v in os.environ.items() if k not in ("RULEKEEPER_NO_SERVER", "FORCE_COLOR", "NO_COLOR")}
+    report = tmp_path / "imported"
+    client = ("import atexit, os, sys\n"
+              f"atexit.register(lambda: open({str(report)!r}, 'w').write(str('cli.main' in sys.modules)))\n"
+              "from cli.client import run\nrun()\n")
+    server = subprocess.Popen([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        ready, _, _ = select.select([server.stdout], [], [], 60)
+        assert ready and "listening" in server.stdout.readline()
+
+        def served(*args: str) -> str:
+            done = subprocess.run([sys.executable, "-c", client, *args], env=env, cwd=tmp_path, text=True,
+                                  capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+            assert done.returncode == 0 and report.read_text() == "False", (args, done.stderr)
+            return done.stdout
+
+        served("use", "waystone-1")
+        served("rename", "border-1", "war")
+        assert json.loads(served("status", "--json"))["battle"] == "waystone-1"
+        assert [b["name"] for b in json.loads(served("battles", "--json"))] == ["waystone-1", "war"]
+        served("delete", "war")
+        assert "Ysolda" in served("adventurers")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=20)
+        server.stdout.close()
+    assert acting_on() == "waystone-1" and [b["battle"] for b in listed()] == ["waystone-1"]
