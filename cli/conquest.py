@@ -105,16 +105,23 @@ def armies(s: Session) -> None:
         s.out.emit(list(pack.armies.values()))
         return
     for army in pack.armies.values():
+        # The entry id is what content and logs name a Regiment by: never cut
+        # it; the prose columns wrap between words instead (80 columns).
         table = Table(title=f"{army.id}: {army.name}", box=box.SIMPLE_HEAD, pad_edge=False, title_justify="left")
-        for name in ("entry", "name", "type", "class", "stands", "march", "depth", "volley", "count", "draw events"):
-            table.add_column(name)
+        table.add_column("entry", no_wrap=True)
+        table.add_column("name", min_width=9)
+        table.add_column("kind", min_width=9)
+        for name in ("stands", "march", "volley"):  # march: its March / its depth
+            table.add_column(name, no_wrap=True, justify="right")
+        table.add_column("draw events", min_width=10)
         for r in army.regiments:
-            table.add_row(r.id, r.name, r.type, r.cls.value, str(r.stands), f"{r.march}\"", f"{r.depth}\"",
-                          f"{r.volley}\"" if r.volley else "—", str(r.count), ", ".join(r.draw_events) or "—")
+            name = f"{r.name} ×{r.count}" if r.count > 1 else r.name  # how many the list holds
+            table.add_row(r.id, name, f"{r.type} {r.cls.value}", str(r.stands), f"{r.march}\"/{r.depth}\"",
+                          f"{r.volley}\"" if r.volley else "—", ", ".join(r.draw_events) or "—")
         for ch in army.characters:
             role = "Warlord" if ch.id == army.warlord else "Character"
             abilities = ", ".join(pack.abilities[a].name for a in ch.abilities)
-            table.add_row(ch.id, f"{ch.name} ({role})", ch.type, "—", "—", "—", "—", "—", "1",
+            table.add_row(ch.id, f"{ch.name} ({role})", ch.type, "—", "—", "—",
                           ", ".join([*ch.draw_events, *( [f"ability: {abilities}"] if abilities else [])]) or "—")
         s.out.print(table)
 

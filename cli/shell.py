@@ -25,6 +25,7 @@ QUIT = {"quit", "exit", "q"}
 SHELL_WORDS = ("help", "quit", "exit")  # the shell's own commands, completed beside the app's
 HELP = """Commands (as after `rk`, e.g. `move c4`):
   status, legal, log, battles, adventurer NAME, track, pool, audit, rule ID
+  battles [--all], use NAME, rename OLD NEW, delete NAME, restore NAME, adventurers
   why [EVENT] [--enemy e2]: why an enemy moved and struck as it did
   move HEX, engage --form F [--target e1] [--dice 1,2] [--faces 6,2],
   resolve [--skip 2], clear SLOT, end-turn, next-round, retreat, roll-enemy 1,6

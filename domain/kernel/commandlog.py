@@ -20,14 +20,16 @@ ruleset's snapshots decode to.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from msgspec.structs import replace
 
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state
 from domain.kernel.messages import Event
-from domain.kernel.ruleset import Ruleset
+
+if TYPE_CHECKING:  # ruleset registers its games' types here: the import runs one way
+    from domain.kernel.ruleset import Ruleset
 
 
 class CommandIssued(Event, frozen=True, kw_only=True):
