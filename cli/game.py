@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel.commandlog import CommandIssued, Game
+from domain.kernel.commandlog import CommandIssued, CommandUndone, Game
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.games import Result
 from domain.kernel.ruleset import Ruleset
@@ -114,7 +114,9 @@ def narration(s: Session, result: Result, state: Any) -> list[str]:
         if isinstance(event, CommandIssued):
             continue
         lines.append(rs.describe_event(event, state, pack))
-        state = rs.evolve(state, event)
+        # An undo restores the state it carries, as the command log folds it
+        # (a ruleset's evolve need not know the kernel's undo event).
+        state = event.restored if isinstance(event, CommandUndone) else rs.evolve(state, event)
     companions = {stream for _, stream in rs.companions(result.battle.state)}
     written = [rs.describe_event(event, state, pack)
                for stream, events in result.written if stream in companions for event in events]

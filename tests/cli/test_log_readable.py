@@ -188,3 +188,18 @@ def test_lines_wrap_under_their_text_within_the_width_wide_letters_and_all():
     assert "\x1b" not in "".join(lines)
     styled = layout(entries[:1], 40, styled=True)
     assert styled[0].startswith("\x1b[2m7\x1b[0m   \x1b[1mYsolda")
+
+
+def test_undo_with_json_on_a_conquest_battle_narrates_the_restored_state(tmp_path):
+    """Found by the random-arguments property test: `rk --json undo` on a
+    Conquest battle folded the kernel's undo event through Conquest's evolve."""
+    import json as json_module
+
+    from cli.main import main
+    from cli.session import Defaults
+
+    store = f"sqlite:{tmp_path / 'rk.sqlite'}"
+    assert main(["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
+                 "--seed", "7", "--name", "war"], obj=Defaults(store=store)) == 0
+    assert main(["--battle", "war", "surrender", "--side", "1"], obj=Defaults(store=store)) == 0
+    assert main(["--json", "--battle", "war", "undo"], obj=Defaults(store=store)) == 0
