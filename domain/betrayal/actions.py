@@ -444,8 +444,14 @@ def _apply_effect(d: Decision, hero_id: str, target: Foe | None, face: Face, poo
 
 def clear_active(d: Decision, cmd: ClearActive) -> None:
     """ACTIVE-4: on your turn, remove an active die unresolved; it is
-    exhausted (ACTIVE-6), a fatigue die goes to the track (ACTIVE-9b)."""
-    hero = current_hero(d)
+    exhausted (ACTIVE-6), a fatigue die goes to the track (ACTIVE-9b). "At
+    any time during your turn": also while rolled dice wait to be resolved,
+    to make room for a die the engage will place."""
+    s = d.state
+    if s.phase is Phase.ENGAGE_RESOLVE and s.turn is not None:
+        hero = s.hero(s.turn.hero)
+    else:
+        hero = current_hero(d)
     if not 0 <= cmd.slot < len(hero.active):
         raise MalformedCommand(f"{hero.name} has no active die in slot {cmd.slot + 1}")
     die = hero.active[cmd.slot]

@@ -7,7 +7,7 @@ from itertools import combinations
 
 from . import events as ev
 from .decision import Decision
-from .heroes import die_of, empty_active, exhaust, ward
+from .heroes import die_of, empty_active, exhaust, gain_fatigue, ward
 from .state import ActiveDie, DieKind
 from .vocab import Status
 
@@ -54,6 +54,8 @@ def hurt_hero(d: Decision, hero_id: str, amount: int, *, true_damage: bool, sour
                     a = hero.active[i]
                     if a.kind is DieKind.SKILL:
                         exhaust(d, hero_id, a.uid, a.face, "ACTIVE-11")
+                    else:  # a fatigue die spent as the ability says goes to the track
+                        gain_fatigue(d, hero_id, a.kind, 1, "ACTIVE-9a")
     hero = d.state.hero(hero_id)
     left = amount - prevented
     to_bonus = 0 if true_damage else min(hero.bonus_hp, left)

@@ -97,7 +97,7 @@ def targets(board: Board, seen: Outlook, pos: Hex) -> list[Candidate]:
 
 
 def _candidates(state: BattleState, foe: Foe, start_pos) -> tuple[list[Candidate], list[str]]:
-    """Opposing units it may designate, and the adventurers Stealth hides.
+    """Opposing units it may designate, and the units Stealth hides.
     Stealth: only if adjacent when the turn began (facts: STATUS-1). Blind:
     every unit counts as opposing."""
     order = {h: i for i, h in enumerate(state.order)}
@@ -111,11 +111,15 @@ def _candidates(state: BattleState, foe: Foe, start_pos) -> tuple[list[Candidate
         out.append(Candidate(h.id, h.pos, h.hp, order[h.id]))
     if Status.BLIND in _marks(foe):
         n = len(order)
-        out += [
-            Candidate(f.id, f.pos, f.hp, n + int(f.id[1:]))
-            for f in state.foes
-            if f.id != foe.id and not f.defeated and f.pos is not None
-        ]
+        for f in state.foes:
+            if f.id == foe.id or f.defeated or f.pos is None:
+                continue
+            # Blind makes every unit opposing; Stealth still limits who may
+            # target one, whichever side it is on (facts: STATUS-1).
+            if Status.STEALTH in _marks(f) and distance(f.pos, start_pos) != 1:
+                hidden.append(f.id)
+                continue
+            out.append(Candidate(f.id, f.pos, f.hp, n + int(f.id[1:])))
     return out, hidden
 
 

@@ -119,7 +119,8 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
         return [NextRound(), Retreat()]
     if state.phase is Phase.ENGAGE_RESOLVE:
         n = len(state.pending.dice)
-        return [Resolve(), Resolve(skip=tuple(range(n)))]
+        held = state.hero(state.turn.hero).active if state.turn is not None else ()
+        return [Resolve(), Resolve(skip=tuple(range(n))), *(ClearActive(slot=i) for i in range(len(held)))]
     d = Decision(state, ctx)
     if ctx.delve is not None and ctx.delve.placing is not None:
         return [PlaceTile(rotation=p.rotation, origin=p.origin) for p in exploration.placements(d)]

@@ -151,6 +151,26 @@ def test_an_active_die_removed_on_your_turn_without_resolving_is_exhausted():
 
 
 @pytest.mark.rule("ACTIVE-4")
+@pytest.mark.rule("ACTIVE-3")
+def test_with_rolled_dice_waiting_a_full_active_slot_can_be_cleared_to_make_room():
+    """"At any time during your turn": with four active dice and an active
+    face rolled, clear a slot before resolving, and the new die takes it
+    instead of being exhausted unresolved (ACTIVE-3)."""
+    full = tuple(ActiveDie(DieKind.SKILL, uid, 1, 1) for uid in (1, 2, 6, 7))
+    given = facing("shore-crab", active=full)
+    rolled = given.when(Engage(form=LIGHT_FORM, dice=(5,), faces=(GUARD_BLOCK_2,))).next()
+    assert rolled.state.phase is Phase.ENGAGE_RESOLVE
+    assert ClearActive(slot=0) in rolled.legal()
+    cleared = rolled.when(ClearActive(slot=0))
+    cleared.then_has(ActiveChanged, hero="ysolda", rule="ACTIVE-4", active=full[1:])
+    cleared.then_has(DieExhausted, hero="ysolda", uid=1, rule="ACTIVE-6")
+    assert cleared.state.phase is Phase.ENGAGE_RESOLVE  # the rolled dice still wait
+    then = cleared.next().when(Resolve())
+    assert not [e for e in then.events if isinstance(e, DieExhausted) and e.uid == 5]
+    assert [a.uid for a in then.state.hero("ysolda").active] == [2, 6, 7, 5]
+
+
+@pytest.mark.rule("ACTIVE-4")
 def test_an_empty_active_slot_cannot_be_cleared():
     with pytest.raises(MalformedCommand):
         Scenario.clash().when(ClearActive(slot=0))
@@ -221,6 +241,19 @@ def test_the_fewest_active_dice_that_stop_the_damage_are_exhausted():
     then.then_has(DamageDealt, target="ysolda", amount=2, prevented=2, to_hp=0, hp=4)
     then.then_has(ActiveChanged, hero="ysolda", active=(held[0],), rule="COMBAT-4")
     then.then_has(DieExhausted, hero="ysolda", uid=6, face=1, rule="ACTIVE-11")
+
+
+@pytest.mark.rule("ACTIVE-9a")
+@pytest.mark.rule("ACTIVE-8")
+def test_a_fatigue_die_spent_as_a_block_goes_to_the_cooldown_track():
+    """A fatigue die in an active slot is treated like a skill die (ACTIVE-8);
+    spent as its ability says, it goes to the track, not out of the game."""
+    held = (ActiveDie(DieKind.LIGHT_FATIGUE, 0, -1, 2),)
+    then = struck(facing("shore-crab", active=held), ENEMY_TWO)
+    then.then_has(DamageDealt, target="ysolda", amount=2, prevented=2, to_hp=0, hp=4)
+    then.then_has(FatigueGained, hero="ysolda", kind=DieKind.LIGHT_FATIGUE, count=1, rule="ACTIVE-9a")
+    hero = then.state.hero("ysolda")
+    assert hero.active == () and hero.track == (LIGHT,)
 
 
 @pytest.mark.rule("ACTIVE-11")

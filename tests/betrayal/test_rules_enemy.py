@@ -499,6 +499,25 @@ def test_a_blind_enemy_with_range_must_come_adjacent_before_it_engages():
 
 
 @pytest.mark.rule("STATUS-1")
+def test_stealth_hides_an_enemy_from_a_blind_enemy_too():
+    """Blind makes every unit opposing; Stealth still limits who may target
+    a unit, on either side. A blind Bandit Bruiser on d2 would head for the
+    Shore Crab two hexes away; in Stealth, the crab is not a candidate and
+    it heads for Ysolda instead."""
+    def bruiser_path(crab_marks):
+        given = arena(
+            chip("e1", "bandit-bruiser", (4, 1), marks=mark(Status.BLIND, 4)),
+            chip("e2", "shore-crab", (6, 1), marks=crab_marks),
+            at=((0, 1),),
+        )
+        return given.when(EndTurn()).then_has(EnemyMoved, foe="e1").path
+
+    toward_crab, toward_ysolda = bruiser_path(()), bruiser_path(mark(Status.STEALTH, 5))
+    assert toward_crab[-1][0] > 4  # east, to the crab
+    assert toward_ysolda[-1][0] < 4  # west, to Ysolda
+
+
+@pytest.mark.rule("STATUS-1")
 def test_an_enemy_in_stealth_can_be_targeted_only_by_an_adventurer_adjacent_at_the_turn_start():
     given = arena(chip("e1", "road-lookout", (4, 1), marks=mark(Status.STEALTH, 5)))
     given = given.with_turn(start_positions=(("ysolda", (2, 1)), ("e1", (4, 1))))
