@@ -89,6 +89,13 @@ def restore(s: Session, name: str) -> None:
     s.out.print(f"Restored {_called(entry)}: `rk battles` lists it again (`rk use {entry.name}` to act on it).")
 
 
+def called(app, battle_id: str) -> str:
+    """How battle ``battle_id`` is shown to people: its name, and its id
+    too when a rename made them differ ("friday (id waystone-1)")."""
+    entry = app.index().get(battle_id)
+    return battle_id if entry is None else _called(entry)
+
+
 def _json(entry: IndexEntry) -> dict:
     return {"battle": entry.battle_id, "name": entry.name, "ruleset": entry.ruleset, "deleted": entry.deleted}
 

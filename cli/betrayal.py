@@ -23,7 +23,7 @@ from domain.kernel.commandlog import Game
 from domain.kernel.errors import MalformedCommand
 
 from . import parse, render
-from .battle_names import started
+from .battle_names import called, started
 from .game import act, choice, narration, result_json
 from .session import Session
 
@@ -81,7 +81,8 @@ def rules_context(s: Session, game: Game) -> RulesContext:
 
 def show_status(s: Session, game: Game) -> None:
     """The board, whose turn, every adventurer and enemy (and a delve's progress)."""
-    s.out.print(render.status(game.state, rules_context(s, game)))
+    state = game.state
+    s.out.print(render.status(state, rules_context(s, game), called(s.app, state.battle_id)))
 
 
 def show_compact(s: Session, state: BattleState) -> None:

@@ -27,7 +27,7 @@ from domain.kernel.commandlog import Game
 from domain.kernel.errors import MalformedCommand
 
 from . import parse
-from .battle_names import started
+from .battle_names import called, started
 from .game import act, narration, result_json
 from .output import printable
 from .phrases import Phrases
@@ -233,14 +233,14 @@ def _inches(n: int) -> int:
 def show_status(s: Session, game: Game) -> None:
     """The round, the phase, whose decision, both players and every Regiment."""
     state: ConquestState = game.state
-    s.out.print(Phrases(_header(state)))
+    s.out.print(Phrases(_header(state, called(s.app, state.battle_id))))
     for side in (0, 1):
         s.out.print(_side_table(state, side))
 
 
 def show_compact(s: Session, state: ConquestState) -> None:
     """The short view after a command: where the round stands and who decides."""
-    s.out.print(Phrases(_header(state)))
+    s.out.print(Phrases(_header(state, called(s.app, state.battle_id))))
 
 
 def legal_lines(s: Session, state: ConquestState, commands: list[Any]) -> list[str]:
@@ -254,18 +254,21 @@ def legal_lines(s: Session, state: ConquestState, commands: list[Any]) -> list[s
     return lines
 
 
-def _header(state: ConquestState) -> Text:
+def _header(state: ConquestState, name: str | None = None) -> Text:
+    """Where the battle stands, on a line; ``name``: the battle as
+    ``cli.battle_names.called`` shows it (default its id)."""
+    name = name or state.battle_id
     vp = f"VP {state.sides[0].vp}–{state.sides[1].vp}"
     if state.phase is Phase.OVER and state.result is not None:
         winner = "a draw" if state.result.winner < 0 else f"player {SIDES[state.result.winner]} wins"
-        return Text(f"Battle {state.battle_id} is over after round {state.round}: {winner} "
+        return Text(f"Battle {name} is over after round {state.round}: {winner} "
                     f"({state.result.reason}); {vp}", style="bold")
     step = "" if state.step.value == "none" else f", {state.step.value}"
     doing = ""
     if state.activation is not None:
         a = state.activation
         doing = f"; {a.regiment} is active ({len(a.performed)} action(s) done)"
-    return Text(f"{state.battle_id}: round {state.round}, {state.phase.value} phase{step}; "
+    return Text(f"{name}: round {state.round}, {state.phase.value} phase{step}; "
                 f"player {SIDES[state.turn]} to decide (First Player: {SIDES[state.first]}); {vp}{doing}")
 
 

@@ -21,6 +21,7 @@ from .board import HERO
 from .game import event_json
 from .lines import BOLD, PLAIN, UNDONE, Entry, events, layout
 from .output import printable
+from .phrases import Phrases
 from .session import Session
 
 
@@ -219,7 +220,8 @@ def adventurer(s: Session, name: str) -> None:
     table.add_row("HP", f"{a.hp}/{a.max_hp}")
     table.add_row("Sta/Mag/Cool", f"{a.stamina} / {a.magicka} / {a.cooldown}")
     table.add_row("Tenacity", str(a.tenacity))
-    table.add_row("dice", ", ".join(f"#{uid} {n}" for uid, n in dice.items()))
+    # A list breaks between its items, never inside "#6 Brace".
+    table.add_row("dice", Phrases(", ".join(f"#{uid} {n}" for uid, n in dice.items()), hang=0))
     track = []
     for t in a.track:
         if t.kind.value == "skill":
@@ -228,9 +230,9 @@ def adventurer(s: Session, name: str) -> None:
             track.append(f"status {t.status.value}")
         else:
             track.append(t.kind.value.replace("-", " "))
-    table.add_row("track", ", ".join(track) or "—")
+    table.add_row("track", Phrases(", ".join(track) or "—", hang=0))
     names = _battle_names(s)
-    table.add_row("battles", ", ".join(printable(names.get(b, b)) for b in a.battles) or "—")
+    table.add_row("battles", Phrases(", ".join(printable(names.get(b, b)) for b in a.battles) or "—", hang=0))
     if a.hp <= 0:
         table.add_row("", "defeated: cannot join a battle (HEALTH-5)")
     s.out.print(Text(a.name, style=HERO), table)

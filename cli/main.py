@@ -299,7 +299,10 @@ def import_(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A log written by `rk export`.", show_default=False)],
     store: Store = None, json: Json = False,
 ) -> None:
-    """Import a battle log; a broken or edited log is refused whole, naming the line."""
+    """Import a battle log; a broken or edited log is refused whole, naming the line.
+
+    The imported battle becomes the current one, as a new battle does (`rk use`).
+    """
     _run(ctx, "portable.import_log", store, None, json, file)
 
 

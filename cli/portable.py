@@ -18,6 +18,8 @@ from typing import BinaryIO
 from domain.kernel import portable
 from domain.kernel.errors import MalformedCommand
 
+from .battle_names import called
+from .current import remember
 from .progress import progress, wanted
 from .session import Session
 
@@ -44,7 +46,8 @@ def export(s: Session, output: str | None, sign: str | None = None) -> None:
             s.out.emit({"battle": battle_id, "file": output, "lines": lines, "bytes": size,
                         "signed": key is not None})
         else:
-            s.out.print(f"Exported {battle_id}: {lines} lines to {output}" + (" (signed)" if key else ""))
+            s.out.print(f"Exported {called(s.app, battle_id)}: {lines} lines to {output}"
+                        + (" (signed)" if key else ""))
         return
     sys.stdout.flush()
     portable.write_log(s.app, battle_id, sys.stdout.buffer, sign=key)
@@ -52,13 +55,17 @@ def export(s: Session, output: str | None, sign: str | None = None) -> None:
 
 
 def import_log(s: Session, file: str) -> None:
-    """Import a log; LogError (line and reason) if it is refused, and then
-    nothing was written."""
+    """Import a log and make its battle the current one, as `rk new` does;
+    LogError (line and reason) if it is refused, and then nothing was
+    written."""
     with _source(file) as source, progress("importing", _lines_of(source, s.json, passes=2),
                                            json=s.json) as advance:
         battle_id = portable.import_log(s.app, source, progress=advance)
+    chosen = remember(s.app, battle_id)
     if s.json:
-        s.out.emit({"battle": battle_id, "file": file})
+        s.out.emit({"battle": battle_id, "file": file, "chosen": chosen})
+    elif chosen:
+        s.out.print(f"Imported battle {battle_id} from {file}: it is the current battle now.")
     else:
         s.out.print(f"Imported battle {battle_id} from {file} (see `rk status --battle {battle_id}`)")
 

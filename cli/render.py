@@ -15,6 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from domain.betrayal.actions import MOVES_PER_TURN
 from domain.betrayal.catalog import Pack
 from domain.betrayal.context import RulesContext
 from domain.betrayal.decision import Decision
@@ -39,9 +40,10 @@ from domain.betrayal.names import (
 # --- the header -------------------------------------------------------------------
 
 
-def header(state: BattleState, ctx: RulesContext) -> Phrases:
-    """Two lines: which battle, and where in the round it stands (each
-    wrapping between its phrases)."""
+def header(state: BattleState, ctx: RulesContext, called: str | None = None) -> Phrases:
+    """Two lines: which battle (``called``: its name, as
+    ``cli.battle_names.called`` shows it; default its id), and where in the
+    round it stands (each wrapping between its phrases)."""
     pack = ctx.pack
     setup = pack.setups.get(state.setup) or pack.dungeons.get(state.setup) or pack.delves.get(state.setup)
     if ctx.delve is not None:
@@ -49,7 +51,7 @@ def header(state: BattleState, ctx: RulesContext) -> Phrases:
     else:
         kind, ep = ("Dungeon" if state.setup in pack.dungeons else "Battle"), f"EP {state.ep}"
     first = (
-        f"{kind} {state.battle_id} · {setup.name if setup else state.setup}"
+        f"{kind} {called or state.battle_id} · {setup.name if setup else state.setup}"
         f" ({state.objective.value}) · {state.difficulty.value} · XP {state.xp}, {ep}"
         f" · seed {state.seed}"
         + (" · physical dice" if state.options.physical_dice else "")
@@ -88,7 +90,7 @@ def turn_line(state: BattleState, pack: Pack) -> Text:
     if state.phase is Phase.ENGAGE_RESOLVE:
         line.append(" · dice rolled, waiting to be resolved (rk resolve)")
     else:
-        line.append(f" · moves {state.turn.moves}/2 · engages {state.turn.engages}")
+        line.append(f" · moves {state.turn.moves}/{MOVES_PER_TURN} · engages {state.turn.engages}")
     return line
 
 
@@ -256,9 +258,9 @@ def delve_details(state: BattleState, ctx: RulesContext) -> Group:
 # --- whole views ------------------------------------------------------------------
 
 
-def status(state: BattleState, ctx: RulesContext) -> Group:
-    """The full view of `rk status`."""
-    parts: list[RenderableType] = [header(state, ctx), Text(""), board(state, ctx)]
+def status(state: BattleState, ctx: RulesContext, called: str | None = None) -> Group:
+    """The full view of `rk status` (``called``: as ``header`` takes it)."""
+    parts: list[RenderableType] = [header(state, ctx, called), Text(""), board(state, ctx)]
     if ctx.delve is not None:
         parts.append(delve_details(state, ctx))
     parts += [heroes_table(state, ctx), foes_table(state, ctx)]

@@ -5,10 +5,13 @@ field without the command line changing (a delve's enemy pool rows have a
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import RenderableType
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -69,8 +72,44 @@ def pool_table(rows: list[Any]) -> RenderableType:
                        no_wrap=not wraps, overflow="fold", ratio=1 if name == "note" else None,
                        min_width=longest_word if wraps else None)  # a rule ID is never split
     for i, row in enumerate(rows):
-        out.add_row(*(Text(cells[name][i]) for name in shown))
+        out.add_row(*(Note(cells[name][i]) if name == "note" else Text(cells[name][i]) for name in shown))
     return out
+
+
+# Where a note may break: after a clause's mark, or before an operator, so
+# that a term ("party size 2", "level 1") stays on one line.
+_NOTE_GAP = re.compile(r"(?<=[,;:]) +(?=\S)| +(?=[=x+-] )")
+
+
+class Note:
+    """A rich renderable: a pool note wrapped between its phrases and the
+    terms of its sum ("EP = XP 2 x party size 2 ⏎ = 4" never splits "size
+    2"); a phrase wider than the cell breaks between its words."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pieces = _NOTE_GAP.split(text)
+
+    def __rich_measure__(self, console, options) -> Measurement:
+        longest_word = max((cell_len(w) for w in self.text.split()), default=0)
+        return Measurement(min(longest_word, options.max_width), min(cell_len(self.text), options.max_width))
+
+    def __rich_console__(self, console, options):
+        yield Text("\n".join(self.lines(options.max_width)), overflow="fold")
+
+    def lines(self, width: int) -> list[str]:
+        """The note's lines at ``width`` columns."""
+        lines: list[str] = []
+        for phrase in self.pieces:
+            words = phrase.split(" ") if cell_len(phrase) > width else [phrase]
+            for i, word in enumerate(words):
+                # a phrase too wide for a line starts one of its own
+                joins = lines and (i > 0 or len(words) == 1)
+                if joins and cell_len(lines[-1]) + 1 + cell_len(word) <= width:
+                    lines[-1] += " " + word
+                else:
+                    lines.append(word)
+        return lines or [""]
 
 
 def _ep_left(row: Any) -> str:
@@ -133,7 +172,34 @@ def _undone_commands(rows: list[Any], game: str | None) -> dict[str, str]:
     return out
 
 
-_RENDERERS = {"enemy_pool": pool_table}
+def track_table(rows: list[Any]) -> RenderableType:
+    """``TrackRow``s as a player reads them: per adventurer (named on their
+    first row), the track left to right with each die as the player knows
+    it (``#5 Cinder Bolt``), its kind, the face shown (as rolled, 1 to 6)
+    and what that face means; a status die shows its status. Hero and die
+    ids are left to ``--json``."""
+    out = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 2, 0, 0), header_style="bold")
+    out.add_column("adventurer", no_wrap=True, overflow="fold")
+    out.add_column("position", justify="right", no_wrap=True)
+    out.add_column("die", no_wrap=True)
+    out.add_column("kind", no_wrap=True)
+    out.add_column("face", justify="right", no_wrap=True)
+    longest_word = max((len(w) for r in rows for w in _track_shows(r).split()), default=0)
+    out.add_column("shows", min_width=longest_word)
+    previous = None
+    for r in rows:
+        out.add_row(Text(r.hero_name if r.hero != previous else ""), str(r.position),
+                    Text(f"#{r.uid} {r.die_name}" if r.kind == "skill" else ""),
+                    r.kind.replace("-", " "), str(r.face + 1) if r.face >= 0 else "", Text(_track_shows(r)))
+        previous = r.hero
+    return out
+
+
+def _track_shows(row: Any) -> str:
+    return row.shown or row.status
+
+
+_RENDERERS = {"enemy_pool": pool_table, "cooldown_track": track_table}
 
 
 SHORT = 20  # a column this narrow never wraps

@@ -156,8 +156,9 @@ def _battle_rows(app, battle_id, has_battle, rows):
     The cooldown track and the enemy pool are Betrayal's views."""
     ruleset = app.ruleset(battle_id)
     if ruleset.name != "betrayal":
-        raise NotFound(f"battle {battle_id} is a {ruleset.title} battle: it has no cooldown track or"
-                       " enemy pool (see `rk status`, `rk audit`)")
+        # The ruleset's name, not its title: the line stays within 80 columns.
+        raise NotFound(f"battle {battle_id} ({ruleset.name.title()}) has no cooldown track or enemy pool:"
+                       " see `rk status`")
     views, stream = _ready(app, battle_id)
     with views.reading() as db:
         if not has_battle(db, stream):
@@ -188,15 +189,13 @@ def _delve_ready(app: EventSourcedApp, battle_id: str) -> tuple[Catchup, str]:
     the battle is no delve: SKYSHARD-1, skyshards lie on delve cards)."""
     ruleset = app.ruleset(battle_id)
     if ruleset.name != "betrayal":
-        raise NotFound(f"battle {battle_id} is a {ruleset.title} battle: it has no skyshards, only a Betrayal"
-                       " delve has (SKYSHARD-1; see `rk status`)")
+        raise NotFound(f"battle {battle_id} is a {ruleset.name.title()} battle: it has no skyshards (SKYSHARD-1)")
     views = views_for(app)
     views.catch_up(app)
     with views.reading() as db:
         stream = _skyshards.delve_stream_of(db, battle_id)
     if stream is None:
-        raise NotFound(f"battle {battle_id} is not a delve: it has no skyshards, only a delve battle has"
-                       " (SKYSHARD-1; see `rk status`)")
+        raise NotFound(f"battle {battle_id} is not a delve: it has no skyshards (SKYSHARD-1)")
     return views, stream
 
 

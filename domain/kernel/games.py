@@ -265,8 +265,7 @@ class GameApp(EventSourcedApp):
             rs = self.ruleset(text)
         except NotFound:
             shown = text if len(text) <= 40 else text[:40] + "..."
-            listed = "`rk battles` lists them, `rk battles --all` with the deleted ones"
-            raise NotFound(f"no battle {shown!r} ({listed})") from None
+            raise NotFound(f"no battle {shown!r}: see `rk battles` (--all lists deleted ones too)") from None
         return IndexEntry(text, rs.name, "", text)
 
     def new_battle_id(self, setup: str) -> str:

@@ -117,6 +117,36 @@ def test_a_renamed_battle_is_found_by_its_name_and_exports_imports_and_verifies_
     assert "friday" not in ok("battles") and "saturday" in ok("battles")
 
 
+def test_status_and_export_call_a_renamed_battle_by_its_name_and_its_id(store, tmp_path):
+    ok(*CLASH)
+    ok(*CONQUEST)
+    ok("rename", "waystone-1", "friday")
+    ok("rename", "border-1", "saturday")
+    assert ok("status", "--battle", "friday").startswith("Battle friday (id waystone-1) · Waystone Crossing")
+    assert ok("status", "--battle", "saturday").startswith("saturday (id border-1): round 1")
+    log = tmp_path / "friday.jsonl"
+    assert ok("export", "--battle", "friday", "-o", str(log)).startswith("Exported friday (id waystone-1): ")
+    assert json.loads(log.read_bytes().split(b"\n", 1)[0])["battle_id"] == "waystone-1"  # the file keeps the id
+    ok("rename", "friday", "waystone-1")  # its id again: shown once
+    assert ok("status", "--battle", "waystone-1").startswith("Battle waystone-1 · ")
+
+
+def test_rk_import_makes_the_imported_battle_current(store, tmp_path):
+    ok(*CLASH)
+    log = tmp_path / "waystone.jsonl"
+    ok("export", "-o", str(log))
+    other = str(tmp_path / "other.sqlite")
+    ok(*CONQUEST, "--store", other)
+    assert acting_on("--store", other) == "border-1"
+    assert "it is the current battle now" in ok("import", str(log), "--store", other)
+    assert acting_on("--store", other) == "waystone-1"
+    assert json.loads(ok("use", "--store", other, "--json"))["chosen"]
+    ok("use", "border-1", "--store", other)
+    imported = json.loads(ok("import", str(log), "--store", str(tmp_path / "third.sqlite"), "--json"))
+    assert imported == {"battle": "waystone-1", "file": str(log), "chosen": True}
+    assert acting_on("--store", other) == "border-1"  # each store keeps its own choice
+
+
 # --- delete and restore ----------------------------------------------------------------------
 
 
@@ -240,7 +270,7 @@ def test_rk_play_names_and_chooses_battles(store):
     ok(*CONQUEST)
     result = rk("play", input="use waystone-1\nrename waystone-1 mine\nstatus\ndelete border-1\nbattles\nquit\n")
     assert result.exit_code == 0, result.stderr
-    assert "Battle waystone-1" in result.stdout and "*   mine" in result.stdout
+    assert "Battle mine (id waystone-1)" in result.stdout and "*   mine" in result.stdout
     table = result.stdout.split("────")[-1].split("* current")[0]
     assert "mine" in table and "border-1" not in table
 

@@ -181,3 +181,22 @@ def _on_a_terminal(argv: list[str], env: dict[str, str]) -> str:
     assert proc.wait(timeout=60) == 0, proc.stderr.read()
     proc.stderr.close()
     return b"".join(chunks).decode()
+
+
+def test_refusals_fit_one_80_column_line(rk, capsys):
+    """The one line a refusal writes on stderr fits the screen: an unknown
+    battle, `rk skyshards` on a clash and on a Conquest battle, `rk track`
+    and `rk pool` on a Conquest battle (issue 10)."""
+    rk(*CLASH)
+    rk(*CONQUEST)
+    refusals = [["status", "--battle", "nowhere"], ["skyshards", "--battle", "waystone-1"],
+                ["skyshards", "--battle", "border-1"], ["track", "--battle", "border-1"],
+                ["pool", "--battle", "border-1"]]
+    for argv in refusals:
+        assert main(argv) == 1, argv
+        captured = capsys.readouterr()
+        (line,) = captured.err.strip().splitlines()
+        assert captured.out == "" and len(line) <= WIDTH, f"{argv}: {len(line)} columns: {line!r}"
+    for argv in refusals[1:3]:  # the rule behind the refusal is still named
+        main(argv)
+        assert "(SKYSHARD-1)" in capsys.readouterr().err

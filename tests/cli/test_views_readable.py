@@ -100,7 +100,8 @@ def test_rk_pool_is_a_table_of_ep_and_draws(store):
     for out in (rk("pool"), piped(store, "pool")):
         assert_pool_table(out, draws=2)
         assert re.search(r"^draw +CLASH-7a, EP-4 +1 +e1 +c3 +Ash Imp +1 +1 ", out, re.M)
-        assert re.search(r"^ep +EP-2 +2 +EP = XP 2 x party", out, re.M)
+        assert re.search(r"^ep +EP-2 +2 +EP = XP 2( |$)", out, re.M)
+        assert "x party size 1 = 2" in out  # a term of the sum is never split
 
 
 def test_rk_pool_of_a_delve_shows_the_tile(delve):
@@ -137,3 +138,49 @@ def test_json_keeps_the_rows_of_the_read_models(delve, view, command):
         assert {"notification_id", "at", "command_id"} <= set(first)
     else:
         assert {"draw", "quest", "discarded", "ep_left"} <= set(first)
+
+
+NEW_PARTY = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord",
+             "--party", "Tarn:dark-elf:bow+destruction-staff:ranged", "--xp", "2", "--seed", "7"]
+
+
+@pytest.fixture
+def engaged(store) -> Path:
+    """The README's clash after Ysolda's and Tarn's engages: both tracks hold dice."""
+    rk(*NEW_PARTY)
+    for command in (["move", "b2"], ["engage", "--form", "light", "--target", "e1", "--dice", "1,2"], ["resolve"],
+                    ["end-turn"], ["engage", "--form", "magic", "--target", "e2", "--dice", "5,6"], ["resolve"]):
+        rk(*command)
+    return store
+
+
+def test_rk_track_names_the_dice_without_ids(engaged):
+    for out in (rk("track"), piped(engaged, "track")):
+        assert all(len(line) <= 80 for line in out.splitlines())
+        header = next(line.split() for line in out.splitlines() if line.strip())
+        assert header == ["adventurer", "position", "die", "kind", "face", "shows"]
+        assert "cinder-bolt" not in out and "tarn" not in out and "ysolda" not in out  # ids are for --json
+        assert re.search(r"^Ysolda +1 +#1 Combat +skill +5 +combat 1 *$", out, re.M)
+        assert re.search(r"^ +2 +#2 Combat +skill +3 +combat 1 *$", out, re.M)  # named once per adventurer
+        assert re.search(r"^Tarn +1 +#5 Cinder Bolt +skill +3 +instant damage 2 *$", out, re.M)
+    rows = rows_of(engaged, "cooldown_track")
+    assert rk("track", "--json") == to_json(rows) + "\n"
+    assert {"hero", "hero_name", "uid", "die", "die_name", "face", "shown"} <= set(json.loads(rk("track", "--json"))[0])
+
+
+def test_rk_adventurer_keeps_each_die_whole_at_80_columns(engaged):
+    for name, dice in (("Ysolda", ["#6 Brace", "#7 Second Wind"]), ("Tarn", ["#5 Cinder Bolt", "#6 Rime Veil"])):
+        for out in (rk("adventurer", name), piped(engaged, "adventurer", name)):
+            assert all(len(line) <= 80 for line in out.splitlines())
+            assert not re.search(r"#\d+,? *$", out, re.M)  # a die's number never ends a line
+            for die in dice:
+                assert die in out
+
+
+def test_rk_pool_notes_break_between_phrases_at_80_columns(engaged):
+    out = piped(engaged, "pool")
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert "x party size 2 = 4" in out  # not "party size" then "2 = 4"
+    assert not re.search(r"(size|level|XP|EP) *$", out, re.M)
+    assert re.search(r" the EP reached 0: *$", out, re.M)  # a phrase too wide starts a line of its own
+    assert re.search(r"^ +no more enemies are *$", out, re.M)
