@@ -162,7 +162,8 @@ def simple_table(columns: tuple[tuple[str, str], ...], cells: list[list[str]], w
     widths = [max([cell_len(name)] + [cell_len(row[i]) for row in cells]) for i, (name, _) in enumerate(columns)]
     total = 2 + sum(widths) + 3 * (len(columns) - 1)
     # Rich trims and breaks at whitespace: cells with any but inner spaces go to rich.
-    if not cells or total > width or any(c != c.strip() or _ODD_SPACE.search(c) for row in cells for c in row):
+    if not cells or total > width or any(c != c.strip() or _ODD_SPACE.search(c) or _zero_width(c)
+                                         for row in cells for c in row):
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         least = _least_widths(columns, cells, wrap) if wrap is not None else None
         if least is not None and 2 + sum(least) + 3 * (len(columns) - 1) > width:
@@ -187,6 +188,13 @@ def simple_table(columns: tuple[tuple[str, str], ...], cells: list[list[str]], w
     out.append("\n".join(line(row) for row in cells))
     out.append("\n" + " " * total)
     return out
+
+
+def _zero_width(text: str) -> bool:
+    """Whether ``text`` holds a character that takes no cell (a Hangul
+    filler, a combining mark): rich's table drops or joins such characters,
+    so only rich lays those cells out."""
+    return not text.isascii() and any(cell_len(ch) == 0 for ch in text)
 
 
 def least_width(columns: tuple[tuple[str, str], ...], cells: list[list[str]], wrap: tuple[str, ...]) -> int:

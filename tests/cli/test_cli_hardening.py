@@ -186,3 +186,27 @@ def test_the_quick_battles_table_prints_what_rich_prints():
         assert printed(simple_table(BATTLE_COLUMNS, cells, width)) == printed(table)
 
     same()
+
+
+def test_the_quick_battles_table_leaves_zero_width_characters_to_rich():
+    """Found by the property above on a fresh run: a Hangul filler (no cell
+    wide) that rich's table drops was written out by the quick path."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from cli.history import BATTLE_COLUMNS, simple_table
+
+    def printed(renderable) -> str:
+        console = Console(file=io.StringIO(), width=60, highlight=False, markup=False, emoji=False)
+        console.print(renderable)
+        return console.file.getvalue()
+
+    for odd in ("\u1160", "\uffa0", "e\u0301"):
+        cells = [[odd, "", "", "", "", ""]]
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        for name, justify in BATTLE_COLUMNS:
+            table.add_column(name, justify=justify)
+        table.add_row(*(Text(c) for c in cells[0]))
+        assert printed(simple_table(BATTLE_COLUMNS, cells, 60)) == printed(table)
