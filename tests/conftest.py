@@ -1,7 +1,18 @@
 """Shared fixtures. ``@pytest.mark.rule("ENGAGE-4")`` names the rule a test checks."""
 
 
+import os
+
 import pytest  # noqa: E402
+from hypothesis import settings
+
+# The suite is deterministic: every property test draws the same examples on
+# every run (derandomize) and no example database carries one run's finds
+# into the next. HYPOTHESIS_PROFILE=explore searches afresh each run, with
+# the database, to look for new counterexamples (then pin them as tests).
+settings.register_profile("deterministic", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 POSTGRES_TEST_STORE = "postgresql://postgres@127.0.0.1:5432/test"
 
