@@ -18,9 +18,7 @@ import termios
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
 NEW = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord",
@@ -30,18 +28,7 @@ NEW = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord",
 COMMAND_ID = re.compile(r"\b[cu]\d{2,}\b")
 
 
-@pytest.fixture
-def store(tmp_path, monkeypatch) -> Path:
-    path = tmp_path / "rk.sqlite"
-    monkeypatch.setenv("RULEKEEPER_STORE", str(path))
-    monkeypatch.setenv("COLUMNS", "80")
-    return path
-
-
-def rk(*args: str) -> str:
-    result = CliRunner().invoke(app, list(args))
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
-    return result.stdout
+from cli_store import rk, store  # noqa: F401  (store is a fixture)
 
 
 @pytest.fixture

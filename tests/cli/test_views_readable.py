@@ -12,9 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app
 from cli.output import to_json
 from domain.betrayal.application import BetrayalApp
 
@@ -28,18 +26,7 @@ MICROSECONDS = re.compile(r"\d\d:\d\d:\d\d\.\d{6}")
 ENTRY = re.compile(r"^v\d+ ")
 
 
-@pytest.fixture
-def store(tmp_path, monkeypatch) -> Path:
-    path = tmp_path / "rk.sqlite"
-    monkeypatch.setenv("RULEKEEPER_STORE", str(path))
-    monkeypatch.setenv("COLUMNS", "80")
-    return path
-
-
-def rk(*args: str) -> str:
-    result = CliRunner().invoke(app, list(args))
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
-    return result.stdout
+from cli_store import rk, store  # noqa: F401  (store is a fixture)
 
 
 def piped(store: Path, *args: str) -> str:
