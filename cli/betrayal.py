@@ -27,38 +27,60 @@ from .battle_names import called, started
 from .game import act, choice, narration, result_json
 from .session import Session
 
-def new_clash(s: Session, *, setup: str, party: list[str], xp: int, seed: int | None,
-              difficulty: str, physical_dice: bool, at: list[str]) -> None:
+def new_clash(s: Session, *, setup: str, party: list[str], xp: int | None, seed: int | None,
+              difficulty: str, physical_dice: bool, at: list[str], climax: bool = False,
+              choose_defense: bool = False) -> None:
     """Set up a clash and print its status."""
-    _started(s, start_clash(s.app, setup=setup,
-                            **_setup_options(s, setup, party, xp, seed, difficulty, physical_dice, at)))
+    _started(s, start_clash(s.app, setup=setup, choose_defense=choose_defense,
+                            **_setup_options(s, setup, party, xp, seed, difficulty, physical_dice, at, climax)))
 
 
-def new_dungeon(s: Session, *, setup: str, party: list[str], xp: int, seed: int | None,
-                difficulty: str, physical_dice: bool, place: list[str], specials: list[str]) -> None:
+def new_dungeon(s: Session, *, setup: str, party: list[str], xp: int | None, seed: int | None,
+                difficulty: str, physical_dice: bool, place: list[str], specials: list[str],
+                climax: bool = False, choose_defense: bool = False) -> None:
     """Set up a dungeon from its diagram (DUNGEON-6 to DUNGEON-11) and print its status."""
     chosen = parse.hex_labels([h for text in specials for h in text.split(",") if h.strip()])
-    _started(s, start_dungeon(s.app, setup=setup, specials=chosen,
-                              **_setup_options(s, setup, party, xp, seed, difficulty, physical_dice, place)))
+    _started(s, start_dungeon(s.app, setup=setup, specials=chosen, choose_defense=choose_defense,
+                              **_setup_options(s, setup, party, xp, seed, difficulty, physical_dice, place, climax)))
 
 
-def new_delve(s: Session, *, delve: str, party: list[str], xp: int, seed: int | None,
-              difficulty: str, physical_dice: bool, place: list[str]) -> None:
+def new_delve(s: Session, *, delve: str, party: list[str], xp: int | None, seed: int | None,
+              difficulty: str, physical_dice: bool, place: list[str], climax: bool = False,
+              choose_defense: bool = False) -> None:
     """Set up a delve (DELVE-7 to DELVE-12) and print its status."""
-    _started(s, start_delve(s.app, delve=delve,
-                            **_setup_options(s, delve, party, xp, seed, difficulty, physical_dice, place)))
+    _started(s, start_delve(s.app, delve=delve, choose_defense=choose_defense,
+                            **_setup_options(s, delve, party, xp, seed, difficulty, physical_dice, place, climax)))
 
 
-def _setup_options(s: Session, setup: str, party: list[str], xp: int, seed: int | None, difficulty: str,
-                   physical_dice: bool, place: list[str]) -> dict[str, Any]:
+def _setup_options(s: Session, setup: str, party: list[str], xp: int | None, seed: int | None, difficulty: str,
+                   physical_dice: bool, place: list[str], climax: bool = False) -> dict[str, Any]:
     """The options every Betrayal setup shares; the battle is called what
     --name says, else after its setup (``waystone-1``)."""
+    members = [parse.party_member(p) for p in party]
     return dict(
-        party=[parse.party_member(p) for p in party], xp=xp,
+        party=members, xp=_party_xp(s, members, xp, climax),
         seed=seed if seed is not None else secrets.randbelow(2**31),
         battle_id=s.battle or s.app.new_battle_id(setup), difficulty=choice(Difficulty, difficulty, "--difficulty"),
         physical_dice=physical_dice, placements=parse.hex_labels(place),
     )
+
+
+def _party_xp(s: Session, members: list, xp: int | None, climax: bool) -> int:
+    """The XP the EP is worked out from: as typed; for a climax battle the
+    session-end table's XP (SESSION-EP-2); else the dial of the campaign the
+    party belongs to (EP-2); else 1."""
+    from domain.betrayal.campaign_app import party_campaign, climax_xp
+
+    if xp is not None and climax:
+        raise MalformedCommand("--xp or --climax, not both: a climax battle's EP comes from the session table")
+    if xp is not None:
+        return xp
+    campaign = party_campaign(s.app, [m.name for m in members])
+    if climax:
+        if campaign is None:
+            raise MalformedCommand("--climax needs a party of one campaign (see `rk campaign status`)")
+        return climax_xp(s.app, campaign, len(members))
+    return campaign.dial if campaign is not None else 1
 
 
 def _started(s: Session, result) -> None:
@@ -138,10 +160,12 @@ def place_tile(s: Session, rotation: int, origin: str) -> None:
     act(s, c.PlaceTile(rotation=rotation, origin=parse.hex_label(origin)))
 
 
-def engage(s: Session, *, form: str, target: str | None, dice: str | None, faces: str | None) -> None:
+def engage(s: Session, *, form: str, target: str | None, dice: str | None, faces: str | None,
+           weapon: str | None = None, overtax: bool = False) -> None:
     act(s, c.Engage(
         form=choice(BattleForm, form, "--form"), target=target or None,
         dice=parse.dice(dice), faces=parse.faces(faces, "--faces"),
+        weapon=(weapon or "").strip(), overtax=overtax,
     ))
 
 
@@ -153,6 +177,40 @@ def clear(s: Session, slot: int) -> None:
     if slot < 1:
         raise MalformedCommand("active slots are counted from 1")
     act(s, c.ClearActive(slot=slot - 1))
+
+
+def race_ability(s: Session, *, hero: str | None, dice: str | None, slots: str | None, targets: str | None,
+                 hex_text: str | None, arm: bool = False) -> None:
+    """A race ability (RACE-*), with the options its race takes."""
+    names = tuple(t.strip() for t in (targets or "").split(",") if t.strip())
+    act(s, c.UseRaceAbility(
+        hero=hero or None, dice=parse.dice(dice), slots=parse.positions(slots, "--slots"), targets=names,
+        hex=None if hex_text is None else parse.hex_label(hex_text), arm=arm,
+    ))
+
+
+def defend(s: Session, *, blocks: str | None, race: bool, gear: str | None = None,
+           overtax: str | None = None) -> None:
+    """Choose-defense battles: the blocks, race reaction, Armor and Pets
+    (COMBAT-4, ARMOR-2, OVERTAX-3)."""
+    chosen = None if blocks is None else () if blocks.strip().lower() == "none" else parse.positions(blocks, "--blocks")
+    items = None if gear is None else () if gear.strip().lower() == "none" else _names(gear)
+    act(s, c.Defend(blocks=chosen, race=race, gear=items, overtax=_names(overtax)))
+
+
+def use_item(s: Session, *, item: str, hero: str | None, target: str | None, overtax: bool, dice: str | None,
+             faces: str | None, hex_text: str | None) -> None:
+    """Use a ready item (ITEM-3), with the options its type takes."""
+    act(s, c.UseGear(
+        item=item.strip(), hero=hero or None, target=(target or "").strip(), overtax=overtax,
+        dice=parse.positions(dice, "--dice"), faces=parse.faces(faces, "--faces"),
+        hex=None if hex_text is None else parse.hex_label(hex_text),
+    ))
+
+
+def _names(text: str | None) -> tuple[str, ...]:
+    """``"a, b"`` -> ("a", "b")."""
+    return tuple(t.strip() for t in (text or "").split(",") if t.strip())
 
 
 def simple(s: Session, name: str) -> None:

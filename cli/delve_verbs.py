@@ -16,9 +16,15 @@ Party = Annotated[list[str], typer.Option(
     metavar="MEMBER", show_default=False,
     help="An adventurer, once per party member, in turn order: Name for an existing one, or "
          "Name:race, Name:race:line+line, Name:race:line+line:form to create one (see `rk races`, `rk lines`).")]
-Xp = Annotated[int, typer.Option(
+Xp = Annotated[Optional[int], typer.Option(
     metavar="XP", min=0, max=MAX_SEED,  # the rules bound it (EP-2), naming the rule
-    help="The party's XP on the dial, 0 to 80 (EP-2).")]
+    show_default=False,
+    help="The party's XP on the dial, 0 to 80 (EP-2). Default: the dial of the party's campaign, else 1.")]
+Defense = Annotated[bool, typer.Option(
+    "--choose-defense", help="Stop before an enemy's damage to let the adventurer choose its block dice and"
+                             " reactions (rk defend; COMBAT-4). Default: the engine chooses.")]
+Climax = Annotated[bool, typer.Option(
+    "--climax", help="A session's climax battle: EP from the session-end table, not the dial (SESSION-EP-2).")]
 Seed = Annotated[Optional[int], typer.Option(
     metavar="N", min=0, max=MAX_SEED, show_default=False,
     help="The seed every roll and draw derives from, 0 to 2^63-1 (default: a random one, shown in the status).")]
@@ -35,7 +41,8 @@ def new_delve(
     ctx: typer.Context,
     delve: Annotated[str, typer.Option(metavar="DELVE", help="The delve encounter (see `rk delves`).",
                                        show_default=False)],
-    party: Party, xp: Xp = 1, seed: Seed = None, difficulty: Level = "adept", physical_dice: Physical = False,
+    party: Party, xp: Xp = None, climax: Climax = False, choose_defense: Defense = False, seed: Seed = None,
+    difficulty: Level = "adept", physical_dice: Physical = False,
     place: Place = None, battle: NewName = None, store: Store = None, json: Json = False,
 ) -> None:
     """Set up a delve (DELVE-7 to DELVE-12): the Entrance on the table, the party on it, and show it.
@@ -43,7 +50,8 @@ def new_delve(
     Each tile revealed gets its own EP, XP x party size (DELVE-4).
     Example: rk new delve --delve whispering-barrow --party "Ysolda:nord" --party "Tarn:dark-elf" --xp 2 --seed 7
     """
-    _run(ctx, "betrayal.new_delve", store, battle, json, delve=delve, party=party, xp=xp, seed=seed,
+    _run(ctx, "betrayal.new_delve", store, battle, json, delve=delve, party=party, xp=xp, climax=climax,
+         choose_defense=choose_defense, seed=seed,
          difficulty=difficulty, physical_dice=physical_dice, place=place or [])
 
 
@@ -52,7 +60,8 @@ def new_dungeon(
     ctx: typer.Context,
     setup: Annotated[str, typer.Option(metavar="SETUP", help="The dungeon's setup diagram (see `rk setups`).",
                                        show_default=False)],
-    party: Party, xp: Xp = 1, seed: Seed = None, difficulty: Level = "adept", physical_dice: Physical = False,
+    party: Party, xp: Xp = None, climax: Climax = False, choose_defense: Defense = False, seed: Seed = None,
+    difficulty: Level = "adept", physical_dice: Physical = False,
     place: Place = None,
     specials: Annotated[Optional[list[str]], typer.Option(
         metavar="HEXES", show_default=False,
@@ -63,7 +72,8 @@ def new_dungeon(
 
     Example: rk new dungeon --setup sentinel-vault --party "Ysolda:nord" --xp 2 --seed 7
     """
-    _run(ctx, "betrayal.new_dungeon", store, battle, json, setup=setup, party=party, xp=xp, seed=seed,
+    _run(ctx, "betrayal.new_dungeon", store, battle, json, setup=setup, party=party, xp=xp, climax=climax,
+         choose_defense=choose_defense, seed=seed,
          difficulty=difficulty, physical_dice=physical_dice, place=place or [], specials=specials or [])
 
 

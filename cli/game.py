@@ -28,7 +28,7 @@ from .session import Session
 
 def view(rs: Ruleset) -> ModuleType:
     """The command line's view module of ruleset ``rs`` (``cli.<name>``)."""
-    return import_module(f"cli.{rs.name}")
+    return import_module(f"cli.{rs.name.replace('-', '_')}")
 
 
 def status(s: Session, at: int | None = None) -> None:
@@ -118,7 +118,7 @@ def narration(s: Session, result: Result, state: Any) -> list[str]:
         # (a ruleset's evolve need not know the kernel's undo event).
         state = event.restored if isinstance(event, CommandUndone) else rs.evolve(state, event)
     companions = {stream for _, stream in rs.companions(result.battle.state)}
-    written = [rs.describe_event(event, state, pack)
+    written = [rs.describe_written(event, stream, state, pack)
                for stream, events in result.written if stream in companions for event in events]
     if setup:  # a setup's companions (a delve's map) come right after the game's own first line
         return lines[:1] + written + lines[1:]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import Any
+from uuid import UUID
 
 from rich import box
 from rich.cells import cell_len
@@ -65,7 +66,7 @@ def _narrated(s: Session, rs, envelopes: list, words: dict[str, str]) -> Iterato
     before it (folded once, as the log goes); an undo names the command it
     reverted with ``words``."""
     pack = s.app.pack_of(rs)
-    written = _companion_events(s, rs)
+    written = _companion_events(s, rs, envelopes)
     state = None
     last = len(envelopes) - 1
     for i, env in enumerate(envelopes):
@@ -80,7 +81,7 @@ def _narrated(s: Session, rs, envelopes: list, words: dict[str, str]) -> Iterato
         if i == last or envelopes[i + 1].command_id != env.command_id:
             # the command's events in its companion streams (a delve's Delve) follow its own
             for kind, other in written.pop(env.command_id, ()):
-                yield kind, other, rs.describe_event(other.event, state, pack)
+                yield kind, other, rs.describe_written(other.event, other.originator_id, state, pack)
 
 
 def _command_words(rs, envelopes: list) -> dict[str, str]:
@@ -96,13 +97,33 @@ def _command_words(rs, envelopes: list) -> dict[str, str]:
     return {command: f"{words} ({events(*versions[command])})" for command, words in typed.items()}
 
 
-def _companion_events(s: Session, rs) -> dict[str, list]:
-    """The envelopes of the game's companion streams (``Ruleset.companions``),
-    by the id of the command that wrote them."""
+def _companion_events(s: Session, rs, envelopes: list) -> dict[str, list]:
+    """The envelopes the game's commands wrote to its companion streams
+    (``Ruleset.companions``), by the id of the command that wrote them. A
+    stream may hold other games' events too (an adventurer's battles and its
+    campaign), so each command's own are found from where it says it wrote
+    (``touched``); an undo wrote where the command it undid had."""
+    kinds = {stream: kind for kind, stream in rs.companions(s.app.battle(s.battle_id).state)}
+    touched: dict[str, tuple] = {}
     out: dict[str, list] = {}
-    for kind, stream in rs.companions(s.app.battle(s.battle_id).state):
-        for env in s.app.events(stream):
-            out.setdefault(env.command_id, []).append((kind, env))
+    for env in envelopes:
+        event = env.event
+        if isinstance(event, CommandIssued):
+            touched[event.command_id] = event.touched
+            streams, together = event.touched, True
+        elif isinstance(event, CommandUndone):
+            streams, together = touched.get(event.command_id, ()), False
+        else:
+            continue
+        for sid, before in streams:
+            stream = UUID(sid)
+            if stream not in kinds:
+                continue
+            for other in s.app.events(stream, gt=before):
+                if other.command_id == env.command_id:
+                    out.setdefault(env.command_id, []).append((kinds[stream], other))
+                elif together:  # a command's writes are together, right after ``before``
+                    break
     return out
 
 
@@ -118,7 +139,9 @@ def battles(s: Session, all_: bool = False) -> None:
 
     from .current import chosen_battle
 
-    rows = [msgspec.structs.asdict(r) for r in battle_rows(s.app)]
+    from domain.kernel import ruleset as registry
+
+    rows = [msgspec.structs.asdict(r) for r in battle_rows(s.app) if registry.load(r.ruleset).battles]
     live = [r["battle"] for r in rows if not r["deleted"]]
     chosen = chosen_battle(s.app)
     current = chosen if chosen in live else (live[-1] if live else None)
@@ -242,7 +265,13 @@ def adventurer(s: Session, name: str) -> None:
     names = _battle_names(s)
     table.add_row("battles", Phrases(", ".join(printable(names.get(b, b)) for b in a.battles) or "—", hang=0))
     if a.hp <= 0:
-        table.add_row("", "defeated: cannot join a battle (HEALTH-5)")
+        table.add_row("", "defeated: cannot join a battle (HEALTH-5) until a rest heals it (rk rest)")
+    if a.campaign or a.class_id:
+        from .sheet import sheet_rows
+
+        table.add_row("campaign", a.campaign or "—")
+        for label, value in sheet_rows(s, a):
+            table.add_row(label, Phrases(value, hang=0))
     s.out.print(Text(a.name, style=HERO), table)
 
 

@@ -49,9 +49,16 @@ def new_clash(
         metavar="MEMBER", help="An adventurer, once per party member, in turn order: Name for an existing one, or "
              "Name:race, Name:race:line+line, Name:race:line+line:form to create one "
              "(see `rk races`, `rk lines`).", show_default=False)],
-    xp: Annotated[int, typer.Option(
+    xp: Annotated[Optional[int], typer.Option(
         metavar="XP", min=0, max=MAX_SEED,  # the rules bound it (EP-2), naming the rule
-        help="The party's XP on the dial, 0 to 80; EP = XP x party size (EP-2).")] = 1,
+        show_default=False,
+        help="The party's XP on the dial, 0 to 80; EP = XP x party size (EP-2). Default: the dial of the"
+             " party's campaign, else 1.")] = None,
+    climax: Annotated[bool, typer.Option(
+        "--climax", help="A session's climax battle: EP from the session-end table, not the dial (SESSION-EP-2).")] = False,
+    choose_defense: Annotated[bool, typer.Option(
+        "--choose-defense", help="Stop before an enemy's damage to let the adventurer choose its block dice and"
+                                 " reactions (rk defend; COMBAT-4). Default: the engine chooses.")] = False,
     seed: Annotated[Optional[int], typer.Option(
         metavar="N", min=0, max=MAX_SEED,
         help="The seed every roll and draw derives from, 0 to 2^63-1 (default: a random one, shown in the status).",
@@ -69,7 +76,8 @@ def new_clash(
     Example: rk new clash --setup waystone-crossing --party "Ysolda:nord"
     --party "Tarn:dark-elf:bow+destruction-staff:ranged" --xp 2 --seed 7
     """
-    _run(ctx, "betrayal.new_clash", store, battle, json, setup=setup, party=party, xp=xp, seed=seed,
+    _run(ctx, "betrayal.new_clash", store, battle, json, setup=setup, party=party, xp=xp, climax=climax,
+         choose_defense=choose_defense, seed=seed,
          difficulty=difficulty, physical_dice=physical_dice, at=at or [])
 
 
@@ -145,10 +153,38 @@ def battles(
 @app.command(rich_help_panel=LOOK)
 def adventurer(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(metavar="NAME", help="The adventurer's name (any case).", show_default=False)],
+    name: Annotated[str, typer.Argument(
+        metavar="NAME|new", help="The adventurer's name (any case), or `new` to recruit one.", show_default=False)],
+    new_name: Annotated[Optional[str], typer.Argument(
+        metavar="[NEW-NAME]", help="With `new`: the new adventurer's name.", show_default=False)] = None,
+    race: Annotated[Optional[str], typer.Option(
+        metavar="RACE", show_default=False, help="With `new`: its race (see `rk races`).")] = None,
+    class_id: Annotated[Optional[str], typer.Option(
+        "--class", metavar="CLASS", show_default=False, help="With `new`: its class (see `rk classes`).")] = None,
+    lines: Annotated[Optional[str], typer.Option(
+        metavar="LINE+LINE", show_default=False,
+        help="With `new`: its starting skill lines (default: the pack's; see `rk lines`).")] = None,
+    campaign: Annotated[Optional[str], typer.Option(
+        "--campaign", "-c", metavar="NAME", show_default=False,
+        help="With `new`: the campaign it joins (default: the newest; one is begun if there is none).")] = None,
     store: Store = None, json: Json = False,
 ) -> None:
-    """Show an adventurer as it stands between battles: stats, dice, track, battles."""
+    """Show an adventurer's sheet between battles, or recruit one.
+
+    rk adventurer Ria: stats, class, XP and Tenacity, the mat rows with the
+    next slot's cost, dice, track, items, battles.
+
+    rk adventurer new Ria --race nord --class bastion: a new adventurer of
+    that race and class joins the campaign.
+    """
+    if name == "new" and (new_name is not None or race or class_id):
+        if not new_name or not race or not class_id:
+            raise typer.BadParameter("rk adventurer new NAME --race RACE --class CLASS", param_hint="NEW-NAME")
+        _run(ctx, "campaign.recruit", store, None, json, new_name, race, class_id, lines, campaign)
+        return
+    if new_name is not None or race or class_id or lines or campaign:
+        raise typer.BadParameter("NEW-NAME, --race, --class, --lines and --campaign go with `rk adventurer new`",
+                                 param_hint="NAME")
     _run(ctx, "history.adventurer", store, None, json, name)
 
 
@@ -201,10 +237,16 @@ def engage(
         metavar="UIDS", help="Die uids to gather and roll, e.g. 1,2 (the free dice of `rk status`).", show_default=False)] = None,
     faces: Annotated[Optional[str], typer.Option(
         metavar="FACES", help="Physical dice only: the face each die shows, 1 to 6, in --dice order.", show_default=False)] = None,
+    weapon: Annotated[Optional[str], typer.Option(
+        metavar="ITEM", help="The one ready Weapon to apply, chosen before rolling (WEAPON-2, WEAPON-3).",
+        show_default=False)] = None,
+    overtax: Annotated[bool, typer.Option(
+        "--overtax", help="Trigger the Weapon's Overtax too; it is discarded after the engage (OVERTAX-2, -4).")] = False,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Engage: declare a form, a target and dice, and roll them (ENGAGE-4 to ENGAGE-7)."""
-    _run(ctx, "betrayal.engage", store, battle, json, form=form, target=target, dice=dice, faces=faces)
+    _run(ctx, "betrayal.engage", store, battle, json, form=form, target=target, dice=dice, faces=faces,
+         weapon=weapon, overtax=overtax)
 
 
 @app.command(rich_help_panel=ACT)
@@ -228,6 +270,89 @@ def clear(
 ) -> None:
     """Remove the die in an active slot without resolving it (ACTIVE-4)."""
     _run(ctx, "betrayal.clear", store, battle, json, slot)
+
+
+@app.command("race-ability", rich_help_panel=ACT)
+def race_ability(
+    ctx: typer.Context,
+    hero: Annotated[Optional[str], typer.Argument(
+        metavar="HERO", help="Who uses it (default: the adventurer whose turn it is), e.g. faen.",
+        show_default=False)] = None,
+    dice: Annotated[Optional[str], typer.Option(
+        metavar="UIDS", help="Dark Elf: skill dice on the track to recover, up to 4, e.g. 1,3.",
+        show_default=False)] = None,
+    slots: Annotated[Optional[str], typer.Option(
+        metavar="POSITIONS", help="Redguard: track positions (from 1) of fatigue or status dice to remove, up to 3.",
+        show_default=False)] = None,
+    targets: Annotated[Optional[str], typer.Option(
+        metavar="HEROES", help="High Elf: the adventurer to place (default: yourself); Wood Elf: up to 2 to hide.",
+        show_default=False)] = None,
+    hex: Annotated[Optional[str], typer.Option(
+        "--hex", metavar="HEX", help="High Elf: the Entrance hex; Khajiit: where the free move goes, e.g. c4.",
+        show_default=False)] = None,
+    arm: Annotated[bool, typer.Option(
+        "--arm", help="Wood Elf: ready it on your turn for the start of the next enemy's turn.")] = False,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Use a race ability, once per battle (RACE-*).
+
+    Dark Elf (--dice), Redguard (--slots), High Elf (--targets, --hex) and Orc
+    (an extra turn) act on your own turn; Wood Elf (--targets) as a turn starts.
+    Argonian, Imperial, Nord and Khajiit ready it on your turn for its next
+    trigger; after Cutpurse opened a lock, --hex takes the Khajiit's free move.
+    """
+    _run(ctx, "betrayal.race_ability", store, battle, json, hero=hero, dice=dice, slots=slots,
+         targets=targets, hex_text=hex, arm=arm)
+
+
+@app.command(rich_help_panel=ACT)
+def defend(
+    ctx: typer.Context,
+    blocks: Annotated[Optional[str], typer.Option(
+        metavar="SLOTS", help="Active slots (from 1) to block with, or none (default: the rules' own choice).",
+        show_default=False)] = None,
+    race: Annotated[bool, typer.Option(
+        "--race", help="Use the race reaction (Argonian, Imperial) on the damage left.")] = False,
+    gear: Annotated[Optional[str], typer.Option(
+        metavar="ITEMS", help="Ready Armor and Pets to use, or none (default: every one, ARMOR-2).",
+        show_default=False)] = None,
+    overtax: Annotated[Optional[str], typer.Option(
+        metavar="ITEMS", help="Armor whose Overtax to trigger too; discarded after the engage (OVERTAX-3, -4).",
+        show_default=False)] = None,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Choose how the adventurer about to take damage defends (COMBAT-4; choose-defense battles)."""
+    _run(ctx, "betrayal.defend", store, battle, json, blocks=blocks, race=race, gear=gear, overtax=overtax)
+
+
+@app.command("use-item", rich_help_panel=ACT)
+def use_item(
+    ctx: typer.Context,
+    item: Annotated[str, typer.Argument(metavar="ITEM", help="A ready item's id (see `rk status`).",
+                                        show_default=False)],
+    hero: Annotated[Optional[str], typer.Argument(
+        metavar="HERO", help="Who uses it (default: the adventurer whose turn it is).", show_default=False)] = None,
+    target: Annotated[Optional[str], typer.Option(
+        metavar="HERO", help="Enchantment: the adventurer to attach it to (default: yourself).",
+        show_default=False)] = None,
+    overtax: Annotated[bool, typer.Option(
+        "--overtax", help="Armor: ready its Overtax for the next enemy engage against you (OVERTAX-3).")] = False,
+    dice: Annotated[Optional[str], typer.Option(
+        metavar="POSITIONS", help="Reroll items: roll positions (from 1) of the dice to reroll.",
+        show_default=False)] = None,
+    faces: Annotated[Optional[str], typer.Option(
+        metavar="FACES", help="Physical dice only: the faces the rerolled dice show, 1 to 6.",
+        show_default=False)] = None,
+    hex: Annotated[Optional[str], typer.Option(
+        "--hex", metavar="HEX", help="Move items: where the free move goes, e.g. c4.", show_default=False)] = None,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Use a ready item (ITEM-3 to ITEM-6): a Potion, Consumable or other item
+    on your turn, an Enchantment to attach, an Armor or Pet to put on guard
+    (--overtax: an Armor's Overtax to ready), a reroll while dice wait; a
+    Breton after Opportunist readies a Pack item."""
+    _run(ctx, "betrayal.use_item", store, battle, json, item=item, hero=hero, target=target, overtax=overtax,
+         dice=dice, faces=faces, hex_text=hex)
 
 
 @app.command("end-turn", rich_help_panel=ACT)
@@ -453,6 +578,8 @@ def run() -> None:
 # themselves on the app (``cli.app``) as they are imported here: after the
 # core commands above, the order `rk --help` lists them in.
 from . import battle_verbs  # noqa: E402,F401
+from . import campaign_verbs  # noqa: E402,F401
+from . import class_verbs  # noqa: E402,F401
 from . import conquest_verbs  # noqa: E402,F401
 from . import delve_verbs  # noqa: E402,F401
 from . import log_verbs  # noqa: E402,F401

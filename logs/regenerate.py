@@ -328,6 +328,50 @@ def conquest_undo(app: GameApp) -> str:
     return battle_id
 
 
+def campaign_two_battles(app: BetrayalApp) -> str:
+    """A campaign between two battles: Ysolda (Nord, Bastion) and Tarn (Dark
+    Elf, Stalker) are recruited, win waystone-crossing (seed 2), hold its
+    Reward Phase (health and Cooldown bought, a Bow die of level 2, Tenacity,
+    the saved-XP cap), get and ready items, rest at the End of Day, fight
+    fallen-watchtower (seed 4) at the campaign's dial, and hold its Reward
+    Phase. The log is the campaign's: its own stream and both adventurers'
+    whole histories."""
+    from domain.betrayal import campaign_app as ca
+    from domain.betrayal import campaign_commands as cc
+
+    campaign_id = "golden-campaign"
+    ca.new_campaign(app, campaign_id)
+    for command in (cc.Recruit(name="Ysolda", race="nord", class_id="bastion"),
+                    cc.Recruit(name="Tarn", race="dark-elf", class_id="stalker", lines=("bow", "destruction-staff"))):
+        app.execute(campaign_id, command)
+    party = [PartySpec("Ysolda"), PartySpec("Tarn")]
+    app.new_clash(setup="waystone-crossing", party=party, xp=ca.campaign(app, campaign_id).dial, seed=2,
+                  battle_id="golden-campaign-1")
+    play_out(app, "golden-campaign-1", random.Random(2))
+    _expect(app, "golden-campaign-1", Outcome.SUCCESS)
+    reward = ca.battle_reward(app, "golden-campaign-1") + 6  # and a quest's XP on top: a default of this fixture
+    for command in (cc.GainRewards(battle_id="golden-campaign-1", xp=reward),
+                    cc.Untrain(adventurer="Ysolda", what="magicka"),
+                    cc.Advance(adventurer="Ysolda", what="health"), cc.Advance(adventurer="Ysolda", what="cooldown"),
+                    cc.Advance(adventurer="Tarn", what="twin-shafts"), cc.Advance(adventurer="Tarn", what="tenacity"),
+                    cc.EndRewards(),
+                    cc.GainItem(adventurer="Ysolda", item="scuffed-bracers", ready=True),
+                    cc.GainItem(adventurer="Tarn", item="bitterroot-draught"),
+                    cc.ReadyItem(adventurer="Tarn", item="bitterroot-draught"),
+                    cc.UseItem(adventurer="Tarn", item="bitterroot-draught"),
+                    cc.Rest()):
+        app.execute(campaign_id, command)
+    app.undo(campaign_id)  # the rest undone and given again: undo across the day's end
+    app.redo(campaign_id)
+    app.new_clash(setup="fallen-watchtower", party=party, xp=ca.campaign(app, campaign_id).dial, seed=4,
+                  battle_id="golden-campaign-2")
+    play_out(app, "golden-campaign-2", random.Random(4))
+    app.execute(campaign_id, cc.GainRewards(battle_id="golden-campaign-2",
+                                            xp=ca.battle_reward(app, "golden-campaign-2")))
+    app.execute(campaign_id, cc.EndRewards())
+    return campaign_id
+
+
 GOLDEN: dict[str, Callable[[GameApp], str]] = {
     "won-waystone-crossing.jsonl": won_waystone_crossing,
     "lost-fallen-watchtower.jsonl": lost_fallen_watchtower,
@@ -339,6 +383,7 @@ GOLDEN: dict[str, Callable[[GameApp], str]] = {
     "conquest-wipe-out.jsonl": conquest_wipe_out,
     "conquest-round-limit.jsonl": conquest_round_limit,
     "conquest-undo.jsonl": conquest_undo,
+    "campaign-two-battles.jsonl": campaign_two_battles,
 }
 
 

@@ -14,6 +14,7 @@ import sqlite3
 
 import msgspec
 
+from domain.betrayal import adventurer_events as ae
 from domain.betrayal.adventurer import AdventurerCreated, AdventurerRestored, AdventurerState, BattleConcluded
 from domain.kernel.envelope import Envelope
 
@@ -36,7 +37,7 @@ class AdventurerRow(msgspec.Struct, frozen=True, kw_only=True):
 class AdventurersView(Projection):
     """A row per adventurer stream, and the outcome of each battle it fought."""
 
-    name = "adventurers-1"
+    name = "adventurers-2"  # adventurers-1 knew nothing of campaigns
     tables = ("adventurer_rows", "adventurer_results")
     schema = (
         "CREATE TABLE IF NOT EXISTS adventurer_rows (stream TEXT PRIMARY KEY, created INTEGER, name TEXT,"
@@ -48,6 +49,21 @@ class AdventurersView(Projection):
     @handles(AdventurerCreated)
     def created(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
         _put(db, str(env.originator_id), env.event.state, nid)
+
+    @handles(ae.AdventurerRecruited)
+    def recruited(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        _put(db, str(env.originator_id), env.event.state, nid)
+
+    @handles(ae.StatRaised, ae.StatUntrained, ae.Rested, ae.ItemUsed)
+    def health(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        """The campaign's events that move HP or the Health stat."""
+        e, stream = env.event, str(env.originator_id)
+        if isinstance(e, ae.StatRaised) and e.stat == "health":  # HEALTH-6
+            db.execute("UPDATE adventurer_rows SET hp = hp + 1, max_hp = max_hp + 1 WHERE stream = ?", (stream,))
+        elif isinstance(e, ae.StatUntrained) and e.stat == "health":  # HEALTH-7
+            db.execute("UPDATE adventurer_rows SET hp = ?, max_hp = max_hp - 1 WHERE stream = ?", (e.hp, stream))
+        elif isinstance(e, (ae.Rested, ae.ItemUsed)) and e.healed:
+            db.execute("UPDATE adventurer_rows SET hp = hp + ? WHERE stream = ?", (e.healed, stream))
 
     @handles(BattleConcluded)
     def concluded(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:

@@ -104,7 +104,7 @@ class CooldownView(Projection):
         _track(db, stream, e.hero, e.track)  # type: ignore[attr-defined]
         _drained(db, stream, e.hero, e.drained)  # type: ignore[attr-defined]
 
-    @handles(ev.DiceRecovered, ev.HeroStatusLost)
+    @handles(ev.DiceRecovered, ev.HeroStatusLost, ev.TrackDiceRecovered, ev.TrackDiceRemoved)
     def moved(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
         e = env.event
         _track(db, str(env.originator_id), e.hero, e.track)  # type: ignore[attr-defined]

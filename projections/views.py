@@ -46,6 +46,7 @@ from . import battles as _battles
 from . import cooldown as _cooldown
 from . import pool as _pool
 from . import skyshards as _skyshards
+from . import xp_ledger as _xp_ledger
 from .adventurers import AdventurerRow, AdventurersView
 from .audit import AuditLine, AuditView
 from .battles import BattleRow, BattlesView
@@ -53,11 +54,12 @@ from .cooldown import CooldownView, SlotRow, TrackRow
 from .pool import PoolRow, PoolView
 from .runner import Catchup
 from .skyshards import SkyshardProgress, SkyshardRow, SkyshardView
+from .xp_ledger import XpLedgerView, XpLine
 
 __all__ = [
     "AdventurerRow", "AuditLine", "BattleRow", "PoolRow", "SkyshardProgress", "SkyshardRow", "SlotRow", "TrackRow",
     "adventurers", "audit", "battles", "behind", "catch_up", "close_views", "cooldown_slots", "cooldown_track",
-    "enemy_pool", "skyshard_progress", "skyshards", "views_for", "views_path_for",
+    "enemy_pool", "skyshard_progress", "skyshards", "views_for", "views_path_for", "XpLine", "xp_ledger",
 ]
 
 _VIEWS: weakref.WeakKeyDictionary[EventSourcedApp, Catchup] = weakref.WeakKeyDictionary()
@@ -100,7 +102,7 @@ def views_for(app: EventSourcedApp) -> Catchup:
             if path is not None and not _writable(path):
                 path = None  # a store we may only read: rebuild the views in memory
             views = Catchup(path, (CooldownView(), PoolView(), AuditView(), BattlesView(), SkyshardView(),
-                                   AdventurersView()))
+                                   AdventurersView(), XpLedgerView()))
             _VIEWS[app] = views
         return views
 
@@ -214,6 +216,18 @@ def adventurers(app: EventSourcedApp) -> list[AdventurerRow]:
     views.catch_up(app)
     with views.reading() as db:
         return _adventurers.adventurer_rows(db)
+
+
+def xp_ledger(app: EventSourcedApp, name: str) -> list[XpLine]:
+    """The XP ledger of the adventurer called ``name``: each XP gained and
+    spent, oldest first, with the balance after each line."""
+    from domain.betrayal.application import adventurer, adventurer_stream
+
+    found = adventurer(app, name)  # NotFound names the adventurer
+    views = views_for(app)
+    views.catch_up(app)
+    with views.reading() as db:
+        return _xp_ledger.xp_lines(db, str(adventurer_stream(name)), found.name)
 
 
 def audit(app: EventSourcedApp, battle_id: str) -> list[AuditLine]:

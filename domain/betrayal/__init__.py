@@ -9,3 +9,7 @@ from domain.kernel.ruleset import register  # noqa: E402
 from .ruleset import BETRAYAL  # noqa: E402
 
 register(BETRAYAL)
+
+from .campaign_ruleset import CAMPAIGN  # noqa: E402
+
+register(CAMPAIGN)

@@ -8,10 +8,10 @@ from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import distance, name
 
 from . import events as ev
-from . import exploration, flow
+from . import exploration, flow, item_use, race_abilities
 from .catalog import Face, SkillDie
 from .commands import ClearActive, Engage, Move, MoveToExplore, Resolve
-from .context import ACTIVE_SLOTS, MAX_TENACITY
+from .context import ACTIVE_SLOTS, ENEMY_DIE, ENEMY_DIE_FACES, MAX_TENACITY
 from .damage import heal_hero, hurt_foe, hurt_hero
 from .decision import Decision
 from .delve import TurnMarks
@@ -260,43 +260,56 @@ def engage(d: Decision, cmd: Engage) -> None:
     if cmd.target is not None:
         check_target(d, hero, cmd.form, cmd.target)
     dice = check_dice(d, hero, cmd.form, cmd.dice)
-    if dice and Status.DAZE in statuses(hero) and t.moves > 0:
+    weapon = item_use.engage_weapon(d, hero, cmd)  # WEAPON-1 to WEAPON-3: chosen before rolling
+    reveler = race_abilities.reveler_dice(hero, cmd.form)  # RACE-NORD: free enemy Combat dice
+    extra = reveler + item_use.weapon_dice(weapon, cmd.overtax)  # a Weapon's extra dice are free dice too
+    if (dice or extra) and Status.DAZE in statuses(hero) and t.moves > 0:
         raise RuleViolation("STATUS-1", f"{hero.name} is dazed and moved this turn, so cannot roll dice")
-    faces = _faces(d, cmd, dice)
+    faces = _faces(d, cmd, dice, extra)
     number = t.engages + 1
     if d.delve is not None:  # ENGAGE-3: the rest of an interrupted Move cannot follow an Engage
         exploration.end_interrupted_move(d, hero.id)
     d.emit(ev.EngageDeclared(hero=hero.id, number=number, form=cmd.form, target=cmd.target))
-    if number >= 2:  # ENGAGE-4, ENGAGE-4a
+    from .class_abilities import free_engage  # an extra Engage action of a class ability has no fatigue
+    if number >= 2 and not free_engage(d, hero.id):  # ENGAGE-4, ENGAGE-4a
         count = 2 if d.state.difficulty is Difficulty.EXPERT else 1
         gain_fatigue(d, hero.id, DieKind.LIGHT_FATIGUE, count, "ENGAGE-4a" if count == 2 else "ENGAGE-4")
-    if not dice:
-        d.emit(ev.EngageResolved(hero=hero.id))
+    if reveler:
+        race_abilities.fire_reveler(d, hero)
+    item_use.wield(d, hero.id, weapon, cmd.overtax)
+    if not dice and not extra:
+        item_use.weapon_alone(d, hero.id, cmd.target)
+        item_use.end_engage(d, hero.id)  # EngageResolved, then an Overtaxed Weapon goes (OVERTAX-4)
         return
     if faces is None:
-        rolled, counter = d.roll(len(dice))
+        rolled, counter = d.roll(len(dice) + extra)
         typed = False
     else:
         rolled, counter, typed = list(faces), d.state.rng, True
-    d.emit(ev.DiceRolled(
-        unit=hero.id, counter=counter, typed=typed,
-        dice=tuple(Rolled(uid, die.id, f) for uid, die, f in zip(cmd.dice, dice, rolled)),
-    ))
+    own = tuple(Rolled(uid, die.id, f) for uid, die, f in zip(cmd.dice, dice, rolled))
+    free = tuple(Rolled(0, ENEMY_DIE, f) for f in rolled[len(dice):])  # uid 0: no adventurer's die
+    d.emit(ev.DiceRolled(unit=hero.id, counter=counter, typed=typed, dice=own + free))
 
 
-def _faces(d: Decision, cmd: Engage, dice: list[SkillDie]) -> tuple[int, ...] | None:
-    """Physical dice: the typed faces, checked against the dice (DESIGN)."""
+def _faces(d: Decision, cmd: Engage, dice: list[SkillDie], extra: int = 0) -> tuple[int, ...] | None:
+    """Physical dice: the typed faces, checked against the dice (DESIGN);
+    ``extra`` free enemy Combat dice (RACE-NORD) come after the gathered ones."""
     if not d.state.options.physical_dice:
         if cmd.faces is not None:
             raise MalformedCommand("this battle rolls its own dice; faces can be typed only with the physical-dice option")
         return None
-    if not dice and not cmd.faces:  # nothing rolled (ENGAGE-7 is optional), nothing to type
+    if not dice and not extra and not cmd.faces:  # nothing rolled (ENGAGE-7 is optional), nothing to type
         return ()
-    if cmd.faces is None or len(cmd.faces) != len(dice):
-        raise MalformedCommand(f"physical dice: type one face (1-6) for each of the {len(dice)} dice rolled")
+    n = len(dice) + extra
+    if cmd.faces is None or len(cmd.faces) != n:
+        also = f" (with {extra} enemy Combat die of Reveler last)" if extra else ""
+        raise MalformedCommand(f"physical dice: type one face (1-6) for each of the {n} dice rolled{also}")
     for f, die in zip(cmd.faces, dice):
         if not 0 <= f < len(die.faces):
             raise MalformedCommand(f"{die.name} has faces 1 to {len(die.faces)}, not {f + 1}")
+    for f in cmd.faces[len(dice):]:
+        if not 0 <= f < len(ENEMY_DIE_FACES):
+            raise MalformedCommand(f"an enemy Combat die has faces 1 to {len(ENEMY_DIE_FACES)}, not {f + 1}")
     return cmd.faces
 
 
@@ -327,6 +340,7 @@ def resolve(d: Decision, cmd: Resolve) -> None:
     pool = _Pool()
     for i, rolled in enumerate(pending.dice):
         _resolve_die(d, hero_id, pending.form, target, rolled, i in cmd.skip, pool)
+    item_use.weapon_strike(d, hero_id, target, pool)  # the engage's Weapon (WEAPON-1, OVERTAX-2)
     hero = d.state.hero(hero_id)
     if target is not None and (pool.combat or pool.physical or pool.true):
         combat = pool.combat // 2 if Status.MAIM in statuses(hero) else pool.combat  # Maim
@@ -337,7 +351,7 @@ def resolve(d: Decision, cmd: Resolve) -> None:
             lost = hurt_foe(d, target.id, combat + pool.physical, pool.true, source=hero_id, rule="ENGAGE-8c")
         if lost and Status.STEALTH in statuses(d.state.hero(hero_id)):
             lose_status(d, hero_id, Status.STEALTH, "STATUS-1")
-    d.emit(ev.EngageResolved(hero=hero_id))
+    item_use.end_engage(d, hero_id)  # EngageResolved, then an Overtaxed Weapon goes (OVERTAX-4)
 
 
 def _tenacity_face(die: SkillDie) -> int:
@@ -346,6 +360,10 @@ def _tenacity_face(die: SkillDie) -> int:
 
 def _resolve_die(d: Decision, hero_id: str, form: BattleForm, target: Foe | None,
                  rolled: Rolled, skip: bool, pool: _Pool) -> None:
+    if rolled.die == ENEMY_DIE:  # RACE-NORD: a free enemy Combat die deals its damage, then goes back to the supply
+        if not skip and target is not None and form in WEAPON_FORMS:
+            pool.combat += ENEMY_DIE_FACES[rolled.face]
+        return
     hero = d.state.hero(hero_id)
     die = d.ctx.die(rolled.die)
     face = die.faces[rolled.face]

@@ -10,32 +10,15 @@ from domain.kernel.errors import MalformedCommand
 from domain.kernel.messages import Event
 from domain.kernel.names import check_name
 
+from . import adventurer_events as campaign_events
+from .adventurer_state import AdventurerEvent, AdventurerState, MatRow
 from .catalog import Pack
 from .commands import Member
 from .state import BattleState, Hero, Outcome, TrackDie
-from .vocab import BattleForm
+from .vocab import Attaches, BattleForm
 
-
-class AdventurerState(msgspec.Struct, frozen=True, kw_only=True):
-    """What an adventurer carries from battle to battle."""
-
-    adventurer_id: str
-    name: str
-    race: str
-    lines: tuple[str, ...]
-    dice: tuple[tuple[int, str], ...]  # (uid, die id)
-    hp: int
-    max_hp: int
-    stamina: int
-    magicka: int
-    cooldown: int
-    tenacity: int = 0
-    track: tuple[TrackDie, ...] = ()  # carried over (CLEANUP-4c, TRACK-7)
-    battles: tuple[str, ...] = ()
-
-
-class AdventurerEvent(Event, frozen=True, kw_only=True):
-    """Base of events in an adventurer stream."""
+__all__ = ["AdventurerCreated", "AdventurerEvent", "AdventurerRestored", "AdventurerState", "BattleConcluded",
+           "MatRow", "concluded", "create", "evolve_adventurer", "member"]
 
 
 class AdventurerCreated(AdventurerEvent, frozen=True, kw_only=True):
@@ -76,7 +59,7 @@ def evolve_adventurer(state: AdventurerState | None, event: Event) -> Adventurer
         )
     if isinstance(event, AdventurerRestored):
         return event.restored
-    return state  # CommandIssued and other bookkeeping
+    return campaign_events.evolve(state, event)
 
 
 def create(pack: Pack, adventurer_id: str, name: str, race: str, lines: tuple[str, ...] = ()) -> AdventurerCreated:
@@ -103,19 +86,54 @@ def create(pack: Pack, adventurer_id: str, name: str, race: str, lines: tuple[st
     ))
 
 
-def member(state: AdventurerState, form: BattleForm = BattleForm.LIGHT) -> Member:
-    """The adventurer as it joins a battle."""
+def weapons(state: AdventurerState, pack: Pack | None) -> int:
+    """How many Weapon items the adventurer holds, ready or packed (RACE-NORD
+    counts the whole inventory)."""
+    if pack is None:
+        return 0
+    return sum(1 for i in state.items if i in pack.gear and str(pack.gear[i].kind) == "weapon")
+
+
+def member(state: AdventurerState, form: BattleForm = BattleForm.LIGHT, pack: Pack | None = None) -> Member:
+    """The adventurer as it joins a battle (``pack`` tells its Weapons apart,
+    and its Enchantments still attached to it: ENCHANT-3, one laid on a
+    Clash tile stays with that battle's tile, our default)."""
     return Member(
         adventurer_id=state.adventurer_id, name=state.name, race=state.race,
         hp=state.hp, max_hp=state.max_hp, stamina=state.stamina, magicka=state.magicka,
         cooldown=state.cooldown, tenacity=state.tenacity, dice=state.dice, form=form,
         track=tuple((t.kind.value, t.uid, t.face, t.status.value if t.status else "") for t in state.track),
+        class_id=state.class_id, master=state.master, ready=state.ready, packed=state.packed,
+        weapons=weapons(state, pack),
+        expended=tuple(i for i in state.expended if i in state.ready),
+        enchantments=tuple(i for i in state.enchantments if pack is None or i not in pack.gear
+                           or pack.gear[i].attaches != Attaches.CLASH_TILE.value),
     )
 
 
-def concluded(battle: BattleState, hero: Hero) -> BattleConcluded:
-    """The result a finished battle writes back to one adventurer."""
-    return BattleConcluded(
+def concluded(battle: BattleState, hero: Hero) -> tuple[Event, ...]:
+    """What a finished battle writes back to one adventurer: its result, and
+    what became of its ready items if any changed (a battle of a party
+    without items writes the result alone, as before items existed)."""
+    result: tuple[Event, ...] = (BattleConcluded(
         battle_id=battle.battle_id, outcome=battle.outcome, hp=hero.hp,
         tenacity=hero.tenacity, track=hero.track,
-    )
+    ),)
+    attached = _newly_attached(hero)
+    if hero.discarded or hero.expended or hero.stowed or hero.readied or attached:
+        result += (campaign_events.ItemsReturned(battle_id=battle.battle_id, expended=hero.expended,
+                                                 discarded=hero.discarded, stowed=hero.stowed,
+                                                 readied=hero.readied, attached=attached),)
+    if hero.promotion and not hero.master:
+        result += (campaign_events.PromotionEarned(battle_id=battle.battle_id),)
+    return result
+
+
+def _newly_attached(hero: Hero) -> tuple[str, ...]:
+    """The Enchantments attached in this battle: not those it carried in
+    from an earlier one, which its stream holds already (ENCHANT-3)."""
+    left = list(item for item, _ in hero.attached)
+    for item in hero.carried_in:
+        if item in left:
+            left.remove(item)
+    return tuple(left)

@@ -59,7 +59,7 @@ def adventurer(app: GameApp, name: str, version: int | None = None) -> adv.Adven
 def new_clash(
     app: GameApp, *, setup: str, party: Sequence[PartySpec], xp: int, seed: int,
     battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
-    physical_dice: bool = False, placements: tuple = (),
+    physical_dice: bool = False, placements: tuple = (), choose_defense: bool = False,
 ) -> Result:
     """Set up a clash; new adventurers in ``party`` are created in the same
     transaction."""
@@ -68,6 +68,7 @@ def new_clash(
     cmd = StartClash(
         battle_id=battle_id, setup=setup, party=members, xp=xp, seed=seed,
         difficulty=difficulty, physical_dice=physical_dice, placements=tuple(placements),
+        choose_defense=choose_defense,
     )
     return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
 
@@ -75,7 +76,7 @@ def new_clash(
 def new_dungeon(
     app: GameApp, *, setup: str, party: Sequence[PartySpec], xp: int, seed: int,
     battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
-    physical_dice: bool = False, placements: tuple = (), specials: tuple = (),
+    physical_dice: bool = False, placements: tuple = (), specials: tuple = (), choose_defense: bool = False,
 ) -> Result:
     """Set up a dungeon from its diagram (DUNGEON-6 to DUNGEON-11)."""
     battle_id = battle_id or f"d{seed}-{app.max_notification_id() + 1}"
@@ -83,6 +84,7 @@ def new_dungeon(
     cmd = StartDungeon(
         battle_id=battle_id, setup=setup, party=members, xp=xp, seed=seed, difficulty=difficulty,
         physical_dice=physical_dice, placements=tuple(placements), specials=tuple(specials),
+        choose_defense=choose_defense,
     )
     return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
 
@@ -90,7 +92,7 @@ def new_dungeon(
 def new_delve(
     app: GameApp, *, delve: str, party: Sequence[PartySpec], xp: int, seed: int,
     battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
-    physical_dice: bool = False, placements: tuple = (),
+    physical_dice: bool = False, placements: tuple = (), choose_defense: bool = False,
 ) -> Result:
     """Set up a delve (DELVE-7 to DELVE-12); its Delve stream is written in
     the same transaction."""
@@ -98,7 +100,7 @@ def new_delve(
     members, created = _party(app, party)
     cmd = StartDelve(
         battle_id=battle_id, delve=delve, party=members, xp=xp, seed=seed, difficulty=difficulty,
-        physical_dice=physical_dice, placements=tuple(placements),
+        physical_dice=physical_dice, placements=tuple(placements), choose_defense=choose_defense,
     )
     return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
 
@@ -123,7 +125,7 @@ def _party(app: GameApp, party: Sequence[PartySpec]) -> tuple[tuple, list[Write]
         state, made = _join(app, pack, spec)
         if made is not None:
             created.append(Write(ADVENTURERS.kind, adventurer_stream(spec.name), (made,)))
-        members.append(adv.member(state, spec.form))
+        members.append(adv.member(state, spec.form, pack))
     return tuple(members), created
 
 

@@ -7,6 +7,17 @@ import msgspec
 
 from domain.kernel.hexes import Hex
 
+# The campaign Structs live in their own module; importing them here lets
+# callers take every pack Struct from ``catalog``.
+from .catalog_campaign import (  # noqa: F401
+    AbilityEffect,
+    CampaignRules,
+    ClassAbility,
+    ClassSheet,
+    Gear,
+    Rest,
+    SessionEp,
+)
 from .vocab import (
     AbilityType,
     Bag,
@@ -255,3 +266,23 @@ class Pack(msgspec.Struct, frozen=True, kw_only=True):
     items: dict[str, ItemCard] = {}
     delves: dict[str, DelveSetup] = {}
     dungeons: dict[str, Setup] = {}
+    # Campaign content (its own four files; ``campaign_hash`` covers every
+    # file of the pack). ``dice`` above also holds the level-2 and level-3
+    # dice of training.toml when they are there.
+    campaign_hash: str = ""
+    classes: dict[str, ClassSheet] = {}
+    gear: dict[str, Gear] = {}
+    campaign: CampaignRules | None = None
+
+    def class_ability(self, ability_id: str) -> ClassAbility:
+        """The class ability ``ability_id``, from a class sheet or granted by
+        a Clothing item (ability ids are unique across both); KeyError if
+        the pack has none."""
+        for sheet in self.classes.values():
+            for ability in (*sheet.abilities, *sheet.master):
+                if ability.id == ability_id:
+                    return ability
+        for item in self.gear.values():
+            if item.ability is not None and item.ability.id == ability_id:
+                return item.ability
+        raise KeyError(f"no class ability {ability_id!r} in pack {self.id!r}")

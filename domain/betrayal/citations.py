@@ -61,6 +61,11 @@ _COMMAND_RULES: dict[type, str | Callable[[Any], str]] = {
     cmd.RollEnemyDice: "ENEMY-6c",
     cmd.NextRound: "ROUND-8",
     cmd.Retreat: "RETREAT-1",
+    cmd.Defend: "COMBAT-4",
+    # the race's rule is not in the command; the events that follow cite it
+    cmd.UseRaceAbility: "",
+    cmd.UseClassAbility: "CLASS-1",  # the events that follow cite the timing's rule
+    cmd.UseGear: "ITEM-3",  # items in battle; the events that follow cite the item type's rule
 }
 
 # Rules of events that carry none; a callable picks by the event's content.
@@ -99,6 +104,10 @@ _RULES: dict[type, str | Callable[[Any], str]] = {
     ev.HeroStepped: "MOVE-5",
     ev.LockpickTested: "MOVE-5",  # facts: the lockpick test (MOVE-5, DELVE-3)
     ev.CacheOpened: "DELVE-3",
+    # race abilities carry their rule; the choose-defense option
+    ev.DamagePrevented: "COMBAT-4",
+    ev.DefenseAwaited: "COMBAT-4",
+    ev.DefenseChosen: "COMBAT-4",
     # the Delve stream
     dv.DelveBegun: "DELVE-7",
     dv.CardDrawn: "EXPLORATION-6",

@@ -8,6 +8,7 @@ from itertools import combinations
 from . import events as ev
 from .decision import Decision
 from .heroes import die_of, empty_active, exhaust, gain_fatigue, ward
+from .item_wards import gear_ward
 from .state import ActiveDie, DieKind
 from .vocab import Status
 
@@ -30,22 +31,36 @@ def choose_blocks(active: tuple[ActiveDie, ...], damage: int) -> tuple[int, ...]
     return best
 
 
-def hurt_hero(d: Decision, hero_id: str, amount: int, *, true_damage: bool, source: str, rule: str) -> int:
+def hurt_hero(d: Decision, hero_id: str, amount: int, *, true_damage: bool, source: str, rule: str,
+              blocks: tuple[int, ...] | None = None, react: bool | None = None, shield: int = 0) -> int:
     """Deal damage to an adventurer; returns what it lost (bonus HP and HP).
 
     Physical damage is first reduced by ward dice on the track and active
-    block dice, then taken from bonus HP, then HP. True damage skips all of
-    that (facts: ENGAGE-8c item 4 and 5). Damage to adventurers is not pooled.
+    block dice (``blocks``, the slots the player chose; by default
+    ``choose_blocks``), then by a race reaction (RACE-ARGONIAN,
+    RACE-IMPERIAL: ``react`` as the player chose; by default only an armed
+    one), then taken from bonus HP, then HP. True damage skips all of that
+    (facts: ENGAGE-8c item 4 and 5). Damage to adventurers is not pooled.
+    ``shield`` is what Armor and Pets prevent (ARMOR-1, PET-1: item_use);
+    item wards count with the ward dice (item_wards). Before all of that,
+    class abilities prevent theirs (CLASS-4 Interrupts first, then class
+    wards and blocks: ``class_abilities.prevent``).
     """
+    from .class_abilities import prevent as class_prevent  # they build on this module
+    from .race_abilities import react as race_reaction
+
     hero = d.state.hero(hero_id)
     if hero.defeated or amount <= 0:
         return 0
     prevented = 0
     if not true_damage:
-        prevented = min(amount, ward(d, hero))
+        prevented = class_prevent(d, hero_id, amount, source)  # CLASS-4 Interrupts first, then class wards
+        hero = d.state.hero(hero_id)
+        prevented += min(amount - prevented, ward(d, hero) + gear_ward(d, hero))
+        prevented += min(amount - prevented, max(shield, 0))  # Armor and Pets (ARMOR-1, PET-1)
         left = amount - prevented
         if left > 0 and hero.active:
-            spent = choose_blocks(hero.active, left)
+            spent = choose_blocks(hero.active, left) if blocks is None else blocks
             if spent:
                 prevented += min(left, sum(hero.active[i].amount for i in spent))
                 keep = tuple(a for i, a in enumerate(hero.active) if i not in spent)
@@ -56,6 +71,7 @@ def hurt_hero(d: Decision, hero_id: str, amount: int, *, true_damage: bool, sour
                         exhaust(d, hero_id, a.uid, a.face, "ACTIVE-11")
                     else:  # a fatigue die spent as the ability says goes to the track
                         gain_fatigue(d, hero_id, a.kind, 1, "ACTIVE-9a")
+        prevented += race_reaction(d, hero_id, amount - prevented, react)
     hero = d.state.hero(hero_id)
     left = amount - prevented
     to_bonus = 0 if true_damage else min(hero.bonus_hp, left)
@@ -103,9 +119,12 @@ def lift_mark(d: Decision, foe_id: str, status: Status, rule: str) -> None:
     for mark in foe.marks:
         if mark.status is status:
             d.emit(ev.StatusLifted(foe=foe_id, status=status, rule=rule))
-            owner = d.state.hero(mark.owner)
-            face = _status_face(d, owner, mark.uid, status)
-            exhaust(d, mark.owner, mark.uid, face, "STATUS-2")
+            if not mark.uid:  # placed by an item: no die to exhaust, back to the supply
+                return
+            if mark.uid:  # a class ability's status (uid 0) has no die to return
+                owner = d.state.hero(mark.owner)
+                face = _status_face(d, owner, mark.uid, status)
+                exhaust(d, mark.owner, mark.uid, face, "STATUS-2")
             return
 
 

@@ -6,12 +6,13 @@ touched through ``roll`` and ``pick``, which derive outcomes from
 from __future__ import annotations
 
 from domain.kernel import rng
+from domain.kernel.errors import MalformedCommand
 
 from .context import RulesContext
 from .delve import DelveEvent, DelveState, draw_counter, evolve_delve
 from .events import BattleEvent
 from .evolve import evolve
-from .state import BattleState
+from .state import BattleState, Hero
 
 
 class Decision:
@@ -50,6 +51,19 @@ class Decision:
         counter = self.state.rng
         outcomes, _ = rng.draws(self.state.seed, counter, sides, n)
         return outcomes, counter
+
+    def user(self, hero_id: str | None, what: str) -> Hero:
+        """The adventurer a command names to use ``what`` (an ability, an
+        item), or the one whose turn it is; MalformedCommand otherwise."""
+        s = self.state
+        if hero_id is None:
+            if s.turn is None:
+                raise MalformedCommand(f"name the adventurer who uses the {what}")
+            return s.hero(s.turn.hero)
+        try:
+            return s.hero(hero_id)
+        except KeyError:
+            raise MalformedCommand(f"no adventurer {hero_id!r} in this battle") from None
 
     def pick(self, choices: int) -> tuple[int, int]:
         """One outcome in [0, choices) and the counter it used."""

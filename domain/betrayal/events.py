@@ -438,6 +438,352 @@ class EnemyRollAwaited(BattleEvent, frozen=True, kw_only=True):
     dice: int
 
 
+# --- race abilities (RACE-*) and the choose-defense option (COMBAT-4) ----------
+
+
+class HuntersEyeArmed(BattleEvent, frozen=True, kw_only=True):
+    """A Wood Elf readied Hunter's Eye on its own turn for ``targets``: it
+    acts before the next enemy's turn starts (RACE-WOOD-ELF)."""
+
+    TOPIC = "betrayal.HuntersEyeArmed"
+    hero: str
+    targets: tuple[str, ...]
+    rule: str
+
+
+class RaceAbilityArmed(BattleEvent, frozen=True, kw_only=True):
+    """A race reaction waits for its trigger: the next damage (Argonian,
+    Imperial), the next weapon-form Engage (Nord), the next lockpick test
+    (Khajiit)."""
+
+    TOPIC = "betrayal.RaceAbilityArmed"
+    hero: str
+    race: str
+    rule: str
+
+
+class RaceAbilityUsed(BattleEvent, frozen=True, kw_only=True):
+    """A once-per-battle race ability was used (RACE-*); what it did
+    follows in its own events."""
+
+    TOPIC = "betrayal.RaceAbilityUsed"
+    hero: str
+    race: str
+    rule: str
+
+
+class TrackDiceRecovered(BattleEvent, frozen=True, kw_only=True):
+    """Skill dice came off the track by an ability, each leaving Light
+    fatigue in its place (RACE-DARK-ELF)."""
+
+    TOPIC = "betrayal.TrackDiceRecovered"
+    hero: str
+    recovered: tuple[int, ...]
+    track: tuple[TrackDie, ...]
+    rule: str
+
+
+class TrackDiceRemoved(BattleEvent, frozen=True, kw_only=True):
+    """Fatigue or status dice were removed from the track to the supply by
+    an ability (RACE-REDGUARD)."""
+
+    TOPIC = "betrayal.TrackDiceRemoved"
+    hero: str
+    removed: tuple[TrackDie, ...]
+    track: tuple[TrackDie, ...]
+    rule: str
+
+
+class HeroReplaced(BattleEvent, frozen=True, kw_only=True):
+    """An adventurer was put on an Entrance hex by an ability (RACE-HIGH-ELF)."""
+
+    TOPIC = "betrayal.HeroReplaced"
+    hero: str
+    hex: Hex
+    rule: str
+
+
+class LockpickBypassed(BattleEvent, frozen=True, kw_only=True):
+    """A lockpick test succeeded without dice (RACE-KHAJIIT); ``free_move``
+    hexes of free movement follow."""
+
+    TOPIC = "betrayal.LockpickBypassed"
+    hero: str
+    what: str  # "cache" or "trap"
+    hex: Hex
+    free_move: int
+    rule: str
+
+
+class HeroMovedFreely(BattleEvent, frozen=True, kw_only=True):
+    """Free movement that is not a Move action (RACE-KHAJIIT); ``left`` hexes
+    of it remain."""
+
+    TOPIC = "betrayal.HeroMovedFreely"
+    hero: str
+    path: tuple[Hex, ...]
+    left: int
+    rule: str
+
+
+class DamagePrevented(BattleEvent, frozen=True, kw_only=True):
+    """A race reaction prevented damage about to be taken (RACE-ARGONIAN,
+    RACE-IMPERIAL); the DamageDealt that follows counts it as prevented."""
+
+    TOPIC = "betrayal.DamagePrevented"
+    hero: str
+    amount: int
+    rule: str
+
+
+class DefenseAwaited(BattleEvent, frozen=True, kw_only=True):
+    """Choose-defense option: an enemy's strike waits before ``hero`` takes
+    ``amount`` damage, for its blocks and race reaction (COMBAT-4)."""
+
+    TOPIC = "betrayal.DefenseAwaited"
+    hero: str
+    foe: str
+    amount: int
+    targets: tuple[str, ...]
+    faces: tuple[int, ...]
+    index: int
+    dealt: bool
+
+
+class DefenseChosen(BattleEvent, frozen=True, kw_only=True):
+    """The player chose how ``hero`` defends (COMBAT-4): the active slots
+    exhausted and whether its race reaction is used."""
+
+    TOPIC = "betrayal.DefenseChosen"
+    hero: str
+    blocks: tuple[int, ...]
+    race: bool
+
+
+# --- items in battle (ITEM-*, READY-*, OVERTAX-*, EXPEND-1, item types) ---------
+
+
+class WeaponWielded(BattleEvent, frozen=True, kw_only=True):
+    """The one Weapon applied to the engage just declared, decided before
+    rolling (WEAPON-1 to WEAPON-3), with its Overtax or not (OVERTAX-2)."""
+
+    TOPIC = "betrayal.WeaponWielded"
+    hero: str
+    item: str
+    overtax: bool
+    rule: str
+
+
+class GearUsed(BattleEvent, frozen=True, kw_only=True):
+    """A ready item's ability was used (ITEM-3), with its Overtax or not;
+    what it did follows in its own events."""
+
+    TOPIC = "betrayal.GearUsed"
+    hero: str
+    item: str
+    overtax: bool
+    rule: str
+
+
+class GearExpended(BattleEvent, frozen=True, kw_only=True):
+    """A ready item was turned sideways (EXPEND-1, POTION-2)."""
+
+    TOPIC = "betrayal.GearExpended"
+    hero: str
+    item: str
+    rule: str
+
+
+class GearDiscarded(BattleEvent, frozen=True, kw_only=True):
+    """A ready item was discarded (OVERTAX-4, CONSUMABLE-1, PET-3)."""
+
+    TOPIC = "betrayal.GearDiscarded"
+    hero: str
+    item: str
+    rule: str
+
+
+class GearStowed(BattleEvent, frozen=True, kw_only=True):
+    """An Overtaxed item went back to the Pack instead of the discard pile
+    (RACE-BRETON); one Pack item may now be readied."""
+
+    TOPIC = "betrayal.GearStowed"
+    hero: str
+    item: str
+    rule: str
+
+
+class GearReadied(BattleEvent, frozen=True, kw_only=True):
+    """An item moved from the Pack to a ready slot (RACE-BRETON)."""
+
+    TOPIC = "betrayal.GearReadied"
+    hero: str
+    item: str
+    rule: str
+
+
+class GearAttached(BattleEvent, frozen=True, kw_only=True):
+    """An Enchantment left the inventory, attached to ``on``: an adventurer
+    id, or "tile:X" for the Clash tile X (ENCHANT-1, ENCHANT-2)."""
+
+    TOPIC = "betrayal.GearAttached"
+    hero: str
+    item: str
+    on: str
+    rule: str
+
+
+class GearBraced(BattleEvent, frozen=True, kw_only=True):
+    """An Armor or a Pet was put on guard on the own turn: it acts at every
+    enemy engage against its wearer from now on (ARMOR-2, PET-1); with
+    ``overtax`` an Armor's Overtax is readied for the next one (OVERTAX-3)."""
+
+    TOPIC = "betrayal.GearBraced"
+    hero: str
+    item: str
+    overtax: bool = False
+    rule: str
+
+
+class WardRaised(BattleEvent, frozen=True, kw_only=True):
+    """An item prevents ``amount`` of each damage to ``hero`` until its next
+    turn starts."""
+
+    TOPIC = "betrayal.WardRaised"
+    hero: str
+    amount: int
+    rule: str
+
+
+class PetChipped(BattleEvent, frozen=True, kw_only=True):
+    """A Pet's ability triggered: an HP chip on its card, ``chips`` now
+    (PET-2)."""
+
+    TOPIC = "betrayal.PetChipped"
+    hero: str
+    item: str
+    chips: int
+    rule: str
+
+
+class DiceRerolled(BattleEvent, frozen=True, kw_only=True):
+    """An item rerolled dice of the roll waiting to be resolved: ``dice`` is
+    the whole roll after it; ``positions`` the dice rerolled."""
+
+    TOPIC = "betrayal.DiceRerolled"
+    hero: str
+    positions: tuple[int, ...]
+    dice: tuple[Rolled, ...]
+    counter: int
+    typed: bool = False
+    rule: str
+
+
+# --- class abilities (CLASS-*, FORM-1, CLOTHING-1/2, ADVANCE-16) --------------------
+
+
+class ClassTurnBegan(BattleEvent, frozen=True, kw_only=True):
+    """An adventurer's turn starts: what its class abilities remembered of
+    its last turn is cleared (CLASS-2: once per turn; a ward lasts until
+    its next turn; extra Engage actions do not carry over)."""
+
+    TOPIC = "betrayal.ClassTurnBegan"
+    hero: str
+    rule: str
+
+
+class ClassAbilityUsed(BattleEvent, frozen=True, kw_only=True):
+    """A class ability was activated, or an armed Interrupt fired (CLASS-1
+    to CLASS-4, CLOTHING-2): ``spent`` tenacity, leaving ``tenacity``;
+    ``mark`` is what CLASS-2 remembers for the rest of the turn ("" for
+    nothing). What it did follows in its own events."""
+
+    TOPIC = "betrayal.ClassAbilityUsed"
+    hero: str
+    ability: str
+    spent: int
+    tenacity: int
+    mark: str
+    rule: str
+
+
+class ClassAbilityArmed(BattleEvent, frozen=True, kw_only=True):
+    """An Interrupt waits for its trigger (CLASS-4); its tenacity is spent
+    when it fires."""
+
+    TOPIC = "betrayal.ClassAbilityArmed"
+    hero: str
+    ability: str
+    rule: str
+
+
+class HeroFormChanged(BattleEvent, frozen=True, kw_only=True):
+    """An adventurer changed its battle form for an ability (CLASS-5)."""
+
+    TOPIC = "betrayal.HeroFormChanged"
+    hero: str
+    form: BattleForm
+    rule: str
+
+
+class ClassGuardSet(BattleEvent, frozen=True, kw_only=True):
+    """``hero``'s class guards now: ``ward`` prevented of each damage until
+    its next turn, ``block`` of the next damage only."""
+
+    TOPIC = "betrayal.ClassGuardSet"
+    hero: str
+    ward: int
+    block: int
+    rule: str
+
+
+class ClassDamagePrevented(BattleEvent, frozen=True, kw_only=True):
+    """``hero``'s class ability prevented ``amount`` of the damage about to
+    hit ``target`` (itself, or an ally); the DamageDealt that follows
+    counts it as prevented."""
+
+    TOPIC = "betrayal.ClassDamagePrevented"
+    hero: str
+    ability: str
+    target: str
+    amount: int
+    rule: str
+
+
+class ClassEngagesGranted(BattleEvent, frozen=True, kw_only=True):
+    """``hero`` has ``engages`` extra Engage actions left this turn, free
+    of the ENGAGE-4 fatigue."""
+
+    TOPIC = "betrayal.ClassEngagesGranted"
+    hero: str
+    engages: int
+    rule: str
+
+
+class ClassDiceRerolled(BattleEvent, frozen=True, kw_only=True):
+    """A class ability rerolled dice of the engage waiting to be resolved:
+    ``dice`` is the whole roll after it, ``positions`` the dice rerolled,
+    ``counter`` the RNG counter of the first new face (or typed faces)."""
+
+    TOPIC = "betrayal.ClassDiceRerolled"
+    hero: str
+    positions: tuple[int, ...]
+    dice: tuple[Rolled, ...]
+    counter: int
+    typed: bool
+    rule: str
+
+
+class PromotionProgressed(BattleEvent, frozen=True, kw_only=True):
+    """What ``hero`` counted toward its class sheet's promotion requirement
+    in this battle, and whether it is met (ADVANCE-15, ADVANCE-16)."""
+
+    TOPIC = "betrayal.PromotionProgressed"
+    hero: str
+    progress: int
+    met: bool
+    rule: str
+
 def all_event_types() -> tuple[type[BattleEvent], ...]:
     """Every concrete battle event class."""
     return tuple(

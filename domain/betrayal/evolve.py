@@ -9,11 +9,13 @@ from collections.abc import Callable, Iterable
 from msgspec.structs import replace
 
 from . import events as ev
+from . import class_evolve, item_evolve
 from .state import (
     BattleState,
     Cache,
     Foe,
     PendingEnemyRoll,
+    PendingDefense,
     PendingEngage,
     Phase,
     TurnState,
@@ -102,6 +104,7 @@ def _round(s: BattleState, e: ev.RoundStarted) -> BattleState:
 
 
 def _turn(s: BattleState, e: ev.TurnStarted) -> BattleState:
+    s = item_evolve.turn_started(s, e.hero)  # an item ward ends as its wearer's turn starts
     return replace(
         s,
         phase=Phase.ADVENTURER_TURN,
@@ -114,6 +117,8 @@ def _recovered(s: BattleState, e: ev.DiceRecovered) -> BattleState:
 
 
 def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
+    if s.hero(e.hero).free_move:  # RACE-KHAJIIT: a free move not taken is lost with the turn
+        s = _hero(s, e.hero, free_move=0)
     return replace(s, turn=None)
 
 
@@ -229,6 +234,7 @@ def _defeated(s: BattleState, e: ev.UnitDefeated) -> BattleState:
 
 
 def _resolved(s: BattleState, e: ev.EngageResolved) -> BattleState:
+    s = item_evolve.engage_resolved(s, e.hero)  # the engage's Weapon is put up (WEAPON-2)
     return replace(s, pending=None, phase=Phase.ADVENTURER_TURN)
 
 
@@ -245,6 +251,17 @@ def _awaited(s: BattleState, e: ev.EnemyRollAwaited) -> BattleState:
         s, phase=Phase.ENEMY_ROLL,
         enemy_roll=PendingEnemyRoll(foe=e.foe, targets=e.targets, dice=e.dice),
     )
+
+
+def _awaited_defense(s: BattleState, e: ev.DefenseAwaited) -> BattleState:
+    pending = PendingDefense(foe=e.foe, targets=e.targets, faces=e.faces, index=e.index,
+                             amount=e.amount, dealt=e.dealt)
+    return replace(s, phase=Phase.DEFEND, defense=pending)
+
+
+def _defense_chosen(s: BattleState, e: ev.DefenseChosen) -> BattleState:
+    # enemy turns run in the phase the last adventurer turn left (see flow)
+    return replace(s, phase=Phase.ADVENTURER_TURN, defense=None)
 
 
 _APPLY: dict[type, Callable] = {
@@ -289,6 +306,18 @@ _APPLY: dict[type, Callable] = {
     ev.HeroStepped: _stepped,
     ev.LockpickTested: _lockpick,
     ev.CacheOpened: _cache_opened,
+    ev.RaceAbilityArmed: lambda s, e: _hero(s, e.hero, race_armed=True),
+    ev.HuntersEyeArmed: lambda s, e: _hero(s, e.hero, race_armed=True, hunter_targets=e.targets),
+    ev.RaceAbilityUsed: lambda s, e: _hero(s, e.hero, race_used=True, race_armed=False),
+    ev.TrackDiceRecovered: lambda s, e: _hero(s, e.hero, track=e.track),
+    ev.TrackDiceRemoved: lambda s, e: _hero(s, e.hero, track=e.track),
+    ev.HeroReplaced: lambda s, e: _hero(s, e.hero, pos=e.hex),
+    ev.LockpickBypassed: lambda s, e: _hero(s, e.hero, free_move=e.free_move),
+    ev.HeroMovedFreely: lambda s, e: _hero(s, e.hero, pos=e.path[-1], free_move=e.left),
+    ev.DamagePrevented: lambda s, e: s,
+    ev.DefenseAwaited: _awaited_defense,
+    ev.DefenseChosen: _defense_chosen,
+    **class_evolve.APPLY,  # class abilities (CLASS-*)
 }
 
 
@@ -311,4 +340,5 @@ def _check_complete() -> None:
         raise TypeError(f"evolve has no rule for {sorted(c.__name__ for c in missing)}")
 
 
+_APPLY.update(item_evolve.APPLY)  # items in battle (ITEM-*)
 _check_complete()

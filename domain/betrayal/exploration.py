@@ -393,7 +393,11 @@ def lockpick(d: Decision, hero_id: str, what: str, h: Hex, code: LockCode) -> bo
     showing a digit still unmatched matches it, and matched digits stay
     matched (the dice are kept). Success once every digit is matched.
     Shifting dice with light fatigue and spiked key digits are not modelled
-    (RULES-COVERAGE.md)."""
+    (RULES-COVERAGE.md). An armed Khajiit skips the dice (RACE-KHAJIIT)."""
+    from .race_abilities import bypass_lock  # it builds on this module
+
+    if bypass_lock(d, hero_id, what, h):
+        return True
     counter = d.state.rng
     left = list(code.digits)
     attempts: list[tuple[int, ...]] = []

@@ -65,6 +65,8 @@ def start_turn(d: Decision, hero_id: str) -> bool:
     s = d.state
     positions = tuple((u.id, u.pos) for u in (*s.heroes, *s.foes) if u.pos is not None)
     d.emit(ev.TurnStarted(hero=hero_id, start_positions=positions))
+    from .class_abilities import turn_started  # CLASS-4 Interrupts first, then Enduring start-of-turn effects
+    turn_started(d, hero_id)
     if Status.BANE in statuses(d.state.hero(hero_id)):
         hurt_hero(d, hero_id, 1, true_damage=True, source="bane", rule="STATUS-1")
         if d.state.hero(hero_id).defeated:
@@ -86,6 +88,13 @@ def start_turn(d: Decision, hero_id: str) -> bool:
 
 def end_turn(d: Decision) -> None:
     """TURN-6: end-of-turn effects (Daze comes off), then the next unit."""
+    next_turn(d, after=close_turn(d))
+
+
+def close_turn(d: Decision) -> str:
+    """TURN-6 without passing play on: refuse unless an adventurer's turn
+    can end now, take off end-of-turn statuses (Daze) and end it. Returns
+    whose turn it was (RACE-ORC takes its extra turn from here)."""
     s = d.state
     if s.phase is Phase.ENGAGE_RESOLVE:
         raise RuleViolation("TURN-5", "resolve the engage's dice before ending the turn")
@@ -94,7 +103,7 @@ def end_turn(d: Decision) -> None:
     hero_id = s.turn.hero
     lose_status(d, hero_id, Status.DAZE, "STATUS-1")
     d.emit(ev.TurnEnded(hero=hero_id))
-    next_turn(d, after=hero_id)
+    return hero_id
 
 
 def run_enemies(d: Decision, queue: tuple[str, ...]) -> None:
@@ -117,7 +126,8 @@ def resume_enemy(d: Decision, faces: tuple[int, ...]) -> None:
         unit=pending.foe, counter=d.state.rng, typed=True,
         dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces),
     ))
-    strike(d, pending.foe, pending.targets, list(faces))
+    if not strike(d, pending.foe, pending.targets, list(faces)):
+        return  # choose-defense option: the strike waits for a Defend
     finish_enemy_turn(d, pending.foe)
     run_enemies(d, tuple(f for f in d.state.enemy_queue if not d.state.foe(f).defeated))
 

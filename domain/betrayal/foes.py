@@ -125,6 +125,9 @@ def _candidates(state: BattleState, foe: Foe, start_pos) -> tuple[list[Candidate
 
 def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
     """Play one enemy's turn. Returns False when it paused for typed dice."""
+    from .race_abilities import before_enemy_turn  # RACE-WOOD-ELF: it builds on this module
+
+    before_enemy_turn(d)
     d.emit(ev.EnemyTurnStarted(foe=foe_id, queue=rest))
     foe = d.state.foe(foe_id)
     enemy = d.ctx.enemy(foe.enemy)
@@ -146,6 +149,9 @@ def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
     if designated:
         ids = tuple(t.id for t in designated)
         d.emit(ev.EnemyEngaged(foe=foe_id, targets=ids))  # ENEMY-6a
+        from .class_abilities import engaged  # CLASS-4: Interrupts of the engaged, before the roll
+        if engaged(d, foe_id, ids):
+            return True  # the enemy fell to them before it could roll
         dazed = Status.DAZE in _marks(foe)
         dice = 0 if (dazed and moved) else enemy.combat  # Daze: no roll after moving
         if dice and d.state.options.physical_dice:
@@ -158,14 +164,26 @@ def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
                 unit=foe_id, counter=counter,
                 dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces),
             ))
-        strike(d, foe_id, ids, faces)
+        if not strike(d, foe_id, ids, faces):
+            return False  # choose-defense option: the strike waits for a Defend
     finish_enemy_turn(d, foe_id)
     return True
 
 
-def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int]) -> None:
+def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int], *, start: int = 0,
+           dealt: bool = False, choice: tuple | None = None) -> bool:
     """ENEMY-6c to ENEMY-6f: the one roll's total to each target in priority
-    order; each target takes the full effect of its skill (ESKILL-3)."""
+    order; each target takes the full effect of its skill (ESKILL-3).
+
+    With the choose-defense option the strike stops before an adventurer
+    who has a defense to choose (``race_abilities.defense_wanted``) and
+    returns False; a Defend goes on from target ``start`` with that
+    ``choice`` (blocks, race reaction), ``dealt`` saying whether a target
+    before it already lost HP. A third member of ``choice`` is the Defend's
+    Armor and Pets (item_use.defense_choice)."""
+    from .item_use import after_blow, brace  # they build on this module
+    from .race_abilities import defense_wanted
+
     foe = d.state.foe(foe_id)
     enemy = d.ctx.enemy(foe.enemy)
     marks = _marks(foe)
@@ -173,12 +191,22 @@ def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int])
     if Status.MAIM in marks:
         total //= 2
     skill = None if Status.FEAR in marks else enemy.skill
-    dealt_any = False
-    for target in targets:
+    dealt_any = dealt
+    for i in range(start, len(targets)):
+        target = targets[i]
         amount = total + (1 if skill is EnemySkill.BRUTAL and total > 0 else 0)
         true_damage = skill is EnemySkill.TRUE_STRIKE
         if any(h.id == target for h in d.state.heroes):
-            lost = hurt_hero(d, target, amount, true_damage=true_damage, source=foe_id, rule="ENEMY-6e")
+            chosen = choice is not None and i == start
+            if not chosen and defense_wanted(d, target, amount, true_damage):
+                d.emit(ev.DefenseAwaited(hero=target, foe=foe_id, amount=amount, targets=targets,
+                                         faces=tuple(faces), index=i, dealt=dealt_any))
+                return False
+            blocks, react, gear = (*choice, None)[:3] if chosen else (None, None, None)
+            shield, overtaxed = brace(d, target, amount, true_damage, gear)  # ARMOR-1, PET-1, OVERTAX-3
+            lost = hurt_hero(d, target, amount, true_damage=true_damage, source=foe_id, rule="ENEMY-6e",
+                             blocks=blocks, react=react, shield=shield)
+            after_blow(d, target, overtaxed)  # OVERTAX-4
             if lost and skill in SKILL_STATUS and not d.state.hero(target).defeated:
                 gain_status(d, target, SKILL_STATUS[skill])
         else:
@@ -187,6 +215,7 @@ def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int])
         dealt_any = dealt_any or lost > 0
     if dealt_any and Status.STEALTH in marks and not d.state.foe(foe_id).defeated:
         lift_mark(d, foe_id, Status.STEALTH, "STATUS-1")  # Stealth ends once it deals damage
+    return True
 
 
 def finish_enemy_turn(d: Decision, foe_id: str) -> None:

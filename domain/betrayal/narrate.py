@@ -20,6 +20,7 @@ from domain.kernel.commandlog import LAST_COMMAND
 from domain.kernel.hexes import label, name
 
 from .names import die_name, rolled_face, unit_name
+from .race_abilities import NAMES as ABILITY_NAMES
 from .spell import spell
 
 
@@ -250,6 +251,8 @@ def _(e: ev.DiceRolled, state, pack) -> str:
     shown = []
     for r in e.dice:
         name = f"{die_name(pack, hero, r.uid)} " if hero else ""
+        if hero and r.uid == 0:  # a free enemy Combat die in an adventurer's roll (RACE-NORD)
+            name = "free enemy die "
         shown.append(f"{name}{rolled_face(pack, r.die, r.face)}")
     how = "'s dice as typed" if e.typed else " rolls"
     return f"{_who(state, pack, e.unit)}{how}: " + ", ".join(shown)
@@ -546,6 +549,114 @@ def _(e: adv.BattleConcluded, state, pack) -> str:
 @_describe.register
 def _(e: adv.AdventurerRestored, state, pack) -> str:
     return _cite(cited_rule(e), f"{e.restored.name} is back as before the undone command")
+
+
+# --- race abilities and the choose-defense option ---------------------------------------
+
+
+def _ability(race: str) -> str:
+    return ABILITY_NAMES.get(race, race)
+
+
+@_describe.register
+def _(e: ev.RaceAbilityArmed, state, pack) -> str:
+    return _cite(e.rule, f"{_who(state, pack, e.hero)} readies {_ability(e.race)} (once per battle)")
+
+
+@_describe.register
+def _(e: ev.HuntersEyeArmed, state, pack) -> str:
+    who = " and ".join(_who(state, pack, t) for t in e.targets)
+    return _cite(e.rule, f"{_who(state, pack, e.hero)} readies Hunter's Eye for {who}, before the next enemy's turn")
+
+
+@_describe.register
+def _(e: ev.RaceAbilityUsed, state, pack) -> str:
+    return _cite(e.rule, f"{_who(state, pack, e.hero)} uses {_ability(e.race)}, its race ability for this battle")
+
+
+@_describe.register
+def _(e: ev.TrackDiceRecovered, state, pack) -> str:
+    hero = state.hero(e.hero) if state else None
+    names = ", ".join(die_name(pack, hero, u) if hero else f"#{u}" for u in e.recovered)
+    return _cite(e.rule, f"{_who(state, pack, e.hero)} recovers {names}, each leaving 1 light fatigue in its place")
+
+
+@_describe.register
+def _(e: ev.TrackDiceRemoved, state, pack) -> str:
+    removed = ", ".join(_kind(t.kind, t.status) for t in e.removed)
+    return _cite(e.rule, f"{_who(state, pack, e.hero)} removes {removed} from its cooldown track")
+
+
+@_describe.register
+def _(e: ev.HeroReplaced, state, pack) -> str:
+    return _cite(e.rule, f"{_who(state, pack, e.hero)} is placed on the Entrance at {label(e.hex)}")
+
+
+@_describe.register
+def _(e: ev.LockpickBypassed, state, pack) -> str:
+    return _cite(e.rule, f"{_who(state, pack, e.hero)} opens the {e.what} at {label(e.hex)} without rolling,"
+                         f" and may move {e.free_move} hexes freely this turn")
+
+
+@_describe.register
+def _(e: ev.HeroMovedFreely, state, pack) -> str:
+    return _cite(e.rule, f"{_who(state, pack, e.hero)} moves freely {_path(e.path)} ({e.left} hexes left)")
+
+
+@_describe.register
+def _(e: ev.DamagePrevented, state, pack) -> str:
+    return _cite(e.rule, f"{_who(state, pack, e.hero)} prevents {e.amount} damage")
+
+
+@_describe.register
+def _(e: ev.DefenseAwaited, state, pack) -> str:
+    return _cite(cited_rule(e), f"{_who(state, pack, e.foe)} strikes {_who(state, pack, e.hero)} for {e.amount}:"
+                                " choose the blocks and reaction (rk defend)")
+
+
+@_describe.register
+def _(e: ev.DefenseChosen, state, pack) -> str:
+    blocks = "slots " + ", ".join(str(i + 1) for i in e.blocks) if e.blocks else "no active dice"
+    race = ", with its race reaction" if e.race else ""
+    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} defends with {blocks}{race}")
+
+
+# --- items in battle (ITEM-*) --------------------------------------------------------
+
+
+def _item_line(e, state, pack) -> str:
+    from . import item_narrate
+
+    return item_narrate.text(e, lambda unit: _who(state, pack, unit), pack)
+
+
+def _register_items() -> None:
+    from . import item_narrate
+
+    for kind in item_narrate.EVENTS:
+        _describe.register(kind)(_item_line)
+
+
+_register_items()
+
+
+# --- class abilities (CLASS-*) ---------------------------------------------------------
+
+
+def _class_line(e, state, pack) -> str:
+    from . import class_narrate
+
+    return class_narrate.text(e, lambda unit: _who(state, pack, unit), pack)
+
+
+def _register_classes() -> None:
+    from . import class_narrate
+
+    for kind in class_narrate.EVENTS:
+        _describe.register(kind)(_class_line)
+
+
+_register_classes()
 
 
 # --- helpers ---------------------------------------------------------------------

@@ -46,6 +46,12 @@ def _faces(value: object, at: _At) -> tuple[Face, ...]:
     return faces
 
 
+def die_faces(value: object, at: _At) -> tuple[Face, ...]:
+    """A die's six faces in the short notation, with at least one Tenacity
+    face (the converter of lines.toml, also for training.toml's dice)."""
+    return _faces(value, at)
+
+
 _DIE_FIELDS = {
     "name": (_text, _REQUIRED),
     "line": (_ident, _REQUIRED),

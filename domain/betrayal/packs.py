@@ -10,9 +10,13 @@ typed Structs of ``catalog.py`` and refuses anything malformed with a
 ``pack_dice`` (``lines.toml``), ``pack_enemies`` (``enemies.toml``),
 ``pack_setups`` (``setups.toml``).
 
+The four campaign files of ``pack_campaign.py`` (class sheets, gear, the
+level-2 and level-3 dice, the campaign tables) are optional too, all four or
+none, and need the delve files.
+
 ``Pack.hash`` is the hash of the five core files only, so adding or changing
 delve content never changes it (a clash log records it); ``Pack.delve_hash``
-covers all eight files.
+covers the core and delve files, ``Pack.campaign_hash`` every file.
 """
 
 from __future__ import annotations
@@ -40,12 +44,16 @@ from domain.kernel.errors import ContentError
 
 from .catalog import Pack, Race, SkillLine
 from .delve_packs import DELVE_FILES, DiagramReader, delve_documents, parse_delve_files
+from .pack_campaign import CAMPAIGN_FILES, campaign_documents, parse_campaign_files
 from .pack_dice import lines_and_dice
 from .pack_enemies import enemies_and_chips
 from .pack_setups import SETUP_FIELDS, clash_setups, parse_setup
 
 CORE_FILES = ("pack.toml", "races.toml", "lines.toml", "enemies.toml", "setups.toml")
-PACK_FILES = CORE_FILES + DELVE_FILES  # every file a pack may hold; the delve ones optional
+PACK_FILES = CORE_FILES + DELVE_FILES  # the files battles read; the delve ones optional
+# every file a pack may hold: the campaign files are optional too, and kept
+# out of PACK_FILES so a pack built from those files is the battle pack alone
+ALL_FILES = PACK_FILES + CAMPAIGN_FILES
 
 # ---------------------------------------------------------------- public
 
@@ -54,16 +62,25 @@ def parse_pack(files: Mapping[str, bytes]) -> Pack:
     """Build a validated ``Pack`` from the raw bytes of its files, by name.
 
     Pure: no I/O, clock or randomness. Raises ``ContentError`` for a missing
-    or unknown file (the three delve files come all together or not at all),
+    or unknown file (the three delve files come all together or not at all,
+    so do the four campaign files, which need the delve files),
     a TOML syntax error, an unknown key, a wrong type or value, a dangling
     reference or a malformed setup map, tile or card.
     """
     docs = {name: _document(name, files) for name in CORE_FILES}
-    extra = sorted(set(files) - set(PACK_FILES))
+    extra = sorted(set(files) - set(ALL_FILES))
     if extra:
-        expected = ", ".join(PACK_FILES)
+        expected = ", ".join(ALL_FILES)
         raise ContentError(extra[0], "(file)", f"not a pack file (expected {expected})")
     delve_docs = delve_documents(files)
+    campaign_docs = campaign_documents(files)
+    if campaign_docs is not None and delve_docs is None:
+        raise ContentError(
+            DELVE_FILES[0],
+            "(file)",
+            "the campaign files name items and delves, so they need the delve files "
+            f"({', '.join(DELVE_FILES)})",
+        )
     head = _pack_head(docs["pack.toml"])
     races = _races(docs["races.toml"])
     lines, dice = lines_and_dice(docs["lines.toml"])
@@ -73,7 +90,16 @@ def parse_pack(files: Mapping[str, bytes]) -> Pack:
     delve: dict[str, Any] = {}
     if delve_docs is not None:
         delve = parse_delve_files(delve_docs, enemies, setups, DiagramReader(SETUP_FIELDS, parse_setup))
-        delve["delve_hash"] = pack_hash(files)
+        # the core and delve files only: battle logs record this hash
+        delve["delve_hash"] = pack_hash({name: files[name] for name in CORE_FILES + DELVE_FILES})
+    campaign: dict[str, Any] = {}
+    if campaign_docs is not None:
+        encounters = setups | delve["delves"] | delve["dungeons"]
+        campaign = parse_campaign_files(
+            campaign_docs, lines=lines, dice=dice, items=delve["items"], encounters=encounters
+        )
+        dice = dice | campaign.pop("training")
+        campaign["campaign_hash"] = pack_hash(files)
     return Pack(
         id=head["id"],
         name=head["name"],
@@ -87,22 +113,24 @@ def parse_pack(files: Mapping[str, bytes]) -> Pack:
         setups=setups,
         default_lines=head["default_lines"],
         **delve,
+        **campaign,
     )
 
 
 def load_pack_dir(path: str | PathLike[str]) -> Pack:
     """Read the pack files from a directory (the five core files, and the
-    three delve files when there) and parse them."""
+    delve and campaign files when there) and parse them."""
     folder = Path(path)
-    files = {name: (folder / name).read_bytes() for name in PACK_FILES if (folder / name).is_file()}
+    files = {name: (folder / name).read_bytes() for name in ALL_FILES if (folder / name).is_file()}
     return parse_pack(files)
 
 
 @functools.cache
 def starter_pack() -> Pack:
-    """The starter pack bundled in ``domain/betrayal/content``, delve files included."""
+    """The starter pack bundled in ``domain/betrayal/content``, delve and
+    campaign files included."""
     content = resources.files("domain.betrayal.content")
-    files = {name: content.joinpath(name).read_bytes() for name in PACK_FILES}
+    files = {name: content.joinpath(name).read_bytes() for name in ALL_FILES}
     return parse_pack(files)
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
-from . import actions, exploration, flow, setup
+from . import actions, exploration, flow, item_use, race_abilities, setup
+from . import class_abilities, class_progress  # class abilities (CLASS-*, ADVANCE-16)
 from .commands import (
     BattleCommand,
     ClearActive,
+    Defend,
     EndTurn,
     Engage,
     Explore,
@@ -22,7 +24,10 @@ from .commands import (
     StartClash,
     StartDelve,
     StartDungeon,
+    UseGear,
+    UseRaceAbility,
 )
+from .commands import UseClassAbility
 from .context import ENEMY_DIE_FACES, RulesContext
 from .decision import Decision
 from .events import BattleEvent
@@ -60,6 +65,9 @@ def decision(state: BattleState | None, command: BattleCommand, ctx: RulesContex
         raise RuleViolation("END-1", f"the battle is over ({state.ended_reason})")
     if state.phase is Phase.ENEMY_ROLL and not isinstance(command, RollEnemyDice):
         raise RuleViolation("ENEMY-6c", f"type the faces of {state.enemy_roll.foe}'s {state.enemy_roll.dice} dice first")
+    if state.phase is Phase.DEFEND and not isinstance(command, Defend):
+        who = state.defense.targets[state.defense.index]
+        raise RuleViolation("COMBAT-4", f"choose how {who} defends against {state.defense.amount} damage first (rk defend)")
     placing = ctx.delve.placing if ctx.delve is not None else None
     if placing is not None and not isinstance(command, PlaceTile):
         raise RuleViolation("EXPLORATION-9", f"place the revealed tile {placing.tile} first (`rk legal` lists where)")
@@ -67,6 +75,7 @@ def decision(state: BattleState | None, command: BattleCommand, ctx: RulesContex
     if handler is None:
         raise MalformedCommand(f"{type(command).__name__} is not a battle command")
     handler(d, command)
+    class_progress.after(d, state)  # what the events set off for class abilities and promotion
     return d
 
 
@@ -104,6 +113,10 @@ _HANDLERS = {
     NextRound: lambda d, c: flow.next_round(d),
     Retreat: lambda d, c: flow.retreat(d),
     RollEnemyDice: _roll_enemy,
+    UseRaceAbility: race_abilities.use,
+    Defend: race_abilities.defend,
+    UseGear: item_use.use,
+    UseClassAbility: class_abilities.use,
 }
 
 
@@ -115,21 +128,31 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
         return []
     if state.phase is Phase.ENEMY_ROLL:
         return [RollEnemyDice(faces=(0,) * state.enemy_roll.dice)]
+    d = Decision(state, ctx)
+    if state.phase is Phase.DEFEND:
+        return [*race_abilities.legal_defenses(d, lambda cmd: _is_legal(d, cmd)),
+                *item_use.legal_defenses(d, lambda cmd: _is_legal(d, cmd))]
     if state.phase is Phase.END_OF_ROUND:
-        return [NextRound(), Retreat()]
+        return [NextRound(), Retreat(), *race_abilities.legal(d, lambda cmd: _is_legal(d, cmd))]
     if state.phase is Phase.ENGAGE_RESOLVE:
         n = len(state.pending.dice)
         held = state.hero(state.turn.hero).active if state.turn is not None else ()
-        return [Resolve(), Resolve(skip=tuple(range(n))), *(ClearActive(slot=i) for i in range(len(held)))]
-    d = Decision(state, ctx)
+        return [Resolve(), Resolve(skip=tuple(range(n))), *(ClearActive(slot=i) for i in range(len(held))),
+                *item_use.legal(d, lambda cmd: _is_legal(d, cmd)),
+                *class_abilities.legal(d, lambda cmd: _is_legal(d, cmd))]  # a reroll (CLASS-1)
     if ctx.delve is not None and ctx.delve.placing is not None:
         return [PlaceTile(rotation=p.rotation, origin=p.origin) for p in exploration.placements(d)]
     hero = state.hero(state.turn.hero)
     out: list[BattleCommand] = []
     out += _moves(d, hero)
     out += _explores(d, hero)
-    out += _engages(d, hero)
+    engages = _engages(d, hero)
+    out += engages
+    out += item_use.legal_engages(d, hero, engages, lambda cmd: _is_legal(d, cmd))  # WEAPON-1, OVERTAX-2
     out += [ClearActive(slot=i) for i in range(len(hero.active))]
+    out += race_abilities.legal(d, lambda cmd: _is_legal(d, cmd))
+    out += item_use.legal(d, lambda cmd: _is_legal(d, cmd))  # ITEM-3, ITEM-5
+    out += class_abilities.legal(d, lambda cmd: _is_legal(d, cmd))  # CLASS-1, CLOTHING-2
     out.append(EndTurn())
     return out
 
@@ -176,7 +199,8 @@ def _engages(d: Decision, hero) -> list[Engage]:
     physical = d.state.options.physical_dice
     for form in BattleForm:
         dice = _gather(d, hero, form, free)
-        faces = (0,) * len(dice) if physical else None  # physical dice: faces to type
+        extra = race_abilities.reveler_dice(hero, form)  # RACE-NORD: its free dice are typed too
+        faces = (0,) * (len(dice) + extra) if physical else None  # physical dice: faces to type
         targets: list[str | None] = [None]
         for unit in _possible_targets(d, hero):
             try:
@@ -214,7 +238,7 @@ def _gather(d: Decision, hero, form: BattleForm, free: list[int]) -> tuple[int, 
     return tuple(picked)
 
 
-def _is_legal(d: Decision, cmd: Engage) -> bool:
+def _is_legal(d: Decision, cmd: BattleCommand) -> bool:
     try:
         decide(d.state, cmd, d.ctx)
     except (RuleViolation, MalformedCommand):

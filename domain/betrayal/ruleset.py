@@ -83,11 +83,12 @@ class Betrayal(Ruleset):
     def pack_hashes(self, pack: Pack) -> tuple[str, ...]:
         """A clash records the hash of the core files, a delve or a dungeon
         that of every file (the delve content too)."""
-        return (pack.hash, pack.delve_hash) if pack.delve_hash else (pack.hash,)
+        return tuple(h for h in (pack.hash, pack.delve_hash, pack.campaign_hash) if h)
 
     def context(self, pack: Pack, state: BattleState) -> RulesContext:
         clash = state.setup in pack.setups
-        if state.pack_hash != (pack.hash if clash else pack.delve_hash):
+        # A party with campaign content records the hash of every file (setup.recorded_hash).
+        if state.pack_hash not in ((pack.hash if clash else pack.delve_hash), pack.campaign_hash):
             raise NotFound(f"battle {state.battle_id} was played with pack {state.pack_id} ({state.pack_hash});"
                            " that pack is not loaded")
         if state.setup in pack.delves:
@@ -105,7 +106,7 @@ class Betrayal(Ruleset):
             raise MalformedCommand(f"no {what} {command.setup!r}; choose one of {', '.join(setups)}")
         return context_for(pack, command.setup)
 
-    def companions(self, state: BattleState) -> tuple[tuple[str, UUID], ...]:
+    def companions(self, state: BattleState, command: object = None) -> tuple[tuple[str, UUID], ...]:
         """A delve battle's rules read its Delve (the map, the deck, the skyshards)."""
         if state.objective in DELVE_OBJECTIVES:
             return ((DELVES.kind, self.stream_of(DELVES.kind, state.battle_id)),)
@@ -126,7 +127,7 @@ class Betrayal(Ruleset):
             writes.append(Write(DELVES.kind, self.stream_of(DELVES.kind, battle_id), tuple(d.delve_events)))
         if any(isinstance(e, ev.BattleEnded) for e in produced):
             final = replay(produced, state)
-            writes += [Write(ADVENTURERS.kind, UUID(h.adventurer_id), (adv.concluded(final, h),))
+            writes += [Write(ADVENTURERS.kind, UUID(h.adventurer_id), adv.concluded(final, h))
                        for h in final.heroes]
         return Outcome(produced, tuple(writes))
 
@@ -135,7 +136,8 @@ class Betrayal(Ruleset):
 
     def reveals(self, event: Event) -> bool:
         """A roll or a draw shows players an outcome they did not know."""
-        return (isinstance(event, (ev.DiceRolled, ev.Explored, ev.LockpickTested))
+        return (isinstance(event, (ev.DiceRolled, ev.Explored, ev.LockpickTested, ev.DiceRerolled,
+                                   ev.ClassDiceRerolled))
                 or (isinstance(event, ev.EnemyPlaced) and event.draw >= 0))
 
     def check_random(self, state: BattleState | None, event: Event) -> RandomCheck | None:
@@ -148,6 +150,14 @@ class Betrayal(Ruleset):
                 return RandomCheck(f"DiceRolled faces {expected} from seed {state.seed} counter {event.counter}",
                                    str(faces))
             return _check_counter(state, "DiceRolled", event.counter)
+        if isinstance(event, (ev.DiceRerolled, ev.ClassDiceRerolled)) and not event.typed:
+            # A reroll draws one new face per die rerolled, in order, from its counter (0-based faces).
+            expected = [rng.draw(state.seed, event.counter + n, 6) + 1 for n in range(len(event.positions))]
+            faces = [event.dice[i].face + 1 for i in event.positions]
+            if faces != expected:
+                return RandomCheck(f"{type(event).__name__} faces {expected} from seed {state.seed} counter"
+                                   f" {event.counter}", str(faces))
+            return _check_counter(state, type(event).__name__, event.counter)
         if isinstance(event, ev.EnemyPlaced) and event.draw >= 0:
             return _check_counter(state, "EnemyPlaced draw", event.draw)
         if isinstance(event, ev.LockpickTested):
@@ -203,7 +213,7 @@ class Betrayal(Ruleset):
             if state is None:
                 return Problem(f"party member {m.name}: an adventurer of this log, stored before the setup",
                                f"no adventurer {m.adventurer_id} before the setup")
-            expected = adv.member(state, m.form)
+            expected = adv.member(state, m.form, pack)
             if expected != m:
                 name, want, got = _first_field(expected, m)
                 return Problem(f"party member {m.name} as stored: {name} = {want}", f"{name} = {got}")

@@ -56,7 +56,25 @@ def _hero(member: Member) -> Hero:
             TrackDie(DieKind(kind), uid, face, Status(status) if status else None)
             for kind, uid, face, status in member.track
         ),
+        class_id=member.class_id, master=member.master, ready=member.ready, weapons=member.weapons,
+        expended=tuple(i for i in member.expended if i in member.ready),
+        packed=member.packed,  # for a Breton's Opportunist (RACE-BRETON)
+        # ENCHANT-2, ENCHANT-3: still attached from an earlier battle of the session, out of the ready slots
+        attached=tuple((item, hero_id(member.name)) for item in member.enchantments),
+        carried_in=member.enchantments,
     )
+
+
+def recorded_hash(pack, party, base: str) -> str:
+    """The pack hash a battle records: ``base`` (the core files for a clash,
+    with the delve files for a delve or dungeon), or the hash of every file
+    when its party brings campaign content in (a class, items, a die of the
+    trainers' file, an Enchantment still attached), so that a log names all
+    the content it was played with."""
+    campaign = any(m.class_id or m.ready or m.packed or m.expended or m.enchantments
+                   or any(pack.dice[d].level > 1 for _, d in m.dice if d in pack.dice)
+                   for m in party)
+    return pack.campaign_hash if campaign and pack.campaign_hash else base
 
 
 def _check_party(d: Decision, cmd: StartClash | StartDelve) -> None:
@@ -112,8 +130,10 @@ def start_clash(d: Decision, cmd: StartClash) -> None:
     ep = compute_ep(cmd.xp, len(cmd.party))
     d.emit(ev.BattleStarted(
         battle_id=cmd.battle_id, rules_version=RULES_VERSION, pack_id=pack.id,
-        pack_hash=pack.delve_hash if dungeon else pack.hash, setup=cmd.setup, seed=cmd.seed,
-        difficulty=cmd.difficulty, options=Options(physical_dice=cmd.physical_dice), objective=setup.objective,
+        pack_hash=recorded_hash(pack, cmd.party, pack.delve_hash if dungeon else pack.hash), setup=cmd.setup,
+        seed=cmd.seed,
+        difficulty=cmd.difficulty, objective=setup.objective,
+        options=Options(physical_dice=cmd.physical_dice, choose_defense=cmd.choose_defense),
         xp=cmd.xp, ep=ep, party=tuple(_hero(m) for m in cmd.party),
     ))
     board = d.ctx.board
@@ -164,9 +184,11 @@ def start_delve(d: Decision, cmd: StartDelve) -> None:
     check_seed(cmd.seed)
     _check_party(d, cmd)
     d.emit(ev.BattleStarted(
-        battle_id=cmd.battle_id, rules_version=RULES_VERSION, pack_id=pack.id, pack_hash=pack.delve_hash,
+        battle_id=cmd.battle_id, rules_version=RULES_VERSION, pack_id=pack.id,
+        pack_hash=recorded_hash(pack, cmd.party, pack.delve_hash),
         setup=cmd.delve, seed=cmd.seed, difficulty=cmd.difficulty,
-        options=Options(physical_dice=cmd.physical_dice), objective=found.objective,
+        options=Options(physical_dice=cmd.physical_dice, choose_defense=cmd.choose_defense),
+        objective=found.objective,
         xp=cmd.xp, ep=0, party=tuple(_hero(m) for m in cmd.party),
     ))
     shapes = sorted({t.shape for t in pack.tiles.values()})

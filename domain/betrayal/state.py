@@ -8,6 +8,7 @@ and tests can compare states with ``==``.
 from __future__ import annotations
 
 from enum import Enum, StrEnum
+from typing import ClassVar
 
 import msgspec
 
@@ -22,6 +23,7 @@ class Phase(str, Enum):
     ADVENTURER_TURN = "adventurer-turn"  # the current adventurer acts (TURN-5)
     ENGAGE_RESOLVE = "engage-resolve"  # rolled dice wait to be resolved (ENGAGE-8)
     ENEMY_ROLL = "enemy-roll"  # physical dice: an enemy's roll waits to be typed
+    DEFEND = "defend"  # choose-defense option: damage to an adventurer waits for its blocks (COMBAT-4)
     END_OF_ROUND = "end-of-round"  # the party may retreat or go on (ROUND-8c)
     ENDED = "ended"  # the battle is over and cleaned up (END, CLEANUP)
 
@@ -94,6 +96,47 @@ class Hero(msgspec.Struct, frozen=True, kw_only=True):
     active: tuple[ActiveDie, ...] = ()
     drained: tuple[int, ...] = ()
     defeated: bool = False
+    race_used: bool = False  # its once-per-battle race ability is spent (RACE-*)
+    race_armed: bool = False  # a race reaction waits for its trigger (RACE-ARGONIAN, -IMPERIAL, -NORD, -KHAJIIT)
+    free_move: int = 0  # hexes of Cutpurse's free move left this turn (RACE-KHAJIIT)
+    hunter_targets: tuple[str, ...] = ()  # who an armed Hunter's Eye will give Stealth (RACE-WOOD-ELF)
+    # The campaign's sheet and inventory, copied in at setup (CLASS-1, READY-2).
+    class_id: str = ""
+    master: bool = False  # the class sheet's Master side (ADVANCE-15)
+    ready: tuple[str, ...] = ()  # items in the ready slots, the only ones usable (READY-2, ITEM-6)
+    weapons: int = 0  # Weapon items in the whole inventory, Pack included (RACE-NORD)
+    expended: tuple[str, ...] = ()  # ready items turned sideways (EXPEND-1)
+    discarded: tuple[str, ...] = ()  # ready items discarded in this battle (OVERTAX-4, CONSUMABLE-1, PET-3)
+    promotion: bool = False  # its class sheet's promotion requirement was met in this battle (ADVANCE-16)
+    # items in battle (ITEM-*)
+    packed: tuple[str, ...] = ()  # items in the Pack: unusable, but a Breton may ready one (READY-3, RACE-BRETON)
+    wielding: str = ""  # the Weapon applied to the engage under way (WEAPON-1, WEAPON-2)
+    wield_overtax: bool = False  # and its Overtax triggered (OVERTAX-2)
+    guarding: tuple[str, ...] = ()  # Armor and Pets put on guard: they act at enemy engages against it (ARMOR-2)
+    braced: tuple[str, ...] = ()  # Armor readied to Overtax at the next enemy engage against it (OVERTAX-3)
+    item_ward: int = 0  # damage an Armor's Overtax prevents of each instance until its next turn
+    chips: tuple[tuple[str, int], ...] = ()  # HP chips on its Pets (PET-2)
+    attached: tuple[tuple[str, str], ...] = ()  # Enchantments it attached: (item, hero id or "tile:X") (ENCHANT-2)
+    carried_in: tuple[str, ...] = ()  # of those, the ones attached in an earlier battle of the session (ENCHANT-3)
+    stowed: tuple[str, ...] = ()  # Overtaxed items returned to the Pack (RACE-BRETON)
+    readied: tuple[str, ...] = ()  # Pack items moved to a ready slot (RACE-BRETON)
+    opportunist: bool = False  # a Breton may move one Pack item to a ready slot (RACE-BRETON)
+    enchanted_engage: int = 0  # the engage (round * 100 + number) its Enchantment last rerolled in
+    # class abilities (CLASS-*)
+    class_used: tuple[str, ...] = ()  # abilities used this turn, "id" or "id@engage" (CLASS-2, CLASS-2a)
+    class_armed: tuple[str, ...] = ()  # Interrupts armed for their trigger (CLASS-4)
+    class_ward: int = 0  # damage prevented of each instance until its next turn (a ward ability)
+    class_block: int = 0  # damage prevented of the next instance (a block ability)
+    class_engages: int = 0  # extra Engage actions this turn, free of ENGAGE-4 fatigue (extra-engage)
+    class_progress: int = 0  # counted toward its sheet's promotion requirement (ADVANCE-16)
+
+    # Added after logs were written: left out of the state digest at their defaults.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset(
+        {"race_used", "race_armed", "free_move", "class_id", "master", "ready", "weapons", "expended", "discarded",
+         "promotion",
+         "class_used", "class_armed", "class_ward", "class_block", "class_engages", "class_progress",
+         "packed", "wielding", "wield_overtax", "guarding", "braced", "item_ward", "chips", "attached", "stowed", "readied",
+         "opportunist", "enchanted_engage", "carried_in", "hunter_targets"})
 
 
 class Foe(msgspec.Struct, frozen=True, kw_only=True):
@@ -141,6 +184,21 @@ class PendingEnemyRoll(msgspec.Struct, frozen=True, kw_only=True):
     foe: str
     targets: tuple[str, ...]
     dice: int
+
+
+class PendingDefense(msgspec.Struct, frozen=True, kw_only=True):
+    """Choose-defense option: an enemy's strike waits before hitting
+    ``targets[index]`` (``amount`` damage) for the player to choose its
+    blocks and race reaction (COMBAT-4). ``faces`` is the strike's roll and
+    ``dealt`` whether an earlier target already lost HP, so the strike can
+    go on exactly where it stopped."""
+
+    foe: str
+    targets: tuple[str, ...]
+    faces: tuple[int, ...]
+    index: int
+    amount: int
+    dealt: bool = False
 
 
 class TurnState(msgspec.Struct, frozen=True, kw_only=True):
@@ -192,6 +250,9 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
     """Game options chosen when the battle is set up."""
 
     physical_dice: bool = False  # players type the faces they rolled
+    choose_defense: bool = False  # damage to an adventurer waits for its blocks and reaction (COMBAT-4)
+
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"choose_defense"})
 
 
 FATIGUE_ROUND = 6  # FATIGUE-ROUND-1: the round from which every round is the Fatigue Round
@@ -227,10 +288,13 @@ class BattleState(msgspec.Struct, frozen=True, kw_only=True):
     caches: tuple[Cache, ...] = ()
     pending: PendingEngage | None = None
     enemy_roll: PendingEnemyRoll | None = None
+    defense: PendingDefense | None = None  # choose-defense option: a strike waits (Phase.DEFEND)
     enemy_queue: tuple[str, ...] = ()  # foes still to act this round, in order
     retreated: bool = False
     outcome: Outcome | None = None
     ended_reason: str = ""  # a Termination's value once the battle ends (see ``termination``)
+
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"defense"})
 
     def hero(self, hero_id: str) -> Hero:
         for h in self.heroes:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import Enum, StrEnum
 
 
 class BattleForm(str, Enum):
@@ -163,3 +163,90 @@ class Marker(str, Enum):
     COMMON_CACHE = "common"
     LEGENDARY_CACHE = "legendary"
     SPECIAL = "special"  # ★ hex: objective units of the encounter text
+
+
+# ---------------------------------------------------------------- campaign
+# StrEnums: their members are plain strings too, so a rule may compare them
+# with the strings a command carries.
+
+
+class AbilityTiming(StrEnum):
+    """When a class ability acts (CLASS-1, CLASS-3, CLASS-4; facts: CLASS-2a)."""
+
+    INNATE = "innate"  # the sheet's top ability: passive, free, optional
+    ACTION = "action"  # on your own turn, by spending its tenacity
+    ENDURING = "enduring"  # on while your tenacity is at least its cost; spends none
+    INTERRUPT = "interrupt"  # on its trigger, before anything else resolves
+
+
+class Trigger(StrEnum):
+    """What sets off an Interrupt ability (CLASS-4): our own closed set."""
+
+    DAMAGED = "damaged"  # you suffer damage
+    ALLY_DAMAGED = "ally-damaged"  # an adjacent adventurer suffers damage
+    ENGAGED = "engaged"  # an enemy engages you
+    ENEMY_DEFEATED = "enemy-defeated"  # an enemy you engaged is defeated
+    TURN_START = "turn-start"  # your turn starts
+
+
+class EffectKind(StrEnum):
+    """What a class ability or an item does, each simple enough for a battle
+    engine to apply: ``amount`` is how much, ``status`` only for STATUS."""
+
+    DAMAGE = "damage"  # deal the amount in damage to one target in reach
+    TRUE_DAMAGE = "true-damage"  # the same, and Defense cannot prevent it
+    HEAL = "heal"  # heal the amount
+    BONUS_HP = "bonus-hp"  # gain the amount in bonus HP (HEALTH-8)
+    BLOCK = "block"  # prevent the amount of the damage of one engage
+    WARD = "ward"  # prevent the amount of each damage instance until your next turn
+    RECOVER = "recover"  # recover up to the amount of dice from your cooldown track
+    MOVE = "move"  # move up to the amount in hexes (free movement, not a Move action)
+    STATUS = "status"  # put ``status`` on a target (on yourself for Stealth)
+    CLEANSE = "cleanse"  # remove up to the amount of status effects from yourself
+    TENACITY = "tenacity"  # gain the amount in tenacity, up to the maximum
+    EXTRA_ENGAGE = "extra-engage"  # take the amount of extra Engage actions this turn
+    EXTRA_DICE = "extra-dice"  # roll the amount of extra Combat dice in this engage (free dice)
+    REROLL = "reroll"  # reroll up to the amount of the dice you rolled
+    # place a Light fatigue die in your active slots as a block of the amount (ACTIVE-8)
+    FATIGUE_BLOCK = "fatigue-block"
+    # remove one of your active block dice (ACTIVE-5) and deal its value, up to the amount, to an enemy in reach
+    HURL_BLOCK = "hurl-block"
+
+
+class ItemKind(StrEnum):
+    """An item card's type (WEAPON-1 to PET-4)."""
+
+    WEAPON = "weapon"
+    ARMOR = "armor"
+    CLOTHING = "clothing"
+    POTION = "potion"
+    CONSUMABLE = "consumable"
+    ENCHANTMENT = "enchantment"
+    PET = "pet"
+    MISC = "misc"
+
+
+class ArmorTrait(StrEnum):
+    """An Armor card's Trait: one of each in the ready slots (ARMOR-3)."""
+
+    HEAD = "head"
+    BODY = "body"
+    HANDS = "hands"
+    FEET = "feet"
+    SHIELD = "shield"
+
+
+class Attaches(StrEnum):
+    """What an Enchantment is attached to (ENCHANT-1; facts: the Clash tile)."""
+
+    ADVENTURER = "adventurer"
+    CLASH_TILE = "clash-tile"
+
+
+class MatAttribute(StrEnum):
+    """The round tokens a new adventurer's mat starts with (ADVANCE-2, ADVANCE-14)."""
+
+    HEALTH = "health"
+    STAMINA = "stamina"
+    MAGICKA = "magicka"
+    COMBAT = "combat"

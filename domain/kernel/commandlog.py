@@ -98,11 +98,11 @@ def game_types(ruleset: Ruleset) -> tuple[type[Done], type[Game]]:
     found = _TYPES.get(ruleset.name)
     if found is None:
         done = msgspec.defstruct(
-            f"{ruleset.name.title()}Done", [("command", ruleset.command_type)],
+            f"{ruleset.name.title().replace('-', '')}Done", [("command", ruleset.command_type)],
             bases=(Done,), frozen=True, kw_only=True, module=__name__,
         )
         game = msgspec.defstruct(
-            f"{ruleset.name.title()}Game",
+            f"{ruleset.name.title().replace('-', '')}Game",
             [("state", ruleset.state_type), ("done", tuple[done, ...], ()),  # type: ignore[valid-type]
              ("undone", tuple[done, ...], ())],  # type: ignore[valid-type]
             bases=(Game,), frozen=True, kw_only=True, module=__name__,

@@ -95,9 +95,9 @@ class GameApp(EventSourcedApp):
     def pack_of(self, ruleset: str | Ruleset) -> Any:
         """The content pack in use for ``ruleset`` (its default unless given)."""
         rs = ruleset if isinstance(ruleset, Ruleset) else registry.load(ruleset)
-        pack = self._packs.get(rs.name)
+        pack = self._packs.get(rs.namespace)  # the rulesets of one package share its pack
         if pack is None:
-            pack = self._packs[rs.name] = rs.pack()
+            pack = self._packs[rs.namespace] = rs.pack()
         return pack
 
     def ruleset(self, battle_id: str) -> Ruleset:
@@ -133,9 +133,9 @@ class GameApp(EventSourcedApp):
         rs = self.ruleset(battle_id)
         return self._rules_context(rs, self.battle(battle_id, version).state, version)
 
-    def _rules_context(self, rs: Ruleset, state: Any, version: int | None) -> Any:
+    def _rules_context(self, rs: Ruleset, state: Any, version: int | None, command: Any = None) -> Any:
         return registry.rules_context(rs, self.pack_of(rs), state,
-                                      lambda kind, stream: self.companion(rs, kind, stream, version))
+                                      lambda kind, stream: self.companion(rs, kind, stream, version), command)
 
     def companion(self, rs: Ruleset, kind: str, stream: UUID, version: int | None = None) -> Any:
         """A companion aggregate's state (``Ruleset.companions``) now, or as
@@ -229,8 +229,10 @@ class GameApp(EventSourcedApp):
                     if isinstance(e, (BattleDeleted, BattleRestored)):
                         deleted.setdefault(e.battle_id, isinstance(e, BattleDeleted))
                     elif isinstance(e, (GameRegistered, BattleRegistered)) and not deleted.get(e.battle_id):
-                        if e.battle_id not in self._rulesets:  # the index knows it: no other ruleset loaded
-                            self._rulesets[e.battle_id] = registry.load(getattr(e, "ruleset", "betrayal"))
+                        rs = registry.load(getattr(e, "ruleset", "betrayal"))
+                        if not rs.battles:
+                            continue  # a campaign is never the battle a command acts on
+                        self._rulesets.setdefault(e.battle_id, rs)  # the index knows it: no other ruleset loaded
                         return e.battle_id
                 below = page[-1].originator_version - 1
         raise NotFound("there is no battle yet: start one with `rk new`")
@@ -360,7 +362,7 @@ class GameApp(EventSourcedApp):
         game = self.battle(battle_id)
         # The ruleset refuses a second setup with its own rule; the kernel
         # never lets one through, whatever a ruleset's decide says.
-        outcome: Outcome = rs.decide(game.state, command, self._rules_context(rs, game.state, None))
+        outcome: Outcome = rs.decide(game.state, command, self._rules_context(rs, game.state, None, command))
         if isinstance(command, rs.setup_commands):
             raise MalformedCommand(f"battle {battle_id} is already set up; start a new one with `rk new`")
         command_id = f"c{game.version + 1}"
@@ -383,6 +385,7 @@ class GameApp(EventSourcedApp):
         if last.random and not force:
             raise RuleViolation("UNDO-2", f"{type(last.command).__name__} revealed dice or a draw;"
                                           " undo it with --force (the audit marks it)")
+        self._check_untouched_since(rs, last)
         restored = self.battle(battle_id, version=last.version_before).state
         command_id = f"u{game.version + 1}"
         undone = rs.undone(command_id=last.command_id, restored=restored, forced=last.random)
@@ -395,6 +398,28 @@ class GameApp(EventSourcedApp):
                                        command_id))
         return Result(command_id, [undone], self._commit(rs, battle_id, game, [undone], command_id, written),
                       _events_of(written))
+
+    def _check_untouched_since(self, rs: Ruleset, last: Any) -> None:
+        """UNDO-3: undoing a command puts the other streams it wrote back as
+        they were before it. If one of them is no longer as the command left
+        it, another game has changed it since (a campaign's Reward Phase
+        after a battle's end, a second battle of the same adventurer), and
+        the undo would erase that: it is refused. (This game's own later
+        commands are undone already, their writes put back.)"""
+        for sid, version_before in last.touched:
+            stream = UUID(sid)
+            after = self.events(stream, gt=version_before)
+            own = 0
+            while own < len(after) and after[own].command_id == last.command_id:
+                own += 1
+            if own == len(after):
+                continue
+            kind = self._aggregate_of_stream(rs, stream)
+            now = self.state_of(kind, stream)
+            if now != self.state_of(kind, stream, version_before + own):
+                who = getattr(now, "name", "") or sid
+                raise RuleViolation("UNDO-3", f"{kind.kind} {who} has changed since, in another game; undo"
+                                              " that first (an undo here would erase it)")
 
     def redo(self, battle_id: str) -> Result:
         """Re-apply the most recently undone command, while nothing new was

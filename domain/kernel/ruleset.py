@@ -132,6 +132,13 @@ class Ruleset:
     ``snapshot_topic``  the topic its game snapshots are stored under
     ``aggregates``      the other aggregates its commands write to
     ``setup_commands``  the command classes that set a game up
+    ``battles``         whether its games are battles (a campaign is not: it
+                        is not listed with them nor made the current battle)
+    ``package``         the package under ``domain/`` that registers it, when
+                        that is not its name: a package may register further
+                        rulesets named ``<package>-<kind>`` (Betrayal's
+                        campaign is ``betrayal-campaign``), which share the
+                        package's streams (``namespace``)
     """
 
     name: ClassVar[str] = ""
@@ -146,6 +153,14 @@ class Ruleset:
     snapshot_topic: ClassVar[str] = ""
     aggregates: ClassVar[tuple[Aggregate, ...]] = ()
     setup_commands: ClassVar[tuple[type, ...]] = ()
+    package: ClassVar[str] = ""
+    battles: ClassVar[bool] = True  # its games are battles: listed as such, one of them the current battle
+
+    @property
+    def namespace(self) -> str:
+        """What its stream ids derive from: its package, so that the rulesets
+        of one package find the same adventurer under the same stream."""
+        return self.package or self.name
 
     # -- content and context -------------------------------------------------
 
@@ -169,18 +184,27 @@ class Ruleset:
         """The rules context to decide a setup command with."""
         raise NotImplementedError
 
-    def companions(self, state: Any) -> tuple[tuple[str, UUID], ...]:
+    def companions(self, state: Any, command: Any = None) -> tuple[tuple[str, UUID], ...]:
         """The other aggregates' streams, as ``(kind, stream)``, whose state
         the rules read to decide a command of a game in ``state`` (a
-        Betrayal delve reads its Delve). The kernel loads each one as it
-        stood at the game's version and hands them to ``joined``. Most
-        games read none (the default)."""
+        Betrayal delve reads its Delve), or ``command`` in particular (a
+        campaign's recruit reads the stream of the name it takes). The
+        kernel loads each one as it stood at the game's version (None for
+        a stream not written yet) and hands them to ``joined``. Most games
+        read none (the default)."""
         return ()
 
     def joined(self, ctx: Any, companions: Mapping[str, Any]) -> Any:
         """The rules context ``ctx`` with the companion states, by kind (see
-        ``companions``). Called only when ``companions`` names some."""
+        ``companions``). Called only when ``companions`` names some. A
+        ruleset whose companions are several streams of one kind overrides
+        ``joined_streams`` instead."""
         return ctx
+
+    def joined_streams(self, ctx: Any, companions: Mapping[tuple[str, UUID], Any]) -> Any:
+        """The rules context ``ctx`` with the companion states by (kind,
+        stream); by default ``joined`` with them by kind."""
+        return self.joined(ctx, {kind: state for (kind, _), state in companions.items()})
 
     # -- the rules -----------------------------------------------------------
 
@@ -239,6 +263,12 @@ class Ruleset:
         and the audit."""
         raise NotImplementedError
 
+    def describe_written(self, event: Event, stream: UUID, state: Any, pack: Any) -> str:
+        """One readable line for ``event``, which a command of a game in
+        ``state`` wrote to another aggregate's ``stream``: ``describe_event``
+        unless a ruleset names whose stream it is."""
+        return self.describe_event(event, state, pack)
+
     def cited_rule(self, event: Event) -> str:
         """The rule ID ``event`` applies ("" when no single rule fits); the
         narration and the audit cite through it, so they never disagree."""
@@ -261,14 +291,14 @@ class Ruleset:
 
     def game_stream(self, game_id: str) -> UUID:
         """The stream of game ``game_id``."""
-        return stream_id(self.name, self.game_kind, game_id)
+        return stream_id(self.namespace, self.game_kind, game_id)
 
     def stream_of(self, kind: str, key: str) -> UUID:
         """The stream of the aggregate ``kind`` named ``key`` (the game's or
         another's)."""
         if kind == self.game_kind:
             return self.game_stream(key)
-        return stream_id(self.name, kind, self.aggregate(kind).key(key))
+        return stream_id(self.namespace, kind, self.aggregate(kind).key(key))
 
     def aggregate(self, kind: str) -> Aggregate:
         """The other aggregate of that kind; KeyError if there is none."""
@@ -285,15 +315,17 @@ class Ruleset:
         return None
 
 
-def rules_context(rs: Ruleset, pack: Any, state: Any, companion: Callable[[str, UUID], Any]) -> Any:
+def rules_context(rs: Ruleset, pack: Any, state: Any, companion: Callable[[str, UUID], Any],
+                  command: Any = None) -> Any:
     """The context ``decide`` and ``legal_commands`` take for a game in
-    ``state``: the ruleset's own, joined with the companion states
-    ``companion(kind, stream)`` gives (the store's, or a verifier's)."""
+    ``state`` (to decide ``command``, when given): the ruleset's own,
+    joined with the companion states ``companion(kind, stream)`` gives (the
+    store's, or a verifier's)."""
     ctx = rs.context(pack, state)
-    wanted = rs.companions(state)
+    wanted = rs.companions(state, command)
     if not wanted:
         return ctx
-    return rs.joined(ctx, {kind: companion(kind, stream) for kind, stream in wanted})
+    return rs.joined_streams(ctx, {(kind, stream): companion(kind, stream) for kind, stream in wanted})
 
 
 _REGISTRY: dict[str, Ruleset] = {}
@@ -327,42 +359,55 @@ def names() -> list[str]:
                   if m.ispkg and m.name != "kernel")
 
 
+def _package(name: str) -> str:
+    """The package that registers ruleset ``name``: itself, or for
+    ``<package>-<kind>`` the package before the dash."""
+    return name if name in names() else name.partition("-")[0]
+
+
 def load(name: str) -> Ruleset:
-    """The ruleset registered as ``name``, importing ``domain.<name>`` on
-    first use. ``NotFound`` names the rulesets there are."""
+    """The ruleset registered as ``name``, importing its package on first
+    use. ``NotFound`` names the rulesets there are."""
     found = _REGISTRY.get(name)
     if found is not None:
         return found
-    if name in names():
-        importlib.import_module(f"domain.{name}")
+    package = _package(name)
+    if package in names():
+        importlib.import_module(f"domain.{package}")
         found = _REGISTRY.get(name)
     if found is None:
-        raise NotFound(f"no ruleset {name!r}; there are: {', '.join(names())}")
+        there = sorted({rs.name for rs in all_rulesets()})
+        raise NotFound(f"no ruleset {name!r}; there are: {', '.join(there)}")
     return found
 
 
 def loaded_first() -> Iterator[Ruleset]:
-    """Every ruleset, those already loaded first; the others are loaded only
-    when the caller asks for the next (a lookup that stops early never pays
-    a ruleset's import)."""
+    """Every ruleset, those already loaded first; the packages not imported
+    yet are imported only when the caller asks for the next (a lookup that
+    stops early never pays a ruleset's import)."""
     ready = list(_REGISTRY.values())
     yield from ready
-    for name in names():
-        if all(rs.name != name for rs in ready):
-            yield load(name)
+    for package in names():
+        if any(rs.name == package or rs.package == package for rs in ready):
+            continue
+        importlib.import_module(f"domain.{package}")
+        yield from (rs for rs in list(_REGISTRY.values()) if rs not in ready)
+        ready = list(_REGISTRY.values())
 
 
 def all_rulesets() -> Sequence[Ruleset]:
-    """Every ruleset, loaded."""
-    return [load(n) for n in names()]
+    """Every ruleset of every package, loaded, by name."""
+    for package in names():
+        importlib.import_module(f"domain.{package}")
+    return [_REGISTRY[n] for n in sorted(_REGISTRY)]
 
 
 def load_for_topic(topic: str) -> bool:
     """Load the ruleset whose events are stored under ``topic``
     (``conquest.CardDrawn`` -> conquest), so a process that has not used it
     yet can read its events. Returns whether one was newly loaded."""
-    name = topic.partition(".")[0]
-    if name in _REGISTRY or name not in names():
+    package = topic.partition(".")[0]
+    if package in _REGISTRY or package not in names():
         return False
-    load(name)
+    load(package)
     return True

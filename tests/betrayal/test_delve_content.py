@@ -274,7 +274,7 @@ def test_a_pack_without_the_delve_files_loads_without_delve_content():
 def test_a_pack_directory_with_the_delve_files_loads_them(tmp_path):
     for name, content in starter_files().items():
         (tmp_path / name).write_bytes(content)
-    assert load_pack_dir(tmp_path) == starter_pack()
+    assert load_pack_dir(tmp_path) == parse_pack(starter_files())
 
 
 def test_a_pack_directory_without_the_delve_files_loads_the_core_pack(tmp_path):

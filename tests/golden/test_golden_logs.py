@@ -136,7 +136,7 @@ def test_the_conquest_logs_show_what_their_names_say(golden_logs):
 
 def test_each_log_names_its_ruleset_and_one_store_holds_both_games(golden_logs):
     rulesets = {n: header(golden_logs[n])["ruleset"] for n in NAMES}
-    assert set(rulesets.values()) == {"betrayal", "conquest"}
+    assert set(rulesets.values()) == {"betrayal", "betrayal-campaign", "conquest"}
     # The Betrayal logs share their party, so one of them goes in with every Conquest log.
     names = ["won-waystone-crossing.jsonl", *(n for n in NAMES if rulesets[n] == "conquest")]
     app = GameApp(store="memory")
@@ -146,3 +146,26 @@ def test_each_log_names_its_ruleset_and_one_store_holds_both_games(golden_logs):
     assert [(g.battle_id, g.ruleset) for g in app.battles()] == [(i, rulesets[n]) for i, n in zip(ids, names)]
     for battle_id in ids:
         assert verify_battle(app, battle_id).ok
+
+
+def test_the_campaign_log_holds_two_battles_a_reward_phase_and_a_rest(golden_logs):
+    """The golden campaign: both adventurers carry both battles, the rewards
+    of the first were gained and spent (ADVANCE-12 kept at most 3), the rest
+    was undone and given again, and the log verifies whole."""
+    from domain.betrayal import adventurer_events as ae
+    from domain.betrayal import campaign as cp
+
+    data = golden_logs["campaign-two-battles.jsonl"]
+    app = BetrayalApp(store="memory")
+    campaign_id = import_log(app, data)
+    state = app.battle(campaign_id).state
+    assert state.rewarded == ("golden-campaign-1", "golden-campaign-2") and state.day == 2 and not state.reward
+    for name in ("Ysolda", "Tarn"):
+        a = app.adventurer(name)
+        assert a.battles == ("golden-campaign-1", "golden-campaign-2")
+        assert a.xp <= 3 and a.earned > 0
+    assert app.adventurer("Ysolda").ready == ("scuffed-bracers",)
+    assert "twin-shafts" in [d for _, d in app.adventurer("Tarn").dice]
+    kinds = {type(e.event) for e in read_log(data).entries}
+    assert {cp.RewardsGained, cp.DayEnded, cp.CampaignUndone, ae.StatRaised, ae.DieAdded, ae.XpCapped,
+            ae.Rested, ae.ItemUsed} <= kinds

@@ -22,6 +22,7 @@ from domain.kernel.portable import (
     Report,
     export_battle,
     import_log,
+    read_log,
     state_digest,
     verify_battle,
     verify_log,
@@ -248,6 +249,25 @@ def test_an_existing_adventurer_is_refused_not_merged(won):
     app.new_clash(setup="waystone-crossing", party=[PartySpec("Tarn", "nord")], xp=1, seed=1, battle_id="other")
     error = refused(won, app)
     assert error.line == 1 and "adventurer:Tarn" in error.reason
+
+
+def test_a_battles_log_ends_with_its_last_command_not_with_what_other_games_wrote_later(regenerate):
+    """The golden campaign's first battle, exported after the campaign went
+    on: its log stops with the battle's last command (and what that command
+    wrote); the adventurers' rewards and their next battle are other games'.
+    The campaign's log holds the adventurers' whole history."""
+    played = BetrayalApp(store="memory")
+    campaign_id = regenerate.campaign_two_battles(played)
+    first = export_battle(played, "golden-campaign-1")
+    assert verify_log(first).ok
+    events = [e.event for e in read_log(first).entries]
+    assert type(events[-1]).__name__ == "BattleConcluded" and events[-1].battle_id == "golden-campaign-1"
+    copy = BetrayalApp(store="memory")
+    import_log(copy, first)
+    assert copy.adventurer("Tarn").battles == ("golden-campaign-1",)
+    whole = BetrayalApp(store="memory")
+    import_log(whole, export_battle(played, campaign_id))
+    assert whole.adventurer("Tarn") == played.adventurer("Tarn")
 
 
 def test_an_empty_log_is_refused():

@@ -87,3 +87,38 @@ def test_battles_of_a_store_written_before_the_kernel_kept_the_index_are_listed(
         assert [(g.battle_id, g.ruleset) for g in old.battles()] == [("old", "betrayal")]
         assert old.latest_battle() == "old"
         assert old.battle("old").state == today.battle("old").state
+
+
+def test_a_package_may_register_a_second_ruleset_that_shares_its_streams():
+    """Betrayal's campaign is ``betrayal-campaign``: found by name in a fresh
+    process, listed with the others, and its adventurers are the battles'."""
+    import subprocess
+    import sys
+
+    code = ("from domain.kernel import ruleset as r; rs = r.load('betrayal-campaign');"
+            " print(rs.name, rs.package, rs.game_kind)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["betrayal-campaign", "betrayal", "campaign"]
+    names = [rs.name for rs in registry.all_rulesets()]
+    assert {"betrayal", "betrayal-campaign", "conquest"} <= set(names)
+    battle, campaign = registry.load("betrayal"), registry.load("betrayal-campaign")
+    assert campaign.stream_of("adventurer", "Ria") == battle.stream_of("adventurer", "ria")
+    assert campaign.game_stream("saga") != battle.game_stream("saga")  # a campaign is not a battle
+
+
+def test_a_game_reads_the_stream_a_command_names_when_its_rules_ask():
+    """``Ruleset.companions(state, command)``: a recruit's rules see whether
+    the name is taken, in play and when a log is verified again."""
+    from domain.betrayal import campaign_app as ca
+    from domain.betrayal import campaign_commands as cc
+    from domain.betrayal.application import PartySpec, new_clash
+    from domain.kernel.errors import MalformedCommand
+    from domain.kernel.games import GameApp
+
+    with GameApp("memory") as app:
+        new_clash(app, setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=3, battle_id="b1")
+        ca.new_campaign(app, "saga")
+        with pytest.raises(MalformedCommand, match="exists already"):
+            app.execute("saga", cc.Recruit(name="ysolda", race="argonian", class_id="bastion"))
+        app.execute("saga", cc.Enlist(name="Ysolda", class_id="mender"))
+        assert app.battle("saga").state.party[0].name == "Ysolda"

@@ -26,6 +26,7 @@ from projections.audit import AuditView
 from projections.cooldown import CooldownView
 from projections.pool import PoolView
 from projections.runner import Catchup
+from projections.xp_ledger import XpLedgerView
 
 PARTY = ("Ysolda:nord", "Tarn:dark-elf", "Brelyna:breton")
 
@@ -344,7 +345,7 @@ def projections() -> tuple:
     from projections.battles import BattlesView
     from projections.skyshards import SkyshardView
 
-    return (CooldownView(), PoolView(), AuditView(), BattlesView(), SkyshardView(), AdventurersView())
+    return (CooldownView(), PoolView(), AuditView(), BattlesView(), SkyshardView(), AdventurersView(), XpLedgerView())
 
 
 def api_rows(app: BetrayalApp, bids: list[str]) -> list:

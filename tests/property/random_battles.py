@@ -19,6 +19,7 @@ from domain.betrayal.application import BetrayalApp, PartySpec
 from domain.betrayal.commands import (
     BattleCommand,
     Engage,
+    Member,
     Retreat,
     RollEnemyDice,
     StartClash,
@@ -27,12 +28,13 @@ from domain.betrayal.context import ENEMY_DIE_FACES, RulesContext, context_for
 from domain.betrayal.pack_dice import FACES_PER_DIE
 from domain.betrayal.packs import starter_pack
 from domain.betrayal.state import BattleState
-from domain.betrayal.vocab import BattleForm, Difficulty
+from domain.betrayal.vocab import BattleForm, Difficulty, ItemKind
 
 PACK = starter_pack()
 SETUPS = tuple(PACK.setups)
 RACES = tuple(sorted(PACK.races))
 STARTING_LINES = tuple(sorted(k for k, v in PACK.lines.items() if v.starter))
+GEAR = tuple(sorted(PACK.gear))
 NAMES = ("Ysolda", "Tarn", "Brelyna", "Onmund")
 RETREAT_CHANCE = 0.03  # as bots.random_choice: rare, so battles run their course
 MAX_COMMANDS = 2000  # every battle must end well within this
@@ -58,9 +60,11 @@ class Table:
     def start_clash(self, battle_id: str) -> StartClash:
         """The same clash as ``new_clash``, for the pure rules (no store)."""
         members = []
+        items = random.Random(self.seed)  # its own stream: the bot's choices stay as they were
+        classes = random.Random(self.seed ^ CLASS_STREAM)  # and one for class sheets
         for spec in self.party:
             created = adv.create(PACK, f"adv-{spec.name.lower()}", spec.name, spec.race, spec.lines)
-            members.append(adv.member(created.state, spec.form))
+            members.append(with_class(with_items(adv.member(created.state, spec.form), items), classes))
         return StartClash(
             battle_id=battle_id, setup=self.setup, party=tuple(members), xp=self.xp,
             seed=self.seed, difficulty=self.difficulty, physical_dice=self.physical_dice,
@@ -69,6 +73,31 @@ class Table:
     @property
     def ctx(self) -> RulesContext:
         return context_for(PACK, self.setup)
+
+
+ITEM_CHANCE = 0.6  # of a member bringing items (ITEM-*): ready slots, and a few in the Pack
+CLASS_CHANCE = 0.6  # of a member having a class sheet (CLASS-*); pure-rules battles only
+CLASS_STREAM = 0x5EED_C1A5
+CLASSES = tuple(sorted(PACK.classes))
+
+
+def with_class(member: Member, rnd: random.Random) -> Member:
+    """Some members get a class sheet, a third of them on its Master side,
+    and 0 to 6 tenacity to spend on it (CLASS-1, ADVANCE-15)."""
+    if rnd.random() >= CLASS_CHANCE:
+        return member
+    return replace(member, class_id=rnd.choice(CLASSES), master=rnd.random() < 0.3, tenacity=rnd.randint(0, 6))
+
+
+def with_items(member: Member, rnd: random.Random) -> Member:
+    """Some members get up to 4 random item cards of the pack in their ready
+    slots and up to 2 in the Pack (READY-1); Weapons counted for RACE-NORD."""
+    if rnd.random() >= ITEM_CHANCE:
+        return member
+    chosen = rnd.sample(GEAR, rnd.randint(1, 6))
+    ready, packed = tuple(chosen[:4]), tuple(chosen[4:])
+    weapons = sum(1 for i in chosen if PACK.gear[i].kind is ItemKind.WEAPON)
+    return replace(member, ready=ready, packed=packed, weapons=weapons)
 
 
 def random_table(rnd: random.Random, physical_dice: bool = False) -> Table:

@@ -20,6 +20,8 @@ from random_battles import MAX_COMMANDS, pick, random_table, state_summary, type
 
 from domain.betrayal.commands import Engage
 from domain.betrayal.events import BattleEvent, DiceRolled
+from domain.betrayal.item_use import weapon_dice
+from domain.betrayal.race_abilities import reveler_dice
 from domain.betrayal.rules import decide, legal_commands, replay
 from domain.betrayal.state import BattleState, Options, Phase
 from domain.kernel.errors import MalformedCommand, RuleViolation
@@ -95,5 +97,9 @@ def test_physical_dice_offer_the_same_engages_as_rolled_dice(seed: int) -> None:
         rolled = [(c.form, c.target, c.dice) for c in legal if isinstance(c, Engage)]
         typed_engages = [c for c in legal_commands(twin, ctx) if isinstance(c, Engage)]
         assert [(c.form, c.target, c.dice) for c in typed_engages] == rolled, state_summary(state)
-        assert all(c.faces is not None and len(c.faces) == len(c.dice) for c in typed_engages)
+        # an armed Nord's free enemy Combat dice (RACE-NORD) are typed after the gathered ones
+        hero = state.hero(state.turn.hero) if state.turn is not None else None
+        # so are a Weapon's free dice (ENGAGE-7c)
+        assert all(c.faces is not None and len(c.faces) == len(c.dice) + reveler_dice(hero, c.form)
+                   + weapon_dice(ctx.pack.gear.get(c.weapon), c.overtax) for c in typed_engages)
         state = replay(decide(state, pick(legal, rnd), ctx), state)

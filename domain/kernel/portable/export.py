@@ -11,7 +11,7 @@ import msgspec
 
 from domain.kernel.envelope import Envelope
 from domain.kernel.games import GameApp
-from domain.kernel.portable.chain import FORMAT, format_time, link, signed_bytes, state_digest
+from domain.kernel.portable.chain import FORMAT, format_time, link, signed_bytes, state_digest, without_skipped_defaults
 from domain.kernel.portable.progress import Progress, ticking
 from domain.kernel.streams_order import envelopes_in_append_order
 
@@ -39,10 +39,11 @@ def write_log(app: GameApp, battle_id: str, out: BinaryIO, *, sign: Any = None,
 def export_lines(app: GameApp, battle_id: str, *, sign: Any = None) -> Iterator[bytes]:
     """The lines of a game's portable log (without newlines): the header,
     its stream and the other streams its ruleset names (Betrayal: the
-    party's adventurers), complete from version 1 to the end of the store,
-    in append order, then the trailer. Only those streams are read, so a
-    small game costs the same in a big store. NotFound when there is no
-    such game."""
+    party's adventurers), from version 1 up to the game's last event, in
+    append order, then the trailer. What other games wrote to those streams
+    after it (an adventurer's next battles) is theirs, not this game's:
+    their own logs carry it. Only those streams are read, so a small game
+    costs the same in a big store. NotFound when there is no such game."""
     rs = app.ruleset(battle_id)
     game = app.battle(battle_id)
     streams = {rs.game_stream(battle_id): rs.game_kind, **rs.related_streams(game.state)}
@@ -63,8 +64,15 @@ def export_lines(app: GameApp, battle_id: str, *, sign: Any = None) -> Iterator[
 
     yield chained(header)
     n = 1
+    own = rs.game_stream(battle_id)
+    last_command = None  # once the game's last event is out: its command, whose writes follow it
     for n, env in enumerate(envelopes_in_append_order(app, streams), start=2):
+        if last_command is not None and env.command_id != last_command:
+            n -= 1
+            break  # past the game's last command: what follows in other streams is other games'
         yield chained(_row(n, env))
+        if env.originator_id == own and env.originator_version == game.version:
+            last_command = env.command_id
     trailer: dict[str, Any] = {"n": n + 1, "end": True, "events": n - 1, "last_hash": previous,
                                "final_state_digest": digest, "signature": None}
     if sign is not None:
@@ -78,5 +86,8 @@ def _row(n: int, env: Envelope) -> dict[str, Any]:
     return {
         "n": n, "stream": str(env.originator_id), "version": env.originator_version,
         "type": type(env.event).TOPIC, "command": env.command_id,
-        "time": format_time(env.timestamp), "data": env.event,
+        # Fields added since logs were first written are left out at their
+        # defaults (chain.without_skipped_defaults): an old log exports again
+        # byte for byte as it was.
+        "time": format_time(env.timestamp), "data": without_skipped_defaults(env.event),
     }

@@ -83,7 +83,7 @@ class Referee:
                     return divergence(line, label, "LOG", "a setup command first", self.spell(cmd))
                 ctx = self.rs.setup_context(self.pack, cmd)
             else:
-                ctx = rules_context(self.rs, self.pack, state, self.companion)
+                ctx = rules_context(self.rs, self.pack, state, self.companion, cmd)
             produced = self.rs.decide(state, cmd, ctx)  # a second setup: the ruleset's own rule refuses it
             if step.before is not None and isinstance(cmd, self.rs.setup_commands):
                 return divergence(line, label, "LOG", "a command of a game already set up", "a second setup")

@@ -1,0 +1,157 @@
+"""One readable line for each event of a campaign: the campaign's own
+stream and what its commands write to the adventurers (rewards,
+advancements, items, rest). Registered with the battle narrator too, so a
+battle's log that carries an adventurer's history reads the same."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.kernel.commandlog import LAST_COMMAND
+
+from . import adventurer_events as ae
+from . import campaign as cp
+from . import campaign_commands as cc
+from . import narrate
+from .catalog import Pack
+
+
+def _name(pack: Pack | None, item: str) -> str:
+    card = pack.gear.get(item) if pack is not None else None
+    return card.name if card is not None else item
+
+
+def _die(pack: Pack | None, die: str) -> str:
+    spec = pack.dice.get(die) if pack is not None else None
+    return f"{spec.name} (level {spec.level})" if spec is not None else die
+
+
+# (the rule it cites, the words): one entry per event type.
+_LINES: dict[type, tuple[str, Callable[[Any, Pack | None], str]]] = {
+    cp.CampaignStarted: ("", lambda e, p: f"campaign {e.campaign_id} begins at {e.difficulty.value} difficulty,"
+                                          f" the XP dial at {e.dial}"),
+    cp.MemberEnlisted: ("", lambda e, p: f"{e.name} joins the party"),
+    cp.RewardsGained: ("REWARD-1", lambda e, p: f"the Reward Phase of {e.battle_id}: {e.xp} XP each, the dial"
+                                                f" rises by {e.xp}"),
+    cp.AdvancementTaken: ("REWARD-2", lambda e, p: "the Untrain step is behind {who}"),
+    cp.RewardPhaseEnded: ("REWARD-4", lambda e, p: f"the Reward Phase of {e.battle_id} ends"),
+    cp.DayEnded: ("REST-1", lambda e, p: f"day {e.day} ends: the adventurers rest"),
+    cp.SessionEnded: ("", lambda e, p: f"session {e.session} ends"),
+    ae.AdventurerRecruited: ("CLASS-1", lambda e, p: f"{e.state.name} the {e.state.race} {e.state.class_id} is"
+                                                     f" recruited: {e.state.hp} HP, lines"
+                                                     f" {', '.join(e.state.lines) or '—'}"),
+    ae.CampaignJoined: ("", lambda e, p: f"joins campaign {e.campaign}" + (f" as a {e.class_id}" if e.class_id else "")),
+    ae.XpGained: ("REWARD-1", lambda e, p: f"gains {e.xp} XP from {e.battle_id}"),
+    ae.StatRaised: ("ADVANCE-4", lambda e, p: f"buys a {e.stat} token in column {e.column + 1} for {e.cost} XP"
+                                              + (" and gains 1 HP (HEALTH-6)" if e.stat == "health" else "")),
+    ae.DieAdded: ("ADVANCE-6", lambda e, p: f"buys {_die(p, e.die)} as die {e.uid}, column {e.column + 1},"
+                                            f" for {e.cost} XP"),
+    ae.CooldownRaised: ("ADVANCE-9", lambda e, p: f"raises Cooldown to {e.to} for {e.cost} XP"),
+    ae.TenacityBought: ("ADVANCE-11", lambda e, p: f"buys {e.amount} Tenacity for {e.amount} XP"),
+    ae.StatUntrained: ("MAGICKA-3", lambda e, p: "untrains Magicka whole" if e.line else
+                       f"untrains a {e.stat} token" + (f", {e.hp} HP left" if e.stat == "health" else "")),
+    ae.DieUntrained: ("REWARD-2", lambda e, p: f"untrains die {e.uid}" + (f" and with it {e.line}" if e.line else "")),
+    ae.LineTrained: ("ADVANCE-13", lambda e, p: f"trains {e.line} on row {e.row + 1}, {'left' if e.left else 'right'}"),
+    ae.XpCapped: ("ADVANCE-12", lambda e, p: f"keeps {e.kept} XP; {e.tenacity} buys Tenacity, {e.lost} is lost"),
+    ae.Rested: ("REST-1", lambda e, p: f"rests: heals {e.healed} HP, {len(e.removed)} cooldown dice off"
+                                       + (f", gives up {_name(p, e.discarded)} (REST-2)" if e.discarded else "")),
+    ae.ItemGained: ("READY-1", lambda e, p: f"gains {_name(p, e.item)} into "
+                                            + ("a ready slot" if e.ready else "the Pack")),
+    ae.ItemMoved: ("READY-4", lambda e, p: f"moves {_name(p, e.item)} to " + ("a ready slot" if e.ready else "the Pack")),
+    ae.ItemDiscarded: ("", lambda e, p: f"discards {_name(p, e.item)}" + (f" ({e.why})" if e.why else "")),
+    ae.ItemUsed: ("ITEM-7", lambda e, p: f"uses {_name(p, e.item)}"
+                                         + (f": heals {e.healed} HP" if e.healed else "")
+                                         + (f": gains {e.tenacity} Tenacity" if e.tenacity else "")
+                                         + (f": {len(e.recovered)} dice off the track" if e.recovered else "")
+                                         + (", now expended (POTION-2)" if e.expended else "")
+                                         + (", discarded (CONSUMABLE-1)" if e.discarded else "")),
+    ae.ItemReplenished: ("EXPEND-3", lambda e, p: f"replenishes {_name(p, e.item)} at an alchemy station"),
+    ae.PromotionEarned: ("ADVANCE-16", lambda e, p: f"meets the promotion requirement in {e.battle_id}:"
+                                                    " it may turn its class sheet (rk promote)"),
+    ae.ClassPromoted: ("ADVANCE-15", lambda e, p: f"turns the {e.class_id} sheet to its Master side"),
+    ae.ItemsReturned: ("", lambda e, p: f"comes back from {e.battle_id}"
+                                        + (f"; expended: {', '.join(_name(p, i) for i in e.expended)}" if e.expended else "")
+                                        + (f"; discarded: {', '.join(_name(p, i) for i in e.discarded)}"
+                                           if e.discarded else "")
+                                        + (f"; back in the Pack: {', '.join(_name(p, i) for i in e.stowed)}"
+                                           if e.stowed else "")
+                                        + (f"; readied: {', '.join(_name(p, i) for i in e.readied)}"
+                                           if e.readied else "")
+                                        + (f"; attached for the session: {', '.join(_name(p, i) for i in e.attached)}"
+                                           if e.attached else "")),
+    ae.SessionClosed: ("", lambda e, p: f"session {e.session} ends: Tenacity back to 0"
+                                        + (f", discards {', '.join(_name(p, i) for i in e.discarded)}"
+                                           if e.discarded else "")),
+}
+
+
+_LINES[cp.CampaignIssued] = ("", lambda e, p: f"rk {spell(e.command)}" + (" (redone)" if e.redo_of else ""))
+_LINES[cp.CampaignUndone] = ("", lambda e, p: f"undo: {LAST_COMMAND} is reverted; back to session"
+                                              f" {e.restored.session}, day {e.restored.day}")
+
+
+def cited_rule(event: Any) -> str:
+    """The rule a campaign event cites ("" when none)."""
+    found = _LINES.get(type(event))
+    return found[0] if found else ""
+
+
+def describe(event: Any, pack: Pack | None, state: cp.CampaignState | None = None) -> str | None:
+    """One line for a campaign event, starting ``RULE-ID: `` when it cites
+    one; None for an event of another kind. ``state`` (the campaign just
+    before) names the adventurer an event of the campaign's stream is about."""
+    found = _LINES.get(type(event))
+    if found is None:
+        return None
+    rule, words = found
+    text = words(event, pack)
+    if "{who}" in text:
+        member = next((m for m in state.party if m.adventurer_id == getattr(event, "adventurer_id", "")), None) \
+            if state is not None else None
+        text = text.replace("{who}", member.name if member else "this adventurer")
+    return f"{rule}: {text}" if rule else text
+
+
+def spell(command: cc.CampaignCommand) -> str:
+    """The `rk` command line (without ``rk``) that gives ``command``."""
+    c = command
+    if isinstance(c, cc.StartCampaign):
+        return f"campaign new {c.campaign_id} --difficulty {c.difficulty.value} --dial {c.dial}"
+    if isinstance(c, cc.Recruit):
+        lines = f" --lines {'+'.join(c.lines)}" if c.lines else ""
+        return f"adventurer new {c.name} --race {c.race} --class {c.class_id}{lines}"
+    if isinstance(c, cc.Enlist):
+        return f"campaign enlist {c.name}" + (f" --class {c.class_id}" if c.class_id else "")
+    if isinstance(c, cc.GainRewards):
+        return f"reward {c.battle_id} --xp {c.xp}"  # the loot comes from the battle, as the narration says
+    if isinstance(c, cc.Advance):
+        return f"advance {c.adventurer} {c.what}" + (f" {c.amount}" if c.amount != 1 else "")
+    if isinstance(c, cc.Untrain):
+        return f"untrain {c.adventurer} {c.uid if c.uid else c.what}"
+    if isinstance(c, cc.EndRewards):
+        return "reward done"
+    if isinstance(c, cc.TrainLine):
+        return f"train {c.adventurer} {c.line}" + (f" --row {c.row} --{'left' if c.left else 'right'}" if c.row else "")
+    if isinstance(c, cc.Rest):
+        picks = "".join(f" --remove {n}:{','.join(map(str, ps))}" for n, ps in c.remove)
+        gives = "".join(f" --discard {n}:{i}" for n, i in c.discard)
+        return f"rest{picks}{gives}"
+    if isinstance(c, cc.EndSession):
+        return "campaign end-session"
+    if isinstance(c, cc.Promote):
+        return f"promote {c.adventurer}"
+    verb = {cc.GainItem: "gain", cc.ReadyItem: "ready", cc.StowItem: "stow", cc.DiscardItem: "discard",
+            cc.UseItem: "use", cc.ReplenishItem: "replenish"}[type(c)]
+    extra = " --ready" if isinstance(c, cc.GainItem) and c.ready else ""
+    return f"item {verb} {c.adventurer} {c.item}{extra}"
+
+
+def _register() -> None:
+    """Let the battle narrator read the adventurer's campaign events too."""
+    for kind in _LINES:
+        if kind.__module__.endswith("adventurer_events"):
+            narrate._describe.register(kind)(lambda e, state, pack: describe(e, pack))
+
+
+_register()

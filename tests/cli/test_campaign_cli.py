@@ -1,0 +1,125 @@
+"""The campaign on the command line: recruit with a race and a class, the
+sheet, a battle at the campaign's dial, the Reward Phase step by step with
+undo, items, rest, the session's end and its climax EP, and the campaign's
+log exported and verified; refusals name their rule and write nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from domain.betrayal import bots
+from domain.kernel.games import GameApp
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    path = tmp_path / "rk.sqlite"
+    monkeypatch.setenv("RULEKEEPER_STORE", str(path))
+    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COLUMNS", "80")
+    return path
+
+
+def rk(*args: str, code: int = 0) -> str:
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == code, (args, result.stdout, result.stderr)
+    return result.stdout if code == 0 else result.stderr
+
+
+def finish(store, battle: str) -> None:
+    """Play the rest of a battle with the greedy bot (what a table would do by hand)."""
+    with GameApp(store=str(store)) as game:
+        rnd = random.Random(1)
+        while (state := game.battle(battle).state).outcome is None:
+            game.execute(battle, bots.greedy_choice(state, game.context(state), rnd))
+
+
+@pytest.fixture
+def party(store):
+    rk("campaign", "new", "saga", "--difficulty", "adept")
+    rk("adventurer", "new", "Ria", "--race", "nord", "--class", "bastion")
+    rk("adventurer", "new", "Tarn", "--race", "dark-elf", "--class", "stalker", "--lines", "bow+destruction-staff")
+    return store
+
+
+def test_recruiting_without_a_campaign_begins_one(store):
+    out = rk("adventurer", "new", "Ria", "--race", "nord", "--class", "bastion")
+    assert "Began campaign campaign-1" in out and "Ria joins the party" in out
+    assert "CLASS-1: Ria the nord bastion is recruited" in out
+    listed = json.loads(rk("campaign", "list", "--json"))
+    assert [(c["campaign"], c["party"]) for c in listed] == [("campaign-1", ["Ria"])]
+
+
+def test_the_sheet_shows_class_xp_mat_and_items(party):
+    out = rk("adventurer", "Ria")
+    assert "Bastion" in out and "0 unspent" in out
+    assert "health (next 1 XP) | one-hand-shield (next 2 XP)" in out
+    sheet = json.loads(rk("adventurer", "Ria", "--json"))
+    assert (sheet["class_id"], sheet["campaign"]) == ("bastion", "saga")
+
+
+def test_a_refused_recruit_names_the_reason_and_writes_nothing(party):
+    assert "no class 'knight'" in rk("adventurer", "new", "Ana", "--race", "nord", "--class", "knight", code=1)
+    assert "exists already" in rk("adventurer", "new", "ria", "--race", "orc", "--class", "mender", code=1)
+    assert [m[0] for m in json.loads(rk("campaign", "status", "--json"))["state"]["party"]] == ["Ria", "Tarn"]
+
+
+def test_a_battle_of_the_party_plays_at_the_campaigns_dial(party):
+    out = rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--party", "Tarn", "--seed", "2",
+             "--name", "w1")
+    assert "XP 2 → EP 4 (EP-2)" in out
+
+
+def test_the_reward_phase_step_by_step_with_undo(party):
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--party", "Tarn", "--seed", "2",
+       "--name", "w1")
+    assert "REWARD-3" in rk("advance", "Ria", "health", code=2)
+    finish(party, "w1")
+    out = rk("reward")
+    assert "REWARD-1: the Reward Phase of w1: 2 XP each" in out and "REWARD-1: Ria gains 2 XP from w1" in out
+    assert "ADVANCE-4: Ria buys a health token in column 1 for 1 XP" in rk("advance", "Ria", "health")
+    assert "REWARD-2" in rk("untrain", "Ria", "#4", code=2)
+    assert "ADVANCE-9" in rk("advance", "Ria", "cooldown", code=2)  # 3 XP; 1 left
+    assert "Undid the last command, rk advance Ria health" in rk("campaign", "undo")
+    assert json.loads(rk("adventurer", "Ria", "--json"))["xp"] == 2
+    rk("campaign", "redo")
+    assert "REWARD-4: the Reward Phase of w1 ends" in rk("reward", "done")
+    assert "REWARD-1" in rk("reward", "w1", code=2)
+    legal = rk("campaign", "legal")
+    assert "rk rest" in legal and "rk campaign end-session" in legal
+
+
+def test_items_rest_and_the_sessions_end(party):
+    rk("item", "gain", "Ria", "bitterroot-draught")
+    rk("item", "ready", "Ria", "bitterroot-draught")
+    assert "holds no 'mudcrab-hatchling'" in rk("item", "stow", "Ria", "mudcrab-hatchling", code=1)
+    rk("item", "gain", "Ria", "mudcrab-hatchling", "--ready")
+    assert "PET-4" in rk("item", "stow", "Ria", "mudcrab-hatchling", code=2)
+    out = rk("rest")
+    assert "REST-1: day 1 ends" in out and "REST-1: Ria rests" in out
+    out = rk("campaign", "ep")
+    assert "EP 32 (XP 16 each" in out
+    assert "session 1 ends" in rk("campaign", "end-session")
+    assert "session 2" in rk("campaign", "status")
+
+
+def test_the_campaign_log_exports_verifies_and_reads(party, tmp_path):
+    rk("item", "gain", "Tarn", "notched-dagger")
+    log = rk("log", "--battle", "saga", "--no-pager")
+    assert "rk adventurer new Ria --race nord --class bastion" in log and "Tarn gains Notched Iron Dagger" in log
+    path = tmp_path / "saga.jsonl"
+    rk("export", "--battle", "saga", "-o", str(path))
+    assert "holds" in rk("verify", str(path)).lower() or "ok" in rk("verify", str(path)).lower()
+
+
+def test_a_battle_may_let_the_player_choose_its_defense(store):
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--seed", "3", "--choose-defense")
+    status = json.loads(rk("status", "--json"))
+    assert status["state"]["options"]["choose_defense"] is True
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda", "--seed", "3", "--name", "plain")
+    assert json.loads(rk("status", "--json"))["state"]["options"].get("choose_defense", False) is False
