@@ -37,6 +37,12 @@ def show_status(s: Session, game: Game) -> None:
         s.out.print("No one in the party yet: `rk adventurer new NAME --race RACE --class CLASS` recruits"
                     " (see `rk races`, `rk classes`).")
         return
+    if game.version < s.app.battle(state.battle_id).version:
+        # The party's sheets are the adventurers' own streams, which battles
+        # write too: as they stood at an earlier campaign version is not
+        # the campaign's to say. Its own state is.
+        s.out.print(Phrases(f"party: {', '.join(m.name for m in state.party)} (their sheets now: rk adventurer NAME)"))
+        return
     pack = s.app.pack_of("betrayal")
     cells = []
     for m in state.party:

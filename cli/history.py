@@ -241,7 +241,8 @@ def adventurer(s: Session, name: str) -> None:
         s.out.emit(a)
         return
     pack = s.app.pack_of("betrayal")
-    dice = {uid: pack.dice[d].name if d in pack.dice else d for uid, d in a.dice}
+    dice = {uid: (pack.dice[d].name + (f" (level {pack.dice[d].level})" if pack.dice[d].level > 1 else ""))
+            if d in pack.dice else d for uid, d in a.dice}
     table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 0))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
@@ -263,7 +264,8 @@ def adventurer(s: Session, name: str) -> None:
             track.append(t.kind.value.replace("-", " "))
     table.add_row("track", Phrases(", ".join(track) or "—", hang=0))
     names = _battle_names(s)
-    table.add_row("battles", Phrases(", ".join(printable(names.get(b, b)) for b in a.battles) or "—", hang=0))
+    table.add_row("battles", Phrases(", ".join(printable(names.get(b, b)) + _outcome(s, b) for b in a.battles)
+                                     or "—", hang=0))
     if a.hp <= 0:
         table.add_row("", "defeated: cannot join a battle (HEALTH-5) until a rest heals it (rk rest)")
     if a.campaign or a.class_id:
@@ -273,6 +275,18 @@ def adventurer(s: Session, name: str) -> None:
         for label, value in sheet_rows(s, a):
             table.add_row(label, Phrases(value, hang=0))
     s.out.print(Text(a.name, style=HERO), table)
+
+
+def _outcome(s: Session, battle_id: str) -> str:
+    """`` (success)`` or `` (failure)`` for a battle this store holds; "" for
+    one it does not (an adventurer imported with its campaign alone)."""
+    from domain.kernel.errors import NotFound
+
+    try:
+        outcome = getattr(s.app.battle(battle_id).state, "outcome", None)
+    except NotFound:
+        return ""
+    return f" ({outcome.value})" if outcome is not None else ""
 
 
 def adventurers(s: Session) -> None:

@@ -15,12 +15,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from domain.betrayal.actions import MOVES_PER_TURN
+
 from domain.betrayal.catalog import Pack
 from domain.betrayal.context import RulesContext
 from domain.betrayal.decision import Decision
 from domain.betrayal.heroes import available_dice, statuses
-from domain.betrayal.state import BattleState, Hero, Phase
+from domain.betrayal.state import MOVES_PER_TURN, BattleState, Hero, Phase
 from domain.betrayal.track import TRACK_LIMIT
 from domain.betrayal.vocab import Objective
 from domain.kernel.hexes import name as hex_name

@@ -16,11 +16,10 @@ from .damage import heal_hero, hurt_foe, hurt_hero
 from .decision import Decision
 from .delve import TurnMarks
 from .heroes import available_dice, die_of, exhaust, gain_fatigue, lose_status, statuses
-from .state import ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark
+from .state import MOVES_PER_TURN, ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark  # noqa: F401 (MOVES_PER_TURN: rules.py reads it here)
 from .vocab import AbilityType, BattleForm, Difficulty, Effect, Pool, Status
 
 WEAPON_FORMS = (BattleForm.LIGHT, BattleForm.HEAVY, BattleForm.RANGED)
-MOVES_PER_TURN = 2  # MOVE-2: Move actions an adventurer may take in one turn; MOVE-3: all of them forbid an Engage
 
 
 def current_hero(d: Decision) -> Hero:

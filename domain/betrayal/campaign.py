@@ -8,13 +8,19 @@ gives undo, redo, export and verify across the Reward Phase and rest."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from uuid import UUID
+
 import msgspec
 from msgspec.structs import replace
 
 from domain.kernel import commandlog
 from domain.kernel.messages import Event
 
+from .adventurer_state import AdventurerState
 from .campaign_commands import CampaignCommand
+from .catalog import Pack
 from .vocab import Difficulty
 
 
@@ -47,6 +53,19 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
         """The party member called ``name`` (any case), or None."""
         key = name.strip().lower()
         return next((m for m in self.party if m.name.lower() == key), None)
+
+
+@dataclass(frozen=True)
+class CampaignContext:
+    """What a campaign's rules read: the pack, the party's adventurers (by
+    stream, as they stand), and how to find an adventurer's stream by name."""
+
+    pack: Pack
+    adventurers: Mapping[str, AdventurerState | None] = field(default_factory=dict)
+    stream_of: object = None  # name -> UUID (the ruleset's stream_of for adventurers)
+
+    def stream(self, name: str) -> UUID:
+        return self.stream_of(name)  # type: ignore[operator]
 
 
 class CampaignEvent(Event, frozen=True, kw_only=True):

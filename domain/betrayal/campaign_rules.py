@@ -13,8 +13,6 @@ item.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from uuid import UUID
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
@@ -27,21 +25,9 @@ from . import advancement, inventory
 from . import campaign as cp
 from . import campaign_commands as cc
 from .adventurer_state import AdventurerState
+from .campaign import CampaignContext
 from .catalog import Pack
 from .mat import starting_mat
-
-
-@dataclass(frozen=True)
-class CampaignContext:
-    """What a campaign's rules read: the pack, the party's adventurers (by
-    stream, as they stand), and how to find an adventurer's stream by name."""
-
-    pack: Pack
-    adventurers: Mapping[str, AdventurerState | None] = field(default_factory=dict)
-    stream_of: object = None  # name -> UUID (the ruleset's stream_of for adventurers)
-
-    def stream(self, name: str) -> UUID:
-        return self.stream_of(name)  # type: ignore[operator]
 
 
 def decide(state: cp.CampaignState | None, command: cc.CampaignCommand, ctx: CampaignContext,

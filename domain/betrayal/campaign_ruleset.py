@@ -19,9 +19,9 @@ from . import RULES_VERSION
 from . import adventurer as adv
 from . import adventurer_events as ae
 from . import campaign as cp
+from .campaign import CampaignContext
 from . import campaign_commands as cc
 from . import campaign_narrate as words
-from .campaign_rules import CampaignContext, decide, legal_commands
 from .catalog import Pack
 from .packs import starter_pack
 from .ruleset import ADVENTURERS, BETRAYAL
@@ -77,9 +77,13 @@ class BetrayalCampaign(Ruleset):
     evolve = staticmethod(cp.evolve_campaign)  # type: ignore[assignment]
 
     def decide(self, state: cp.CampaignState | None, command: cc.CampaignCommand, ctx: CampaignContext) -> Outcome:
+        from .campaign_rules import decide  # the rules, imported when a command is decided
+
         return decide(state, command, ctx, RULES_VERSION)
 
     def legal_commands(self, state: cp.CampaignState, ctx: CampaignContext) -> list[cc.CampaignCommand]:
+        from .campaign_rules import legal_commands
+
         return legal_commands(state, ctx)
 
     def reveals(self, event: Event) -> bool:

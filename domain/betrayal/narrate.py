@@ -20,7 +20,6 @@ from domain.kernel.commandlog import LAST_COMMAND
 from domain.kernel.hexes import label, name
 
 from .names import die_name, rolled_face, unit_name
-from .race_abilities import NAMES as ABILITY_NAMES
 from .spell import spell
 
 
@@ -554,13 +553,15 @@ def _(e: adv.AdventurerRestored, state, pack) -> str:
 # --- race abilities and the choose-defense option ---------------------------------------
 
 
-def _ability(race: str) -> str:
-    return ABILITY_NAMES.get(race, race)
+def _ability(race: str, pack: Pack) -> str:
+    """The race's once-per-battle ability by its name on the race sheet."""
+    found = pack.races.get(race)
+    return found.ability if found is not None else race
 
 
 @_describe.register
 def _(e: ev.RaceAbilityArmed, state, pack) -> str:
-    return _cite(e.rule, f"{_who(state, pack, e.hero)} readies {_ability(e.race)} (once per battle)")
+    return _cite(e.rule, f"{_who(state, pack, e.hero)} readies {_ability(e.race, pack)} (once per battle)")
 
 
 @_describe.register
@@ -571,7 +572,7 @@ def _(e: ev.HuntersEyeArmed, state, pack) -> str:
 
 @_describe.register
 def _(e: ev.RaceAbilityUsed, state, pack) -> str:
-    return _cite(e.rule, f"{_who(state, pack, e.hero)} uses {_ability(e.race)}, its race ability for this battle")
+    return _cite(e.rule, f"{_who(state, pack, e.hero)} uses {_ability(e.race, pack)}, its race ability for this battle")
 
 
 @_describe.register

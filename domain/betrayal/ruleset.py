@@ -29,7 +29,6 @@ from .context import RulesContext, context_for
 from .evolve import evolve, replay
 from .narrate import describe
 from .packs import starter_pack
-from .rules import decision, legal_commands
 from .spell import spell
 from .state import BattleState
 from .vocab import DELVE_OBJECTIVES
@@ -119,6 +118,8 @@ class Betrayal(Ruleset):
     evolve = staticmethod(evolve)  # type: ignore[assignment]
 
     def decide(self, state: BattleState | None, command: BattleCommand, ctx: RulesContext) -> Outcome:
+        from .rules import decision  # the engine, imported when a command is decided: reads never pay for it
+
         d = decision(state, command, ctx)
         produced = d.events
         writes: list[Write] = []
@@ -132,6 +133,8 @@ class Betrayal(Ruleset):
         return Outcome(produced, tuple(writes))
 
     def legal_commands(self, state: BattleState, ctx: RulesContext) -> list[BattleCommand]:
+        from .rules import legal_commands
+
         return legal_commands(state, ctx)
 
     def reveals(self, event: Event) -> bool:

@@ -256,6 +256,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
 
 
 FATIGUE_ROUND = 6  # FATIGUE-ROUND-1: the round from which every round is the Fatigue Round
+MOVES_PER_TURN = 2  # MOVE-2: Move actions an adventurer may take in one turn; MOVE-3: all of them forbid an Engage
 
 
 def is_fatigue_round(number: int) -> bool:
