@@ -132,6 +132,16 @@ def train(s: Session, name: str, line: str, row: int, right: bool) -> None:
 
 
 def promote(s: Session, name: str) -> None:
+    """Turn the sheet: in the battle the adventurer is in (ADVANCE-16, mid-
+    battle), else between battles in its campaign (ADVANCE-15)."""
+    fighting = find_adventurer(s.app, name).fighting
+    if fighting:
+        from domain.betrayal.commands import TurnClassSheet
+        from domain.betrayal.setup import hero_id
+
+        s._battle_id = fighting
+        game.act(s, TurnClassSheet(hero=hero_id(name)))
+        return
     _act(s, cc.Promote(adventurer=name), adventurer=name)
 
 

@@ -55,7 +55,7 @@ def evolve_adventurer(state: AdventurerState | None, event: Event) -> Adventurer
     if isinstance(event, BattleConcluded):
         return msgspec.structs.replace(
             state, hp=event.hp, tenacity=event.tenacity, track=event.track,
-            battles=state.battles + (event.battle_id,),
+            battles=state.battles + (event.battle_id,), fighting="",
         )
     if isinstance(event, AdventurerRestored):
         return event.restored
@@ -105,7 +105,7 @@ def member(state: AdventurerState, form: BattleForm = BattleForm.LIGHT, pack: Pa
         track=tuple((t.kind.value, t.uid, t.face, t.status.value if t.status else "") for t in state.track),
         class_id=state.class_id, master=state.master, ready=state.ready, packed=state.packed,
         weapons=weapons(state, pack),
-        expended=tuple(i for i in state.expended if i in state.ready),
+        expended=tuple(i for i in state.expended if i in state.ready), fighting=state.fighting,
         enchantments=tuple(i for i in state.enchantments if pack is None or i not in pack.gear
                            or pack.gear[i].attaches != Attaches.CLASH_TILE.value),
     )
@@ -124,8 +124,9 @@ def concluded(battle: BattleState, hero: Hero) -> tuple[Event, ...]:
         result += (campaign_events.ItemsReturned(battle_id=battle.battle_id, expended=hero.expended,
                                                  discarded=hero.discarded, stowed=hero.stowed,
                                                  readied=hero.readied, attached=attached),)
-    if hero.promotion and not hero.master:
-        result += (campaign_events.PromotionEarned(battle_id=battle.battle_id),)
+    if hero.promotion:  # met in this battle (a Master counts nothing): earned, or turned already (ADVANCE-16)
+        result += (campaign_events.ClassPromoted(class_id=hero.class_id) if hero.master
+                   else campaign_events.PromotionEarned(battle_id=battle.battle_id),)
     return result
 
 

@@ -33,6 +33,15 @@ class CampaignJoined(AdventurerEvent, frozen=True, kw_only=True):
     mat: tuple[MatRow, ...]
 
 
+class BattleJoined(AdventurerEvent, frozen=True, kw_only=True):
+    """A campaign adventurer went into battle ``battle_id``: until it ends,
+    the campaign leaves the adventurer be (BETWEEN-1), since the battle
+    owns its in-battle state and writes it back at the end (DESIGN)."""
+
+    TOPIC = "betrayal.BattleJoined"
+    battle_id: str
+
+
 class XpGained(AdventurerEvent, frozen=True, kw_only=True):
     """REWARD-1: the rewards of a finished battle (unspent XP rises)."""
 
@@ -316,6 +325,7 @@ _HANDLERS = {
     AdventurerRecruited: lambda s, e: e.state,
     CampaignJoined: lambda s, e: replace(s, campaign=e.campaign, class_id=e.class_id or s.class_id,
                                          mat=s.mat or e.mat),
+    BattleJoined: lambda s, e: replace(s, fighting=e.battle_id),
     XpGained: lambda s, e: replace(s, xp=s.xp + e.xp, earned=s.earned + e.xp, rewarded=s.rewarded + (e.battle_id,)),
     StatRaised: _stat,
     DieAdded: lambda s, e: replace(s, xp=s.xp - e.cost, dice=s.dice + ((e.uid, e.die),)),

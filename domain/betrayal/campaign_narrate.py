@@ -42,6 +42,7 @@ _LINES: dict[type, tuple[str, Callable[[Any, Pack | None], str]]] = {
                                                      f" recruited: {e.state.hp} HP, lines"
                                                      f" {', '.join(e.state.lines) or '—'}"),
     ae.CampaignJoined: ("", lambda e, p: f"joins campaign {e.campaign}" + (f" as a {e.class_id}" if e.class_id else "")),
+    ae.BattleJoined: ("BETWEEN-1", lambda e, p: f"goes into battle {e.battle_id}"),
     ae.XpGained: ("REWARD-1", lambda e, p: f"gains {e.xp} XP from {e.battle_id}"),
     ae.StatRaised: ("ADVANCE-4", lambda e, p: f"buys a {e.stat} token in column {e.column + 1} for {e.cost} XP"
                                               + (" and gains 1 HP (HEALTH-6)" if e.stat == "health" else "")),

@@ -63,7 +63,16 @@ def _who(state: cp.CampaignState, ctx: CampaignContext, name: str) -> tuple[cp.M
         raise MalformedCommand(f"{name!r} is not in the party of {state.battle_id} ({party})")
     adventurer = ctx.adventurers.get(member.adventurer_id)
     assert adventurer is not None, "a party member's stream exists"
+    _not_fighting(adventurer)
     return member, adventurer
+
+
+def _not_fighting(a: AdventurerState) -> None:
+    """BETWEEN-1: an adventurer in a battle not ended yet belongs to that
+    battle, which writes its state back when it ends."""
+    if a.fighting:
+        raise RuleViolation("BETWEEN-1", f"{a.name} is in battle {a.fighting}, which has not ended: that waits"
+                                         " until it does")
 
 
 def _to(member: cp.Member, *events: Event) -> Write:
@@ -218,6 +227,7 @@ def _rest(state: cp.CampaignState, c: cc.Rest, ctx: CampaignContext) -> Outcome:
     for m in state.party:
         a = ctx.adventurers[m.adventurer_id]
         assert a is not None
+        _not_fighting(a)
         discarded = gives.get(m.name.lower(), "")
         if needs_item and a.items and not discarded:
             raise RuleViolation("REST-2", f"at {state.difficulty.value} difficulty {a.name} discards an item to"
@@ -266,6 +276,7 @@ def _end_session(state: cp.CampaignState, c: cc.EndSession, ctx: CampaignContext
     for m in state.party:
         a = ctx.adventurers[m.adventurer_id]
         assert a is not None
+        _not_fighting(a)
         gone = tuple(i for i in a.items if str(inventory.gear(ctx.pack, i).kind) in ("pet", "enchantment"))
         writes.append(_to(m, ae.SessionClosed(session=state.session, discarded=gone)))
     return Outcome([cp.SessionEnded(session=state.session)], tuple(writes))

@@ -66,6 +66,7 @@ _COMMAND_RULES: dict[type, str | Callable[[Any], str]] = {
     cmd.UseRaceAbility: "",
     cmd.UseClassAbility: "CLASS-1",  # the events that follow cite the timing's rule
     cmd.UseGear: "ITEM-3",  # items in battle; the events that follow cite the item type's rule
+    cmd.TurnClassSheet: "ADVANCE-16",
 }
 
 # Rules of events that carry none; a callable picks by the event's content.

@@ -48,4 +48,5 @@ APPLY: dict[type, Callable] = {
     ev.ClassDiceRerolled: _rerolled,
     ev.PromotionProgressed: lambda s, e: _hero(s, e.hero, class_progress=e.progress,
                                                promotion=s.hero(e.hero).promotion or e.met),
+    ev.ClassSheetTurned: lambda s, e: _hero(s, e.hero, master=True),
 }

@@ -9,7 +9,8 @@ from . import events as ev
 from .catalog import Pack
 
 EVENTS = (ev.ClassTurnBegan, ev.ClassAbilityUsed, ev.ClassAbilityArmed, ev.HeroFormChanged, ev.ClassGuardSet,
-          ev.ClassDamagePrevented, ev.ClassEngagesGranted, ev.ClassDiceRerolled, ev.PromotionProgressed)
+          ev.ClassDamagePrevented, ev.ClassEngagesGranted, ev.ClassDiceRerolled, ev.PromotionProgressed,
+          ev.ClassSheetTurned)
 
 
 def ability_name(pack: Pack, ability_id: str) -> str:
@@ -49,6 +50,8 @@ def _body(e, who, pack) -> str:
         return f"{who(e.hero)} has {e.engages} extra Engage action{'s' if e.engages != 1 else ''} left this turn"
     if isinstance(e, ev.ClassDiceRerolled):
         return f"{who(e.hero)} rerolls the dice at {', '.join(str(i + 1) for i in e.positions)}"
+    if isinstance(e, ev.ClassSheetTurned):
+        return f"{who(e.hero)} turns the {e.class_id} sheet to its Master side"
     if isinstance(e, ev.PromotionProgressed):
         met = ": the promotion requirement is met" if e.met else ""
         return f"{who(e.hero)} counts {e.progress} toward its promotion{met}"

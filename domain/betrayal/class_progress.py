@@ -24,10 +24,12 @@ campaign's promote command flips the sheet.
 
 from __future__ import annotations
 
+from domain.kernel.errors import RuleViolation
 from domain.kernel.hexes import distance
 
 from . import events as ev
 from .catalog_campaign import RequirementKind as R
+from .commands import TurnClassSheet
 from .decision import Decision
 from .evolve import evolve
 from .state import BattleState, Phase
@@ -104,3 +106,24 @@ def _defeat_counts(requirement, hit: ev.DamageDealt, then: BattleState, foe_id: 
         mine, theirs = then.hero(hit.source).pos, then.foe(foe_id).pos
         return 1 if mine is not None and theirs is not None and distance(mine, theirs) >= requirement.amount else 0
     return 0
+
+
+def turn_sheet(d: Decision, cmd: TurnClassSheet) -> None:
+    """ADVANCE-16 (facts: promotion may be taken at any moment once earned,
+    mid-battle included): the hero's sheet turns to its Master side."""
+    hero = d.user(cmd.hero, "promotion")
+    if not hero.class_id:
+        raise RuleViolation("ADVANCE-15", f"{hero.name} has no class sheet")
+    if hero.master:
+        raise RuleViolation("ADVANCE-15", f"{hero.name}'s sheet is on its Master side already")
+    if not hero.promotion:
+        sheet = d.ctx.pack.classes.get(hero.class_id)
+        words = f": {sheet.promotion}" if sheet is not None else ""
+        raise RuleViolation("ADVANCE-16", f"{hero.name} has not met the promotion requirement{words}")
+    d.emit(ev.ClassSheetTurned(hero=hero.id, class_id=hero.class_id))
+
+
+def legal_turns(d: Decision) -> list[TurnClassSheet]:
+    """The sheets that may be turned now: each hero's whose requirement is met."""
+    return [TurnClassSheet(hero=h.id) for h in d.state.heroes
+            if h.class_id and h.promotion and not h.master and not h.defeated]

@@ -36,9 +36,11 @@ class Member(msgspec.Struct, frozen=True, kw_only=True):
     packed: tuple[str, ...] = ()  # items in its Pack, for a Breton's Opportunist (RACE-BRETON)
     enchantments: tuple[str, ...] = ()  # attached to it earlier in the session, still on it (ENCHANT-2, ENCHANT-3)
 
+    fighting: str = ""  # a battle it is in, not ended yet (BETWEEN-1)
+
     # Added with the campaign: logs from before hold members without them.
     __digest_skip_default__: ClassVar[frozenset[str]] = frozenset(
-        {"class_id", "master", "ready", "weapons", "expended", "packed", "enchantments"})
+        {"class_id", "master", "ready", "weapons", "expended", "packed", "fighting", "enchantments"})
 
 
 class StartClash(Command, frozen=True, kw_only=True):
@@ -218,6 +220,14 @@ class UseGear(Command, frozen=True, kw_only=True):
     hex: Hex | None = None
 
 
+class TurnClassSheet(Command, frozen=True, kw_only=True):
+    """Turn ``hero``'s class sheet to its Master side in the middle of the
+    battle, once its promotion requirement is met (ADVANCE-16; facts: at
+    any moment once earned). ``hero`` defaults to whoever's turn it is."""
+
+    hero: str | None = None
+
+
 class UseClassAbility(Command, frozen=True, kw_only=True):
     """Use the class ability ``ability`` of ``hero`` (the current adventurer
     when None): from its class sheet, its Master side once promoted, or a
@@ -253,4 +263,4 @@ class Retreat(Command, frozen=True, kw_only=True):
 
 BattleCommand = (StartClash | StartDungeon | StartDelve | Move | MoveToExplore | Explore | PlaceTile | Engage | Resolve | ClearActive
                  | EndTurn | RollEnemyDice | NextRound | Retreat | UseRaceAbility | Defend | UseGear
-                 | UseClassAbility)
+                 | UseClassAbility | TurnClassSheet)

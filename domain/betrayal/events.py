@@ -784,6 +784,16 @@ class PromotionProgressed(BattleEvent, frozen=True, kw_only=True):
     met: bool
     rule: str
 
+class ClassSheetTurned(BattleEvent, frozen=True, kw_only=True):
+    """ADVANCE-16: ``hero`` turned its class sheet to the Master side in the
+    battle (its Master abilities are usable from now on, ADVANCE-15)."""
+
+    TOPIC = "betrayal.ClassSheetTurned"
+    hero: str
+    class_id: str
+    rule: str = "ADVANCE-16"
+
+
 def all_event_types() -> tuple[type[BattleEvent], ...]:
     """Every concrete battle event class."""
     return tuple(

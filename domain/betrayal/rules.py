@@ -27,7 +27,7 @@ from .commands import (
     UseGear,
     UseRaceAbility,
 )
-from .commands import UseClassAbility
+from .commands import TurnClassSheet, UseClassAbility
 from .context import ENEMY_DIE_FACES, RulesContext
 from .decision import Decision
 from .events import BattleEvent
@@ -117,6 +117,7 @@ _HANDLERS = {
     Defend: race_abilities.defend,
     UseGear: item_use.use,
     UseClassAbility: class_abilities.use,
+    TurnClassSheet: class_progress.turn_sheet,
 }
 
 
@@ -153,6 +154,7 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
     out += race_abilities.legal(d, lambda cmd: _is_legal(d, cmd))
     out += item_use.legal(d, lambda cmd: _is_legal(d, cmd))  # ITEM-3, ITEM-5
     out += class_abilities.legal(d, lambda cmd: _is_legal(d, cmd))  # CLASS-1, CLOTHING-2
+    out += class_progress.legal_turns(d)  # ADVANCE-16
     out.append(EndTurn())
     return out
 

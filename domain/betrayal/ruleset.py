@@ -20,6 +20,7 @@ from domain.kernel.ruleset import Aggregate, Outcome, Problem, RandomCheck, Rule
 
 from . import RULES_VERSION
 from . import adventurer as adv
+from . import adventurer_events as campaign_events
 from . import events as ev
 from .catalog import Pack
 from .citations import cited_rule
@@ -126,6 +127,11 @@ class Betrayal(Ruleset):
         if d.delve_events:
             battle_id = produced[0].battle_id if state is None else state.battle_id  # type: ignore[attr-defined]
             writes.append(Write(DELVES.kind, self.stream_of(DELVES.kind, battle_id), tuple(d.delve_events)))
+        if state is None and isinstance(command, (StartClash, StartDelve)):
+            # BETWEEN-1: a campaign's adventurers are in this battle until it ends.
+            battle_id = produced[0].battle_id  # type: ignore[attr-defined]
+            joined = (campaign_events.BattleJoined(battle_id=battle_id),)
+            writes += [Write(ADVENTURERS.kind, UUID(m.adventurer_id), joined) for m in command.party if m.class_id]
         if any(isinstance(e, ev.BattleEnded) for e in produced):
             final = replay(produced, state)
             writes += [Write(ADVENTURERS.kind, UUID(h.adventurer_id), adv.concluded(final, h))

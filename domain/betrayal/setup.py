@@ -88,6 +88,9 @@ def _check_party(d: Decision, cmd: StartClash | StartDelve) -> None:
     for m in cmd.party:
         if m.hp <= 0:
             raise RuleViolation("HEALTH-5", f"{m.name} is defeated (0 HP) and cannot join a battle")
+        if m.fighting:
+            raise RuleViolation("BETWEEN-1", f"{m.name} is in battle {m.fighting}, which has not ended"
+                                             " (rk retreat at the end of a round ends it)")
     if cmd.xp < 0:
         raise MalformedCommand("XP cannot be negative")
     if cmd.xp > MAX_XP:

@@ -95,6 +95,8 @@ def spell(command: c.BattleCommand, physical_dice: bool = False) -> str:
         if command.hex is not None:
             parts.append(f"--hex {label(command.hex)}")
         return " ".join(parts)
+    if isinstance(command, c.TurnClassSheet):  # ADVANCE-16
+        return "promote" + (f" {command.hero}" if command.hero else "")
     if isinstance(command, c.UseClassAbility):  # CLASS-1
         parts = ["ability", command.ability] + ([command.hero] if command.hero else [])
         if command.target:

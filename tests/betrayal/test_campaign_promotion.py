@@ -22,7 +22,26 @@ def test_a_battle_where_the_requirement_was_met_writes_the_promotion_back():
     written = adv.concluded(battle, hero)
     assert [type(e) for e in written] == [adv.BattleConcluded, ae.PromotionEarned]
     assert adv.concluded(battle, replace(hero, promotion=False)) == written[:1]
-    assert adv.concluded(battle, replace(hero, master=True)) == written[:1]  # promoted already
+    turned = adv.concluded(battle, replace(hero, master=True))  # the sheet was turned in the battle
+    assert [type(e) for e in turned] == [adv.BattleConcluded, ae.ClassPromoted]
+
+
+@pytest.mark.rule("ADVANCE-16")
+def test_the_sheet_may_be_turned_in_the_battle_once_the_requirement_is_met():
+    from domain.betrayal.commands import TurnClassSheet
+    from domain.betrayal.events import ClassSheetTurned
+    from domain.betrayal.rules import legal_commands
+    from scenario import Scenario
+
+    given = Scenario.clash(party=("Tam:nord",), physical_dice=True).with_hero("tam", class_id="bastion")
+    given.then_violates(TurnClassSheet(), "ADVANCE-16")  # not met yet
+    assert TurnClassSheet(hero="tam") not in legal_commands(given.state, given.ctx)
+    met = given.with_hero("tam", promotion=True)
+    assert TurnClassSheet(hero="tam") in legal_commands(met.state, met.ctx)
+    then = met.when(TurnClassSheet())
+    then.then_has(ClassSheetTurned, hero="tam", class_id="bastion", rule="ADVANCE-16")
+    assert then.state.hero("tam").master
+    then.next().then_violates(TurnClassSheet(), "ADVANCE-15")  # turned already
 
 
 @pytest.mark.rule("ADVANCE-15")

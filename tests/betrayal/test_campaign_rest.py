@@ -91,8 +91,9 @@ def test_a_climax_battle_takes_its_ep_from_the_session_table_not_the_dial():
     result = app.new_clash(setup="waystone-crossing", party=[PartySpec("Ria"), PartySpec("Tarn")], xp=xp, seed=3,
                            battle_id="climax")
     assert result.events[1].ep == 32
-    run(app, cc.EndSession())
-    assert ca.climax_xp(app, ca.campaign(app, CAMPAIGN), 2) == 29  # session 2, adept, 2 players: 58 (29)
+    later = campaign()
+    run(later, cc.EndSession())
+    assert ca.climax_xp(later, ca.campaign(later, CAMPAIGN), 2) == 29  # session 2, adept, 2 players: 58 (29)
 
 
 def test_the_party_xp_of_a_battle_defaults_to_its_campaigns_dial():
@@ -102,3 +103,21 @@ def test_the_party_xp_of_a_battle_defaults_to_its_campaigns_dial():
     play(app, "w1")
     run(app, cc.GainRewards(battle_id="w1", xp=2))
     assert ca.party_campaign(app, ["Ria"]).dial == 7
+
+
+@pytest.mark.rule("BETWEEN-1")
+def test_an_adventurer_in_a_battle_not_ended_is_that_battles_until_it_ends():
+    app = campaign()
+    app.new_clash(setup="waystone-crossing", party=[PartySpec("Ria")], xp=1, seed=1, battle_id="w1")
+    assert me(app).fighting == "w1"
+    for command in (cc.Rest(), cc.GainItem(adventurer="Ria", item="notched-dagger"), cc.EndSession(),
+                    cc.TrainLine(adventurer="Ria", line="bow")):
+        assert _refused(app, command) == "BETWEEN-1"
+    run(app, cc.GainItem(adventurer="Tarn", item="notched-dagger"))  # Tarn is not in it
+    with pytest.raises(RuleViolation) as e:
+        app.new_clash(setup="fallen-watchtower", party=[PartySpec("Ria")], xp=1, seed=1, battle_id="w2")
+    assert e.value.rule == "BETWEEN-1"
+    app2 = campaign()
+    play(app2, "w1")  # a battle played to its end frees its party
+    assert me(app2).fighting == "" and me(app2, "Tarn").fighting == ""
+    run(app2, cc.Rest())
