@@ -1,14 +1,15 @@
 """Adventurer actions: Move (MOVE-*), Engage and its resolution (ENGAGE-*,
 FORM-*, ACTIVE-*, TRACK-11/12, DRAINED-*, INSTANT-*, STATUS-*), and clearing
-an active slot (ACTIVE-4)."""
+an active slot (ACTIVE-4). Whom an Engage may target is ``reach``'s; what
+race, class and item abilities add to an Engage comes through ``hooks``."""
 
 from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
-from domain.kernel.hexes import distance, name
+from domain.kernel.hexes import name
 
 from . import events as ev
-from . import exploration, flow, item_use, race_abilities
+from . import exploration, flow, hooks
 from .catalog import Face, SkillDie
 from .commands import ClearActive, Engage, Move, MoveToExplore, Resolve
 from .context import ACTIVE_SLOTS, ENEMY_DIE, ENEMY_DIE_FACES, MAX_TENACITY
@@ -16,6 +17,8 @@ from .damage import heal_hero, hurt_foe, hurt_hero
 from .decision import Decision
 from .delve import TurnMarks
 from .heroes import available_dice, die_of, exhaust, gain_fatigue, lose_status, statuses
+from .hooks import EngagePool
+from .reach import check_target, find_unit, occupied
 from .state import MOVES_PER_TURN, ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark  # noqa: F401 (MOVES_PER_TURN: rules.py reads it here)
 from .vocab import AbilityType, BattleForm, Difficulty, Effect, Pool, Status
 
@@ -46,12 +49,6 @@ def check_move(d: Decision, hero: Hero) -> None:
         raise RuleViolation("MOVE-3", "you engaged this turn, so you may take only one Move")
     if Status.DAZE in statuses(hero) and t.rolled:
         raise RuleViolation("STATUS-1", f"{hero.name} is dazed and rolled dice this turn, so cannot move")
-
-
-def occupied(d: Decision) -> set:
-    """Every hex a unit stands on (MOVE-1: no unit moves through another)."""
-    s = d.state
-    return {h.pos for h in s.heroes if h.pos is not None} | {f.pos for f in s.foes if f.pos is not None}
 
 
 def move(d: Decision, cmd: Move | MoveToExplore) -> None:
@@ -144,72 +141,6 @@ def _segment(d: Decision, hero_id: str, path: tuple, first: bool) -> None:
 # --- Engage --------------------------------------------------------------------
 
 
-def in_form_range(d: Decision, hero: Hero, form: BattleForm, target_pos) -> str | None:
-    """Why a target at ``target_pos`` is out of the form's range, or None.
-    FORM-3: Defensive has no range; FORM-4/5: adjacent only; FORM-6: not
-    adjacent, up to Stamina; FORM-7: up to Magicka. Sight: same or adjacent
-    tiles (facts)."""
-    board = d.ctx.board
-    dist = board.range_distance(hero.pos, target_pos)
-    if form is BattleForm.DEFENSIVE:
-        return "FORM-3: the Defensive form has no range, so it cannot target"
-    if dist is None:
-        return "ENGAGE-6: no route reaches that unit"
-    if not board.sees(hero.pos, target_pos):
-        return "ENGAGE-6: that unit is out of sight (not on your tile or an adjacent tile)"
-    if form in (BattleForm.LIGHT, BattleForm.HEAVY):
-        rule = "FORM-4" if form is BattleForm.HEAVY else "FORM-5"
-        return None if dist == 1 else f"{rule}: melee reaches adjacent units only; that one is {dist} hexes away"
-    if form is BattleForm.RANGED:
-        if dist == 1:
-            return "FORM-6: the Ranged form cannot target an adjacent unit"
-        return None if dist <= hero.stamina else f"FORM-6: Ranged reaches {hero.stamina} hexes (Stamina); that unit is {dist} away"
-    return None if dist <= hero.magicka else f"FORM-7: Magic reaches {hero.magicka} hexes (Magicka); that unit is {dist} away"
-
-
-def _stealth_blocks(d: Decision, hero: Hero, foe: Foe) -> bool:
-    """Stealth: targetable only by units adjacent to it when the turn began."""
-    if not any(m.status is Status.STEALTH for m in foe.marks):
-        return False
-    start = dict(d.state.turn.start_positions)
-    mine, theirs = start.get(hero.id), start.get(foe.id)
-    return not (mine and theirs and distance(mine, theirs) == 1)
-
-
-def check_target(d: Decision, hero: Hero, form: BattleForm, target_id: str) -> Foe | Hero:
-    """ENGAGE-6: exactly one target, an enemy on the map, in range and sight.
-    A Blind adventurer treats every unit as opposing and may target only the
-    strongest adjacent unit, which may be an ally (facts: STATUS-1)."""
-    blind = Status.BLIND in statuses(hero)
-    unit = _unit(d, target_id, allies=blind and target_id != hero.id)
-    if unit.defeated or unit.pos is None:
-        raise RuleViolation("ENGAGE-6", f"{target_id} is no longer on the map")
-    why = in_form_range(d, hero, form, unit.pos)
-    if why:
-        rule, _, text = why.partition(": ")
-        raise RuleViolation(rule, text)
-    if isinstance(unit, Foe) and _stealth_blocks(d, hero, unit):
-        raise RuleViolation("STATUS-1", f"{target_id} is in Stealth: only units adjacent to it when the turn began may target it")
-    if blind:
-        near = [u for u in (*d.state.heroes, *d.state.foes)
-                if u.id != hero.id and not u.defeated and u.pos and distance(u.pos, hero.pos) == 1]
-        best = max((u.hp for u in near), default=None)
-        if distance(unit.pos, hero.pos) != 1 or unit.hp != best:
-            raise RuleViolation("STATUS-1", "you are blind: you may target only the strongest adjacent unit")
-    return unit
-
-
-def _unit(d: Decision, unit_id: str, *, allies: bool) -> Foe | Hero:
-    for foe in d.state.foes:
-        if foe.id == unit_id:
-            return foe
-    if allies:
-        for other in d.state.heroes:
-            if other.id == unit_id:
-                return other
-    raise MalformedCommand(f"no enemy {unit_id!r} in this battle")
-
-
 def check_dice(d: Decision, hero: Hero, form: BattleForm, uids: tuple[int, ...]) -> list[SkillDie]:
     """ENGAGE-7: gather only free dice (TRACK-5, DRAINED-2), within the
     Stamina and Magicka limits (ENGAGE-7a, COMBAT-6), matching the form
@@ -259,9 +190,10 @@ def engage(d: Decision, cmd: Engage) -> None:
     if cmd.target is not None:
         check_target(d, hero, cmd.form, cmd.target)
     dice = check_dice(d, hero, cmd.form, cmd.dice)
-    weapon = item_use.engage_weapon(d, hero, cmd)  # WEAPON-1 to WEAPON-3: chosen before rolling
-    reveler = race_abilities.reveler_dice(hero, cmd.form)  # RACE-NORD: free enemy Combat dice
-    extra = reveler + item_use.weapon_dice(weapon, cmd.overtax)  # a Weapon's extra dice are free dice too
+    # RACE-NORD's free enemy Combat dice; the Weapon, chosen before rolling
+    # (WEAPON-1 to WEAPON-3), whose extra dice are free dice too
+    extras = [declaring(d, hero, cmd) for declaring in hooks.ENGAGE_DECLARING]
+    extra = sum(x.dice for x in extras)
     if (dice or extra) and Status.DAZE in statuses(hero) and t.moves > 0:
         raise RuleViolation("STATUS-1", f"{hero.name} is dazed and moved this turn, so cannot roll dice")
     faces = _faces(d, cmd, dice, extra)
@@ -269,16 +201,17 @@ def engage(d: Decision, cmd: Engage) -> None:
     if d.delve is not None:  # ENGAGE-3: the rest of an interrupted Move cannot follow an Engage
         exploration.end_interrupted_move(d, hero.id)
     d.emit(ev.EngageDeclared(hero=hero.id, number=number, form=cmd.form, target=cmd.target))
-    from .class_abilities import free_engage  # an extra Engage action of a class ability has no fatigue
-    if number >= 2 and not free_engage(d, hero.id):  # ENGAGE-4, ENGAGE-4a
+    # an extra Engage action of a class ability has no fatigue
+    if number >= 2 and not any(free(d, hero.id) for free in hooks.FREE_ENGAGE):  # ENGAGE-4, ENGAGE-4a
         count = 2 if d.state.difficulty is Difficulty.EXPERT else 1
         gain_fatigue(d, hero.id, DieKind.LIGHT_FATIGUE, count, "ENGAGE-4a" if count == 2 else "ENGAGE-4")
-    if reveler:
-        race_abilities.fire_reveler(d, hero)
-    item_use.wield(d, hero.id, weapon, cmd.overtax)
+    for x in extras:  # Reveler is spent, the Weapon wielded
+        if x.declared is not None:
+            x.declared()
     if not dice and not extra:
-        item_use.weapon_alone(d, hero.id, cmd.target)
-        item_use.end_engage(d, hero.id)  # EngageResolved, then an Overtaxed Weapon goes (OVERTAX-4)
+        for unrolled in hooks.ENGAGE_UNROLLED:
+            unrolled(d, hero.id, cmd.target)
+        end_engage(d, hero.id)
         return
     if faces is None:
         rolled, counter = d.roll(len(dice) + extra)
@@ -315,16 +248,6 @@ def _faces(d: Decision, cmd: Engage, dice: list[SkillDie], extra: int = 0) -> tu
 # --- Resolve ---------------------------------------------------------------------
 
 
-class _Pool:
-    """Damage an engage deals to its one target, pooled and applied after the
-    last die (facts: ENGAGE-8c item 2)."""
-
-    def __init__(self) -> None:
-        self.combat = 0
-        self.physical = 0
-        self.true = 0
-
-
 def resolve(d: Decision, cmd: Resolve) -> None:
     """ENGAGE-8: resolve each rolled die by its ability, then apply the pooled damage once."""
     s = d.state
@@ -335,11 +258,12 @@ def resolve(d: Decision, cmd: Resolve) -> None:
         if not 0 <= i < len(pending.dice):
             raise MalformedCommand(f"there is no rolled die at position {i + 1}")
     hero_id = pending.hero
-    target = _unit(d, pending.target, allies=True) if pending.target else None
-    pool = _Pool()
+    target = find_unit(d, pending.target, allies=True) if pending.target else None
+    pool = EngagePool()
     for i, rolled in enumerate(pending.dice):
         _resolve_die(d, hero_id, pending.form, target, rolled, i in cmd.skip, pool)
-    item_use.weapon_strike(d, hero_id, target, pool)  # the engage's Weapon (WEAPON-1, OVERTAX-2)
+    for strike in hooks.ENGAGE_STRIKE:  # the engage's Weapon (WEAPON-1, OVERTAX-2)
+        strike(d, hero_id, target, pool)
     hero = d.state.hero(hero_id)
     if target is not None and (pool.combat or pool.physical or pool.true):
         combat = pool.combat // 2 if Status.MAIM in statuses(hero) else pool.combat  # Maim
@@ -350,7 +274,17 @@ def resolve(d: Decision, cmd: Resolve) -> None:
             lost = hurt_foe(d, target.id, combat + pool.physical, pool.true, source=hero_id, rule="ENGAGE-8c")
         if lost and Status.STEALTH in statuses(d.state.hero(hero_id)):
             lose_status(d, hero_id, Status.STEALTH, "STATUS-1")
-    item_use.end_engage(d, hero_id)  # EngageResolved, then an Overtaxed Weapon goes (OVERTAX-4)
+    end_engage(d, hero_id)
+
+
+def end_engage(d: Decision, hero_id: str) -> None:
+    """The engage ends (EngageResolved); then what ends with it, given the
+    adventurer as the engage left it (hooks.ENGAGE_RESOLVED: an Overtaxed
+    Weapon is discarded, OVERTAX-4)."""
+    hero = d.state.hero(hero_id)
+    d.emit(ev.EngageResolved(hero=hero_id))
+    for resolved in hooks.ENGAGE_RESOLVED:
+        resolved(d, hero)
 
 
 def _tenacity_face(die: SkillDie) -> int:
@@ -358,7 +292,7 @@ def _tenacity_face(die: SkillDie) -> int:
 
 
 def _resolve_die(d: Decision, hero_id: str, form: BattleForm, target: Foe | None,
-                 rolled: Rolled, skip: bool, pool: _Pool) -> None:
+                 rolled: Rolled, skip: bool, pool: EngagePool) -> None:
     if rolled.die == ENEMY_DIE:  # RACE-NORD: a free enemy Combat die deals its damage, then goes back to the supply
         if not skip and target is not None and form in WEAPON_FORMS:
             pool.combat += ENEMY_DIE_FACES[rolled.face]
@@ -437,7 +371,7 @@ def _place_status(d: Decision, hero_id: str, target: Foe | None, rolled: Rolled,
         d.emit(ev.StatusPlaced(foe=foe.id, mark=StatusMark(face.status, hero_id, rolled.uid)))
 
 
-def _apply_effect(d: Decision, hero_id: str, target: Foe | None, face: Face, pool: _Pool) -> bool:
+def _apply_effect(d: Decision, hero_id: str, target: Foe | None, face: Face, pool: EngagePool) -> bool:
     """Instant or drained effects; False when it cannot resolve."""
     if face.effect is Effect.DAMAGE:
         if target is None:

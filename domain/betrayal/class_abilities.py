@@ -48,6 +48,7 @@ from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, distance, name
 
 from . import events as ev
+from . import exploration, flow, hooks
 from .catalog import Pack
 from .catalog_campaign import ClassAbility
 from .commands import BattleCommand, UseClassAbility
@@ -56,6 +57,7 @@ from .damage import heal_hero, hurt_foe
 from .decision import Decision
 from .heroes import exhaust, gain_fatigue, gain_status, lose_status, statuses
 from .pack_classes import ENDURING_EFFECTS
+from .reach import check_target, occupied
 from .state import ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark
 from .vocab import AbilityTiming, BattleForm, EffectKind, ItemKind, Status, Trigger
 
@@ -403,12 +405,10 @@ def _enemy(d: Decision, hero: Hero, ability: ClassAbility, target: str) -> Foe:
     """An enemy in the ability's reach and sight (ENGAGE-6, FORM-4 to FORM-7;
     melee for an ability without a weapon or Magic form), not hidden by
     Stealth (STATUS-1)."""
-    from . import actions  # actions builds on the damage hooks of this module
-
     if not target:
         raise MalformedCommand(f"{ability.name} needs an enemy to target (--target)")
     form = ability.form if ability.form in REACH_FORMS else BattleForm.LIGHT
-    unit = actions.check_target(d, hero, form, target)
+    unit = check_target(d, hero, form, target)
     if not isinstance(unit, Foe):
         raise RuleViolation("CLASS-1", f"{ability.name} targets an enemy, not {unit.name}")
     return unit
@@ -457,8 +457,6 @@ def place_status(d: Decision, owner: str, foe_id: str, status: Status) -> bool:
 
 def _route(d: Decision, hero: Hero, ability: ClassAbility, to: Hex | None, reach: int) -> list[Hex]:
     """A free route of up to ``reach`` hexes (free movement, not a Move action)."""
-    from . import actions
-
     if to is None:
         raise MalformedCommand(f"{ability.name} needs the hex to move to (--hex)")
     rule = RULE_OF[ability.timing]
@@ -466,7 +464,7 @@ def _route(d: Decision, hero: Hero, ability: ClassAbility, to: Hex | None, reach
     board = d.ctx.board
     if not board.contains(to) or not board.passable(to):
         raise RuleViolation(rule, f"hex {name(to)} cannot be entered")
-    taken = actions.occupied(d) - {hero.pos}
+    taken = occupied(d) - {hero.pos}
     if to == hero.pos or to in taken:
         raise RuleViolation(rule, f"hex {name(to)} is occupied")
     route = board.path(hero.pos, to, taken)
@@ -480,8 +478,6 @@ def _route(d: Decision, hero: Hero, ability: ClassAbility, to: Hex | None, reach
 def _walk(d: Decision, hero_id: str, route: list[Hex], rule: str) -> None:
     """Free movement along ``route``; in a delve it stops for what entered
     hexes set off (MOVE-5) and goes on unless the adventurer fell."""
-    from . import exploration, flow
-
     start = 0
     for i in range(1, len(route)):
         stop = exploration.interrupts(d, route[i], route[i - 1])
@@ -549,7 +545,7 @@ def _reroll(d: Decision, hero_id: str, positions: tuple[int, ...], faces: tuple[
                                 rule="CLASS-1"))
 
 
-# --- passive effects and Interrupts, called from the battle flow ------------------------
+# --- passive effects and Interrupts, called from the battle flow (hooks) -----------------
 
 
 def _armed(d: Decision, trigger: Trigger) -> list[tuple[Hero, ClassAbility]]:
@@ -773,11 +769,9 @@ def _candidate(d: Decision, hero: Hero, ability: ClassAbility) -> UseClassAbilit
         best = max(near, key=lambda h: (h.max_hp - h.hp, h.id == hero.id))
         return UseClassAbility(ability=ability.id, target="" if best.id == hero.id else best.id, change_form=change)
     if kind is K.MOVE:
-        from . import actions
-
         if hero.pos is None:
             return None
-        taken = actions.occupied(d) - {hero.pos}
+        taken = occupied(d) - {hero.pos}
         reach = sorted((h for h in d.ctx.board.reachable(hero.pos, taken, ability.effect.amount) if h != hero.pos),
                        key=lambda h: (h[1], h[0]))
         return UseClassAbility(ability=ability.id, hex=reach[0], change_form=change) if reach else None
@@ -794,3 +788,11 @@ def _reaches(d: Decision, hero: Hero, ability: ClassAbility, foe_id: str) -> boo
     except (RuleViolation, MalformedCommand):
         return False
     return True
+
+
+# --- hooks: where the core battle rules call the class abilities (hooks.py) ---------------
+
+hooks.PREVENT_DAMAGE.register(hooks.Layer.CLASS, prevent)
+hooks.TURN_START.register(hooks.Layer.CLASS, turn_started)
+hooks.ENEMY_ENGAGED.register(hooks.Layer.CLASS, engaged)
+hooks.FREE_ENGAGE.register(hooks.Layer.CLASS, free_engage)

@@ -29,6 +29,7 @@ from domain.kernel.hexes import distance
 
 from . import events as ev
 from .catalog_campaign import RequirementKind as R
+from .class_abilities import enemy_defeated
 from .commands import TurnClassSheet
 from .decision import Decision
 from .evolve import evolve
@@ -44,8 +45,6 @@ def after(d: Decision, before: BattleState | None) -> None:
         return
     gains, defeats = _count(d, before)
     if d.state.phase is not Phase.ENDED:
-        from .class_abilities import enemy_defeated  # it builds on the battle flow
-
         for hero_id, form, by_engage in defeats:
             enemy_defeated(d, hero_id, form, by_engage)
     for hero_id, gain in gains.items():

@@ -6,10 +6,10 @@ from __future__ import annotations
 from itertools import combinations
 
 from . import events as ev
+from . import hooks
 from .decision import Decision
 from .heroes import die_of, empty_active, exhaust, gain_fatigue, ward
-from .item_wards import gear_ward
-from .state import ActiveDie, DieKind
+from .state import ActiveDie, DieKind, Hero
 from .vocab import Status
 
 
@@ -41,22 +41,21 @@ def hurt_hero(d: Decision, hero_id: str, amount: int, *, true_damage: bool, sour
     RACE-IMPERIAL: ``react`` as the player chose; by default only an armed
     one), then taken from bonus HP, then HP. True damage skips all of that
     (facts: ENGAGE-8c item 4 and 5). Damage to adventurers is not pooled.
-    ``shield`` is what Armor and Pets prevent (ARMOR-1, PET-1: item_use);
-    item wards count with the ward dice (item_wards). Before all of that,
-    class abilities prevent theirs (CLASS-4 Interrupts first, then class
-    wards and blocks: ``class_abilities.prevent``).
+    ``shield`` is what Armor and Pets prevent (ARMOR-1, PET-1: the
+    ``hooks.ENEMY_BLOW`` of an enemy's strike); item wards count with the
+    ward dice (``warding``). Before all of that, class abilities prevent
+    theirs (CLASS-4 Interrupts first, then class wards and blocks:
+    ``hooks.PREVENT_DAMAGE``); the race reaction is ``hooks.REACT_TO_DAMAGE``.
     """
-    from .class_abilities import prevent as class_prevent  # they build on this module
-    from .race_abilities import react as race_reaction
-
     hero = d.state.hero(hero_id)
     if hero.defeated or amount <= 0:
         return 0
     prevented = 0
     if not true_damage:
-        prevented = class_prevent(d, hero_id, amount, source)  # CLASS-4 Interrupts first, then class wards
+        for prevent in hooks.PREVENT_DAMAGE:  # CLASS-4 Interrupts first, then class wards
+            prevented += prevent(d, hero_id, amount - prevented, source)
         hero = d.state.hero(hero_id)
-        prevented += min(amount - prevented, ward(d, hero) + gear_ward(d, hero))
+        prevented += min(amount - prevented, warding(d, hero))
         prevented += min(amount - prevented, max(shield, 0))  # Armor and Pets (ARMOR-1, PET-1)
         left = amount - prevented
         if left > 0 and hero.active:
@@ -71,7 +70,8 @@ def hurt_hero(d: Decision, hero_id: str, amount: int, *, true_damage: bool, sour
                         exhaust(d, hero_id, a.uid, a.face, "ACTIVE-11")
                     else:  # a fatigue die spent as the ability says goes to the track
                         gain_fatigue(d, hero_id, a.kind, 1, "ACTIVE-9a")
-        prevented += race_reaction(d, hero_id, amount - prevented, react)
+        for reaction in hooks.REACT_TO_DAMAGE:
+            prevented += reaction(d, hero_id, amount - prevented, react)
     hero = d.state.hero(hero_id)
     left = amount - prevented
     to_bonus = 0 if true_damage else min(hero.bonus_hp, left)
@@ -84,6 +84,18 @@ def hurt_hero(d: Decision, hero_id: str, amount: int, *, true_damage: bool, sour
     if hero.hp - to_hp <= 0:
         defeat_hero(d, hero_id)
     return to_bonus + to_hp
+
+
+def warding(d: Decision, hero: Hero) -> int:
+    """What wards prevent of each damage instance ``hero`` suffers: its ward
+    dice on the track, and what abilities add (``hooks.WARD``: item wards,
+    ENCHANT-1, OVERTAX-3)."""
+    return ward(d, hero) + sum(extra(d, hero) for extra in hooks.WARD)
+
+
+def left_after_ward(d: Decision, hero: Hero, amount: int) -> int:
+    """Damage left of ``amount`` once ``warding`` prevented its part."""
+    return amount - min(amount, warding(d, hero))
 
 
 def defeat_hero(d: Decision, hero_id: str) -> None:

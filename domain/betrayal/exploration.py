@@ -17,6 +17,7 @@ from domain.kernel.errors import RuleViolation
 from domain.kernel.hexes import Hex, name
 
 from . import events as ev
+from . import hooks
 from .catalog import CardAction, LockCode
 from .damage import heal_hero, hurt_hero
 from .decision import Decision
@@ -393,10 +394,9 @@ def lockpick(d: Decision, hero_id: str, what: str, h: Hex, code: LockCode) -> bo
     showing a digit still unmatched matches it, and matched digits stay
     matched (the dice are kept). Success once every digit is matched.
     Shifting dice with light fatigue and spiked key digits are not modelled
-    (RULES-COVERAGE.md). An armed Khajiit skips the dice (RACE-KHAJIIT)."""
-    from .race_abilities import bypass_lock  # it builds on this module
-
-    if bypass_lock(d, hero_id, what, h):
+    (RULES-COVERAGE.md). An armed Khajiit skips the dice (RACE-KHAJIIT:
+    ``hooks.LOCKPICK``)."""
+    if any(bypass(d, hero_id, what, h) for bypass in hooks.LOCKPICK):
         return True
     counter = d.state.rng
     left = list(code.digits)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from domain.kernel.errors import RuleViolation
 
 from . import events as ev
+from . import hooks
 from . import track as tracks
 from .context import ENEMY_DIE
 from .damage import hurt_hero, lift_mark
@@ -65,8 +66,8 @@ def start_turn(d: Decision, hero_id: str) -> bool:
     s = d.state
     positions = tuple((u.id, u.pos) for u in (*s.heroes, *s.foes) if u.pos is not None)
     d.emit(ev.TurnStarted(hero=hero_id, start_positions=positions))
-    from .class_abilities import turn_started  # CLASS-4 Interrupts first, then Enduring start-of-turn effects
-    turn_started(d, hero_id)
+    for started in hooks.TURN_START:  # CLASS-4 Interrupts first, then Enduring start-of-turn effects
+        started(d, hero_id)
     if Status.BANE in statuses(d.state.hero(hero_id)):
         hurt_hero(d, hero_id, 1, true_damage=True, source="bane", rule="STATUS-1")
         if d.state.hero(hero_id).defeated:

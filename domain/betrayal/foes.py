@@ -8,9 +8,10 @@ import msgspec
 from domain.kernel.hexes import Hex, distance
 
 from . import events as ev
+from . import hooks
 from .board import Board
 from .context import ENEMY_DIE, ENEMY_DIE_FACES, RulesContext
-from .damage import heal_foe, hurt_foe, hurt_hero, lift_mark
+from .damage import heal_foe, hurt_foe, hurt_hero, left_after_ward, lift_mark
 from .decision import Decision
 from .heroes import gain_status, statuses
 from .state import BattleState, Foe, Rolled
@@ -125,9 +126,8 @@ def _candidates(state: BattleState, foe: Foe, start_pos) -> tuple[list[Candidate
 
 def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
     """Play one enemy's turn. Returns False when it paused for typed dice."""
-    from .race_abilities import before_enemy_turn  # RACE-WOOD-ELF: it builds on this module
-
-    before_enemy_turn(d)
+    for before in hooks.BEFORE_ENEMY_TURN:  # RACE-WOOD-ELF
+        before(d)
     d.emit(ev.EnemyTurnStarted(foe=foe_id, queue=rest))
     foe = d.state.foe(foe_id)
     enemy = d.ctx.enemy(foe.enemy)
@@ -149,8 +149,8 @@ def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
     if designated:
         ids = tuple(t.id for t in designated)
         d.emit(ev.EnemyEngaged(foe=foe_id, targets=ids))  # ENEMY-6a
-        from .class_abilities import engaged  # CLASS-4: Interrupts of the engaged, before the roll
-        if engaged(d, foe_id, ids):
+        # CLASS-4: Interrupts of the engaged, before the roll
+        if any(engaged(d, foe_id, ids) for engaged in hooks.ENEMY_ENGAGED):
             return True  # the enemy fell to them before it could roll
         dazed = Status.DAZE in _marks(foe)
         dice = 0 if (dazed and moved) else enemy.combat  # Daze: no roll after moving
@@ -176,14 +176,11 @@ def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int],
     order; each target takes the full effect of its skill (ESKILL-3).
 
     With the choose-defense option the strike stops before an adventurer
-    who has a defense to choose (``race_abilities.defense_wanted``) and
-    returns False; a Defend goes on from target ``start`` with that
-    ``choice`` (blocks, race reaction), ``dealt`` saying whether a target
-    before it already lost HP. A third member of ``choice`` is the Defend's
-    Armor and Pets (item_use.defense_choice)."""
-    from .item_use import after_blow, brace  # they build on this module
-    from .race_abilities import defense_wanted
-
+    who has a defense to choose (``defense_wanted``) and returns False; a
+    Defend goes on from target ``start`` with that ``choice`` (blocks, race
+    reaction), ``dealt`` saying whether a target before it already lost HP.
+    A third member of ``choice`` is the Defend's Armor and Pets, passed on
+    to ``hooks.ENEMY_BLOW``."""
     foe = d.state.foe(foe_id)
     enemy = d.ctx.enemy(foe.enemy)
     marks = _marks(foe)
@@ -203,10 +200,15 @@ def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int],
                                          faces=tuple(faces), index=i, dealt=dealt_any))
                 return False
             blocks, react, gear = (*choice, None)[:3] if chosen else (None, None, None)
-            shield, overtaxed = brace(d, target, amount, true_damage, gear)  # ARMOR-1, PET-1, OVERTAX-3
+            shield, landed = 0, []
+            for guard in hooks.ENEMY_BLOW:  # ARMOR-1, PET-1, OVERTAX-3
+                prevents, after = guard(d, target, amount - shield, true_damage, gear)
+                shield += prevents
+                landed.append(after)
             lost = hurt_hero(d, target, amount, true_damage=true_damage, source=foe_id, rule="ENEMY-6e",
                              blocks=blocks, react=react, shield=shield)
-            after_blow(d, target, overtaxed)  # OVERTAX-4
+            for after in landed:  # OVERTAX-4
+                after()
             if lost and skill in SKILL_STATUS and not d.state.hero(target).defeated:
                 gain_status(d, target, SKILL_STATUS[skill])
         else:
@@ -216,6 +218,21 @@ def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int],
     if dealt_any and Status.STEALTH in marks and not d.state.foe(foe_id).defeated:
         lift_mark(d, foe_id, Status.STEALTH, "STATUS-1")  # Stealth ends once it deals damage
     return True
+
+
+def defense_wanted(d: Decision, hero_id: str, amount: int, true_damage: bool) -> bool:
+    """With the choose-defense option, whether damage about to hit
+    ``hero_id`` waits for a Defend (COMBAT-4): only when there is a choice
+    against damage the wards leave, an active block die or what an ability
+    offers (``hooks.DEFENSE_OFFERED``: an unused race reaction, Armor or
+    Pets, ARMOR-2)."""
+    if not d.state.options.choose_defense or true_damage or amount <= 0:
+        return False
+    hero = d.state.hero(hero_id)
+    if hero.defeated or left_after_ward(d, hero, amount) <= 0:
+        return False
+    blocks = any(a.amount > 0 for a in hero.active)
+    return blocks or any(offered(d, hero) for offered in hooks.DEFENSE_OFFERED)
 
 
 def finish_enemy_turn(d: Decision, foe_id: str) -> None:

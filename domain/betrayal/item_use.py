@@ -31,20 +31,25 @@ Defaults (ours, listed in RULES-COVERAGE.md):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, distance, name
 
-from . import exploration, flow
+from . import exploration, flow, hooks
 from . import events as ev
 from . import track as tracks
 from .catalog_campaign import AbilityEffect, Gear
 from .commands import BattleCommand, Defend, Engage, UseGear
 from .context import ENEMY_DIE, ENEMY_DIE_FACES, MAX_TENACITY
-from .damage import heal_hero, hurt_foe, hurt_hero
+from .damage import heal_hero, hurt_foe, hurt_hero, left_after_ward
 from .decision import Decision
-from .heroes import lose_status, statuses, ward
+from .heroes import lose_status, statuses
+from .hooks import EngageExtra, EngagePool
 from .item_evolve import ENCHANT_RULE, engage_mark
-from .item_wards import attached_to, gear_ward, tile_key
+from .item_wards import attached_to, tile_key
+from .race_abilities import reveler_dice
+from .reach import occupied
 from .state import ActiveDie, Foe, Hero, Phase, Rolled, StatusMark
 from .vocab import Attaches, EffectKind, ItemKind
 
@@ -231,12 +236,6 @@ def apply_self(d: Decision, hero_id: str, effect: AbilityEffect, rule: str) -> i
 # --- free movement (a Miscellaneous item) ---------------------------------------------
 
 
-def occupied(d: Decision) -> set:
-    """Every hex a unit stands on (MOVE-1)."""
-    s = d.state
-    return {h.pos for h in s.heroes if h.pos is not None} | {f.pos for f in s.foes if f.pos is not None}
-
-
 def _move_target(d: Decision, hero: Hero, limit: int, to: Hex | None) -> Hex:
     if to is None:
         raise MalformedCommand("name the hex to move to (--hex)")
@@ -393,15 +392,18 @@ def wield(d: Decision, hero_id: str, found: Gear | None, overtax: bool) -> None:
                                 rule="OVERTAX-2" if overtax else "WEAPON-1"))
 
 
-class _Blow:
-    """Damage a Weapon adds to its engage's pooled damage."""
+def weapon_declaring(d: Decision, hero: Hero, cmd: Engage) -> EngageExtra:
+    """An Engage about to be declared (``hooks.ENGAGE_DECLARING``): its
+    Weapon checked before anything is rolled (``engage_weapon``), the free
+    dice it adds, and wielding it once the Engage is declared."""
+    weapon = engage_weapon(d, hero, cmd)
+    if weapon is None:
+        return EngageExtra()
+    return EngageExtra(dice=weapon_dice(weapon, cmd.overtax),
+                       declared=lambda: wield(d, hero.id, weapon, cmd.overtax))
 
-    def __init__(self) -> None:
-        self.physical = 0
-        self.true = 0
 
-
-def weapon_strike(d: Decision, hero_id: str, target: Foe | Hero | None, pool) -> None:
+def weapon_strike(d: Decision, hero_id: str, target: Foe | Hero | None, pool: EngagePool) -> None:
     """Resolve the wielded Weapon's effects into the engage (its basic
     effect, and its Overtax if triggered): damage joins ``pool``, a status
     goes on the target, a block onto an active die, the rest on the user."""
@@ -434,7 +436,7 @@ def weapon_alone(d: Decision, hero_id: str, target_id: str | None) -> None:
     target = None
     if target_id is not None:
         target = next((u for u in (*d.state.foes, *d.state.heroes) if u.id == target_id), None)
-    blow = _Blow()
+    blow = EngagePool()
     weapon_strike(d, hero_id, target, blow)
     if target is None or not (blow.physical or blow.true):
         return
@@ -465,14 +467,12 @@ def _boost_block(d: Decision, hero_id: str, amount: int) -> None:
     d.emit(ev.ActiveChanged(hero=hero_id, active=active, rule="WEAPON-1"))
 
 
-def end_engage(d: Decision, hero_id: str) -> None:
-    """The engage ends (EngageResolved); an Overtaxed Weapon is discarded
-    right after it (OVERTAX-4), or returned to the Pack (RACE-BRETON)."""
-    hero = d.state.hero(hero_id)
-    item, overtax = hero.wielding, hero.wield_overtax
-    d.emit(ev.EngageResolved(hero=hero_id))
-    if item and overtax:
-        overtaxed(d, hero_id, item)
+def engage_over(d: Decision, hero: Hero) -> None:
+    """The engage ``hero`` wielded a Weapon in has ended (EngageResolved;
+    ``hero`` as the engage left it): an Overtaxed Weapon is discarded right
+    after it (OVERTAX-4), or returned to the Pack (RACE-BRETON)."""
+    if hero.wielding and hero.wield_overtax:
+        overtaxed(d, hero.id, hero.wielding)
 
 
 def overtaxed(d: Decision, hero_id: str, item: str) -> None:
@@ -576,7 +576,7 @@ def brace(d: Decision, hero_id: str, amount: int, true_damage: bool,
     hero = d.state.hero(hero_id)
     if hero.defeated or amount <= 0 or true_damage:
         return 0, ()
-    left = amount - min(amount, ward(d, hero) + gear_ward(d, hero))
+    left = left_after_ward(d, hero, amount)
     if left <= 0:
         return 0, ()
     armor, pets = defenders(d, hero)
@@ -621,6 +621,15 @@ def after_blow(d: Decision, hero_id: str, spent: tuple[str, ...]) -> None:
     """The enemy's blow landed: the Armor Overtaxed against it goes (OVERTAX-4)."""
     for item in spent:
         overtaxed(d, hero_id, item)
+
+
+def guard_blow(d: Decision, hero_id: str, amount: int, true_damage: bool,
+               choice: tuple[tuple[str, ...], tuple[str, ...]] | None) -> tuple[int, Callable[[], None]]:
+    """An enemy's blow about to be dealt (``hooks.ENEMY_BLOW``): what Armor
+    and Pets prevent (``brace``), and the Overtaxed Armor to discard once it
+    landed (``after_blow``)."""
+    shield, spent = brace(d, hero_id, amount, true_damage, choice)
+    return shield, lambda: after_blow(d, hero_id, spent)
 
 
 # --- legal commands --------------------------------------------------------------------
@@ -678,8 +687,6 @@ def legal_engages(d: Decision, hero: Hero, engages: list[Engage], check) -> list
     without Overtax (free dice the Weapon adds get typed faces too)."""
     from msgspec.structs import replace
 
-    from . import race_abilities
-
     out = []
     weapons = [i for i in hero.ready if kind_of(d, i) is ItemKind.WEAPON and i not in hero.expended]
     for cmd in engages:
@@ -690,7 +697,7 @@ def legal_engages(d: Decision, hero: Hero, engages: list[Engage], check) -> list
             for over in ((False, True) if found.overtax is not None else (False,)):
                 faces = cmd.faces
                 if faces is not None:
-                    n = len(cmd.dice) + race_abilities.reveler_dice(hero, cmd.form) + weapon_dice(found, over)
+                    n = len(cmd.dice) + reveler_dice(hero, cmd.form) + weapon_dice(found, over)
                     faces = (0,) * n
                 variant = replace(cmd, weapon=item, overtax=over, faces=faces)
                 if check(variant):
@@ -712,3 +719,13 @@ def legal_defenses(d: Decision, check) -> list[Defend]:
     if over:
         out.append(Defend(overtax=(over[0],)))
     return [c for c in out if check(c)]
+
+
+# --- hooks: where the core battle rules call the items (hooks.py) ------------------------
+
+hooks.ENGAGE_DECLARING.register(hooks.Layer.ITEM, weapon_declaring)
+hooks.ENGAGE_STRIKE.register(hooks.Layer.ITEM, weapon_strike)
+hooks.ENGAGE_UNROLLED.register(hooks.Layer.ITEM, weapon_alone)
+hooks.ENGAGE_RESOLVED.register(hooks.Layer.ITEM, engage_over)
+hooks.ENEMY_BLOW.register(hooks.Layer.ITEM, guard_blow)
+hooks.DEFENSE_OFFERED.register(hooks.Layer.ITEM, can_brace)

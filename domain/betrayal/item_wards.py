@@ -1,11 +1,11 @@
 """Damage items prevent of every instance (ENCHANT-1, OVERTAX-3): an
 Armor's Overtax ward until its wearer's next turn, and Enchantments attached
-to an adventurer or to the Clash tile it stands on. Kept apart from
-``item_use`` so that ``damage`` can read it without importing the rules
-that build on ``damage``."""
+to an adventurer or to the Clash tile it stands on. ``damage`` counts it
+with the ward dice through ``hooks.WARD``."""
 
 from __future__ import annotations
 
+from . import hooks
 from .decision import Decision
 from .state import Hero
 from .vocab import EffectKind
@@ -31,3 +31,6 @@ def gear_ward(d: Decision, hero: Hero) -> int:
         if card is not None and card.effect is not None and card.effect.kind is EffectKind.WARD:
             total += card.effect.amount
     return total
+
+
+hooks.WARD.register(hooks.Layer.ITEM, gear_ward)

@@ -1,5 +1,4 @@
-"""The once-per-battle race abilities (RACE-*, betrayal.md §B7) and the
-choose-defense option's Defend (COMBAT-4).
+"""The once-per-battle race abilities (RACE-*, betrayal.md §B7).
 
 Three ways an ability is used (defaults from betrayal-facts.md §6 and ours,
 listed in RULES-COVERAGE.md):
@@ -16,10 +15,12 @@ listed in RULES-COVERAGE.md):
   on the next damage they qualify for, Nord on the next weapon-form Engage,
   Khajiit on the next lockpick test (then the free move, a command of its
   own). With the choose-defense option the Argonian and Imperial reactions
-  are also offered, armed or not, when an enemy's strike waits for a Defend.
+  are also offered, armed or not, when an enemy's strike waits for a Defend
+  (``defense``).
 
 Breton (Opportunist) acts by itself on the first Overtax of a Weapon or
-Armor (item_use.overtaxed).
+Armor (item_use.overtaxed). The triggers reach this module through the
+core's hook points (``hooks``), registered at its end.
 """
 
 from __future__ import annotations
@@ -27,17 +28,16 @@ from __future__ import annotations
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, name
 
-from . import actions, exploration, flow
 from . import events as ev
-from .commands import BattleCommand, Defend, UseRaceAbility
+from . import exploration, flow, hooks
+from .commands import BattleCommand, Engage, UseRaceAbility
 from .context import MAX_TENACITY
-from .damage import choose_blocks, heal_hero
+from .damage import heal_hero
 from .decision import Decision
 from .delve import TurnMarks
-from .foes import finish_enemy_turn, strike
-from .heroes import gain_fatigue, gain_status, ward
-from .item_use import can_brace, defense_choice
-from .item_wards import gear_ward
+from .heroes import gain_fatigue, gain_status
+from .hooks import EngageExtra
+from .reach import occupied
 from .state import DieKind, Hero, Phase, TrackDie
 from .vocab import BattleForm, Status
 
@@ -195,7 +195,7 @@ def _rush(d: Decision, hero: Hero, cmd: UseRaceAbility) -> None:
 
 def entrance_free(d: Decision, moving: str) -> list[Hex]:
     """Entrance hexes no other unit stands on (cache chips occupy nothing)."""
-    taken = actions.occupied(d) - {d.state.hero(moving).pos}
+    taken = occupied(d) - {d.state.hero(moving).pos}
     return [h for h in d.ctx.board.entrance_hexes() if h not in taken]
 
 
@@ -365,6 +365,13 @@ def fire_reveler(d: Decision, hero: Hero) -> None:
     _used(d, hero)
 
 
+def reveler(d: Decision, hero: Hero, cmd: Engage) -> EngageExtra:
+    """An Engage about to be declared (``hooks.ENGAGE_DECLARING``, RACE-NORD):
+    Reveler's free dice, and the ability spent once the Engage is declared."""
+    dice = reveler_dice(hero, cmd.form)
+    return EngageExtra(dice=dice, declared=(lambda: fire_reveler(d, hero)) if dice else None)
+
+
 def bypass_lock(d: Decision, hero_id: str, what: str, h: Hex) -> bool:
     """RACE-KHAJIIT: an armed Khajiit succeeds at its lockpick test without
     rolling, and may then move up to 5 hexes freely this turn."""
@@ -386,7 +393,7 @@ def _free_move(d: Decision, hero: Hero, cmd: UseRaceAbility) -> None:
     to = tuple(cmd.hex)
     if not board.contains(to) or not board.passable(to):
         raise RuleViolation(rule, f"hex {name(to)} cannot be entered")
-    taken = actions.occupied(d) - {hero.pos}
+    taken = occupied(d) - {hero.pos}
     if to == hero.pos or to in taken:
         raise RuleViolation(rule, f"hex {name(to)} is occupied")
     route = board.path(hero.pos, to, taken)
@@ -428,62 +435,10 @@ _USES = {
 # --- the choose-defense option (COMBAT-4) ----------------------------------------------
 
 
-def left_after_ward(d: Decision, hero: Hero, amount: int) -> int:
-    """Damage left once track ward dice prevented theirs."""
-    return amount - min(amount, ward(d, hero) + gear_ward(d, hero))
-
-
-def defense_wanted(d: Decision, hero_id: str, amount: int, true_damage: bool) -> bool:
-    """With the choose-defense option, whether damage about to hit
-    ``hero_id`` waits for a Defend: only when there is a choice, an active
-    block die or an unused race reaction against damage the wards leave."""
-    if not d.state.options.choose_defense or true_damage or amount <= 0:
-        return False
-    hero = d.state.hero(hero_id)
-    if hero.defeated or left_after_ward(d, hero, amount) <= 0:
-        return False
-    blocks = any(a.amount > 0 for a in hero.active)
-    return blocks or (hero.race in REACTIONS and not hero.race_used) or can_brace(d, hero)  # ARMOR-2
-
-
-def defend(d: Decision, cmd: Defend) -> None:
-    """The player's defense of the adventurer an enemy strike waits on:
-    blocks (COMBAT-4; None: ``choose_blocks``) and the race reaction; then
-    the strike, the enemy's turn and the round go on."""
-    pending = d.state.defense
-    if d.state.phase is not Phase.DEFEND or pending is None:
-        raise RuleViolation("COMBAT-4", "no damage is waiting for a defense")
-    hero = d.state.hero(pending.targets[pending.index])
-    left = left_after_ward(d, hero, pending.amount)
-    if cmd.blocks is None:
-        blocks = choose_blocks(hero.active, left)
-    else:
-        blocks = tuple(cmd.blocks)
-        if len(set(blocks)) != len(blocks):
-            raise MalformedCommand("an active slot is named twice")
-        for i in blocks:
-            if not 0 <= i < len(hero.active):
-                raise MalformedCommand(f"{hero.name} has no active die in slot {i + 1}")
-            if hero.active[i].amount <= 0:
-                raise RuleViolation("COMBAT-4", f"the die in slot {i + 1} has nothing left to block with")
-    if cmd.race:
-        rule = rule_of(hero)
-        if hero.race not in REACTIONS:
-            raise RuleViolation(rule or "COMBAT-4", f"{hero.name}'s race ability is not a reaction to damage")
-        if hero.race_used:
-            raise RuleViolation(rule, f"{NAMES[hero.race]} can be used once per battle, and {hero.name} used it already")
-        rest = max(0, left - sum(hero.active[i].amount for i in blocks))
-        if not reaction_prevents(hero, rest):
-            why = f"{rest} damage would be left" if rest else "no damage would be left"
-            limit = f" (Imperial Mettle prevents {METTLE_LIMIT} or less)" if hero.race == "imperial" and rest else ""
-            raise RuleViolation(rule, f"{NAMES[hero.race]} has nothing to prevent: {why}{limit}")
-    gear = defense_choice(d, hero, cmd)  # its Armor and Pets (ARMOR-2, OVERTAX-3)
-    d.emit(ev.DefenseChosen(hero=hero.id, blocks=blocks, race=cmd.race))
-    if not strike(d, pending.foe, pending.targets, list(pending.faces), start=pending.index,
-                  dealt=pending.dealt, choice=(blocks, cmd.race, gear)):
-        return
-    finish_enemy_turn(d, pending.foe)
-    flow.run_enemies(d, tuple(f for f in d.state.enemy_queue if not d.state.foe(f).defeated))
+def reaction_offered(d: Decision, hero: Hero) -> bool:
+    """Whether ``hero`` has a race reaction to choose in a Defend: an unused
+    Argonian or Imperial one, armed or not (``hooks.DEFENSE_OFFERED``)."""
+    return hero.race in REACTIONS and not hero.race_used
 
 
 # --- legal commands --------------------------------------------------------------------
@@ -516,7 +471,7 @@ def _candidates(d: Decision, hero: Hero, who: str | None, mine: bool) -> list[Us
     if not mine:
         return []
     if hero.race == "khajiit" and hero.free_move:
-        taken = actions.occupied(d) - {hero.pos}
+        taken = occupied(d) - {hero.pos}
         reach = d.ctx.board.reachable(hero.pos, taken, hero.free_move)
         return [UseRaceAbility(hex=h) for h in sorted(reach, key=lambda h: (h[1], h[0])) if h != hero.pos]
     if hero.race_used:
@@ -539,11 +494,10 @@ def _candidates(d: Decision, hero: Hero, who: str | None, mine: bool) -> list[Us
     return [UseRaceAbility()]  # orc
 
 
-def legal_defenses(d: Decision, check) -> list[Defend]:
-    """Defends offered while a strike waits: the default blocks or none,
-    each with and without the race reaction, when the rules accept it."""
-    out = []
-    for cmd in (Defend(), Defend(blocks=()), Defend(race=True), Defend(blocks=(), race=True)):
-        if check(cmd) and cmd not in out:
-            out.append(cmd)
-    return out
+# --- hooks: where the core battle rules call the race abilities (hooks.py) ----------------
+
+hooks.REACT_TO_DAMAGE.register(hooks.Layer.RACE, react)
+hooks.BEFORE_ENEMY_TURN.register(hooks.Layer.RACE, before_enemy_turn)
+hooks.DEFENSE_OFFERED.register(hooks.Layer.RACE, reaction_offered)
+hooks.LOCKPICK.register(hooks.Layer.RACE, bypass_lock)
+hooks.ENGAGE_DECLARING.register(hooks.Layer.RACE, reveler)

@@ -1,12 +1,17 @@
 """The Betrayal ruleset's contract: ``decide`` a command into events,
-``evolve`` events into state, list the ``legal_commands`` now."""
+``evolve`` events into state, list the ``legal_commands`` now.
+
+This is the top of the battle engine: it imports the core rules and every
+ability module, and importing an ability module registers its hooks with
+the core (``hooks``), so they are all in place before a command is decided."""
 
 from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
-from . import actions, exploration, flow, item_use, race_abilities, setup
+from . import actions, exploration, flow, setup
 from . import class_abilities, class_progress  # class abilities (CLASS-*, ADVANCE-16)
+from . import defense, item_use, item_wards, race_abilities  # noqa: F401 (item_wards: imported for its hook)
 from .commands import (
     BattleCommand,
     ClearActive,
@@ -33,6 +38,7 @@ from .decision import Decision
 from .events import BattleEvent
 from .evolve import evolve, replay
 from .heroes import available_dice, die_of, statuses
+from .reach import check_target, occupied
 from .state import BattleState, Phase
 from .vocab import BattleForm, Pool, Status
 
@@ -114,7 +120,7 @@ _HANDLERS = {
     Retreat: lambda d, c: flow.retreat(d),
     RollEnemyDice: _roll_enemy,
     UseRaceAbility: race_abilities.use,
-    Defend: race_abilities.defend,
+    Defend: defense.defend,
     UseGear: item_use.use,
     UseClassAbility: class_abilities.use,
     TurnClassSheet: class_progress.turn_sheet,
@@ -131,7 +137,7 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
         return [RollEnemyDice(faces=(0,) * state.enemy_roll.dice)]
     d = Decision(state, ctx)
     if state.phase is Phase.DEFEND:
-        return [*race_abilities.legal_defenses(d, lambda cmd: _is_legal(d, cmd)),
+        return [*defense.legal_defenses(d, lambda cmd: _is_legal(d, cmd)),
                 *item_use.legal_defenses(d, lambda cmd: _is_legal(d, cmd))]
     if state.phase is Phase.END_OF_ROUND:
         return [NextRound(), Retreat(), *race_abilities.legal(d, lambda cmd: _is_legal(d, cmd))]
@@ -171,7 +177,7 @@ def _moves(d: Decision, hero) -> list[Move | MoveToExplore]:
         if marks is None or not marks.resume:
             return []
         limit = marks.resume  # the rest of an interrupted Move (EXPLORATION-3b)
-    taken = actions.occupied(d) - {hero.pos}
+    taken = occupied(d) - {hero.pos}
     reach = d.ctx.board.reachable(hero.pos, taken, limit)
     out = [Move(to=h) for h in sorted(reach, key=lambda h: (h[1], h[0])) if h != hero.pos]
     if delve is not None:
@@ -206,7 +212,7 @@ def _engages(d: Decision, hero) -> list[Engage]:
         targets: list[str | None] = [None]
         for unit in _possible_targets(d, hero):
             try:
-                actions.check_target(d, hero, form, unit.id)
+                check_target(d, hero, form, unit.id)
             except RuleViolation:
                 continue
             targets.append(unit.id)

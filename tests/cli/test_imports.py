@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from import_graph import first_circle
+
 ROOT = Path(__file__).resolve().parents[2]
 CLI = ROOT / "cli"
 
@@ -34,20 +36,8 @@ def imported(path: Path) -> set[str]:
 
 def test_the_cli_modules_import_one_another_without_a_circle():
     graph = {f"cli.{p.stem}": imported(p) for p in CLI.glob("*.py")}
-    state: dict[str, str] = {}
-
-    def visit(module: str, path: list[str]) -> None:
-        state[module] = "open"
-        for needed in sorted(graph.get(module, ())):
-            if state.get(needed) == "open":
-                raise AssertionError("an import circle: " + " -> ".join(path[path.index(needed):] + [needed]))
-            if needed not in state:
-                visit(needed, path + [needed])
-        state[module] = "done"
-
-    for module in sorted(graph):
-        if module not in state:
-            visit(module, [module])
+    circle = first_circle(graph)
+    assert circle is None, "an import circle: " + " -> ".join(circle or [])
     assert "cli.main" not in set().union(*(graph[m] for m in graph if m != "cli.client"))  # only the client's fallback
 
 
