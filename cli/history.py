@@ -292,13 +292,15 @@ def _outcome(s: Session, battle_id: str) -> str:
 def adventurers(s: Session) -> None:
     """Every Betrayal adventurer of the store, oldest first: race, HP, the
     battles fought, the last one and how it ended, whether they can fight
-    (an adventurer at 0 HP cannot join a battle, HEALTH-5)."""
+    (an adventurer at 0 HP cannot join a battle, HEALTH-5; one in a battle
+    not ended cannot join another, BETWEEN-1)."""
     from projections.views import adventurers as adventurer_rows
 
     import msgspec
 
     names = _battle_names(s)
-    rows = [msgspec.structs.asdict(r) | {"last_name": names.get(r.last_battle, r.last_battle), "can_fight": r.hp > 0}
+    rows = [msgspec.structs.asdict(r) | {"last_name": names.get(r.last_battle, r.last_battle),
+                                         "can_fight": r.hp > 0 and not r.fighting}
             for r in adventurer_rows(s.app)]
     if s.json:
         s.out.emit(rows)
@@ -310,7 +312,9 @@ def adventurers(s: Session) -> None:
     cells = [[printable(r["name"]), races[r["race"]].name if r["race"] in races else printable(r["race"]),
               f"{r['hp']}/{r['max_hp']}", str(r["battles"]),
               printable(f"{r['last_name']}: {r['last_outcome']}") if r["last_battle"] else "—",
-              "yes" if r["can_fight"] else "no: 0 HP"] for r in rows]
+              "yes" if r["can_fight"] else
+              f"no: in {printable(names.get(r['fighting'], r['fighting']))}" if r["fighting"] else "no: 0 HP"]
+             for r in rows]
     s.out.print(simple_table(ADVENTURER_COLUMNS, cells, s.out.console.width, wrap=("last battle",)))
 
 

@@ -123,3 +123,12 @@ def test_a_battle_may_let_the_player_choose_its_defense(store):
     assert status["state"]["options"]["choose_defense"] is True
     rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda", "--seed", "3", "--name", "plain")
     assert json.loads(rk("status", "--json"))["state"]["options"].get("choose_defense", False) is False
+
+
+def test_an_adventurer_in_a_battle_not_ended_is_listed_as_unable_to_fight_and_left_be(party):
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--seed", "3", "--name", "skirmish")
+    listed = rk("adventurers")
+    assert "no: in skirmish" in listed
+    rows = {r["name"]: r for r in json.loads(rk("adventurers", "--json"))}
+    assert (rows["Ria"]["fighting"], rows["Ria"]["can_fight"], rows["Tarn"]["can_fight"]) == ("skirmish", False, True)
+    assert "BETWEEN-1: Ria is in battle skirmish" in rk("rest", code=2)
