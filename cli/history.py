@@ -104,6 +104,7 @@ def _companion_events(s: Session, rs, envelopes: list) -> dict[str, list]:
     campaign), so each command's own are found from where it says it wrote
     (``touched``); an undo wrote where the command it undid had."""
     kinds = {stream: kind for kind, stream in rs.companions(s.app.battle(s.battle_id).state)}
+    stored = {stream: s.app.events(stream) for stream in kinds}  # each stream read once, versions from 1
     touched: dict[str, tuple] = {}
     out: dict[str, list] = {}
     for env in envelopes:
@@ -119,7 +120,7 @@ def _companion_events(s: Session, rs, envelopes: list) -> dict[str, list]:
             stream = UUID(sid)
             if stream not in kinds:
                 continue
-            for other in s.app.events(stream, gt=before):
+            for other in stored[stream][before:]:
                 if other.command_id == env.command_id:
                     out.setdefault(env.command_id, []).append((kinds[stream], other))
                 elif together:  # a command's writes are together, right after ``before``

@@ -8,7 +8,7 @@ gives undo, redo, export and verify across the Reward Phase and rest."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from uuid import UUID
 
@@ -62,10 +62,11 @@ class CampaignContext:
 
     pack: Pack
     adventurers: Mapping[str, AdventurerState | None] = field(default_factory=dict)
-    stream_of: object = None  # name -> UUID (the ruleset's stream_of for adventurers)
+    stream_of: Callable[[str], UUID] | None = None  # an adventurer's name -> its stream
 
     def stream(self, name: str) -> UUID:
-        return self.stream_of(name)  # type: ignore[operator]
+        assert self.stream_of is not None, "a campaign's rules context knows its streams"
+        return self.stream_of(name)
 
 
 class CampaignEvent(Event, frozen=True, kw_only=True):

@@ -64,8 +64,8 @@ def campaign(app: GameApp, campaign_id: str, version: int | None = None) -> Camp
 
 
 def command(app: GameApp, campaign_id: str, cmd: cc.CampaignCommand) -> Result:
-    """Give the campaign a command. A recruit of a name some adventurer
-    already has is refused here, before the rules: that stream is another's."""
+    """Give the campaign a command (the kernel decides it, saves every
+    stream it wrote at once, and keeps it for undo)."""
     return app.execute(campaign_id, cmd)
 
 

@@ -99,47 +99,37 @@ class EndSession(Command, frozen=True, kw_only=True):
     """Close the session: Tenacity to 0, pets and enchantments discarded."""
 
 
-class GainItem(Command, frozen=True, kw_only=True):
-    """An item card into an adventurer's Pack (or a ready slot)."""
+class ItemCommand(Command, frozen=True, kw_only=True):
+    """What every item command names: whose item, and which."""
 
     adventurer: str
     item: str
+
+
+class GainItem(ItemCommand, frozen=True, kw_only=True):
+    """An item card into an adventurer's Pack (or a ready slot)."""
+
     ready: bool = False
 
 
-class ReadyItem(Command, frozen=True, kw_only=True):
+class ReadyItem(ItemCommand, frozen=True, kw_only=True):
     """Move an item from the Pack to a ready slot (READY-4)."""
 
-    adventurer: str
-    item: str
 
-
-class StowItem(Command, frozen=True, kw_only=True):
+class StowItem(ItemCommand, frozen=True, kw_only=True):
     """Move an item from a ready slot to the Pack (READY-4)."""
 
-    adventurer: str
-    item: str
 
-
-class DiscardItem(Command, frozen=True, kw_only=True):
+class DiscardItem(ItemCommand, frozen=True, kw_only=True):
     """Give an item up."""
 
-    adventurer: str
-    item: str
 
-
-class UseItem(Command, frozen=True, kw_only=True):
+class UseItem(ItemCommand, frozen=True, kw_only=True):
     """Use a Potion or a Consumable outside battle (ITEM-7)."""
 
-    adventurer: str
-    item: str
 
-
-class ReplenishItem(Command, frozen=True, kw_only=True):
+class ReplenishItem(ItemCommand, frozen=True, kw_only=True):
     """Turn an expended Potion upright at an alchemy station (EXPEND-3)."""
-
-    adventurer: str
-    item: str
 
 
 CampaignCommand = (StartCampaign | Recruit | Enlist | GainRewards | Advance | Untrain | EndRewards | TrainLine

@@ -8,12 +8,14 @@ REWARD-1 gain a finished battle's rewards once, REWARD-2 untrain before
 advancing, REWARD-3 advancements only in an open Reward Phase, REWARD-4 one
 phase at a time and nothing else while it is open, REST-1 the End of Day
 heals and clears the track by difficulty, REST-2 at Expert a rest costs an
-item.
+item, BETWEEN-1 an adventurer in a battle not ended is left be.
 """
 
 from __future__ import annotations
 
 from uuid import UUID
+
+from msgspec.structs import replace
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.messages import Event
@@ -24,6 +26,7 @@ from . import adventurer_events as ae
 from . import advancement, inventory
 from . import campaign as cp
 from . import campaign_commands as cc
+from .adventurer import create  # the battle's own creation, then the campaign's fields on top
 from .adventurer_state import AdventurerState
 from .campaign import CampaignContext
 from .catalog import Pack
@@ -85,8 +88,6 @@ def _check_class(ctx: CampaignContext, class_id: str) -> None:
 
 
 def _recruit(state: cp.CampaignState, c: cc.Recruit, ctx: CampaignContext) -> Outcome:
-    from .adventurer import create  # the battle's own creation, then the campaign's fields on top
-
     _not_in_phase(state, "recruit")
     if state.member(c.name) is not None:
         raise MalformedCommand(f"{c.name} is in the party already")
@@ -96,8 +97,6 @@ def _recruit(state: cp.CampaignState, c: cc.Recruit, ctx: CampaignContext) -> Ou
         raise MalformedCommand(f"an adventurer named {c.name} exists already: enlist it"
                                f" (rk campaign enlist {c.name})")
     made = create(ctx.pack, str(stream), c.name, c.race, c.lines).state
-    from msgspec.structs import replace
-
     made = replace(made, campaign=state.battle_id, class_id=c.class_id, mat=starting_mat(ctx.pack, made.lines))
     member = cp.Member(made.name, str(stream))
     return Outcome([cp.MemberEnlisted(name=made.name, adventurer_id=str(stream))],
@@ -282,7 +281,7 @@ def _end_session(state: cp.CampaignState, c: cc.EndSession, ctx: CampaignContext
     return Outcome([cp.SessionEnded(session=state.session)], tuple(writes))
 
 
-def _item(state: cp.CampaignState, c, ctx: CampaignContext) -> Outcome:
+def _item(state: cp.CampaignState, c: cc.ItemCommand, ctx: CampaignContext) -> Outcome:
     _not_in_phase(state, "handle items")
     member, a = _who(state, ctx, c.adventurer)
     item = c.item.strip().lower()

@@ -47,6 +47,7 @@ from collections.abc import Callable
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, distance, name
 
+from .choices import check_positions
 from . import events as ev
 from . import exploration, flow, hooks
 from .catalog import Pack
@@ -498,16 +499,10 @@ def _reroll_choice(d: Decision, ability: ClassAbility, cmd: UseClassAbility) -> 
     """Up to the amount of roll positions, and with physical dice their typed faces."""
     dice = d.state.pending.dice
     positions = tuple(cmd.dice)
-    if not positions:
-        raise MalformedCommand(f"name the roll positions to reroll with {ability.name} (--dice)")
-    if len(set(positions)) != len(positions):
-        raise MalformedCommand("a roll position is named twice")
-    for i in positions:
-        if not 0 <= i < len(dice):
-            raise MalformedCommand(f"there is no rolled die at position {i + 1}")
-    if len(positions) > ability.effect.amount:
-        raise RuleViolation(RULE_OF[ability.timing],
-                            f"{ability.name} rerolls up to {ability.effect.amount} dice, not {len(positions)}")
+    check_positions(positions, len(dice), ability.effect.amount, rule=RULE_OF[ability.timing],
+                    too_many=f"{ability.name} rerolls up to {ability.effect.amount} dice, not {len(positions)}",
+                    name_them=f"name the roll positions to reroll with {ability.name} (--dice)",
+                    missing="there is no rolled die at position {n}")
     if not d.state.options.physical_dice:
         if cmd.faces is not None:
             raise MalformedCommand("this battle rolls its own dice; faces can be typed only with physical dice")

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, distance, name
 
+from .choices import check_positions
 from . import exploration, flow, hooks
 from . import events as ev
 from . import track as tracks
@@ -323,15 +324,10 @@ def _reroll(d: Decision, hero: Hero, found: Gear, cmd: UseGear, rule: str) -> No
                                       "use it while they wait to be resolved")
     _only(found, cmd, "dice", "faces")
     limit = found.effect.amount
-    if not cmd.dice:
-        raise MalformedCommand("name the roll positions of the dice to reroll (--dice)")
-    if len(set(cmd.dice)) != len(cmd.dice):
-        raise MalformedCommand("a die is named twice")
-    if len(cmd.dice) > limit:
-        raise RuleViolation(rule, f"{found.name} rerolls up to {limit} dice")
-    for i in cmd.dice:
-        if not 0 <= i < len(pending.dice):
-            raise MalformedCommand(f"there is no rolled die at position {i + 1}")
+    check_positions(cmd.dice, len(pending.dice), limit, rule=rule,
+                    too_many=f"{found.name} rerolls up to {limit} dice",
+                    name_them="name the roll positions of the dice to reroll (--dice)",
+                    missing="there is no rolled die at position {n}")
     counter, typed = s.rng, False
     if s.options.physical_dice:
         if cmd.faces is None or len(cmd.faces) != len(cmd.dice):

@@ -28,6 +28,7 @@ from __future__ import annotations
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, name
 
+from .choices import check_positions
 from . import events as ev
 from . import exploration, flow, hooks
 from .commands import BattleCommand, Engage, UseRaceAbility
@@ -173,15 +174,11 @@ def _rush(d: Decision, hero: Hero, cmd: UseRaceAbility) -> None:
     _only(hero, cmd, "slots")
     _own_turn(d, hero)
     rule = rule_of(hero)
-    if not cmd.slots:
-        raise MalformedCommand("name the track positions of the dice to remove (--slots)")
-    if len(set(cmd.slots)) != len(cmd.slots):
-        raise MalformedCommand("a track position is named twice")
-    if len(cmd.slots) > RUSH_DICE:
-        raise RuleViolation(rule, f"Adrenaline Rush removes up to {RUSH_DICE} dice, not {len(cmd.slots)}")
+    check_positions(cmd.slots, len(hero.track), RUSH_DICE, rule=rule,
+                    too_many=f"Adrenaline Rush removes up to {RUSH_DICE} dice, not {len(cmd.slots)}",
+                    name_them="name the track positions of the dice to remove (--slots)",
+                    missing=f"{hero.name}'s track has no die at position {{n}}")
     for i in cmd.slots:
-        if not 0 <= i < len(hero.track):
-            raise MalformedCommand(f"{hero.name}'s track has no die at position {i + 1}")
         if hero.track[i].kind is DieKind.SKILL:
             raise RuleViolation(rule, f"the die at position {i + 1} is a skill die, not a fatigue or status die")
     removed = tuple(hero.track[i] for i in sorted(cmd.slots))
