@@ -517,6 +517,36 @@ def serve(ctx: typer.Context, store: Store = None) -> None:
         raise typer.Exit(code)
 
 
+@app.command(rich_help_panel=SESSIONS)
+def server(
+    ctx: typer.Context,
+    store: Store = None,
+    host: Annotated[str, typer.Option(help="Address to listen on: 127.0.0.1 keeps it to this machine; "
+                                           "0.0.0.0 opens it to the network.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on (0: any free one).")] = 8700,
+    game: Annotated[Optional[str], typer.Option("--game", help="Print the seat links of this game "
+                                                               "(default: the current battle).")] = None,
+    workers: Annotated[Optional[int], typer.Option(help="Store threads (default: 1 on SQLite, 4 on PostgreSQL).",
+                                                   min=1, max=64)] = None,
+    public_url: Annotated[Optional[str], typer.Option("--public-url", help="The address players reach the "
+                                                      "server by, for the links (behind a proxy).")] = None,
+) -> None:
+    """Serve the table over HTTP: an API and a live table view in the browser.
+
+    Prints a link for the host, one per seat of the game and one for spectators;
+    each carries its own secret token (kept in $RULEKEEPER_HOME/server.secret, or
+    $RULEKEEPER_SERVER_SECRET). Runs until Ctrl-C. Several servers on one PostgreSQL
+    store share its games and live updates. The API's document: /api/openapi.json.
+    """
+    from server.run import serve as run_http
+
+    root = ctx.find_root().obj
+    code = run_http(store if store is not None else getattr(root, "store", None), host, port,
+                    game or getattr(root, "battle", None), workers, public_url)
+    if code:
+        raise typer.Exit(code)
+
+
 # --- entry point ------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ from domain.kernel.errors import MalformedCommand, NotFound
 from domain.kernel.messages import Event
 from domain.kernel.ruleset import Aggregate, Outcome, Problem, RandomCheck, Ruleset, Summary, Write
 
+from . import seats
 from . import RULES_VERSION
 from . import adventurer as adv
 from . import adventurer_events as campaign_events
@@ -183,6 +184,12 @@ class Betrayal(Ruleset):
 
     def cited_rule(self, event: Event) -> str:
         return cited_rule(event)
+
+    def seats(self, state: BattleState) -> tuple:
+        return seats.seats(state)
+
+    def actor(self, state: BattleState, command: Any) -> str | None:
+        return seats.actor(state, command)
 
     def describe_command(self, command: BattleCommand) -> str:
         return spell(command)

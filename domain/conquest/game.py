@@ -8,6 +8,7 @@ from typing import Any
 from domain.kernel.errors import NotFound
 from domain.kernel.ruleset import Outcome, RandomCheck, Ruleset, Summary
 
+from . import seats
 from . import events as ev
 from . import narrate, rules
 from .catalog import Pack
@@ -82,6 +83,12 @@ class ConquestRuleset(Ruleset):
 
     def cited_rule(self, event: ev.ConquestEvent) -> str:
         return cited_rule(event)
+
+    def seats(self, state: ConquestState) -> tuple:
+        return seats.seats(state)
+
+    def actor(self, state: ConquestState, command: Any) -> str | None:
+        return seats.actor(state, command)
 
     def describe_command(self, command: Any) -> str:
         return narrate.describe_command(command)

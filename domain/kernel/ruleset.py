@@ -84,6 +84,15 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Seat:
+    """One seat of a game's table: ``key`` as commands name it (a hero id,
+    a side's letter), ``name`` for people."""
+
+    key: str
+    name: str
+
+
+@dataclass(frozen=True)
 class Summary:
     """One game as ``rk battles`` lists it: where it stands, in a few words."""
 
@@ -281,6 +290,21 @@ class Ruleset:
     def summary(self, state: Any) -> Summary:
         """Where a game stands, for ``rk battles``."""
         raise NotImplementedError
+
+    # -- seats at a table (the server) ---------------------------------------------
+
+    def seats(self, state: Any) -> tuple[Seat, ...]:
+        """The seats of a game at a table: who plays it (Betrayal: one per
+        adventurer; Conquest: one per player). A game with none is played
+        by the host alone (a campaign)."""
+        return ()
+
+    def actor(self, state: Any, command: Any) -> str | None:
+        """The seat ``command`` is given for (SEAT-1): the key of the
+        adventurer, player or unit it acts as, or None for a command of the
+        whole table (the next round, an enemy's dice), which any seat may
+        give. Pure: reads the state and the command only."""
+        return None
 
     # -- streams ----------------------------------------------------------------
 

@@ -1,0 +1,15 @@
+"""rulekeeper's HTTP server: a table for a group (DESIGN: Server).
+
+An ASGI application over the same application layer as the CLI
+(``domain.kernel.games.GameApp``), with no rules of its own:
+
+- ``app``: the routes, JSON in and out (msgspec-typed, ``wire``), and the
+  table view's page;
+- ``passes``: seats, host and spectators, each known by a secret token;
+- ``tables``: the store work, on worker threads, one application each;
+- ``refusals``: every error as the CLI's rule ID and reason, with its status;
+- ``live``: the change feed that tells viewers of every process a game moved;
+- ``views``: a game as the table view draws it, per ruleset;
+- ``openapi``: the OpenAPI document, made from the route table;
+- ``run``: ``rk server``: start, print the links, stop cleanly.
+"""

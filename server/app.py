@@ -1,0 +1,394 @@
+"""The routes of the server, as a table (``ENDPOINTS``) the OpenAPI
+document is made from, and the ASGI application (``create_app``).
+
+Every answer is JSON encoded by msgspec (a log export is JSON Lines), every
+refusal a ``wire.Refusal`` with its status (``server.refusals``); a request
+is known by its token (``Authorization: Bearer``, or ``?token=`` for links
+and the live feed), checked on a worker thread against the game's seats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from domain.kernel.games import GameApp
+
+from . import tables, views
+from .live import ChangeFeed
+from .passes import Keyring, Pass
+from .refusals import Refused, malformed, refusal_of
+from .wire import (
+    MAX_BODY,
+    CommandRequest,
+    CommandResult,
+    GameState,
+    GameSummary,
+    Imported,
+    LegalCommand,
+    Narrated,
+    NewGame,
+    RedoRequest,
+    Refusal,
+    Seats,
+    UndoRequest,
+    VerifyAnswer,
+    Whoami,
+)
+
+STATIC = Path(__file__).parent / "static"
+KEEPALIVE = 15.0  # seconds between comments on an idle live feed, so proxies keep it open
+log = logging.getLogger("rulekeeper.server")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A query parameter an endpoint reads."""
+
+    name: str
+    kind: type
+    doc: str
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One route: what it reads and answers, for the handler and the OpenAPI document."""
+
+    method: str
+    path: str
+    name: str
+    doc: str
+    answer: Any = None  # the answer's type; None for a non-JSON answer
+    body: Any = None  # the request body's type; bytes for a raw log
+    query: tuple[Param, ...] = ()
+    media: str = "application/json"
+    refusals: tuple[int, ...] = (400, 401, 403, 404)
+    needs_token: bool = True
+    handler: Callable[..., Awaitable[Response]] | None = field(default=None, compare=False)
+
+
+class Server:
+    """The state one server process keeps: the workers, the keyring, the feed."""
+
+    def __init__(self, workers: Any, keyring: Keyring, feed: ChangeFeed) -> None:
+        self.workers = workers
+        self.keyring = keyring
+        self.feed = feed
+
+    async def pass_for(self, request: Request, game: str | None) -> tuple[Pass, str | None]:
+        token = _token(request)
+        return await self.workers.run(tables.check_pass, self.keyring, token, game)
+
+
+def _token(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return request.query_params.get("token", "").strip()
+
+
+def _json(value: Any, status: int = 200) -> Response:
+    return Response(msgspec.json.encode(value), status_code=status, media_type="application/json")
+
+
+async def _body(request: Request) -> bytes:
+    """The request's body, refused (413) past ``MAX_BODY`` bytes, before
+    reading it all when the client says its length."""
+    length = request.headers.get("content-length")
+    if length is not None:
+        try:
+            if int(length) > MAX_BODY:
+                raise Refused(413, Refusal(error="too-large", reason=f"the body is over {MAX_BODY} bytes"))
+        except ValueError:
+            raise malformed("Content-Length is not a number") from None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refused(413, Refusal(error="too-large", reason=f"the body is over {MAX_BODY} bytes"))
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _decoded(request: Request, kind: Any) -> Any:
+    body = await _body(request)
+    if not body.strip():
+        raise malformed("the body is empty: send a JSON object")
+    return msgspec.json.decode(body, type=kind)
+
+
+def _int_param(request: Request, name: str, default: int | None = None) -> int | None:
+    text = request.query_params.get(name)
+    if text is None or text == "":
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise malformed(f"{name} must be a whole number, not {text[:20]!r}") from None
+
+
+# -- handlers -----------------------------------------------------------------------------
+
+
+async def whoami(srv: Server, request: Request) -> Response:
+    game = request.query_params.get("game") or None
+    p, battle_id = await srv.pass_for(request, game)
+    return _json(await srv.workers.run(tables.whoami, p, battle_id))
+
+
+async def list_games(srv: Server, request: Request) -> Response:
+    p, _ = await srv.pass_for(request, None)
+    everything = request.query_params.get("all", "") in ("1", "true", "yes")
+    return _json(await srv.workers.run(tables.games, p, everything))
+
+
+async def create_game(srv: Server, request: Request) -> Response:
+    p, _ = await srv.pass_for(request, None)
+    new = await _decoded(request, NewGame)
+    result = await srv.workers.run(tables.new_game, p, new)
+    srv.feed.tell(result.game, result.version)
+    return _json(result, 201)
+
+
+async def game_summary(srv: Server, request: Request) -> Response:
+    p, battle_id = await srv.pass_for(request, request.path_params["game"])
+    return _json(await srv.workers.run(tables.summary, battle_id))
+
+
+async def game_seats(srv: Server, request: Request) -> Response:
+    p, battle_id = await srv.pass_for(request, request.path_params["game"])
+    base = str(request.base_url).rstrip("/")
+    return _json(await srv.workers.run(tables.seats, srv.keyring, p, battle_id, base))
+
+
+async def game_state(srv: Server, request: Request) -> Response:
+    p, battle_id = await srv.pass_for(request, request.path_params["game"])
+    return _json(await srv.workers.run(tables.state, battle_id, _int_param(request, "at")))
+
+
+async def game_legal(srv: Server, request: Request) -> Response:
+    p, battle_id = await srv.pass_for(request, request.path_params["game"])
+    return _json(await srv.workers.run(tables.legal, p, battle_id))
+
+
+async def game_log(srv: Server, request: Request) -> Response:
+    p, battle_id = await srv.pass_for(request, request.path_params["game"])
+    since = _int_param(request, "since", 0) or 0
+    limit = _int_param(request, "limit", tables.LOG_TAIL)
+    if limit is None or limit < 0:
+        raise malformed("limit must be 0 (everything) or more")
+    return _json(await srv.workers.run(tables.log, battle_id, since, limit))
+
+
+async def game_table(srv: Server, request: Request) -> Response:
+    p, battle_id = await srv.pass_for(request, request.path_params["game"])
+    return _json(await srv.workers.run(views.table, p, battle_id))
+
+
+async def give_command(srv: Server, request: Request) -> Response:
+    p, battle_id = await srv.pass_for(request, request.path_params["game"])
+    asked = await _decoded(request, CommandRequest)
+    result = await srv.workers.run(tables.command, p, battle_id, asked)
+    srv.feed.tell(battle_id, result.version)
+    return _json(result)
+
+
+async def undo(srv: Server, request: Request) -> Response:
+    p, battle_id = await srv.pass_for(request, request.path_params["game"])
+    asked = await _decoded(request, UndoRequest)
+    result = await srv.workers.run(tables.undo, p, battle_id, asked)
+    srv.feed.tell(battle_id, result.version)
+    return _json(result)
+
+
+async def redo(srv: Server, request: Request) -> Response:
+    p, battle_id = await srv.pass_for(request, request.path_params["game"])
+    asked = await _decoded(request, RedoRequest)
+    result = await srv.workers.run(tables.redo, p, battle_id, asked)
+    srv.feed.tell(battle_id, result.version)
+    return _json(result)
+
+
+async def export(srv: Server, request: Request) -> Response:
+    p, battle_id = await srv.pass_for(request, request.path_params["game"])
+    data = await srv.workers.run(tables.export, battle_id)
+    # The id is a checked name (letters, digits, dashes): safe in a file name.
+    return Response(data, media_type="application/x-ndjson",
+                    headers={"content-disposition": f'attachment; filename="{battle_id}.jsonl"'})
+
+
+async def verify_game(srv: Server, request: Request) -> Response:
+    p, battle_id = await srv.pass_for(request, request.path_params["game"])
+    return _json(await srv.workers.run(tables.verify_stored, battle_id))
+
+
+async def import_log(srv: Server, request: Request) -> Response:
+    p, _ = await srv.pass_for(request, None)
+    data = await _body(request)
+    if not data.strip():
+        raise malformed("the body is empty: send the log's JSON Lines")
+    imported = await srv.workers.run(tables.import_log, p, data)
+    srv.feed.tell(imported.game, imported.summary.version)
+    return _json(imported, 201)
+
+
+async def verify_log(srv: Server, request: Request) -> Response:
+    p, _ = await srv.pass_for(request, None)
+    data = await _body(request)
+    if not data.strip():
+        raise malformed("the body is empty: send the log's JSON Lines")
+    key = request.query_params.get("key") or None
+    return _json(await srv.workers.run(tables.verify_log, p, data, key))
+
+
+async def live(srv: Server, request: Request) -> Response:
+    p, battle_id = await srv.pass_for(request, request.path_params["game"])
+    assert battle_id is not None
+    stream = await srv.workers.run(lambda app: app.ruleset(battle_id).game_stream(battle_id))
+    version = (await srv.workers.run(tables.summary, battle_id)).version
+
+    async def events():
+        async with srv.feed.watch(battle_id, stream) as queue:
+            yield _sse("version", {"game": battle_id, "version": version})
+            while True:
+                if await request.is_disconnected():
+                    return
+                try:
+                    now = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                except asyncio.TimeoutError:
+                    yield b": still here\n\n"
+                    continue
+                yield _sse("version", {"game": battle_id, "version": now})
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+
+
+def _sse(event: str, data: Any) -> bytes:
+    return b"event: " + event.encode() + b"\ndata: " + msgspec.json.encode(data) + b"\n\n"
+
+
+async def openapi(srv: Server, request: Request) -> Response:
+    from .openapi import document
+
+    return _json(document(ENDPOINTS))
+
+
+async def page(srv: Server, request: Request) -> Response:
+    return FileResponse(STATIC / "table.html", headers={"cache-control": "no-store"})
+
+
+async def static(srv: Server, request: Request) -> Response:
+    name = request.path_params["name"]
+    path = (STATIC / name).resolve()
+    if path.parent != STATIC.resolve() or not path.is_file():  # no way out of the folder
+        return _json(Refusal(error="not-found", reason="no such file"), 404)
+    return FileResponse(path)
+
+
+LOG_BODY = bytes
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint("GET", "/api/whoami", "whoami", "What the token is: host, a seat of a game, or a spectator.",
+             Whoami, query=(Param("game", str, "the game a seat's or spectator's token is for"),), handler=whoami),
+    Endpoint("GET", "/api/games", "listGames", "Every game of every ruleset (the host's).", list[GameSummary],
+             query=(Param("all", bool, "list deleted games too"),), handler=list_games),
+    Endpoint("POST", "/api/games", "createGame", "Set a game up (the host's): a Betrayal clash, dungeon or delve, or "
+             "a Conquest battle.", CommandResult, body=NewGame, refusals=(400, 401, 403, 413, 422),
+             handler=create_game),
+    Endpoint("GET", "/api/games/{game}", "getGame", "Where a game stands.", GameSummary, handler=game_summary),
+    Endpoint("GET", "/api/games/{game}/seats", "getSeats", "A game's seats; for the host, each seat's link.", Seats,
+             handler=game_seats),
+    Endpoint("GET", "/api/games/{game}/state", "getState", "The game's state now, or after event `at`.", GameState,
+             query=(Param("at", int, "a version: the state as it stood after that event"),), handler=game_state),
+    Endpoint("GET", "/api/games/{game}/legal", "getLegal", "The legal commands now, each marked with whether this "
+             "token may give it.", list[LegalCommand], handler=game_legal),
+    Endpoint("GET", "/api/games/{game}/log", "getLog", "The log narrated, event by event.", list[Narrated],
+             query=(Param("since", int, "only events after this version"),
+                    Param("limit", int, "at most this many, the newest (0: all)")), handler=game_log),
+    Endpoint("GET", "/api/games/{game}/table", "getTable", "Everything the table view draws, for this token.",
+             views.TableView, handler=game_table),
+    Endpoint("POST", "/api/games/{game}/commands", "giveCommand", "Give a command: decided by the rules, saved, "
+             "or refused with its rule ID and nothing written.", CommandResult, body=CommandRequest,
+             refusals=(400, 401, 403, 404, 409, 413, 422), handler=give_command),
+    Endpoint("POST", "/api/games/{game}/undo", "undo", "Undo the last command.", CommandResult, body=UndoRequest,
+             refusals=(400, 401, 403, 404, 409, 413, 422), handler=undo),
+    Endpoint("POST", "/api/games/{game}/redo", "redo", "Redo the command undone last.", CommandResult,
+             body=RedoRequest, refusals=(400, 401, 403, 404, 409, 413, 422), handler=redo),
+    Endpoint("GET", "/api/games/{game}/export", "exportLog", "The game's portable log (hash-chained JSON Lines).",
+             None, media="application/x-ndjson", handler=export),
+    Endpoint("GET", "/api/games/{game}/verify", "verifyGame", "Verify the stored game against today's rules.",
+             VerifyAnswer, handler=verify_game),
+    Endpoint("GET", "/api/games/{game}/live", "liveFeed", "Server-sent events: `version` each time the game moves, "
+             "whichever process saved it.", None, media="text/event-stream", handler=live),
+    Endpoint("POST", "/api/import", "importLog", "Import a portable log as a new game (the host's); every check "
+             "first, nothing written if one fails.", Imported, body=LOG_BODY, refusals=(400, 401, 403, 413),
+             handler=import_log),
+    Endpoint("POST", "/api/verify", "verifyLog", "Verify a posted log against today's rules (the host's); writes "
+             "nothing.", VerifyAnswer, body=LOG_BODY, query=(Param("key", str, "the public key (hex) it must be "
+                                                                          "signed with"),),
+             refusals=(400, 401, 403, 413), handler=verify_log),
+    Endpoint("GET", "/api/openapi.json", "openapi", "This document.", None, needs_token=False, refusals=(),
+             handler=openapi),
+)
+
+
+def _route(srv: Server, endpoint: Endpoint) -> Route:
+    handler = endpoint.handler
+    assert handler is not None
+
+    async def run(request: Request) -> Response:
+        try:
+            return await handler(srv, request)
+        except Exception as error:  # every refusal is an answer; a bug is logged, not shown
+            known = refusal_of(error)
+            if known is None:
+                log.exception("%s %s failed", request.method, request.url.path)
+                return _json(Refusal(error="internal", reason="the server failed; its log says why"), 500)
+            status, refusal = known
+            return _json(refusal, status)
+
+    return Route(endpoint.path, run, methods=[endpoint.method], name=endpoint.name)
+
+
+def create_app(store: str | None, keyring: Keyring, *, workers: int | None = None,
+               poll: float | None = None) -> Starlette:
+    """The ASGI application on ``store`` (a store setting; None: the
+    environment's), its passes made and checked with ``keyring``."""
+    from .workers import Workers
+
+    pool = Workers(store, workers)
+    feed = ChangeFeed(pool, **({"poll": poll} if poll is not None else {}))
+    srv = Server(pool, keyring, feed)
+    routes = [_route(srv, e) for e in ENDPOINTS]
+    pages = (("/", page), ("/table/{game}", page), ("/static/{name}", static))
+    for path, handler in pages:
+        routes.append(_route(srv, Endpoint("GET", path, handler.__name__, "", handler=handler)))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        await feed.start()
+        try:
+            yield
+        finally:
+            await feed.stop()
+            pool.close()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.server = srv
+    return app
+
+
+def open_app(app: Starlette) -> GameApp:
+    """A worker's application, for tests that look at the store directly."""
+    return app.state.server.workers.app()

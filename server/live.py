@@ -1,0 +1,127 @@
+"""The change feed: tells the viewers of a game, in this process and from
+every other process on the same store, that it moved.
+
+A command this process saves is told at once (``tell``). What other
+processes save is found by following the store's notification log: one
+cheap query for the newest notification id every ``POLL`` seconds, and
+when it moved, the new rows' streams matched against the games someone is
+watching. Each viewer holds a queue of the versions it has not yet seen;
+a slow viewer's queue keeps only the newest (it reloads the game anyway).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+from uuid import UUID
+
+from domain.kernel.games import GameApp
+
+from .workers import Workers
+
+POLL = 0.2  # seconds between looks at the notification log
+PAGE = 500  # notifications read at a time when catching up
+
+log = logging.getLogger("rulekeeper.server")
+
+
+class ChangeFeed:
+    """Who watches which game, and the loop that follows the store."""
+
+    def __init__(self, workers: Workers, poll: float = POLL) -> None:
+        self.workers = workers
+        self.poll = poll
+        self._watchers: dict[str, set[asyncio.Queue[int]]] = {}
+        self._streams: dict[UUID, str] = {}  # game stream -> game id, of watched games
+        self._seen = -1  # the newest notification id looked at
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    async def start(self) -> None:
+        self._seen = await self.workers.run(_max_id)
+        self._task = asyncio.create_task(self._follow())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+    def wake(self) -> None:
+        """Look at the log now (another process said it wrote)."""
+        self._wake.set()
+
+    @contextlib.asynccontextmanager
+    async def watch(self, battle_id: str, stream: UUID) -> AsyncIterator[asyncio.Queue[int]]:
+        """A queue of the versions game ``battle_id`` reaches, while open."""
+        queue: asyncio.Queue[int] = asyncio.Queue(maxsize=1)
+        self._watchers.setdefault(battle_id, set()).add(queue)
+        self._streams[stream] = battle_id
+        try:
+            yield queue
+        finally:
+            watchers = self._watchers.get(battle_id, set())
+            watchers.discard(queue)
+            if not watchers:
+                self._watchers.pop(battle_id, None)
+                self._streams.pop(stream, None)
+
+    def tell(self, battle_id: str, version: int) -> None:
+        """Game ``battle_id`` is now at ``version``."""
+        for queue in list(self._watchers.get(battle_id, ())):
+            if queue.full():
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    queue.get_nowait()
+            queue.put_nowait(version)
+
+    @property
+    def watched(self) -> int:
+        """How many viewers are watching, over every game."""
+        return sum(len(w) for w in self._watchers.values())
+
+    async def _follow(self) -> None:
+        while True:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll)
+            self._wake.clear()
+            if not self._streams:
+                # Nobody watches: only keep the position (one cheap query).
+                try:
+                    self._seen = await self.workers.run(_max_id)
+                except Exception:  # the store is away for a moment: look again later
+                    log.warning("change feed: cannot read the store", exc_info=True)
+                continue
+            try:
+                moved, self._seen = await self.workers.run(_moved_since, self._seen, dict(self._streams))
+            except Exception:
+                log.warning("change feed: cannot read the store", exc_info=True)
+                continue
+            for battle_id, version in moved.items():
+                self.tell(battle_id, version)
+
+
+def _max_id(app: GameApp) -> int:
+    return app.max_notification_id()
+
+
+def _moved_since(app: GameApp, seen: int, streams: dict[UUID, str]) -> tuple[dict[str, int], int]:
+    """The watched games whose streams got rows after notification ``seen``
+    (each with its newest version), and the newest notification id."""
+    newest = app.max_notification_id()
+    moved: dict[str, int] = {}
+    start = seen + 1
+    recorder: Any = app.recorder
+    while start <= newest:
+        page = recorder.select_notifications(start=start, limit=PAGE)
+        if not page:
+            break
+        for n in page:
+            battle_id = streams.get(n.originator_id)
+            if battle_id is not None:
+                moved[battle_id] = max(moved.get(battle_id, 0), n.originator_version)
+        start = page[-1].id + 1
+    return moved, max(newest, seen)

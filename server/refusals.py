@@ -1,0 +1,72 @@
+"""Every refusal as one JSON answer with a fitting status: the same rule ID
+and reason the CLI prints, never a traceback (DESIGN: errors)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.kernel.errors import (
+    AmbiguousCommand,
+    ConcurrencyError,
+    ContentError,
+    LogError,
+    MalformedCommand,
+    NotFound,
+    RuleViolation,
+)
+
+from .wire import Refusal
+
+
+class Refused(Exception):
+    """A request the server itself refuses (a pass without the right, a
+    stale version, a body too large), with its status and answer."""
+
+    def __init__(self, status: int, refusal: Refusal) -> None:
+        super().__init__(refusal.reason)
+        self.status = status
+        self.refusal = refusal
+
+
+def forbidden(rule: str, reason: str) -> Refused:
+    """403: this pass may not (``rule`` is the SEAT rule it breaks)."""
+    return Refused(403, Refusal(error="forbidden", rule=rule, reason=f"{rule}: {reason}"))
+
+
+def unauthorized(reason: str) -> Refused:
+    """401: no token, or one that is no pass here."""
+    return Refused(401, Refusal(error="unauthorized", reason=reason))
+
+
+def moved_on(now: int, seen: int | None = None) -> Refused:
+    """409: the game moved on since the version the client saw."""
+    said = f" (you saw version {seen}, it is at {now})" if seen is not None else f" (it is at version {now})"
+    return Refused(409, Refusal(error="moved-on", version=now,
+                                reason="the battle moved on: another command was saved first; reload and try again"
+                                + said))
+
+
+def malformed(reason: str) -> Refused:
+    """400: a request that cannot be understood."""
+    return Refused(400, Refusal(error="malformed", reason=reason))
+
+
+def refusal_of(error: BaseException) -> tuple[int, Refusal] | None:
+    """The status and answer for an error of the rules or of the request;
+    None for anything else (a bug: logged by the server, 500 to the client
+    without its details)."""
+    if isinstance(error, Refused):
+        return error.status, error.refusal
+    if isinstance(error, RuleViolation):
+        return 422, Refusal(error="rule", rule=error.rule, reason=str(error))
+    if isinstance(error, ConcurrencyError):
+        return 409, Refusal(error="moved-on", reason=str(error))
+    if isinstance(error, NotFound):
+        return 404, Refusal(error="not-found", reason=str(error))
+    if isinstance(error, (MalformedCommand, AmbiguousCommand, LogError, ContentError)):
+        return 400, Refusal(error="malformed", reason=str(error))
+    if isinstance(error, msgspec.ValidationError):
+        return 400, Refusal(error="malformed", reason=f"the request does not fit: {error}")
+    if isinstance(error, msgspec.DecodeError):
+        return 400, Refusal(error="malformed", reason=f"the body is not valid JSON: {error}")
+    return None

@@ -1,0 +1,86 @@
+"""`rk server`: start the HTTP server on a store, print the links, serve
+until Ctrl-C or SIGTERM.
+
+The socket is bound and listening before the links are printed, so a
+link is good the moment it is shown (a request waits in the backlog while
+uvicorn starts). ``--port 0`` takes a free port; the links say which.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import sys
+from collections.abc import Callable
+
+from domain.kernel.errors import NotFound
+from domain.kernel.games import GameApp
+
+from .passes import Keyring, load_secret
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8700
+
+
+def links(app: GameApp, keyring: Keyring, base: str, game: str | None) -> list[str]:
+    """The lines to hand out: the host's link, and for ``game`` (default:
+    the current battle, if any) each seat's and the spectators'."""
+    lines = [f"host (every game, keep it to yourself): {base}/?token={keyring.host()}"]
+    try:
+        battle_id = app.find_battle(game).battle_id if game else _current(app)
+    except NotFound:
+        battle_id = None
+    if battle_id is None:
+        lines.append("no game yet: the host's page sets one up (or `rk new` in another terminal)")
+        return lines
+    rs = app.ruleset(battle_id)
+    seats = rs.seats(app.battle(battle_id).state)
+    width = max([len(s.name) for s in seats] + [len("spectators")])
+    lines.append(f"{battle_id}:")
+    for s in seats:
+        lines.append(f"  {s.name:<{width}}  {base}/table/{battle_id}?token={keyring.seat(battle_id, s.key)}")
+    lines.append(f"  {'spectators':<{width}}  {base}/table/{battle_id}?token={keyring.spectator(battle_id)}")
+    return lines
+
+
+def _current(app: GameApp) -> str | None:
+    from cli.current import current
+
+    try:
+        return current(app)
+    except NotFound:
+        return None
+
+
+def serve(store: str | None, host: str, port: int, game: str | None, workers: int | None,
+          public: str | None, say: Callable[[str], None] = print) -> int:
+    """Run the server until a signal; 0 once stopped cleanly."""
+    import uvicorn
+
+    from .app import create_app
+
+    keyring = Keyring(load_secret())
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sys.stderr.write(f"rk server: cannot listen on {host}:{port}: {e.strerror}\n")
+        return 1
+    sock.listen(128)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    base = (public or f"http://{shown}:{bound}").rstrip("/")
+    app = create_app(store, keyring, workers=workers)
+    with GameApp(store=store) as reader:
+        lines = links(reader, keyring, base, game)
+    say(f"rulekeeper server on {base}")
+    for line in lines:
+        say(line)
+    say("Stop it with Ctrl-C.")
+    sys.stdout.flush()
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2)
+    logging.getLogger("rulekeeper.server").setLevel(logging.INFO)
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0

@@ -1,0 +1,307 @@
+"""What the server does with the store, one function per request, each run
+on a worker thread with its application (``server.workers``). The rules
+and the log are the kernel's (``GameApp``); here are only the table's own
+rules: who may do what (SEAT-1 to SEAT-4, ours) and "moved on" for a
+request that names a version the game has left.
+
+SEAT-1: a seat gives commands for its own adventurer, player or unit, and
+the table's commands (the next round); not another seat's.
+SEAT-2: a seat undoes or redoes only a command of its own or of the table;
+a forced undo (UNDO-2) and everything else are the host's.
+SEAT-3: a spectator only reads.
+SEAT-4: a seat's or spectator's token is a pass for its own game only;
+listing, creating and importing games are the host's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone, Game
+from domain.kernel.errors import NotFound
+from domain.kernel.games import GameApp, Result
+from domain.kernel.ruleset import Ruleset
+
+from . import setups
+from .passes import Keyring, Pass, Role
+from .refusals import forbidden, malformed, moved_on, unauthorized
+from .wire import (
+    CommandRequest,
+    CommandResult,
+    GameState,
+    GameSummary,
+    Imported,
+    LegalCommand,
+    Narrated,
+    NewGame,
+    RedoRequest,
+    Seats,
+    SeatInfo,
+    UndoRequest,
+    VerifyAnswer,
+    Whoami,
+)
+
+LOG_TAIL = 400  # narrated events a log answer holds at most, unless asked for more
+
+
+# -- passes ------------------------------------------------------------------------
+
+
+def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> tuple[Pass, str | None]:
+    """The pass ``token`` gives for ``game`` (by id or name), and the game's
+    id. 401 for a token that is no pass; 404 only once the pass is known
+    good (a stranger learns nothing of what games exist)."""
+    if not token:
+        raise unauthorized("no token: open the link the host gave you (it carries ?token=...)")
+    if game is None:
+        found = keyring.check(token, None)
+        if found is None:
+            raise unauthorized("this token is no pass here")
+        return found, None
+    host = keyring.check(token, None)
+    try:
+        battle_id = app.find_battle(game).battle_id
+    except NotFound:
+        if host is not None:
+            raise
+        raise unauthorized("this token is no pass for that game") from None
+    if host is not None:
+        return host, battle_id
+    rs = app.ruleset(battle_id)
+    state = app.battle(battle_id).state
+    found = keyring.check(token, battle_id, [s.key for s in rs.seats(state)])
+    if found is None:
+        raise unauthorized("this token is no pass for that game (SEAT-4: a seat's link opens its own game only)")
+    return found, battle_id
+
+
+def host_only(p: Pass, what: str) -> None:
+    """SEAT-4: ``what`` is the host's."""
+    if not p.is_host:
+        raise forbidden("SEAT-4", f"{what} is the host's")
+
+
+def whoami(app: GameApp, p: Pass, battle_id: str | None) -> Whoami:
+    name = None
+    if p.seat and battle_id:
+        rs = app.ruleset(battle_id)
+        name = next((s.name for s in rs.seats(app.battle(battle_id).state) if s.key == p.seat), p.seat)
+    return Whoami(role=p.role.value, game=battle_id, seat=p.seat or None, seat_name=name)
+
+
+# -- reading -----------------------------------------------------------------------
+
+
+def summary(app: GameApp, battle_id: str, game: Game | None = None, deleted: bool = False) -> GameSummary:
+    rs = app.ruleset(battle_id)
+    game = game or app.battle(battle_id)
+    s = rs.summary(game.state)
+    entry = app.index().get(battle_id)
+    return GameSummary(id=battle_id, name=entry.name if entry else battle_id, ruleset=rs.name, title=rs.title,
+                       setup=s.setup, version=game.version, round=s.round, where=s.where, who=s.who, over=s.over,
+                       deleted=deleted or bool(entry and entry.deleted))
+
+
+def games(app: GameApp, p: Pass, everything: bool = False) -> list[GameSummary]:
+    """Every game of every ruleset (deleted ones too with ``everything``)."""
+    host_only(p, "the list of games")
+    return [summary(app, e.battle_id, deleted=e.deleted) for e in app.index().entries(deleted=everything)]
+
+
+def seats(app: GameApp, keyring: Keyring, p: Pass, battle_id: str, base: str) -> Seats:
+    """A game's seats; for the host, the link of each (``base``: the
+    server's address as the client reached it)."""
+    rs = app.ruleset(battle_id)
+    state = app.battle(battle_id).state
+    link = (lambda token: f"{base}/table/{battle_id}?token={token}") if p.is_host else (lambda token: None)
+    return Seats(
+        game=battle_id,
+        seats=[SeatInfo(key=s.key, name=s.name, link=link(keyring.seat(battle_id, s.key))) for s in rs.seats(state)],
+        spectator=link(keyring.spectator(battle_id)),
+        host=link(keyring.host()),
+    )
+
+
+def state(app: GameApp, battle_id: str, at: int | None) -> GameState:
+    """The game now, or as it stood after event ``at``."""
+    game = _at(app, battle_id, at)
+    return GameState(game=battle_id, version=game.version, state=msgspec.to_builtins(game.state),
+                     can_undo=game.can_undo, can_redo=game.can_redo)
+
+
+def _at(app: GameApp, battle_id: str, at: int | None) -> Game:
+    if at is not None and not 1 <= at < 2**63:
+        raise malformed("at counts events from 1 (see the log)")
+    game = app.battle(battle_id, version=at)
+    if at is not None and game.version < at:
+        raise malformed(f"battle {battle_id} has only {game.version} events")
+    return game
+
+
+def legal(app: GameApp, p: Pass, battle_id: str) -> list[LegalCommand]:
+    """What may be done now, each marked with whether this pass may do it."""
+    rs = app.ruleset(battle_id)
+    game = app.battle(battle_id)
+    out = []
+    for command in app.legal(battle_id):
+        actor = rs.actor(game.state, command)
+        out.append(LegalCommand(label=f"rk {rs.describe_command(command)}", command=msgspec.to_builtins(command),
+                                actor=actor, allowed=_may_give(p, actor)))
+    return out
+
+
+def log(app: GameApp, battle_id: str, since: int = 0, limit: int = LOG_TAIL) -> list[Narrated]:
+    """The game's events after version ``since``, narrated; at most the
+    last ``limit`` of them."""
+    rs = app.ruleset(battle_id)
+    pack = app.pack_of(rs)
+    envelopes = app.stream(battle_id)
+    undone = {e.event.command_id for e in envelopes if isinstance(e.event, CommandUndone)}
+    state = None
+    out = []
+    for env in envelopes:
+        event = env.event
+        text = rs.describe_event(event, state, pack)
+        if isinstance(event, CommandUndone):
+            state = event.restored
+        elif not isinstance(event, CommandIssued):
+            state = rs.evolve(state, event)
+        if env.originator_version > since:
+            out.append(Narrated(version=env.originator_version, command_id=env.command_id, text=text,
+                                command=isinstance(event, CommandIssued), undone=env.command_id in undone))
+    return out[-limit:] if limit else out
+
+
+# -- acting ----------------------------------------------------------------------------
+
+
+def _may_give(p: Pass, actor: str | None) -> bool:
+    if p.role is Role.HOST:
+        return True
+    if p.role is Role.SPECTATOR:
+        return False
+    return actor is None or actor == p.seat
+
+
+def _check_fresh(game: Game, seen: int | None) -> None:
+    if seen is not None and seen != game.version:
+        raise moved_on(game.version, seen)
+
+
+def _check_may(rs: Ruleset, p: Pass, state: Any, command: Any, rule: str, doing: str) -> None:
+    if p.role is Role.SPECTATOR:
+        raise forbidden("SEAT-3", "a spectator only reads")
+    actor = rs.actor(state, command)
+    if not _may_give(p, actor):
+        who = next((s.name for s in rs.seats(state) if s.key == actor), actor)
+        raise forbidden(rule, f"{doing} is {who}'s, not this seat's")
+
+
+def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> CommandResult:
+    """Decide and save a command, if this pass may give it (SEAT-1) and the
+    game is still where the client saw it."""
+    rs = app.ruleset(battle_id)
+    if p.role is Role.SPECTATOR:
+        raise forbidden("SEAT-3", "a spectator only reads")
+    cmd = msgspec.json.decode(request.command, type=rs.command_type)
+    before = app.battle(battle_id)
+    _check_fresh(before, request.version)
+    _check_may(rs, p, before.state, cmd, "SEAT-1", f"`rk {rs.describe_command(cmd)}`")
+    return _answer(app, rs, battle_id, before, app.execute(battle_id, cmd))
+
+
+def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> CommandResult:
+    """Undo the last command: a seat its own or the table's (SEAT-2); a
+    forced undo is the host's."""
+    rs = app.ruleset(battle_id)
+    before = app.battle(battle_id)
+    _check_fresh(before, request.version)
+    if not p.is_host:
+        if request.force:
+            raise forbidden("SEAT-2", "a forced undo (UNDO-2) is the host's")
+        if before.can_undo:
+            last = before.done[-1]
+            earlier = app.battle(battle_id, version=last.version_before).state
+            _check_may(rs, p, earlier, last.command, "SEAT-2", f"undoing `rk {rs.describe_command(last.command)}`")
+    return _answer(app, rs, battle_id, before, app.undo(battle_id, force=request.force))
+
+
+def redo(app: GameApp, p: Pass, battle_id: str, request: RedoRequest) -> CommandResult:
+    """Redo the command undone last: a seat its own or the table's (SEAT-2)."""
+    rs = app.ruleset(battle_id)
+    before = app.battle(battle_id)
+    _check_fresh(before, request.version)
+    if not p.is_host and before.can_redo:
+        last = before.undone[-1]
+        earlier = app.battle(battle_id, version=last.version_before).state
+        _check_may(rs, p, earlier, last.command, "SEAT-2", f"redoing `rk {rs.describe_command(last.command)}`")
+    return _answer(app, rs, battle_id, before, app.redo(battle_id))
+
+
+def new_game(app: GameApp, p: Pass, request: NewGame) -> CommandResult:
+    """Set a game up (the host's, SEAT-4)."""
+    host_only(p, "setting a game up")
+    result = setups.start(app, request)
+    battle_id = result.battle.state.battle_id
+    rs = app.ruleset(battle_id)
+    return _answer(app, rs, battle_id, None, result)
+
+
+def _answer(app: GameApp, rs: Ruleset, battle_id: str, before: Game | None, result: Result) -> CommandResult:
+    pack = app.pack_of(rs)
+    state = before.state if before is not None else None
+    words = []
+    for event in result.events:
+        text = rs.describe_event(event, state, pack)
+        if isinstance(event, CommandUndone) and before is not None and before.done:
+            text = text.replace(LAST_COMMAND, f"rk {rs.describe_command(before.done[-1].command)}", 1)
+        words.append(text)
+        if isinstance(event, CommandUndone):
+            state = event.restored
+        elif not isinstance(event, CommandIssued):
+            state = rs.evolve(state, event)
+    return CommandResult(game=battle_id, command_id=result.command_id, version=result.battle.version,
+                         narrated=words, summary=summary(app, battle_id, result.battle))
+
+
+# -- logs ---------------------------------------------------------------------------------
+
+
+def export(app: GameApp, battle_id: str) -> bytes:
+    """The game's portable log (JSON Lines, hash-chained, with its trailer)."""
+    from domain.kernel import portable
+
+    return portable.export_battle(app, battle_id)
+
+
+def import_log(app: GameApp, p: Pass, data: bytes) -> Imported:
+    """Write a log into the store as a new game (the host's, SEAT-4); every
+    check first, nothing written if one fails."""
+    from domain.kernel import portable
+
+    host_only(p, "importing a log")
+    battle_id = portable.import_log(app, bytes(data))
+    return Imported(game=battle_id, summary=summary(app, battle_id))
+
+
+def verify_stored(app: GameApp, battle_id: str) -> VerifyAnswer:
+    """Verify the stored game against today's rules."""
+    from domain.kernel import portable
+
+    return _verified(portable.verify_battle(app, battle_id))
+
+
+def verify_log(app: GameApp, p: Pass, data: bytes, key: str | None) -> VerifyAnswer:
+    """Verify a posted log (writes nothing; the host's, SEAT-4)."""
+    from domain.kernel import portable
+
+    host_only(p, "verifying an uploaded log")
+    return _verified(portable.verify_log(bytes(data), key=key))
+
+
+def _verified(report: Any) -> VerifyAnswer:
+    return VerifyAnswer(ok=report.ok, summary=report.summary(), lines=report.lines, commands=report.commands,
+                        divergence=msgspec.to_builtins(report.divergence) if report.divergence else None)

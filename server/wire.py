@@ -1,0 +1,204 @@
+"""What the HTTP API reads and writes: msgspec Structs, so every request
+is decoded strictly (unknown fields refused) and every answer has a schema
+in the OpenAPI document (``server.openapi``).
+
+A command travels as the ruleset's own command Struct, tagged by class
+name (``{"type": "Move", "to": [1, 2]}``): the same JSON the log records.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+MAX_BODY = 4 * 1024 * 1024  # bytes: a log to import may be large; anything larger is refused (413)
+
+
+class Strict(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Base of every request: an unknown field is an error, not ignored."""
+
+
+# -- requests -----------------------------------------------------------------
+
+
+class PartyMember(Strict, frozen=True, kw_only=True):
+    """An adventurer of the party: an existing one by name, or a new one
+    with its race (and optionally starting lines and battle form)."""
+
+    name: str
+    race: str | None = None
+    lines: list[str] = []
+    form: str = "light"
+
+
+class NewBetrayalGame(Strict, tag="betrayal", tag_field="ruleset", kw_only=True):
+    """Set up a Betrayal battle: a ``clash`` or ``dungeon`` from ``setup``,
+    or a ``delve`` of the encounter ``setup``. ``xp`` defaults to the
+    campaign's dial (EP-2), else 1; ``seed`` to a random one; ``name`` to
+    the setup's first word and a number."""
+
+    kind: Literal["clash", "dungeon", "delve"] = "clash"
+    setup: str
+    party: list[PartyMember]
+    xp: int | None = None
+    seed: int | None = None
+    name: str | None = None
+    difficulty: str = "adept"
+    physical_dice: bool = False
+    choose_defense: bool = False
+
+
+class NewConquestGame(Strict, tag="conquest", tag_field="ruleset", kw_only=True):
+    """Set up a Conquest battle of ``scenario`` between two armies, the
+    first player's first."""
+
+    scenario: str
+    armies: list[str]
+    seed: int | None = None
+    name: str | None = None
+    physical_dice: bool = False
+
+
+NewGame = NewBetrayalGame | NewConquestGame
+
+
+class CommandRequest(Strict, kw_only=True):
+    """A command for the game (its ruleset's command, as JSON). ``version``:
+    the game's version the client saw; if the game has moved on since, the
+    command is refused with 409 and nothing is written (never a fork)."""
+
+    command: msgspec.Raw
+    version: int | None = None
+
+
+class UndoRequest(Strict, kw_only=True):
+    """Undo the last command. ``force`` passes the randomness barrier
+    (UNDO-2), the host's alone; ``version`` as for a command."""
+
+    force: bool = False
+    version: int | None = None
+
+
+class RedoRequest(Strict, kw_only=True):
+    """Redo the command undone last; ``version`` as for a command."""
+
+    version: int | None = None
+
+
+# -- answers ----------------------------------------------------------------------
+
+
+class Refusal(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Why a request was refused. ``error``: ``rule`` (a rule forbids it;
+    ``rule`` is its ID, status 422), ``malformed`` (400), ``unauthorized``
+    (no valid token, 401), ``forbidden`` (this pass may not, 403; ``rule``
+    is the SEAT rule), ``not-found`` (404), ``moved-on`` (the game moved on,
+    409; ``version`` is where it is now), ``too-large`` (413)."""
+
+    error: str
+    reason: str
+    rule: str | None = None
+    version: int | None = None
+
+
+class GameSummary(msgspec.Struct, kw_only=True):
+    """One game as a list shows it."""
+
+    id: str
+    name: str
+    ruleset: str
+    title: str
+    setup: str
+    version: int
+    round: int
+    where: str
+    who: str
+    over: bool
+    deleted: bool = False
+
+
+class SeatInfo(msgspec.Struct, kw_only=True):
+    """A seat of a game, and for the host its link."""
+
+    key: str
+    name: str
+    link: str | None = None
+
+
+class Seats(msgspec.Struct, kw_only=True):
+    """A game's seats and, for the host, every link to hand out."""
+
+    game: str
+    seats: list[SeatInfo]
+    spectator: str | None = None
+    host: str | None = None
+
+
+class Whoami(msgspec.Struct, kw_only=True):
+    """What the asking pass is."""
+
+    role: str
+    game: str | None = None
+    seat: str | None = None
+    seat_name: str | None = None
+
+
+class LegalCommand(msgspec.Struct, kw_only=True):
+    """A legal command: as a player would type it, as JSON to post, the
+    seat it is given for (None: the table's), and whether the asking pass
+    may give it."""
+
+    label: str
+    command: Any
+    actor: str | None
+    allowed: bool
+
+
+class Narrated(msgspec.Struct, kw_only=True):
+    """One event of the log, in the game's words."""
+
+    version: int
+    command_id: str
+    text: str
+    command: bool = False
+    undone: bool = False
+    stream: str = ""
+
+
+class CommandResult(msgspec.Struct, kw_only=True):
+    """What a command (or an undo, a redo) did."""
+
+    game: str
+    command_id: str
+    version: int
+    narrated: list[str]
+    summary: GameSummary
+
+
+class GameState(msgspec.Struct, kw_only=True):
+    """A game's state now or at a version, as the log's JSON has it."""
+
+    game: str
+    version: int
+    state: Any
+    can_undo: bool
+    can_redo: bool
+
+
+class VerifyAnswer(msgspec.Struct, kw_only=True):
+    """A log checked against the rules: ``ok``, a one-line summary, the
+    first divergence if any."""
+
+    ok: bool
+    summary: str
+    lines: int
+    commands: int
+    divergence: Any = None
+
+
+class Imported(msgspec.Struct, kw_only=True):
+    """A log written into the store as a new game."""
+
+    game: str
+    summary: GameSummary

@@ -1,0 +1,78 @@
+"""Store work off the event loop: each worker thread keeps its own
+``GameApp`` (its own connection and caches), so requests never share an
+application across threads. SQLite is written by one worker at a time;
+PostgreSQL by several, its own locks keeping the order."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
+
+import anyio
+import anyio.to_thread
+
+from domain.kernel.games import GameApp
+from domain.kernel.store_setting import store_form
+
+T = TypeVar("T")
+POSTGRES_WORKERS = 4
+
+
+class Workers:
+    """Runs ``fn(app, ...)`` on a worker thread with that thread's application."""
+
+    def __init__(self, store: str | None, workers: int | None = None) -> None:
+        self.store = store
+        self.postgres = _is_postgres(store)
+        self.count = workers or (POSTGRES_WORKERS if self.postgres else 1)
+        self._local = threading.local()
+        self._apps: list[GameApp] = []
+        self._lock = threading.Lock()
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    def app(self) -> GameApp:
+        """This thread's application (made on first use)."""
+        if not self.postgres:
+            # One application for every request: one worker runs at a time,
+            # and an in-memory store exists only in the application holding it.
+            with self._lock:
+                if not self._apps:
+                    self._apps.append(GameApp(store=self.store))
+                return self._apps[0]
+        app = getattr(self._local, "app", None)
+        if app is None:
+            app = GameApp(store=self.store)
+            self._local.app = app
+            with self._lock:
+                self._apps.append(app)
+        return app
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(app, *args)`` on a worker thread."""
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.count)
+        return await anyio.to_thread.run_sync(partial(self._call, fn, *args), limiter=self._limiter)
+
+    def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        return fn(self.app(), *args)
+
+    def close(self) -> None:
+        """Close every thread's application."""
+        with self._lock:
+            apps, self._apps = self._apps, []
+        for app in apps:
+            try:
+                app.close()
+            except Exception:  # closing on the way out: nothing left to tell
+                pass
+
+
+def _is_postgres(store: str | None) -> bool:
+    setting = store if store is not None else os.environ.get("RULEKEEPER_STORE", "")
+    try:
+        return store_form(setting)[0] == "postgresql"
+    except ValueError:
+        return False
