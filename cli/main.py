@@ -547,6 +547,37 @@ def server(
         raise typer.Exit(code)
 
 
+@app.command(rich_help_panel=SESSIONS)
+def links(
+    ctx: typer.Context,
+    base: Annotated[Optional[str], typer.Option("--base", help="The server's address (default: the `rk server` "
+                                                               "running on this home, else http://127.0.0.1:8700).")] = None,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Print the links of `rk server` again: the host's, each seat's of the battle and the spectators'."""
+    _run(ctx, "table_links.show", store, battle, json, base)
+
+
+projections_app = typer.Typer(help="The read models behind rk track, rk pool, rk audit, rk battles...",
+                              no_args_is_help=True)
+app.add_typer(projections_app, name="projections", rich_help_panel=VIEWS)
+
+
+@projections_app.command("follow")
+def projections_follow(
+    ctx: typer.Context,
+    once: Annotated[bool, typer.Option("--once", help="Catch up, say how many events that read, and stop.")] = False,
+    store: Store = None, json: Json = False,
+) -> None:
+    """Keep every read model caught up with the store, in a process of its own.
+
+    Catches up, then follows new events (on PostgreSQL as they are saved, on
+    SQLite every half second) until Ctrl-C or SIGTERM; the views' readers then
+    find them up to date.
+    """
+    _run(ctx, "follow.follow", store, None, json, once)
+
+
 # --- entry point ------------------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ from domain.kernel.store_setting import STORE_VARIABLE, home
 SOCKET_NAME = "rk.sock"
 # Kept in the caller's process: a shell and a server are processes of their
 # own, and the demo is a long session of its own too.
-IN_PROCESS = frozenset({"serve", "server", "play", "demo"})
+IN_PROCESS = frozenset({"serve", "server", "play", "demo", "projections"})
 # Typer's options that set up shell completion look at the caller's shell
 # and home: they run in-process too.
 COMPLETION_OPTIONS = ("--install-completion", "--show-completion")

@@ -33,7 +33,7 @@ RULE_BROKEN = 2  # exit status of a RuleViolation
 REFUSED = 1  # exit status of every other refusal (malformed, not found, ...)
 # Commands that only read the store: they open it read-only (an SQLite file
 # they cannot write still works, and a missing one is never created).
-READS = frozenset({"status", "legal", "log", "battles", "adventurer", "adventurers", "use", "export", "verify",
+READS = frozenset({"status", "legal", "log", "links", "battles", "adventurer", "adventurers", "use", "export", "verify",
                    "track", "pool", "audit", "skyshards", "rule", "why", "xp", "classes", "items"})
 
 

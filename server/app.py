@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -174,7 +176,7 @@ async def game_seats(srv: Server, request: Request) -> Response:
 
 async def game_state(srv: Server, request: Request) -> Response:
     p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    return _json(await srv.workers.run(tables.state, battle_id, _int_param(request, "at")))
+    return _json(await srv.workers.run(tables.state, p, battle_id, _int_param(request, "at")))
 
 
 async def game_legal(srv: Server, request: Request) -> Response:
@@ -188,7 +190,7 @@ async def game_log(srv: Server, request: Request) -> Response:
     limit = _int_param(request, "limit", tables.LOG_TAIL)
     if limit is None or limit < 0:
         raise malformed("limit must be 0 (everything) or more")
-    return _json(await srv.workers.run(tables.log, battle_id, since, limit))
+    return _json(await srv.workers.run(tables.log, p, battle_id, since, limit))
 
 
 async def game_table(srv: Server, request: Request) -> Response:
@@ -222,15 +224,21 @@ async def redo(srv: Server, request: Request) -> Response:
 
 async def export(srv: Server, request: Request) -> Response:
     p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    data = await srv.workers.run(tables.export, battle_id)
-    # The id is a checked name (letters, digits, dashes): safe in a file name.
+    data = await srv.workers.run(tables.export, p, battle_id)
     return Response(data, media_type="application/x-ndjson",
-                    headers={"content-disposition": f'attachment; filename="{battle_id}.jsonl"'})
+                    headers={"content-disposition": f'attachment; filename="{_file_name(battle_id)}.jsonl"'})
+
+
+def _file_name(battle_id: str) -> str:
+    """``battle_id`` fit for a file name in a header: a game set up here has
+    a checked name already, but one imported from an older log may not (no
+    quote, slash, line break or non-ASCII letter gets through)."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", battle_id)[:64].lstrip(".") or "game"
 
 
 async def verify_game(srv: Server, request: Request) -> Response:
     p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    return _json(await srv.workers.run(tables.verify_stored, battle_id))
+    return _json(await srv.workers.run(tables.verify_stored, p, battle_id))
 
 
 async def import_log(srv: Server, request: Request) -> Response:
@@ -261,6 +269,7 @@ async def live(srv: Server, request: Request) -> Response:
     async def events():
         async with srv.feed.watch(battle_id, stream) as queue:
             yield _sse("version", {"game": battle_id, "version": version})
+            told = version
             while True:
                 if await request.is_disconnected():
                     return
@@ -269,7 +278,12 @@ async def live(srv: Server, request: Request) -> Response:
                 except asyncio.TimeoutError:
                     yield b": still here\n\n"
                     continue
-                yield _sse("version", {"game": battle_id, "version": now})
+                # A version comes twice when this process saved it (told at
+                # once, then found in the log) or the log is read late: tell
+                # the viewer only what is newer than what it has.
+                if now > told:
+                    told = now
+                    yield _sse("version", {"game": battle_id, "version": now})
 
     return StreamingResponse(events(), media_type="text/event-stream",
                              headers={"cache-control": "no-store", "x-accel-buffering": "no"})
@@ -343,6 +357,21 @@ ENDPOINTS: tuple[Endpoint, ...] = (
 )
 
 
+async def _no_route(request: Request, error: Exception) -> Response:
+    """Starlette's own refusals (no such path, a method the path does not
+    take) as JSON like every other answer, not as plain text."""
+    status = error.status_code if isinstance(error, HTTPException) else 500
+    if status == 404:
+        refusal = Refusal(error="not-found", reason="no such path (the API's paths: /api/openapi.json)")
+    elif status == 405:
+        refusal = Refusal(error="malformed", reason=f"{request.method} is not taken here")
+    else:
+        refusal = Refusal(error="malformed", reason=str(getattr(error, "detail", "")) or "refused")
+    answer = _json(refusal, status)
+    answer.headers.update(getattr(error, "headers", None) or {})
+    return answer
+
+
 def _route(srv: Server, endpoint: Endpoint) -> Route:
     handler = endpoint.handler
     assert handler is not None
@@ -362,12 +391,13 @@ def _route(srv: Server, endpoint: Endpoint) -> Route:
 
 
 def create_app(store: str | None, keyring: Keyring, *, workers: int | None = None,
-               poll: float | None = None) -> Starlette:
+               poll: float | None = None, env: dict[str, str] | None = None) -> Starlette:
     """The ASGI application on ``store`` (a store setting; None: the
-    environment's), its passes made and checked with ``keyring``."""
+    environment's), its passes made and checked with ``keyring``; ``env``
+    adds library settings to each application (tests: a PostgreSQL schema)."""
     from .workers import Workers
 
-    pool = Workers(store, workers)
+    pool = Workers(store, workers, env)
     feed = ChangeFeed(pool, **({"poll": poll} if poll is not None else {}))
     srv = Server(pool, keyring, feed)
     routes = [_route(srv, e) for e in ENDPOINTS]
@@ -384,7 +414,7 @@ def create_app(store: str | None, keyring: Keyring, *, workers: int | None = Non
             await feed.stop()
             pool.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: _no_route})
     app.state.server = srv
     return app
 

@@ -5,8 +5,12 @@ A command this process saves is told at once (``tell``). What other
 processes save is found by following the store's notification log: one
 cheap query for the newest notification id every ``POLL`` seconds, and
 when it moved, the new rows' streams matched against the games someone is
-watching. Each viewer holds a queue of the versions it has not yet seen;
-a slow viewer's queue keeps only the newest (it reloads the game anyway).
+watching. On PostgreSQL a listener (``domain.kernel.pglisten``) hears the
+store's NOTIFY of every insert and wakes the loop at once, so another
+process's command reaches the viewers without waiting for the poll, which
+stays as the fallback (and is all SQLite has). Each viewer holds a queue
+of the versions it has not yet seen; a slow viewer's queue keeps only the
+newest (it reloads the game anyway).
 """
 
 from __future__ import annotations
@@ -39,21 +43,46 @@ class ChangeFeed:
         self._seen = -1  # the newest notification id looked at
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self._listener: Any = None
 
     async def start(self) -> None:
         self._seen = await self.workers.run(_max_id)
         self._task = asyncio.create_task(self._follow())
+        if self.workers.postgres:
+            await self._listen()
 
     async def stop(self) -> None:
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            await asyncio.get_running_loop().run_in_executor(None, listener.stop)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
             self._task = None
 
+    async def _listen(self) -> None:
+        """Wake on the store's notifications (PostgreSQL): from the
+        listener's thread into this loop, the only thread-safe way in."""
+        from domain.kernel.pglisten import Listener, listen_target
+
+        target = await self.workers.run(listen_target)
+        if target is None:
+            return
+        loop = asyncio.get_running_loop()
+
+        def heard() -> None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody to tell
+                loop.call_soon_threadsafe(self.wake)
+
+        self._listener = Listener(*target, heard)
+        self._listener.start()
+
     def wake(self) -> None:
-        """Look at the log now (another process said it wrote)."""
-        self._wake.set()
+        """Look at the log now (another process said it wrote). Nothing to
+        do while nobody watches: the poll keeps the position."""
+        if self._streams:
+            self._wake.set()
 
     @contextlib.asynccontextmanager
     async def watch(self, battle_id: str, stream: UUID) -> AsyncIterator[asyncio.Queue[int]]:

@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,11 +106,16 @@ def load_secret(path: Path | None = None) -> bytes:
     except FileNotFoundError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    secret = secrets.token_urlsafe(32).encode()
+    # Written whole under a temporary name, then linked into place: a
+    # process starting at the same moment reads either no file or all of it.
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".server-secret-")
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another process made it first: use theirs
-        return path.read_bytes().strip()
-    with os.fdopen(fd, "wb") as f:
-        f.write(secret)
-    return secret
+        with os.fdopen(fd, "wb") as f:  # mkstemp makes it 0600
+            f.write(secrets.token_urlsafe(32).encode())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:  # another process made it first: use theirs
+            pass
+    finally:
+        os.unlink(temporary)
+    return path.read_bytes().strip()

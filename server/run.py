@@ -8,18 +8,41 @@ uvicorn starts). ``--port 0`` takes a free port; the links say which.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
+import os
 import socket
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from domain.kernel.errors import NotFound
 from domain.kernel.games import GameApp
+
+from domain.kernel.store_setting import home
 
 from .passes import Keyring, load_secret
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8700
+ADDRESS_FILE = "server.json"  # in the home: where the running server listens, for `rk links`
+
+
+def address_file() -> Path:
+    """``$RULEKEEPER_HOME/server.json``: the address of the server running
+    on this home, written once it listens, removed when it stops."""
+    return Path(home()) / ADDRESS_FILE
+
+
+def running_base() -> str | None:
+    """The address of the server started last on this home, if it still runs."""
+    try:
+        data = json.loads(address_file().read_text())
+        os.kill(int(data["pid"]), 0)
+        return str(data["base"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def links(app: GameApp, keyring: Keyring, base: str, game: str | None) -> list[str]:
@@ -58,6 +81,7 @@ def serve(store: str | None, host: str, port: int, game: str | None, workers: in
     import uvicorn
 
     from .app import create_app
+    from .stopping import CleanStopServer
 
     keyring = Keyring(load_secret())
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -82,5 +106,13 @@ def serve(store: str | None, host: str, port: int, game: str | None, workers: in
     sys.stdout.flush()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2)
     logging.getLogger("rulekeeper.server").setLevel(logging.INFO)
-    uvicorn.Server(config).run(sockets=[sock])
+    where = address_file()
+    with contextlib.suppress(OSError):
+        where.write_text(json.dumps({"base": base, "pid": os.getpid()}))
+    try:
+        CleanStopServer(config).run(sockets=[sock])
+    finally:
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            if json.loads(where.read_text())["pid"] == os.getpid():
+                where.unlink()
     return 0

@@ -11,6 +11,10 @@ a forced undo (UNDO-2) and everything else are the host's.
 SEAT-3: a spectator only reads.
 SEAT-4: a seat's or spectator's token is a pass for its own game only;
 listing, creating and importing games are the host's.
+SEAT-5: what the rules hide from the other players (a Conquest Command
+Stack, CMD-4) is shown only to its owner and the host while the game goes
+on: masked in the state, named but not shown in the log, and the whole
+log (export, verify) is the host's until the game is over.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from .wire import (
     UndoRequest,
     VerifyAnswer,
     Whoami,
+    unknown_field,
 )
 
 LOG_TAIL = 400  # narrated events a log answer holds at most, unless asked for more
@@ -125,10 +130,12 @@ def seats(app: GameApp, keyring: Keyring, p: Pass, battle_id: str, base: str) ->
     )
 
 
-def state(app: GameApp, battle_id: str, at: int | None) -> GameState:
-    """The game now, or as it stood after event ``at``."""
+def state(app: GameApp, p: Pass, battle_id: str, at: int | None) -> GameState:
+    """The game now, or as it stood after event ``at``, as this pass may
+    see it (SEAT-5: what the rules hide from the other players masked)."""
     game = _at(app, battle_id, at)
-    return GameState(game=battle_id, version=game.version, state=msgspec.to_builtins(game.state),
+    shown = game.state if p.is_host else app.ruleset(battle_id).seen_by(game.state, p.seat or None)
+    return GameState(game=battle_id, version=game.version, state=msgspec.to_builtins(shown),
                      can_undo=game.can_undo, can_redo=game.can_redo)
 
 
@@ -148,14 +155,17 @@ def legal(app: GameApp, p: Pass, battle_id: str) -> list[LegalCommand]:
     out = []
     for command in app.legal(battle_id):
         actor = rs.actor(game.state, command)
+        if rs.hides(command) and not _may_give(p, actor):
+            continue  # SEAT-5: another player's secret choice (the order of a Command Stack)
         out.append(LegalCommand(label=f"rk {rs.describe_command(command)}", command=msgspec.to_builtins(command),
                                 actor=actor, allowed=_may_give(p, actor)))
     return out
 
 
-def log(app: GameApp, battle_id: str, since: int = 0, limit: int = LOG_TAIL) -> list[Narrated]:
+def log(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int = LOG_TAIL) -> list[Narrated]:
     """The game's events after version ``since``, narrated; at most the
-    last ``limit`` of them."""
+    last ``limit`` of them. A command that says what the rules hide from
+    the other players is shown by its name alone to them (SEAT-5)."""
     rs = app.ruleset(battle_id)
     pack = app.pack_of(rs)
     envelopes = app.stream(battle_id)
@@ -165,6 +175,9 @@ def log(app: GameApp, battle_id: str, since: int = 0, limit: int = LOG_TAIL) -> 
     for env in envelopes:
         event = env.event
         text = rs.describe_event(event, state, pack)
+        if isinstance(event, CommandIssued) and rs.hides(event.command) and not p.is_host \
+                and rs.actor(state, event.command) != p.seat:
+            text = f"rk {rs.describe_command(event.command).split(' ')[0]} (hidden from you)"
         if isinstance(event, CommandUndone):
             state = event.restored
         elif not isinstance(event, CommandIssued):
@@ -207,6 +220,9 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
     if p.role is Role.SPECTATOR:
         raise forbidden("SEAT-3", "a spectator only reads")
     cmd = msgspec.json.decode(request.command, type=rs.command_type)
+    extra = unknown_field(msgspec.json.decode(request.command), cmd)
+    if extra is not None:
+        raise malformed(f"the command has no field {extra.replace('$', 'command', 1)}")
     before = app.battle(battle_id)
     _check_fresh(before, request.version)
     _check_may(rs, p, before.state, cmd, "SEAT-1", f"`rk {rs.describe_command(cmd)}`")
@@ -270,9 +286,28 @@ def _answer(app: GameApp, rs: Ruleset, battle_id: str, before: Game | None, resu
 # -- logs ---------------------------------------------------------------------------------
 
 
-def export(app: GameApp, battle_id: str) -> bytes:
-    """The game's portable log (JSON Lines, hash-chained, with its trailer)."""
+def _check_no_secrets(app: GameApp, p: Pass, battle_id: str, what: str) -> None:
+    """SEAT-5: a game whose log holds what its rules hide from players
+    (a ruleset that ``hides`` a command it played) shows the whole log to
+    the host alone until it is over."""
+    if p.is_host:
+        return
+    rs = app.ruleset(battle_id)
+    game = app.battle(battle_id)
+    if rs.summary(game.state).over:
+        return
+    if any(rs.hides(done.command) for done in game.done):
+        raise forbidden("SEAT-5", f"{what} would show other players' hidden choices; it is the host's until "
+                                  "the game is over")
+
+
+def export(app: GameApp, p: Pass, battle_id: str) -> bytes:
+    """The game's portable log (JSON Lines, hash-chained, with its trailer).
+    It holds every secret of the game, so while a game whose rules hide
+    anything goes on, it is the host's (SEAT-5)."""
     from domain.kernel import portable
+
+    _check_no_secrets(app, p, battle_id, "its log")
 
     return portable.export_battle(app, battle_id)
 
@@ -283,13 +318,32 @@ def import_log(app: GameApp, p: Pass, data: bytes) -> Imported:
     from domain.kernel import portable
 
     host_only(p, "importing a log")
+    _check_logged_name(bytes(data))
     battle_id = portable.import_log(app, bytes(data))
     return Imported(game=battle_id, summary=summary(app, battle_id))
 
 
-def verify_stored(app: GameApp, battle_id: str) -> VerifyAnswer:
-    """Verify the stored game against today's rules."""
+def _check_logged_name(data: bytes) -> None:
+    """A log's battle id must be a name a game could be given here
+    (letters, digits, '-', '_', '.'): it becomes a path of the API and the
+    export's file name. A header that cannot be read is left to the import,
+    which says what is wrong with it."""
+    from domain.kernel.battle_index import check_name
+
+    try:
+        header = msgspec.json.decode(data.split(b"\n", 1)[0])
+    except msgspec.DecodeError:
+        return
+    if isinstance(header, dict) and isinstance(header.get("battle_id"), str):
+        check_name(header["battle_id"])
+
+
+def verify_stored(app: GameApp, p: Pass, battle_id: str) -> VerifyAnswer:
+    """Verify the stored game against today's rules (its divergence may
+    quote any secret: SEAT-5 as for the export)."""
     from domain.kernel import portable
+
+    _check_no_secrets(app, p, battle_id, "verifying it")
 
     return _verified(portable.verify_battle(app, battle_id))
 

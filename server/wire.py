@@ -202,3 +202,34 @@ class Imported(msgspec.Struct, kw_only=True):
 
     game: str
     summary: GameSummary
+
+
+def unknown_field(given: Any, decoded: Any, at: str = "$") -> str | None:
+    """Where ``given`` (JSON decoded as plain values) has a field that
+    ``decoded`` (the same JSON decoded into Structs) has none for, e.g.
+    ``$.zz``; None when it has none. A ruleset's commands accept unknown
+    fields (old logs stay readable), a request must not: a misspelt field
+    would be dropped silently and another command given than the one meant."""
+    if isinstance(decoded, msgspec.Struct) and isinstance(given, dict):
+        kind = type(decoded)
+        names = dict(zip(kind.__struct_encode_fields__, kind.__struct_fields__))
+        for key, value in given.items():
+            if key == kind.__struct_config__.tag_field:
+                continue
+            if key not in names:
+                return f"{at}.{key}"
+            found = unknown_field(value, getattr(decoded, names[key]), f"{at}.{key}")
+            if found:
+                return found
+    elif isinstance(decoded, (list, tuple)) and isinstance(given, list):
+        for i, (g, d) in enumerate(zip(given, decoded)):
+            found = unknown_field(g, d, f"{at}[{i}]")
+            if found:
+                return found
+    elif isinstance(decoded, dict) and isinstance(given, dict):
+        for key, value in given.items():
+            if key in decoded:
+                found = unknown_field(value, decoded[key], f"{at}.{key}")
+                if found:
+                    return found
+    return None

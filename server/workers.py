@@ -24,8 +24,9 @@ POSTGRES_WORKERS = 4
 class Workers:
     """Runs ``fn(app, ...)`` on a worker thread with that thread's application."""
 
-    def __init__(self, store: str | None, workers: int | None = None) -> None:
+    def __init__(self, store: str | None, workers: int | None = None, env: dict[str, str] | None = None) -> None:
         self.store = store
+        self.env = env
         self.postgres = _is_postgres(store)
         self.count = workers or (POSTGRES_WORKERS if self.postgres else 1)
         self._local = threading.local()
@@ -40,11 +41,11 @@ class Workers:
             # and an in-memory store exists only in the application holding it.
             with self._lock:
                 if not self._apps:
-                    self._apps.append(GameApp(store=self.store))
+                    self._apps.append(GameApp(store=self.store, env=self.env))
                 return self._apps[0]
         app = getattr(self._local, "app", None)
         if app is None:
-            app = GameApp(store=self.store)
+            app = GameApp(store=self.store, env=self.env)
             self._local.app = app
             with self._lock:
                 self._apps.append(app)

@@ -90,6 +90,12 @@ class ConquestRuleset(Ruleset):
     def actor(self, state: ConquestState, command: Any) -> str | None:
         return seats.actor(state, command)
 
+    def seen_by(self, state: ConquestState, seat: str | None) -> ConquestState:
+        return seats.seen_by(state, seat)
+
+    def hides(self, command: Any) -> bool:
+        return seats.hides(command)
+
     def describe_command(self, command: Any) -> str:
         return narrate.describe_command(command)
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from domain.kernel.ruleset import Seat
 
-from .commands import Surrender
+from .commands import OrderStack, Surrender
 from .state import ConquestState
+
+HIDDEN_CARD = "?"  # a card of another player's Command Stack, face down (CMD-2, CMD-4)
 
 SIDE_KEYS = ("a", "b")
 
@@ -28,3 +32,18 @@ def actor(state: ConquestState, command: Any) -> str | None:
     """The player ``command`` is given for."""
     side = command.side if isinstance(command, Surrender) else state.turn
     return SIDE_KEYS[side] if side in (0, 1) else None
+
+
+def seen_by(state: ConquestState, seat: str | None) -> ConquestState:
+    """The state as ``seat`` may see it: every other player's Command Stack
+    face down, its cards counted but not named (CMD-2, CMD-4: a player may
+    look through their own stack, never the opponent's)."""
+    sides = tuple(side if SIDE_KEYS[i] == seat or not side.stack
+                  else msgspec.structs.replace(side, stack=(HIDDEN_CARD,) * len(side.stack))
+                  for i, side in enumerate(state.sides))
+    return msgspec.structs.replace(state, sides=sides)  # type: ignore[arg-type]
+
+
+def hides(command: Any) -> bool:
+    """An ordered stack is its player's secret (CMD-2)."""
+    return isinstance(command, OrderStack)

@@ -306,6 +306,18 @@ class Ruleset:
         give. Pure: reads the state and the command only."""
         return None
 
+    def seen_by(self, state: Any, seat: str | None) -> Any:
+        """The state as seat ``seat`` may see it (None: a spectator): what
+        the rules hide from the other players (a Command Stack) masked.
+        The default hides nothing."""
+        return state
+
+    def hides(self, command: Any) -> bool:
+        """Whether ``command`` says what the rules hide from the other
+        players (the order of a Command Stack): a table shows it only to
+        the seat that gave it and the host while the game goes on."""
+        return False
+
     # -- streams ----------------------------------------------------------------
 
     def related_streams(self, state: Any) -> dict[UUID, str]:

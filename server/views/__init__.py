@@ -53,7 +53,7 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
     return TableView(
         game=battle_id, name=summary.name, ruleset=rs.name, title=rs.title, version=game.version,
         summary=summary, me=tables.whoami(app, p, battle_id), seats=seats, board=board,
-        log=tables.log(app, battle_id, limit=LOG_SHOWN),
+        log=tables.log(app, p, battle_id, limit=LOG_SHOWN),
         legal=tables.legal(app, p, battle_id) if summary.over is False else [],
         can_undo=game.can_undo, can_redo=game.can_redo,
         may_undo=game.can_undo and _may_redo_or_undo(app, rs, p, battle_id, game.done[-1] if game.done else None),
