@@ -206,16 +206,19 @@
         return loading;
       }
       loading = (async () => {
-        do {
-          again = false;
-          const answer = await api("GET", `${base}/table`);
-          if (!answer.ok) {
-            say(refusalText(answer));
-            break;
-          }
-          draw(answer.data); // even at the same version: a refused command re-enables the buttons
-        } while (again);
-        loading = null;
+        try {
+          do {
+            again = false;
+            const answer = await api("GET", `${base}/table`);
+            if (!answer.ok) {
+              say(refusalText(answer));
+              break;
+            }
+            draw(answer.data); // even at the same version: a refused command re-enables the buttons
+          } while (again);
+        } finally {
+          loading = null; // a failed draw must not stop every later one
+        }
       })();
       return loading;
     }
@@ -253,8 +256,8 @@
       drawLog();
       setEnabled(!busy);
       if (focused) {
-        const again = document.querySelector(`[data-label="${CSS.escape(focused)}"]`) || $(focused);
-        if (again && !again.disabled) again.focus();
+        const back = document.querySelector(`[data-label="${CSS.escape(focused)}"]`) || $(focused);
+        if (back && !back.disabled) back.focus();
       }
     }
 
@@ -344,6 +347,7 @@
 
       let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
       const hexes = svg("g", { class: "hexes" });
+      const outlines = svg("g", { class: "reach-outlines", "pointer-events": "none" }); // over every hex's edge
       const tokens = svg("g", { class: "tokens" });
       for (const h of b.hexes) {
         const [x, y] = centre(h.q, h.r);
@@ -362,7 +366,7 @@
         },
         svg("title", { text: describe.join(" · ") }),
         svg("polygon", { points: corners(x, y), fill: h.blocked ? "#2e2a27" : tileColour(h.tile) }),
-        svg("text", { x, y: y - 16, class: "hex-label", text: h.label }));
+        svg("text", { x, y: y - 18.5, class: "hex-label", text: h.label }));
         if (!h.blocked) cell.append(svg("text", { x: x - 10, y: y + 22, class: "hex-tile", text: h.tile }));
         if (h.number) cell.append(svg("text", { x: x + 10, y: y + 22, class: "hex-number", text: `#${h.number}` }));
         if (h.marker === "special") cell.append(svg("text", { x: x + 10, y: y + 22, class: "hex-special", text: "★" }));
@@ -373,6 +377,7 @@
           }));
         }
         if (move) {
+          outlines.append(svg("polygon", { points: corners(x, y), class: "reach-outline" }));
           const go = () => send(`${base}/commands`, { command: move.command, version: view.version });
           cell.addEventListener("click", go);
           cell.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
@@ -389,7 +394,7 @@
       return svg("svg", {
         class: "board", viewBox: `${(minX - pad).toFixed(1)} ${(minY - pad).toFixed(1)} ${w.toFixed(1)} ${hgt.toFixed(1)}`,
         role: "group", "aria-label": `The map: ${b.hexes.length} hexes`,
-      }, hexes, tokens);
+      }, hexes, outlines, tokens);
     }
 
     function initials(name) {
@@ -402,7 +407,7 @@
         class: `token hero${h.id === turn ? " turn" : ""}`, "data-testid": `hero-${h.id}`,
         "data-hex": h.pos.label, "pointer-events": "none",
       }, svg("title", { text: `${h.name}: ${h.hp}/${h.max_hp} HP on ${h.pos.label}${h.id === turn ? ", on turn" : ""}` }));
-      if (h.id === turn) g.append(svg("circle", { cx: x, cy: y, r: 17, class: "turn-ring" }));
+      if (h.id === turn) g.append(svg("circle", { cx: x, cy: y, r: 16, class: "turn-ring" }));
       g.append(svg("circle", { cx: x, cy: y, r: 13, fill: colour, class: "hero-disc" }),
         svg("text", { x, y: y + 4, class: "token-text", text: initials(h.name) }));
       return g;
@@ -415,13 +420,18 @@
         svg("text", { x, y: y + 4, class: "token-text", text: f.id }));
     }
 
+    function sideName(side) {
+      const seat = seatName(side.key);
+      return seat === side.army ? seat : `${seat} (${side.army})`;
+    }
+
     function sideTable(side) {
       const rows = side.regiments.map((r) => el("tr", { "data-testid": `regiment-${r.id}` },
         el("td", { text: r.id }), el("td", { text: r.name }), el("td", { text: r.class }),
         el("td", { text: String(r.stands) }), el("td", { text: r.where }), el("td", { text: `${r.front}"` })));
       const turn = view.board.turn === side.key;
       return el("section", { class: `side-list${turn ? " turn" : ""}`, "data-testid": `side-${side.key}` },
-        el("h3", { text: `${seatName(side.key)} (${side.army}) · ${side.vp} VP${turn ? " · to decide" : ""}` }),
+        el("h3", { text: `${sideName(side)} · ${side.vp} VP${turn ? " · to decide" : ""}` }),
         el("table", {},
           el("thead", {}, el("tr", {}, ...["id", "regiment", "class", "stands", "where", "front"]
             .map((t) => el("th", { scope: "col", text: t })))),
@@ -455,7 +465,8 @@
     function legalGroup(actor, entries) {
       const whose = actor ? possessive(seatName(actor)) : "the table's";
       const yours = entries.some((e) => e.allowed);
-      const heading = yours ? (actor ? `${whose} (yours)` : "the table's") : `${whose}: not yours`;
+      const mine = view.me.role === "host" ? "as host" : "yours";
+      const heading = yours ? (actor ? `${whose} (${mine})` : "the table's") : `${whose}: not yours`;
       return el("div", { class: `legal-group${yours ? "" : " others"}` },
         el("h3", { text: heading }),
         el("div", { class: "buttons" }, ...entries.map((entry) => {
@@ -474,10 +485,8 @@
     function drawUnits() {
       const box = $("units");
       const b = view.board;
-      if (!b || b.kind !== "hexes") {
-        box.replaceChildren(el("p", { class: "muted", text: b ? "The regiments are listed with the board." : "" }));
-        return;
-      }
+      box.closest("section").hidden = !b || b.kind !== "hexes"; // regiments are listed on the board's place
+      if (!b || b.kind !== "hexes") return;
       box.replaceChildren(...b.heroes.map((h) => heroCard(h, b.turn)), ...b.foes.map(foeCard));
     }
 
@@ -546,6 +555,9 @@
       if (!view || told > view.version) refresh();
     });
     live.addEventListener("open", () => document.body.classList.remove("offline"));
-    live.addEventListener("error", () => document.body.classList.add("offline")); // EventSource reconnects itself
+    live.addEventListener("error", () => {
+      document.body.classList.add("offline"); // EventSource reconnects by itself, unless refused
+      document.body.classList.toggle("closed", live.readyState === EventSource.CLOSED);
+    });
   }
 })();

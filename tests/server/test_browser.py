@@ -28,12 +28,17 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.browser
+CHROMIUM = Path("/usr/bin/chromium")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (CI installs Debian's `chromium`; "
+                       "Playwright's own browser download is not used)"),
+]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 expect = sync_api.expect
 
-CHROMIUM = Path("/usr/bin/chromium")
 REPO = Path(__file__).resolve().parents[2]
 WAIT_MS = 10_000  # the longest any expectation waits
 DESKTOP = {"width": 1280, "height": 900}
@@ -125,10 +130,7 @@ def server(tmp_path_factory) -> Iterator[Running]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Debian's Chromium, headless; skips when it is not installed."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (CI installs Debian's `chromium`; Playwright's own download "
-                    "is not used)")
+    """Debian's Chromium, headless; skips when it does not start."""
     playwright = sync_api.sync_playwright().start()
     try:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
@@ -248,6 +250,11 @@ def test_two_seats_play_a_clash_and_each_sees_the_others_moves_live(server, open
     expect(ria.get_by_test_id("log")).to_contain_text("MOVE-1: Tarn moves b1 → c1 → c2")
     expect(command(ria, "rk end-turn")).to_be_disabled()
 
+    command(tarn, "rk engage --form heavy --target e1 --dice 1").click()
+    command(tarn, "rk resolve").click()
+    expect(ria.get_by_test_id("card-e1")).to_contain_text("1/2 HP")
+    expect(ria.get_by_test_id("card-tarn")).to_contain_text("skill")  # the die on the cooldown track
+
     ria.screenshot(path=str(artifacts / "table-view.png"), full_page=True)
 
 
@@ -297,7 +304,7 @@ def test_undo_on_the_movers_page_restores_the_board_on_the_other_seats_page(serv
     ria = open_page(fresh.links["Ria"])
     tarn = open_page(fresh.links["Tarn"])
     shown(tarn)
-    command(ria, "rk move a2").click()
+    ria.get_by_test_id("hex-a2").click()  # a hex a legal move goes to: the move
     expect(tarn.get_by_test_id("hero-ria")).to_have_attribute("data-hex", "a2")
     expect(ria.get_by_test_id("undo")).to_be_enabled()
     expect(tarn.get_by_test_id("undo")).to_be_disabled()  # the move is Ria's to undo
@@ -332,15 +339,15 @@ def test_the_hosts_lobby_lists_games_sets_one_up_and_hands_out_its_links(server,
     expect(lobby.get_by_test_id(f"game-{server.game}")).to_be_visible()
 
     form = lobby.get_by_test_id("new-game")
-    form.get_by_label("Seed").fill("11")
-    form.get_by_label("Name").fill("lobby-made")
+    form.get_by_label("Seed (optional)").fill("11")
+    form.get_by_label("Name (optional)").fill("lobby-made")
     form.get_by_role("button", name="Set it up").click()
 
     links = lobby.get_by_test_id("links-lobby-made")
     expect(links).to_be_visible()
-    expect(links.get_by_label("link for Ria")).to_have_value(re.compile(r"/table/lobby-made\?token=\S+"))
-    expect(links.get_by_label("link for spectators")).to_have_value(re.compile(r"/table/lobby-made\?token=\S+"))
-    ria_link = links.get_by_label("link for Ria").input_value()
+    expect(links.get_by_role("textbox", name="link for Ria", exact=True)).to_have_value(re.compile(r"/table/lobby-made\?token=\S+"))
+    expect(links.get_by_role("textbox", name="link for spectators", exact=True)).to_have_value(re.compile(r"/table/lobby-made\?token=\S+"))
+    ria_link = links.get_by_role("textbox", name="link for Ria", exact=True).input_value()
     seat = open_page(ria_link)
     expect(seat.get_by_test_id("me")).to_have_text("you are: Ria")
 
@@ -353,13 +360,17 @@ def test_the_table_fits_a_phone_screen(server, fresh, open_page, artifacts):
     command(phone, "rk move a2").tap()
     expect(phone.get_by_test_id("hero-ria")).to_have_attribute("data-hex", "a2")
 
-    box = board.bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
-    widths = phone.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert widths[0] <= widths[1], f"the page scrolls sideways: {widths}"
-    end_turn = command(phone, "rk end-turn")
-    end_turn.scroll_into_view_if_needed()
-    end = end_turn.bounding_box()
-    assert end is not None and end["x"] + end["width"] <= PHONE["width"] and end["height"] >= 40, end
+    # Measured in one call: a redraw between two calls would replace the elements.
+    sizes = phone.evaluate("""() => {
+        const board = document.querySelector("svg.board").getBoundingClientRect();
+        const end = document.querySelector('[data-label="rk end-turn"]').getBoundingClientRect();
+        const root = document.documentElement;
+        return {board: [board.left, board.right], end: [end.left, end.right, end.height],
+                scroll: root.scrollWidth, width: root.clientWidth};
+    }""")
+    assert sizes["scroll"] <= sizes["width"] == PHONE["width"], f"the page scrolls sideways: {sizes}"
+    assert 0 <= sizes["board"][0] and sizes["board"][1] <= PHONE["width"], sizes
+    assert 0 <= sizes["end"][0] and sizes["end"][1] <= PHONE["width"], sizes
+    assert sizes["end"][2] >= 40, f"a command button is too small to tap: {sizes}"
 
     phone.screenshot(path=str(artifacts / "table-view-phone.png"), full_page=True)
