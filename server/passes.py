@@ -80,7 +80,7 @@ class Keyring:
     def check(self, token: str, game: str | None, seats: Iterable[str] = ()) -> Pass | None:
         """The pass ``token`` is for ``game`` (None: outside any game), or
         None when it is none of them: a wrong token, or another game's."""
-        if not token:
+        if not token or not token.isascii():  # every token is ASCII; compare_digest refuses anything else
             return None
         if hmac.compare_digest(token, self.host()):
             return Pass(Role.HOST)

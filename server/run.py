@@ -85,7 +85,10 @@ def serve(store: str | None, host: str, port: int, game: str | None, workers: in
 
     keyring = Keyring(load_secret())
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not left 0: asyncio turns Nagle's algorithm off only
+    # on sockets that say they are TCP, and with it on every answer on a kept-alive
+    # connection waits ~40 ms for the client's delayed ACK (headers, then body).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -94,7 +97,10 @@ def serve(store: str | None, host: str, port: int, game: str | None, workers: in
         return 1
     sock.listen(128)
     bound = sock.getsockname()[1]
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    if host in ("0.0.0.0", "::") and not public:
+        shown = socket.gethostname()  # every interface: name the machine, not 0.0.0.0 (--public-url to choose)
+    else:
+        shown = f"[{host}]" if family == socket.AF_INET6 else host
     base = (public or f"http://{shown}:{bound}").rstrip("/")
     app = create_app(store, keyring, workers=workers)
     with GameApp(store=store) as reader:

@@ -50,6 +50,8 @@ from .wire import (
 )
 
 LOG_TAIL = 400  # narrated events a log answer holds at most, unless asked for more
+# One answer whether the game exists or not: a stranger learns nothing.
+NO_PASS_FOR_GAME = "this token is no pass for that game (SEAT-4: a seat's link opens its own game only)"
 
 
 # -- passes ------------------------------------------------------------------------
@@ -64,7 +66,10 @@ def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> 
     if game is None:
         found = keyring.check(token, None)
         if found is None:
-            raise unauthorized("this token is no pass here")
+            # A seat's or spectator's token is known only with its game: out
+            # of one (the list, a new game, an import) it is no pass at all.
+            raise unauthorized("this token is no pass here (SEAT-4: a seat's or spectator's link opens its own "
+                               "game only; the rest is the host's)")
         return found, None
     host = keyring.check(token, None)
     try:
@@ -72,14 +77,14 @@ def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> 
     except NotFound:
         if host is not None:
             raise
-        raise unauthorized("this token is no pass for that game") from None
+        raise unauthorized(NO_PASS_FOR_GAME) from None
     if host is not None:
         return host, battle_id
     rs = app.ruleset(battle_id)
     state = app.battle(battle_id).state
     found = keyring.check(token, battle_id, [s.key for s in rs.seats(state)])
     if found is None:
-        raise unauthorized("this token is no pass for that game (SEAT-4: a seat's link opens its own game only)")
+        raise unauthorized(NO_PASS_FOR_GAME)
     return found, battle_id
 
 
@@ -164,13 +169,21 @@ def legal(app: GameApp, p: Pass, battle_id: str) -> list[LegalCommand]:
 
 def log(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int = LOG_TAIL) -> list[Narrated]:
     """The game's events after version ``since``, narrated; at most the
-    last ``limit`` of them. A command that says what the rules hide from
-    the other players is shown by its name alone to them (SEAT-5)."""
+    last ``limit`` of them (0: all). Only those are read: the narration
+    starts from the game as it stood just before them (a snapshot and a
+    short fold), so a table view costs the same late in a long game. A
+    command that says what the rules hide from the other players is shown
+    by its name alone to them (SEAT-5)."""
     rs = app.ruleset(battle_id)
     pack = app.pack_of(rs)
-    envelopes = app.stream(battle_id)
+    stream = rs.game_stream(battle_id)
+    last = app.events.last(stream)
+    newest = last.originator_version if last is not None else 0
+    start = max(since, newest - limit) if limit else since
+    start = max(0, min(start, newest))
+    state = app.battle(battle_id, version=start).state if start else None
+    envelopes = app.events(stream, gt=start)
     undone = {e.event.command_id for e in envelopes if isinstance(e.event, CommandUndone)}
-    state = None
     out = []
     for env in envelopes:
         event = env.event
@@ -179,13 +192,26 @@ def log(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int = LOG_
                 and rs.actor(state, event.command) != p.seat:
             text = f"rk {rs.describe_command(event.command).split(' ')[0]} (hidden from you)"
         if isinstance(event, CommandUndone):
+            text = text.replace(LAST_COMMAND, _undone_words(app, rs, stream, event.command_id), 1)
             state = event.restored
         elif not isinstance(event, CommandIssued):
             state = rs.evolve(state, event)
-        if env.originator_version > since:
-            out.append(Narrated(version=env.originator_version, command_id=env.command_id, text=text,
-                                command=isinstance(event, CommandIssued), undone=env.command_id in undone))
-    return out[-limit:] if limit else out
+        out.append(Narrated(version=env.originator_version, command_id=env.command_id, text=text,
+                            command=isinstance(event, CommandIssued), undone=env.command_id in undone))
+    return out
+
+
+def _undone_words(app: GameApp, rs: Ruleset, stream: Any, command_id: str) -> str:
+    """The command an undo reverted, as typed: its ``CommandIssued`` is the
+    event whose version its id names (``c12``: event 12)."""
+    try:
+        version = int(command_id[1:])
+    except ValueError:
+        return LAST_COMMAND
+    for env in app.events(stream, gt=version - 1, lte=version):
+        if isinstance(env.event, CommandIssued):
+            return f"rk {rs.describe_command(env.event.command)}"
+    return LAST_COMMAND
 
 
 # -- acting ----------------------------------------------------------------------------
@@ -204,6 +230,11 @@ def _check_fresh(game: Game, seen: int | None) -> None:
         raise moved_on(game.version, seen)
 
 
+def _check_not_spectator(p: Pass) -> None:
+    if p.role is Role.SPECTATOR:
+        raise forbidden("SEAT-3", "a spectator only reads")
+
+
 def _check_may(rs: Ruleset, p: Pass, state: Any, command: Any, rule: str, doing: str) -> None:
     if p.role is Role.SPECTATOR:
         raise forbidden("SEAT-3", "a spectator only reads")
@@ -217,8 +248,7 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
     """Decide and save a command, if this pass may give it (SEAT-1) and the
     game is still where the client saw it."""
     rs = app.ruleset(battle_id)
-    if p.role is Role.SPECTATOR:
-        raise forbidden("SEAT-3", "a spectator only reads")
+    _check_not_spectator(p)
     cmd = msgspec.json.decode(request.command, type=rs.command_type)
     extra = unknown_field(msgspec.json.decode(request.command), cmd)
     if extra is not None:
@@ -226,12 +256,15 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
     before = app.battle(battle_id)
     _check_fresh(before, request.version)
     _check_may(rs, p, before.state, cmd, "SEAT-1", f"`rk {rs.describe_command(cmd)}`")
-    return _answer(app, rs, battle_id, before, app.execute(battle_id, cmd))
+    # ``expected``: decided on the state just checked, or refused 409 if another
+    # command was saved in between (by another worker or process).
+    return _answer(app, rs, battle_id, before, app.execute(battle_id, cmd, expected=before.version))
 
 
 def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> CommandResult:
     """Undo the last command: a seat its own or the table's (SEAT-2); a
     forced undo is the host's."""
+    _check_not_spectator(p)  # before the rules: nothing to undo is no answer for one who may not
     rs = app.ruleset(battle_id)
     before = app.battle(battle_id)
     _check_fresh(before, request.version)
@@ -242,11 +275,12 @@ def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> Command
             last = before.done[-1]
             earlier = app.battle(battle_id, version=last.version_before).state
             _check_may(rs, p, earlier, last.command, "SEAT-2", f"undoing `rk {rs.describe_command(last.command)}`")
-    return _answer(app, rs, battle_id, before, app.undo(battle_id, force=request.force))
+    return _answer(app, rs, battle_id, before, app.undo(battle_id, force=request.force, expected=before.version))
 
 
 def redo(app: GameApp, p: Pass, battle_id: str, request: RedoRequest) -> CommandResult:
     """Redo the command undone last: a seat its own or the table's (SEAT-2)."""
+    _check_not_spectator(p)
     rs = app.ruleset(battle_id)
     before = app.battle(battle_id)
     _check_fresh(before, request.version)
@@ -254,7 +288,7 @@ def redo(app: GameApp, p: Pass, battle_id: str, request: RedoRequest) -> Command
         last = before.undone[-1]
         earlier = app.battle(battle_id, version=last.version_before).state
         _check_may(rs, p, earlier, last.command, "SEAT-2", f"redoing `rk {rs.describe_command(last.command)}`")
-    return _answer(app, rs, battle_id, before, app.redo(battle_id))
+    return _answer(app, rs, battle_id, before, app.redo(battle_id, expected=before.version))
 
 
 def new_game(app: GameApp, p: Pass, request: NewGame) -> CommandResult:

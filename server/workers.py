@@ -19,6 +19,7 @@ from domain.kernel.store_setting import store_form
 
 T = TypeVar("T")
 POSTGRES_WORKERS = 4
+CLOSE_WAIT = 15.0  # seconds ``close`` waits for the calls still running
 
 
 class Workers:
@@ -33,6 +34,9 @@ class Workers:
         self._apps: list[GameApp] = []
         self._lock = threading.Lock()
         self._limiter: anyio.CapacityLimiter | None = None
+        self._calls = threading.Condition()  # guards the two below
+        self._running = 0
+        self._closed = False
 
     def app(self) -> GameApp:
         """This thread's application (made on first use)."""
@@ -58,10 +62,25 @@ class Workers:
         return await anyio.to_thread.run_sync(partial(self._call, fn, *args), limiter=self._limiter)
 
     def _call(self, fn: Callable[..., T], *args: Any) -> T:
-        return fn(self.app(), *args)
+        with self._calls:
+            if self._closed:
+                raise RuntimeError("the server is stopping")
+            self._running += 1
+        try:
+            return fn(self.app(), *args)
+        finally:
+            with self._calls:
+                self._running -= 1
+                self._calls.notify_all()
 
     def close(self) -> None:
-        """Close every thread's application."""
+        """Close every thread's application, once the calls still running
+        are done: a cancelled request (or the change feed, stopped) leaves
+        its thread running, and closing a connection under it crashes
+        SQLite."""
+        with self._calls:
+            self._closed = True
+            self._calls.wait_for(lambda: self._running == 0, timeout=CLOSE_WAIT)
         with self._lock:
             apps, self._apps = self._apps, []
         for app in apps:

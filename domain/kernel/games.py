@@ -18,13 +18,14 @@ one held it.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from domain.kernel import ruleset as registry
-from domain.kernel.application import EventSourcedApp
+from domain.kernel.application import MOVED_ON, EventSourcedApp
 from domain.kernel.battle_index import (
     BattleDeleted,
     BattleIndex,
@@ -37,7 +38,7 @@ from domain.kernel.battle_index import (
 )
 from domain.kernel.commandlog import Game, fold, game_types
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state, wrap
-from domain.kernel.errors import MalformedCommand, NotFound, RuleViolation
+from domain.kernel.errors import ConcurrencyError, MalformedCommand, NotFound, RuleViolation, RulekeeperError
 from domain.kernel.messages import Event
 from domain.kernel.ruleset import Aggregate, Outcome, Ruleset, Write
 
@@ -355,16 +356,19 @@ class GameApp(EventSourcedApp):
         self._remember(battle_id, game)
         return Result(command_id, events, game, _events_of(before + written))
 
-    def execute(self, battle_id: str, command: Any, *, redo_of: str = "") -> Result:
+    def execute(self, battle_id: str, command: Any, *, redo_of: str = "", expected: int | None = None) -> Result:
         """Decide ``command`` against the game and save what it produced, in
-        every stream, at once. Refused commands raise and write nothing."""
+        every stream, at once. Refused commands raise and write nothing.
+        ``expected``: the version the caller checked the command against;
+        if the game is elsewhere, ``ConcurrencyError`` and nothing is written
+        (the append is at that version, so a write in between fails it too)."""
         rs = self.ruleset(battle_id)
-        game = self.battle(battle_id)
-        # The ruleset refuses a second setup with its own rule; the kernel
-        # never lets one through, whatever a ruleset's decide says.
-        outcome: Outcome = rs.decide(game.state, command, self._rules_context(rs, game.state, None, command))
-        if isinstance(command, rs.setup_commands):
-            raise MalformedCommand(f"battle {battle_id} is already set up; start a new one with `rk new`")
+        with self._deciding(battle_id, expected) as game:
+            # The ruleset refuses a second setup with its own rule; the kernel
+            # never lets one through, whatever a ruleset's decide says.
+            outcome: Outcome = rs.decide(game.state, command, self._rules_context(rs, game.state, None, command))
+            if isinstance(command, rs.setup_commands):
+                raise MalformedCommand(f"battle {battle_id} is already set up; start a new one with `rk new`")
         command_id = f"c{game.version + 1}"
         written = [self._write(rs, w, command_id) for w in outcome.writes]
         issued = rs.issued(command_id=command_id, command=command, redo_of=redo_of,
@@ -373,19 +377,20 @@ class GameApp(EventSourcedApp):
         return Result(command_id, events, self._commit(rs, battle_id, game, events, command_id, written),
                       _events_of(written))
 
-    def undo(self, battle_id: str, *, force: bool = False) -> Result:
+    def undo(self, battle_id: str, *, force: bool = False, expected: int | None = None) -> Result:
         """Revert the last command in every stream it touched (DESIGN: Undo).
-        A command that revealed a roll or a draw is a barrier: ``force``."""
+        A command that revealed a roll or a draw is a barrier: ``force``.
+        ``expected`` as for ``execute``."""
         rs = self.ruleset(battle_id)
-        game = self.battle(battle_id)
-        if not game.can_undo:
-            raise RuleViolation("UNDO-1", "there is nothing to undo (the setup itself cannot be undone;"
-                                          " start a new battle)")
-        last = game.done[-1]
-        if last.random and not force:
-            raise RuleViolation("UNDO-2", f"{type(last.command).__name__} revealed dice or a draw;"
-                                          " undo it with --force (the audit marks it)")
-        self._check_untouched_since(rs, last)
+        with self._deciding(battle_id, expected) as game:
+            if not game.can_undo:
+                raise RuleViolation("UNDO-1", "there is nothing to undo (the setup itself cannot be undone;"
+                                              " start a new battle)")
+            last = game.done[-1]
+            if last.random and not force:
+                raise RuleViolation("UNDO-2", f"{type(last.command).__name__} revealed dice or a draw;"
+                                              " undo it with --force (the audit marks it)")
+            self._check_untouched_since(rs, last)
         restored = self.battle(battle_id, version=last.version_before).state
         command_id = f"u{game.version + 1}"
         undone = rs.undone(command_id=last.command_id, restored=restored, forced=last.random)
@@ -421,15 +426,38 @@ class GameApp(EventSourcedApp):
                 raise RuleViolation("UNDO-3", f"{kind.kind} {who} has changed since, in another game; undo"
                                               " that first (an undo here would erase it)")
 
-    def redo(self, battle_id: str) -> Result:
+    def redo(self, battle_id: str, *, expected: int | None = None) -> Result:
         """Re-apply the most recently undone command, while nothing new was
         done since. The RNG counter came back with the undo, so the same
-        command rolls the same faces."""
-        game = self.battle(battle_id)
-        if not game.can_redo:
-            raise RuleViolation("REDO-1", "there is nothing to redo")
+        command rolls the same faces. ``expected`` as for ``execute``."""
+        with self._deciding(battle_id, expected) as game:
+            if not game.can_redo:
+                raise RuleViolation("REDO-1", "there is nothing to redo")
         last = game.undone[-1]
-        return self.execute(battle_id, last.command, redo_of=last.command_id)
+        return self.execute(battle_id, last.command, redo_of=last.command_id, expected=game.version)
+
+    @contextmanager
+    def _deciding(self, battle_id: str, expected: int | None) -> Iterator[Game]:
+        """The game a command is decided against. When the caller says which
+        version it checked and this process holds the game at that version,
+        that one, with no read: the append is at that version, so if another
+        writer went first it fails as "moved on", nothing written; and a
+        refusal decided on it is checked against the game as it stands, so
+        a game that moved on is said so rather than refused by rules that
+        looked at an older state. Without a cached game, the game as it
+        stands, which must be at ``expected``."""
+        cached = self._latest.get(battle_id) if expected is not None else None
+        if cached is None or cached.version != expected:
+            game = self.battle(battle_id)
+            _expect(game, expected)
+            yield game
+            return
+        try:
+            yield cached
+        except RulekeeperError as refused:
+            if not isinstance(refused, ConcurrencyError):
+                _expect(self.battle(battle_id), expected)
+            raise
 
     # -- saving ----------------------------------------------------------------------
 
@@ -474,6 +502,12 @@ class GameApp(EventSourcedApp):
             if w.aggregate.snapshot_topic and w.state is not None and after // every > w.version_before // every:
                 self.save_snapshot(w.stream, after, w.state, w.aggregate.snapshot_topic)
         return result
+
+
+def _expect(game: Game, expected: int | None) -> None:
+    """``ConcurrencyError`` when the game is not at the version ``expected``."""
+    if expected is not None and game.version != expected:
+        raise ConcurrencyError(f"{MOVED_ON} (it is at version {game.version}, not {expected})")
 
 
 def _events_of(written: list[_Written]) -> tuple[tuple[UUID, tuple[Event, ...]], ...]:

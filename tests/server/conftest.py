@@ -18,6 +18,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from api_table import SECRET, Table
+from pg_schemas import drop_schema, fresh_schema
 from server.app import create_app
 from server.passes import Keyring
 
@@ -55,24 +56,6 @@ def new_store(store_kind, request, tmp_path) -> Iterator[Callable[[], Store]]:
     yield make
     for schema in schemas:
         drop_schema(url, schema)
-
-
-def fresh_schema(url: str) -> str:
-    """A new, empty PostgreSQL schema's name."""
-    import psycopg
-
-    schema = f"t{uuid4().hex[:12]}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    return schema
-
-
-def drop_schema(url: str, schema: str) -> None:
-    """Drop a schema made by ``fresh_schema`` with everything in it."""
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 @contextlib.contextmanager

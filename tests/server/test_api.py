@@ -134,6 +134,7 @@ def test_the_state_is_the_games_now_and_at_any_earlier_version(table: Table):
 
 
 @covers("getLegal")
+@pytest.mark.rule("SEAT-1", "SEAT-3")
 def test_legal_commands_are_marked_allowed_for_the_seat_whose_turn_it_is(table: Table):
     g = table.new_clash()
     by_host = table.legal(g)
@@ -148,6 +149,7 @@ def test_legal_commands_are_marked_allowed_for_the_seat_whose_turn_it_is(table: 
     assert not any(e["allowed"] for e in tarn) and not any(e["allowed"] for e in spectator)
 
 
+@pytest.mark.rule("SEAT-1")
 def test_a_command_of_the_whole_table_is_allowed_to_every_seat(table: Table):
     g = table.new_clash()
     for _ in range(2):
@@ -218,6 +220,7 @@ def test_a_command_with_the_version_the_client_saw_is_saved(table: Table):
 
 
 @covers("undo", "redo")
+@pytest.mark.rule("SEAT-2")
 def test_undo_takes_the_last_command_back_and_redo_gives_it_again(table: Table):
     g = table.new_clash()
     start = table.get(f"/api/games/{g}/state")
@@ -236,13 +239,15 @@ def test_undo_takes_the_last_command_back_and_redo_gives_it_again(table: Table):
     assert again["state"] == moved["state"] and again["can_undo"] and not again["can_redo"]
 
 
+@pytest.mark.rule("UNDO-2")
 def test_the_host_forces_an_undo_past_revealed_dice(table: Table):
     g = table.new_conquest()
     start = table.get(f"/api/games/{g}/state")["state"]
     table.done(g, {"type": "ChooseArrival", "regiment": "a1"})
     forced = table.client.post(f"/api/games/{g}/undo", headers=table.host, json={"force": True})
     assert forced.status_code == 200, forced.text
-    assert forced.json()["narrated"] == ["UNDO-2: undo of rk choose-arrival a1 (forced: it had revealed dice or a card)"]
+    assert forced.json()["narrated"] == [
+        "UNDO-2: undo of rk choose-arrival a1 (forced: it had revealed dice or a card)"]
     assert table.get(f"/api/games/{g}/state")["state"] == start
 
 

@@ -1,0 +1,50 @@
+"""The server load benchmark runs end to end on tiny sizes: servers started
+and stopped, every figure beside its floor, every race answered one 200 and
+one 409, every log checked, the fresh databases dropped.
+
+No time is asserted here: times depend on the machine (see bench/README.md)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # bench/ is not an installed package
+    sys.path.insert(0, str(ROOT))
+
+from bench import server_load  # noqa: E402
+
+pytestmark = pytest.mark.postgres
+
+
+def databases(url: str) -> set[str]:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        return {name for (name,) in conn.execute("SELECT datname FROM pg_database")}
+
+
+def test_the_quick_server_load_reports_its_figures_and_every_log_holds(tmp_path, postgres_store, capsys):
+    out = tmp_path / "server_load.json"
+    assert server_load.main(["--quick", "--postgres", postgres_store, "--out", str(out)]) == 0
+
+    results = json.loads(out.read_text())
+    figures = {(r["figure"], r["processes"]) for r in results["rows"]}
+    for k in (1, 2):
+        for figure in ("server load: writes/s", "server load: POST command p50", "server load: POST command p99"):
+            assert (figure, k) in figures
+    assert all(r["ratio"] > 0 for r in results["rows"])
+    assert {g["figure"] for g in results["goals"]} == {"server load: writes/s", "server load: POST command p50"}
+    for phase in results["phases"]:
+        assert phase["writes"] > 0 and phase["wrong"] == [], phase
+        assert phase["races"] == phase["races_ok"], phase  # each race: one saved, one 409 moved-on
+        assert phase["check"]["ok"], phase["check"]
+        assert "Traceback" not in phase["server_stderr"], phase["server_stderr"]
+    assert results["floor"]["commands"] > 0 and results["floor"]["diverged"] == []
+    assert "time/throughput" in capsys.readouterr().out
+    made = {p["database"] for p in results["phases"]} | {results["floor"]["database"]}
+    assert len(made) == 3 and not made & databases(postgres_store)  # every fresh database dropped
