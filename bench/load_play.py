@@ -74,6 +74,11 @@ class Tally:
     def writes(self) -> int:
         return sum(len(g.ops) for g in self.games)
 
+    @property
+    def rate(self) -> float:
+        """Writes saved per second of play."""
+        return self.writes / self.seconds if self.seconds else 0.0
+
 
 class Table:
     """One table: its clients, its RNG, the game it plays."""

@@ -8,9 +8,16 @@ figures written as JSON.
 For each process count K, a fresh database is made (the URL's own database
 is never written), K servers are started on it and the tables play
 (``bench.load_play``); then the servers are stopped and every game's log
-is checked (``bench.load_check``). The floor is the same writes replayed in
-this process through ``GameApp`` on another fresh database. Every
-database made is dropped at the end, every server stopped.
+is checked (``bench.load_check``). Then one table plays alone on one
+process (``--no-alone`` skips it), the same way.
+
+Two floors, each on another fresh database, from the writes the fewest
+processes saved: the tables' writes replayed in this process at once, a
+thread and a ``GameApp`` per table, with the legal commands asked before
+each write as the tables did (``bench.load_concurrent``: the fair floor,
+the same load without the server), and the same commands one at a time
+(``load_check.replay``: what one command costs alone). Every database made
+is dropped at the end, every server stopped.
 
 No figure is judged alone: the POST latency is set beside the in-process
 ``execute`` of the same commands, 2 processes' throughput beside 1's.
@@ -32,12 +39,12 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: python bench/server_load.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import load_check, load_play, load_procs  # noqa: E402
+from bench import load_check, load_concurrent, load_play, load_procs  # noqa: E402
 from bench.measure import Row, median, ms, p99, rate  # noqa: E402
 from bench.run import DEFAULT_POSTGRES, _git_commit, postgres_problem, table  # noqa: E402
 
-LATENCY_GOAL = 2.0  # a POST command's median: at most 2x the in-process execute's
-SCALE_GOAL = 0.5  # the cost of a command with 2 processes: at most half of 1's (twice the throughput)
+LATENCY_GOAL = 2.0  # a POST command's median: at most 2x the in-process execute's, the tables at once both
+SCALE_GOAL = 1.0  # 2 processes faster than 1 (issue 11): the cost of a write below 1 process's
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,29 +58,43 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"server load skipped: {reason}")
         return 1
     started = time.perf_counter()
-    phases: dict[int, dict] = {}
+    base = min(counts)
+    runs = [(k, tables, f"k{k}") for k in counts] + ([] if args.no_alone else [(base, 1, "alone")])
+    phases: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="rk-load-") as tmp:
-        for k in counts:
-            _say(f"{k} server process(es), {tables} tables, {commands} commands each...")
-            with load_procs.fresh_database(args.postgres, f"k{k}") as store:
-                folder = Path(tmp) / f"k{k}"
+        for k, n, label in runs:
+            _say(f"{k} server process(es), {n} table(s), {commands} commands each...")
+            with load_procs.fresh_database(args.postgres, label) as store:
+                folder = Path(tmp) / label
                 with load_procs.servers(k, store, folder, args.workers) as (bases, host):
-                    tally = asyncio.run(load_play.play(bases, host, tables, commands, seconds, args.seed))
+                    tally = asyncio.run(load_play.play(bases, host, n, commands, seconds, args.seed))
                 _say(f"  {tally.writes} writes in {tally.seconds:.1f} s; checking {len(tally.games)} logs")
                 checked = load_check.check(store, tally.games)
-            phases[k] = {"tally": tally, "checked": checked, "errors": load_procs.server_errors(folder),
-                         "database": _dbname(store)}
-        base = min(counts)
-        _say(f"the floor: the writes of {base} process(es) replayed in-process")
-        with load_procs.fresh_database(args.postgres, "floor") as store:
-            floor = load_check.replay(store, phases[base]["tally"].games)
-            floor.database = _dbname(store)
-    rows = make_rows(phases, floor, base)
+            phases.append({"processes": k, "tables": n, "alone": label == "alone", "tally": tally,
+                           "checked": checked, "errors": load_procs.server_errors(folder),
+                           "database": _dbname(store)})
+    first = next(p for p in phases if p["processes"] == base and not p["alone"])
+    floors = {}
+    _say(f"the floors: the writes of {base} process(es) replayed in-process, {tables} threads at once...")
+    with load_procs.fresh_database(args.postgres, "conc") as store:
+        floors["concurrent"] = load_concurrent.replay(store, first["tally"].games, seconds)
+        floors["concurrent"].database = _dbname(store)
+    _say("  ...and one at a time")
+    with load_procs.fresh_database(args.postgres, "floor") as store:
+        floors["one"] = load_check.replay(store, first["tally"].games)
+        floors["one"].database = _dbname(store)
+    alone = next((p for p in phases if p["alone"]), None)
+    if alone is not None:
+        _say("  ...and the lone table's, in-process")
+        with load_procs.fresh_database(args.postgres, "alonefloor") as store:
+            floors["alone"] = load_concurrent.replay(store, alone["tally"].games, seconds)
+            floors["alone"].database = _dbname(store)
+    rows = make_rows(phases, floors, base)
     print(table(rows))
-    print("\n" + summary(phases, floor))
+    print("\n" + summary(phases, floors))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report(args, rows, phases, floor, time.perf_counter() - started),
+    out.write_text(json.dumps(report(args, rows, phases, floors, time.perf_counter() - started),
                               indent=2, default=str) + "\n")
     _say(f"figures written to {out}")
     return 0
@@ -89,48 +110,81 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--workers", type=int, help="store threads of each server (default: the server's, 4)")
     p.add_argument("--postgres", default=DEFAULT_POSTGRES,
                    help="PostgreSQL URL whose server gets the fresh databases (default %(default)s)")
+    p.add_argument("--no-alone", action="store_true", help="skip the phase of one table alone on one process")
     p.add_argument("--seed", type=int, default=1, help="seed of the tables' choices and games")
     p.add_argument("--max-seconds", type=float, help="a phase's play stops after this (default 600, quick 60)")
     p.add_argument("--out", default="bench/server_load.json", help="JSON file for the figures (default %(default)s)")
     return p.parse_args(argv)
 
 
-def make_rows(phases: dict[int, dict], floor: load_check.Replay, base: int) -> list[Row]:
+def make_rows(phases: list[dict], floors: dict, base: int) -> list[Row]:
+    """Each phase's figures beside their floors: writes/s beside the
+    concurrent replay's (K=1) or 1 process's (K=2, the goal), the POST's
+    p50 and p99 beside the concurrent replay's execute (p50: the goal), and
+    beside the execute one at a time; the lone table beside its replay."""
+    conc: load_concurrent.Concurrent = floors["concurrent"]
+    one: load_check.Replay = floors["one"]
+    c50, c99, o50 = median(conc.seconds), p99(conc.seconds), median(one.seconds)
+    base_rate = next(p["tally"] for p in phases if p["processes"] == base and not p["alone"]).rate
+    conc_note = (f"floor: GameApp.execute of the same {len(conc.seconds)} commands in-process, {conc.threads}"
+                 f" threads at once (one GameApp each, GameApp.legal before each write), on PostgreSQL")
     rows = []
-    f50, f99 = median(floor.seconds), p99(floor.seconds)
-    floor_rate = len(floor.seconds) / sum(floor.seconds)
-    base_rate = phases[base]["tally"].writes / phases[base]["tally"].seconds
-    for k, phase in phases.items():
-        t: load_play.Tally = phase["tally"]
-        size = f"K={k}, {len({g.request['name'].split('-')[1] for g in t.games})} tables"
-        rate_k = t.writes / t.seconds
+    for phase in phases:
+        if phase["alone"]:
+            continue
+        k, t = phase["processes"], phase["tally"]
+        size = f"K={k}, {phase['tables']} tables"
         note = (f"{t.writes} writes ({t.undos} undos asked) by {len(t.games)} games in {t.seconds:.1f} s,"
                 f" {t.requests} requests in all")
         if k == base:
-            rows.append(Row("server load: writes/s", size, rate(rate_k, "/s"), rate(floor_rate, "/s"),
-                            ratio=floor_rate / rate_k, note=note + "; floor: in-process execute, one at a time",
-                            data={"processes": k, "writes_per_second": rate_k, "floor_per_second": floor_rate}))
+            rows.append(Row("server load: writes/s", size, rate(t.rate, "/s"), rate(conc.rate, "/s"),
+                            ratio=conc.rate / t.rate,
+                            note=note + f"; floor: the same writes in-process, {conc.threads} threads at once"
+                                        f" ({conc.writes} in {conc.wall:.1f} s, set-ups and legal included)",
+                            data={"processes": k, "writes_per_second": t.rate, "floor_per_second": conc.rate}))
         else:
-            rows.append(Row("server load: writes/s", size, rate(rate_k, "/s"), rate(base_rate, "/s"),
-                            ratio=base_rate / rate_k, goal=SCALE_GOAL,
-                            note=note + f"; floor: {base} process(es); goal: twice the throughput",
-                            data={"processes": k, "writes_per_second": rate_k, "floor_per_second": base_rate}))
-        for stat, fn, floor_s, goal in (("p50", median, f50, LATENCY_GOAL), ("p99", p99, f99, None)):
+            rows.append(Row("server load: writes/s", size, rate(t.rate, "/s"), rate(base_rate, "/s"),
+                            ratio=base_rate / t.rate, goal=SCALE_GOAL,
+                            note=note + f"; floor: {base} process(es); goal: faster than 1 process",
+                            data={"processes": k, "writes_per_second": t.rate, "floor_per_second": base_rate}))
+        said = f"{len(t.saved)} commands answered 200 over HTTP; "
+        for stat, fn, floor_s, goal in (("p50", median, c50, LATENCY_GOAL), ("p99", p99, c99, None)):
             s = fn(t.saved)
             rows.append(Row(f"server load: POST command {stat}", size, ms(s), ms(floor_s), ratio=s / floor_s,
-                            goal=goal, note=f"{len(t.saved)} commands answered 200 over HTTP; floor: GameApp.execute"
-                                            f" of the same {len(floor.seconds)} commands in-process, on PostgreSQL",
+                            goal=goal, note=said + conc_note,
+                            data={"processes": k, "seconds": s, "floor_seconds": floor_s}))
+        s = median(t.saved)
+        rows.append(Row("server load: POST command p50 vs one at a time", size, ms(s), ms(o50), ratio=s / o50,
+                        note=said + f"floor: GameApp.execute of the same {len(one.seconds)} commands in-process,"
+                                    " one at a time (one GameApp, no legal asked)",
+                        data={"processes": k, "seconds": s, "floor_seconds": o50}))
+    rows.append(Row("in-process: execute p50, tables at once", f"{conc.threads} threads", ms(c50), ms(o50),
+                    ratio=c50 / o50, note="what running the tables at once costs without any server;"
+                                          " floor: the same commands one at a time",
+                    data={"processes": None, "seconds": c50, "floor_seconds": o50}))
+    for phase in phases:
+        if not phase["alone"]:
+            continue
+        k, t, lone = phase["processes"], phase["tally"], floors["alone"]
+        size = f"K={k}, 1 table alone"
+        for stat, fn in (("p50", median), ("p99", p99)):
+            s, floor_s = fn(t.saved), fn(lone.seconds)
+            rows.append(Row(f"server load: POST command {stat}", size, ms(s), ms(floor_s), ratio=s / floor_s,
+                            note=f"{len(t.saved)} commands answered 200 over HTTP, no other table; floor:"
+                                 f" GameApp.execute of the same {len(lone.seconds)} commands in-process"
+                                 " (GameApp.legal before each write)",
                             data={"processes": k, "seconds": s, "floor_seconds": floor_s}))
     return rows
 
 
-def summary(phases: dict[int, dict], floor: load_check.Replay) -> str:
+def summary(phases: list[dict], floors: dict) -> str:
     """The conflicts and the check of the logs, in words."""
     lines = []
-    for k, phase in phases.items():
+    for phase in phases:
         t: load_play.Tally = phase["tally"]
         c: load_check.Checked = phase["checked"]
-        lines.append(f"K={k}: {t.races} races, {t.races_ok} answered one 200 and one 409 moved-on;"
+        name = f"K={phase['processes']}" + (", 1 table alone" if phase["alone"] else "")
+        lines.append(f"{name}: {t.races} races, {t.races_ok} answered one 200 and one 409 moved-on;"
                      f" {len(t.refused)} conflicts (409), median {ms(median(t.refused)) if t.refused else '-'};"
                      f" {len(t.wrong)} wrong answers")
         lines.append(f"     logs: {c.verified}/{c.games} verify, {c.contiguous}/{c.games} contiguous,"
@@ -141,12 +195,19 @@ def summary(phases: dict[int, dict], floor: load_check.Replay) -> str:
             lines.append(f"     ! {wrong}")
         if "Traceback" in phase["errors"]:
             lines.append("     ! a server logged a traceback (see the JSON file)")
-    lines.append(f"floor: {len(floor.seconds)} commands and {floor.undos} undos replayed in-process,"
-                 f" {len(floor.diverged)} at another version than served")
+    for key, what in (("concurrent", "the tables at once"), ("alone", "the lone table")):
+        f: load_concurrent.Concurrent | None = floors.get(key)
+        if f is not None:
+            lines.append(f"floor, {what}: {f.threads} thread(s), {len(f.seconds)} commands, {f.undos} undos and"
+                         f" {f.legal} legal asks in {f.wall:.1f} s, {len(f.diverged)} at another version than"
+                         f" served{'; STOPPED at the deadline' if f.stopped else ''}")
+    one = floors["one"]
+    lines.append(f"floor, one at a time: {len(one.seconds)} commands and {one.undos} undos replayed in-process,"
+                 f" {len(one.diverged)} at another version than served")
     return "\n".join(lines)
 
 
-def report(args, rows, phases, floor, seconds) -> dict:
+def report(args, rows, phases, floors, seconds) -> dict:
     return {
         "run": {
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -161,7 +222,9 @@ def report(args, rows, phases, floor, seconds) -> dict:
         "goals": [{"figure": r.figure, "size": r.size, "ratio": r.ratio, "goal": r.goal, "holds": r.holds}
                   for r in rows if r.goal is not None],
         "phases": [{
-            "processes": k,
+            "processes": p["processes"],
+            "tables": p["tables"],
+            "alone": p["alone"],
             "games": len(p["tally"].games),
             "writes": p["tally"].writes,
             "requests": p["tally"].requests,
@@ -177,9 +240,13 @@ def report(args, rows, phases, floor, seconds) -> dict:
                       "unanswered": p["checked"].unanswered, "failures": p["checked"].failures},
             "server_stderr": p["errors"][-4000:],
             "database": p["database"],
-        } for k, p in phases.items()],
-        "floor": {"commands": len(floor.seconds), "undos": floor.undos, "diverged": floor.diverged,
-                  "database": floor.database},
+        } for p in phases],
+        "floor": {"commands": len(floors["one"].seconds), "undos": floors["one"].undos,
+                  "diverged": floors["one"].diverged, "database": floors["one"].database},
+        "concurrent": {key: {"threads": f.threads, "commands": len(f.seconds), "writes": f.writes, "undos": f.undos,
+                             "legal": f.legal, "seconds": f.wall, "writes_per_second": f.rate,
+                             "stopped": f.stopped, "diverged": f.diverged, "database": f.database}
+                       for key, f in floors.items() if key != "one"},
     }
 
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 from starlette.applications import Starlette
@@ -29,7 +29,7 @@ from domain.kernel.games import GameApp
 
 from . import tables, views
 from .live import ChangeFeed
-from .passes import Keyring, Pass
+from .passes import Keyring
 from .refusals import Refused, malformed, refusal_of
 from .wire import (
     MAX_BODY,
@@ -49,6 +49,7 @@ from .wire import (
     Whoami,
 )
 
+T = TypeVar("T")
 STATIC = Path(__file__).parent / "static"
 KEEPALIVE = 15.0  # seconds between comments on an idle live feed, so proxies keep it open
 log = logging.getLogger("rulekeeper.server")
@@ -88,9 +89,17 @@ class Server:
         self.keyring = keyring
         self.feed = feed
 
-    async def pass_for(self, request: Request, game: str | None) -> tuple[Pass, str | None]:
+    async def call(self, request: Request, game: str | None, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(app, pass, game id, *args)`` on a worker thread, once the
+        request's token was checked there as a pass for ``game`` (None:
+        outside any game) — one trip to a worker per request."""
         token = _token(request)
-        return await self.workers.run(tables.check_pass, self.keyring, token, game)
+
+        def checked(app: GameApp) -> T:
+            p, battle_id = tables.check_pass(app, self.keyring, token, game)
+            return fn(app, p, battle_id, *args)
+
+        return await self.workers.run(checked)
 
 
 def _token(request: Request) -> str:
@@ -123,11 +132,22 @@ async def _body(request: Request) -> bytes:
     return b"".join(chunks)
 
 
-async def _decoded(request: Request, kind: Any) -> Any:
-    body = await _body(request)
+def _decode(body: bytes, kind: Any) -> Any:
+    """A JSON request body as ``kind`` (strict: unknown fields refused)."""
     if not body.strip():
         raise malformed("the body is empty: send a JSON object")
     return msgspec.json.decode(body, type=kind)
+
+
+async def _log_body(request: Request) -> bytes:
+    data = await _body(request)
+    if not data.strip():
+        raise malformed("the body is empty: send the log's JSON Lines")
+    return data
+
+
+def _game(request: Request) -> str:
+    return request.path_params["game"]
 
 
 def _int_param(request: Request, name: str, default: int | None = None) -> int | None:
@@ -144,87 +164,79 @@ def _int_param(request: Request, name: str, default: int | None = None) -> int |
 
 
 async def whoami(srv: Server, request: Request) -> Response:
-    game = request.query_params.get("game") or None
-    p, battle_id = await srv.pass_for(request, game)
-    return _json(await srv.workers.run(tables.whoami, p, battle_id))
+    return _json(await srv.call(request, request.query_params.get("game") or None, tables.whoami))
 
 
 async def list_games(srv: Server, request: Request) -> Response:
-    p, _ = await srv.pass_for(request, None)
     everything = request.query_params.get("all", "") in ("1", "true", "yes")
-    return _json(await srv.workers.run(tables.games, p, everything))
+    return _json(await srv.call(request, None, lambda app, p, _: tables.games(app, p, everything)))
 
 
 async def create_game(srv: Server, request: Request) -> Response:
-    p, _ = await srv.pass_for(request, None)
-    new = await _decoded(request, NewGame)
-    result = await srv.workers.run(tables.new_game, p, new)
+    body = await _body(request)
+    result = await srv.call(request, None, lambda app, p, _: tables.new_game(app, p, _decode(body, NewGame)))
     srv.feed.tell(result.game, result.version)
     return _json(result, 201)
 
 
 async def game_summary(srv: Server, request: Request) -> Response:
-    p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    return _json(await srv.workers.run(tables.summary, battle_id))
+    return _json(await srv.call(request, _game(request), lambda app, p, battle_id: tables.summary(app, battle_id)))
 
 
 async def game_seats(srv: Server, request: Request) -> Response:
-    p, battle_id = await srv.pass_for(request, request.path_params["game"])
     base = str(request.base_url).rstrip("/")
-    return _json(await srv.workers.run(tables.seats, srv.keyring, p, battle_id, base))
+    return _json(await srv.call(request, _game(request),
+                                lambda app, p, battle_id: tables.seats(app, srv.keyring, p, battle_id, base)))
 
 
 async def game_state(srv: Server, request: Request) -> Response:
-    p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    return _json(await srv.workers.run(tables.state, p, battle_id, _int_param(request, "at")))
+    at = _int_param(request, "at")
+    return _json(await srv.call(request, _game(request), tables.state, at))
 
 
 async def game_legal(srv: Server, request: Request) -> Response:
-    p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    return _json(await srv.workers.run(tables.legal, p, battle_id))
+    return _json(await srv.call(request, _game(request), tables.legal))
 
 
 async def game_log(srv: Server, request: Request) -> Response:
-    p, battle_id = await srv.pass_for(request, request.path_params["game"])
     since = _int_param(request, "since", 0) or 0
     limit = _int_param(request, "limit", tables.LOG_TAIL)
     if limit is None or limit < 0:
         raise malformed("limit must be 0 (everything) or more")
-    return _json(await srv.workers.run(tables.log, p, battle_id, since, limit))
+    return _json(await srv.call(request, _game(request), tables.log, since, limit))
 
 
 async def game_table(srv: Server, request: Request) -> Response:
-    p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    return _json(await srv.workers.run(views.table, p, battle_id))
+    return _json(await srv.call(request, _game(request), views.table))
 
 
 async def give_command(srv: Server, request: Request) -> Response:
-    p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    asked = await _decoded(request, CommandRequest)
-    result = await srv.workers.run(tables.command, p, battle_id, asked)
-    srv.feed.tell(battle_id, result.version)
+    body = await _body(request)
+    result = await srv.call(request, _game(request),
+                            lambda app, p, battle_id: tables.command(app, p, battle_id, _decode(body, CommandRequest)))
+    srv.feed.tell(result.game, result.version)
     return _json(result)
 
 
 async def undo(srv: Server, request: Request) -> Response:
-    p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    asked = await _decoded(request, UndoRequest)
-    result = await srv.workers.run(tables.undo, p, battle_id, asked)
-    srv.feed.tell(battle_id, result.version)
+    body = await _body(request)
+    result = await srv.call(request, _game(request),
+                            lambda app, p, battle_id: tables.undo(app, p, battle_id, _decode(body, UndoRequest)))
+    srv.feed.tell(result.game, result.version)
     return _json(result)
 
 
 async def redo(srv: Server, request: Request) -> Response:
-    p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    asked = await _decoded(request, RedoRequest)
-    result = await srv.workers.run(tables.redo, p, battle_id, asked)
-    srv.feed.tell(battle_id, result.version)
+    body = await _body(request)
+    result = await srv.call(request, _game(request),
+                            lambda app, p, battle_id: tables.redo(app, p, battle_id, _decode(body, RedoRequest)))
+    srv.feed.tell(result.game, result.version)
     return _json(result)
 
 
 async def export(srv: Server, request: Request) -> Response:
-    p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    data = await srv.workers.run(tables.export, p, battle_id)
+    battle_id, data = await srv.call(request, _game(request),
+                                     lambda app, p, battle_id: (battle_id, tables.export(app, p, battle_id)))
     return Response(data, media_type="application/x-ndjson",
                     headers={"content-disposition": f'attachment; filename="{_file_name(battle_id)}.jsonl"'})
 
@@ -237,34 +249,27 @@ def _file_name(battle_id: str) -> str:
 
 
 async def verify_game(srv: Server, request: Request) -> Response:
-    p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    return _json(await srv.workers.run(tables.verify_stored, p, battle_id))
+    return _json(await srv.call(request, _game(request), tables.verify_stored))
 
 
 async def import_log(srv: Server, request: Request) -> Response:
-    p, _ = await srv.pass_for(request, None)
-    data = await _body(request)
-    if not data.strip():
-        raise malformed("the body is empty: send the log's JSON Lines")
-    imported = await srv.workers.run(tables.import_log, p, data)
+    data = await _log_body(request)
+    imported = await srv.call(request, None, lambda app, p, _: tables.import_log(app, p, data))
     srv.feed.tell(imported.game, imported.summary.version)
     return _json(imported, 201)
 
 
 async def verify_log(srv: Server, request: Request) -> Response:
-    p, _ = await srv.pass_for(request, None)
-    data = await _body(request)
-    if not data.strip():
-        raise malformed("the body is empty: send the log's JSON Lines")
+    data = await _log_body(request)
     key = request.query_params.get("key") or None
-    return _json(await srv.workers.run(tables.verify_log, p, data, key))
+    return _json(await srv.call(request, None, lambda app, p, _: tables.verify_log(app, p, data, key)))
 
 
 async def live(srv: Server, request: Request) -> Response:
-    p, battle_id = await srv.pass_for(request, request.path_params["game"])
-    assert battle_id is not None
-    stream = await srv.workers.run(lambda app: app.ruleset(battle_id).game_stream(battle_id))
-    version = (await srv.workers.run(tables.summary, battle_id)).version
+    battle_id, stream, version = await srv.call(
+        request, _game(request),
+        lambda app, p, battle_id: (battle_id, app.ruleset(battle_id).game_stream(battle_id),
+                                   app.battle(battle_id).version))
 
     async def events():
         async with srv.feed.watch(battle_id, stream) as queue:

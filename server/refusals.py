@@ -13,12 +13,13 @@ from domain.kernel.errors import (
     MalformedCommand,
     NotFound,
     RuleViolation,
+    RulekeeperError,
 )
 
 from .wire import Refusal
 
 
-class Refused(Exception):
+class Refused(RulekeeperError):
     """A request the server itself refuses (a pass without the right, a
     stale version, a body too large), with its status and answer."""
 
@@ -38,14 +39,6 @@ def unauthorized(reason: str) -> Refused:
     return Refused(401, Refusal(error="unauthorized", reason=reason))
 
 
-def moved_on(now: int, seen: int | None = None) -> Refused:
-    """409: the game moved on since the version the client saw."""
-    said = f" (you saw version {seen}, it is at {now})" if seen is not None else f" (it is at version {now})"
-    return Refused(409, Refusal(error="moved-on", version=now,
-                                reason="the battle moved on: another command was saved first; reload and try again"
-                                + said))
-
-
 def malformed(reason: str) -> Refused:
     """400: a request that cannot be understood."""
     return Refused(400, Refusal(error="malformed", reason=reason))
@@ -60,7 +53,7 @@ def refusal_of(error: BaseException) -> tuple[int, Refusal] | None:
     if isinstance(error, RuleViolation):
         return 422, Refusal(error="rule", rule=error.rule, reason=str(error))
     if isinstance(error, ConcurrencyError):
-        return 409, Refusal(error="moved-on", reason=str(error))
+        return 409, Refusal(error="moved-on", reason=str(error), version=error.version)
     if isinstance(error, NotFound):
         return 404, Refusal(error="not-found", reason=str(error))
     if isinstance(error, (MalformedCommand, AmbiguousCommand, LogError, ContentError)):

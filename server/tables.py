@@ -30,7 +30,7 @@ from domain.kernel.ruleset import Ruleset
 
 from . import setups
 from .passes import Keyring, Pass, Role
-from .refusals import forbidden, malformed, moved_on, unauthorized
+from .refusals import forbidden, malformed, unauthorized
 from .wire import (
     CommandRequest,
     CommandResult,
@@ -73,7 +73,8 @@ def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> 
         return found, None
     host = keyring.check(token, None)
     try:
-        battle_id = app.find_battle(game).battle_id
+        # A game's own id, once found, needs no look in the index.
+        battle_id = game if app.knows(game) else app.find_battle(game).battle_id
     except NotFound:
         if host is not None:
             raise
@@ -81,8 +82,9 @@ def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> 
     if host is not None:
         return host, battle_id
     rs = app.ruleset(battle_id)
-    state = app.battle(battle_id).state
-    found = keyring.check(token, battle_id, [s.key for s in rs.seats(state)])
+    # The seats are the game's from its setup on: the game as last seen will do.
+    game_now = app.cached(battle_id) or app.battle(battle_id)
+    found = keyring.check(token, battle_id, [s.key for s in rs.seats(game_now.state)])
     if found is None:
         raise unauthorized(NO_PASS_FOR_GAME)
     return found, battle_id
@@ -105,11 +107,14 @@ def whoami(app: GameApp, p: Pass, battle_id: str | None) -> Whoami:
 # -- reading -----------------------------------------------------------------------
 
 
-def summary(app: GameApp, battle_id: str, game: Game | None = None, deleted: bool = False) -> GameSummary:
+def summary(app: GameApp, battle_id: str, game: Game | None = None, deleted: bool = False,
+            fresh_name: bool = True) -> GameSummary:
+    """Where a game stands (``game``: as given, else read now); its name
+    from the index read now, or as last read (``fresh_name=False``)."""
     rs = app.ruleset(battle_id)
     game = game or app.battle(battle_id)
     s = rs.summary(game.state)
-    entry = app.index().get(battle_id)
+    entry = app.index(refresh=fresh_name).get(battle_id)
     return GameSummary(id=battle_id, name=entry.name if entry else battle_id, ruleset=rs.name, title=rs.title,
                        setup=s.setup, version=game.version, round=s.round, where=s.where, who=s.who, over=s.over,
                        deleted=deleted or bool(entry and entry.deleted))
@@ -225,11 +230,6 @@ def _may_give(p: Pass, actor: str | None) -> bool:
     return actor is None or actor == p.seat
 
 
-def _check_fresh(game: Game, seen: int | None) -> None:
-    if seen is not None and seen != game.version:
-        raise moved_on(game.version, seen)
-
-
 def _check_not_spectator(p: Pass) -> None:
     if p.role is Role.SPECTATOR:
         raise forbidden("SEAT-3", "a spectator only reads")
@@ -253,12 +253,14 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
     extra = unknown_field(msgspec.json.decode(request.command), cmd)
     if extra is not None:
         raise malformed(f"the command has no field {extra.replace('$', 'command', 1)}")
-    before = app.battle(battle_id)
-    _check_fresh(before, request.version)
-    _check_may(rs, p, before.state, cmd, "SEAT-1", f"`rk {rs.describe_command(cmd)}`")
-    # ``expected``: decided on the state just checked, or refused 409 if another
-    # command was saved in between (by another worker or process).
-    return _answer(app, rs, battle_id, before, app.execute(battle_id, cmd, expected=before.version))
+    # ``deciding``: the game at the version the client saw, read only if
+    # this process does not hold it so; checked and decided on that one
+    # state, and refused 409 if another command was saved first (by another
+    # worker or process), never decided on a state the client did not see.
+    with app.deciding(battle_id, request.version) as before:
+        _check_may(rs, p, before.state, cmd, "SEAT-1", f"`rk {rs.describe_command(cmd)}`")
+        result = app.execute(battle_id, cmd, expected=before.version)
+    return _answer(app, rs, battle_id, before, result)
 
 
 def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> CommandResult:
@@ -266,29 +268,30 @@ def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> Command
     forced undo is the host's."""
     _check_not_spectator(p)  # before the rules: nothing to undo is no answer for one who may not
     rs = app.ruleset(battle_id)
-    before = app.battle(battle_id)
-    _check_fresh(before, request.version)
-    if not p.is_host:
-        if request.force:
-            raise forbidden("SEAT-2", "a forced undo (UNDO-2) is the host's")
-        if before.can_undo:
-            last = before.done[-1]
-            earlier = app.battle(battle_id, version=last.version_before).state
-            _check_may(rs, p, earlier, last.command, "SEAT-2", f"undoing `rk {rs.describe_command(last.command)}`")
-    return _answer(app, rs, battle_id, before, app.undo(battle_id, force=request.force, expected=before.version))
+    with app.deciding(battle_id, request.version) as before:
+        if not p.is_host:
+            if request.force:
+                raise forbidden("SEAT-2", "a forced undo (UNDO-2) is the host's")
+            if before.can_undo:
+                last = before.done[-1]
+                earlier = app.battle(battle_id, version=last.version_before).state
+                _check_may(rs, p, earlier, last.command, "SEAT-2",
+                           f"undoing `rk {rs.describe_command(last.command)}`")
+        result = app.undo(battle_id, force=request.force, expected=before.version)
+    return _answer(app, rs, battle_id, before, result)
 
 
 def redo(app: GameApp, p: Pass, battle_id: str, request: RedoRequest) -> CommandResult:
     """Redo the command undone last: a seat its own or the table's (SEAT-2)."""
     _check_not_spectator(p)
     rs = app.ruleset(battle_id)
-    before = app.battle(battle_id)
-    _check_fresh(before, request.version)
-    if not p.is_host and before.can_redo:
-        last = before.undone[-1]
-        earlier = app.battle(battle_id, version=last.version_before).state
-        _check_may(rs, p, earlier, last.command, "SEAT-2", f"redoing `rk {rs.describe_command(last.command)}`")
-    return _answer(app, rs, battle_id, before, app.redo(battle_id, expected=before.version))
+    with app.deciding(battle_id, request.version) as before:
+        if not p.is_host and before.can_redo:
+            last = before.undone[-1]
+            earlier = app.battle(battle_id, version=last.version_before).state
+            _check_may(rs, p, earlier, last.command, "SEAT-2", f"redoing `rk {rs.describe_command(last.command)}`")
+        result = app.redo(battle_id, expected=before.version)
+    return _answer(app, rs, battle_id, before, result)
 
 
 def new_game(app: GameApp, p: Pass, request: NewGame) -> CommandResult:
@@ -314,7 +317,7 @@ def _answer(app: GameApp, rs: Ruleset, battle_id: str, before: Game | None, resu
         elif not isinstance(event, CommandIssued):
             state = rs.evolve(state, event)
     return CommandResult(game=battle_id, command_id=result.command_id, version=result.battle.version,
-                         narrated=words, summary=summary(app, battle_id, result.battle))
+                         narrated=words, summary=summary(app, battle_id, result.battle, fresh_name=False))
 
 
 # -- logs ---------------------------------------------------------------------------------

@@ -50,7 +50,12 @@ class LogError(RulekeeperError):
 
 
 class ConcurrencyError(RulekeeperError):
-    """Another writer appended to the same battle first; nothing was written."""
+    """Another writer appended to the same battle first; nothing was written.
+    ``version``: where the battle is now, when known."""
+
+    def __init__(self, message: str, version: int | None = None) -> None:
+        super().__init__(message)
+        self.version = version
 
 
 class NotFound(RulekeeperError):

@@ -191,6 +191,18 @@ class GameApp(EventSourcedApp):
             self._remember(battle_id, found)
         return found
 
+    def cached(self, battle_id: str) -> Game | None:
+        """The latest state of game ``battle_id`` this application has seen,
+        without reading the store (None if it holds none): for what does not
+        change as a game goes on (its seats), or with ``deciding``, which
+        checks it."""
+        return self._latest.get(battle_id)
+
+    def knows(self, battle_id: str) -> bool:
+        """Whether ``battle_id`` is the id of a game this application has
+        found already (no read)."""
+        return battle_id in self._rulesets
+
     def _remember(self, battle_id: str, game: Game) -> None:
         self._latest[battle_id] = game
         self._latest.move_to_end(battle_id)
@@ -240,10 +252,14 @@ class GameApp(EventSourcedApp):
 
     # -- the index: names, deletion ------------------------------------------------
 
-    def index(self) -> BattleIndex:
+    def index(self, *, refresh: bool = True) -> BattleIndex:
         """The game index folded (``domain.kernel.battle_index``). Kept, and
         brought up to date with what was appended since: one indexed read
-        when nothing was. Do not change what it returns."""
+        when nothing was (none at all with ``refresh=False`` once it was
+        read, for a caller that may show a name a moment old). Do not
+        change what it returns."""
+        if not refresh and self._index is not None:
+            return self._index[1]
         last = self.events.last(INDEX_STREAM)
         version = last.originator_version if last else 0
         if self._index is None or self._index[0] > version:
@@ -363,7 +379,7 @@ class GameApp(EventSourcedApp):
         if the game is elsewhere, ``ConcurrencyError`` and nothing is written
         (the append is at that version, so a write in between fails it too)."""
         rs = self.ruleset(battle_id)
-        with self._deciding(battle_id, expected) as game:
+        with self.deciding(battle_id, expected) as game:
             # The ruleset refuses a second setup with its own rule; the kernel
             # never lets one through, whatever a ruleset's decide says.
             outcome: Outcome = rs.decide(game.state, command, self._rules_context(rs, game.state, None, command))
@@ -382,7 +398,7 @@ class GameApp(EventSourcedApp):
         A command that revealed a roll or a draw is a barrier: ``force``.
         ``expected`` as for ``execute``."""
         rs = self.ruleset(battle_id)
-        with self._deciding(battle_id, expected) as game:
+        with self.deciding(battle_id, expected) as game:
             if not game.can_undo:
                 raise RuleViolation("UNDO-1", "there is nothing to undo (the setup itself cannot be undone;"
                                               " start a new battle)")
@@ -430,14 +446,14 @@ class GameApp(EventSourcedApp):
         """Re-apply the most recently undone command, while nothing new was
         done since. The RNG counter came back with the undo, so the same
         command rolls the same faces. ``expected`` as for ``execute``."""
-        with self._deciding(battle_id, expected) as game:
+        with self.deciding(battle_id, expected) as game:
             if not game.can_redo:
                 raise RuleViolation("REDO-1", "there is nothing to redo")
         last = game.undone[-1]
         return self.execute(battle_id, last.command, redo_of=last.command_id, expected=game.version)
 
     @contextmanager
-    def _deciding(self, battle_id: str, expected: int | None) -> Iterator[Game]:
+    def deciding(self, battle_id: str, expected: int | None) -> Iterator[Game]:
         """The game a command is decided against. When the caller says which
         version it checked and this process holds the game at that version,
         that one, with no read: the append is at that version, so if another
@@ -507,7 +523,7 @@ class GameApp(EventSourcedApp):
 def _expect(game: Game, expected: int | None) -> None:
     """``ConcurrencyError`` when the game is not at the version ``expected``."""
     if expected is not None and game.version != expected:
-        raise ConcurrencyError(f"{MOVED_ON} (it is at version {game.version}, not {expected})")
+        raise ConcurrencyError(f"{MOVED_ON} (you saw version {expected}, it is at {game.version})", game.version)
 
 
 def _events_of(written: list[_Written]) -> tuple[tuple[UUID, tuple[Event, ...]], ...]:
