@@ -27,6 +27,7 @@ from .load_check import warm_up
 from .load_play import CREATE_TRIES, GameLog
 
 JOIN_MARGIN = 30.0  # seconds past the deadline a thread may take to finish its last call
+START_WAIT = 120.0  # seconds the threads may take to warm up before the start together
 
 
 @dataclass
@@ -65,9 +66,11 @@ def replay(store: str, games: list[GameLog], seconds: float) -> Concurrent:
     giving writes once ``seconds`` have passed."""
     tables = by_table(games)
     out = Concurrent(threads=len(tables))
+    if not tables:
+        return out
     lock = threading.Lock()
     warming = threading.Lock()  # one warm-up at a time: their set-ups would race for the index of games
-    start = threading.Barrier(len(tables) + 1)
+    start = threading.Barrier(len(tables) + 1, timeout=START_WAIT)
     failures: list[BaseException] = []
     done_at: list[float] = []
 

@@ -22,12 +22,12 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from domain.kernel.games import GameApp
 
-from . import tables, views
+from . import rights, tables, views
 from .live import ChangeFeed
 from .passes import Keyring
 from .refusals import Refused, malformed, refusal_of
@@ -96,7 +96,7 @@ class Server:
         token = _token(request)
 
         def checked(app: GameApp) -> T:
-            p, battle_id = tables.check_pass(app, self.keyring, token, game)
+            p, battle_id = rights.check_pass(app, self.keyring, token, game)
             return fn(app, p, battle_id, *args)
 
         return await self.workers.run(checked)

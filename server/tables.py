@@ -1,21 +1,9 @@
 """What the server does with the store, one function per request, each run
-on a worker thread with its application (``server.workers``). The rules
-and the log are the kernel's (``GameApp``); here are only the table's own
-rules: who may do what (SEAT-1 to SEAT-4, ours) and "moved on" for a
-request that names a version the game has left.
-
-SEAT-1: a seat gives commands for its own adventurer, player or unit, and
-the table's commands (the next round); not another seat's.
-SEAT-2: a seat undoes or redoes only a command of its own or of the table;
-a forced undo (UNDO-2) and everything else are the host's.
-SEAT-3: a spectator only reads.
-SEAT-4: a seat's or spectator's token is a pass for its own game only;
-listing, creating and importing games are the host's.
-SEAT-5: what the rules hide from the other players (a Conquest Command
-Stack, CMD-4) is shown only to its owner and the host while the game goes
-on: masked in the state, named but not shown in the log, and the whole
-log (export, verify) is the host's until the game is over.
-"""
+on a worker thread with its application (``server.workers``), once the
+request's pass was checked (``server.rights``, which also says who may do
+what: SEAT-1 to SEAT-5). The rules and the log are the kernel's
+(``GameApp``): a command is decided on the game at the version the client
+saw, or refused as "moved on"."""
 
 from __future__ import annotations
 
@@ -24,13 +12,12 @@ from typing import Any
 import msgspec
 
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone, Game
-from domain.kernel.errors import NotFound
 from domain.kernel.games import GameApp, Result
 from domain.kernel.ruleset import Ruleset
 
-from . import setups
-from .passes import Keyring, Pass, Role
-from .refusals import forbidden, malformed, unauthorized
+from . import rights, setups
+from .passes import Keyring, Pass
+from .refusals import forbidden, malformed
 from .wire import (
     CommandRequest,
     CommandResult,
@@ -50,50 +37,6 @@ from .wire import (
 )
 
 LOG_TAIL = 400  # narrated events a log answer holds at most, unless asked for more
-# One answer whether the game exists or not: a stranger learns nothing.
-NO_PASS_FOR_GAME = "this token is no pass for that game (SEAT-4: a seat's link opens its own game only)"
-
-
-# -- passes ------------------------------------------------------------------------
-
-
-def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> tuple[Pass, str | None]:
-    """The pass ``token`` gives for ``game`` (by id or name), and the game's
-    id. 401 for a token that is no pass; 404 only once the pass is known
-    good (a stranger learns nothing of what games exist)."""
-    if not token:
-        raise unauthorized("no token: open the link the host gave you (it carries ?token=...)")
-    if game is None:
-        found = keyring.check(token, None)
-        if found is None:
-            # A seat's or spectator's token is known only with its game: out
-            # of one (the list, a new game, an import) it is no pass at all.
-            raise unauthorized("this token is no pass here (SEAT-4: a seat's or spectator's link opens its own "
-                               "game only; the rest is the host's)")
-        return found, None
-    host = keyring.check(token, None)
-    try:
-        # A game's own id, once found, needs no look in the index.
-        battle_id = game if app.knows(game) else app.find_battle(game).battle_id
-    except NotFound:
-        if host is not None:
-            raise
-        raise unauthorized(NO_PASS_FOR_GAME) from None
-    if host is not None:
-        return host, battle_id
-    rs = app.ruleset(battle_id)
-    # The seats are the game's from its setup on: the game as last seen will do.
-    game_now = app.cached(battle_id) or app.battle(battle_id)
-    found = keyring.check(token, battle_id, [s.key for s in rs.seats(game_now.state)])
-    if found is None:
-        raise unauthorized(NO_PASS_FOR_GAME)
-    return found, battle_id
-
-
-def host_only(p: Pass, what: str) -> None:
-    """SEAT-4: ``what`` is the host's."""
-    if not p.is_host:
-        raise forbidden("SEAT-4", f"{what} is the host's")
 
 
 def whoami(app: GameApp, p: Pass, battle_id: str | None) -> Whoami:
@@ -122,7 +65,7 @@ def summary(app: GameApp, battle_id: str, game: Game | None = None, deleted: boo
 
 def games(app: GameApp, p: Pass, everything: bool = False) -> list[GameSummary]:
     """Every game of every ruleset (deleted ones too with ``everything``)."""
-    host_only(p, "the list of games")
+    rights.host_only(p, "the list of games")
     return [summary(app, e.battle_id, deleted=e.deleted) for e in app.index().entries(deleted=everything)]
 
 
@@ -165,10 +108,10 @@ def legal(app: GameApp, p: Pass, battle_id: str) -> list[LegalCommand]:
     out = []
     for command in app.legal(battle_id):
         actor = rs.actor(game.state, command)
-        if rs.hides(command) and not _may_give(p, actor):
+        if rs.hides(command) and not rights.may_give(p, actor):
             continue  # SEAT-5: another player's secret choice (the order of a Command Stack)
         out.append(LegalCommand(label=f"rk {rs.describe_command(command)}", command=msgspec.to_builtins(command),
-                                actor=actor, allowed=_may_give(p, actor)))
+                                actor=actor, allowed=rights.may_give(p, actor)))
     return out
 
 
@@ -222,33 +165,11 @@ def _undone_words(app: GameApp, rs: Ruleset, stream: Any, command_id: str) -> st
 # -- acting ----------------------------------------------------------------------------
 
 
-def _may_give(p: Pass, actor: str | None) -> bool:
-    if p.role is Role.HOST:
-        return True
-    if p.role is Role.SPECTATOR:
-        return False
-    return actor is None or actor == p.seat
-
-
-def _check_not_spectator(p: Pass) -> None:
-    if p.role is Role.SPECTATOR:
-        raise forbidden("SEAT-3", "a spectator only reads")
-
-
-def _check_may(rs: Ruleset, p: Pass, state: Any, command: Any, rule: str, doing: str) -> None:
-    if p.role is Role.SPECTATOR:
-        raise forbidden("SEAT-3", "a spectator only reads")
-    actor = rs.actor(state, command)
-    if not _may_give(p, actor):
-        who = next((s.name for s in rs.seats(state) if s.key == actor), actor)
-        raise forbidden(rule, f"{doing} is {who}'s, not this seat's")
-
-
 def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> CommandResult:
     """Decide and save a command, if this pass may give it (SEAT-1) and the
     game is still where the client saw it."""
     rs = app.ruleset(battle_id)
-    _check_not_spectator(p)
+    rights.check_not_spectator(p)
     cmd = msgspec.json.decode(request.command, type=rs.command_type)
     extra = unknown_field(msgspec.json.decode(request.command), cmd)
     if extra is not None:
@@ -258,7 +179,7 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
     # state, and refused 409 if another command was saved first (by another
     # worker or process), never decided on a state the client did not see.
     with app.deciding(battle_id, request.version) as before:
-        _check_may(rs, p, before.state, cmd, "SEAT-1", f"`rk {rs.describe_command(cmd)}`")
+        rights.check_may(rs, p, before.state, cmd, "SEAT-1", f"`rk {rs.describe_command(cmd)}`")
         result = app.execute(battle_id, cmd, expected=before.version)
     return _answer(app, rs, battle_id, before, result)
 
@@ -266,37 +187,32 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
 def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> CommandResult:
     """Undo the last command: a seat its own or the table's (SEAT-2); a
     forced undo is the host's."""
-    _check_not_spectator(p)  # before the rules: nothing to undo is no answer for one who may not
+    rights.check_not_spectator(p)  # before the rules: nothing to undo is no answer for one who may not
     rs = app.ruleset(battle_id)
     with app.deciding(battle_id, request.version) as before:
         if not p.is_host:
             if request.force:
                 raise forbidden("SEAT-2", "a forced undo (UNDO-2) is the host's")
             if before.can_undo:
-                last = before.done[-1]
-                earlier = app.battle(battle_id, version=last.version_before).state
-                _check_may(rs, p, earlier, last.command, "SEAT-2",
-                           f"undoing `rk {rs.describe_command(last.command)}`")
+                rights.check_take_back(app, rs, p, battle_id, before.done[-1], "undoing")
         result = app.undo(battle_id, force=request.force, expected=before.version)
     return _answer(app, rs, battle_id, before, result)
 
 
 def redo(app: GameApp, p: Pass, battle_id: str, request: RedoRequest) -> CommandResult:
     """Redo the command undone last: a seat its own or the table's (SEAT-2)."""
-    _check_not_spectator(p)
+    rights.check_not_spectator(p)
     rs = app.ruleset(battle_id)
     with app.deciding(battle_id, request.version) as before:
         if not p.is_host and before.can_redo:
-            last = before.undone[-1]
-            earlier = app.battle(battle_id, version=last.version_before).state
-            _check_may(rs, p, earlier, last.command, "SEAT-2", f"redoing `rk {rs.describe_command(last.command)}`")
+            rights.check_take_back(app, rs, p, battle_id, before.undone[-1], "redoing")
         result = app.redo(battle_id, expected=before.version)
     return _answer(app, rs, battle_id, before, result)
 
 
 def new_game(app: GameApp, p: Pass, request: NewGame) -> CommandResult:
     """Set a game up (the host's, SEAT-4)."""
-    host_only(p, "setting a game up")
+    rights.host_only(p, "setting a game up")
     result = setups.start(app, request)
     battle_id = result.battle.state.battle_id
     rs = app.ruleset(battle_id)
@@ -323,28 +239,13 @@ def _answer(app: GameApp, rs: Ruleset, battle_id: str, before: Game | None, resu
 # -- logs ---------------------------------------------------------------------------------
 
 
-def _check_no_secrets(app: GameApp, p: Pass, battle_id: str, what: str) -> None:
-    """SEAT-5: a game whose log holds what its rules hide from players
-    (a ruleset that ``hides`` a command it played) shows the whole log to
-    the host alone until it is over."""
-    if p.is_host:
-        return
-    rs = app.ruleset(battle_id)
-    game = app.battle(battle_id)
-    if rs.summary(game.state).over:
-        return
-    if any(rs.hides(done.command) for done in game.done):
-        raise forbidden("SEAT-5", f"{what} would show other players' hidden choices; it is the host's until "
-                                  "the game is over")
-
-
 def export(app: GameApp, p: Pass, battle_id: str) -> bytes:
     """The game's portable log (JSON Lines, hash-chained, with its trailer).
     It holds every secret of the game, so while a game whose rules hide
     anything goes on, it is the host's (SEAT-5)."""
     from domain.kernel import portable
 
-    _check_no_secrets(app, p, battle_id, "its log")
+    rights.check_no_secrets(app, p, battle_id, "its log")
 
     return portable.export_battle(app, battle_id)
 
@@ -354,7 +255,7 @@ def import_log(app: GameApp, p: Pass, data: bytes) -> Imported:
     check first, nothing written if one fails."""
     from domain.kernel import portable
 
-    host_only(p, "importing a log")
+    rights.host_only(p, "importing a log")
     _check_logged_name(bytes(data))
     battle_id = portable.import_log(app, bytes(data))
     return Imported(game=battle_id, summary=summary(app, battle_id))
@@ -380,7 +281,7 @@ def verify_stored(app: GameApp, p: Pass, battle_id: str) -> VerifyAnswer:
     quote any secret: SEAT-5 as for the export)."""
     from domain.kernel import portable
 
-    _check_no_secrets(app, p, battle_id, "verifying it")
+    rights.check_no_secrets(app, p, battle_id, "verifying it")
 
     return _verified(portable.verify_battle(app, battle_id))
 
@@ -389,7 +290,7 @@ def verify_log(app: GameApp, p: Pass, data: bytes, key: str | None) -> VerifyAns
     """Verify a posted log (writes nothing; the host's, SEAT-4)."""
     from domain.kernel import portable
 
-    host_only(p, "verifying an uploaded log")
+    rights.host_only(p, "verifying an uploaded log")
     return _verified(portable.verify_log(bytes(data), key=key))
 
 

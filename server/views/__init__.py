@@ -13,7 +13,7 @@ import msgspec
 
 from domain.kernel.games import GameApp
 
-from .. import tables
+from .. import rights, tables
 from ..passes import Pass
 
 LOG_SHOWN = 40  # narrated events the table view shows
@@ -56,15 +56,6 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
         log=tables.log(app, p, battle_id, limit=LOG_SHOWN),
         legal=tables.legal(app, p, battle_id) if summary.over is False else [],
         can_undo=game.can_undo, can_redo=game.can_redo,
-        may_undo=game.can_undo and _may_redo_or_undo(app, rs, p, battle_id, game.done[-1] if game.done else None),
-        may_redo=game.can_redo and _may_redo_or_undo(app, rs, p, battle_id, game.undone[-1] if game.undone else None),
+        may_undo=game.can_undo and rights.may_take_back(app, rs, p, battle_id, game.done[-1]),
+        may_redo=game.can_redo and rights.may_take_back(app, rs, p, battle_id, game.undone[-1]),
     )
-
-
-def _may_redo_or_undo(app: GameApp, rs: Any, p: Pass, battle_id: str, done: Any) -> bool:
-    if p.is_host:
-        return True
-    if done is None or p.seat == "" or done.random:
-        return False
-    actor = rs.actor(app.battle(battle_id, version=done.version_before).state, done.command)
-    return actor is None or actor == p.seat

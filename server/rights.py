@@ -1,0 +1,130 @@
+"""Who may do what at a table: the server's own rules, SEAT-1 to SEAT-5
+(ours, shared by every ruleset; RULES-COVERAGE.md lists them). The rules
+of the games are the kernel's; here a pass (``server.passes``) meets the
+seat a command is given for (``Ruleset.actor``).
+
+SEAT-1: a seat gives commands for its own adventurer, player or unit, and
+the table's commands (the next round); not another seat's.
+SEAT-2: a seat undoes or redoes only a command of its own or of the table;
+a forced undo (UNDO-2) and everything else are the host's.
+SEAT-3: a spectator only reads.
+SEAT-4: a seat's or spectator's token is a pass for its own game only;
+listing, creating and importing games are the host's.
+SEAT-5: what the rules hide from the other players (a Conquest Command
+Stack, CMD-4) is shown only to its owner and the host while the game goes
+on: masked in the state, named but not shown in the log, and the whole
+log (export, verify) is the host's until the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel.commandlog import Done
+from domain.kernel.errors import NotFound
+from domain.kernel.games import GameApp
+from domain.kernel.ruleset import Ruleset
+
+from .passes import Keyring, Pass, Role
+from .refusals import forbidden, unauthorized
+
+# One answer whether the game exists or not: a stranger learns nothing.
+NO_PASS_FOR_GAME = "this token is no pass for that game (SEAT-4: a seat's link opens its own game only)"
+
+
+def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> tuple[Pass, str | None]:
+    """The pass ``token`` gives for ``game`` (by id or name), and the game's
+    id. 401 for a token that is no pass; 404 only once the pass is known
+    good (a stranger learns nothing of what games exist)."""
+    if not token:
+        raise unauthorized("no token: open the link the host gave you (it carries ?token=...)")
+    if game is None:
+        found = keyring.check(token, None)
+        if found is None:
+            # A seat's or spectator's token is known only with its game: out
+            # of one (the list, a new game, an import) it is no pass at all.
+            raise unauthorized("this token is no pass here (SEAT-4: a seat's or spectator's link opens its own "
+                               "game only; the rest is the host's)")
+        return found, None
+    host = keyring.check(token, None)
+    try:
+        # A game's own id, once found, needs no look in the index.
+        battle_id = game if app.knows(game) else app.find_battle(game).battle_id
+    except NotFound:
+        if host is not None:
+            raise
+        raise unauthorized(NO_PASS_FOR_GAME) from None
+    if host is not None:
+        return host, battle_id
+    rs = app.ruleset(battle_id)
+    # The seats are the game's from its setup on: the game as last seen will do.
+    game_now = app.cached(battle_id) or app.battle(battle_id)
+    found = keyring.check(token, battle_id, [s.key for s in rs.seats(game_now.state)])
+    if found is None:
+        raise unauthorized(NO_PASS_FOR_GAME)
+    return found, battle_id
+
+
+def host_only(p: Pass, what: str) -> None:
+    """SEAT-4: ``what`` is the host's."""
+    if not p.is_host:
+        raise forbidden("SEAT-4", f"{what} is the host's")
+
+
+def may_give(p: Pass, actor: str | None) -> bool:
+    """SEAT-1, SEAT-3: whether ``p`` may give a command for ``actor``
+    (None: the table's)."""
+    if p.role is Role.HOST:
+        return True
+    if p.role is Role.SPECTATOR:
+        return False
+    return actor is None or actor == p.seat
+
+
+def check_not_spectator(p: Pass) -> None:
+    """SEAT-3: a spectator only reads."""
+    if p.role is Role.SPECTATOR:
+        raise forbidden("SEAT-3", "a spectator only reads")
+
+
+def check_may(rs: Ruleset, p: Pass, state: Any, command: Any, rule: str, doing: str) -> None:
+    """Refuse (403, ``rule``) a command ``p`` may not give in ``state``."""
+    if p.role is Role.SPECTATOR:
+        raise forbidden("SEAT-3", "a spectator only reads")
+    actor = rs.actor(state, command)
+    if not may_give(p, actor):
+        who = next((s.name for s in rs.seats(state) if s.key == actor), actor)
+        raise forbidden(rule, f"{doing} is {who}'s, not this seat's")
+
+
+def check_take_back(app: GameApp, rs: Ruleset, p: Pass, battle_id: str, done: Done, doing: str) -> None:
+    """SEAT-2: refuse a seat's undo or redo (``doing``) of another seat's command."""
+    earlier = app.battle(battle_id, version=done.version_before).state
+    check_may(rs, p, earlier, done.command, "SEAT-2", f"{doing} `rk {rs.describe_command(done.command)}`")
+
+
+def may_take_back(app: GameApp, rs: Ruleset, p: Pass, battle_id: str, done: Done | None) -> bool:
+    """SEAT-2: whether ``p`` may undo or redo ``done`` (a command on the undo
+    or redo stack) without force: the host always; a seat its own or the
+    table's, unless undoing it needs force (UNDO-2)."""
+    if p.is_host:
+        return True
+    if done is None or not p.seat or done.random:
+        return False
+    actor = rs.actor(app.battle(battle_id, version=done.version_before).state, done.command)
+    return actor is None or actor == p.seat
+
+
+def check_no_secrets(app: GameApp, p: Pass, battle_id: str, what: str) -> None:
+    """SEAT-5: a game whose log holds what its rules hide from players
+    (a ruleset that ``hides`` a command it played) shows the whole log to
+    the host alone until it is over."""
+    if p.is_host:
+        return
+    rs = app.ruleset(battle_id)
+    game = app.battle(battle_id)
+    if rs.summary(game.state).over:
+        return
+    if any(rs.hides(done.command) for done in game.done):
+        raise forbidden("SEAT-5", f"{what} would show other players' hidden choices; it is the host's until "
+                                  "the game is over")
