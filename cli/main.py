@@ -552,10 +552,12 @@ def links(
     ctx: typer.Context,
     base: Annotated[Optional[str], typer.Option("--base", help="The server's address (default: the `rk server` "
                                                                "running on this home, else http://127.0.0.1:8700).")] = None,
+    seat: Annotated[Optional[str], typer.Option("--seat", metavar="NAME", help="Only this seat's link (an "
+                                                "adventurer's or player's name, spectators, or host).")] = None,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Print the links of `rk server` again: the host's, each seat's of the battle and the spectators'."""
-    _run(ctx, "table_links.show", store, battle, json, base)
+    _run(ctx, "table_links.show", store, battle, json, base, seat)
 
 
 projections_app = typer.Typer(help="The read models behind rk track, rk pool, rk audit, rk battles...",

@@ -5,16 +5,22 @@ from __future__ import annotations
 from .session import Session
 
 
-def show(s: Session, base: str | None) -> None:
+def show(s: Session, base: str | None, seat: str | None = None) -> None:
     """The host's link, and each seat's and the spectators' of the battle
     (the current one unless --battle names another), for the server
-    running on this home, or at ``base``."""
+    running on this home, or at ``base``; with ``seat``, that one link
+    alone (a seat's name, ``spectators`` or ``host``)."""
     from server.passes import Keyring, load_secret
     from server.run import DEFAULT_HOST, DEFAULT_PORT, links, running_base
 
     base = (base or running_base() or f"http://{DEFAULT_HOST}:{DEFAULT_PORT}").rstrip("/")
-    lines = links(s.app, Keyring(load_secret()), base, s.battle)
-    if s.json:
-        s.out.emit({"base": base, "links": lines})
+    found = links(s.app, Keyring(load_secret()), base, s.battle)
+    if seat is not None:
+        link = found.of(seat)
+        s.out.emit({"link": link}) if s.json else s.out.print(link)
         return
-    s.out.print(*lines)
+    if s.json:
+        s.out.emit({"base": base, "host": found.host, "game": found.game, "spectators": found.spectators,
+                    "seats": [{"key": key, "name": name, "link": link} for key, name, link in found.seats]})
+        return
+    s.out.print(*found.lines())

@@ -15,11 +15,11 @@ import os
 import socket
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from domain.kernel.errors import NotFound
 from domain.kernel.games import GameApp
-
 from domain.kernel.store_setting import home
 
 from .passes import Keyring, load_secret
@@ -45,25 +45,55 @@ def running_base() -> str | None:
         return None
 
 
-def links(app: GameApp, keyring: Keyring, base: str, game: str | None) -> list[str]:
-    """The lines to hand out: the host's link, and for ``game`` (default:
-    the current battle, if any) each seat's and the spectators'."""
-    lines = [f"host (every game, keep it to yourself): {base}/?token={keyring.host()}"]
-    try:
-        battle_id = app.find_battle(game).battle_id if game else _current(app)
-    except NotFound:
-        battle_id = None
+@dataclass(frozen=True)
+class Links:
+    """The links to hand out: the host's, and for one game each seat's
+    (key, name, link) and the spectators'."""
+
+    host: str
+    game: str | None = None
+    seats: tuple[tuple[str, str, str], ...] = ()
+    spectators: str | None = None
+
+    def lines(self) -> list[str]:
+        """As `rk server` and `rk links` print them."""
+        out = [f"host (every game, keep it to yourself): {self.host}"]
+        if self.game is None:
+            out.append("no game yet: the host's page sets one up (or `rk new` in another terminal)")
+            return out
+        width = max([len(name) for _, name, _ in self.seats] + [len("spectators")])
+        out.append(f"{self.game}:")
+        out += [f"  {name:<{width}}  {link}" for _, name, link in self.seats]
+        out.append(f"  {'spectators':<{width}}  {self.spectators}")
+        return out
+
+    def of(self, who: str) -> str:
+        """The one link of ``who``: a seat (by name or key, any case),
+        ``spectators`` or ``host``; NotFound for anyone else."""
+        wanted = who.strip().lower()
+        if wanted == "host":
+            return self.host
+        if wanted in ("spectator", "spectators") and self.spectators:
+            return self.spectators
+        for key, name, link in self.seats:
+            if wanted in (key.lower(), name.lower()):
+                return link
+        known = ", ".join([name for _, name, _ in self.seats] + ["spectators", "host"])
+        raise NotFound(f"no seat {who!r} at {self.game or 'this table'}: one of {known}")
+
+
+def links(app: GameApp, keyring: Keyring, base: str, game: str | None) -> Links:
+    """The links of game ``game`` (by id or name; default: the current
+    battle, if there is one), for a server at ``base``."""
+    host = f"{base}/?token={keyring.host()}"
+    battle_id = app.find_battle(game).battle_id if game else _current(app)
     if battle_id is None:
-        lines.append("no game yet: the host's page sets one up (or `rk new` in another terminal)")
-        return lines
+        return Links(host)
     rs = app.ruleset(battle_id)
-    seats = rs.seats(app.battle(battle_id).state)
-    width = max([len(s.name) for s in seats] + [len("spectators")])
-    lines.append(f"{battle_id}:")
-    for s in seats:
-        lines.append(f"  {s.name:<{width}}  {base}/table/{battle_id}?token={keyring.seat(battle_id, s.key)}")
-    lines.append(f"  {'spectators':<{width}}  {base}/table/{battle_id}?token={keyring.spectator(battle_id)}")
-    return lines
+    table = f"{base}/table/{battle_id}?token="
+    seats = tuple((s.key, s.name, table + keyring.seat(battle_id, s.key))
+                  for s in rs.seats(app.battle(battle_id).state))
+    return Links(host, battle_id, seats, table + keyring.spectator(battle_id))
 
 
 def _current(app: GameApp) -> str | None:
@@ -103,8 +133,12 @@ def serve(store: str | None, host: str, port: int, game: str | None, workers: in
         shown = f"[{host}]" if family == socket.AF_INET6 else host
     base = (public or f"http://{shown}:{bound}").rstrip("/")
     app = create_app(store, keyring, workers=workers)
-    with GameApp(store=store) as reader:
-        lines = links(reader, keyring, base, game)
+    try:
+        with GameApp(store=store) as reader:
+            lines = links(reader, keyring, base, game).lines()
+    except NotFound as e:
+        sys.stderr.write(f"rk server: {e}\n")
+        return 1
     say(f"rulekeeper server on {base}")
     for line in lines:
         say(line)

@@ -1,5 +1,5 @@
 """A new game from a request (``wire.NewGame``): the same domain verbs as
-`rk new`, with the same defaults (a random seed; the campaign's XP dial,
+`rk new` and `rk campaign new`, with the same defaults (a random seed; the campaign's XP dial,
 else 1; a name from the setup's first word)."""
 
 from __future__ import annotations
@@ -11,13 +11,16 @@ from typing import Any
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.games import GameApp, Result
 
-from .wire import NewBetrayalGame, NewConquestGame, NewGame
+from .wire import NewBetrayalGame, NewCampaign, NewConquestGame, NewGame
 
 MAX_SEED = 2**63
+MAX_DIAL = 80  # as `rk campaign new --dial` takes it
 
 
 def start(app: GameApp, request: NewGame) -> Result:
     """Set the game up; refused with the rules' reason, writing nothing."""
+    if isinstance(request, NewCampaign):
+        return _campaign(app, request)
     seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
     if not 0 <= seed < MAX_SEED:
         raise MalformedCommand("seed must be a whole number from 0 to 2^63-1")
@@ -61,6 +64,15 @@ def _conquest(app: GameApp, r: NewConquestGame, seed: int) -> Result:
     return app.start("conquest", command, battle_id=battle_id)
 
 
+def _campaign(app: GameApp, r: NewCampaign) -> Result:
+    from domain.betrayal.campaign_app import new_campaign
+    from domain.betrayal.vocab import Difficulty
+
+    if r.dial is not None and not 0 <= r.dial <= MAX_DIAL:
+        raise MalformedCommand(f"dial must be a whole number from 0 to {MAX_DIAL} (as `rk campaign new --dial`)")
+    return new_campaign(app, r.name, difficulty=_choice(Difficulty, r.difficulty, "difficulty"), dial=r.dial)
+
+
 def _choice(kind: type[enum.Enum], value: str, what: str) -> Any:
     try:
         return kind(value)
@@ -69,4 +81,4 @@ def _choice(kind: type[enum.Enum], value: str, what: str) -> Any:
             from None
 
 
-__all__ = ["start", "NewGame", "NewBetrayalGame", "NewConquestGame"]
+__all__ = ["start", "NewGame", "NewBetrayalGame", "NewCampaign", "NewConquestGame"]

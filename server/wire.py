@@ -60,7 +60,16 @@ class NewConquestGame(Strict, tag="conquest", tag_field="ruleset", kw_only=True)
     physical_dice: bool = False
 
 
-NewGame = NewBetrayalGame | NewConquestGame
+class NewCampaign(Strict, tag="betrayal-campaign", tag_field="ruleset", kw_only=True):
+    """Begin a Betrayal campaign (its commands are the host's: a campaign
+    has no seats). ``dial`` defaults to the pack's starting XP dial."""
+
+    name: str | None = None
+    difficulty: str = "adept"
+    dial: int | None = None
+
+
+NewGame = NewBetrayalGame | NewConquestGame | NewCampaign
 
 
 class CommandRequest(Strict, kw_only=True):
