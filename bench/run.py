@@ -21,7 +21,7 @@ if __package__ in (None, ""):  # run as a file: python bench/run.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import (  # noqa: E402
-    battles, conquest, delve, inprocess, log, memory, play, process, rebuild, size, snapshots, streams,
+    battles, conquest, delve, inprocess, labyrinth, log, memory, play, process, rebuild, size, snapshots, streams,
 )
 from bench.measure import Row  # noqa: E402
 
@@ -64,6 +64,14 @@ def main(argv: list[str] | None = None) -> int:
             _say(f"  {c.events:,} events: {c.commands} commands, {c.undos} undos, {c.redos} redos,"
                  f" {c.ends} endings undone; built in {c.build_seconds:.0f} s")
             rows += conquest.rebuild_rows(c, args.quick)
+        for n in sizes:
+            if n > 10_000:
+                continue  # as Conquest's: the goal's size
+            _say(f"rebuild, SQLite, labyrinth, {n:,} events")
+            lab = labyrinth.stream(n, args.seed, cache)
+            _say(f"  {lab.events:,} events: {lab.commands} commands, {lab.undos} undos, {lab.redos} redos,"
+                 f" {lab.ends} endings undone; built in {lab.build_seconds:.0f} s")
+            rows += labyrinth.rebuild_rows(lab, args.quick)
         for n in sizes:
             if n > 10_000:
                 continue  # as Conquest's: the goal's size

@@ -31,8 +31,8 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-new_app = typer.Typer(help="Start something new: a Betrayal clash, dungeon or delve, or a Conquest battle.",
-                      no_args_is_help=True)
+new_app = typer.Typer(help="Start something new: a Betrayal clash, dungeon or delve, a Conquest battle, "
+                           "or a labyrinth battle.", no_args_is_help=True)
 app.add_typer(new_app, name="new", rich_help_panel="Setting up")
 
 GLOBAL = "Global options"

@@ -213,7 +213,13 @@ def rule(
 @app.command(rich_help_panel=ACT)
 def move(
     ctx: typer.Context,
-    hex: Annotated[str, typer.Argument(metavar="HEX", help="Where to, e.g. c4.", show_default=False)],
+    hex: Annotated[str, typer.Argument(metavar="HEX", help="Where to, e.g. c4 (in a labyrinth battle: the PC).",
+                                       show_default=False)],
+    row: Annotated[Optional[str], typer.Argument(
+        metavar="[ROW]", help="A labyrinth battle only: front or back.", show_default=False)] = None,
+    place: Annotated[Optional[int], typer.Argument(
+        metavar="[PLACE]", min=1, max=99, show_default=False,
+        help="A labyrinth battle only: the place in the row, 1 = leftmost (default: rightmost).")] = None,
     explore: Annotated[bool, typer.Option(
         "--explore", help="In a delve: explore HEX, an explorable Connection hex, on entering it (EXPLORATION-3a).")] = False,
     battle: BattleId = None, store: Store = None, json: Json = False,
@@ -222,8 +228,11 @@ def move(
 
     In a delve, --explore explores HEX on arrival, using no action (EXPLORATION-3a, 3c);
     what the rest of the move allows may follow (EXPLORATION-3b).
+
+    In a labyrinth battle, `rk move PC ROW [PLACE]` declares a PC's Standby
+    move to the front or back row (STANDBY-2, STANDBY-3).
     """
-    _run(ctx, "betrayal.move", store, battle, json, hex, explore)
+    _run(ctx, "labyrinth_verbs.move", store, battle, json, hex, row, place, explore)
 
 
 @app.command(rich_help_panel=ACT)
@@ -645,6 +654,7 @@ from . import campaign_verbs  # noqa: E402,F401
 from . import class_verbs  # noqa: E402,F401
 from . import conquest_verbs  # noqa: E402,F401
 from . import delve_verbs  # noqa: E402,F401
+from . import labyrinth_verbs  # noqa: E402,F401
 from . import log_verbs  # noqa: E402,F401
 from . import skyshards  # noqa: E402,F401
 from . import why  # noqa: E402,F401

@@ -30,6 +30,10 @@ from domain.conquest.commands import StartConquest
 from domain.conquest.vocab import Termination
 from domain.kernel.games import GameApp
 from domain.kernel.portable import export_battle
+from domain.labyrinth import events as labyrinth_events
+from domain.labyrinth.commands import Attack, Escape, Member, StartLabyrinth
+from domain.labyrinth.commands import Pass as LabyrinthPass
+from domain.labyrinth.vocab import Termination as LabyrinthEnd
 
 LOGS = Path(__file__).resolve().parent
 PARTY = (PartySpec("Ysolda", "nord"), PartySpec("Tarn", "dark-elf"))
@@ -372,6 +376,104 @@ def campaign_two_battles(app: BetrayalApp) -> str:
     return campaign_id
 
 
+
+# --- Labyrinth ------------------------------------------------------------------------
+#
+# Played on the starter pack by a plain bot (``_labyrinth_bot``), the
+# Enemies by the engine's seeded policy. As for the delves, when a seed no
+# longer gives what the log is named for, the first seed of
+# ``LABYRINTH_SEARCH`` that does is played instead (and printed).
+
+LABYRINTH_SEARCH = range(60)
+MAX_LABYRINTH_COMMANDS = 600
+LabyrinthShows = Callable[[GameApp, str], bool]
+
+
+def _labyrinth_bot(state, listed: list, run: bool):
+    """In the Standby phase the next PC passes (with ``run``: declares
+    Escape); in the Main phase the acting PC attacks the Enemy with the
+    least HP it may attack (the first listed on a tie), else passes."""
+    if run:
+        escape = next((c for c in listed if isinstance(c, Escape)), None)
+        if escape is not None:
+            return escape
+    attacks = [c for c in listed if isinstance(c, Attack)]
+    if attacks:
+        return min(attacks, key=lambda c: state.get(c.target).hp)
+    return next((c for c in listed if isinstance(c, LabyrinthPass)), listed[0])
+
+
+def _labyrinth_play(app: GameApp, battle_id: str, *, encounter: str, party: tuple[Member, ...], seed: int,
+                    run: bool = False) -> None:
+    """Set the battle up and let the bot play it to the end."""
+    app.start("labyrinth", StartLabyrinth(battle_id=battle_id, encounter=encounter, party=party, seed=seed),
+              battle_id=battle_id)
+    for _ in range(MAX_LABYRINTH_COMMANDS):
+        state = app.battle(battle_id).state
+        if state.over:
+            return
+        app.execute(battle_id, _labyrinth_bot(state, app.legal(battle_id), run))
+    raise RuntimeError(f"{battle_id} did not end in {MAX_LABYRINTH_COMMANDS} commands")
+
+
+def _labyrinth_seeded(app: GameApp, battle_id: str, seed: int, shows: LabyrinthShows, **setup) -> str:
+    """Play ``battle_id`` with ``seed`` if that shows what the log is named
+    for, else with the first seed of ``LABYRINTH_SEARCH`` that does; loudly none."""
+    for candidate in (seed, *(s for s in LABYRINTH_SEARCH if s != seed)):
+        with GameApp("memory") as scratch:
+            _labyrinth_play(scratch, battle_id, seed=candidate, **setup)
+            if not shows(scratch, battle_id):
+                continue
+        if candidate != seed:
+            print(f"{battle_id}: seed {seed} no longer shows it; seed {candidate} does (update the"
+                  " seed in logs/regenerate.py and logs/README.md)", file=sys.stderr)
+        _labyrinth_play(app, battle_id, seed=candidate, **setup)
+        if not shows(app, battle_id):
+            raise RuntimeError(f"{battle_id}: seed {candidate} played twice gave two battles")
+        return battle_id
+    raise RuntimeError(f"{battle_id}: neither seed {seed} nor any of {LABYRINTH_SEARCH.start} to"
+                       f" {LABYRINTH_SEARCH.stop - 1} shows what the log is named for; the rules changed:"
+                       " change the party, the encounter or the bot")
+
+
+def _labyrinth_ended(termination: LabyrinthEnd) -> LabyrinthShows:
+    return lambda app, battle_id: app.battle(battle_id).state.termination is termination
+
+
+def _labyrinth_escaped(app: GameApp, battle_id: str) -> bool:
+    """The party got away (STANDBY-8) after at least one attempt that failed."""
+    rolls = [e.event for e in app.stream(battle_id) if isinstance(e.event, labyrinth_events.EscapeRolled)]
+    return (app.battle(battle_id).state.termination is LabyrinthEnd.ESCAPED
+            and rolls[-1].escaped and any(not r.escaped for r in rolls))
+
+
+def labyrinth_won(app: GameApp) -> str:
+    """Mossy Hollow won (seed 1): Brann (Vanguard), Hild (Bulwark), Ysa
+    (Mender) and Corvin (Stormcaller), all level 3, pass in Standby and
+    attack the weakest Enemy until none is left."""
+    party = (Member(cls="vanguard", level=3, name="Brann"), Member(cls="bulwark", level=3, name="Hild"),
+             Member(cls="mender", level=3, name="Ysa"), Member(cls="stormcaller", level=3, name="Corvin"))
+    return _labyrinth_seeded(app, "golden-labyrinth-won", 1, _labyrinth_ended(LabyrinthEnd.PCS_WIN),
+                             encounter="mossy-hollow", party=party)
+
+
+def labyrinth_lost(app: GameApp) -> str:
+    """The Ogre's Den lost (seed 1): Brann (Vanguard) and Ysa (Mender), level
+    1, stand and fight the same way until the party is wiped out."""
+    party = (Member(cls="vanguard", level=1, name="Brann"), Member(cls="mender", level=1, name="Ysa"))
+    return _labyrinth_seeded(app, "golden-labyrinth-lost", 1, _labyrinth_ended(LabyrinthEnd.PCS_LOSE),
+                             encounter="ogre-den", party=party)
+
+
+def labyrinth_escape(app: GameApp) -> str:
+    """The Ogre's Den fled (seed 1): Tamsin (Tracker) and Brann (Vanguard),
+    level 1, declare Escape in every Standby phase (fighting in the Main
+    phase meanwhile); an attempt fails before one succeeds (STANDBY-8)."""
+    party = (Member(cls="tracker", level=1, name="Tamsin"), Member(cls="vanguard", level=1, name="Brann"))
+    return _labyrinth_seeded(app, "golden-labyrinth-escape", 1, _labyrinth_escaped,
+                             encounter="ogre-den", party=party, run=True)
+
+
 GOLDEN: dict[str, Callable[[GameApp], str]] = {
     "won-waystone-crossing.jsonl": won_waystone_crossing,
     "lost-fallen-watchtower.jsonl": lost_fallen_watchtower,
@@ -384,6 +486,9 @@ GOLDEN: dict[str, Callable[[GameApp], str]] = {
     "conquest-round-limit.jsonl": conquest_round_limit,
     "conquest-undo.jsonl": conquest_undo,
     "campaign-two-battles.jsonl": campaign_two_battles,
+    "labyrinth-won.jsonl": labyrinth_won,
+    "labyrinth-lost.jsonl": labyrinth_lost,
+    "labyrinth-escape.jsonl": labyrinth_escape,
 }
 
 

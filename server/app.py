@@ -323,7 +323,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", "/api/games", "listGames", "Every game of every ruleset (the host's).", list[GameSummary],
              query=(Param("all", bool, "list deleted games too"),), handler=list_games),
     Endpoint("POST", "/api/games", "createGame", "Set a game up (the host's): a Betrayal clash, dungeon or delve, a "
-             "Betrayal campaign, or a Conquest battle.", CommandResult, body=NewGame, refusals=(400, 401, 403, 413, 422),
+             "Betrayal campaign, a Conquest battle, or a labyrinth battle.", CommandResult, body=NewGame, refusals=(400, 401, 403, 413, 422),
              handler=create_game),
     Endpoint("GET", "/api/games/{game}", "getGame", "Where a game stands.", GameSummary, handler=game_summary),
     Endpoint("GET", "/api/games/{game}/seats", "getSeats", "A game's seats; for the host, each seat's link.", Seats,

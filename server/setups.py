@@ -11,7 +11,7 @@ from typing import Any
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.games import GameApp, Result
 
-from .wire import NewBetrayalGame, NewCampaign, NewConquestGame, NewGame
+from .wire import NewBetrayalGame, NewCampaign, NewConquestGame, NewGame, NewLabyrinthGame
 
 MAX_SEED = 2**63
 MAX_DIAL = 80  # as `rk campaign new --dial` takes it
@@ -26,6 +26,8 @@ def start(app: GameApp, request: NewGame) -> Result:
         raise MalformedCommand("seed must be a whole number from 0 to 2^63-1")
     if isinstance(request, NewBetrayalGame):
         return _betrayal(app, request, seed)
+    if isinstance(request, NewLabyrinthGame):
+        return _labyrinth(app, request, seed)
     return _conquest(app, request, seed)
 
 
@@ -64,6 +66,53 @@ def _conquest(app: GameApp, r: NewConquestGame, seed: int) -> Result:
     return app.start("conquest", command, battle_id=battle_id)
 
 
+MAX_LEVEL = 99  # as `rk new labyrinth --party CLASS:LEVEL` takes it
+MAX_OPTION_NUMBER = 99  # as `rk new labyrinth --option NAME=N` takes it
+AMBUSHED = {"pcs": "pc", "enemies": "enemy"}
+
+
+def _labyrinth(app: GameApp, r: NewLabyrinthGame, seed: int) -> Result:
+    import msgspec
+
+    from domain.labyrinth.commands import Member, StartLabyrinth
+    from domain.labyrinth.state import Options
+    from domain.labyrinth.vocab import Row
+
+    if not r.party:
+        raise MalformedCommand("a party needs at least one PC")
+    for m in r.party:
+        if not 1 <= m.level <= MAX_LEVEL:
+            raise MalformedCommand(f"level must be a whole number from 1 to {MAX_LEVEL}, not {m.level}")
+        if m.row not in (None, "front", "back"):
+            raise MalformedCommand(f"row must be front or back, not {m.row!r}")
+    names = {f.name: f for f in msgspec.structs.fields(Options)}
+    unknown = sorted(set(r.options) - set(names))
+    if unknown:
+        raise MalformedCommand(f"no table option {unknown[0]!r}; the options are: {', '.join(names)}")
+    chosen = dict(r.options)
+    ambush = r.ambush if r.ambush is not None else chosen.get("ambush")
+    if ambush is not None:
+        if ambush not in AMBUSHED:
+            raise MalformedCommand(f"ambush must be pcs or enemies, not {ambush!r}")
+        chosen["ambush"] = AMBUSHED[ambush]
+    if r.gm_enemies:
+        chosen["gm_enemies"] = True
+    for key, value in chosen.items():
+        default = names[key].default
+        if isinstance(default, int) and not isinstance(default, bool) and \
+                not (type(value) is int and 1 <= value <= MAX_OPTION_NUMBER):
+            raise MalformedCommand(f"option {key} must be a whole number from 1 to {MAX_OPTION_NUMBER}")
+    try:
+        options = msgspec.convert(chosen, Options)
+    except msgspec.ValidationError as e:
+        raise MalformedCommand(f"options: {e}") from None
+    party = tuple(Member(cls=m.cls, level=m.level, name=m.name or "", row=Row(m.row) if m.row else None)
+                  for m in r.party)
+    battle_id = r.name or app.new_battle_id(r.encounter)
+    command = StartLabyrinth(battle_id=battle_id, encounter=r.encounter, party=party, seed=seed, options=options)
+    return app.start("labyrinth", command, battle_id=battle_id)
+
+
 def _campaign(app: GameApp, r: NewCampaign) -> Result:
     from domain.betrayal.campaign_app import new_campaign
     from domain.betrayal.vocab import Difficulty
@@ -81,4 +130,4 @@ def _choice(kind: type[enum.Enum], value: str, what: str) -> Any:
             from None
 
 
-__all__ = ["start", "NewGame", "NewBetrayalGame", "NewCampaign", "NewConquestGame"]
+__all__ = ["start", "NewGame", "NewBetrayalGame", "NewCampaign", "NewConquestGame", "NewLabyrinthGame"]

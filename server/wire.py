@@ -60,6 +60,31 @@ class NewConquestGame(Strict, tag="conquest", tag_field="ruleset", kw_only=True)
     physical_dice: bool = False
 
 
+class LabyrinthMember(Strict, frozen=True, kw_only=True):
+    """A PC of a labyrinth party: its class and level, and optionally its
+    name (default: the class's) and row (front or back; default: the class's)."""
+
+    cls: str = msgspec.field(name="class")
+    level: int = 1
+    name: str | None = None
+    row: str | None = None
+
+
+class NewLabyrinthGame(Strict, tag="labyrinth", tag_field="ruleset", kw_only=True):
+    """Set up a labyrinth battle of ``party`` (PCs p1, p2... in this order)
+    against ``encounter``. ``ambush``: the side caught by surprise, "pcs" or
+    "enemies"; ``gm_enemies``: the host chooses each Enemy's action;
+    ``options``: any other table option by name (as `rk new labyrinth --option`)."""
+
+    encounter: str
+    party: list[LabyrinthMember]
+    seed: int | None = None
+    name: str | None = None
+    ambush: str | None = None
+    gm_enemies: bool = False
+    options: dict[str, Any] = {}
+
+
 class NewCampaign(Strict, tag="betrayal-campaign", tag_field="ruleset", kw_only=True):
     """Begin a Betrayal campaign (its commands are the host's: a campaign
     has no seats). ``dial`` defaults to the pack's starting XP dial."""
@@ -69,7 +94,7 @@ class NewCampaign(Strict, tag="betrayal-campaign", tag_field="ruleset", kw_only=
     dial: int | None = None
 
 
-NewGame = NewBetrayalGame | NewConquestGame | NewCampaign
+NewGame = NewBetrayalGame | NewConquestGame | NewLabyrinthGame | NewCampaign
 
 
 class CommandRequest(Strict, kw_only=True):

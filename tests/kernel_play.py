@@ -206,13 +206,15 @@ class CheckedGame:
         for version in past:
             assert app.battle(self.battle_id, version) == self.seen[version], f"{self.battle_id} at version {version}"
 
-    def check_portable(self) -> None:
+    def check_portable(self, pack: Any = None) -> None:
         """The export verifies, and importing it into an empty store then
-        exporting again gives the same bytes."""
+        exporting again gives the same bytes. ``pack``: the content pack
+        the game was played with when it is not the ruleset's default (the
+        fresh store is given it too)."""
         log = export_battle(self.app, self.battle_id)
-        report = verify_log(log, self.app.pack_of(self.rs))
+        report = verify_log(log, pack if pack is not None else self.app.pack_of(self.rs))
         assert report.ok, report.summary()
-        with GameApp("memory") as fresh:
+        with GameApp("memory", packs=None if pack is None else {self.rs.namespace: pack}) as fresh:
             assert import_log(fresh, log) == self.battle_id
             assert export_battle(fresh, self.battle_id) == log
             assert fresh.battle(self.battle_id).state == self.live

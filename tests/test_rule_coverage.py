@@ -6,7 +6,8 @@ rulesets, so each is checked against its own tests only):
 
 - betrayal: rules/betrayal.md, RULES-COVERAGE.md, every test except those
   under tests/<another ruleset>/ (tests/conquest, ...);
-- conquest: rules/conquest.md, RULES-COVERAGE-conquest.md, tests/conquest.
+- conquest: rules/conquest.md, RULES-COVERAGE-conquest.md, tests/conquest;
+- labyrinth: rules/labyrinth.md, RULES-COVERAGE-labyrinth.md, tests/labyrinth.
 
 Citations are read from the test sources with ``ast``: each argument of a
 ``pytest.mark.rule(...)`` call, as a decorator, in ``pytestmark`` or in
@@ -68,6 +69,7 @@ class Ruleset:
 RULESETS = (
     Ruleset("betrayal", SPEC, COVERAGE, (TESTS,), tuple(TESTS / n for n in OTHER_RULESETS), 300),
     Ruleset("conquest", RULES / "conquest.md", REPO / "RULES-COVERAGE-conquest.md", (TESTS / "conquest",), (), 74),
+    Ruleset("labyrinth", RULES / "labyrinth.md", REPO / "RULES-COVERAGE-labyrinth.md", (TESTS / "labyrinth",), (), 99),
 )
 
 RULE_ID = re.compile(r"^\s*- \*\*\[([A-Za-z0-9-]+)\]\*\*", re.MULTILINE)
@@ -224,3 +226,9 @@ def test_every_cited_conquest_id_exists():
     rs = RULESETS[1]
     unknown = sorted(rs.cited() - set(rs.spec_ids()) - SEAT_IDS)
     assert not unknown, "tests/conquest cites IDs that conquest.md does not have: " + ", ".join(unknown)
+
+
+def test_every_cited_labyrinth_id_exists():
+    rs = RULESETS[2]
+    unknown = sorted(rs.cited() - set(rs.spec_ids()) - SEAT_IDS)
+    assert not unknown, "tests/labyrinth cites IDs that labyrinth.md does not have: " + ", ".join(unknown)

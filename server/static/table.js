@@ -278,6 +278,8 @@
         turn = hero ? hero.name : b.turn;
       } else if (b.kind === "regiments" && b.turn) {
         turn = seatName(b.turn);
+      } else if (b.kind === "rows") {
+        turn = rowsAwaited(b);
       }
       $("turn").textContent = turn;
       const outcome = $("outcome");
@@ -299,6 +301,10 @@
       }
       if (b.kind === "regiments") {
         holder.replaceChildren(...b.sides.map(sideTable));
+        return;
+      }
+      if (b.kind === "rows") {
+        holder.replaceChildren(rowsBoard(b));
         return;
       }
       holder.replaceChildren(hexBoard(b));
@@ -436,6 +442,70 @@
           el("thead", {}, el("tr", {}, ...["id", "regiment", "class", "stands", "where", "front"]
             .map((t) => el("th", { scope: "col", text: t })))),
           el("tbody", {}, ...rows)));
+    }
+
+    // A labyrinth battle: two sides facing each other, each a front and a back
+    // row of cards; the Enemies on top, their front row nearest the party's.
+
+    function rowsAwaited(b) {
+      if (b.waits_for === "standby") {
+        return `Standby: ${b.awaited.map((id) => seatName(id)).join(", ") || "—"} to declare`;
+      }
+      const window = b.window ? ` (${b.window} window)` : "";
+      if (b.waits_for === "gm") return `the GM, for ${b.acting}${window}`;
+      return b.acting ? `${seatName(b.acting)}${window}` : "—";
+    }
+
+    function rowsBoard(b) {
+      const sides = [...b.sides].sort((x, y) => (x.side === "enemies" ? -1 : 0) - (y.side === "enemies" ? -1 : 0));
+      return el("div", { class: "rows-board", "data-testid": "rows-board" }, ...sides.map((side) => rowsSide(side, b)));
+    }
+
+    function rowsSide(side, b) {
+      const ranks = ["front", "back"].map((row) => {
+        const cards = (side.rows[row] || []).map((c) => fighterCard(c, b, side.side === "enemies"));
+        return el("div", { class: "rank", "data-testid": `${side.side}-${row}` },
+          el("span", { class: "rank-name", text: row }),
+          ...(cards.length ? cards : [el("span", { class: "muted", text: "empty" })]));
+      });
+      if (side.side === "enemies") ranks.reverse(); // their front row faces the party's
+      return el("section", { class: `rows-side ${side.side}`, "data-testid": `side-${side.side}`,
+        "aria-label": side.side === "party" ? "The party" : "The Enemies" },
+      el("h3", { text: side.side === "party" ? "Party" : "Enemies" }), ...ranks);
+    }
+
+    function fighterCard(c, b, foe) {
+      const awaited = b.awaited.includes(c.id);
+      const chips = [];
+      if (c.declared) chips.push(chip("state", `declared: ${c.declared}`));
+      if (c.full_defense) chips.push(chip("state", "Full defense"));
+      if (c.waiting) chips.push(chip("state", "Waiting"));
+      if (c.lost_turn) chips.push(chip("state", "lost this turn"));
+      if (c.confused) chips.push(chip("status", "confused"));
+      c.ailments.forEach((a) => chips.push(chip("status", a.depth ? `${a.kind} ${a.depth}` : a.kind,
+        `ailment ${a.kind}, depth ${a.depth}`)));
+      c.binds.forEach((x) => chips.push(chip("bind", `${x.kind} bind ${x.depth}`, `bind, depth ${x.depth}`)));
+      c.buffs.forEach((x) => {
+        const down = x.kind.endsWith("-down") || x.kind === "weak";
+        const what = x.element || x.target || (x.amount ? String(x.amount) : "");
+        chips.push(chip(down ? "debuff" : "buff", `${x.kind}${what ? ` ${what}` : ""} · ${x.turns}t`,
+          `${down ? "debuff" : "buff"}, ${x.turns} turn(s) left`));
+      });
+      const notes = [`lv ${c.level}`];
+      if (c.token_of) notes.push(`token of ${c.token_of}`);
+      if (c.link) notes.push(`link ${c.link}`);
+      if (c.incapacitated) notes.push("incapacitated");
+      else if (c.out) notes.push("out");
+      if (c.acting) notes.push("acting");
+      else if (awaited) notes.push("to declare");
+      return el("article", {
+        class: `card fighter${foe ? " foe" : ""}${c.acting || awaited ? " turn" : ""}${c.out ? " defeated" : ""}`,
+        "data-testid": `card-${c.id}`,
+      },
+      el("h3", {}, `${c.id} ${c.name}`, el("span", { class: "muted", text: ` ${notes.join(" · ")}` })),
+      hpBar(`${c.id} ${c.name}`, c.hp, c.max_hp),
+      el("div", { class: "row muted", text: `TP ${c.tp}/${c.max_tp}${c.fp === null ? "" : ` · FP ${c.fp}`}` }),
+      chips.length ? el("div", { class: "row" }, ...chips) : null);
     }
 
     // -- the commands ---------------------------------------------------------------

@@ -18,6 +18,7 @@ from bench import run  # noqa: E402
 FIGURES = (
     "rebuild, SQLite",
     "rebuild, SQLite, Conquest",
+    "rebuild, SQLite, labyrinth",
     "rebuild, SQLite, Betrayal delve",
     "load, snapshots on",
     "process: rk status",

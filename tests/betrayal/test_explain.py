@@ -41,7 +41,8 @@ from domain.kernel.portable import import_log
 
 PACK = starter_pack()
 LOGS = Path(__file__).resolve().parents[2] / "logs"
-BETRAYAL_LOGS = sorted(p.name for p in LOGS.glob("*.jsonl") if not p.name.startswith(("conquest", "campaign")))  # battles
+BETRAYAL_LOGS = sorted(p.name for p in LOGS.glob("*.jsonl")
+                       if not p.name.startswith(("conquest", "campaign", "labyrinth")))  # Betrayal battles
 ARCHER = "Ysolda:nord:bow+one-hand-shield"
 MISS = 0  # the enemy die's first face
 

@@ -24,7 +24,8 @@ from domain.kernel.ruleset import load
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_RULES = ROOT.parent / "shared" / "rules"
-SPEC_FILES = {"betrayal": ("betrayal.md", "betrayal-facts.md"), "conquest": ("conquest.md", "conquest-facts.md")}
+SPEC_FILES = {"betrayal": ("betrayal.md", "betrayal-facts.md"), "conquest": ("conquest.md", "conquest-facts.md"),
+              "labyrinth": ("labyrinth.md", "labyrinth-facts.md")}
 CONQUEST = ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
             "--seed", "3"]
 
@@ -96,7 +97,7 @@ def test_the_shell_completes_command_names_from_their_first_letters():
 
 def test_the_shell_completes_a_groups_commands_and_a_commands_options():
     complete = shell.Completer(app).matches
-    assert complete("new ", "") == ["clash", "conquest", "delve", "dungeon"]
+    assert complete("new ", "") == ["clash", "conquest", "delve", "dungeon", "labyrinth"]
     assert complete("rule MOVE-1 ", "--a") == ["--all"]
     assert complete("move ", "--") == ["--battle", "--explore", "--help", "--json", "--store"]
     assert complete("move ", "c") == []  # hexes are not guessed
@@ -208,7 +209,7 @@ def test_an_unknown_rule_exits_1_suggesting_close_ids(store):
     result = rk("rule", "MOVE-99")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr.count("\n") == 1
-    assert result.stderr.startswith("no rule 'MOVE-99' in betrayal or conquest; did you mean MOVE-")
+    assert result.stderr.startswith("no rule 'MOVE-99' in betrayal or conquest or labyrinth; did you mean MOVE-")
     error = json.loads(rk("rule", "exploration-9z", "--json").stderr)
     assert error["error"] == "UnknownRule" and "EXPLORATION-9" in error["message"]
 

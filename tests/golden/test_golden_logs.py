@@ -134,11 +134,11 @@ def test_the_conquest_logs_show_what_their_names_say(golden_logs):
     assert ended("conquest-undo.jsonl") is not None
 
 
-def test_each_log_names_its_ruleset_and_one_store_holds_both_games(golden_logs):
+def test_each_log_names_its_ruleset_and_one_store_holds_every_game(golden_logs):
     rulesets = {n: header(golden_logs[n])["ruleset"] for n in NAMES}
-    assert set(rulesets.values()) == {"betrayal", "betrayal-campaign", "conquest"}
-    # The Betrayal logs share their party, so one of them goes in with every Conquest log.
-    names = ["won-waystone-crossing.jsonl", *(n for n in NAMES if rulesets[n] == "conquest")]
+    assert set(rulesets.values()) == {"betrayal", "betrayal-campaign", "conquest", "labyrinth"}
+    # The Betrayal logs share their party, so one of them goes in with every Conquest and labyrinth log.
+    names = ["won-waystone-crossing.jsonl", *(n for n in NAMES if rulesets[n] in ("conquest", "labyrinth"))]
     app = GameApp(store="memory")
     for n in names:
         import_log(app, golden_logs[n])

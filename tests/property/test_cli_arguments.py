@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from cli.main import app, main
 from cli.session import Defaults
 
-# Not fed random arguments: `serve` runs until stopped and `play` reads a
-# terminal; their arguments are the global ones every command shares.
-SKIPPED = {"serve", "play"}
+# Not fed random arguments: `serve`, `server` and `projections follow` run
+# until stopped and `play` reads a terminal; their arguments are the global
+# ones every command shares (their own tests start and stop them).
+SKIPPED = {"serve", "server", "follow", "play"}
 # Paths are left to the portable log's own tests: a random one could write
 # anywhere (the test also runs in a directory of its own). A parameter named
 # so is given this value (None: left out).

@@ -1,0 +1,22 @@
+"""The labyrinth battle (spec: shared/rules/labyrinth.md; facts and
+defaults: labyrinth-facts.md), an Etrian Odyssey-style TRPG battle.
+
+One aggregate, the battle: state in ``state.py``, commands in
+``commands.py``, events in ``events.py`` (bases in ``event_base.py``, the
+special cases in ``events_special.py``), ``decide``/``legal_commands`` in
+``rules.py`` with the turn's flow in ``flow.py`` (``standby``, ``order``,
+``windows`` (fastest and delayed actions), ``enemies``, ``attack``,
+``critical``, ``chain``, ``skills``, ``tokens``, ``ailments``, ``buffs``,
+``end_phase``, ``escape``, ``casualties``), derived stats in ``stats.py``,
+``evolve`` in ``evolve.py``, content in ``packs.py``/``catalog.py``/
+``content/``. ``game.RULESET`` is registered with the kernel as "labyrinth".
+"""
+
+from domain.kernel.ruleset import register
+
+from .game import RULESET
+from .vocab import RULES_VERSION
+
+register(RULESET)
+
+__all__ = ["RULESET", "RULES_VERSION"]

@@ -1,0 +1,142 @@
+"""Commands of a labyrinth battle: imperative, frozen, tagged by class name.
+
+``StartLabyrinth`` sets a battle up. In the Standby phase each PC able to
+act declares one of ``Move``, ``SwapWeapons``, ``UseStandbySkill``,
+``FullDefense``, ``Escape`` or ``Pass`` (any PC, any order); in the Main
+phase the PC whose turn it is (``state.acting``) gives ``Attack``,
+``UseSkill``, ``UseItem`` or ``Pass``. Before the [Speed] order, a PC that
+has a fastest skill it can use is asked first: it uses one (``UseSkill``),
+or ``Hold``s its action for its place in the order (ORDER-3). With the
+``gm_enemies`` option the GM gives ``EnemyAct`` for the acting Enemy (and,
+in the Standby phase, for an Enemy that has a Standby skill). Everything
+else is automatic.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.kernel.messages import Command
+
+from .state import Options
+from .vocab import Row
+
+
+class Member(msgspec.Struct, frozen=True, kw_only=True):
+    """One PC of the party: class, level, and optionally where it stands
+    (row None: its class's row; order 0: after those already there)."""
+
+    cls: str
+    level: int = 1
+    name: str = ""
+    row: Row | None = None
+    order: int = 0
+
+
+class StartLabyrinth(Command, frozen=True, kw_only=True):
+    """Set up a battle of ``party`` (ids p1, p2, ... in this order) against
+    ``encounter`` (Enemies e1, e2, ...), with the table ``options``."""
+
+    battle_id: str
+    encounter: str
+    party: tuple[Member, ...]
+    seed: int
+    options: Options = Options()
+
+
+class Move(Command, frozen=True, kw_only=True):
+    """Standby: move yourself to ``row`` at horizontal place ``order``
+    (1 = leftmost; 0 = rightmost) (STANDBY-2, STANDBY-3)."""
+
+    actor: str
+    row: Row
+    order: int = 0
+
+
+class SwapWeapons(Command, frozen=True, kw_only=True):
+    """Standby: swap the Weapon and Other slots' weapons (STANDBY-4)."""
+
+    actor: str
+
+
+class UseStandbySkill(Command, frozen=True, kw_only=True):
+    """Standby: use a Standby-timing skill (STANDBY-5) on ``target`` ("" for
+    itself or a skill aimed at a whole side)."""
+
+    actor: str
+    skill: str
+    target: str = ""
+
+
+class FullDefense(Command, frozen=True, kw_only=True):
+    """Standby: Waiting state, damage halved, until the turn ends (STANDBY-6)."""
+
+    actor: str
+
+
+class Escape(Command, frozen=True, kw_only=True):
+    """Standby: declare Escape; it is tried only if the whole party declares it (STANDBY-8)."""
+
+    actor: str
+
+
+class Pass(Command, frozen=True, kw_only=True):
+    """Take no Standby action, or give up the Main action."""
+
+    actor: str
+
+
+class Hold(Command, frozen=True, kw_only=True):
+    """Main, fastest window: take no fastest action now; act in [Speed]
+    order instead (ORDER-3). The GM holds for an Enemy with ``gm_enemies``."""
+
+    actor: str
+
+
+class Attack(Command, frozen=True, kw_only=True):
+    """Main: a Normal attack on ``target`` with the Weapon slot's weapon
+    (MAIN-2). ``fp``: FP spent on its hit check for as many extra dice (the
+    best 2 kept); ``reroll``: reroll that check once if it fails, for FP
+    (facts: Fills FUMBLE-2)."""
+
+    actor: str
+    target: str
+    fp: int = 0
+    reroll: bool = False
+
+
+class UseSkill(Command, frozen=True, kw_only=True):
+    """Main: use a Main-action skill (MAIN-4); ``target`` "" for itself or a
+    whole side, a row member's id for a skill aimed at a row. ``fp`` and
+    ``reroll`` as for ``Attack``, on its activation roll (or first hit check)."""
+
+    actor: str
+    skill: str
+    target: str = ""
+    fp: int = 0
+    reroll: bool = False
+
+
+class UseItem(Command, frozen=True, kw_only=True):
+    """Main: use an item carried (MAIN-6)."""
+
+    actor: str
+    item: str
+    target: str = ""
+
+
+class EnemyAct(Command, frozen=True, kw_only=True):
+    """GM (``gm_enemies``): the acting Enemy's action: ``skill`` "" for a
+    Normal attack, "pass" to do nothing. In the Standby phase: an Enemy's
+    Standby skill, or "pass"."""
+
+    actor: str
+    skill: str = ""
+    target: str = ""
+
+
+LabyrinthCommand = (StartLabyrinth | Move | SwapWeapons | UseStandbySkill | FullDefense | Escape | Pass
+                    | Attack | UseSkill | UseItem | EnemyAct | Hold)
+
+STANDBY_COMMANDS = (Move, SwapWeapons, UseStandbySkill, FullDefense, Escape, Pass)
+MAIN_COMMANDS = (Attack, UseSkill, UseItem, Pass, Hold)

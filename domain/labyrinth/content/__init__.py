@@ -1,0 +1,1 @@
+"""The labyrinth starter pack's TOML files (read by ``domain.labyrinth.packs``)."""

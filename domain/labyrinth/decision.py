@@ -1,0 +1,71 @@
+"""A decision in progress: the events a command produces so far and the
+state they lead to. Randomness only through ``roll`` and ``pick``, derived
+from (seed, counter) by ``domain.kernel.rng``; the caller writes the
+outcome and its counter into an event, and ``evolve`` moves the counter on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.kernel import rng
+
+from .catalog import Pack
+from .events import LabyrinthEvent
+from .evolve import evolve
+from .state import LabyrinthState
+from .vocab import DIE
+
+
+@dataclass(frozen=True)
+class RulesContext:
+    """What the rules read besides the state: the content pack."""
+
+    pack: Pack
+
+
+class Decision:
+    """Collects events and keeps the state they produce."""
+
+    def __init__(self, state: LabyrinthState | None, ctx: RulesContext) -> None:
+        self.state: LabyrinthState = state  # type: ignore[assignment]
+        self.ctx = ctx
+        self.pack = ctx.pack
+        self.events: list[LabyrinthEvent] = []
+        # Who has had the first action check of the current Main action: FP
+        # from 1s comes only from that one (facts: Fills FUMBLE-2).
+        self.fp_given: set[str] = set()
+        # An on-critical skill is triggering: its own criticals trigger nothing (CRIT-3, no chain).
+        self.triggering = False
+        # FP a PC committed to the first check of its Main action (``fp.Boost``), until rolled.
+        self.boost = None
+
+    def emit(self, event: LabyrinthEvent) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    def roll(self, n: int) -> tuple[tuple[int, ...], int]:
+        """``n`` D6 faces (1 to 6) at the current counter, and that counter."""
+        counter = self.state.rng
+        return faces_at(self.state.seed, counter, n), counter
+
+    def pick(self, among: tuple[str, ...]) -> tuple[str, int]:
+        """One of ``among``, uniformly, at the current counter, and that counter."""
+        counter = self.state.rng
+        return among[pick_at(self.state.seed, counter, len(among))], counter
+
+    def fp_for(self, who: str, faces: tuple[int, ...]) -> int:
+        """FP gained from this check's 1s: once per Main action per character."""
+        if who in self.fp_given:
+            return 0
+        self.fp_given.add(who)
+        return faces.count(1)
+
+
+def faces_at(seed: int, counter: int, n: int) -> tuple[int, ...]:
+    """The ``n`` D6 faces the RNG gives from ``counter`` on (verify uses it too)."""
+    return tuple(rng.draw(seed, counter + i, DIE) + 1 for i in range(n))
+
+
+def pick_at(seed: int, counter: int, n: int) -> int:
+    """The index of a uniform pick among ``n`` at ``counter``."""
+    return rng.draw(seed, counter, n)

@@ -1,0 +1,79 @@
+"""Spending FP on an action check (facts: Fills FUMBLE-2), and rolling any
+2D6 action check of a Main action: its hit check, or its activation roll.
+
+A PC may spend FP on the first check of its Main action (``Attack`` or
+``UseSkill`` with ``fp`` and ``reroll``): +1D6 per FP spent, the best 2
+dice kept, that roll giving no FP; and, committed in advance since the
+engine rolls at once, a reroll of that check if it fails, once, for
+``fp_reroll_cost`` FP (1, OQ 18), the added dice rolled again with it and
+neither roll giving FP. Absolute success (two 6s) and failure (all 1s) are
+judged on the 2 dice kept (OQ 4); since the engine keeps the best 2, that
+reading and judging every die rolled agree, so it is no option. Not
+modelled: FP on other checks (Suppression defense rolls, Escape, Identify)
+and FP costs printed on skills."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import events as ev
+from .decision import Decision
+
+KEPT = 2  # an action check keeps 2 dice however many are rolled
+
+
+@dataclass(frozen=True)
+class Boost:
+    """What ``who`` spends on the first check of its Main action."""
+
+    who: str
+    dice: int = 0
+    reroll: bool = False
+
+
+@dataclass(frozen=True)
+class Check:
+    """One action check as rolled: every face (from ``counter``), the 2 kept,
+    its absolute result ("success", "failure" or ""), whether it succeeded,
+    and the FP its 1s gave."""
+
+    faces: tuple[int, ...]
+    counter: int
+    kept: tuple[int, ...]
+    absolute: str
+    ok: bool
+    fp: int
+
+
+def judge(faces: tuple[int, ...], extra: int) -> tuple[tuple[int, ...], str]:
+    """The dice kept (the best 2 when dice were added) and the absolute
+    result on them: two 6s succeed, all 1s fail (facts: Fills ATTACK-3)."""
+    kept = tuple(sorted(faces, reverse=True)[:KEPT]) if extra else faces
+    if kept.count(6) >= 2:
+        return kept, "success"
+    return kept, "failure" if kept and kept.count(1) == len(kept) else ""
+
+
+def roll_check(d: Decision, who: str, succeeds: Callable[[tuple[int, ...], str], bool]) -> Check:
+    """Roll ``who``'s 2D6 check, spending the FP it committed (``d.boost``)
+    on its first one; ``succeeds(kept, absolute)`` says whether it passed."""
+    boost = d.boost if d.boost is not None and d.boost.who == who else None
+    d.boost = None if boost is not None else d.boost
+    extra = boost.dice if boost else 0
+    options = d.state.options
+    if extra:
+        d.emit(ev.FpSpent(who=who, amount=extra, reason="extra dice"))
+    faces, counter = d.roll(KEPT + extra)
+    kept, result = judge(faces, extra)
+    ok = succeeds(kept, result)
+    rerolled = False
+    if not ok and boost is not None and boost.reroll and d.state.get(who).fp >= options.fp_reroll_cost:
+        d.emit(ev.CheckRerolled(who=who, faces=faces, counter=counter))
+        d.emit(ev.FpSpent(who=who, amount=options.fp_reroll_cost, reason="reroll"))
+        faces, counter = d.roll(KEPT + extra)
+        kept, result = judge(faces, extra)
+        ok, rerolled = succeeds(kept, result), True
+    gained = d.fp_for(who, faces)  # marks the action's first check even when it gives none
+    return Check(faces=faces, counter=counter, kept=kept if extra else (), absolute=result, ok=ok,
+                 fp=0 if extra or rerolled else gained)

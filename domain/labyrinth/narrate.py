@@ -1,0 +1,216 @@
+"""One readable line per labyrinth event and per command. Names come from
+the state just before the event when there is one, else ids are used."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+import msgspec
+
+from . import commands as cmd
+from . import events as ev
+from .state import Options
+
+
+def _n(state: Any, cid: str) -> str:
+    c = state.find(cid) if state is not None and cid else None
+    return c.name if c is not None else cid
+
+
+def _faces(faces: tuple[int, ...]) -> str:
+    return "[" + " ".join(str(f) for f in faces) + "]"
+
+
+def describe_event(e: Any, state: Any) -> str:
+    """The narration of ``e``."""
+    n = lambda cid: _n(state, cid)  # noqa: E731
+    match e:
+        case ev.CommandIssued():
+            return f"> {describe_command(e.command)}"
+        case ev.CommandUndone():
+            return "a command was undone" + (" (forced)" if e.forced else "")
+        case ev.BattleStarted():
+            return (f"battle {e.battle_id} set up: encounter {e.encounter}, "
+                    f"{', '.join(f'{c.id} {c.name} ({c.row.value})' for c in e.combatants)}")
+        case ev.TurnStarted():
+            return f"turn {e.turn}: Standby phase"
+        case ev.AilmentRolled():
+            return f"{n(e.who)} rolls {_faces(e.faces)} for {e.ailment}: " + ("loses" if e.lost else "keeps") + " the turn"
+        case ev.TurnLost():
+            return f"{n(e.who)} cannot act this turn ({e.cause}): Waiting cancelled, Evasion 0"
+        case ev.Confused():
+            return f"{n(e.who)} is confused: it will attack its own row"
+        case ev.Declared():
+            x = e.declaration
+            extra = f" {x.row} {x.order}" if x.action == "move" else f" {x.skill} {x.target}".rstrip() if x.skill else ""
+            return f"{n(x.who)} declares {x.action}{extra}"
+        case ev.Moved():
+            p = next(p for p in e.places if p.id == e.who)
+            return f"{n(e.who)} moves to the {p.row.value} row, place {p.order}"
+        case ev.RowsSwapped():
+            return "a side's front row is all out: its rows swap"
+        case ev.DeclarationLapsed():
+            return f"{n(e.who)}'s {e.action} lapses: {e.reason}"
+        case ev.WeaponsSwapped():
+            return f"{n(e.who)} swaps weapons: now wielding {e.weapon}"
+        case ev.FullDefenseTaken():
+            return f"{n(e.who)} takes Full defense: Waiting, damage halved"
+        case ev.EscapeRolled():
+            rolls = ", ".join(f"{n(i)} {t}" for i, t in zip(e.ids, e.totals))
+            return f"escape check {_faces(e.faces)}: {rolls}: " + ("the party escapes" if e.escaped else "escape fails")
+        case ev.MainStarted():
+            first = f"; fastest actions first: {', '.join(n(i) for i in e.fastest)}" if e.fastest else ""
+            return "Main phase, order: " + ", ".join(n(i) for i in e.queue) + first
+        case ev.ActorUp():
+            return {"fastest": f"{n(e.who)} may take a fastest action", "delayed": f"{n(e.who)} takes its delayed action"
+                    }.get(e.window, f"{n(e.who)} acts")
+        case ev.Held():
+            return f"{n(e.who)} holds its action for its place in the order" + (f" (it {e.reason})" if e.reason else "")
+        case ev.ActionDelayed():
+            return f"{n(e.who)} readies {e.skill}: it will act after everyone else"
+        case ev.DelayedAttackSet():
+            return f"{n(e.who)}'s {e.skill} will land at the end of turn {e.due}"
+        case ev.DelayedAttackResolved():
+            return f"{n(e.who)}'s {e.skill} " + ("lands" if e.landed else f"is lost: {e.reason}")
+        case ev.TokenPlaced():
+            return f"{n(e.who)} places {e.token.name} ({e.token.id})" + (
+                f", until the end of turn {e.token.expires}" if e.token.expires else "")
+        case ev.TokenVanished():
+            return f"{n(e.who)} vanishes: {e.reason}"
+        case ev.CriticalTriggered():
+            return f"critical! {n(e.who)}'s {e.skill} triggers on {n(e.target)} ({e.tp} TP)"
+        case ev.FpSpent():
+            return f"{n(e.who)} spends {e.amount} FP: {e.reason}"
+        case ev.CheckRerolled():
+            return f"{n(e.who)}'s check {_faces(e.faces)} fails: rolled again"
+        case ev.EffectFizzled():
+            return f"{n(e.who)}'s {e.effect} does nothing: {e.reason}"
+        case ev.Identified():
+            rolls = ", ".join(f"{n(i)} {t}" for i, t in zip(e.ids, e.totals))
+            return (f"Identify {_faces(e.faces)}: {rolls}; identified: {', '.join(n(i) for i in e.known) or 'none'}"
+                    + (f"; unknown (resistances at least 3): {', '.join(n(i) for i in e.unknown)}" if e.unknown else ""))
+        case ev.ActionSkipped():
+            return f"{n(e.who)} {e.reason}: no action"
+        case ev.Passed():
+            return f"{n(e.who)} passes"
+        case ev.ActionEnded():
+            return f"{n(e.who)}'s action ends"
+        case ev.SkillFumbled():
+            return f"{n(e.who)}'s {e.skill or 'skill'} fails: all 1s"
+        case ev.ActionChosen():
+            return f"{n(e.who)} chooses {e.chosen} (random among {len(e.among)})"
+        case ev.TargetPicked():
+            return f"{n(e.who)} targets {n(e.chosen)} (random among {len(e.among)})"
+        case ev.SkillUsed():
+            roll = f", activation {_faces(e.faces)}" + (f" keeping {_faces(e.kept)}" if e.kept else "") if e.faces else ""
+            return f"{n(e.who)} uses {e.skill} ({e.tp} TP{roll})" + (f", +{e.fp} FP" if e.fp else "")
+        case ev.ItemUsed():
+            return f"{n(e.who)} uses {e.item}"
+        case ev.AttackRolled():
+            verdict = "hits" if e.hit else "misses"
+            extra = f" ({e.absolute})" if e.absolute else ""
+            kept = f" keeping {_faces(e.kept)}" if e.kept else ""
+            return (f"{n(e.attacker)} {e.mode} attack on {n(e.target)}: {_faces(e.faces)}{kept} = {e.total} "
+                    f"vs Evasion {e.evasion}: {verdict}{extra}")
+        case ev.DamageRolled():
+            crit = " critical!" if e.critical else ""
+            why = f", reduced by {e.halved}" if e.halved else ""
+            return (f"damage {_faces(e.faces)} above {e.resistance}:{crit} {e.dealt} dealt, "
+                    f"{n(e.target)} takes {e.damage}{why} ({e.hp} HP left)")
+        case ev.PassiveUsed():
+            return f"{n(e.who)} answers with {e.skill}"
+        case ev.HpLost():
+            return f"{n(e.who)} loses {e.amount} HP to {e.cause} ({e.hp} left)"
+        case ev.Incapacitated():
+            return f"{n(e.who)} is incapacitated"
+        case ev.Healed():
+            return f"{n(e.who)} heals {n(e.target)}: {_faces(e.faces)}, +{e.amount} HP ({e.hp})"
+        case ev.SuppressionRolled():
+            return (f"{n(e.who)} Suppression roll to {e.purpose} {e.kind}: {_faces(e.faces)} = {e.total} "
+                    f"vs {e.target_value}: " + ("success" if e.success else "failure"))
+        case ev.Afflicted():
+            return f"{n(e.who)} suffers {e.kind}"
+        case ev.Cured():
+            return f"{n(e.who)} is free of {', '.join(e.removed)} ({e.cause})"
+        case ev.BuffsChanged():
+            held = ", ".join(f"{b.kind.value}{':' + str(b.amount) if b.amount else ''}({b.turns})" for b in e.buffs)
+            return f"{n(e.who)} buffs now: {held or 'none'}" + (f" ({e.note})" if e.note else "")
+        case ev.Regenerated():
+            return f"{n(e.who)} regenerates to {e.hp} HP, {e.tp} TP"
+        case ev.EndStarted():
+            return "End phase"
+        case ev.DepthLowered():
+            return f"{n(e.who)}'s depths fall by 1"
+        case ev.TurnEnded():
+            return f"turn {e.turn} ends"
+        case ev.BattleEnded():
+            return f"the battle is over: {e.termination.value}"
+        case ev.DropRolled():
+            return f"drop roll for {n(e.enemy)}: {_faces(e.faces)} = {e.total}: {e.item or 'nothing'}"
+    return type(e).__name__
+
+
+def _spend(c: Any) -> str:
+    return (f" --fp {c.fp}" if c.fp else "") + (" --reroll" if c.reroll else "")
+
+
+def describe_command(c: Any) -> str:
+    """A command as it is typed on the command line, without ``rk``
+    (``attack p1 e2``; the verbs of ``cli/labyrinth_verbs.py``)."""
+    match c:
+        case cmd.StartLabyrinth():
+            return _setup_line(c)
+        case cmd.Move():
+            return f"move {c.actor} {c.row.value}" + (f" {c.order}" if c.order else "")
+        case cmd.SwapWeapons():
+            return f"swap {c.actor}"
+        case cmd.UseStandbySkill():
+            return f"standby-skill {c.actor} {c.skill}" + (f" --target {c.target}" if c.target else "")
+        case cmd.FullDefense():
+            return f"full-defense {c.actor}"
+        case cmd.Escape():
+            return f"escape {c.actor}"
+        case cmd.Pass():
+            return f"pass {c.actor}"
+        case cmd.Hold():
+            return f"hold {c.actor}"
+        case cmd.Hold():
+            return f"hold {c.actor}"
+        case cmd.Attack():
+            return (f"attack {c.target}" if not c.actor else f"attack {c.actor} {c.target}") + _spend(c)
+        case cmd.UseSkill():
+            return f"skill {c.actor} {c.skill}" + (f" --target {c.target}" if c.target else "") + _spend(c)
+        case cmd.UseItem():
+            return f"consume {c.actor} {c.item}" + (f" --target {c.target}" if c.target else "")
+        case cmd.EnemyAct():
+            what = c.skill or "attack"  # "pass", a skill's id, or a Normal attack
+            return f"enemy {c.actor} {what}" + (f" --target {c.target}" if c.target else "")
+    return type(c).__name__
+
+
+def _setup_line(c: Any) -> str:
+    """``rk new labyrinth`` with every choice of the setup: each party member
+    as CLASS:LEVEL[:NAME[:ROW]], then the options that differ from the defaults."""
+    members = []
+    for m in c.party:
+        parts = [m.cls, str(m.level)]
+        if m.name or m.row is not None:
+            parts.append(m.name)
+        if m.row is not None:
+            parts.append(m.row.value)
+        members.append(f"--party {shlex.quote(':'.join(parts))}")
+    words = [f"new labyrinth --encounter {c.encounter}", *members, f"--seed {c.seed}"]
+    default = Options()
+    for f in msgspec.structs.fields(Options):
+        value = getattr(c.options, f.name)
+        if value == getattr(default, f.name):
+            continue
+        if f.name == "ambush":
+            words.append(f"--ambush {'enemies' if value == 'enemy' else 'pcs'}")
+        elif f.name == "gm_enemies":
+            words.append("--gm-enemies")
+        else:
+            shown = str(value).lower() if isinstance(value, bool) else str(value)
+            words.append(f"--option {f.name}={shown}")
+    return " ".join(words)

@@ -1,0 +1,267 @@
+"""The labyrinth ruleset's contract: ``decide`` a command into events (then
+play on until a player is needed, ``flow.advance``), ``evolve`` events
+into state (``evolve.py``), list the ``legal_commands``. Refusals are
+RuleViolations naming the rule."""
+
+from __future__ import annotations
+
+from domain.kernel.errors import MalformedCommand, RuleViolation
+
+from . import events as ev
+from . import flow, setup, skills, standby
+from .commands import (
+    Attack,
+    EnemyAct,
+    Escape,
+    FullDefense,
+    Hold,
+    LabyrinthCommand,
+    Move,
+    Pass,
+    StartLabyrinth,
+    SwapWeapons,
+    UseItem,
+    UseSkill,
+    UseStandbySkill,
+)
+from .decision import Decision, RulesContext
+from .enemies import ATTACK, attack_choices, fastest_skills, perform, skill_choices, usable_skills
+from .evolve import evolve, replay
+from .fp import Boost
+from .state import Combatant, Declaration, LabyrinthState
+from .targeting import attack_pending, cannot_act, choices, effect_reach, skill_blocked
+from .vocab import Phase, Row, Side, Speed, Timing
+
+__all__ = ["decide", "evolve", "replay", "legal_commands"]
+
+STANDBY_ACTIONS = {Move: "move", SwapWeapons: "swap", UseStandbySkill: "skill", FullDefense: "defend",
+                   Escape: "escape"}
+
+
+def decide(state: LabyrinthState | None, command: LabyrinthCommand, ctx: RulesContext) -> list[ev.LabyrinthEvent]:
+    """The events ``command`` produces from ``state``, or RuleViolation /
+    MalformedCommand. Pure: same inputs, same events."""
+    d = Decision(state, ctx)
+    if isinstance(command, StartLabyrinth):
+        if state is not None:
+            raise RuleViolation("STANDBY-1", "this battle is already set up")
+        setup.start(d, command)
+        return d.events
+    if state is None:
+        raise MalformedCommand("no battle has been set up yet")
+    if state.over:
+        raise RuleViolation("STANDBY-1", f"the battle is over ({state.termination})")
+    c = state.find(getattr(command, "actor", ""))
+    if c is None:
+        raise MalformedCommand(f"no one called {getattr(command, 'actor', '')!r} is in this battle")
+    if isinstance(command, EnemyAct):
+        (_enemy_declare if state.phase is Phase.STANDBY else _enemy_act)(d, c, command)
+    elif isinstance(command, Hold):
+        _hold(d, c)
+    elif state.phase is Phase.STANDBY:
+        _declare(d, c, command)
+    else:
+        _main(d, c, command)
+    flow.advance(d)
+    return d.events
+
+
+def _declare(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
+    state = d.state
+    if isinstance(command, (Attack, UseSkill, UseItem)):
+        raise RuleViolation("MAIN-1", "it is the Standby phase: declare a Standby action")
+    if c.side is not Side.PC:
+        raise RuleViolation("STANDBY-3", f"{c.name} is not a PC of the party")
+    if state.declared(c.id):
+        raise RuleViolation("STANDBY-1", f"{c.name} has already declared a Standby action this turn")
+    if not standby.may_declare(state, c):
+        reason, rule = cannot_act(state, c)
+        raise RuleViolation(rule or ("AILMENT-CONFUSE" if c.confused else "STANDBY-1"),
+                            f"{c.name} {reason or 'is confused'}: no Standby action")
+    row, order, skill, target = None, 0, "", ""
+    if isinstance(command, Move):
+        if not standby.row_has_room(state, c, command.row):
+            raise RuleViolation("SCALE-1", f"the {command.row} row already holds 3 of the party")
+        row, order = command.row, command.order
+    elif isinstance(command, SwapWeapons):
+        if not c.other or c.other not in d.pack.weapons or c.weapon not in d.pack.weapons:
+            raise RuleViolation("STANDBY-4", f"{c.name} needs weapons in both the Weapon and Other slots")
+    elif isinstance(command, UseStandbySkill):
+        _check_skill(d, c, command.skill, command.target, Timing.STANDBY, "STANDBY-5")
+        skill, target = command.skill, command.target
+    action = STANDBY_ACTIONS.get(type(command), "pass")
+    d.emit(ev.Declared(declaration=Declaration(who=c.id, action=action, row=row, order=order, skill=skill,
+                                               target=target)))
+
+
+def _main(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
+    state = d.state
+    if not isinstance(command, (Attack, UseSkill, UseItem, Pass)):
+        raise RuleViolation("STANDBY-1", "Standby actions are declared in the Standby phase only")
+    if state.acting != c.id:
+        now = state.find(state.acting)
+        raise RuleViolation("ORDER-1", f"it is {now.name if now else 'no one'}'s turn, not {c.name}'s")
+    if c.side is not Side.PC:
+        raise RuleViolation("MAIN-1", f"{c.name} acts by the Enemy policy")
+    _fastest_only(d, c, command)
+    d.fp_given = set()
+    _boost(d, c, command)
+    if isinstance(command, Pass):
+        d.emit(ev.Passed(who=c.id))
+    elif isinstance(command, Attack):
+        if command.target not in attack_choices(state, d.pack, c):
+            raise RuleViolation("ATTACK-3", f"{command.target} is not an opponent in range of {c.name}'s weapon")
+        perform(d, c.id, ATTACK, command.target)
+    elif isinstance(command, UseSkill):
+        _check_skill(d, c, command.skill, command.target, Timing.MAIN, "MAIN-4")
+        perform(d, c.id, command.skill, command.target)
+    else:
+        _use_item(d, c, command)
+    d.boost = None  # spent on this action's first check, or not at all
+
+
+def _boost(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
+    """FP committed to the action's first check (facts: Fills FUMBLE-2)."""
+    dice, reroll = getattr(command, "fp", 0), getattr(command, "reroll", False)
+    if not dice and not reroll:
+        return
+    skill = d.pack.skills.get(getattr(command, "skill", ""))
+    if skill is not None and skill.speed is Speed.DELAYED:
+        raise RuleViolation("FUMBLE-2", f"{skill.name} is a delayed action: its checks come later, FP is spent now")
+    need = dice + (d.state.options.fp_reroll_cost if reroll else 0)
+    if dice < 0 or need > c.fp:
+        raise RuleViolation("FUMBLE-2", f"{c.name} has {c.fp} FP; that needs {need}")
+    d.boost = Boost(who=c.id, dice=dice, reroll=reroll)
+
+
+def _fastest_only(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
+    """In the fastest window only a fastest skill, a hold or a pass (ORDER-3)."""
+    if d.state.window != "fastest" or isinstance(command, (Pass, Hold)) or getattr(command, "skill", "") == "pass":
+        return
+    skill = d.pack.skills.get(getattr(command, "skill", ""))
+    if skill is None or skill.speed is not Speed.FASTEST:
+        raise RuleViolation("ORDER-3", f"fastest actions come first: {c.name} uses a fastest skill now or "
+                                       "holds its action for its place in the [Speed] order")
+
+
+def _hold(d: Decision, c: Combatant) -> None:
+    state = d.state
+    if state.acting != c.id or state.window != "fastest":
+        raise RuleViolation("ORDER-3", f"{c.name} can hold only when offered a fastest action")
+    if c.side is not Side.PC and not state.options.gm_enemies:
+        raise RuleViolation("MAIN-1", f"{c.name} acts by the Enemy policy")
+    d.emit(ev.Held(who=c.id))
+
+
+def _use_item(d: Decision, c: Combatant, command: UseItem) -> None:
+    item = d.pack.items.get(command.item)
+    if item is None or command.item not in c.items:
+        raise RuleViolation("MAIN-6", f"{c.name} carries no {command.item}")
+    if item.effects:
+        first = item.effects[0]
+        if command.target not in choices(d.state, c, first.targets, effect_reach(d.pack, c, first.reach)):
+            raise RuleViolation("MAIN-6", f"{item.name} cannot be used on {command.target or 'that'}")
+    skills.use_item(d, c.id, command.item, command.target)
+    if not d.state.over:
+        d.emit(ev.ActionEnded(who=c.id))
+
+
+def _check_skill(d: Decision, c: Combatant, skill_id: str, target: str, timing: Timing, rule: str) -> None:
+    skill = d.pack.skills.get(skill_id)
+    if skill is None or skill_id not in c.skills:
+        raise MalformedCommand(f"{c.name} has no skill {skill_id!r}")
+    if skill.timing is not timing:
+        raise RuleViolation(rule, f"{skill.name} has timing {skill.timing.value}, not {timing.value}")
+    blocked = skill_blocked(c, skill)
+    if blocked:
+        raise RuleViolation(blocked, f"{c.name}'s {skill.part.value} is bound: {skill.name} cannot be used")
+    if skill.tp > c.tp:
+        raise RuleViolation(rule, f"{skill.name} costs {skill.tp} TP; {c.name} has {c.tp}")
+    if skill.delay and attack_pending(d.state, c.id):
+        raise RuleViolation("ATTACK-1", f"{c.name}'s delayed attack has not landed yet: no new one until it does")
+    if skill.effects and target not in skill_choices(d.state, d.pack, c, skill):
+        raise RuleViolation(rule, f"{skill.name} cannot be aimed at {target or 'that'}")
+
+
+def _enemy_act(d: Decision, c: Combatant, command: EnemyAct) -> None:
+    state = d.state
+    if not state.options.gm_enemies:
+        raise RuleViolation("MAIN-1", "Enemies act by the seeded policy (the gm_enemies option is off)")
+    if state.acting != c.id or c.side is not Side.ENEMY:
+        raise RuleViolation("ORDER-1", f"it is not {c.name}'s turn to act as an Enemy")
+    _fastest_only(d, c, command)
+    d.fp_given = set()
+    if command.skill == "pass":
+        d.emit(ev.Passed(who=c.id))
+    elif command.skill == "":
+        if command.target not in attack_choices(state, d.pack, c):
+            raise RuleViolation("ATTACK-3", f"{command.target} is not in range of {c.name}")
+        perform(d, c.id, ATTACK, command.target)
+    else:
+        _check_skill(d, c, command.skill, command.target, Timing.MAIN, "MAIN-4")
+        perform(d, c.id, command.skill, command.target)
+
+
+def _enemy_declare(d: Decision, c: Combatant, command: EnemyAct) -> None:
+    """The GM's Standby declaration for an Enemy with a Standby skill."""
+    state = d.state
+    if not state.options.gm_enemies:
+        raise RuleViolation("MAIN-1", "Enemies act by the seeded policy (the gm_enemies option is off)")
+    if c not in standby.awaiting(state, d.pack):
+        raise RuleViolation("STANDBY-1", f"{c.name} has no Standby action to declare now")
+    skill, target = "", ""
+    if command.skill != "pass":
+        _check_skill(d, c, command.skill, command.target, Timing.STANDBY, "STANDBY-5")
+        skill, target = command.skill, command.target
+    d.emit(ev.Declared(declaration=Declaration(who=c.id, action="skill" if skill else "pass", skill=skill,
+                                               target=target)))
+
+
+def legal_commands(state: LabyrinthState | None, ctx: RulesContext) -> list[LabyrinthCommand]:
+    """What may be done now: never empty until the battle is over."""
+    if state is None or state.over:
+        return []
+    pack = ctx.pack
+    who = flow.waits_for(state)
+    out: list[LabyrinthCommand] = []
+    if who == "standby":
+        for c in standby.awaiting(state, pack):
+            if c.side is not Side.PC:
+                out += [EnemyAct(actor=c.id, skill=s.id, target=t) for s in usable_skills(state, pack, c, Timing.STANDBY)
+                        for t in (skill_choices(state, pack, c, s) if s.effects else [""])]
+                out.append(EnemyAct(actor=c.id, skill="pass"))
+                continue
+            out += [Move(actor=c.id, row=row, order=n) for row in Row
+                    for n in range(1, 4) if standby.row_has_room(state, c, row)
+                    and (row, n) != (c.row, c.order)]
+            if c.other in pack.weapons and c.weapon in pack.weapons:
+                out.append(SwapWeapons(actor=c.id))
+            out += [UseStandbySkill(actor=c.id, skill=s.id, target=t)
+                    for s in usable_skills(state, pack, c, Timing.STANDBY)
+                    for t in (skill_choices(state, pack, c, s) if s.effects else [""])]
+            out += [FullDefense(actor=c.id), Escape(actor=c.id), Pass(actor=c.id)]
+        return out
+    c = state.get(state.acting)
+    if state.window == "fastest":
+        skills = fastest_skills(state, pack, c)
+        act = (lambda s, t: EnemyAct(actor=c.id, skill=s.id, target=t)) if who == "gm" else (
+            lambda s, t: UseSkill(actor=c.id, skill=s.id, target=t))
+        return [act(s, t) for s in skills for t in (skill_choices(state, pack, c, s) if s.effects else [""])] + [
+            Hold(actor=c.id), EnemyAct(actor=c.id, skill="pass") if who == "gm" else Pass(actor=c.id)]
+    if who == "gm":
+        return ([EnemyAct(actor=c.id, target=t) for t in attack_choices(state, pack, c)]
+                + [EnemyAct(actor=c.id, skill=s.id, target=t) for s in usable_skills(state, pack, c, Timing.MAIN)
+                   for t in skill_choices(state, pack, c, s)]
+                + [EnemyAct(actor=c.id, skill="pass")])
+    out += [Attack(actor=c.id, target=t) for t in attack_choices(state, pack, c)]
+    out += [UseSkill(actor=c.id, skill=s.id, target=t) for s in usable_skills(state, pack, c, Timing.MAIN)
+            for t in (skill_choices(state, pack, c, s) if s.effects else [""])]
+    for item_id in dict.fromkeys(c.items):
+        item = pack.items.get(item_id)
+        if item is None:
+            continue
+        first = item.effects[0] if item.effects else None
+        targets = choices(state, c, first.targets, effect_reach(pack, c, first.reach)) if first else [""]
+        out += [UseItem(actor=c.id, item=item_id, target=t) for t in targets]
+    return out + [Pass(actor=c.id)]
+

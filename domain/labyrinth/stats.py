@@ -1,0 +1,124 @@
+"""Derived stats (labyrinth-facts.md section 3): a PC's base stats from its
+class's abilities at its level, and what the rules read at any moment,
+with equipment, buffs and debuffs, ailments and binds applied."""
+
+from __future__ import annotations
+
+import msgspec
+
+from .catalog import Abilities, ClassSheet, EnemyKind, Pack
+from .state import Base, Combatant
+from .vocab import PC_RESISTANCE, PHYSICAL, Ailment, Attribute, Bind, Buff, CRITICAL_MARGIN, Reach
+
+BLIND_PENALTY = 3  # AILMENT-BLIND
+HEAD_BIND_PENALTY = 2  # facts: Adds to BIND-HEAD
+ARM_BIND_PENALTY = 4  # facts: Adds to BIND-ARM
+SLEEP_RESISTANCE = -1  # facts: a sleeper's Cut/Bash/Stab resistance; every die deals damage
+UNKNOWN_RESISTANCE = 3  # facts: Fills ENEMY-3, an Enemy no PC Identified
+
+
+def bonus(value: int) -> int:
+    """An ability's bonus, floor(value / 5) (facts: Fills MAIN-2)."""
+    return value // 5
+
+
+def abilities_at(sheet: ClassSheet, level: int) -> Abilities:
+    """A class's abilities at ``level``: level 1's plus growth per level above."""
+    a, g, n = sheet.abilities, sheet.growth, level - 1
+    return Abilities(str=a.str + g.str * n, tec=a.tec + g.tec * n, vit=a.vit + g.vit * n,
+                     agi=a.agi + g.agi * n, luc=a.luc + g.luc * n)
+
+
+def pc_base(sheet: ClassSheet, level: int) -> Base:
+    """A PC's base stats by the facts' formulas (weapon and armour apart)."""
+    a = abilities_at(sheet, level)
+    s, t, v, ag, lu = (bonus(x) for x in (a.str, a.tec, a.vit, a.agi, a.luc))
+    return Base(max_hp=v * 2 + level + 5, max_tp=t + level + 3, phit=(s + ag) // 2, ehit=(t + lu) // 2,
+                evasion=(ag + lu) // 2 + 5, patk=s, eatk=t, defense=0, satk=(t + lu) // 2,
+                sdef=(v + lu) // 2, speed=a.agi,
+                resist={attr: PC_RESISTANCE for attr in Attribute if attr is not Attribute.NONE})
+
+
+def enemy_base(kind: EnemyKind) -> Base:
+    """An Enemy's base stats: its sheet's, as printed."""
+    return Base(max_hp=kind.hp, max_tp=kind.tp, phit=kind.phit, ehit=kind.ehit, evasion=kind.evasion,
+                patk=kind.patk, eatk=kind.eatk, defense=kind.defense, satk=kind.satk, sdef=kind.sdef,
+                speed=kind.speed, resist=dict(kind.resist), attribute=kind.attribute, reach=kind.reach)
+
+
+class Stats(msgspec.Struct, frozen=True, kw_only=True):
+    """What the rules read for a character now."""
+
+    max_hp: int
+    max_tp: int
+    phit: int
+    ehit: int
+    evasion: int
+    patk: int
+    eatk: int
+    defense: int
+    satk: int
+    sdef: int
+    speed: int
+    attributes: tuple[Attribute, ...]  # of its Normal attack: the weapon's plus an Element grant
+    reach: Reach
+    resist: dict[Attribute, int]
+    crit_margin: int
+
+
+def buff_total(c: Combatant, up: Buff, down: Buff | None = None) -> int:
+    """The net ● of a buff kind and its opposing debuff."""
+    total = sum(b.amount for b in c.buffs if b.kind == up)
+    return total - (sum(b.amount for b in c.buffs if b.kind == down) if down else 0)
+
+
+def stats(c: Combatant, pack: Pack) -> Stats:
+    """``c``'s stats with equipment, buffs, ailments and binds applied."""
+    b = c.base
+    weapon = pack.weapons.get(c.weapon)
+    armor = pack.armor.get(c.armor)
+    patk = b.patk + (weapon.patk if weapon else 0) + buff_total(c, Buff.PATK_UP, Buff.PATK_DOWN)
+    eatk = b.eatk + (weapon.eatk if weapon else 0) + buff_total(c, Buff.EATK_UP, Buff.EATK_DOWN)
+    defense = b.defense + (armor.defense if armor else 0) + buff_total(c, Buff.DEF_UP, Buff.DEF_DOWN)
+    speed = (b.speed + (weapon.speed if weapon else 0) + (armor.speed if armor else 0)
+             + buff_total(c, Buff.SPD_UP, Buff.SPD_DOWN))
+    hit = buff_total(c, Buff.HIT_UP, Buff.HIT_DOWN)
+    evasion = b.evasion + buff_total(c, Buff.EVA_UP, Buff.EVA_DOWN)
+    sdef = b.sdef + buff_total(c, Buff.SDEF_UP, Buff.SDEF_DOWN)
+    if c.has(Ailment.BLIND):
+        hit -= BLIND_PENALTY
+        evasion -= BLIND_PENALTY
+    if c.bound(Bind.HEAD):
+        hit -= HEAD_BIND_PENALTY
+    if c.bound(Bind.ARM):
+        patk -= ARM_BIND_PENALTY
+    if c.inactive or c.bound(Bind.LEG) or any(c.has(a) for a in (Ailment.SLEEP, Ailment.PETRIFY)):
+        evasion = 0
+    attribute = weapon.attribute if weapon else b.attribute
+    reach = weapon.reach if weapon else b.reach
+    grants = tuple(x.element for x in c.buffs if x.kind == Buff.ELEMENT and x.element)
+    return Stats(max_hp=b.max_hp + buff_total(c, Buff.MAXHP_UP), max_tp=b.max_tp, phit=b.phit + hit,
+                 ehit=b.ehit + hit, evasion=evasion, patk=patk, eatk=eatk, defense=defense, satk=b.satk,
+                 sdef=sdef, speed=max(speed, 0), attributes=(attribute, *grants), reach=reach,
+                 resist=_resist(c), crit_margin=1 if any(x.kind == Buff.CRIT_UP for x in c.buffs)
+                 else CRITICAL_MARGIN)
+
+
+def _resist(c: Combatant) -> dict[Attribute, int]:
+    out = {attr: c.base.resist.get(attr, 0) for attr in Attribute if attr is not Attribute.NONE}
+    for x in c.buffs:
+        if x.element in out and x.kind in (Buff.RESIST, Buff.WEAK):
+            out[x.element] += 1 if x.kind == Buff.RESIST else -1  # type: ignore[index]
+    if c.unknown:  # no PC Identified it (facts: Fills ENEMY-3); Sleep still opens it below
+        out = {attr: max(value, UNKNOWN_RESISTANCE) for attr, value in out.items()}
+    if c.has(Ailment.SLEEP):
+        out.update({attr: SLEEP_RESISTANCE for attr in PHYSICAL})
+    return out
+
+
+def resistance(target: Stats, attributes: tuple[Attribute, ...]) -> int:
+    """The resistance an attack meets: a compound attack the lowest of its
+    attributes' (facts step 3); a non-elemental one always 0."""
+    if Attribute.NONE in attributes or not attributes:
+        return 0
+    return min(target.resist.get(a, 0) for a in attributes)

@@ -1,0 +1,43 @@
+"""The rules are pure (DESIGN: "no I/O, no clock, no global randomness"):
+no module of a ruleset's rules imports the clock, the global random
+generator, the file system, the network or a database. Randomness comes
+from the kernel's seeded counter RNG, and content is read by the pack
+loaders (``packs.py``, ``pack_*.py``), which this test leaves out, as it
+leaves out the players (``bots.py``: they choose among the legal commands
+with a ``random.Random`` their caller seeds, never the global one) and the
+application verbs (``application.py``, ``*_app.py``)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+DOMAIN = Path(__file__).resolve().parents[2] / "domain"
+RULESETS = ("betrayal", "conquest", "labyrinth")
+FORBIDDEN = {"random", "time", "datetime", "os", "pathlib", "io", "socket", "sqlite3", "psycopg", "subprocess",
+             "shutil", "tempfile", "secrets", "urllib", "http", "asyncio", "threading"}
+NOT_RULES = ("packs.py", "pack_", "bots.py")  # content loaders (I/O by design) and players
+
+
+def rule_modules() -> list[Path]:
+    return sorted(p for name in RULESETS for p in (DOMAIN / name).glob("*.py")
+                  if not p.name.startswith(NOT_RULES) and p.name != "application.py" and not p.name.endswith("_app.py"))
+
+
+def imported(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("path", rule_modules(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_rules_module_imports_no_clock_randomness_or_io(path):
+    found = sorted(imported(path) & FORBIDDEN)
+    assert not found, f"{path.parent.name}/{path.name} imports {', '.join(found)}: rules stay pure (DESIGN)"

@@ -1,0 +1,163 @@
+"""The attack roll: hit checks per target (HIT-1, HIT-2), damage dice above
+resistance (DAMAGE-1), criticals (CRIT-1, CRIT-2), absolute success and
+failure, fumbles with FP (FUMBLE-1, FUMBLE-2), range, Full defense halving
+(STANDBY-7) and a guard passive (PASSIVE-3). Faces are pinned by choosing
+the RNG counter."""
+
+from __future__ import annotations
+
+import pytest
+from labyrinth_harness import at, decision, edit, of, pinned, start, violates, when
+
+from domain.labyrinth import events as ev
+from domain.labyrinth.attack import attack, damage
+from domain.labyrinth.commands import Attack, FullDefense, Pass, UseSkill
+from domain.labyrinth.flow import waits_for
+from domain.labyrinth.vocab import Row
+
+
+def fighter_turn(seed: int = 1, **opts):
+    """Turn 1's Main phase with the fighter (speed 8) up first: both PCs pass
+    Standby, the mage (speed 9) passes its action."""
+    state = start(seed, **opts)
+    state, _ = when(state, Pass(actor="p1"), Pass(actor="p2"))
+    assert state.acting == "p2"
+    state, _ = when(state, Pass(actor="p2"))
+    assert state.acting == "p1"
+    return state
+
+
+@pytest.mark.rule("HIT-1")
+@pytest.mark.rule("DAMAGE-1")
+@pytest.mark.rule("MAIN-2")
+def test_a_normal_attack_hits_on_2d6_plus_physical_hit_at_least_evasion_and_deals_dice_above_resistance():
+    state = fighter_turn()
+    # hit check [3 3] + 1 = 7 vs the slime's Evasion 7; then 6 - 1 = 5 damage dice against Cut 2
+    counter = pinned(state.seed, (3, 3, 1, 2, 3, 5, 6), state.rng)
+    state, events = when(at(state, counter), Attack(actor="p1", target="e1"))
+    rolled = of(events, ev.AttackRolled)[0]
+    assert (rolled.faces, rolled.total, rolled.evasion, rolled.hit) == ((3, 3), 7, 7, True)
+    dmg = of(events, ev.DamageRolled)[0]
+    assert dmg.faces == (1, 2, 3, 5, 6) and dmg.resistance == 2 and dmg.damage == 3 and dmg.hp == 5
+
+
+@pytest.mark.rule("HIT-1")
+def test_a_hit_check_below_evasion_misses_and_deals_nothing():
+    state = fighter_turn()
+    counter = pinned(state.seed, (2, 3), state.rng)
+    _, events = when(at(state, counter), Attack(actor="p1", target="e1"))
+    assert not of(events, ev.AttackRolled)[0].hit
+    assert not [e for e in of(events, ev.DamageRolled) if e.attacker == "p1"]
+
+
+@pytest.mark.rule("ATTACK-1")
+def test_two_sixes_always_hit_and_all_ones_always_miss():
+    state = fighter_turn()
+    dodgy = edit(state, "e1", base=_replace(state.get("e1").base, evasion=30))
+    _, events = when(at(dodgy, pinned(state.seed, (6, 6), state.rng)), Attack(actor="p1", target="e1"))
+    assert of(events, ev.AttackRolled)[0].absolute == "success" and of(events, ev.AttackRolled)[0].hit
+    easy = edit(state, "e1", base=_replace(state.get("e1").base, evasion=-10))
+    _, events = when(at(easy, pinned(state.seed, (1, 1), state.rng)), Attack(actor="p1", target="e1"))
+    first = of(events, ev.AttackRolled)[0]
+    assert first.absolute == "failure" and not first.hit and first.fp == 2
+
+
+@pytest.mark.rule("CRIT-1")
+@pytest.mark.rule("CRIT-2")
+def test_three_sixes_and_one_one_is_a_critical_that_adds_four_dice():
+    state = fighter_turn()
+    counter = pinned(state.seed, (6, 6, 6, 1, 3), state.rng)
+    d = decision(at(state, counter))
+    damage(d, d.state.get("p1"), d.state.get("e1"), None, None)  # 6 - 1 = 5 dice
+    rolled = of(d.events, ev.DamageRolled)[0]
+    assert rolled.critical and rolled.faces[:5] == (6, 6, 6, 1, 3) and len(rolled.faces) == 9
+    assert rolled.dealt == sum(1 for f in rolled.faces if f > 2)
+
+
+@pytest.mark.rule("CRIT-1")
+def test_two_sixes_and_one_one_is_no_critical():
+    state = edit(fighter_turn(), "p1", weapon="")  # patk 2 - defense 1 + ... use a 4-dice attack below
+    state = edit(state, "e1", base=_replace(state.get("e1").base, defense=-2))
+    counter = pinned(state.seed, (6, 6, 1, 4), state.rng)
+    d = decision(at(state, counter))
+    damage(d, d.state.get("p1"), d.state.get("e1"), None, None)
+    rolled = of(d.events, ev.DamageRolled)[0]
+    assert rolled.faces == (6, 6, 1, 4) and not rolled.critical
+
+
+def _replace(struct, **changes):
+    from msgspec.structs import replace
+
+    return replace(struct, **changes)
+
+
+@pytest.mark.rule("FUMBLE-1")
+@pytest.mark.rule("FUMBLE-2")
+@pytest.mark.rule("MAIN-5")
+def test_an_all_ones_activation_roll_fails_the_skill_and_gives_fp_per_one():
+    state = start()
+    state, _ = when(state, Pass(actor="p1"), Pass(actor="p2"))
+    assert state.acting == "p2"
+    counter = pinned(state.seed, (1, 1), state.rng)
+    state, events = when(at(state, counter), UseSkill(actor="p2", skill="heal", target="p1"))
+    used = of(events, ev.SkillUsed)[0]
+    assert used.faces == (1, 1) and used.fumbled and used.fp == 2 and used.tp == 2  # cost paid (OQ 9)
+    assert of(events, ev.SkillFumbled) and not of(events, ev.Healed)
+    assert state.get("p2").fp == 3
+
+
+@pytest.mark.rule("HIT-2")
+@pytest.mark.rule("PASSIVE-3")
+def test_a_multi_target_attack_makes_one_check_per_target_against_its_own_evasion():
+    state = start()
+    state = edit(state, "e2", base=_replace(state.get("e2").base, evasion=9))
+    state, _ = when(state, Pass(actor="p1"), Pass(actor="p2"))
+    state = at(state, pinned(state.seed, (4, 4), state.rng))  # no all-1s activation
+    state, events = when(state, UseSkill(actor="p2", skill="flame-burst"))
+    checks = [e for e in of(events, ev.AttackRolled) if e.attacker == "p2"]
+    assert [(c.target, c.evasion) for c in checks] == [("e1", 7), ("e2", 9)]
+
+
+@pytest.mark.rule("ATTACK-3")
+def test_a_near_attack_from_the_back_row_is_refused():
+    state = fighter_turn()
+    state = edit(state, "p1", row=Row.BACK)
+    violates(state, Attack(actor="p1", target="e1"), "ATTACK-3")
+
+
+@pytest.mark.rule("STANDBY-6")
+@pytest.mark.rule("STANDBY-7")
+def test_full_defense_halves_the_damage_rounded_down_and_skips_the_main_action():
+    state = start()
+    state, events = when(state, FullDefense(actor="p1"), Pass(actor="p2"))
+    assert of(events, ev.FullDefenseTaken) and state.get("p1").full_defense
+    d = decision(state)
+    counter = pinned(state.seed, (4, 5, 6), state.rng)  # slime: 5 patk - 2 defense = 3 dice above 3
+    d = decision(at(state, counter))
+    damage(d, d.state.get("e1"), d.state.get("p1"), None, None)
+    rolled = of(d.events, ev.DamageRolled)[0]
+    assert rolled.dealt == 3 and rolled.damage == 1 and "full defense" in rolled.halved
+
+
+@pytest.mark.rule("WAIT-1")
+def test_a_character_in_the_waiting_state_takes_no_main_action():
+    state = start(gm_enemies=True)
+    state, events = when(state, FullDefense(actor="p1"), Pass(actor="p2"))
+    assert state.acting == "p2"  # the mage (speed 9) acts before the fighter (8)
+    state, events = when(state, Pass(actor="p2"))
+    assert [e.rule for e in of(events, ev.ActionSkipped) if e.who == "p1"] == ["WAIT-1"]
+    assert waits_for(state) == "gm"
+
+
+@pytest.mark.rule("PASSIVE-1")
+@pytest.mark.rule("PASSIVE-2")
+def test_a_guard_passive_answers_the_first_hit_and_halves_it():
+    state = fighter_turn()
+    d = decision(state)
+    counter = pinned(state.seed, (6, 5, 6, 6, 6), state.rng)  # hit, then 3 dice all dealing
+    d = decision(at(state, counter))
+    attack(d, "e1", ("p1",), mode="normal")
+    used = of(d.events, ev.PassiveUsed)
+    assert [(u.who, u.skill, u.tp) for u in used] == [("p1", "guard", 1)]
+    rolled = of(d.events, ev.DamageRolled)[0]
+    assert rolled.halved == "guard" and rolled.damage == rolled.dealt // 2
