@@ -121,10 +121,8 @@ def damage(d: Decision, a: Combatant, t: Combatant, effect: SkillEffect | None, 
                            halved=", ".join(why)))
     if hp <= 0 < t.hp:
         casualties.incapacitated(d, t.id)
-    if critical and not d.state.over:
-        from .critical import trigger  # critical runs skill effects, and skills imports this module
-
-        trigger(d, a.id, t.id)  # immediately: before anything else follows the roll
+    if critical and not d.state.over and d.on_critical is not None:
+        d.on_critical(d, a.id, t.id)  # immediately: before anything else follows the roll (CRIT-3)
     if a.has(Ailment.CURSE) and amount >= 2 and not d.state.over:
         curse(d, a.id, amount // 2)
 

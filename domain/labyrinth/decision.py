@@ -5,6 +5,8 @@ outcome and its counter into an event, and ``evolve`` moves the counter on."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from dataclasses import dataclass
 
 from domain.kernel import rng
@@ -26,9 +28,13 @@ class RulesContext:
 class Decision:
     """Collects events and keeps the state they produce."""
 
-    def __init__(self, state: LabyrinthState | None, ctx: RulesContext) -> None:
+    def __init__(self, state: LabyrinthState | None, ctx: RulesContext,
+                 on_critical: Callable[[Decision, str, str], None] | None = None) -> None:
         self.state: LabyrinthState = state  # type: ignore[assignment]
         self.ctx = ctx
+        # What a critical sets off at once (CRIT-3): given by the caller, so the
+        # attack roll need not import the skills that a critical may run.
+        self.on_critical = on_critical
         self.pack = ctx.pack
         self.events: list[LabyrinthEvent] = []
         # Who has had the first action check of the current Main action: FP

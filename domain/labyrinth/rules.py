@@ -24,6 +24,7 @@ from .commands import (
     UseSkill,
     UseStandbySkill,
 )
+from .critical import trigger
 from .decision import Decision, RulesContext
 from .enemies import ATTACK, attack_choices, fastest_skills, perform, skill_choices, usable_skills
 from .evolve import evolve, replay
@@ -41,7 +42,7 @@ STANDBY_ACTIONS = {Move: "move", SwapWeapons: "swap", UseStandbySkill: "skill", 
 def decide(state: LabyrinthState | None, command: LabyrinthCommand, ctx: RulesContext) -> list[ev.LabyrinthEvent]:
     """The events ``command`` produces from ``state``, or RuleViolation /
     MalformedCommand. Pure: same inputs, same events."""
-    d = Decision(state, ctx)
+    d = Decision(state, ctx, on_critical=trigger)
     if isinstance(command, StartLabyrinth):
         if state is not None:
             raise RuleViolation("STANDBY-1", "this battle is already set up")

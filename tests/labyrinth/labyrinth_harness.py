@@ -16,6 +16,7 @@ from domain.labyrinth.catalog import (
     Abilities, Armor, ClassSheet, Drop, Encounter, EncounterEnemy, EnemyKind, Item, Pack, Skill, SkillEffect, Weapon,
 )
 from domain.labyrinth.commands import Member, StartLabyrinth
+from domain.labyrinth.critical import trigger
 from domain.labyrinth.decision import Decision, RulesContext, faces_at
 from domain.labyrinth.rules import decide, evolve, legal_commands
 from domain.labyrinth.state import LabyrinthState, Options
@@ -133,7 +134,7 @@ def pinned(seed: int, want: tuple[int, ...], start_at: int = 0, limit: int = 400
 
 def decision(state: LabyrinthState) -> Decision:
     """A decision on ``state``, to call one rules function directly."""
-    return Decision(state, CTX)
+    return Decision(state, CTX, on_critical=trigger)
 
 
 def at(state: LabyrinthState, counter: int) -> LabyrinthState:

@@ -12,6 +12,7 @@ from domain.labyrinth.catalog import (
     Abilities, ClassSheet, Encounter, EncounterEnemy, EnemyKind, Skill, SkillEffect,
 )
 from domain.labyrinth.commands import Member, StartLabyrinth
+from domain.labyrinth.critical import trigger
 from domain.labyrinth.decision import Decision, RulesContext, faces_at
 from domain.labyrinth.rules import decide, evolve, legal_commands
 from domain.labyrinth.state import LabyrinthState, Options
@@ -96,7 +97,7 @@ def when(state: LabyrinthState, *commands):
 
 
 def decision(state: LabyrinthState) -> Decision:
-    return Decision(state, CTX)
+    return Decision(state, CTX, on_critical=trigger)
 
 
 def legal(state: LabyrinthState):
