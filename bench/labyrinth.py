@@ -15,20 +15,16 @@ cached beside the others, keyed by the code digest.
 from __future__ import annotations
 
 import random
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
 from domain.kernel import ruleset as registry
-from domain.kernel.commandlog import fold as fold_game
 from domain.kernel.games import GameApp
-from domain.labyrinth import events as ev
 from domain.labyrinth.commands import Attack, Member, StartLabyrinth, UseItem, UseSkill
-from domain.labyrinth.evolve import evolve
 
-from .measure import Row, interleaved, median, ms, rate
-from .rebuild import GOAL_SQLITE_10K, NO_SNAPSHOTS, Decoders, repeats_for
+from .measure import Row
+from .game_rebuild import game_rebuild_rows
 from .streams import BACK, GREEDY, REDO, UNDO, Built, _random_kind, cached
 
 ENCOUNTER = "warren-gate"  # four Enemies, a link group: the starter pack's busiest battle
@@ -93,48 +89,7 @@ def build(path: Path, events: int, seed: int) -> LabyrinthBuilt:
     return LabyrinthBuilt(str(path), battle_id, build_seconds=time.perf_counter() - started, **n)
 
 
-def fold(rows: list[tuple[str, bytes]], decoders: Decoders) -> Any:
-    """The floor: every row decoded and folded by the labyrinth's ``evolve``,
-    the command log handled as the kernel does (an undo restores its state)."""
-    state = None
-    for topic, data in rows:
-        event = decoders(topic).decode(data).d
-        if type(event) is ev.CommandUndone:
-            state = event.restored
-        elif type(event) is not ev.CommandIssued:
-            state = evolve(state, event)
-    return state
-
-
 def rebuild_rows(built: LabyrinthBuilt, quick: bool = False) -> list[Row]:
     """Load the whole labyrinth stream through the application, snapshots
-    off, against the floor."""
-    rs = registry.load("labyrinth")
-    con = sqlite3.connect(built.path)
-    decoders = Decoders()
-    sql = "SELECT topic, state FROM stored_events WHERE originator_id=? ORDER BY originator_version"
-    key = built.stream_id.hex
-
-    def floor():
-        return fold(con.execute(sql, (key,)).fetchall(), decoders)
-
-    with GameApp(f"sqlite:{built.path}", env=NO_SNAPSHOTS) as app:
-        def load():
-            return app.load(built.stream_id, lambda game, items: fold_game(rs, game, items))
-
-        if load().state != floor():
-            raise AssertionError("rebuild, SQLite, labyrinth: the floor's fold differs from the application's state")
-        got = interleaved({"app": load, "floor": floor}, repeats_for(built.events, quick))
-    con.close()
-    t_app, t_floor = median(got["app"]), median(got["floor"])
-    n = built.events
-    return [Row(
-        figure="rebuild, SQLite, labyrinth",
-        size=f"{n:,} ev",
-        value=f"{rate(n / t_app, 'ev/s')} ({ms(t_app)})",
-        floor=f"{rate(n / t_floor, 'ev/s')} ({ms(t_floor)})",
-        ratio=t_app / t_floor,
-        goal=GOAL_SQLITE_10K if built.target == 10_000 else None,
-        data={"events": n, "seconds": t_app, "floor_seconds": t_floor, "events_per_second": n / t_app,
-              "floor_events_per_second": n / t_floor, "repeats": len(got["app"])},
-    )]
+    off, against the floor (``game_rebuild``)."""
+    return game_rebuild_rows(built, "labyrinth", "labyrinth", quick)

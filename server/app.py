@@ -210,28 +210,27 @@ async def game_table(srv: Server, request: Request) -> Response:
     return _json(await srv.call(request, _game(request), views.table))
 
 
-async def give_command(srv: Server, request: Request) -> Response:
+async def _write(srv: Server, request: Request, kind: Any, act: Callable[..., CommandResult]) -> Response:
+    """A request that moves a game on: its body decoded as ``kind`` once
+    the pass is checked, ``act(app, pass, game, request)`` done, and every
+    viewer told the game's new version."""
     body = await _body(request)
     result = await srv.call(request, _game(request),
-                            lambda app, p, battle_id: tables.command(app, p, battle_id, _decode(body, CommandRequest)))
+                            lambda app, p, battle_id: act(app, p, battle_id, _decode(body, kind)))
     srv.feed.tell(result.game, result.version)
     return _json(result)
+
+
+async def give_command(srv: Server, request: Request) -> Response:
+    return await _write(srv, request, CommandRequest, tables.command)
 
 
 async def undo(srv: Server, request: Request) -> Response:
-    body = await _body(request)
-    result = await srv.call(request, _game(request),
-                            lambda app, p, battle_id: tables.undo(app, p, battle_id, _decode(body, UndoRequest)))
-    srv.feed.tell(result.game, result.version)
-    return _json(result)
+    return await _write(srv, request, UndoRequest, tables.undo)
 
 
 async def redo(srv: Server, request: Request) -> Response:
-    body = await _body(request)
-    result = await srv.call(request, _game(request),
-                            lambda app, p, battle_id: tables.redo(app, p, battle_id, _decode(body, RedoRequest)))
-    srv.feed.tell(result.game, result.version)
-    return _json(result)
+    return await _write(srv, request, RedoRequest, tables.redo)
 
 
 async def export(srv: Server, request: Request) -> Response:

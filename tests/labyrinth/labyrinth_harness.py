@@ -84,20 +84,22 @@ CTX = RulesContext(pack=PACK)
 PARTY = (Member(cls="fighter", level=1), Member(cls="mage", level=1))
 
 
-def start(seed: int = 1, encounter: str = "slimes", party=PARTY, **options) -> LabyrinthState:
-    """A battle just set up: turn 1, waiting for Standby declarations."""
+def start(seed: int = 1, encounter: str = "slimes", party=PARTY, ctx: RulesContext | None = None,
+          **options) -> LabyrinthState:
+    """A battle just set up (on the fixture pack, or ``ctx``'s): turn 1,
+    waiting for Standby declarations."""
     cmd = StartLabyrinth(battle_id="t", encounter=encounter, party=party, seed=seed, options=Options(**options))
     state = None
-    for event in decide(None, cmd, CTX):
+    for event in decide(None, cmd, ctx or CTX):
         state = evolve(state, event)
     return state  # type: ignore[return-value]
 
 
-def when(state: LabyrinthState, *commands):
+def when(state: LabyrinthState, *commands, ctx: RulesContext | None = None):
     """Decide and apply ``commands`` in turn; the final state and every event."""
     events = []
     for command in commands:
-        produced = decide(state, command, CTX)
+        produced = decide(state, command, ctx or CTX)
         for event in produced:
             state = evolve(state, event)
         events += produced

@@ -11,12 +11,13 @@ from msgspec.structs import replace
 from domain.labyrinth.catalog import (
     Abilities, ClassSheet, Encounter, EncounterEnemy, EnemyKind, Skill, SkillEffect,
 )
-from domain.labyrinth.commands import Member, StartLabyrinth
+from domain.labyrinth.commands import Member
 from domain.labyrinth.critical import trigger
 from domain.labyrinth.decision import Decision, RulesContext, faces_at
-from domain.labyrinth.rules import decide, evolve, legal_commands
-from domain.labyrinth.state import LabyrinthState, Options
+from domain.labyrinth.rules import legal_commands
+from domain.labyrinth.state import LabyrinthState
 from domain.labyrinth.vocab import Attribute, Bind, Buff, Effect, Part, Reach, Speed, Targets, Timing
+import labyrinth_harness as harness
 from labyrinth_harness import PACK
 
 E = Effect
@@ -78,22 +79,12 @@ PARTY = (Member(cls="scout"), Member(cls="mage"))
 
 def start(seed: int = 1, encounter: str = "slimes", party=PARTY, **options) -> LabyrinthState:
     """A battle of the extended pack just set up."""
-    command = StartLabyrinth(battle_id="t", encounter=encounter, party=party, seed=seed, options=Options(**options))
-    state = None
-    for event in decide(None, command, CTX):
-        state = evolve(state, event)
-    return state  # type: ignore[return-value]
+    return harness.start(seed, encounter, party, ctx=CTX, **options)
 
 
 def when(state: LabyrinthState, *commands):
     """Decide and apply ``commands`` in turn; the final state and every event."""
-    events = []
-    for command in commands:
-        produced = decide(state, command, CTX)
-        for event in produced:
-            state = evolve(state, event)
-        events += produced
-    return state, events
+    return harness.when(state, *commands, ctx=CTX)
 
 
 def decision(state: LabyrinthState) -> Decision:
