@@ -25,7 +25,7 @@ from domain.labyrinth.standby import awaiting
 from domain.labyrinth.state import ActiveBuff, Combatant, Declaration, LabyrinthState, Options
 from domain.labyrinth.stats import stats
 from domain.labyrinth.targeting import cannot_act
-from domain.labyrinth.vocab import NO_DEPTH, Buff, Phase, Row
+from domain.labyrinth.vocab import NO_DEPTH, Buff, Phase, Row, Side
 
 from .battle_names import called
 from .output import printable
@@ -92,7 +92,13 @@ def header(state: LabyrinthState, name: str | None = None, pack: Any = None) -> 
         return [Text(f"Battle {name} is over after turn {state.turn}: {state.termination.value}{drops}",
                      style="bold")]
     who = waits_for(state)
-    if who == "standby":
+    q = state.question
+    if q is not None:  # a passive action chosen by hand (PASSIVE-1 .. PASSIVE-3)
+        by = "the GM chooses " if who == "gm" else ""
+        doing = (f"{by}{_who(state.get(q.who))}'s passive against {_who(state.get(q.attacker))}'s attack roll: "
+                 f"rk react {q.who} {'|'.join(q.skills)}|none")
+        who = ""  # the question says it all: no window
+    elif who == "standby":
         awaited = ", ".join(_who(c) for c in awaiting(state, pack))
         doing = f"declarations awaited from {awaited}"
     elif who == "gm":
@@ -114,11 +120,13 @@ def header(state: LabyrinthState, name: str | None = None, pack: Any = None) -> 
 
 
 def setup_line(state: LabyrinthState) -> str:
-    """The encounter, the seed and the table options that differ from the defaults."""
-    default = Options()
-    changed = [f"{f.name}={_option(getattr(state.options, f.name))}" for f in msgspec.structs.fields(Options)
-               if getattr(state.options, f.name) != getattr(default, f.name)]
-    return (f"encounter {printable(state.encounter)}  ·  seed {state.seed}  ·  options: "
+    """The encounter, the seed, how passives are chosen (PASSIVE-2) and the
+    table options that differ from the defaults."""
+    o, default = state.options, Options()
+    passives = "ask" if o.ask_passives else "auto" if o.auto_passives else "off"
+    changed = [f"{f.name}={_option(getattr(o, f.name))}" for f in msgspec.structs.fields(Options)
+               if getattr(o, f.name) != getattr(default, f.name) and f.name not in ("ask_passives", "auto_passives")]
+    return (f"encounter {printable(state.encounter)}  ·  seed {state.seed}  ·  passives: {passives}  ·  options: "
             + (", ".join(changed) if changed else "the defaults"))
 
 
@@ -148,7 +156,7 @@ def side_table(state: LabyrinthState, pack: Any, title: str, pc: bool) -> Group:
             tp = f"{c.tp}/{now.max_tp}" if now.max_tp or c.tp else "—"
             acting = c.id == state.acting and not state.over
             table.add_row(row.value if n == 0 else "", c.id, printable(c.name), f"{c.hp}/{now.max_hp}", tp,
-                          str(c.fp) if c.pc_side else "—", ", ".join(conditions(state, c, pack)) or "—",
+                          str(c.fp) if c.side is Side.PC else "—", ", ".join(conditions(state, c, pack)) or "—",
                           style="bold" if acting else None)
     if not side:
         table.add_row("", "", "(no one)", "", "", "", "")
@@ -175,10 +183,16 @@ def conditions(state: LabyrinthState, c: Combatant, pack: Any = None) -> list[st
         out.append("confused")
     if c.placer:
         out.append(f"token of {c.placer}" + (f" to turn {c.expires}" if c.expires else ""))
+    elif c.side is Side.NPC:
+        out.append("allied NPC")  # on the party's side, acting by the seeded policy
     if c.link:
         out.append(f"link {c.link}")
     if c.unknown:
         out.append("not identified")
+    if c.rare and c.spotted:  # an unspotted rare variant shows as its sheet (facts: Fills ENEMY-3)
+        out.append("rare")
+    if not c.unknown:  # its "Weakness" skills, known and in force once Identified
+        out += [f"weak {attr} -{amount}" for attr, amount in c.base.weak.items()]
     out += [a.kind if a.kind in NO_DEPTH else f"{a.kind} (depth {a.depth})" for a in c.ailments]
     out += [f"{b.kind} bind (depth {b.depth})" for b in c.binds]
     out += [buff_text(b) for b in c.buffs]
@@ -207,6 +221,8 @@ def declaration_text(x: Declaration) -> str:
         return f"move {x.row} {x.order}" if x.order else f"move {x.row}"
     if x.action == "skill":
         return f"{x.skill}" + (f" on {x.target}" if x.target else "")
+    if x.action == "escape" and (x.fp or x.reroll):  # FP committed to its Escape check (FUMBLE-2)
+        return "escape" + (f" +{x.fp} FP" if x.fp else "") + (" (reroll)" if x.reroll else "")
     return {"defend": "Full defense"}.get(x.action, x.action)
 
 

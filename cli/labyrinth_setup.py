@@ -1,7 +1,8 @@
 """Setting a labyrinth battle up from the command line: `rk new labyrinth`
-(party members as CLASS[:LEVEL[:NAME[:ROW]]], the table options as
-NAME=VALUE), and the content to choose from: `rk encounters` and
-`rk labyrinth-classes`, each a table that fits 80 columns.
+(party members as CLASS[:LEVEL[:NAME[:ROW]]] or from sheet files, allied
+NPCs the same way, the table options as NAME=VALUE), and the content to
+choose from: `rk encounters` and `rk labyrinth-classes`, each a table that
+fits 80 columns.
 
 What exists (a class, an encounter) is the rules' question; the shape of
 what was typed (a level that is a number, an option the table has) is
@@ -20,6 +21,8 @@ from rich.table import Table
 
 from domain.kernel.errors import MalformedCommand
 from domain.labyrinth.commands import Member, StartLabyrinth
+from domain.labyrinth.fp import cost_text
+from domain.labyrinth.options import passive_settings
 from domain.labyrinth.packs import starter_pack
 from domain.labyrinth.state import Options
 from domain.labyrinth.stats import pc_base
@@ -41,22 +44,37 @@ TRUE, FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 
 def new_labyrinth(s: Session, *, encounter: str, party: list[str], seed: int | None, ambush: str | None,
-                  gm_enemies: bool, options: list[str]) -> None:
-    """Set up a battle of ``party`` against ``encounter`` and show it."""
+                  gm_enemies: bool, options: list[str], passives: str = "ask", rare: list[str] | None = None,
+                  sheets: list[str] | None = None, allies: list[str] | None = None,
+                  ally_sheets: list[str] | None = None) -> None:
+    """Set up a battle of ``party`` against ``encounter`` and show it;
+    the Enemy slots in ``rare`` (e2, ...) are their kind's rare variant.
+    The party is the ``--party`` members, then the PCs of each ``sheets``
+    file (in the order given, each file's in its order); the allied NPCs
+    likewise ``allies`` then ``ally_sheets``. Every file is read and
+    checked before anything is written."""
     seed = seed if seed is not None else secrets.randbelow(2**31)
     if not 0 <= seed < 2**63:
         raise MalformedCommand("--seed must be a whole number from 0 to 2^63-1")
-    if not party:
-        raise MalformedCommand("name the party: --party CLASS[:LEVEL[:NAME[:ROW]]], once per PC")
-    chosen = option_values(options)
+    if not party and not sheets:
+        raise MalformedCommand("name the party: --party CLASS[:LEVEL[:NAME[:ROW]]] or --sheet FILE, once per PC")
+    from .labyrinth_sheets import read_sheets
+
+    pack = s.app.pack_of(RULESET)
+    members = tuple(member(text) for text in party)
+    members += tuple(m for path in sheets or () for m in read_sheets(path, pack))
+    helpers = tuple(member(text, "--ally") for text in allies or ())
+    helpers += tuple(m for path in ally_sheets or () for m in read_sheets(path, pack, "--ally-sheet"))
+    chosen = passive_options(passives) | option_values(options)
     if ambush is not None:
         chosen["ambush"] = ambushed_side(ambush, "--ambush")
     if gm_enemies:
         chosen["gm_enemies"] = True
     battle_id = s.battle or s.app.new_battle_id(encounter.strip() or RULESET)
     command = StartLabyrinth(battle_id=battle_id, encounter=encounter.strip(),
-                             party=tuple(member(text) for text in party), seed=seed,
-                             options=msgspec.structs.replace(Options(), **chosen))
+                             party=members, allies=helpers, seed=seed,
+                             options=msgspec.structs.replace(Options(), **chosen),
+                             rare=tuple(slot.strip().lower() for slot in rare or ()))
     result = s.app.start(RULESET, command, battle_id=battle_id)
     started(s, battle_id)
     if s.json:
@@ -69,25 +87,36 @@ def new_labyrinth(s: Session, *, encounter: str, party: list[str], seed: int | N
     show_status(s, result.battle)
 
 
-def member(text: str) -> Member:
-    """``CLASS[:LEVEL[:NAME[:ROW]]]`` -> a party member (level 1 and the
-    class's row unless given; an empty part keeps its default)."""
+def member(text: str, option: str = "--party") -> Member:
+    """``CLASS[:LEVEL[:NAME[:ROW]]]`` -> a party member or an allied NPC
+    (level 1 and the class's row unless given; an empty part keeps its
+    default); ``option`` names the option in a refusal."""
     parts = [p.strip() for p in text.split(":")]
     shown = repr(text if len(text) <= 60 else text[:40] + "...")
     if not parts[0] or len(parts) > 4:
-        raise MalformedCommand(f"--party {shown}: write CLASS[:LEVEL[:NAME[:ROW]]], e.g. vanguard:2:Ada:front")
+        raise MalformedCommand(f"{option} {shown}: write CLASS[:LEVEL[:NAME[:ROW]]], e.g. vanguard:2:Ada:front")
     level = 1
     if len(parts) > 1 and parts[1]:
         if not parts[1].isdigit() or not 1 <= int(parts[1]) <= MAX_LEVEL:
-            raise MalformedCommand(f"--party {shown}: the level is a whole number from 1 to {MAX_LEVEL}")
+            raise MalformedCommand(f"{option} {shown}: the level is a whole number from 1 to {MAX_LEVEL}")
         level = int(parts[1])
     row = None
     if len(parts) > 3 and parts[3]:
         try:
             row = Row(parts[3].lower())
         except ValueError:
-            raise MalformedCommand(f"--party {shown}: the row is front or back") from None
+            raise MalformedCommand(f"{option} {shown}: the row is front or back") from None
     return Member(cls=parts[0].lower(), level=level, name=parts[2] if len(parts) > 2 else "", row=row)
+
+
+def passive_options(typed: str) -> dict[str, Any]:
+    """``--passives ask|auto|off`` -> the table options it sets (PASSIVE-2;
+    the mapping is the domain's, shared with the server); an ``--option``
+    naming them too is applied after it."""
+    chosen = passive_settings(typed.strip().lower())
+    if chosen is None:
+        raise MalformedCommand(f"--passives {typed!r}: write ask, auto or off")
+    return dict(chosen)
 
 
 def option_names() -> list[str]:
@@ -184,9 +213,12 @@ def classes(s: Session) -> None:
         gear += [f"{item} ×{n}" if n > 1 else item for item, n in Counter(c.items).items()]
         levels: dict[int, list[str]] = {}
         for level, skill in c.skills:
-            levels.setdefault(level, []).append(skill)
+            found = pack.skills.get(skill)  # a skill with an FP cost shows its cost (FUMBLE-2)
+            levels.setdefault(level, []).append(f"{skill} ({cost_text(found.tp, found.fp)})" if found and found.fp
+                                                else skill)
         skills = "; ".join(f"{level}: {', '.join(ids)}" for level, ids in sorted(levels.items()))
         table.add_row(f"{key}\n{printable(c.name)}", c.row.value, f"{base.max_hp}/{base.max_tp}",
                       ", ".join(gear), skills)
     s.out.print(table)
-    s.out.print("HP/TP at level 1, before equipment; `rk new labyrinth --party CLASS:LEVEL` sets the level.")
+    s.out.print("HP/TP at level 1, before equipment; a skill that also costs FP shows its cost; "
+                "`rk new labyrinth --party CLASS:LEVEL` sets the level.")

@@ -5,9 +5,10 @@
 - setting up: `rk new labyrinth`, `rk encounters`, `rk labyrinth-classes`
   (`rk classes` lists Betrayal's campaign classes);
 - the Standby phase: `rk move PC ROW [PLACE]`, `rk swap`, `rk standby-skill`,
-  `rk full-defense`, `rk escape`, `rk pass`;
+  `rk full-defense`, `rk escape PC [--fp N] [--reroll]`, `rk pass`;
 - the Main phase: `rk attack`, `rk skill`, `rk consume`, `rk pass`, and in
-  the fastest window `rk hold`; the GM's `rk enemy` under the gm_enemies option.
+  the fastest window `rk hold`; the GM's `rk enemy` under the gm_enemies option;
+- a passive action chosen by hand (the ask_passives option): `rk react ID SKILL|none`.
 
 `rk move` is Betrayal's verb too (`rk move HEX`): ``cli.main`` declares it
 and hands it to ``move`` here, which dispatches on the battle's ruleset.
@@ -40,10 +41,10 @@ def new_labyrinth(
     ctx: typer.Context,
     encounter: Annotated[str, typer.Option(metavar="ID", help="The encounter (see `rk encounters`).",
                                            show_default=False)],
-    party: Annotated[list[str], typer.Option(
+    party: Annotated[Optional[list[str]], typer.Option(
         metavar="CLASS[:LEVEL[:NAME[:ROW]]]", show_default=False,
         help="A PC, once per party member (p1, p2... in this order), e.g. vanguard:2:Ada:front "
-             "(see `rk labyrinth-classes`; default level 1, the class's name and row).")],
+             "(see `rk labyrinth-classes`; default level 1, the class's name and row).")] = None,
     seed: Annotated[Optional[int], typer.Option(
         metavar="N", min=0, max=MAX_SEED, show_default=False,
         help="The seed every roll derives from, 0 to 2^63-1 (default: a random one).")] = None,
@@ -52,18 +53,40 @@ def new_labyrinth(
         help="The side caught by surprise, pcs or enemies: passive actions only in turn 1.")] = None,
     gm_enemies: Annotated[bool, typer.Option(
         "--gm-enemies", help="The GM chooses each Enemy's action (rk enemy) instead of the seeded policy.")] = False,
+    passives: Annotated[str, typer.Option(
+        metavar="ask|auto|off",
+        help="Passive actions against attack rolls: ask each PC's player (rk react; the GM too, for Enemies "
+             "under --gm-enemies), auto (the first guard or counter that can be used), or off (none).")] = "ask",
     option: Annotated[Optional[list[str]], typer.Option(
         metavar="NAME=VALUE", show_default=False,
         help="A table option, e.g. default_buff_turns=4 or reapply_raises_depth=false (a wrong name lists "
              "them all).")] = None,
+    rare: Annotated[Optional[list[str]], typer.Option(
+        metavar="ENEMY", show_default=False,
+        help="An Enemy slot (e1, e2...) met as its kind's rare variant, once per rare Enemy.")] = None,
+    sheet: Annotated[Optional[list[str]], typer.Option(
+        metavar="FILE", show_default=False,
+        help="A TOML sheet file of one PC or several: abilities, gear, skills, items (see "
+             "examples/labyrinth/sheet-tracker.toml); its PCs join the party after the --party ones.")] = None,
+    ally: Annotated[Optional[list[str]], typer.Option(
+        metavar="CLASS[:LEVEL[:NAME[:ROW]]]", show_default=False,
+        help="An allied NPC (a1, a2...), acting by the seeded policy; it counts toward the party side's "
+             "6 and 3 to a row.")] = None,
+    ally_sheet: Annotated[Optional[list[str]], typer.Option(
+        metavar="FILE", show_default=False,
+        help="A sheet file (as --sheet) whose characters join as allied NPCs, after the --ally ones.")] = None,
     battle: NewName = None, store: Store = None, json: Json = False,
 ) -> None:
     """Set up a labyrinth battle of a party against an encounter and show it.
 
     Example: rk new labyrinth --encounter mossy-hollow --party vanguard --party mender:2:Iris --seed 7
+
+    With a PC's own sheet and an allied NPC:
+    rk new labyrinth --encounter mossy-hollow --sheet sheet.toml --ally vanguard:2:Bram
     """
-    _run(ctx, "labyrinth_setup.new_labyrinth", store, battle, json, encounter=encounter, party=party, seed=seed,
-         ambush=ambush, gm_enemies=gm_enemies, options=option or [])
+    _run(ctx, "labyrinth_setup.new_labyrinth", store, battle, json, encounter=encounter, party=party or [],
+         seed=seed, ambush=ambush, gm_enemies=gm_enemies, passives=passives, options=option or [], rare=rare or [],
+         sheets=sheet or [], allies=ally or [], ally_sheets=ally_sheet or [])
 
 
 @app.command(rich_help_panel=SETUP)
@@ -105,10 +128,19 @@ def full_defense(ctx: typer.Context, pc: PC, battle: BattleId = None, store: Sto
     _run(ctx, "labyrinth_verbs.give", store, battle, json, "FullDefense", actor=pc)
 
 
+EscapeFpOption = Annotated[int, typer.Option(
+    "--fp", metavar="N", min=0, max=9, help="Spend N FP on this PC's [Evasion] check for N extra dice, the best 2 "
+                                             "kept; paid only if the escape is tried.")]
+EscapeRerollOption = Annotated[bool, typer.Option(
+    "--reroll", help="If the escape fails, reroll this PC's check once for FP (a community reading sets the "
+                     "cost: 1).")]
+
+
 @app.command(rich_help_panel=PLAY)
-def escape(ctx: typer.Context, pc: PC, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
-    """Standby: declare Escape; it is tried only if the whole party declares it (STANDBY-8)."""
-    _run(ctx, "labyrinth_verbs.give", store, battle, json, "Escape", actor=pc)
+def escape(ctx: typer.Context, pc: PC, fp: EscapeFpOption = 0, reroll: EscapeRerollOption = False,
+           battle: BattleId = None, store: Store = None, json: Json = False) -> None:
+    """Standby: declare Escape; it is tried only if the whole party declares it (STANDBY-8, FUMBLE-2)."""
+    _run(ctx, "labyrinth_verbs.give", store, battle, json, "Escape", actor=pc, spend=(fp, reroll))
 
 
 @app.command("pass", rich_help_panel=PLAY)
@@ -157,7 +189,7 @@ def skill(
     target: TargetOption = None, fp: FpOption = 0, reroll: RerollOption = False,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
-    """Main: use a skill, paying its TP (MAIN-4)."""
+    """Main: use a skill, paying its TP and any FP printed on it (MAIN-4, FUMBLE-2)."""
     _run(ctx, "labyrinth_verbs.give", store, battle, json, "UseSkill", actor=pc, skill=skill_id, target=target,
          spend=(fp, reroll))
 
@@ -183,6 +215,20 @@ def enemy(
     """GM (--gm-enemies): the acting Enemy's action."""
     _run(ctx, "labyrinth_verbs.give", store, battle, json, "EnemyAct", actor=who,
          skill="" if action.strip().lower() == "attack" else action, target=target)
+
+
+@app.command(rich_help_panel=PLAY)
+def react(
+    ctx: typer.Context,
+    who: Annotated[str, typer.Argument(metavar="ID", help="The one attacked: a PC (or, for the GM, an Enemy).",
+                                       show_default=False)],
+    passive: Annotated[str, typer.Argument(
+        metavar="SKILL", help="The passive skill offered (see `rk legal`), or none.", show_default=False)],
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Answer an attack roll with a passive skill, or none (PASSIVE-1 .. PASSIVE-3; asked with --passives ask)."""
+    _run(ctx, "labyrinth_verbs.give", store, battle, json, "React", actor=who,
+         skill="" if passive.strip().lower() == "none" else passive)
 
 
 # --- what the verbs do --------------------------------------------------------------

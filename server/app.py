@@ -33,6 +33,7 @@ from .passes import Keyring
 from .refusals import Refused, malformed, refusal_of
 from .wire import (
     MAX_BODY,
+    Choices,
     CommandRequest,
     CommandResult,
     GameState,
@@ -177,6 +178,10 @@ async def create_game(srv: Server, request: Request) -> Response:
     result = await srv.call(request, None, lambda app, p, _: tables.new_game(app, p, _decode(body, NewGame)))
     srv.feed.tell(result.game, result.version)
     return _json(result, 201)
+
+
+async def list_choices(srv: Server, request: Request) -> Response:
+    return _json(await srv.call(request, None, lambda app, p, _: tables.choices(app, p)))
 
 
 async def game_summary(srv: Server, request: Request) -> Response:
@@ -324,6 +329,9 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", "/api/games", "createGame", "Set a game up (the host's): a Betrayal clash, dungeon or delve, a "
              "Betrayal campaign, a Conquest battle, or a labyrinth battle.", CommandResult, body=NewGame, refusals=(400, 401, 403, 413, 422),
              handler=create_game),
+    Endpoint("GET", "/api/choices", "listChoices", "What each kind of game `createGame` sets up may be set up with "
+             "(the host's): Betrayal setups and races, Conquest scenarios and armies, labyrinth encounters and "
+             "classes, a campaign's difficulties and XP dial.", Choices, refusals=(401, 403), handler=list_choices),
     Endpoint("GET", "/api/games/{game}", "getGame", "Where a game stands.", GameSummary, handler=game_summary),
     Endpoint("GET", "/api/games/{game}/seats", "getSeats", "A game's seats; for the host, each seat's link.", Seats,
              handler=game_seats),

@@ -60,28 +60,67 @@ class NewConquestGame(Strict, tag="conquest", tag_field="ruleset", kw_only=True)
     physical_dice: bool = False
 
 
+class LabyrinthAbilities(Strict, frozen=True, kw_only=True):
+    """A labyrinth PC's five abilities at its level, each a whole number from 1 to 99."""
+
+    str: int
+    tec: int
+    vit: int
+    agi: int
+    luc: int
+
+
+class LabyrinthSheet(Strict, frozen=True, kw_only=True):
+    """A labyrinth PC's own sheet, as `rk new labyrinth --sheet` reads one:
+    its ``abilities`` at its level (its derived stats come from them), and
+    optionally its ``weapon``, ``other`` weapon ("" leaves the slot empty),
+    ``armor`` ("" for none), ``skills`` (its class's, learned by its level,
+    each once) and ``items`` (at most 20); a field left out keeps the class's."""
+
+    abilities: LabyrinthAbilities
+    weapon: str | None = None
+    other: str | None = None
+    armor: str | None = None
+    skills: list[str] | None = None
+    items: list[str] | None = None
+
+
 class LabyrinthMember(Strict, frozen=True, kw_only=True):
-    """A PC of a labyrinth party: its class and level, and optionally its
-    name (default: the class's) and row (front or back; default: the class's)."""
+    """A PC of a labyrinth party (or an allied NPC): its class and level,
+    and optionally its name (default: the class's), row (front or back;
+    default: the class's) and own ``sheet`` (default: its class's at its level)."""
 
     cls: str = msgspec.field(name="class")
     level: int = 1
     name: str | None = None
     row: str | None = None
+    sheet: LabyrinthSheet | None = None
+
+
+PassiveMode = Literal["ask", "auto", "off"]
 
 
 class NewLabyrinthGame(Strict, tag="labyrinth", tag_field="ruleset", kw_only=True):
     """Set up a labyrinth battle of ``party`` (PCs p1, p2... in this order)
-    against ``encounter``. ``ambush``: the side caught by surprise, "pcs" or
+    and its ``allies`` (allied NPCs a1, a2..., acting by the seeded policy;
+    they count toward the side's 6 and 3 to a row, SCALE-1) against
+    ``encounter``, whose Enemy slots named in ``rare`` (e1, e2...) are their
+    kind's rare variant. ``ambush``: the side caught by surprise, "pcs" or
     "enemies"; ``gm_enemies``: the host chooses each Enemy's action;
-    ``options``: any other table option by name (as `rk new labyrinth --option`)."""
+    ``passives``: who chooses the passive actions (PASSIVE-2): "ask" each
+    seat its PC's (the default), "auto" used whenever they may be, "off"
+    none; ``options``: any other table option by name (as `rk new labyrinth
+    --option`), applied after ``passives``."""
 
     encounter: str
     party: list[LabyrinthMember]
+    allies: list[LabyrinthMember] = []
+    rare: list[str] = []
     seed: int | None = None
     name: str | None = None
     ambush: str | None = None
     gm_enemies: bool = False
+    passives: PassiveMode = "ask"
     options: dict[str, Any] = {}
 
 
@@ -236,6 +275,94 @@ class Imported(msgspec.Struct, kw_only=True):
 
     game: str
     summary: GameSummary
+
+
+class Choice(msgspec.Struct, kw_only=True):
+    """One thing a new game may be set up with: ``id`` is what a request
+    names, ``name`` what a person reads, ``note`` a line to choose by;
+    ``row``, for a labyrinth class, where it stands unless placed otherwise."""
+
+    id: str
+    name: str
+    note: str = ""
+    row: str | None = None
+
+
+class BetrayalChoices(msgspec.Struct, kw_only=True):
+    """What a Betrayal battle (``NewBetrayalGame``) is set up from: the
+    setups of each ``kind`` (clash setups, dungeon diagrams, delve
+    encounters), the races of a new adventurer, the difficulties."""
+
+    clash: list[Choice]
+    dungeon: list[Choice]
+    delve: list[Choice]
+    races: list[Choice]
+    difficulties: list[str]
+
+
+class ConquestChoices(msgspec.Struct, kw_only=True):
+    """What a Conquest battle (``NewConquestGame``) is set up from."""
+
+    scenarios: list[Choice]
+    armies: list[Choice]
+
+
+class EnemySlot(msgspec.Struct, kw_only=True):
+    """One Enemy of a labyrinth encounter: ``id`` its slot (e1, e2...: what
+    ``NewLabyrinthGame.rare`` names), ``name`` as the battle calls it,
+    ``row``; ``rare`` if the encounter always has it as its kind's rare
+    variant, and ``rare_name`` what that variant is called once spotted."""
+
+    id: str
+    name: str
+    row: str
+    rare_name: str
+    rare: bool = False
+
+
+class LabyrinthEncounter(Choice, kw_only=True):
+    """A labyrinth encounter to choose, with its ``enemies`` slot by slot."""
+
+    enemies: list[EnemySlot] = []
+
+
+class LabyrinthChoices(msgspec.Struct, kw_only=True):
+    """What a labyrinth battle (``NewLabyrinthGame``) is set up from: its
+    encounters (each with its Enemy slots, any of which may be made rare),
+    the classes of a PC or an allied NPC, at most ``max_party`` PCs and
+    allies together, of level 1 to ``max_level``, at most ``row_limit`` of
+    them to a row (SCALE-1), the rows, the sides an ambush may catch, and
+    the ways the passive actions are chosen (PASSIVE-2; the first is the
+    default)."""
+
+    encounters: list[LabyrinthEncounter]
+    classes: list[Choice]
+    max_party: int
+    max_level: int
+    row_limit: int
+    rows: list[str]
+    ambush: list[str]
+    passives: list[Choice] = []
+
+
+class CampaignChoices(msgspec.Struct, kw_only=True):
+    """What a Betrayal campaign (``NewCampaign``) begins with: its
+    difficulty and the XP dial (``dial`` where the pack starts it)."""
+
+    difficulties: list[str]
+    dial: int
+    max_dial: int
+
+
+class Choices(msgspec.Struct, kw_only=True):
+    """Everything ``POST /api/games`` can set up, and what each is set up
+    from (the content packs the server plays with). ``campaign`` is None
+    when the Betrayal pack has no campaign content."""
+
+    betrayal: BetrayalChoices
+    conquest: ConquestChoices
+    labyrinth: LabyrinthChoices
+    campaign: CampaignChoices | None = None
 
 
 def unknown_field(given: Any, decoded: Any, at: str = "$") -> str | None:

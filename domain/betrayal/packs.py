@@ -39,6 +39,7 @@ from domain.kernel.content import (
     record as _record,
     records as _records,
     text as _text,
+    located,
 )
 from domain.kernel.errors import ContentError
 
@@ -67,6 +68,11 @@ def parse_pack(files: Mapping[str, bytes]) -> Pack:
     a TOML syntax error, an unknown key, a wrong type or value, a dangling
     reference or a malformed setup map, tile or card.
     """
+    with located(files):  # a refusal names the line of its field
+        return _parse_pack(files)
+
+
+def _parse_pack(files: Mapping[str, bytes]) -> Pack:
     docs = {name: _document(name, files) for name in CORE_FILES}
     extra = sorted(set(files) - set(ALL_FILES))
     if extra:

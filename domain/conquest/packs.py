@@ -26,6 +26,7 @@ from domain.kernel.content import (
     pack_hash,
     record as _record,
     text as _text,
+    located,
 )
 from domain.kernel.errors import ContentError
 
@@ -37,6 +38,11 @@ PACK_FILES = ("pack.toml", "armies.toml")
 
 def parse_pack(files: Mapping[str, bytes]) -> Pack:
     """Build a validated ``Pack`` from the raw bytes of its files, by name."""
+    with located(files):  # a refusal names the line of its field
+        return _parse_pack(files)
+
+
+def _parse_pack(files: Mapping[str, bytes]) -> Pack:
     extra = sorted(set(files) - set(PACK_FILES))
     if extra:
         raise ContentError(extra[0], "(file)", f"not a pack file (expected {', '.join(PACK_FILES)})")

@@ -16,12 +16,14 @@ import difflib
 import hashlib
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NoReturn
 
 from domain.kernel.errors import ContentError
+from domain.kernel.toml_lines import line_of
 
 ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 ID_SHAPE = "(lowercase letters and digits joined by single hyphens)"
@@ -74,6 +76,28 @@ def document(name: str, files: Mapping[str, bytes]) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as error:
         line, reason = _syntax_line(str(error), text_)
         raise ContentError(name, f"line {line}", f"TOML syntax error: {reason}") from None
+
+
+@contextmanager
+def located(files: Mapping[str, bytes]) -> Iterator[None]:
+    """Refusals of well-formed but wrong content raised inside name the
+    line their field is written on (``toml_lines``), as a syntax error does."""
+    try:
+        yield
+    except ContentError as error:
+        line = _line_of(files, error)
+        if line is None:
+            raise
+        raise ContentError(error.file, error.field, error.reason, line=line) from None
+
+
+def _line_of(files: Mapping[str, bytes], error: ContentError) -> int | None:
+    if error.line is not None or error.file not in files or error.field.startswith(("line ", "(")):
+        return None
+    try:
+        return line_of(files[error.file].decode("utf-8"), error.field)
+    except UnicodeDecodeError:
+        return None
 
 
 def _syntax_line(message: str, text_: str) -> tuple[int, str]:

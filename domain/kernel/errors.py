@@ -31,13 +31,16 @@ class AmbiguousCommand(RulekeeperError):
 
 
 class ContentError(RulekeeperError):
-    """A content pack that is not valid: names the file, the field and why."""
+    """A content pack that is not valid: names the file, the field and why,
+    and the ``line`` the field is written on where it is known."""
 
-    def __init__(self, file: str, field: str, reason: str) -> None:
-        super().__init__(f"{file}: {field}: {reason}")
+    def __init__(self, file: str, field: str, reason: str, line: int | None = None) -> None:
+        where = f"line {line} ({field})" if line is not None else field
+        super().__init__(f"{file}: {where}: {reason}")
         self.file = file
         self.field = field
         self.reason = reason
+        self.line = line
 
 
 class LogError(RulekeeperError):

@@ -7,7 +7,7 @@ Curse's backlash, Sleep's waking, and a Counter (COUNTER-1 .. COUNTER-5)."""
 
 from __future__ import annotations
 
-from . import casualties
+from . import casualties, reactions
 from . import events as ev
 from .catalog import Skill, SkillEffect
 from .decision import Decision
@@ -15,7 +15,7 @@ from .fp import roll_check
 from .state import Combatant
 from .stats import resistance, stats
 from .targeting import can_react, effect_reach, in_reach, skill_blocked
-from .vocab import CRITICAL_DICE, Ailment, Effect, Timing
+from .vocab import CRITICAL_DICE, Ailment, Effect
 
 NORMAL, SKILL, PURSUIT, COUNTER = "normal", "skill", "pursuit", "counter"
 CRITICAL_CHAIN_LIMIT = 5  # criticals in one damage roll when the extra dice may chain (OQ 2 off)
@@ -44,7 +44,7 @@ def attack(d: Decision, attacker: str, targets: tuple[str, ...], *, mode: str,
                 guard, counter = _react(d, tid, attacker, mode)
             hit, result = hit_check(d, a, t, mode, effect)
             if activation and first_check and result == "failure":
-                d.emit(ev.SkillFumbled(who=attacker, skill=activation))
+                d.emit(_fumbled(d, attacker, activation))
                 return hit_ids, True
             first_check = False
             if hit:
@@ -65,13 +65,23 @@ def attack(d: Decision, attacker: str, targets: tuple[str, ...], *, mode: str,
     return hit_ids, False
 
 
+def _fumbled(d: Decision, who: str, skill_id: str) -> ev.SkillFumbled:
+    """A skill whose activation is its first hit check fumbled (MAIN-5,
+    FUMBLE-1): its costs were paid as it was used, so without the OQ 9
+    reading (``failed_activation_pays`` off) they are given back."""
+    if d.state.options.failed_activation_pays:
+        return ev.SkillFumbled(who=who, skill=skill_id)
+    skill = d.pack.skills[skill_id]
+    return ev.SkillFumbled(who=who, skill=skill_id, refund_tp=skill.tp, refund_fp=skill.fp)
+
+
 def _react(d: Decision, who: str, attacker: str, mode: str) -> tuple[SkillEffect | None, Skill | None]:
     """``who``'s passive action against this attack roll, if any: the guard
     effect it brings, or the counter skill."""
-    passive = choose_passive(d, who, mode)
+    passive = choose_passive(d, who, mode, attacker)
     if passive is None:
         return None, None
-    d.emit(ev.PassiveUsed(who=who, skill=passive.id, against=attacker, tp=passive.tp))
+    d.emit(ev.PassiveUsed(who=who, skill=passive.id, against=attacker, tp=passive.tp, fp_cost=passive.fp))
     guard = next((e for e in passive.effects if e.effect is Effect.GUARD), None)
     return guard, passive if guard is None else None
 
@@ -160,21 +170,19 @@ def curse(d: Decision, who: str, amount: int) -> None:
         casualties.incapacitated(d, who)
 
 
-def choose_passive(d: Decision, who: str, mode: str) -> Skill | None:
-    """The default policy: the first passive skill ``who`` may use against
-    this attack roll (one per attack roll, PASSIVE-3); a Counter cannot
-    answer a Counter (COUNTER-4)."""
+def choose_passive(d: Decision, who: str, mode: str, attacker: str = "") -> Skill | None:
+    """``who``'s passive action against this attack roll, one per attack
+    roll (PASSIVE-3): chosen by its controller with ``ask_passives``
+    (``reactions.py``), else by the default policy: the first it may use."""
     c = d.state.get(who)
-    if not d.state.options.auto_passives or not can_react(c):
+    if not can_react(c):
         return None
-    for sid in c.skills:
-        skill = d.pack.skills.get(sid)
-        if skill is None or skill.timing is not Timing.PASSIVE or skill.tp > c.tp or skill_blocked(c, skill):
-            continue
-        kinds = {e.effect for e in skill.effects}
-        if Effect.GUARD in kinds or (Effect.COUNTER in kinds and mode != COUNTER):
-            return skill
-    return None
+    if reactions.asks(d.state, c):
+        offered = reactions.usable(d, c, mode)
+        return reactions.answer(d, c, attacker, mode, offered) if offered else None
+    if not d.state.options.auto_passives:
+        return None
+    return next(iter(reactions.usable(d, c, mode)), None)
 
 
 def counter_attack(d: Decision, who: str, attacker: str) -> None:

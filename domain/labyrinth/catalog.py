@@ -69,6 +69,7 @@ class Skill(msgspec.Struct, frozen=True, kw_only=True):
     effects: tuple[SkillEffect, ...]
     part: Part = Part.NONE  # BIND-2
     tp: int = 0  # its cost in [TP]
+    fp: int = 0  # its cost in [FP], paid like its TP (facts: Fills FUMBLE-2); PCs' skills only
     speed: Speed = Speed.NORMAL  # a Main action's place in the order (ORDER-3)
     delay: int = 0  # a delayed attack: resolves in the End phase this many turns on (facts section 8)
     on_critical: bool = False  # triggers when its user's damage roll is a critical (CRIT-3)
@@ -128,6 +129,23 @@ class Drop(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     item: str
 
 
+class Rare(msgspec.Struct, frozen=True, kw_only=True):
+    """How an Enemy kind's rare variant differs from its sheet (facts
+    section 8, "Rare Enemies"): [HP] times ``hp`` (2 or 3), every
+    resistance 0 becomes 1 and 1 becomes 2, and the GM's optional bonuses
+    within the facts' bounds: ``hit`` (0-1) to both hits, ``evasion``
+    (0-1), ``attack`` (0-2) to both attacks, ``defense`` (0-2). ``name``:
+    what the party calls it once spotted ("": "Rare " and the kind's name).
+    A kind without a ``rare`` table has the plainest variant, all defaults."""
+
+    hp: int = 2
+    hit: int = 0
+    evasion: int = 0
+    attack: int = 0
+    defense: int = 0
+    name: str = ""
+
+
 class EnemyKind(msgspec.Struct, frozen=True, kw_only=True):
     """An Enemy's sheet: its stats directly (Enemies have no abilities)."""
 
@@ -152,14 +170,20 @@ class EnemyKind(msgspec.Struct, frozen=True, kw_only=True):
     drops: tuple[Drop, ...] = ()
     rarity: int = 10  # the Identify target (facts: Fills ENEMY-3)
     token: bool = False  # only placed by a skill, never in an encounter
+    # its "Weakness" skills (facts: Fills ENEMY-3): attribute -> how far that
+    # resistance falls (not below 0), only while some PC has Identified it
+    weak: dict[Attribute, int] = {}
+    rare: Rare = Rare()  # its rare variant (facts section 8)
 
 
 class EncounterEnemy(msgspec.Struct, frozen=True, kw_only=True):
-    """One Enemy of an encounter: its kind, row, and link group ("" none)."""
+    """One Enemy of an encounter: its kind, row, link group ("" none), and
+    whether it is its kind's rare variant."""
 
     enemy: str
     row: Row = Row.FRONT
     link: str = ""  # Enemies of one link group act together (facts section 8)
+    rare: bool = False  # the kind's rare variant (facts section 8, "Rare Enemies")
 
 
 class Encounter(msgspec.Struct, frozen=True, kw_only=True):

@@ -14,34 +14,50 @@ else is automatic.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from domain.kernel.messages import Command
 
-from .state import Options
+from .options import Options
+from .sheets import PcSheet
 from .vocab import Row
 
 
 class Member(msgspec.Struct, frozen=True, kw_only=True):
-    """One PC of the party: class, level, and optionally where it stands
-    (row None: its class's row; order 0: after those already there)."""
+    """One PC of the party (or an allied NPC): class, level, and optionally
+    where it stands (row None: its class's row; order 0: after those
+    already there) and its own ``sheet`` (abilities, gear, skills, items;
+    None: its class's at its level, ``sheets.py``)."""
 
     cls: str
     level: int = 1
     name: str = ""
     row: Row | None = None
     order: int = 0
+    sheet: PcSheet | None = None
+
+    # Added with sheets: logs from before hold members without it.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"sheet"})
 
 
 class StartLabyrinth(Command, frozen=True, kw_only=True):
-    """Set up a battle of ``party`` (ids p1, p2, ... in this order) against
-    ``encounter`` (Enemies e1, e2, ...), with the table ``options``."""
+    """Set up a battle of ``party`` (ids p1, p2, ... in this order) and its
+    ``allies`` (allied NPCs a1, a2, ..., acting by the seeded policy)
+    against ``encounter`` (Enemies e1, e2, ...), with the table ``options``."""
 
     battle_id: str
     encounter: str
     party: tuple[Member, ...]
     seed: int
     options: Options = Options()
+    allies: tuple[Member, ...] = ()
+    rare: tuple[str, ...] = ()  # Enemy slots (e2, ...) met as their kind's rare variant (facts section 8)
+
+    # Added after logs were written (allied NPCs, rare variants): those logs
+    # hold setups without them.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"allies", "rare"})
 
 
 class Move(Command, frozen=True, kw_only=True):
@@ -75,9 +91,17 @@ class FullDefense(Command, frozen=True, kw_only=True):
 
 
 class Escape(Command, frozen=True, kw_only=True):
-    """Standby: declare Escape; it is tried only if the whole party declares it (STANDBY-8)."""
+    """Standby: declare Escape; it is tried only if the whole party declares it (STANDBY-8).
+    ``fp``: FP spent on this PC's [Evasion] check for as many extra dice (the
+    best 2 kept); ``reroll``: roll that check again once if the escape fails,
+    for FP (facts: Fills FUMBLE-2). Paid only when the escape is tried."""
 
     actor: str
+    fp: int = 0
+    reroll: bool = False
+
+    # Added after logs were written: those logs hold Escape without them.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"fp", "reroll"})
 
 
 class Pass(Command, frozen=True, kw_only=True):
@@ -135,8 +159,18 @@ class EnemyAct(Command, frozen=True, kw_only=True):
     target: str = ""
 
 
+class React(Command, frozen=True, kw_only=True):
+    """Answer an attack roll against ``actor`` with a passive action
+    (PASSIVE-1 .. PASSIVE-3): ``skill`` one of the passive skills offered,
+    "" for none. Asked only with the ``ask_passives`` option; the GM answers
+    for an Enemy under ``gm_enemies``."""
+
+    actor: str
+    skill: str = ""
+
+
 LabyrinthCommand = (StartLabyrinth | Move | SwapWeapons | UseStandbySkill | FullDefense | Escape | Pass
-                    | Attack | UseSkill | UseItem | EnemyAct | Hold)
+                    | Attack | UseSkill | UseItem | EnemyAct | Hold | React)
 
 STANDBY_COMMANDS = (Move, SwapWeapons, UseStandbySkill, FullDefense, Escape, Pass)
 MAIN_COMMANDS = (Attack, UseSkill, UseItem, Pass, Hold)

@@ -18,6 +18,16 @@ from .state import LabyrinthState
 from .vocab import DIE
 
 
+class NeedReaction(Exception):
+    """Raised where an attack roll against ``who`` needs a passive action
+    chosen by hand and none has been given yet (``ask_passives``): the step
+    being resolved is set aside and the question asked (``reactions.py``)."""
+
+    def __init__(self, who: str, attacker: str, mode: str, skills: tuple[str, ...]) -> None:
+        super().__init__(f"{who} may answer {attacker}'s attack roll with {', '.join(skills)}")
+        self.who, self.attacker, self.mode, self.skills = who, attacker, mode, skills
+
+
 @dataclass(frozen=True)
 class RulesContext:
     """What the rules read besides the state: the content pack."""
@@ -44,6 +54,9 @@ class Decision:
         self.triggering = False
         # FP a PC committed to the first check of its Main action (``fp.Boost``), until rolled.
         self.boost = None
+        # Passives chosen by hand for the step being resolved, in the order asked, and how many are used.
+        self.answers: tuple[str, ...] = ()
+        self.asked = 0
 
     def emit(self, event: LabyrinthEvent) -> None:
         self.events.append(event)

@@ -11,6 +11,7 @@ from . import events as ev
 from .attack import NORMAL, attack
 from .catalog import Pack, Skill
 from .decision import Decision
+from .fp import can_pay
 from .state import Combatant, Declaration, LabyrinthState
 from .targeting import allies, attack_pending, choices, effect_reach, in_reach, skill_blocked
 from .vocab import Speed, Targets, Timing
@@ -19,12 +20,13 @@ ATTACK = "attack"  # the policy's name for a Normal attack
 
 
 def usable_skills(state: LabyrinthState, pack: Pack, c: Combatant, timing: Timing) -> list[Skill]:
-    """Skills of ``timing`` that ``c`` can pay for, is not bound from, and can
-    aim; a delayed attack not while another of its own is on the way."""
+    """Skills of ``timing`` that ``c`` can pay for (TP, and FP, FUMBLE-2), is
+    not bound from, and can aim; a delayed attack not while another of its
+    own is on the way."""
     out = []
     for sid in c.skills:
         skill = pack.skills.get(sid)
-        if skill is None or skill.timing is not timing or skill.tp > c.tp or skill_blocked(c, skill):
+        if skill is None or skill.timing is not timing or not can_pay(c, skill) or skill_blocked(c, skill):
             continue
         if skill.delay and attack_pending(state, c.id):
             continue

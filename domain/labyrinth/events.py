@@ -4,9 +4,12 @@ computed consequences (faces rolled, HP left, the buffs that remain) so
 it was drawn at: D6 ``faces`` (``Rolled``) or a pick ``among`` choices
 (``Picked``), so verify re-derives it. Each has a stable ``TOPIC``.
 The bases are in ``event_base.py``; the special cases of the order and the
-attack roll in ``events_special.py``, re-exported here."""
+attack roll in ``events_special.py``, and those of a passive action chosen
+by hand in ``events_reaction.py``, re-exported here."""
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 import msgspec
 
@@ -27,6 +30,7 @@ from .events_special import (
     TokenPlaced,
     TokenVanished,
 )
+from .events_reaction import ReactionAsked, ReactionChosen
 from .state import ActiveBuff, Affliction, Combatant, Declaration, LabyrinthState, Options
 from .vocab import Row, Termination
 
@@ -144,13 +148,38 @@ class FullDefenseTaken(LabyrinthEvent, frozen=True, kw_only=True):
 
 
 class EscapeRolled(Rolled, frozen=True, kw_only=True):
-    """Everyone's [Evasion] check, two faces each in ``ids`` order (STANDBY-8)."""
+    """Everyone's [Evasion] check, two faces each in ``ids`` order (STANDBY-8).
+
+    When a PC spent FP on its check (facts: Fills FUMBLE-2): ``dice`` holds
+    how many dice each rolled, in ``ids`` order (2, plus 1 per FP); the
+    checks of ``rerolled`` were rolled again, in that order, because the
+    escape had failed: their new faces follow the first roll's in
+    ``faces``, as many as each first rolled; ``kept`` holds the 2 dice each
+    kept in the end, in ``ids`` order, and ``totals`` are made of them."""
 
     TOPIC = "labyrinth.EscapeRolled"
     ids: tuple[str, ...]
     totals: tuple[int, ...]
     takers: tuple[str, ...]  # escapers able to take part (no Leg bind)
     escaped: bool
+    dice: tuple[int, ...] = ()  # (): 2 each
+    rerolled: tuple[str, ...] = ()
+    kept: tuple[int, ...] = ()  # (): the faces themselves
+
+    # Added after logs were written: an escape with no FP spent leaves them out.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"dice", "rerolled", "kept"})
+
+    def checks(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """Each participant's (first faces, faces rolled again or ()), in ``ids`` order."""
+        counts = self.dice or (2,) * len(self.ids)
+        starts = [sum(counts[:i]) for i in range(len(counts))]
+        first = [self.faces[a:a + n] for a, n in zip(starts, counts)]
+        again: dict[str, tuple[int, ...]] = {}
+        at = sum(counts)
+        for who in self.rerolled:
+            n = counts[self.ids.index(who)]
+            again[who], at = self.faces[at:at + n], at + n
+        return tuple((f, again.get(i, ())) for i, f in zip(self.ids, first))
 
 
 class MainStarted(LabyrinthEvent, frozen=True, kw_only=True):
@@ -195,11 +224,19 @@ class ActionEnded(LabyrinthEvent, frozen=True, kw_only=True):
 
 
 class SkillFumbled(LabyrinthEvent, frozen=True, kw_only=True):
-    """The activation roll showed all 1s: the skill fails (FUMBLE-1)."""
+    """The activation roll showed all 1s: the skill fails (FUMBLE-1).
+    ``refund_tp``/``refund_fp``: the costs given back when a failed
+    activation does not pay (OQ 9 off) and they were paid before the roll
+    (a skill whose activation roll is its first hit check)."""
 
     TOPIC = "labyrinth.SkillFumbled"
     who: str
     skill: str
+    refund_tp: int = 0
+    refund_fp: int = 0
+
+    # Logs written before refunds hold it without them: left out at 0, they import as they did.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"refund_tp", "refund_fp"})
 
 
 class ActionChosen(Picked, frozen=True, kw_only=True):
@@ -231,6 +268,10 @@ class SkillUsed(Rolled, frozen=True, kw_only=True):
     fumbled: bool = False
     fp: int = 0
     kept: tuple[int, ...] = ()  # the 2 dice kept when FP added dice (``faces`` holds them all)
+    fp_cost: int = 0  # the FP printed on the skill, paid with its TP (facts: Fills FUMBLE-2)
+
+    # Logs written before FP costs hold it without ``fp_cost``: left out at 0, they import as they did.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"fp_cost"})
 
 
 class ItemUsed(LabyrinthEvent, frozen=True, kw_only=True):
@@ -281,6 +322,10 @@ class PassiveUsed(LabyrinthEvent, frozen=True, kw_only=True):
     skill: str
     against: str
     tp: int
+    fp_cost: int = 0  # the FP printed on the skill, paid with its TP (facts: Fills FUMBLE-2)
+
+    # Logs written before FP costs hold it without ``fp_cost``: left out at 0, they import as they did.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"fp_cost"})
 
 
 class HpLost(LabyrinthEvent, frozen=True, kw_only=True):
@@ -410,4 +455,5 @@ __all__ = [  # the special cases too, re-exported from events_special
     "Cured", "BuffsChanged", "Regenerated", "EndStarted", "DepthLowered", "TurnEnded", "BattleEnded",
     "DropRolled", "ActionDelayed", "CriticalTriggered", "DelayedAttackResolved", "DelayedAttackSet",
     "EffectFizzled", "Held", "Identified", "TokenPlaced", "TokenVanished", "FpSpent", "CheckRerolled",
+    "ReactionAsked", "ReactionChosen",
 ]

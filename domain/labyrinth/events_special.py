@@ -94,15 +94,20 @@ class EffectFizzled(LabyrinthEvent, frozen=True, kw_only=True):
 class Identified(Rolled, frozen=True, kw_only=True):
     """Before the battle, each PC's TEC check (2 faces each, ``ids`` order)
     against every Enemy's Rarity, at no cost (ENEMY-3, ENEMY-4); ``unknown``:
-    the Enemies no PC identified, whose resistances count as at least 3;
-    ``fp`` gained by each PC from its 1s (facts: Fills FUMBLE-2)."""
+    the Enemies no PC identified, whose resistances count as at least 3 and
+    whose "Weakness" skills do not apply; ``fp`` gained by each PC from its
+    1s (facts: Fills FUMBLE-2); ``spotted``: the rare variants some PC's
+    result reached Rarity + 2 on (facts: Fills ENEMY-3), known as rare."""
 
     TOPIC = "labyrinth.Identified"
+    # Added after logs were written: those logs hold the event without it.
+    __digest_skip_default__ = frozenset({"spotted"})
     ids: tuple[str, ...]
     totals: tuple[int, ...]
     known: tuple[str, ...]
     unknown: tuple[str, ...]
     fp: tuple[int, ...] = ()
+    spotted: tuple[str, ...] = ()
 
 
 class FpSpent(LabyrinthEvent, frozen=True, kw_only=True):

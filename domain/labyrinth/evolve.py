@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+import msgspec
 from msgspec.structs import replace
 
 from . import events as ev
-from .state import Deferred, DelayedAttack, LabyrinthState
+from .state import Combatant, Deferred, DelayedAttack, LabyrinthState, Question
 from .vocab import Ailment, Phase
 
 
@@ -20,6 +21,9 @@ def evolve(state: LabyrinthState | None, event: ev.LabyrinthEvent) -> LabyrinthS
         state = replace(state, rng=event.counter + len(event.faces))  # type: ignore[arg-type]
     elif isinstance(event, ev.Picked):
         state = replace(state, rng=event.counter + 1)  # type: ignore[arg-type]
+    if state is not None and state.answers and type(event) not in _ASKING:
+        # the answers were for the step now resolved (``reactions.py``): spent
+        state = replace(state, answers=())
     return _APPLY[type(event)](state, event)  # type: ignore[arg-type]
 
 
@@ -33,6 +37,12 @@ def replay(events: Iterable[ev.LabyrinthEvent], state: LabyrinthState | None = N
 def _one(state: LabyrinthState, cid: str, **changes) -> LabyrinthState:
     return replace(state, combatants=tuple(replace(c, **changes) if c.id == cid else c
                                            for c in state.combatants))
+
+
+def _asked(s: LabyrinthState, e: ev.ReactionAsked) -> LabyrinthState:
+    command = msgspec.json.encode(e.command).decode() if e.command is not None else ""
+    return replace(s, question=Question(who=e.who, attacker=e.attacker, mode=e.mode, skills=e.skills,
+                                        command=command))
 
 
 def _started(_: None, e: ev.BattleStarted) -> LabyrinthState:
@@ -57,7 +67,7 @@ def _places(s: LabyrinthState, places: tuple[ev.Place, ...]) -> LabyrinthState:
 
 def _skill_used(s: LabyrinthState, e: ev.SkillUsed) -> LabyrinthState:
     c = s.get(e.who)
-    return _one(s, e.who, tp=c.tp - e.tp, fp=c.fp + e.fp)
+    return _one(s, e.who, tp=c.tp - e.tp, fp=c.fp + e.fp - e.fp_cost)
 
 
 def _item_used(s: LabyrinthState, e: ev.ItemUsed) -> LabyrinthState:
@@ -71,7 +81,8 @@ def _fp(s: LabyrinthState, who: str, fp: int) -> LabyrinthState:
 
 
 def _passive(s: LabyrinthState, e: ev.PassiveUsed) -> LabyrinthState:
-    return _one(s, e.who, tp=s.get(e.who).tp - e.tp)
+    c = s.get(e.who)
+    return _one(s, e.who, tp=c.tp - e.tp, fp=c.fp - e.fp_cost)
 
 
 def _turn_ended(s: LabyrinthState, e: ev.TurnEnded) -> LabyrinthState:
@@ -121,8 +132,13 @@ def _token_placed(s: LabyrinthState, e: ev.TokenPlaced) -> LabyrinthState:
 
 def _identified(s: LabyrinthState, e: ev.Identified) -> LabyrinthState:
     gains = dict(zip(e.ids, e.fp))
-    return replace(s, combatants=tuple(
-        replace(c, unknown=c.id in e.unknown, fp=c.fp + gains.get(c.id, 0)) for c in s.combatants))
+    return replace(s, combatants=tuple(_spotted(
+        replace(c, unknown=c.id in e.unknown, fp=c.fp + gains.get(c.id, 0)), e) for c in s.combatants))
+
+
+def _spotted(c: Combatant, e: ev.Identified) -> Combatant:
+    """A rare variant some PC spotted shows as rare from now on (facts: Fills ENEMY-3)."""
+    return replace(c, name=c.rare, spotted=True) if c.id in e.spotted and c.rare else c
 
 
 def _resolved(s: LabyrinthState, e: ev.DelayedAttackResolved) -> LabyrinthState:
@@ -169,7 +185,8 @@ _APPLY: dict[type, Callable[..., LabyrinthState]] = {
     ev.ActionSkipped: lambda s, e: _done(s, e.who),
     ev.Passed: lambda s, e: _done(s, e.who),
     ev.ActionEnded: lambda s, e: _done(s, e.who),
-    ev.SkillFumbled: lambda s, e: s,
+    ev.SkillFumbled: lambda s, e: _one(s, e.who, tp=s.get(e.who).tp + e.refund_tp,
+                                       fp=s.get(e.who).fp + e.refund_fp) if e.refund_tp or e.refund_fp else s,
     ev.ActionChosen: lambda s, e: _one(s, e.who, planned=e.chosen) if e.planned else s,
     ev.TargetPicked: lambda s, e: s,
     ev.SkillUsed: _skill_used,
@@ -190,7 +207,10 @@ _APPLY: dict[type, Callable[..., LabyrinthState]] = {
     ev.TurnEnded: _turn_ended,
     ev.BattleEnded: _ended,
     ev.DropRolled: _drop,
+    ev.ReactionAsked: _asked,
+    ev.ReactionChosen: lambda s, e: replace(s, question=None, answers=s.answers + (e.skill,)),
 }
+_ASKING = (ev.ReactionAsked, ev.ReactionChosen)
 
 _MISSING = {cls for cls in vars(ev).values() if isinstance(cls, type) and issubclass(cls, ev.LabyrinthEvent)
             and cls.__dict__.get("TOPIC") and cls not in _APPLY

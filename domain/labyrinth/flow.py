@@ -10,20 +10,23 @@ first), the [Speed] order (ORDER-1, ORDER-2), then the delayed group."""
 
 from __future__ import annotations
 
-from . import ailments, end_phase, enemies, standby, windows
+from . import ailments, end_phase, enemies, reactions, standby, windows
 from . import events as ev
 from .decision import Decision
 from .order import acting_order
 from .state import LabyrinthState
 from .targeting import automatic, cannot_act
-from .vocab import Phase, Side
+from .vocab import Phase, Side, Termination
 
 
 def waits_for(state: LabyrinthState) -> str:
-    """Who the battle waits for: "standby" (declarations), a PC's id, "gm"
-    (the acting Enemy's action), or "" (over)."""
+    """Who the battle waits for: "standby" (declarations), a PC's id (its
+    Main action, or its passive action against an attack roll), "gm" (the
+    acting Enemy's action or passive), or "" (over)."""
     if state.over:
         return ""
+    if state.question is not None:
+        return state.question.who if state.get(state.question.who).side is Side.PC else "gm"
     if state.phase is Phase.STANDBY:
         return "standby"
     acting = state.find(state.acting)
@@ -32,39 +35,65 @@ def waits_for(state: LabyrinthState) -> str:
     return acting.id if acting.side is Side.PC else "gm"
 
 
+ALLIES_ALONE_TURNS = 10  # turns the allied NPCs fight on once no PC stands (engine default)
+
+
 def advance(d: Decision) -> None:
-    """Play every automatic step until a player's decision is needed."""
-    while not d.state.over:
-        s = d.state
-        if s.phase is Phase.STANDBY:
-            if standby.awaiting(s, d.pack):
-                return
-            standby.resolve(d)
-            if not d.state.over:
-                start_main(d)
-            continue
-        if s.acting:
-            c = s.get(s.acting)
-            # Confusion comes first: a confused Enemy attacks its own row too (AILMENT-CONFUSE).
-            if c.confused and (s.options.confused_alone_does_nothing or enemies.confused_targets(s, d.pack, c)):
-                d.fp_given = set()
-                enemies.confused(d, c.id)
-            elif automatic(s, c):
-                d.fp_given = set()
-                (enemies.act_fastest if s.window == "fastest" else enemies.act)(d, c.id)
-            else:
-                return
-            continue
-        if s.fastest:
-            windows.up_fastest(d, s.fastest[0])
-        elif s.queue:
-            up(d, s.queue[0])
-        elif s.delayed:
-            windows.up_delayed(d)
+    """Play every automatic step until a player's decision is needed: also
+    a passive action chosen by hand in the middle of a step (``reactions``).
+
+    With every PC down, the allied NPCs fight on by themselves (their side
+    is not wiped out while they stand: facts section 8), for at most
+    ``ALLIES_ALONE_TURNS`` turns: a bound where no one could break a
+    stalemate, which a GM would call. Then the party has lost."""
+    alone = 0
+    while not d.state.over and d.state.question is None:
+        turn = d.state.turn
+        if not reactions.settle(d, lambda: _step(d)):
+            return
+        if d.state.turn != turn and not d.state.over and not _pcs_standing(d.state):
+            alone += 1
+            if alone > ALLIES_ALONE_TURNS:
+                d.emit(ev.BattleEnded(termination=Termination.PCS_LOSE))
+
+
+def _pcs_standing(state: LabyrinthState) -> bool:
+    return any(c.side is Side.PC and not c.down for c in state.combatants)
+
+
+def _step(d: Decision) -> bool:
+    """One automatic step; False where a player is needed."""
+    s = d.state
+    if s.phase is Phase.STANDBY:
+        if standby.awaiting(s, d.pack):
+            return False
+        standby.resolve(d)
+        if not d.state.over:
+            start_main(d)
+        return True
+    if s.acting:
+        c = s.get(s.acting)
+        # Confusion comes first: a confused Enemy attacks its own row too (AILMENT-CONFUSE).
+        if c.confused and (s.options.confused_alone_does_nothing or enemies.confused_targets(s, d.pack, c)):
+            d.fp_given = set()
+            enemies.confused(d, c.id)
+        elif automatic(s, c):
+            d.fp_given = set()
+            (enemies.act_fastest if s.window == "fastest" else enemies.act)(d, c.id)
         else:
-            end_phase.run(d)
-            if not d.state.over:
-                start_turn(d)
+            return False
+        return True
+    if s.fastest:
+        windows.up_fastest(d, s.fastest[0])
+    elif s.queue:
+        up(d, s.queue[0])
+    elif s.delayed:
+        windows.up_delayed(d)
+    else:
+        end_phase.run(d)
+        if not d.state.over:
+            start_turn(d)
+    return True
 
 
 def start_main(d: Decision) -> None:

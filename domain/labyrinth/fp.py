@@ -8,17 +8,31 @@ engine rolls at once, a reroll of that check if it fails, once, for
 ``fp_reroll_cost`` FP (1, OQ 18), the added dice rolled again with it and
 neither roll giving FP. Absolute success (two 6s) and failure (all 1s) are
 judged on the 2 dice kept (OQ 4); since the engine keeps the best 2, that
-reading and judging every die rolled agree, so it is no option. Not
-modelled: FP on other checks (Suppression defense rolls, Escape, Identify)
-and FP costs printed on skills."""
+reading and judging every die rolled agree, so it is no option.
+
+A skill may print an FP cost (``Skill.fp``) beside its TP: using it needs
+that much FP on top of any committed to its check (``check_cost``), it is
+paid with the TP when the skill is used (``SkillUsed.fp_cost``, a passive's
+``PassiveUsed.fp_cost``), and a failed activation pays it exactly when it
+pays the TP (OQ 9, ``failed_activation_pays``). ``can_pay`` is what every
+list of usable skills asks. Enemies have no FP: a pack giving an Enemy a
+skill with an FP cost is refused (``pack_skills.enemy_fp_costs``), as is
+an FP cost on an on-critical skill, which triggers with no one choosing to
+spend. An escaping PC spends FP on its Escape check as declared with its
+Escape (``escape.py``, with ``Boost``, ``judge`` and ``KEPT`` from here).
+Not modelled: FP on other checks (Suppression defense rolls, Identify)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from domain.kernel.errors import RuleViolation
+
 from . import events as ev
+from .catalog import Skill
 from .decision import Decision
+from .state import Combatant
 
 KEPT = 2  # an action check keeps 2 dice however many are rolled
 
@@ -44,6 +58,37 @@ class Check:
     absolute: str
     ok: bool
     fp: int
+
+
+def can_pay(c: Combatant, skill: Skill, committed: int = 0) -> bool:
+    """Whether ``c`` holds the TP and FP printed on ``skill``, with
+    ``committed`` FP more for its check (facts: Fills FUMBLE-2)."""
+    return skill.tp <= c.tp and skill.fp + committed <= c.fp
+
+
+def cost_text(tp: int, fp: int) -> str:
+    """A skill's cost as the views print it: ``2 TP``, or ``2 TP, 1 FP``."""
+    return f"{tp} TP, {fp} FP" if fp else f"{tp} TP"
+
+
+def committed(d: Decision, who: str) -> int:
+    """The FP ``who`` has committed to the first check of this action:
+    extra dice, and the reroll's cost if it asked for one."""
+    boost = d.boost
+    if boost is None or boost.who != who:
+        return 0
+    return boost.dice + (d.state.options.fp_reroll_cost if boost.reroll else 0)
+
+
+def check_cost(d: Decision, c: Combatant, skill: Skill) -> None:
+    """Refuse ``skill`` if ``c`` cannot pay its FP cost on top of the FP it
+    committed to the check (FUMBLE-2; its TP is checked by the caller)."""
+    if not skill.fp:
+        return
+    extra = committed(d, c.id)
+    if skill.fp + extra > c.fp:
+        spent = f" and {extra} committed to its check" if extra else ""
+        raise RuleViolation("FUMBLE-2", f"{skill.name} costs {skill.fp} FP{spent}; {c.name} has {c.fp} FP")
 
 
 def judge(faces: tuple[int, ...], extra: int) -> tuple[tuple[int, ...], str]:

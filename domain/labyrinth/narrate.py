@@ -44,7 +44,9 @@ def describe_event(e: Any, state: Any) -> str:
         case ev.Declared():
             x = e.declaration
             extra = f" {x.row} {x.order}" if x.action == "move" else f" {x.skill} {x.target}".rstrip() if x.skill else ""
-            return f"{n(x.who)} declares {x.action}{extra}"
+            fp = [f"{x.fp} FP for extra dice" if x.fp else "", "a reroll if it fails" if x.reroll else ""]
+            spent = f" ({', '.join(w for w in fp if w)})" if x.fp or x.reroll else ""  # on its check (FUMBLE-2)
+            return f"{n(x.who)} declares {x.action}{extra}{spent}"
         case ev.Moved():
             p = next(p for p in e.places if p.id == e.who)
             return f"{n(e.who)} moves to the {p.row.value} row, place {p.order}"
@@ -57,7 +59,7 @@ def describe_event(e: Any, state: Any) -> str:
         case ev.FullDefenseTaken():
             return f"{n(e.who)} takes Full defense: Waiting, damage halved"
         case ev.EscapeRolled():
-            rolls = ", ".join(f"{n(i)} {t}" for i, t in zip(e.ids, e.totals))
+            rolls = ", ".join(f"{n(i)} {t}" for i, t in zip(e.ids, e.totals)) if not e.kept else _escape_rolls(e, n)
             return f"escape check {_faces(e.faces)}: {rolls}: " + ("the party escapes" if e.escaped else "escape fails")
         case ev.MainStarted():
             first = f"; fastest actions first: {', '.join(n(i) for i in e.fastest)}" if e.fastest else ""
@@ -89,7 +91,8 @@ def describe_event(e: Any, state: Any) -> str:
         case ev.Identified():
             rolls = ", ".join(f"{n(i)} {t}" for i, t in zip(e.ids, e.totals))
             return (f"Identify {_faces(e.faces)}: {rolls}; identified: {', '.join(n(i) for i in e.known) or 'none'}"
-                    + (f"; unknown (resistances at least 3): {', '.join(n(i) for i in e.unknown)}" if e.unknown else ""))
+                    + (f"; unknown (resistances at least 3): {', '.join(n(i) for i in e.unknown)}" if e.unknown else "")
+                    + (f"; spotted as rare: {', '.join(n(i) for i in e.spotted)}" if e.spotted else ""))
         case ev.ActionSkipped():
             return f"{n(e.who)} {e.reason}: no action"
         case ev.Passed():
@@ -97,14 +100,16 @@ def describe_event(e: Any, state: Any) -> str:
         case ev.ActionEnded():
             return f"{n(e.who)}'s action ends"
         case ev.SkillFumbled():
-            return f"{n(e.who)}'s {e.skill or 'skill'} fails: all 1s"
+            back = f" ({e.refund_tp} TP, {e.refund_fp} FP given back)" if e.refund_tp or e.refund_fp else ""
+            return f"{n(e.who)}'s {e.skill or 'skill'} fails: all 1s{back}"
         case ev.ActionChosen():
             return f"{n(e.who)} chooses {e.chosen} (random among {len(e.among)})"
         case ev.TargetPicked():
             return f"{n(e.who)} targets {n(e.chosen)} (random among {len(e.among)})"
         case ev.SkillUsed():
             roll = f", activation {_faces(e.faces)}" + (f" keeping {_faces(e.kept)}" if e.kept else "") if e.faces else ""
-            return f"{n(e.who)} uses {e.skill} ({e.tp} TP{roll})" + (f", +{e.fp} FP" if e.fp else "")
+            paid = f", {e.fp_cost} FP" if e.fp_cost else ""  # an FP cost printed on the skill (FUMBLE-2)
+            return f"{n(e.who)} uses {e.skill} ({e.tp} TP{paid}{roll})" + (f", +{e.fp} FP" if e.fp else "")
         case ev.ItemUsed():
             return f"{n(e.who)} uses {e.item}"
         case ev.AttackRolled():
@@ -119,7 +124,12 @@ def describe_event(e: Any, state: Any) -> str:
             return (f"damage {_faces(e.faces)} above {e.resistance}:{crit} {e.dealt} dealt, "
                     f"{n(e.target)} takes {e.damage}{why} ({e.hp} HP left)")
         case ev.PassiveUsed():
-            return f"{n(e.who)} answers with {e.skill}"
+            return f"{n(e.who)} answers with {e.skill}" + (f" ({e.tp} TP, {e.fp_cost} FP)" if e.fp_cost else "")
+        case ev.ReactionAsked():
+            return (f"{n(e.attacker)}'s attack roll against {n(e.who)} waits: {n(e.who)} may answer with "
+                    f"{' or '.join(e.skills)}, or none")
+        case ev.ReactionChosen():
+            return f"{n(e.who)} chooses {e.skill}" if e.skill else f"{n(e.who)} makes no passive action"
         case ev.HpLost():
             return f"{n(e.who)} loses {e.amount} HP to {e.cause} ({e.hp} left)"
         case ev.Incapacitated():
@@ -151,6 +161,17 @@ def describe_event(e: Any, state: Any) -> str:
     return type(e).__name__
 
 
+def _escape_rolls(e: ev.EscapeRolled, n: Any) -> str:
+    """Each one's faces, those rolled again, the 2 kept and the total, when
+    FP was spent on the escape check (FUMBLE-2): ``Ada [1 6 2] keeping [6 2] 14``."""
+    out = []
+    for (first, again), i, t, k in zip(e.checks(), e.ids, e.totals, zip(e.kept[::2], e.kept[1::2])):
+        last = again or first
+        text = f"{n(i)} {_faces(first)}" + (f" rolled again {_faces(again)}" if again else "")
+        out.append(text + (f" keeping {_faces(k)}" if len(last) > 2 else "") + f" {t}")
+    return ", ".join(out)
+
+
 def _spend(c: Any) -> str:
     return (f" --fp {c.fp}" if c.fp else "") + (" --reroll" if c.reroll else "")
 
@@ -170,13 +191,13 @@ def describe_command(c: Any) -> str:
         case cmd.FullDefense():
             return f"full-defense {c.actor}"
         case cmd.Escape():
-            return f"escape {c.actor}"
+            return f"escape {c.actor}" + _spend(c)
         case cmd.Pass():
             return f"pass {c.actor}"
         case cmd.Hold():
             return f"hold {c.actor}"
-        case cmd.Hold():
-            return f"hold {c.actor}"
+        case cmd.React():
+            return f"react {c.actor} {c.skill or 'none'}"
         case cmd.Attack():
             return (f"attack {c.target}" if not c.actor else f"attack {c.actor} {c.target}") + _spend(c)
         case cmd.UseSkill():
@@ -191,20 +212,31 @@ def describe_command(c: Any) -> str:
 
 def _setup_line(c: Any) -> str:
     """``rk new labyrinth`` with every choice of the setup: each party member
-    as CLASS:LEVEL[:NAME[:ROW]], then the options that differ from the defaults."""
+    as CLASS:LEVEL[:NAME[:ROW]] (one from a sheet file as ``--sheet
+    '<NAME: CLASS:LEVEL>'``, the file not being kept), the allied NPCs
+    likewise, how passives are chosen, then the options that differ from the
+    defaults."""
     members = []
-    for m in c.party:
-        parts = [m.cls, str(m.level)]
-        if m.name or m.row is not None:
-            parts.append(m.name)
-        if m.row is not None:
-            parts.append(m.row.value)
-        members.append(f"--party {shlex.quote(':'.join(parts))}")
+    for option, group in (("party", c.party), ("ally", getattr(c, "allies", ()))):
+        for m in group:
+            parts = [m.cls, str(m.level)]
+            if m.sheet is not None:
+                sheet = "sheet" if option == "party" else "ally-sheet"
+                members.append(f"--{sheet} {shlex.quote(f'<{m.name or m.cls}: {m.cls}:{m.level}>')}")
+                continue
+            if m.name or m.row is not None:
+                parts.append(m.name)
+            if m.row is not None:
+                parts.append(m.row.value)
+            members.append(f"--{option} {shlex.quote(':'.join(parts))}")
     words = [f"new labyrinth --encounter {c.encounter}", *members, f"--seed {c.seed}"]
+    o = c.options
+    # ``--passives`` (asked by default on the command line) stands for the two passive options.
+    words.append("--passives " + ("ask" if o.ask_passives else "auto" if o.auto_passives else "off"))
     default = Options()
     for f in msgspec.structs.fields(Options):
         value = getattr(c.options, f.name)
-        if value == getattr(default, f.name):
+        if value == getattr(default, f.name) or f.name in ("ask_passives", "auto_passives"):
             continue
         if f.name == "ambush":
             words.append(f"--ambush {'enemies' if value == 'enemy' else 'pcs'}")
@@ -213,4 +245,5 @@ def _setup_line(c: Any) -> str:
         else:
             shown = str(value).lower() if isinstance(value, bool) else str(value)
             words.append(f"--option {f.name}={shown}")
+    words += [f"--rare {slot}" for slot in getattr(c, "rare", ())]
     return " ".join(words)

@@ -229,9 +229,12 @@ def _part(value: object, at: At) -> Part:
     return Part(value)
 
 
+MAX_FP_COST = 9  # an FP cost printed on a skill: a whole number 0 .. 9 (facts: Fills FUMBLE-2)
+
 _SKILL = {
     "name": (text, REQUIRED), "timing": (choice(Timing), REQUIRED), "effects": (lambda v, a: v, REQUIRED),
-    "part": (_part, Part.NONE), "tp": (integer(0, 99), 0), "speed": (choice(Speed), Speed.NORMAL),
+    "part": (_part, Part.NONE), "tp": (integer(0, 99), 0), "fp": (integer(0, MAX_FP_COST), 0),
+    "speed": (choice(Speed), Speed.NORMAL),
     "delay": (integer(0, 9), 0), "on_critical": (flag, False), "text": (text, ""),
 }
 
@@ -243,6 +246,9 @@ def skill(key: str, row: dict[str, Any], at: At) -> Skill:
     if row["on_critical"] and timing is not Timing.PASSIVE:
         at.key("on_critical").fail(f"an on-critical skill triggers, it is never used: its timing is "
                                    f"\"passive\", not {timing.value!r}")
+    if row["on_critical"] and row["fp"]:
+        # it triggers with no one choosing to spend: an FP cost there is not modelled (FUMBLE-2)
+        at.key("fp").fail("an on-critical skill triggers by itself: it takes no FP cost")
     found = effects(row["effects"], at.key("effects"), passive=timing is Timing.PASSIVE,
                     on_critical=row["on_critical"])
     if row["speed"] is not Speed.NORMAL and timing is not Timing.MAIN:
@@ -262,6 +268,16 @@ def skills(doc: Mapping[str, Any], at: At) -> dict[str, Skill]:
     if not found:
         at.key("skills").fail("a pack needs at least one skill")
     return found
+
+
+def enemy_fp_costs(ids: tuple[str, ...], known: Mapping[str, Skill], at: At) -> None:
+    """Refuse an Enemy sheet (its ``skills`` list at ``at``) naming a skill
+    with an FP cost: FP is the PCs' resource (facts: Fills FUMBLE-2, 1 FP
+    at the start of each session), so an Enemy could never pay it."""
+    for i, name in enumerate(ids):
+        skill = known.get(name)
+        if skill is not None and skill.fp:
+            at.index(i).fail(f"skill {name!r} costs {skill.fp} FP: Enemies have no FP to pay it with")
 
 
 def token_refs(effects_: tuple[SkillEffect, ...], at: At) -> list[tuple[At, str]]:

@@ -16,6 +16,7 @@ from importlib import resources
 from typing import Any
 
 from domain.kernel.content import (
+    located,
     REQUIRED,
     At,
     choice,
@@ -43,6 +44,7 @@ from .catalog import (
     EnemyKind,
     Item,
     Pack,
+    Rare,
     Skill,
     Weapon,
 )
@@ -53,6 +55,11 @@ PACK_FILES = ("pack.toml", "gear.toml", "skills.toml", "classes.toml", "enemies.
 
 def parse_pack(files: Mapping[str, bytes]) -> Pack:
     """Build a validated ``Pack`` from the raw bytes of its files, by name."""
+    with located(files):  # a refusal names the line of its field
+        return _parse_pack(files)
+
+
+def _parse_pack(files: Mapping[str, bytes]) -> Pack:
     extra = sorted(set(files) - set(PACK_FILES))
     if extra:
         raise ContentError(extra[0], "(file)", f"not a pack file (expected {', '.join(PACK_FILES)})")
@@ -202,6 +209,41 @@ def _resist(value: object, at: At) -> dict[Attribute, int]:
     return out
 
 
+def _weak(value: object, at: At) -> dict[Attribute, int]:
+    """``weak = { fire = 1 }``: the Enemy's "Weakness" skills, attribute ->
+    how far that resistance falls (1 to 6), applied only once some PC has
+    Identified it (facts: Fills ENEMY-3)."""
+    out = {}
+    for key, amount in table(value, at).items():
+        attribute = choice(Attribute)(key, at.key(key))
+        if attribute is Attribute.NONE:
+            at.key(key).fail("a non-elemental attack always meets resistance 0: no weakness to it")
+        out[attribute] = integer(1, 6)(amount, at.key(key))
+    return out
+
+
+# ``rare = { hp = 3, hit = 1, evasion = 1, attack = 2, defense = 2, name = "..." }``:
+# the kind's rare variant within the facts' bounds (section 8, "Rare Enemies"):
+# [HP] x2 or x3, the GM's bonuses at most +1 hit and [Evasion], +2 attack and
+# [Defense]; every key optional (no table: x2 [HP], no bonus).
+def _rare_bound(low: int, high: int, what: str):
+    def convert(value: object, at: At) -> int:
+        found = integer(-999)(value, at)  # an integer at all; the bound is the facts'
+        if not low <= found <= high:
+            at.fail(f"{what}, from {low} to {high} (facts section 8, Rare Enemies); got {found}")
+        return found
+
+    return convert
+
+
+_RARE = {
+    "hp": (_rare_bound(2, 3, "a rare Enemy's [HP] is its sheet's times 2 or 3"), 2),
+    "hit": (_rare_bound(0, 1, "the GM adds at most +1 to a rare Enemy's hit"), 0),
+    "evasion": (_rare_bound(0, 1, "the GM adds at most +1 to a rare Enemy's [Evasion]"), 0),
+    "attack": (_rare_bound(0, 2, "the GM adds at most +2 to a rare Enemy's attack"), 0),
+    "defense": (_rare_bound(0, 2, "the GM adds at most +2 to a rare Enemy's [Defense]"), 0),
+    "name": (text, ""),
+}
 _DROP = {"roll": (integer(2, 12), REQUIRED), "item": (ident, REQUIRED)}
 _STAT = integer(0, 99)
 _ENEMY = {
@@ -211,7 +253,7 @@ _ENEMY = {
     "sdef": (_STAT, 0), "satk": (_STAT, 0), "attribute": (_physical, Attribute.BASH),
     "reach": (choice(Reach), Reach.NEAR), "resist": (_resist, {}), "skills": (list_of(ident), ()),
     "drops": (list_of(lambda v, a: Drop(**record(v, a, _DROP))), ()), "rarity": (integer(2, 30), 10),
-    "token": (flag, False),
+    "token": (flag, False), "weak": (_weak, {}), "rare": (lambda v, a: Rare(**record(v, a, _RARE)), Rare()),
 }
 
 
@@ -222,6 +264,7 @@ def _enemies(doc: dict[str, Any], at: At, skills: Mapping[str, Skill],
     for key, row in top["enemies"].items():
         where = at.key("enemies").key(key)
         _known(row["skills"], skills, "skill", where.key("skills"))
+        pack_skills.enemy_fp_costs(row["skills"], skills, where.key("skills"))  # FUMBLE-2: no FP to pay
         _known(tuple(d.item for d in row["drops"]), gear, "weapon, armour or item", where.key("drops"))
         out[key] = EnemyKind(id=key, **row)
     if not out:
@@ -231,7 +274,8 @@ def _enemies(doc: dict[str, Any], at: At, skills: Mapping[str, Skill],
 
 # ---------------------------------------------------------------- encounters.toml
 
-_MEMBER = {"enemy": (ident, REQUIRED), "row": (choice(Row), Row.FRONT), "link": (ident, "")}
+_MEMBER = {"enemy": (ident, REQUIRED), "row": (choice(Row), Row.FRONT), "link": (ident, ""),
+           "rare": (flag, False)}  # rare = true: the kind's rare variant (facts section 8)
 _ENCOUNTER = {
     "name": (text, REQUIRED), "text": (text, ""),
     "enemies": (list_of(lambda v, a: record(v, a, _MEMBER)), REQUIRED),

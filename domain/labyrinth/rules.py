@@ -5,10 +5,12 @@ RuleViolations naming the rule."""
 
 from __future__ import annotations
 
+import msgspec
+
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
 from . import events as ev
-from . import flow, setup, skills, standby
+from . import flow, reactions, setup, skills, standby
 from .commands import (
     Attack,
     EnemyAct,
@@ -18,6 +20,7 @@ from .commands import (
     LabyrinthCommand,
     Move,
     Pass,
+    React,
     StartLabyrinth,
     SwapWeapons,
     UseItem,
@@ -28,7 +31,7 @@ from .critical import trigger
 from .decision import Decision, RulesContext
 from .enemies import ATTACK, attack_choices, fastest_skills, perform, skill_choices, usable_skills
 from .evolve import evolve, replay
-from .fp import Boost
+from .fp import Boost, check_cost
 from .state import Combatant, Declaration, LabyrinthState
 from .targeting import attack_pending, cannot_act, choices, effect_reach, skill_blocked
 from .vocab import Phase, Row, Side, Speed, Timing
@@ -55,16 +58,47 @@ def decide(state: LabyrinthState | None, command: LabyrinthCommand, ctx: RulesCo
     c = state.find(getattr(command, "actor", ""))
     if c is None:
         raise MalformedCommand(f"no one called {getattr(command, 'actor', '')!r} is in this battle")
-    if isinstance(command, EnemyAct):
-        (_enemy_declare if state.phase is Phase.STANDBY else _enemy_act)(d, c, command)
+    if state.question is not None or isinstance(command, React):
+        _answer(d, c, command)
+    elif isinstance(command, EnemyAct) and state.phase is Phase.STANDBY:
+        _enemy_declare(d, c, command)
     elif isinstance(command, Hold):
         _hold(d, c)
     elif state.phase is Phase.STANDBY:
         _declare(d, c, command)
     else:
-        _main(d, c, command)
+        reactions.settle(d, lambda: _act(d, c, command), command)
     flow.advance(d)
     return d.events
+
+
+def _answer(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
+    """A passive action chosen by hand (PASSIVE-1 .. PASSIVE-3,
+    ``ask_passives``): recorded, then the interrupted step resolved again
+    from its start with it (``reactions.py``)."""
+    q = d.state.question
+    if q is None:
+        raise RuleViolation("PASSIVE-1", "no attack roll waits for a passive action")
+    asked = d.state.get(q.who)
+    if not isinstance(command, React):
+        raise RuleViolation("PASSIVE-1", f"{d.state.get(q.attacker).name}'s attack roll against {asked.name} "
+                                         f"waits for {asked.name}'s passive action (or none) first")
+    if c.id != q.who:
+        raise RuleViolation("PASSIVE-1", f"the attack roll is against {asked.name}, not {c.name}: "
+                                         f"only {asked.name} answers it")
+    if command.skill and command.skill not in q.skills:
+        offered = ", ".join(d.pack.skills[s].name for s in q.skills)
+        raise RuleViolation("PASSIVE-2", f"{c.name} may answer with {offered}, or none; not {command.skill!r}")
+    d.emit(ev.ReactionChosen(who=c.id, skill=command.skill))
+    if q.command:
+        resumed = msgspec.json.decode(q.command, type=LabyrinthCommand)
+        actor = d.state.get(getattr(resumed, "actor"))
+        reactions.settle(d, lambda: _act(d, actor, resumed), resumed)
+
+
+def _act(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
+    """A Main action given by a player, or by the GM for an Enemy."""
+    (_enemy_act if isinstance(command, EnemyAct) else _main)(d, c, command)
 
 
 def _declare(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
@@ -90,9 +124,22 @@ def _declare(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
     elif isinstance(command, UseStandbySkill):
         _check_skill(d, c, command.skill, command.target, Timing.STANDBY, "STANDBY-5")
         skill, target = command.skill, command.target
+    fp, reroll = _escape_boost(d, c, command)
     action = STANDBY_ACTIONS.get(type(command), "pass")
     d.emit(ev.Declared(declaration=Declaration(who=c.id, action=action, row=row, order=order, skill=skill,
-                                               target=target)))
+                                               target=target, fp=fp, reroll=reroll)))
+
+
+def _escape_boost(d: Decision, c: Combatant, command: LabyrinthCommand) -> tuple[int, bool]:
+    """The FP an Escape commits to the PC's [Evasion] check (facts: Fills
+    FUMBLE-2, STANDBY-8), refused as ``_boost`` refuses it; paid only if the
+    escape is tried."""
+    if not isinstance(command, Escape) or (not command.fp and not command.reroll):
+        return 0, False
+    need = command.fp + (d.state.options.fp_reroll_cost if command.reroll else 0)
+    if command.fp < 0 or need > c.fp:
+        raise RuleViolation("FUMBLE-2", f"{c.name} has {c.fp} FP; that needs {need}")
+    return command.fp, command.reroll
 
 
 def _main(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
@@ -178,6 +225,7 @@ def _check_skill(d: Decision, c: Combatant, skill_id: str, target: str, timing: 
         raise RuleViolation(blocked, f"{c.name}'s {skill.part.value} is bound: {skill.name} cannot be used")
     if skill.tp > c.tp:
         raise RuleViolation(rule, f"{skill.name} costs {skill.tp} TP; {c.name} has {c.tp}")
+    check_cost(d, c, skill)  # FUMBLE-2: the FP printed on it, with any committed to its check
     if skill.delay and attack_pending(d.state, c.id):
         raise RuleViolation("ATTACK-1", f"{c.name}'s delayed attack has not landed yet: no new one until it does")
     if skill.effects and target not in skill_choices(d.state, d.pack, c, skill):
@@ -223,6 +271,9 @@ def legal_commands(state: LabyrinthState | None, ctx: RulesContext) -> list[Laby
     if state is None or state.over:
         return []
     pack = ctx.pack
+    if state.question is not None:
+        q = state.question
+        return [React(actor=q.who, skill=sid) for sid in q.skills] + [React(actor=q.who)]
     who = flow.waits_for(state)
     out: list[LabyrinthCommand] = []
     if who == "standby":

@@ -1,9 +1,10 @@
 """Using a skill (STANDBY-5, MAIN-4, MAIN-5, FUMBLE-1, FUMBLE-2) or an item
-(MAIN-6): pay the cost, roll the activation (unless the first effect is an
-attack, whose first hit check is the roll), then each effect in order:
-attack rolls, Recovery rolls (HEAL-1 .. HEAL-3), buffs, ailments, binds,
-cures, Pursuit grants, tokens. A delayed attack (a skill with a ``delay``)
-is used and paid now and lands in a later End phase (facts section 8)."""
+(MAIN-6): pay the cost (its TP, and any FP printed on it), roll the
+activation (unless the first effect is an attack, whose first hit check is
+the roll), then each effect in order: attack rolls, Recovery rolls
+(HEAL-1 .. HEAL-3), buffs, ailments, binds, cures, Pursuit grants, tokens.
+A delayed attack (a skill with a ``delay``) is used and paid now and lands
+in a later End phase (facts section 8)."""
 
 from __future__ import annotations
 
@@ -33,9 +34,9 @@ def use_skill(d: Decision, who: str, skill_id: str, target: str) -> None:
     if not attacks_first:
         check = roll_check(d, who, lambda kept, result: result != "failure")
         faces, counter, kept, fumbled, fp = check.faces, check.counter, check.kept, not check.ok, check.fp
-    pays = not fumbled or d.state.options.failed_activation_pays  # OQ 9
+    pays = not fumbled or d.state.options.failed_activation_pays  # OQ 9: its TP and FP costs alike
     d.emit(ev.SkillUsed(who=who, skill=skill_id, tp=skill.tp if pays else 0, faces=faces, counter=counter,
-                        fumbled=fumbled, fp=fp, kept=kept))
+                        fumbled=fumbled, fp=fp, kept=kept, fp_cost=skill.fp if pays else 0))
     if fumbled:
         d.emit(ev.SkillFumbled(who=who, skill=skill_id))
         return

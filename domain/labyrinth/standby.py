@@ -11,6 +11,7 @@ from . import events as ev
 from .catalog import Pack
 from .decision import Decision
 from .enemies import declare_standby, usable_skills
+from .fp import Boost, can_pay
 from .order import acting_order
 from .state import Combatant, Declaration, LabyrinthState
 from .targeting import automatic, cannot_act, skill_blocked
@@ -79,7 +80,10 @@ def resolve(d: Decision) -> None:
         _carry_out(d, d.state.get(who), x, together)
     casualties.settle(d)
     if together and not d.state.over:
-        escape.attempt(d, escapers)
+        # the FP each escaping PC declared for its own [Evasion] check (facts: Fills FUMBLE-2)
+        boosts = {who: Boost(who=who, dice=x.fp, reroll=x.reroll) for who, x in declared.items()
+                  if x.action == "escape" and (x.fp or x.reroll)}
+        escape.attempt(d, escapers, boosts)
 
 
 def _carry_out(d: Decision, c: Combatant, x: Declaration, together: bool) -> None:
@@ -100,7 +104,7 @@ def _carry_out(d: Decision, c: Combatant, x: Declaration, together: bool) -> Non
     elif x.action == "skill":
         skill = d.pack.skills[x.skill]
         blocked = skill_blocked(c, skill)
-        if blocked or skill.tp > c.tp:
+        if blocked or not can_pay(c, skill):  # its TP, and FP (FUMBLE-2)
             d.emit(ev.DeclarationLapsed(who=c.id, action="skill", reason="the skill can no longer be used",
                                         rule=blocked or "STANDBY-5"))
             return

@@ -8,39 +8,15 @@ equipment, buff, ailment or bind); ``stats.py`` derives what the rules read.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
+from .options import Options
 from .vocab import DEFAULT_BUFF_TURNS, Ailment, Attribute, Bind, Buff, Phase, Reach, Row, Side, Termination
 
-
-class Options(msgspec.Struct, frozen=True, kw_only=True):
-    """Table options: the facts' community readings (each default = that
-    reading) and the engine's documented defaults, fixed at setup."""
-
-    ambush: Side | None = None  # the ambushed side: passive actions only in turn 1 (facts section 8)
-    gm_enemies: bool = False  # the GM chooses each Enemy's action instead of the seeded policy
-    auto_passives: bool = True  # a guard/counter passive is used whenever it may be (PASSIVE-2)
-    failed_activation_pays: bool = True  # a failed activation still pays the skill's cost (OQ 9)
-    reapply_raises_depth: bool = True  # re-inflicting a held ailment only raises its depth (OQ 5)
-    one_ailment_at_a_time: bool = False  # the OQ 35 house rule: a new ailment replaces the old
-    sleep_wakes_on_hit_only: bool = True  # only a hit wakes a sleeper (OQ 37)
-    curse_can_incapacitate: bool = True  # Curse backlash may drop its bearer to 0 (OQ 44)
-    buff_limit_drops_oldest: bool = True  # a 4th kind drops the oldest (OQ 7); else it is not applied
-    same_buff_keeps_longer: bool = True  # equal values: keep the longer duration (OQ 36)
-    resist_weak_same_element: bool = True  # Resistance/Weakness grant oppose only on one element (OQ 41)
-    default_buff_turns: int = DEFAULT_BUFF_TURNS  # a buff with no duration (OQ 59)
-    follow_ups_need_range: bool = True  # pursuits and counters obey near/far (OQ 63)
-    full_defense_through_end: bool = True  # the Waiting state runs through the End phase (OQ 27)
-    zero_dice_deal_nothing: bool = True  # a damage dice count <= 0 deals 0 (OQ 1); off: one die at least
-    critical_dice_never_crit: bool = True  # the 4 critical dice make no further critical (OQ 2)
-    one_passive_per_action: bool = True  # hits of one action on a target are one attack roll: one reaction (OQ 54)
-    depth_zero_keeps_ailment: bool = True  # depth stops at 0 and the ailment stays (OQ 38); off: it ends
-    poison_ignores_defense: bool = True  # poison is Actual damage past [Defense] (OQ 8); off: less [Defense]
-    poison_recorded_if_gone: bool = True  # a gone poisoner's recorded value still applies (OQ 43); off: none
-    confused_alone_does_nothing: bool = True  # a confused one with no ally to hit does nothing (OQ 42)
-    pursuit_stays: bool = True  # Pursuit:● is not used up by pursuing (OQ 64); off: one Pursuit per grant
-    fp_reroll_cost: int = 1  # FP for rerolling a check (OQ 18)
-    identify: bool = False  # the party Identifies the Enemies before the battle (ENEMY-3, ENEMY-4)
+__all__ = ["Options", "Question", "LabyrinthState", "Combatant", "Base", "Affliction", "ActiveBuff",
+           "Declaration", "Deferred", "DelayedAttack"]
 
 
 class Base(msgspec.Struct, frozen=True, kw_only=True):
@@ -64,6 +40,10 @@ class Base(msgspec.Struct, frozen=True, kw_only=True):
     resist: dict[Attribute, int] = {}
     attribute: Attribute = Attribute.BASH
     reach: Reach = Reach.NEAR
+    weak: dict[Attribute, int] = {}  # an Enemy's "Weakness" skills, applied once Identified (facts: Fills ENEMY-3)
+
+    # Added after logs were written: those logs hold bases without it.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"weak"})
 
 
 class Affliction(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
@@ -93,7 +73,8 @@ class ActiveBuff(msgspec.Struct, frozen=True, kw_only=True):
 class Declaration(msgspec.Struct, frozen=True, kw_only=True):
     """A Standby declaration, resolved in Main-phase order once all are in
     (facts: Fills STANDBY-1). ``action``: move, swap, skill, defend, escape,
-    pass."""
+    pass. ``fp`` and ``reroll``: what an escaping PC spends on its [Evasion]
+    check (facts: Fills FUMBLE-2, STANDBY-8)."""
 
     who: str
     action: str
@@ -101,6 +82,11 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
     order: int = 0
     skill: str = ""
     target: str = ""
+    fp: int = 0
+    reroll: bool = False
+
+    # Added after logs were written: their declarations hold neither.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"fp", "reroll"})
 
 
 class Deferred(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
@@ -150,6 +136,8 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True):
     expires: int = 0  # a token: the last turn it stays (0: until its placer falls)
     vanished: bool = False  # a token gone from the battle
     unknown: bool = False  # no PC Identified it: its resistances count as at least 3 (facts: Fills ENEMY-3)
+    rare: str = ""  # a rare variant (facts section 8): the name it shows once spotted ("" not rare)
+    spotted: bool = False  # its rarity is known: Identify reached Rarity + 2, or the identify option is off
     # this turn only (cleared when the turn ends):
     waiting: bool = False  # WAIT-1
     full_defense: bool = False  # STANDBY-6, STANDBY-7
@@ -175,6 +163,23 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True):
 
     def ailment(self, ailment: Ailment) -> Affliction | None:
         return next((a for a in self.ailments if a.kind == ailment), None)
+
+    # Added after logs were written: those logs hold combatants without them.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"rare", "spotted"})
+
+
+class Question(msgspec.Struct, frozen=True, kw_only=True):
+    """An attack roll against ``who`` waits for its passive action
+    (PASSIVE-1 .. PASSIVE-3, the ``ask_passives`` option): one of ``skills``
+    or none. ``command``: the command whose resolution it interrupted, as
+    JSON, resumed once answered ("": the automatic step, which simply runs
+    again). Text, because commands are built on this module's types."""
+
+    who: str
+    attacker: str
+    mode: str  # normal, skill, pursuit or counter
+    skills: tuple[str, ...]
+    command: str = ""
 
 
 class LabyrinthState(msgspec.Struct, frozen=True, kw_only=True):
@@ -202,6 +207,11 @@ class LabyrinthState(msgspec.Struct, frozen=True, kw_only=True):
     buff_seq: int = 0
     termination: Termination | None = None
     drops: tuple[str, ...] = ()
+    question: Question | None = None  # a passive action the battle waits for (ask_passives)
+    answers: tuple[str, ...] = ()  # passives chosen for the step being resolved, in the order asked ("" none)
+
+    # States of battles without passives asked by hand digest as before these fields existed.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"question", "answers"})
 
     @property
     def over(self) -> bool:

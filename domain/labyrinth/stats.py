@@ -15,6 +15,7 @@ HEAD_BIND_PENALTY = 2  # facts: Adds to BIND-HEAD
 ARM_BIND_PENALTY = 4  # facts: Adds to BIND-ARM
 SLEEP_RESISTANCE = -1  # facts: a sleeper's Cut/Bash/Stab resistance; every die deals damage
 UNKNOWN_RESISTANCE = 3  # facts: Fills ENEMY-3, an Enemy no PC Identified
+RARE_RESIST_SHIFT = (0, 1)  # facts section 8: a rare Enemy's resistance 0 becomes 1, 1 becomes 2
 
 
 def bonus(value: int) -> int:
@@ -40,10 +41,34 @@ def pc_base(sheet: ClassSheet, level: int) -> Base:
 
 
 def enemy_base(kind: EnemyKind) -> Base:
-    """An Enemy's base stats: its sheet's, as printed."""
+    """An Enemy's base stats: its sheet's, as printed (its "Weakness"
+    skills with them; ``stats`` applies those only once it is Identified)."""
     return Base(max_hp=kind.hp, max_tp=kind.tp, phit=kind.phit, ehit=kind.ehit, evasion=kind.evasion,
                 patk=kind.patk, eatk=kind.eatk, defense=kind.defense, satk=kind.satk, sdef=kind.sdef,
-                speed=kind.speed, resist=dict(kind.resist), attribute=kind.attribute, reach=kind.reach)
+                speed=kind.speed, resist=dict(kind.resist), attribute=kind.attribute, reach=kind.reach,
+                weak=dict(kind.weak))
+
+
+def rare_base(kind: EnemyKind) -> Base:
+    """The base stats of ``kind``'s rare variant (facts section 8, "Rare
+    Enemies"): [HP] times its multiplier; each resistance 0 becomes 1 and
+    1 becomes 2 (an attribute the sheet leaves out counts 0, so becomes 1);
+    the GM's bonuses of its ``rare`` table to both hits, [Evasion], both
+    attacks and [Defense]. [TP], [Speed] and the rest stay the sheet's."""
+    b, r = enemy_base(kind), kind.rare
+    resist = {}
+    for attr in Attribute:
+        if attr is not Attribute.NONE:
+            value = b.resist.get(attr, 0)
+            resist[attr] = value + 1 if value in RARE_RESIST_SHIFT else value
+    return msgspec.structs.replace(b, max_hp=b.max_hp * r.hp, phit=b.phit + r.hit, ehit=b.ehit + r.hit,
+                                   evasion=b.evasion + r.evasion, patk=b.patk + r.attack,
+                                   eatk=b.eatk + r.attack, defense=b.defense + r.defense, resist=resist)
+
+
+def rare_name(kind: EnemyKind) -> str:
+    """What the party calls ``kind``'s rare variant once it spots it."""
+    return kind.rare.name or f"Rare {kind.name}"
 
 
 class Stats(msgspec.Struct, frozen=True, kw_only=True):
@@ -106,6 +131,10 @@ def stats(c: Combatant, pack: Pack) -> Stats:
 
 def _resist(c: Combatant) -> dict[Attribute, int]:
     out = {attr: c.base.resist.get(attr, 0) for attr in Attribute if attr is not Attribute.NONE}
+    if not c.unknown:  # "Weakness" skills count only once some PC Identified it (facts: Fills ENEMY-3)
+        for attr, amount in c.base.weak.items():
+            if attr in out:
+                out[attr] = max(out[attr] - amount, 0)  # a die always beats 0; lower changes nothing
     for x in c.buffs:
         if x.element in out and x.kind in (Buff.RESIST, Buff.WEAK):
             out[x.element] += 1 if x.kind == Buff.RESIST else -1  # type: ignore[index]

@@ -16,6 +16,7 @@ from . import enemies
 from . import events as ev
 from .catalog import Pack
 from .decision import Decision
+from .fp import can_pay
 from .order import in_group, order_key
 from .state import Combatant, Deferred, LabyrinthState
 from .targeting import cannot_act, skill_blocked
@@ -67,7 +68,7 @@ def up_delayed(d: Decision) -> None:
     reason, rule = cannot_act(d.state, c)
     if not reason and skill_blocked(c, skill):
         reason, rule = "is bound from the skill", skill_blocked(c, skill)
-    elif not reason and skill.tp > c.tp:
+    elif not reason and not can_pay(c, skill):  # its TP, and FP (FUMBLE-2)
         reason, rule = "cannot pay for the skill", "MAIN-4"
     elif not reason and skill.effects and x.target not in enemies.skill_choices(d.state, d.pack, c, skill):
         reason, rule = "finds its target gone: the delayed action lapses", "ORDER-3"

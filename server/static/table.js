@@ -68,7 +68,8 @@
 
   function refusalText(answer) {
     const d = answer.data || {};
-    return d.reason || `refused (${answer.status})`;
+    const reason = d.reason || `refused (${answer.status})`;
+    return d.rule && !reason.includes(d.rule) ? `${d.rule}: ${reason}` : reason; // the rule the refusal cites
   }
 
   function possessive(name) {
@@ -91,8 +92,267 @@
     $("title").textContent = "rulekeeper: games";
     $("me").textContent = "you are: host";
     $("games-refresh").addEventListener("click", () => loadGames());
-    $("new-game").addEventListener("submit", createGame);
+    const form = $("new-game");
+    form.addEventListener("submit", createGame);
+    field(form, "ruleset").addEventListener("change", showKind);
+    field(form, "kind").addEventListener("change", fillSetups);
+    for (const [name, list, note] of [["setup", null, "setup-note"], ["scenario", "scenarios", "scenario-note"],
+      ["encounter", "encounters", "encounter-note"]]) {
+      field(form, name).addEventListener("change", () => showNote(name, list, note));
+    }
+    field(form, "encounter").addEventListener("change", fillRareSlots);
+    field(form, "passives").addEventListener("change", showPassivesNote);
+    $("add-pc").addEventListener("click", () => addMember("pc"));
+    $("add-ally").addEventListener("click", () => addMember("ally"));
+    showKind();
     loadGames();
+    loadChoices();
+  }
+
+  // -- the new game's form: one fieldset per kind of game, filled from GET /api/choices --
+
+  let choices = null; // what each kind of game may be set up with, as the server answered
+
+  /** A control of the form by its name. */
+  function field(form, name) {
+    return form.elements.namedItem(name);
+  }
+
+  /** Fill a <select> with choices ({id, name, note}), as text; keep what was chosen if still offered. */
+  function fillSelect(select, items, chosen) {
+    const keep = chosen ?? select.value;
+    select.replaceChildren(...items.map((c) => el("option", {
+      value: c.id, title: c.note || null, text: !c.name || c.name === c.id ? c.id : `${c.name} (${c.id})`,
+    })));
+    if (items.some((c) => c.id === keep)) select.value = keep;
+  }
+
+  const words = (list) => list.map((w) => ({ id: w, name: w }));
+
+  async function loadChoices() {
+    const answer = await api("GET", "/api/choices");
+    if (!answer.ok) {
+      say(`The choices of a new game cannot be read: ${refusalText(answer)}`);
+      return;
+    }
+    choices = answer.data;
+    const form = $("new-game");
+    const b = choices.betrayal, q = choices.conquest, l = choices.labyrinth, c = choices.campaign;
+    fillSetups();
+    fillSelect(field(form, "difficulty"), words(b.difficulties), "adept");
+    $("races-hint").textContent = `Races: ${b.races.map((r) => r.id).join(", ")}.`;
+    fillSelect(field(form, "scenario"), q.scenarios);
+    showNote("scenario", "scenarios", "scenario-note");
+    fillSelect(field(form, "army1"), q.armies, q.armies[0] && q.armies[0].id);
+    fillSelect(field(form, "army2"), q.armies, (q.armies[1] || q.armies[0] || {}).id);
+    fillSelect(field(form, "encounter"), l.encounters);
+    showNote("encounter", "encounters", "encounter-note");
+    fillRareSlots();
+    fillSelect(field(form, "passives"), l.passives, (l.passives[0] || {}).id); // the first is the default
+    showPassivesNote();
+    if (!$("pcs").children.length) addMember("pc"); // a party of one to start with
+    numberMembers();
+    const kinds = field(form, "ruleset");
+    if (c) {
+      fillSelect(field(form, "campaign_difficulty"), words(c.difficulties), "adept");
+      const dial = field(form, "dial");
+      dial.max = String(c.max_dial);
+      dial.placeholder = String(c.dial);
+      dial.title = `the pack starts the XP dial at ${c.dial}`;
+    } else {
+      // The pack has no campaign content: a campaign cannot begin, so it is not offered.
+      const option = kinds.querySelector('option[value="betrayal-campaign"]');
+      if (option) option.remove();
+    }
+    showKind();
+    form.querySelector("button[type=submit]").disabled = false;
+  }
+
+  /** Show the fieldset of the kind of game chosen; the others are hidden and disabled (not checked, not sent). */
+  function showKind() {
+    const form = $("new-game");
+    const kind = field(form, "ruleset").value;
+    for (const set of form.querySelectorAll("fieldset[data-ruleset]")) {
+      const on = set.dataset.ruleset === kind;
+      set.hidden = !on;
+      set.disabled = !on;
+    }
+    const seed = field(form, "seed");
+    seed.disabled = kind === "betrayal-campaign"; // a campaign rolls no dice: NewCampaign takes no seed
+    seed.closest("label").hidden = seed.disabled;
+  }
+
+  /** The setups of the Betrayal kind chosen: clash setups, dungeon diagrams or delve encounters. */
+  function fillSetups() {
+    if (!choices) return;
+    const form = $("new-game");
+    const kind = field(form, "kind").value;
+    fillSelect(field(form, "setup"), choices.betrayal[kind] || []);
+    showNote("setup", null, "setup-note");
+  }
+
+  /** Under a select, the note of what it has chosen. */
+  function showNote(name, list, noteId) {
+    if (!choices) return;
+    const form = $("new-game");
+    const items = name === "setup" ? choices.betrayal[field(form, "kind").value] || []
+      : name === "scenario" ? choices.conquest[list] : choices.labyrinth[list];
+    const chosen = items.find((c) => c.id === field(form, name).value);
+    $(noteId).textContent = chosen ? chosen.note : "";
+  }
+
+  // The two tables of a labyrinth side: the party's PCs (p1, p2...) and the allied NPCs (a1, a2...).
+  const MEMBERS = {
+    pc: { body: "pcs", add: "add-pc", prefix: "p", who: "PC", least: 1 }, // a battle needs a party
+    ally: { body: "allies", add: "add-ally", prefix: "a", who: "ally", least: 0 },
+  };
+
+  /** Every line of both tables, PCs first: they stand on one side, counted together (SCALE-1). */
+  function sideLines() {
+    return [...$("pcs").children, ...$("allies").children];
+  }
+
+  /** Another PC of the party or allied NPC (``kind``; at most max_party of them together, SCALE-1):
+   *  class, level, name, row. */
+  function addMember(kind) {
+    const l = choices && choices.labyrinth;
+    const m = MEMBERS[kind];
+    const body = $(m.body);
+    if (!l || sideLines().length >= l.max_party) return;
+    const cls = el("select", { "data-field": "class", required: true });
+    fillSelect(cls, l.classes.map((c) => ({ id: c.id, name: `${c.name} · ${c.row}`, note: c.note })),
+      nextClass(l, sideLines()));
+    const level = el("input", { "data-field": "level", type: "number", inputmode: "numeric", min: "1",
+      max: String(l.max_level), value: "1", required: true });
+    const name = el("input", { "data-field": "name", autocomplete: "off", placeholder: "name: the class's", maxlength: "60" });
+    const row = el("select", { "data-field": "row" }, el("option", { value: "", text: "row: the class's" }),
+      ...l.rows.map((r) => el("option", { value: r, text: r })));
+    const remove = el("button", { type: "button", class: "quiet", "data-field": "remove", text: "Remove" });
+    const line = el("tr", {}, el("td", { class: "pc-id" }), el("td", {}, cls), el("td", {}, level),
+      el("td", {}, name), el("td", {}, row), el("td", {}, remove));
+    remove.addEventListener("click", () => {
+      line.remove();
+      numberMembers();
+      $(m.add).focus();
+    });
+    body.append(line);
+    numberMembers();
+  }
+
+  /** The class a new PC starts as: the next in the list after the last row's, whose row has room
+   *  (SCALE-1: at most row_limit PCs to a row), so the party as first offered can be set up. */
+  function nextClass(l, lines) {
+    const standing = { front: 0, back: 0 };
+    const byId = new Map(l.classes.map((c) => [c.id, c]));
+    for (const line of lines) {
+      const row = line.querySelector('[data-field="row"]').value
+        || (byId.get(line.querySelector('[data-field="class"]').value) || {}).row;
+      if (row in standing) standing[row] += 1;
+    }
+    const last = lines.length ? lines[lines.length - 1].querySelector('[data-field="class"]').value : null;
+    const from = last === null ? 0 : l.classes.findIndex((c) => c.id === last) + 1;
+    for (let i = 0; i < l.classes.length; i += 1) {
+      const c = l.classes[(from + i) % l.classes.length];
+      if ((standing[c.row] || 0) < l.row_limit) return c.id;
+    }
+    return (l.classes[0] || {}).id;
+  }
+
+  /** Number the lines p1, p2... and a1, a2... as the battle will, and label each field by it; the
+   *  add buttons stop at max_party PCs and allies together (SCALE-1). */
+  function numberMembers() {
+    const most = choices ? choices.labyrinth.max_party : 6;
+    const total = sideLines().length;
+    for (const [kind, m] of Object.entries(MEMBERS)) {
+      const lines = [...$(m.body).children];
+      lines.forEach((line, i) => {
+        const n = i + 1;
+        line.setAttribute("data-testid", `${kind}-${n}`);
+        line.querySelector(".pc-id").textContent = `${m.prefix}${n}`;
+        const at = (k) => line.querySelector(`[data-field="${k}"]`);
+        at("class").setAttribute("aria-label", `Class of ${m.who} ${n}`);
+        at("level").setAttribute("aria-label", `Level of ${m.who} ${n}`);
+        at("name").setAttribute("aria-label", `Name of ${m.who} ${n} (optional)`);
+        at("row").setAttribute("aria-label", `Row of ${m.who} ${n}`);
+        at("remove").setAttribute("aria-label", `Remove ${m.who} ${n}`);
+        at("remove").disabled = lines.length <= m.least;
+      });
+      $(m.add).disabled = total >= most;
+    }
+    const row = choices ? `, ${choices.labyrinth.row_limit} to a row` : "";
+    const allies = $("allies").children.length;
+    const together = allies ? " with the allies" : "";
+    $("party-count").textContent = `(${$("pcs").children.length} of at most ${most}${together}${row}; SCALE-1)`;
+    $("ally-count").textContent = allies ? `(${allies}; counted with the party)` : "(none)";
+  }
+
+  /** A checkbox for each Enemy slot of the encounter chosen: checked, it is met as its kind's rare
+   *  variant; one the encounter always has rare is shown checked and cannot be unchecked. */
+  function fillRareSlots() {
+    if (!choices) return;
+    const chosen = field($("new-game"), "encounter").value;
+    const encounter = choices.labyrinth.encounters.find((e) => e.id === chosen);
+    const slots = encounter ? encounter.enemies || [] : [];
+    $("rare-slots").replaceChildren(...slots.map((slot) => el("label", { class: "check" },
+      el("input", {
+        type: "checkbox", "data-slot": slot.id, checked: slot.rare, disabled: slot.rare,
+        "aria-label": `Rare ${slot.id} ${slot.name}`,
+        title: slot.rare ? "this encounter always has it as its rare variant" : null,
+      }),
+      `${slot.id} ${slot.name}`,
+      el("span", { class: "rare-name", text: `→ ${slot.rare_name}` }))));
+    $("rare-slots").closest("fieldset").hidden = slots.length === 0;
+  }
+
+  /** Under the passives select, what the mode chosen means. */
+  function showPassivesNote() {
+    if (!choices) return;
+    const mode = choices.labyrinth.passives.find((p) => p.id === field($("new-game"), "passives").value);
+    $("passives-note").textContent = mode ? `Passive actions (PASSIVE-2): ${mode.note}.` : "";
+  }
+
+  /** The request POST /api/games takes for what the form says (wire.NewGame). */
+  function newGameBody(form) {
+    const value = (name) => String(field(form, name).value || "").trim();
+    const ruleset = value("ruleset");
+    let body;
+    if (ruleset === "conquest") {
+      body = { ruleset, scenario: value("scenario"), armies: [value("army1"), value("army2")] };
+    } else if (ruleset === "labyrinth") {
+      const members = (id) => [...$(id).children].map((line) => {
+        const at = (k) => String(line.querySelector(`[data-field="${k}"]`).value || "").trim();
+        const pc = { class: at("class"), level: Number(at("level")) };
+        if (at("name")) pc.name = at("name");
+        if (at("row")) pc.row = at("row");
+        return pc;
+      });
+      body = { ruleset, encounter: value("encounter"), party: members("pcs") };
+      const allies = members("allies");
+      if (allies.length) body.allies = allies;
+      // a slot the encounter always has rare is disabled: the rules make it rare without asking
+      const rare = [...$("rare-slots").querySelectorAll("input[data-slot]:checked:not(:disabled)")]
+        .map((box) => box.dataset.slot);
+      if (rare.length) body.rare = rare;
+      const passives = choices && choices.labyrinth.passives[0];
+      if (value("passives") && (!passives || value("passives") !== passives.id)) body.passives = value("passives");
+      if (value("ambush")) body.ambush = value("ambush");
+      if (field(form, "gm_enemies").checked) body.gm_enemies = true;
+    } else if (ruleset === "betrayal-campaign") {
+      body = { ruleset, difficulty: value("campaign_difficulty") || "adept" };
+      if (value("dial")) body.dial = Number(value("dial"));
+    } else {
+      const party = value("party").split(/[,\n]/).map((s) => s.trim()).filter(Boolean)
+        .map((member) => {
+          const [name, race] = member.split(":").map((s) => s.trim());
+          return race ? { name, race } : { name };
+        });
+      body = { ruleset: "betrayal", kind: value("kind"), setup: value("setup"), party };
+      if (value("difficulty")) body.difficulty = value("difficulty");
+      if (value("xp")) body.xp = Number(value("xp"));
+    }
+    if (ruleset !== "betrayal-campaign" && value("seed")) body.seed = Number(value("seed"));
+    if (value("name")) body.name = value("name");
+    return body;
   }
 
   async function loadGames(open) {
@@ -163,17 +423,7 @@
   async function createGame(event) {
     event.preventDefault();
     const form = event.target;
-    const data = new FormData(form);
-    const party = String(data.get("party") || "").split(/[,\n]/).map((s) => s.trim()).filter(Boolean)
-      .map((member) => {
-        const [name, race] = member.split(":").map((s) => s.trim());
-        return race ? { name, race } : { name };
-      });
-    const body = { ruleset: "betrayal", kind: data.get("kind"), setup: String(data.get("setup")).trim(), party };
-    const seed = String(data.get("seed") || "").trim();
-    if (seed) body.seed = Number(seed);
-    const name = String(data.get("name") || "").trim();
-    if (name) body.name = name;
+    const body = newGameBody(form);
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     const answer = await api("POST", "/api/games", body);
@@ -448,6 +698,10 @@
     // row of cards; the Enemies on top, their front row nearest the party's.
 
     function rowsAwaited(b) {
+      if (b.question) { // a passive action chosen by hand (PASSIVE-1 .. PASSIVE-3)
+        const who = b.waits_for === "gm" ? `the GM, for ${b.question.who}` : seatName(b.question.who);
+        return `${who}: a passive against ${b.question.attacker}'s attack roll (${b.question.skills.join(", ")}, or none)`;
+      }
       if (b.waits_for === "standby") {
         return `Standby: ${b.awaited.map((id) => seatName(id)).join(", ") || "—"} to declare`;
       }

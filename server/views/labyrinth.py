@@ -19,18 +19,24 @@ from domain.labyrinth.vocab import Phase, Row
 
 def board(app: GameApp, battle_id: str, game: Game) -> dict[str, Any]:
     """The "rows" board: ``awaited`` lists the ids the battle waits for
-    (PCs to declare, the acting PC, or the acting Enemy under the GM)."""
+    (PCs to declare, the acting PC, the acting Enemy under the GM, or the
+    one whose passive action is asked: ``question``)."""
     s: LabyrinthState = game.state
     pack = app.pack_of("labyrinth")
     who = waits_for(s)
-    if who == "standby":
+    q = s.question
+    if q is not None:  # a passive action chosen by hand (PASSIVE-1 .. PASSIVE-3)
+        awaited = [q.who]
+    elif who == "standby":
         awaited = [c.id for c in awaiting(s, pack)]
     elif who:
         awaited = [s.acting]
     else:
         awaited = []
     return {"kind": "rows", "turn": s.turn, "round": s.turn, "phase": s.phase.value, "waits_for": who,
-            "awaited": awaited, "acting": s.acting or None, "window": s.window or None, "queue": list(s.queue),
+            "awaited": awaited, "acting": s.acting or None,
+            "question": None if q is None else {"who": q.who, "attacker": q.attacker, "skills": list(q.skills)},
+            "window": s.window or None, "queue": list(s.queue),
             "outcome": s.termination.value if s.termination is not None else None,
             "sides": [{"side": side, "rows": {row.value: [_card(s, pack, c) for c in _row(s, pc, row)]
                                               for row in Row}}

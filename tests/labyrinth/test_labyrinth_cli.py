@@ -11,45 +11,21 @@ import io
 import json
 import random
 import shlex
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import msgspec
 import pytest
 from msgspec.structs import replace
+from labyrinth_cli_harness import WIDTH, ok, rk, table  # noqa: F401 (the fixture)
 from rich.console import Console
 
 from cli.labyrinth import conditions, side_table
-from cli.main import main
 from cli.session import Defaults
 from domain.labyrinth.state import ActiveBuff, Affliction
 from domain.labyrinth.vocab import Attribute, Buff, Phase, Side
 
 NEW = ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard", "--party", "mender:2:Iris",
        "--party", "tracker:1::back"]
-WIDTH = 80
-
-
-def rk(defaults: Defaults, *argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main(list(argv), obj=defaults)
-    return code, out.getvalue(), err.getvalue()
-
-
-def ok(defaults: Defaults, *argv: str) -> str:
-    code, out, err = rk(defaults, *argv)
-    assert code == 0, (argv, out, err)
-    return out
-
-
-@pytest.fixture
-def table(monkeypatch) -> Defaults:
-    """One open application on a memory store, at 80 columns."""
-    monkeypatch.setenv("COLUMNS", str(WIDTH))
-    defaults = Defaults(store="memory", keep_open=True)
-    yield defaults
-    defaults.close()
 
 
 def app_of(table: Defaults):

@@ -43,6 +43,19 @@ def test_a_failed_activation_pays_its_cost_unless_the_option_is_off(pays, tp):
     assert of(events, ev.SkillUsed)[0].tp == tp and state.get("p2").tp == 6 - tp
 
 
+@pytest.mark.rule("FUMBLE-1")
+@pytest.mark.rule("MAIN-5")
+@pytest.mark.parametrize("pays, tp", [(True, 3), (False, 0)])
+def test_an_attack_skill_whose_first_hit_check_fumbles_pays_only_with_the_reading(pays, tp):
+    """Its activation roll is its first hit check (MAIN-5), rolled after its
+    costs are paid: without OQ 9 the fumble gives them back."""
+    state = mage_up(failed_activation_pays=pays)
+    state, events = when(at(state, pinned(state.seed, (1, 1), state.rng)), UseSkill(actor="p2", skill="flame-burst"))
+    fumbled = of(events, ev.SkillFumbled)
+    assert [f.refund_tp for f in fumbled] == [3 - tp] and state.get("p2").tp == 6 - tp
+    assert not of(events, ev.DamageRolled)
+
+
 @pytest.mark.rule("DEPTH-2")
 @pytest.mark.parametrize("raises, depth", [(True, 10), (False, 8)])
 def test_reinflicting_a_held_ailment_only_raises_its_depth_by_default(raises, depth):

@@ -15,13 +15,19 @@ from labyrinth_harness import CTX, PACK, PARTY, legal, start
 from domain.kernel.games import GameApp
 from domain.kernel.portable import export_battle, verify_log
 from domain.labyrinth import RULESET
+from domain.labyrinth.catalog import Abilities
 from domain.labyrinth.commands import Attack, Member, StartLabyrinth, UseSkill
+from domain.labyrinth.sheets import PcSheet
 from domain.labyrinth.rules import decide, evolve, replay
 from domain.labyrinth.state import Options
 from domain.labyrinth.vocab import Side
 
 MAX_COMMANDS = 2000
 BIG_PARTY = PARTY + (Member(cls="fighter", level=3, name="Vet"),)
+# an allied NPC from a class, and one from its own sheet (issue #12)
+ALLIES = (Member(cls="mage", level=2, name="Aid"),
+          Member(cls="fighter", name="Own", sheet=PcSheet(abilities=Abilities(str=14, tec=6, vit=12, agi=10, luc=7),
+                                                           skills=("guard",), items=("salve",))))
 
 
 def choose(state, ctx, rnd: random.Random):
@@ -33,13 +39,15 @@ def choose(state, ctx, rnd: random.Random):
 
 def _options(seed: int) -> Options:
     return Options(gm_enemies=seed % 5 == 0, ambush=(None, Side.PC, Side.ENEMY)[seed % 3],
-                   auto_passives=seed % 7 != 0, one_ailment_at_a_time=seed % 4 == 0)
+                   auto_passives=seed % 7 != 0, one_ailment_at_a_time=seed % 4 == 0, ask_passives=seed % 2 == 1)
 
 
 def play(seed: int):
     encounter = ("slimes", "mixed")[seed % 2]
     party = BIG_PARTY if seed % 3 == 0 else PARTY
-    cmd = StartLabyrinth(battle_id=f"g{seed}", encounter=encounter, party=party, seed=seed, options=_options(seed))
+    allies = ALLIES[: seed % 4] if seed % 4 < 3 else ()
+    cmd = StartLabyrinth(battle_id=f"g{seed}", encounter=encounter, party=party, seed=seed, options=_options(seed),
+                         allies=allies)
     events = decide(None, cmd, CTX)
     state = replay(events)
     rnd = random.Random(seed)

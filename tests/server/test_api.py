@@ -17,6 +17,7 @@ from server.app import ENDPOINTS, open_app
 # Which test checks the success answer of each endpoint (``ENDPOINTS``'s
 # names): a new endpoint without one fails the last test of this module.
 COVERS: dict[str, str] = {}
+COVERS["listChoices"] = "test_lobby_choices.py"  # its success answer is tested there
 
 
 def covers(*names: str):

@@ -1,0 +1,55 @@
+"""A passive action chosen by hand on the command line (PASSIVE-1 ..
+PASSIVE-3): `rk status` says whose passive is awaited and how to answer,
+`rk legal` lists `rk react ID SKILL` and `rk react ID none`, anything else
+is refused naming PASSIVE-1 and writes nothing, and undo goes back to the
+question exactly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from labyrinth_cli_harness import ok, rk, table  # noqa: F401 (the fixture)
+from test_labyrinth_cli import app_of
+
+NEW = ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard", "--party", "mender",
+       "--option", "ask_passives=true"]
+
+
+def _asked(table):  # noqa: F811
+    """A battle at its first question: the last command `rk legal` lists,
+    played until a passive is asked (the Vanguard's Riposte)."""
+    for seed in range(1, 40):
+        battle = f"lab{seed}"
+        ok(table, *NEW, "--battle", battle, "--seed", str(seed))
+        for _ in range(200):
+            state = app_of(table).battle(battle).state
+            if state.question is not None or state.over:
+                break
+            listed = json.loads(ok(table, "legal", "--json"))
+            ok(table, *listed[-1]["rk"].split()[1:])
+        if state.question is not None:
+            return battle, state
+    pytest.fail("no seed asks a passive")
+
+
+@pytest.mark.rule("PASSIVE-1")
+@pytest.mark.rule("PASSIVE-2")
+def test_the_cli_asks_for_the_passive_and_takes_the_answer(table) -> None:  # noqa: F811
+    battle, state = _asked(table)
+    q = state.question
+    status = " ".join(ok(table, "status").split())
+    assert f"rk react {q.who} {'|'.join(q.skills)}|none" in status
+    lines = ok(table, "legal").splitlines()
+    assert lines == [f"rk react {q.who} {s}" for s in q.skills] + [f"rk react {q.who} none"]
+    version = app_of(table).battle(battle).version
+    code, out, err = rk(table, "pass", "p2")
+    assert code == 2 and "PASSIVE-1" in out + err
+    assert app_of(table).battle(battle).version == version  # nothing written
+    ok(table, "react", q.who, q.skills[0])
+    after = app_of(table).battle(battle)
+    assert after.state.question is None or after.state.question != q
+    log = ok(table, "log")
+    assert f"chooses {q.skills[0]}" in log
+    ok(table, "undo", "--force")
+    assert app_of(table).battle(battle).state == state  # back at the question, exactly

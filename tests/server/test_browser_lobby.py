@@ -1,0 +1,136 @@
+"""The host's lobby in a real headless Chromium against a real `rk server`:
+the new game's form offers what ``GET /api/choices`` lists and sets up a
+labyrinth battle, a Conquest battle and a campaign as well as a Betrayal
+one; a refusal shows its reason in the page.
+
+The server, the browser and the page opener are ``test_browser``'s
+fixtures (Debian's Chromium at /usr/bin/chromium; skipped without it).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from test_browser import CHROMIUM, PHONE, artifacts, browser, expect, open_page, server  # noqa: F401 - fixtures
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}"),
+]
+
+
+def lobby_of(server, open_page):  # noqa: F811 - the fixtures, passed on
+    """The host's lobby, once its form has its choices (the button is enabled then)."""
+    lobby = open_page(f"{server.base}/?token={server.host}")
+    expect(lobby.get_by_test_id("me")).to_have_text("you are: host")
+    form = lobby.get_by_test_id("new-game")
+    expect(form.get_by_role("button", name="Set it up")).to_be_enabled()
+    return lobby, form
+
+
+@pytest.mark.rule("SCALE-1")
+def test_the_lobby_sets_up_a_labyrinth_battle_and_lists_it_with_its_links(server, open_page, artifacts):  # noqa: F811
+    lobby, form = lobby_of(server, open_page)
+    form.get_by_label("Game").select_option("labyrinth")
+    encounter = form.get_by_label("Encounter")
+    expect(encounter).to_be_visible()
+    expect(encounter.locator("option")).to_have_count(len(server.request("GET", "/api/choices")["labyrinth"]
+                                                         ["encounters"]))
+    encounter.select_option("warren-gate")
+    expect(lobby.locator("#encounter-note")).to_contain_text("shaman")
+
+    expect(lobby.get_by_test_id("pc-1")).to_be_visible()  # a party of one to start with
+    form.get_by_label("Class of PC 1").select_option("vanguard")
+    form.get_by_label("Level of PC 1").fill("3")
+    form.get_by_label("Name of PC 1 (optional)").fill("<img src=x onerror=window.pwned=1>")
+    lobby.get_by_test_id("add-pc").click()
+    form.get_by_label("Class of PC 2").select_option("mender")
+    form.get_by_label("Name of PC 2 (optional)").fill("Iris")
+    for _ in range(4):
+        lobby.get_by_test_id("add-pc").click()
+    expect(lobby.get_by_test_id("pc-6")).to_be_visible()
+    expect(lobby.get_by_test_id("add-pc")).to_be_disabled()  # SCALE-1: six PCs at most
+    form.get_by_label("Remove PC 6").click()
+    expect(lobby.get_by_test_id("pc-6")).to_have_count(0)
+    expect(lobby.get_by_test_id("add-pc")).to_be_enabled()
+    form.get_by_label("Ambush").select_option("enemies")
+    form.get_by_label("The host chooses the Enemies' actions").check()
+    form.get_by_label("Seed (optional)").fill("5")
+    form.get_by_label("Name (optional)").fill("lobby-lab")
+    form.get_by_role("button", name="Set it up").click()
+
+    expect(lobby.get_by_test_id("message")).to_contain_text("Set up lobby-lab")
+    item = lobby.get_by_test_id("game-lobby-lab")
+    expect(item).to_contain_text("warren-gate")
+    links = lobby.get_by_test_id("links-lobby-lab")
+    expect(links).to_be_visible()
+    odd = "<img src=x onerror=window.pwned=1>"
+    expect(links.get_by_role("textbox", name=f"link for {odd}", exact=True)).to_have_value(
+        re.compile(r"/table/lobby-lab\?token=\S+"))
+    assert lobby.evaluate("() => window.pwned") is None  # the name went in as text, never as HTML
+    lobby.screenshot(path=str(artifacts / "lobby-labyrinth.png"), full_page=True)
+
+    state = server.request("GET", "/api/games/lobby-lab/state")["state"]
+    assert state["options"]["ambush"] == "enemy" and state["options"]["gm_enemies"] is True
+    iris_link = links.get_by_role("textbox", name="link for Iris", exact=True).input_value()
+    seat = open_page(iris_link)
+    expect(seat.get_by_test_id("me")).to_have_text("you are: Iris")
+    expect(seat.get_by_test_id("rows-board")).to_be_visible()
+
+
+@pytest.mark.rule("SCALE-1")
+def test_a_refused_labyrinth_party_shows_its_rule_and_reason_and_sets_nothing_up(server, open_page):  # noqa: F811
+    lobby, form = lobby_of(server, open_page)
+    before = [g["id"] for g in server.request("GET", "/api/games")]
+    form.get_by_label("Game").select_option("labyrinth")
+    for n in range(1, 5):
+        if n > 1:
+            lobby.get_by_test_id("add-pc").click()
+        form.get_by_label(f"Class of PC {n}").select_option("vanguard")
+    form.get_by_label("Name (optional)").fill("crowded")
+    form.get_by_role("button", name="Set it up").click()
+    message = lobby.get_by_test_id("message")
+    expect(message).to_contain_text("SCALE-1")
+    expect(message).to_contain_text("at most 3 to a row")
+    expect(lobby.get_by_test_id("game-crowded")).to_have_count(0)
+    assert [g["id"] for g in server.request("GET", "/api/games")] == before
+
+
+def test_the_lobby_sets_up_a_conquest_battle_and_a_campaign(server, open_page):  # noqa: F811
+    lobby, form = lobby_of(server, open_page)
+    form.get_by_label("Game").select_option("conquest")
+    form.get_by_label("Scenario").select_option("hold-the-ford")
+    form.get_by_label("First army").select_option("cinderpact")
+    form.get_by_label("Second army").select_option("saltmarch")
+    form.get_by_label("Name (optional)").fill("lobby-war")
+    form.get_by_role("button", name="Set it up").click()
+    links = lobby.get_by_test_id("links-lobby-war")
+    expect(links.get_by_role("textbox", name="link for cinderpact", exact=True)).to_have_value(
+        re.compile(r"/table/lobby-war\?token=\S+"))
+    expect(lobby.get_by_test_id("game-lobby-war")).to_contain_text("hold-the-ford")
+
+    form.get_by_label("Game").select_option("betrayal-campaign")
+    expect(form.get_by_label("Seed (optional)")).to_be_hidden()  # a campaign rolls no dice
+    form.get_by_label("Campaign difficulty").select_option("expert")
+    form.get_by_label("XP dial").fill("4")
+    form.get_by_label("Name (optional)").fill("lobby-saga")
+    form.get_by_role("button", name="Set it up").click()
+    expect(lobby.get_by_test_id("game-lobby-saga")).to_be_visible()
+    summary = server.request("GET", "/api/games/lobby-saga")
+    assert summary["ruleset"] == "betrayal-campaign"
+
+
+def test_the_lobbys_labyrinth_form_fits_a_phone_screen(server, open_page, artifacts):  # noqa: F811
+    lobby = open_page(f"{server.base}/?token={server.host}", viewport=PHONE, is_mobile=True, has_touch=True)
+    form = lobby.get_by_test_id("new-game")
+    expect(form.get_by_role("button", name="Set it up")).to_be_enabled()
+    form.get_by_label("Game").select_option("labyrinth")
+    for _ in range(2):
+        lobby.get_by_test_id("add-pc").click()
+    expect(lobby.get_by_test_id("pc-3")).to_be_visible()
+    sizes = lobby.evaluate("""() => ({scroll: document.documentElement.scrollWidth,
+                                      width: document.documentElement.clientWidth})""")
+    assert sizes["scroll"] <= sizes["width"] == PHONE["width"], f"the lobby scrolls sideways: {sizes}"
+    lobby.screenshot(path=str(artifacts / "lobby-labyrinth-phone.png"), full_page=True)
