@@ -93,7 +93,11 @@ def header(state: LabyrinthState, name: str | None = None, pack: Any = None) -> 
                      style="bold")]
     who = waits_for(state)
     q = state.question
-    if q is not None:  # a passive action chosen by hand (PASSIVE-1 .. PASSIVE-3)
+    if q is not None and q.kind == "fp":  # FP on a Suppression defense roll (FUMBLE-2, ask_fp)
+        doing = (f"{_who(state.get(q.who))}'s Suppression defense roll ({q.check}): FP to spend? "
+                 f"rk spend {q.who} N [--reroll]")
+        who = ""
+    elif q is not None:  # a passive action chosen by hand (PASSIVE-1 .. PASSIVE-3)
         by = "the GM chooses " if who == "gm" else ""
         doing = (f"{by}{_who(state.get(q.who))}'s passive against {_who(state.get(q.attacker))}'s attack roll: "
                  f"rk react {q.who} {'|'.join(q.skills)}|none")

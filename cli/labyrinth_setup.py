@@ -44,7 +44,8 @@ TRUE, FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 
 def new_labyrinth(s: Session, *, encounter: str, party: list[str], seed: int | None, ambush: str | None,
-                  gm_enemies: bool, options: list[str], passives: str = "ask", rare: list[str] | None = None,
+                  gm_enemies: bool, options: list[str], passives: str = "ask", ask_fp: bool = False,
+                  rare: list[str] | None = None,
                   sheets: list[str] | None = None, allies: list[str] | None = None,
                   ally_sheets: list[str] | None = None) -> None:
     """Set up a battle of ``party`` against ``encounter`` and show it;
@@ -70,6 +71,8 @@ def new_labyrinth(s: Session, *, encounter: str, party: list[str], seed: int | N
         chosen["ambush"] = ambushed_side(ambush, "--ambush")
     if gm_enemies:
         chosen["gm_enemies"] = True
+    if ask_fp:
+        chosen["ask_fp"] = True
     battle_id = s.battle or s.app.new_battle_id(encounter.strip() or RULESET)
     command = StartLabyrinth(battle_id=battle_id, encounter=encounter.strip(),
                              party=members, allies=helpers, seed=seed,

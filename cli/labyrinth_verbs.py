@@ -8,7 +8,8 @@
   `rk full-defense`, `rk escape PC [--fp N] [--reroll]`, `rk pass`;
 - the Main phase: `rk attack`, `rk skill`, `rk consume`, `rk pass`, and in
   the fastest window `rk hold`; the GM's `rk enemy` under the gm_enemies option;
-- a passive action chosen by hand (the ask_passives option): `rk react ID SKILL|none`.
+- a passive action chosen by hand (the ask_passives option): `rk react ID SKILL|none`;
+  FP on a Suppression defense roll (the ask_fp option): `rk spend PC N [--reroll]`.
 
 `rk move` is Betrayal's verb too (`rk move HEX`): ``cli.main`` declares it
 and hands it to ``move`` here, which dispatches on the battle's ruleset.
@@ -53,6 +54,9 @@ def new_labyrinth(
         help="The side caught by surprise, pcs or enemies: passive actions only in turn 1.")] = None,
     gm_enemies: Annotated[bool, typer.Option(
         "--gm-enemies", help="The GM chooses each Enemy's action (rk enemy) instead of the seeded policy.")] = False,
+    ask_fp: Annotated[bool, typer.Option(
+        "--ask-fp", help="Ask each PC's player, before each of its Suppression defense rolls, what FP to spend "
+                         "on it (rk spend).")] = False,
     passives: Annotated[str, typer.Option(
         metavar="ask|auto|off",
         help="Passive actions against attack rolls: ask each PC's player (rk react; the GM too, for Enemies "
@@ -85,7 +89,8 @@ def new_labyrinth(
     rk new labyrinth --encounter mossy-hollow --sheet sheet.toml --ally vanguard:2:Bram
     """
     _run(ctx, "labyrinth_setup.new_labyrinth", store, battle, json, encounter=encounter, party=party or [],
-         seed=seed, ambush=ambush, gm_enemies=gm_enemies, passives=passives, options=option or [], rare=rare or [],
+         seed=seed, ambush=ambush, gm_enemies=gm_enemies, ask_fp=ask_fp, passives=passives,
+         options=option or [], rare=rare or [],
          sheets=sheet or [], allies=ally or [], ally_sheets=ally_sheet or [])
 
 
@@ -215,6 +220,17 @@ def enemy(
     """GM (--gm-enemies): the acting Enemy's action."""
     _run(ctx, "labyrinth_verbs.give", store, battle, json, "EnemyAct", actor=who,
          skill="" if action.strip().lower() == "attack" else action, target=target)
+
+
+@app.command(rich_help_panel=PLAY)
+def spend(
+    ctx: typer.Context, pc: PC,
+    fp: Annotated[int, typer.Argument(metavar="N", min=0, max=9, help="FP for extra dice (the best 2 kept); 0 for none.",
+                                      show_default=False)],
+    reroll: RerollOption = False, battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Spend FP on the PC's Suppression defense roll now asked (FUMBLE-2; asked with --ask-fp)."""
+    _run(ctx, "labyrinth_verbs.give", store, battle, json, "SpendFp", actor=pc, spend=(fp, reroll))
 
 
 @app.command(rich_help_panel=PLAY)

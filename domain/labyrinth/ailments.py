@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from . import casualties
+from . import casualties, reactions
 from . import events as ev
 from .decision import Decision
+from .fp import roll_spending
 from .state import Affliction, Combatant
 from .stats import stats
 from .vocab import NO_DEPTH, Ailment, Bind
@@ -20,15 +21,18 @@ ROLLED = (Ailment.PARALYZE, Ailment.FEAR, Ailment.CONFUSE)  # 1D6 at infliction 
 def check(d: Decision, who: str, target_value: int, kind: str, purpose: str) -> bool:
     """A Suppression defense roll: 2D6 + [Suppression defense] >= target;
     two 6s always succeed, all 1s always fail (facts: Fills ATTACK-3).
-    Each 1 gives the roller FP (facts: Fills FUMBLE-2)."""
-    faces, counter = d.roll(2)
-    total = sum(faces) + stats(d.state.get(who), d.pack).sdef
-    absolute = "success" if faces.count(6) >= 2 else "failure" if faces.count(1) == len(faces) else ""
-    success = absolute == "success" or (absolute != "failure" and total >= target_value)
-    d.emit(ev.SuppressionRolled(who=who, kind=kind, purpose=purpose, target_value=target_value, faces=faces,
-                                counter=counter, total=total, success=success, absolute=absolute,
-                                fp=faces.count(1)))
-    return success
+    Each 1 gives the roller FP; with ``ask_fp`` a PC's player may spend FP
+    on it first (facts: Fills FUMBLE-2), and then its 1s give none."""
+    c = d.state.get(who)
+    sdef = stats(c, d.pack).sdef
+    boost = reactions.spend(d, c, f"{purpose} {kind} against {target_value}")
+    rolled = roll_spending(d, who, boost, lambda kept, absolute: absolute == "success" or (
+        absolute != "failure" and sum(kept) + sdef >= target_value))
+    d.emit(ev.SuppressionRolled(who=who, kind=kind, purpose=purpose, target_value=target_value,
+                                faces=rolled.faces, counter=rolled.counter,
+                                total=sum(rolled.kept or rolled.faces) + sdef, success=rolled.ok,
+                                absolute=rolled.absolute, fp=rolled.fp, kept=rolled.kept))
+    return rolled.ok
 
 
 def inflict(d: Decision, source: str, who: str, kind: Ailment | Bind, target_value: int) -> bool:

@@ -24,6 +24,7 @@ _COMMAND_RULES: dict[type, str] = {
     cmd.EnemyAct: "MAIN-1",
     cmd.Hold: "ORDER-3",
     cmd.React: "PASSIVE-2",
+    cmd.SpendFp: "FUMBLE-2",
 }
 
 _DECLARED = {"move": "STANDBY-2", "swap": "STANDBY-4", "skill": "STANDBY-5", "defend": "STANDBY-6",
@@ -96,8 +97,8 @@ _RULES: dict[type, str | Callable[[Any], str]] = {
     ev.AttackRolled: lambda e: _MODES.get(e.mode, "HIT-1"),
     ev.DamageRolled: _damage,
     ev.PassiveUsed: "PASSIVE-3",
-    ev.ReactionAsked: "PASSIVE-1",
-    ev.ReactionChosen: "PASSIVE-2",
+    ev.ReactionAsked: lambda e: "FUMBLE-2" if e.kind == "fp" else "PASSIVE-1",
+    ev.ReactionChosen: lambda e: "FUMBLE-2" if e.kind == "fp" else "PASSIVE-2",
     ev.HpLost: _hp_lost,
     ev.Incapacitated: "",
     ev.Healed: "HEAL-3",

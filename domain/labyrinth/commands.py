@@ -169,8 +169,19 @@ class React(Command, frozen=True, kw_only=True):
     skill: str = ""
 
 
+class SpendFp(Command, frozen=True, kw_only=True):
+    """Answer a Suppression defense roll of ``actor``'s with the FP spent
+    on it (FUMBLE-2; asked only with the ``ask_fp`` option): ``fp`` extra
+    dice, the best 2 kept, and ``reroll`` it if it fails; 0 and no reroll
+    to spend nothing."""
+
+    actor: str
+    fp: int = 0
+    reroll: bool = False
+
+
 LabyrinthCommand = (StartLabyrinth | Move | SwapWeapons | UseStandbySkill | FullDefense | Escape | Pass
-                    | Attack | UseSkill | UseItem | EnemyAct | Hold | React)
+                    | Attack | UseSkill | UseItem | EnemyAct | Hold | React | SpendFp)
 
 STANDBY_COMMANDS = (Move, SwapWeapons, UseStandbySkill, FullDefense, Escape, Pass)
 MAIN_COMMANDS = (Attack, UseSkill, UseItem, Pass, Hold)

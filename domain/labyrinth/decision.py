@@ -19,13 +19,17 @@ from .vocab import DIE
 
 
 class NeedReaction(Exception):
-    """Raised where an attack roll against ``who`` needs a passive action
-    chosen by hand and none has been given yet (``ask_passives``): the step
-    being resolved is set aside and the question asked (``reactions.py``)."""
+    """Raised where a step needs a choice made by hand that has not been
+    given yet: a passive action against an attack roll on ``who``
+    (``ask_passives``), or (``kind`` "fp") the FP ``who`` spends on its
+    ``check`` (``ask_fp``). The step being resolved is set aside and the
+    question asked (``reactions.py``)."""
 
-    def __init__(self, who: str, attacker: str, mode: str, skills: tuple[str, ...]) -> None:
-        super().__init__(f"{who} may answer {attacker}'s attack roll with {', '.join(skills)}")
+    def __init__(self, who: str, attacker: str = "", mode: str = "", skills: tuple[str, ...] = (),
+                 kind: str = "passive", check: str = "") -> None:
+        super().__init__(f"{who} is asked: {kind} {check or attacker}")
         self.who, self.attacker, self.mode, self.skills = who, attacker, mode, skills
+        self.kind, self.check = kind, check
 
 
 @dataclass(frozen=True)
@@ -54,8 +58,9 @@ class Decision:
         self.triggering = False
         # FP a PC committed to the first check of its Main action (``fp.Boost``), until rolled.
         self.boost = None
-        # Passives chosen by hand for the step being resolved, in the order asked, and how many are used.
-        self.answers: tuple[str, ...] = ()
+        # Answers given by hand for the step being resolved (``state.Answer``), in the order asked,
+        # and how many are used.
+        self.answers: tuple = ()
         self.asked = 0
 
     def emit(self, event: LabyrinthEvent) -> None:

@@ -366,6 +366,10 @@ class SuppressionRolled(Rolled, frozen=True, kw_only=True):
     success: bool
     absolute: str = ""
     fp: int = 0
+    kept: tuple[int, ...] = ()  # the best 2, when FP added dice (FUMBLE-2)
+
+    # Logs written before FP could be spent on it hold it without ``kept``: left out when empty.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"kept"})
 
 
 class Afflicted(LabyrinthEvent, frozen=True, kw_only=True):

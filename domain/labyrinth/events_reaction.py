@@ -1,7 +1,8 @@
-"""Events of a passive action chosen by hand (PASSIVE-1 .. PASSIVE-3 with
-the ``ask_passives`` option): the battle asks whoever controls the target,
-and records the answer. Re-exported by ``events.py``; import them from
-there."""
+"""Events of a choice made in the middle of a step: a passive action chosen
+by hand (PASSIVE-1 .. PASSIVE-3 with the ``ask_passives`` option), or the
+FP a PC spends on its Suppression defense roll (FUMBLE-2 with ``ask_fp``):
+the battle asks whoever controls the character, and records the answer.
+Re-exported by ``events.py``; import them from there."""
 
 from __future__ import annotations
 
@@ -10,22 +11,30 @@ from .event_base import LabyrinthEvent
 
 
 class ReactionAsked(LabyrinthEvent, frozen=True, kw_only=True):
-    """An attack roll by ``attacker`` against ``who`` waits for ``who``'s
-    passive action: one of ``skills``, or none. ``command``: the command
-    being resolved when it was asked, resumed with the answer."""
+    """``kind`` "passive": an attack roll by ``attacker`` against ``who``
+    waits for ``who``'s passive action: one of ``skills``, or none. ``kind``
+    "fp": ``who``'s Suppression defense roll (``check``) waits for the FP
+    spent on it. ``command``: the command being resolved when it was asked,
+    resumed with the answer."""
 
     TOPIC = "labyrinth.ReactionAsked"
     who: str
-    attacker: str
-    mode: str
-    skills: tuple[str, ...]
+    attacker: str = ""
+    mode: str = ""
+    skills: tuple[str, ...] = ()
     command: LabyrinthCommand | None = None
+    kind: str = "passive"
+    check: str = ""
 
 
 class ReactionChosen(LabyrinthEvent, frozen=True, kw_only=True):
-    """``who`` answers with the passive ``skill`` ("" none); the attack
-    roll is then resolved with it."""
+    """``who`` answers with the passive ``skill`` ("" none), or spends
+    ``fp`` extra dice and a ``reroll`` on its check; the step is then
+    resolved with it."""
 
     TOPIC = "labyrinth.ReactionChosen"
     who: str
     skill: str = ""
+    fp: int = 0
+    reroll: bool = False
+    kind: str = "passive"  # the question's: "passive" or "fp"

@@ -11,7 +11,7 @@ import msgspec
 from msgspec.structs import replace
 
 from . import events as ev
-from .state import Combatant, Deferred, DelayedAttack, LabyrinthState, Question
+from .state import Answer, Combatant, Deferred, DelayedAttack, LabyrinthState, Question
 from .vocab import Ailment, Phase
 
 
@@ -42,7 +42,7 @@ def _one(state: LabyrinthState, cid: str, **changes) -> LabyrinthState:
 def _asked(s: LabyrinthState, e: ev.ReactionAsked) -> LabyrinthState:
     command = msgspec.json.encode(e.command).decode() if e.command is not None else ""
     return replace(s, question=Question(who=e.who, attacker=e.attacker, mode=e.mode, skills=e.skills,
-                                        command=command))
+                                        command=command, kind=e.kind, check=e.check))
 
 
 def _started(_: None, e: ev.BattleStarted) -> LabyrinthState:
@@ -208,7 +208,8 @@ _APPLY: dict[type, Callable[..., LabyrinthState]] = {
     ev.BattleEnded: _ended,
     ev.DropRolled: _drop,
     ev.ReactionAsked: _asked,
-    ev.ReactionChosen: lambda s, e: replace(s, question=None, answers=s.answers + (e.skill,)),
+    ev.ReactionChosen: lambda s, e: replace(s, question=None, answers=s.answers + (
+        Answer(skill=e.skill, fp=e.fp, reroll=e.reroll),)),
 }
 _ASKING = (ev.ReactionAsked, ev.ReactionChosen)
 

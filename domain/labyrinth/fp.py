@@ -20,12 +20,14 @@ skill with an FP cost is refused (``pack_skills.enemy_fp_costs``), as is
 an FP cost on an on-critical skill, which triggers with no one choosing to
 spend. An escaping PC spends FP on its Escape check as declared with its
 Escape (``escape.py``, with ``Boost``, ``judge`` and ``KEPT`` from here).
-Not modelled: FP on other checks (Suppression defense rolls, Identify)."""
+With the ``ask_fp`` option a PC's player is asked, before each of its
+Suppression defense rolls, what FP to spend on it (``reactions.spend``,
+rolled by ``roll_spending``). Not modelled: FP on Identify, rolled at setup."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from domain.kernel.errors import RuleViolation
 
@@ -58,6 +60,7 @@ class Check:
     absolute: str
     ok: bool
     fp: int
+    spent: bool = False  # FP was spent on it (extra dice or a reroll)
 
 
 def can_pay(c: Combatant, skill: Skill, committed: int = 0) -> bool:
@@ -102,9 +105,20 @@ def judge(faces: tuple[int, ...], extra: int) -> tuple[tuple[int, ...], str]:
 
 def roll_check(d: Decision, who: str, succeeds: Callable[[tuple[int, ...], str], bool]) -> Check:
     """Roll ``who``'s 2D6 check, spending the FP it committed (``d.boost``)
-    on its first one; ``succeeds(kept, absolute)`` says whether it passed."""
+    on its first one; ``succeeds(kept, absolute)`` says whether it passed.
+    Its 1s give FP only on the first check of the Main action."""
     boost = d.boost if d.boost is not None and d.boost.who == who else None
     d.boost = None if boost is not None else d.boost
+    check = roll_spending(d, who, boost, succeeds)
+    gained = d.fp_for(who, check.faces)  # marks the action's first check even when it gives none
+    return replace(check, fp=gained if check.fp or not check.spent else 0)
+
+
+def roll_spending(d: Decision, who: str, boost: Boost | None,
+                  succeeds: Callable[[tuple[int, ...], str], bool]) -> Check:
+    """Roll ``who``'s 2D6 check with the FP of ``boost`` spent on it: its
+    extra dice (the best 2 kept), and a reroll if it fails. The FP its 1s
+    give: none once FP was spent on it."""
     extra = boost.dice if boost else 0
     options = d.state.options
     if extra:
@@ -119,6 +133,6 @@ def roll_check(d: Decision, who: str, succeeds: Callable[[tuple[int, ...], str],
         faces, counter = d.roll(KEPT + extra)
         kept, result = judge(faces, extra)
         ok, rerolled = succeeds(kept, result), True
-    gained = d.fp_for(who, faces)  # marks the action's first check even when it gives none
+    spent = bool(extra) or rerolled
     return Check(faces=faces, counter=counter, kept=kept if extra else (), absolute=result, ok=ok,
-                 fp=0 if extra or rerolled else gained)
+                 fp=0 if spent else faces.count(1), spent=spent)

@@ -125,9 +125,14 @@ def describe_event(e: Any, state: Any) -> str:
                     f"{n(e.target)} takes {e.damage}{why} ({e.hp} HP left)")
         case ev.PassiveUsed():
             return f"{n(e.who)} answers with {e.skill}" + (f" ({e.tp} TP, {e.fp_cost} FP)" if e.fp_cost else "")
+        case ev.ReactionAsked() if e.kind == "fp":
+            return f"{n(e.who)}'s Suppression defense roll ({e.check}) waits: FP to spend on it?"
         case ev.ReactionAsked():
             return (f"{n(e.attacker)}'s attack roll against {n(e.who)} waits: {n(e.who)} may answer with "
                     f"{' or '.join(e.skills)}, or none")
+        case ev.ReactionChosen() if e.kind == "fp":
+            spent = ([f"{e.fp} for extra dice"] if e.fp else []) + (["a reroll if it fails"] if e.reroll else [])
+            return f"{n(e.who)} spends on its roll: {', '.join(spent)}" if spent else f"{n(e.who)} spends no FP on it"
         case ev.ReactionChosen():
             return f"{n(e.who)} chooses {e.skill}" if e.skill else f"{n(e.who)} makes no passive action"
         case ev.HpLost():
@@ -137,7 +142,8 @@ def describe_event(e: Any, state: Any) -> str:
         case ev.Healed():
             return f"{n(e.who)} heals {n(e.target)}: {_faces(e.faces)}, +{e.amount} HP ({e.hp})"
         case ev.SuppressionRolled():
-            return (f"{n(e.who)} Suppression roll to {e.purpose} {e.kind}: {_faces(e.faces)} = {e.total} "
+            kept = f" keeping {_faces(e.kept)}" if e.kept else ""
+            return (f"{n(e.who)} Suppression roll to {e.purpose} {e.kind}: {_faces(e.faces)}{kept} = {e.total} "
                     f"vs {e.target_value}: " + ("success" if e.success else "failure"))
         case ev.Afflicted():
             return f"{n(e.who)} suffers {e.kind}"
@@ -198,6 +204,8 @@ def describe_command(c: Any) -> str:
             return f"hold {c.actor}"
         case cmd.React():
             return f"react {c.actor} {c.skill or 'none'}"
+        case cmd.SpendFp():
+            return f"spend {c.actor} {c.fp}" + (" --reroll" if c.reroll else "")
         case cmd.Attack():
             return (f"attack {c.target}" if not c.actor else f"attack {c.actor} {c.target}") + _spend(c)
         case cmd.UseSkill():
@@ -242,6 +250,8 @@ def _setup_line(c: Any) -> str:
             words.append(f"--ambush {'enemies' if value == 'enemy' else 'pcs'}")
         elif f.name == "gm_enemies":
             words.append("--gm-enemies")
+        elif f.name == "ask_fp":
+            words.append("--ask-fp")
         else:
             shown = str(value).lower() if isinstance(value, bool) else str(value)
             words.append(f"--option {f.name}={shown}")

@@ -20,6 +20,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
     gm_enemies: bool = False  # the GM chooses each Enemy's action instead of the seeded policy
     auto_passives: bool = True  # a guard/counter passive is used whenever it may be (PASSIVE-2)
     ask_passives: bool = False  # whoever controls a target chooses its passive action, or none (PASSIVE-2)
+    ask_fp: bool = False  # a PC's player chooses the FP spent on each of its Suppression defense rolls (FUMBLE-2)
     failed_activation_pays: bool = True  # a failed activation still pays the skill's cost (OQ 9)
     reapply_raises_depth: bool = True  # re-inflicting a held ailment only raises its depth (OQ 5)
     one_ailment_at_a_time: bool = False  # the OQ 35 house rule: a new ailment replaces the old
@@ -43,7 +44,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
     identify: bool = False  # the party Identifies the Enemies before the battle (ENEMY-3, ENEMY-4)
 
     # Logs written before passives could be asked hold no ``ask_passives``: left out when off.
-    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"ask_passives"})
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"ask_passives", "ask_fp"})
 
 
 # How the passive actions of a battle are chosen (PASSIVE-2), as `rk new labyrinth --passives` and the

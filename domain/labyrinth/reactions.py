@@ -1,11 +1,15 @@
-"""Passive actions chosen by hand (PASSIVE-1 .. PASSIVE-3, the
-``ask_passives`` option).
+"""Choices made by hand in the middle of a step: passive actions
+(PASSIVE-1 .. PASSIVE-3, the ``ask_passives`` option) and the FP a PC
+spends on its Suppression defense rolls (FUMBLE-2, the ``ask_fp`` option).
 
 A passive action answers an attack roll against oneself, and whoever
 controls the target chooses it: the player for a PC, the GM for an Enemy
-under ``gm_enemies`` (allied NPCs and tokens keep the default policy). The
-choice comes in the middle of a step: a PC's Main action, an Enemy's turn,
-the End phase's delayed attacks, a Pursuit or a Counter inside them.
+under ``gm_enemies`` (allied NPCs and tokens keep the default policy). A
+PC's player may spend FP on any check of its PC's (facts: Fills FUMBLE-2),
+and a Suppression defense roll comes unbidden: when an ailment or bind
+strikes, or in the End phase. These choices come in the middle of a step:
+a PC's Main action, an Enemy's turn, the End phase, a Pursuit or a Counter
+inside them.
 
 Rather than freeze a half-resolved step, the step is resolved again from
 its start: resolution is a pure function of the state, and asking changes
@@ -15,7 +19,7 @@ not yet given (``NeedReaction``), it drops the step's events, restores the
 state from before it and records the question instead. The answer
 (``React``) is recorded, and the step is run again from its start with the
 answers given so far, used in the order the questions came. A step asks as
-many questions as it has attack rolls against characters with a choice.
+many questions as it has choices to make.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from . import events as ev
 from .catalog import Skill
 from .commands import LabyrinthCommand
 from .decision import Decision, NeedReaction
+from .fp import Boost
 from .fp import can_pay
 from .state import Combatant, LabyrinthState
 from .targeting import skill_blocked
@@ -62,9 +67,22 @@ def answer(d: Decision, c: Combatant, attacker: str, mode: str, offered: tuple[S
     given, or ``NeedReaction`` when there is none yet."""
     if d.asked >= len(d.answers):
         raise NeedReaction(c.id, attacker, mode, tuple(s.id for s in offered))
-    chosen = d.answers[d.asked]
+    chosen = d.answers[d.asked].skill
     d.asked += 1
     return next((s for s in offered if s.id == chosen), None)
+
+
+def spend(d: Decision, c: Combatant, check: str) -> Boost | None:
+    """The FP ``c``'s player spends on its Suppression defense roll
+    ``check`` (FUMBLE-2, ``ask_fp``): asked only of a PC holding FP; the
+    next answer given, or ``NeedReaction`` when there is none yet."""
+    if not d.state.options.ask_fp or c.side is not Side.PC or c.fp <= 0:
+        return None
+    if d.asked >= len(d.answers):
+        raise NeedReaction(c.id, kind="fp", check=check)
+    given = d.answers[d.asked]
+    d.asked += 1
+    return Boost(who=c.id, dice=given.fp, reroll=given.reroll) if given.fp or given.reroll else None
 
 
 def settle(d: Decision, step: Callable[[], object], command: LabyrinthCommand | None = None) -> object:
@@ -81,7 +99,7 @@ def settle(d: Decision, step: Callable[[], object], command: LabyrinthCommand | 
         del d.events[mark:]
         d.state, d.fp_given, d.boost, d.triggering = state, fp_given, boost, triggering
         d.emit(ev.ReactionAsked(who=need.who, attacker=need.attacker, mode=need.mode, skills=need.skills,
-                                command=command))
+                                command=command, kind=need.kind, check=need.check))
         return None
     finally:
         d.answers, d.asked = (), 0

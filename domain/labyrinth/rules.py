@@ -21,6 +21,7 @@ from .commands import (
     Move,
     Pass,
     React,
+    SpendFp,
     StartLabyrinth,
     SwapWeapons,
     UseItem,
@@ -58,7 +59,7 @@ def decide(state: LabyrinthState | None, command: LabyrinthCommand, ctx: RulesCo
     c = state.find(getattr(command, "actor", ""))
     if c is None:
         raise MalformedCommand(f"no one called {getattr(command, 'actor', '')!r} is in this battle")
-    if state.question is not None or isinstance(command, React):
+    if state.question is not None or isinstance(command, (React, SpendFp)):
         _answer(d, c, command)
     elif isinstance(command, EnemyAct) and state.phase is Phase.STANDBY:
         _enemy_declare(d, c, command)
@@ -73,27 +74,51 @@ def decide(state: LabyrinthState | None, command: LabyrinthCommand, ctx: RulesCo
 
 
 def _answer(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
-    """A passive action chosen by hand (PASSIVE-1 .. PASSIVE-3,
-    ``ask_passives``): recorded, then the interrupted step resolved again
-    from its start with it (``reactions.py``)."""
+    """A choice made by hand in the middle of a step: a passive action
+    (PASSIVE-1 .. PASSIVE-3, ``ask_passives``) or the FP spent on a
+    Suppression defense roll (FUMBLE-2, ``ask_fp``). Recorded, then the
+    interrupted step resolved again from its start with it (``reactions.py``)."""
     q = d.state.question
     if q is None:
-        raise RuleViolation("PASSIVE-1", "no attack roll waits for a passive action")
-    asked = d.state.get(q.who)
-    if not isinstance(command, React):
-        raise RuleViolation("PASSIVE-1", f"{d.state.get(q.attacker).name}'s attack roll against {asked.name} "
-                                         f"waits for {asked.name}'s passive action (or none) first")
-    if c.id != q.who:
-        raise RuleViolation("PASSIVE-1", f"the attack roll is against {asked.name}, not {c.name}: "
-                                         f"only {asked.name} answers it")
-    if command.skill and command.skill not in q.skills:
-        offered = ", ".join(d.pack.skills[s].name for s in q.skills)
-        raise RuleViolation("PASSIVE-2", f"{c.name} may answer with {offered}, or none; not {command.skill!r}")
-    d.emit(ev.ReactionChosen(who=c.id, skill=command.skill))
+        rule, what = ("FUMBLE-2", "no check waits for FP") if isinstance(command, SpendFp) else (
+            "PASSIVE-1", "no attack roll waits for a passive action")
+        raise RuleViolation(rule, what)
+    if q.kind == "fp":
+        _spend(d, c, command, q.who, q.check)
+    else:
+        _react(d, c, command, q.who, q.attacker, q.skills)
     if q.command:
         resumed = msgspec.json.decode(q.command, type=LabyrinthCommand)
         actor = d.state.get(getattr(resumed, "actor"))
         reactions.settle(d, lambda: _act(d, actor, resumed), resumed)
+
+
+def _react(d: Decision, c: Combatant, command: LabyrinthCommand, who: str, attacker: str,
+           skills: tuple[str, ...]) -> None:
+    asked = d.state.get(who)
+    if not isinstance(command, React):
+        raise RuleViolation("PASSIVE-1", f"{d.state.get(attacker).name}'s attack roll against {asked.name} "
+                                         f"waits for {asked.name}'s passive action (or none) first")
+    if c.id != who:
+        raise RuleViolation("PASSIVE-1", f"the attack roll is against {asked.name}, not {c.name}: "
+                                         f"only {asked.name} answers it")
+    if command.skill and command.skill not in skills:
+        offered = ", ".join(d.pack.skills[s].name for s in skills)
+        raise RuleViolation("PASSIVE-2", f"{c.name} may answer with {offered}, or none; not {command.skill!r}")
+    d.emit(ev.ReactionChosen(who=c.id, skill=command.skill))
+
+
+def _spend(d: Decision, c: Combatant, command: LabyrinthCommand, who: str, check: str) -> None:
+    asked = d.state.get(who)
+    if not isinstance(command, SpendFp):
+        raise RuleViolation("FUMBLE-2", f"{asked.name}'s Suppression defense roll ({check}) waits for the FP "
+                                        f"{asked.name} spends on it (or none) first")
+    if c.id != who:
+        raise RuleViolation("FUMBLE-2", f"the roll is {asked.name}'s, not {c.name}'s: only {asked.name} spends on it")
+    need = command.fp + (d.state.options.fp_reroll_cost if command.reroll else 0)
+    if command.fp < 0 or need > c.fp:
+        raise RuleViolation("FUMBLE-2", f"{c.name} has {c.fp} FP; that needs {need}")
+    d.emit(ev.ReactionChosen(who=c.id, fp=command.fp, reroll=command.reroll, kind="fp"))
 
 
 def _act(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
@@ -273,6 +298,10 @@ def legal_commands(state: LabyrinthState | None, ctx: RulesContext) -> list[Laby
     pack = ctx.pack
     if state.question is not None:
         q = state.question
+        if q.kind == "fp":
+            fp, cost = state.get(q.who).fp, state.options.fp_reroll_cost
+            return [SpendFp(actor=q.who, fp=n, reroll=r) for n in range(fp + 1) for r in (False, True)
+                    if n + (cost if r else 0) <= fp]
         return [React(actor=q.who, skill=sid) for sid in q.skills] + [React(actor=q.who)]
     who = flow.waits_for(state)
     out: list[LabyrinthCommand] = []

@@ -15,7 +15,7 @@ import msgspec
 from .options import Options
 from .vocab import DEFAULT_BUFF_TURNS, Ailment, Attribute, Bind, Buff, Phase, Reach, Row, Side, Termination
 
-__all__ = ["Options", "Question", "LabyrinthState", "Combatant", "Base", "Affliction", "ActiveBuff",
+__all__ = ["Options", "Question", "Answer", "LabyrinthState", "Combatant", "Base", "Affliction", "ActiveBuff",
            "Declaration", "Deferred", "DelayedAttack"]
 
 
@@ -169,17 +169,32 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Question(msgspec.Struct, frozen=True, kw_only=True):
-    """An attack roll against ``who`` waits for its passive action
-    (PASSIVE-1 .. PASSIVE-3, the ``ask_passives`` option): one of ``skills``
-    or none. ``command``: the command whose resolution it interrupted, as
-    JSON, resumed once answered ("": the automatic step, which simply runs
-    again). Text, because commands are built on this module's types."""
+    """What the battle waits for in the middle of a step. ``kind``
+    "passive": an attack roll by ``attacker`` against ``who`` waits for its
+    passive action (PASSIVE-1 .. PASSIVE-3, the ``ask_passives`` option):
+    one of ``skills`` or none. ``kind`` "fp": ``who``'s Suppression defense
+    roll (``check`` says which) waits for the FP spent on it (FUMBLE-2, the
+    ``ask_fp`` option). ``command``: the command whose resolution it
+    interrupted, as JSON, resumed once answered ("": the automatic step,
+    which simply runs again). Text, because commands are built on this
+    module's types."""
 
     who: str
-    attacker: str
-    mode: str  # normal, skill, pursuit or counter
-    skills: tuple[str, ...]
+    attacker: str = ""
+    mode: str = ""  # normal, skill, pursuit or counter
+    skills: tuple[str, ...] = ()
     command: str = ""
+    kind: str = "passive"
+    check: str = ""
+
+
+class Answer(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    """One answer given to a ``Question``: the passive ``skill`` ("" none),
+    or the FP spent on a check (``fp`` extra dice, ``reroll``)."""
+
+    skill: str = ""
+    fp: int = 0
+    reroll: bool = False
 
 
 class LabyrinthState(msgspec.Struct, frozen=True, kw_only=True):
@@ -208,7 +223,7 @@ class LabyrinthState(msgspec.Struct, frozen=True, kw_only=True):
     termination: Termination | None = None
     drops: tuple[str, ...] = ()
     question: Question | None = None  # a passive action the battle waits for (ask_passives)
-    answers: tuple[str, ...] = ()  # passives chosen for the step being resolved, in the order asked ("" none)
+    answers: tuple[Answer, ...] = ()  # given for the step being resolved, in the order asked
 
     # States of battles without passives asked by hand digest as before these fields existed.
     __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"question", "answers"})

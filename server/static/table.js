@@ -698,6 +698,9 @@
     // row of cards; the Enemies on top, their front row nearest the party's.
 
     function rowsAwaited(b) {
+      if (b.question && b.question.kind === "fp") { // FP on a Suppression defense roll (FUMBLE-2)
+        return `${seatName(b.question.who)}: FP to spend on a Suppression defense roll (${b.question.check})`;
+      }
       if (b.question) { // a passive action chosen by hand (PASSIVE-1 .. PASSIVE-3)
         const who = b.waits_for === "gm" ? `the GM, for ${b.question.who}` : seatName(b.question.who);
         return `${who}: a passive against ${b.question.attacker}'s attack roll (${b.question.skills.join(", ")}, or none)`;

@@ -39,7 +39,8 @@ def choose(state, ctx, rnd: random.Random):
 
 def _options(seed: int) -> Options:
     return Options(gm_enemies=seed % 5 == 0, ambush=(None, Side.PC, Side.ENEMY)[seed % 3],
-                   auto_passives=seed % 7 != 0, one_ailment_at_a_time=seed % 4 == 0, ask_passives=seed % 2 == 1)
+                   auto_passives=seed % 7 != 0, one_ailment_at_a_time=seed % 4 == 0, ask_passives=seed % 2 == 1,
+                   ask_fp=seed % 3 == 1)
 
 
 def play(seed: int):

@@ -53,3 +53,29 @@ def test_the_cli_asks_for_the_passive_and_takes_the_answer(table) -> None:  # no
     assert f"chooses {q.skills[0]}" in log
     ok(table, "undo", "--force")
     assert app_of(table).battle(battle).state == state  # back at the question, exactly
+
+
+@pytest.mark.rule("FUMBLE-2")
+def test_the_cli_asks_what_fp_to_spend_on_a_suppression_roll_with_ask_fp(table) -> None:  # noqa: F811
+    ok(table, "new", "labyrinth", "--encounter", "warren-gate", "--party", "vanguard:2", "--party", "mender:2",
+       "--seed", "4", "--ask-fp", "--passives", "auto", "--battle", "fp")
+    for _ in range(80):
+        state = app_of(table).battle("fp").state
+        if state.question is not None or state.over:
+            break
+        lines = [line for line in ok(table, "legal").splitlines()
+                 if line.split()[1] not in ("escape", "move", "full-defense", "swap")]
+        ok(table, *lines[0].split()[1:])
+    q = state.question
+    assert q is not None and q.kind == "fp"
+    status = " ".join(ok(table, "status").split())
+    assert f"rk spend {q.who} N [--reroll]" in status and q.check in status
+    assert f"rk spend {q.who} 0" in ok(table, "legal").splitlines()
+    other = "p1" if q.who == "p2" else "p2"
+    code, out, err = rk(table, "spend", other, "1")
+    assert code == 2 and "FUMBLE-2" in out + err
+    fp = state.get(q.who).fp
+    ok(table, "spend", q.who, "1")
+    assert f"spend {q.who} 1" in ok(table, "log")
+    assert app_of(table).battle("fp").state.get(q.who).fp <= fp
+    assert "--ask-fp" in ok(table, "log")  # the setup as the log tells it
