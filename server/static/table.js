@@ -337,6 +337,7 @@
       if (value("passives") && (!passives || value("passives") !== passives.id)) body.passives = value("passives");
       if (value("ambush")) body.ambush = value("ambush");
       if (field(form, "gm_enemies").checked) body.gm_enemies = true;
+      if (field(form, "ask_fp").checked) body.options = { ask_fp: true }; // FUMBLE-2: rk spend at the table
     } else if (ruleset === "betrayal-campaign") {
       body = { ruleset, difficulty: value("campaign_difficulty") || "adept" };
       if (value("dial")) body.dial = Number(value("dial"));

@@ -57,6 +57,7 @@ def test_the_lobby_sets_up_a_labyrinth_battle_and_lists_it_with_its_links(server
     expect(lobby.get_by_test_id("add-pc")).to_be_enabled()
     form.get_by_label("Ambush").select_option("enemies")
     form.get_by_label("The host chooses the Enemies' actions").check()
+    form.get_by_label("Each seat chooses the FP spent on its PC's Suppression defense rolls").check()
     form.get_by_label("Seed (optional)").fill("5")
     form.get_by_label("Name (optional)").fill("lobby-lab")
     form.get_by_role("button", name="Set it up").click()
@@ -74,6 +75,7 @@ def test_the_lobby_sets_up_a_labyrinth_battle_and_lists_it_with_its_links(server
 
     state = server.request("GET", "/api/games/lobby-lab/state")["state"]
     assert state["options"]["ambush"] == "enemy" and state["options"]["gm_enemies"] is True
+    assert state["options"]["ask_fp"] is True  # FUMBLE-2: each seat spends its own FP
     iris_link = links.get_by_role("textbox", name="link for Iris", exact=True).input_value()
     seat = open_page(iris_link)
     expect(seat.get_by_test_id("me")).to_have_text("you are: Iris")
