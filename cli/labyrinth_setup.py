@@ -202,7 +202,11 @@ def classes(s: Session) -> None:
     level 1, equipment, and the skills learned by level."""
     pack = starter_pack()
     if s.json:
-        s.out.emit([{**msgspec.to_builtins(c), "id": key} for key, c in pack.classes.items()])
+        # each class with what its skills cost (TP, and FP: FUMBLE-2), as the table shows them
+        s.out.emit([{**msgspec.to_builtins(c), "id": key,
+                     "skill_costs": {sid: {"tp": pack.skills[sid].tp, "fp": pack.skills[sid].fp}
+                                     for _, sid in c.skills if sid in pack.skills}}
+                    for key, c in pack.classes.items()])
         return
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     table.add_column("class", no_wrap=True)

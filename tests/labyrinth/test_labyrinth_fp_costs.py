@@ -9,6 +9,7 @@ skill only: an Enemy's skill or an on-critical one with a cost is refused."""
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from labyrinth_harness import PACK, at, edit, of, pinned, start, when
@@ -296,3 +297,22 @@ def test_an_enemys_skill_with_an_fp_cost_is_refused_naming_the_enemy_and_skill()
 def test_an_on_critical_skill_with_an_fp_cost_is_refused():
     error = _refusal(_mutated("skills.toml", "on_critical = true\n", "on_critical = true\nfp = 1\n"))
     assert error.file == "skills.toml" and error.field.endswith(".fp") and "on-critical" in error.reason
+
+
+@pytest.mark.rule("FUMBLE-2")
+def test_rk_labyrinth_classes_json_gives_each_skills_tp_and_fp_cost():
+    from labyrinth_cli_harness import ok
+
+    from cli.session import Defaults
+
+    defaults = Defaults(store="memory", keep_open=True)
+    try:
+        listed = json.loads(ok(defaults, "labyrinth-classes", "--json"))
+    finally:
+        defaults.close()
+    pack = starter_pack()
+    for entry in listed:
+        costs = entry["skill_costs"]
+        assert set(costs) == {sid for _, sid in pack.classes[entry["id"]].skills}
+        assert all(costs[sid] == {"tp": pack.skills[sid].tp, "fp": pack.skills[sid].fp} for sid in costs)
+    assert any(c["fp"] == 1 for entry in listed for c in entry["skill_costs"].values())
