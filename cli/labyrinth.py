@@ -22,6 +22,7 @@ from rich.text import Text
 from domain.kernel.commandlog import Game
 from domain.labyrinth.flow import waits_for
 from domain.labyrinth.standby import awaiting
+from domain.labyrinth.options import passive_mode
 from domain.labyrinth.state import ActiveBuff, Combatant, Declaration, LabyrinthState, Options
 from domain.labyrinth.stats import stats
 from domain.labyrinth.targeting import cannot_act
@@ -127,7 +128,7 @@ def setup_line(state: LabyrinthState) -> str:
     """The encounter, the seed, how passives are chosen (PASSIVE-2) and the
     table options that differ from the defaults."""
     o, default = state.options, Options()
-    passives = "ask" if o.ask_passives else "auto" if o.auto_passives else "off"
+    passives = passive_mode(o)
     changed = [f"{f.name}={_option(getattr(o, f.name))}" for f in msgspec.structs.fields(Options)
                if getattr(o, f.name) != getattr(default, f.name) and f.name not in ("ask_passives", "auto_passives")]
     return (f"encounter {printable(state.encounter)}  ·  seed {state.seed}  ·  passives: {passives}  ·  options: "

@@ -14,7 +14,7 @@ from .decision import Decision
 from .fp import roll_check
 from .state import Combatant
 from .stats import resistance, stats
-from .targeting import can_react, effect_reach, in_reach, skill_blocked
+from .targeting import can_react, effect_reach, in_reach
 from .vocab import CRITICAL_DICE, Ailment, Effect
 
 NORMAL, SKILL, PURSUIT, COUNTER = "normal", "skill", "pursuit", "counter"

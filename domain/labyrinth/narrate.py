@@ -10,7 +10,7 @@ import msgspec
 
 from . import commands as cmd
 from . import events as ev
-from .state import Options
+from .options import Options, passive_mode
 
 
 def _n(state: Any, cid: str) -> str:
@@ -240,7 +240,7 @@ def _setup_line(c: Any) -> str:
     words = [f"new labyrinth --encounter {c.encounter}", *members, f"--seed {c.seed}"]
     o = c.options
     # ``--passives`` (asked by default on the command line) stands for the two passive options.
-    words.append("--passives " + ("ask" if o.ask_passives else "auto" if o.auto_passives else "off"))
+    words.append(f"--passives {passive_mode(o)}")
     default = Options()
     for f in msgspec.structs.fields(Options):
         value = getattr(c.options, f.name)

@@ -61,3 +61,8 @@ def passive_settings(mode: str) -> dict[str, bool] | None:
     {option: value}; None when ``mode`` is none of them."""
     chosen = PASSIVES.get(mode)
     return None if chosen is None else dict(chosen)
+
+
+def passive_mode(options: Options) -> str:
+    """The mode of ``PASSIVES`` that ``options`` play: ask, auto or off."""
+    return "ask" if options.ask_passives else "auto" if options.auto_passives else "off"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from labyrinth_harness import edit, legal, of, start, violates, when
+from labyrinth_harness import legal, of, start, violates, when
 
 from domain.labyrinth import events as ev
 from domain.labyrinth.commands import Attack, LabyrinthCommand, Pass, React
@@ -82,12 +82,18 @@ def test_an_attack_roll_against_a_pc_with_a_passive_waits_for_its_player() -> No
 
 @pytest.mark.rule("PASSIVE-3")
 def test_the_chosen_guard_is_the_one_passive_of_that_attack_roll_and_halves_it() -> None:
-    state = _asked_state()
-    state, events = when(state, React(actor="p1", skill="guard"))
-    assert [(e.who, e.skill) for e in of(events, ev.PassiveUsed)] == [("p1", "guard")]
-    damage = [e for e in of(events, ev.DamageRolled) if e.target == "p1"][:1]
-    assert all(d.halved == "guard" and d.damage == d.dealt // 2 for d in damage)
-    assert state.question is None or state.question.attacker != events[0].who
+    hits = 0
+    for seed in range(20, 40):
+        asked = _asked_state(seed)
+        attacker = asked.question.attacker
+        _, events = when(asked, React(actor="p1", skill="guard"))
+        used = [(e.who, e.skill) for e in of(events, ev.PassiveUsed) if e.against == attacker]
+        assert used == [("p1", "guard")], seed  # one passive for that attack roll
+        damage = [e for e in of(events, ev.DamageRolled) if e.attacker == attacker and e.target == "p1"][:1]
+        for d in damage:
+            assert d.halved == "guard" and d.damage == d.dealt // 2, seed
+        hits += len(damage)
+    assert hits  # some of those rolls hit, and their damage was halved
 
 
 @pytest.mark.rule("PASSIVE-1")
@@ -116,7 +122,6 @@ def test_one_step_asks_the_gm_and_then_the_player_in_the_order_of_the_rolls() ->
     brute's counter; the counter's roll against the fighter then asks for
     the fighter's Guard (a guard may answer a Counter; a Counter may not)."""
     state = start(seed=3, encounter="mixed", ask_passives=True, gm_enemies=True)
-    state = edit(state, "p1", base=state.get("p1").base)
     state, _ = when(state, Pass(actor="p1"), Pass(actor="p2"))
     while state.acting != "p1":
         state, _ = when(state, legal(state)[-1])
