@@ -17,8 +17,11 @@ import typer
 
 from .session import Defaults, Session
 
+from .declared import RulesetsGroup, SetupGroup  # noqa: E402
+
 app = typer.Typer(
     name="rk",
+    cls=RulesetsGroup,
     help=(
         "rulekeeper: a referee and bookkeeper for tabletop battles.\n\n"
         "Start a clash with `rk new clash` (or `rk new delve`, `rk new dungeon`), look at it with `rk status`, see what may "
@@ -31,8 +34,8 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-new_app = typer.Typer(help="Start something new: a Betrayal clash, dungeon or delve, a Conquest battle, "
-                           "or a labyrinth battle.", no_args_is_help=True)
+new_app = typer.Typer(cls=SetupGroup, help="Start something new: a game of any ruleset (the list below).",
+                      no_args_is_help=True)
 app.add_typer(new_app, name="new", rich_help_panel="Setting up")
 
 GLOBAL = "Global options"

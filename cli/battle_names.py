@@ -90,10 +90,8 @@ def restore(s: Session, name: str) -> None:
 
 
 def called(app, battle_id: str) -> str:
-    """How battle ``battle_id`` is shown to people: its name, and its id
-    too when a rename made them differ ("friday (id waystone-1)")."""
-    entry = app.index().get(battle_id)
-    return battle_id if entry is None else _called(entry)
+    """How battle ``battle_id`` is shown to people (``GameApp.called``)."""
+    return app.called(battle_id)
 
 
 def _json(entry: IndexEntry) -> dict:

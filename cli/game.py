@@ -1,13 +1,9 @@
 """The commands every game answers, whatever its ruleset: status, legal,
 undo, redo, and the report after any command.
 
-What is a ruleset's own (how its board and units look, how its legal
-commands are listed) comes from its view module, ``cli.<ruleset>``, which
-provides:
-
-``show_status(s, game)``            the full view of a game
-``show_compact(s, state)``          the short view after a command
-``legal_lines(s, state, commands)`` each legal command as an `rk` line
+What is a ruleset's own (how its game looks, a note under its legal
+commands) comes from its surface's views (``domain.kernel.surface``),
+drawn by ``cli.document``.
 """
 
 from __future__ import annotations
@@ -31,6 +27,48 @@ def view(rs: Ruleset) -> ModuleType:
     return import_module(f"cli.{rs.name.replace('-', '_')}")
 
 
+def _surface(rs: Ruleset) -> Any:
+    """The surface of ``rs`` when it draws its own views, else None."""
+    from domain.kernel.surface import surface_of
+
+    try:
+        surface = surface_of(rs.name)
+    except (KeyError, ModuleNotFoundError):
+        return None
+    return surface if surface.status is not None and surface.status.__name__ != "_no_view" else None
+
+
+def seen(s: Session, game: Game) -> Any:
+    """``game`` as a view draws it (``Seen``): its rules context is read
+    only if the view asks, as it stood at the game's version."""
+    from domain.kernel.surface.declared import Seen
+
+    battle_id = game.state.battle_id
+    rs = s.app.ruleset(battle_id)
+
+    def context() -> Any:
+        latest = s.app.battle(battle_id)
+        return s.app.rules_context(battle_id, None if game.version >= latest.version else game.version)
+
+    return Seen(app=s.app, state=game.state, version=game.version, name=s.app.called(battle_id),
+                pack=s.app.pack_of(rs), context=context)
+
+
+def show(s: Session, game: Game, full: bool = True) -> None:
+    """The game's whole view (``full``), or the few lines after a command."""
+    rs = s.app.ruleset(game.state.battle_id)
+    surface = _surface(rs)
+    if surface is None:
+        if full:
+            view(rs).show_status(s, game)
+        else:
+            view(rs).show_compact(s, game.state)
+        return
+    from .document import renderables
+
+    s.out.print(*renderables((surface.status if full else surface.compact)(seen(s, game))))
+
+
 def status(s: Session, at: int | None = None) -> None:
     """The full view of the game, now or as it stood after event ``at``."""
     if at is not None and not 1 <= at < 2**63:
@@ -39,24 +77,47 @@ def status(s: Session, at: int | None = None) -> None:
     if at is not None and battle.version < at:
         raise MalformedCommand(f"battle {s.battle_id} has only {battle.version} events")
     if s.json:
-        extra = getattr(view(s.ruleset), "status_json", None)  # what a ruleset's view adds, if anything
-        s.out.emit({**battle_json(battle), **(extra(s, battle) if extra else {})})
+        surface = _surface(s.ruleset)
+        if surface is not None:
+            extra = surface.extra(seen(s, battle))
+        else:
+            legacy = getattr(view(s.ruleset), "status_json", None)
+            extra = legacy(s, battle) if legacy else {}
+        s.out.emit({**battle_json(battle), **extra})
         return
     if at is not None:
         s.out.print(f"As it stood after event {at} of {s.battle_id}:")
-    view(s.ruleset).show_status(s, battle)
+    show(s, battle)
 
 
 def legal(s: Session) -> None:
     """What may be done now, as `rk` commands."""
     battle_id = s.battle_id
-    state = s.app.battle(battle_id).state
+    game = s.app.battle(battle_id)
+    state = game.state
     commands = s.app.legal(battle_id)
-    lines = view(s.ruleset).legal_lines(s, state, commands)
+    surface = _surface(s.ruleset)
+    if surface is None:
+        lines = view(s.ruleset).legal_lines(s, state, commands)
+    else:
+        lines = legal_lines(s, surface, game, commands)
     if s.json:
         s.out.emit([{"rk": text, "command": cmd} for text, cmd in zip(lines, commands)])
         return
     s.out.print(*lines)
+
+
+def legal_lines(s: Session, surface: Any, game: Game, commands: list[Any]) -> list[str]:
+    """Each legal command as the `rk` line that gives it (faces the table
+    types written ``F``), then the ruleset's note; with none, why."""
+    if not commands:
+        from .document import text
+
+        return [f"nothing: {text(surface.compact(seen(s, game)))}"]
+    placeholders = surface.typed_faces(game.state)
+    lines = [f"rk {surface.grammar.spell(cmd, placeholders)}" for cmd in commands]
+    note = surface.legal_note(game.state, commands)
+    return lines + ([note] if note else [])
 
 
 def act(s: Session, command: Any, before: Game | None = None) -> None:
@@ -89,8 +150,9 @@ def redo(s: Session) -> None:
     report(s, result, before)
 
 
-def report(s: Session, result: Result, before: Game | None, narrate: bool = True) -> None:
-    """What a command did, line by line, then the compact view."""
+def report(s: Session, result: Result, before: Game | None, narrate: bool = True, full: bool = False) -> None:
+    """What a command did, line by line, then the compact view (``full``:
+    the whole view, as after a setup)."""
     state = before.state if before else None
     if s.json:
         s.out.emit(result_json(s, result, state))
@@ -98,7 +160,7 @@ def report(s: Session, result: Result, before: Game | None, narrate: bool = True
     if narrate:
         for line in narration(s, result, state):
             s.out.print("  " + line)
-    view(s.ruleset).show_compact(s, result.battle.state)
+    show(s, result.battle, full=full)
 
 
 def narration(s: Session, result: Result, state: Any) -> list[str]:

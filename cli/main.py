@@ -652,7 +652,6 @@ def run() -> None:
 from . import battle_verbs  # noqa: E402,F401
 from . import campaign_verbs  # noqa: E402,F401
 from . import class_verbs  # noqa: E402,F401
-from . import conquest_verbs  # noqa: E402,F401
 from . import delve_verbs  # noqa: E402,F401
 from . import labyrinth_verbs  # noqa: E402,F401
 from . import log_verbs  # noqa: E402,F401

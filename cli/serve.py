@@ -56,7 +56,7 @@ LOCK_NAME = "rk.lock"  # beside the socket: held by the one server of a home
 # Environment read by rich (and typer's help) when rendering, set per request.
 RENDER_ENV = ("COLUMNS", "FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")
 # Imported at start-up, so the first command does not pay for them.
-HANDLERS = ("cli.game", "cli.betrayal", "cli.conquest", "cli.history", "cli.portable", "cli.views", "cli.content")
+HANDLERS = ("cli.game", "cli.verbs", "cli.document", "cli.history", "cli.portable", "cli.views")
 
 
 def serve(store: str | None, main: Callable[..., int]) -> int:
@@ -81,6 +81,15 @@ def serve(store: str | None, main: Callable[..., int]) -> int:
             return 1
         server.loop(stop, f"rk serve: listening on {server.path} for store {server.describe()}")
     return 0
+
+
+def _load_rulesets() -> None:
+    """Every ruleset's rules and surface, so that no command pays for them."""
+    from domain.kernel.ruleset import all_rulesets
+    from domain.kernel.surface import surfaces
+
+    all_rulesets()
+    surfaces()
 
 
 class StopSignals:
@@ -156,6 +165,7 @@ class Server:
         self._app()  # a bad store fails here, before anyone is told to connect
         for module in HANDLERS:
             import_module(module)
+        _load_rulesets()
         folder = os.path.dirname(self.path)
         _private_dir(folder)
         self._lock = _claim(os.path.join(folder, LOCK_NAME), self.path)

@@ -62,8 +62,10 @@ class Session:
     """What a command works with. Use as a context manager: errors of the
     rules and of the store are printed and turned into an exit status."""
 
-    def __init__(self, defaults: Defaults, store: str | None, battle: str | None, json: bool) -> None:
+    def __init__(self, defaults: Defaults, store: str | None, battle: str | None, json: bool,
+                 reads: bool | None = None) -> None:
         self.defaults = defaults
+        self.reads = reads  # whether the command only reads (default: by its name, READS)
         self.store = store if store is not None else defaults.store
         self.battle = battle if battle is not None else defaults.battle
         self.json = json or defaults.json
@@ -75,7 +77,7 @@ class Session:
         """The application on this session's store (built once), for games
         of every ruleset."""
         app = self.defaults.apps.get(self.store)  # a writable one serves reads too
-        read = _command() in READS and not _recruiting()
+        read = (self.reads if self.reads is not None else _command() in READS) and not _recruiting()
         key = (self.store, "read") if read else self.store
         if app is None:
             app = self.defaults.apps.get(key)
@@ -101,7 +103,7 @@ class Session:
                 self._battle_id = current(self.app)
             else:
                 entry = self.app.find_battle(self.battle)
-                if entry.deleted and _command() not in READS:
+                if entry.deleted and not (self.reads if self.reads is not None else _command() in READS):
                     raise NotFound(f"battle {self.battle!r} is deleted: `rk restore {entry.name}` brings it back")
                 self._battle_id = entry.battle_id
         return self._battle_id
@@ -110,6 +112,20 @@ class Session:
     def ruleset(self) -> Ruleset:
         """The ruleset of the battle acted on."""
         return self.app.ruleset(self.battle_id)
+
+    @property
+    def game_id(self) -> str:
+        """The id of the game acted on (a battle or a campaign)."""
+        return self.battle_id
+
+    def set_game(self, game_id: str) -> None:
+        """Act on game ``game_id`` (found by the command, not named)."""
+        self._battle_id = game_id
+
+    @property
+    def called(self) -> str:
+        """The game acted on as this store calls it."""
+        return self.app.called(self.battle_id)
 
     def __enter__(self) -> Session:
         return self

@@ -23,18 +23,27 @@ from .session import Defaults
 PROMPT = "rk> "
 QUIT = {"quit", "exit", "q"}
 SHELL_WORDS = ("help", "quit", "exit")  # the shell's own commands, completed beside the app's
-HELP = """Commands (as after `rk`, e.g. `move c4`):
-  status, legal, log, battles, adventurer NAME, track, pool, audit, rule ID
-  battles [--all], use NAME, rename OLD NEW, delete NAME, restore NAME, adventurers
-  why [EVENT] [--enemy e2]: why an enemy moved and struck as it did
-  move HEX, engage --form F [--target e1] [--dice 1,2] [--faces 6,2],
-  resolve [--skip 2], clear SLOT, end-turn, next-round, retreat, roll-enemy 1,6
-  undo [--force], redo, new clash ..., new conquest ..., export -o FILE, verify
-  Delves: new delve ..., new dungeon ..., move HEX --explore, explore [HEX],
-  place-tile --rotation N --origin HEX (legal lists them)
-  Conquest: choose-arrival, pick-arrivals, order-stack, roll-off, draw-card,
-  march, charge, volley, clash, end-activation, end-round (legal lists them)
-  COMMAND --help for details; Tab completes; quit (or Ctrl-D) to leave."""
+HELP_END = "COMMAND --help for details; Tab completes; quit (or Ctrl-D) to leave."
+
+
+def help_text(app: typer.Typer) -> str:
+    """The shell's list of commands, by heading, as ``app`` has them (every
+    ruleset's verbs included): made from the app, so it never drifts."""
+    from typer._click import Context
+
+    root = typer.main.get_command(app)
+    ctx = Context(root)
+    panels: dict[str, list[str]] = {}
+    for name in root.list_commands(ctx):
+        command = root.get_command(ctx, name)
+        if command is None or command.hidden or name == "play":
+            continue
+        panels.setdefault(getattr(command, "rich_help_panel", None) or "Commands", []).append(name)
+    lines = ["Commands (as after `rk`, e.g. `status`):"]
+    for panel, names in panels.items():
+        lines.append(f"  {panel}: {', '.join(names)}")
+    lines.append(f"  {HELP_END}")
+    return "\n".join(lines)
 
 
 def run(main: Callable[..., int], app: typer.Typer, store: str | None = None, battle: str | None = None,
@@ -68,7 +77,7 @@ def run(main: Callable[..., int], app: typer.Typer, store: str | None = None, ba
             if words[0] in QUIT:
                 break
             if words[0] in ("help", "?"):
-                print(HELP)
+                print(help_text(app))
                 continue
             if words[0] == "play":
                 print("already playing", file=sys.stderr)
@@ -113,7 +122,11 @@ class Completer:
                      if name.startswith("-")]
             names += ["--help"]
         elif not rest and hasattr(command, "commands"):
-            names = [name for name, sub in command.commands.items() if not sub.hidden and name != "play"]
+            from typer._click import Context
+
+            ctx = Context(command)
+            names = [name for name in command.list_commands(ctx) if name != "play"
+                     and not getattr(command.get_command(ctx, name), "hidden", False)]
             if not words:
                 names += SHELL_WORDS
         else:
@@ -133,9 +146,11 @@ class Completer:
         words after it."""
         if self._root is None:
             self._root = typer.main.get_command(self._app)
+        from typer._click import Context
+
         command = self._root
         for i, word in enumerate(words):
-            sub = getattr(command, "commands", {}).get(word)
+            sub = command.get_command(Context(command), word) if hasattr(command, "commands") else None
             if sub is None:
                 return command, words[i:]
             command = sub

@@ -1,15 +1,7 @@
 """The Elder Scrolls: Betrayal of the Second Era: battle, adventurer and
-delve rules (spec: shared/rules/betrayal.md). Registers itself with the
-kernel as the ruleset "betrayal"."""
+delve rules (spec: shared/rules/betrayal.md), and the campaign between
+battles. The entry module, ``ruleset.py``, gives the kernel ``RULESETS``
+("betrayal" and "betrayal-campaign"): the kernel imports it on first use;
+importing this package loads nothing else."""
 
 RULES_VERSION = "betrayal-0.1"
-
-from domain.kernel.ruleset import register  # noqa: E402
-
-from .ruleset import BETRAYAL  # noqa: E402
-
-register(BETRAYAL)
-
-from .campaign_ruleset import CAMPAIGN  # noqa: E402
-
-register(CAMPAIGN)

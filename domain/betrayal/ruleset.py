@@ -286,3 +286,14 @@ def _check_counter(state: BattleState, what: str, counter: int) -> RandomCheck |
 
 BETRAYAL = Betrayal()
 
+
+
+def __getattr__(name: str) -> Any:
+    """``RULESETS``, what the kernel registers: the battles and the campaign
+    between them, which builds on ``BETRAYAL`` and so is imported when
+    asked for (never while either module is still being imported)."""
+    if name == "RULESETS":
+        from .campaign_ruleset import CAMPAIGN
+
+        return (BETRAYAL, CAMPAIGN)
+    raise AttributeError(name)

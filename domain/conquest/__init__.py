@@ -6,15 +6,8 @@ One aggregate, the battle: its state in ``state.py``, commands in
 ``rules.py`` (one module per phase: ``reinforcement``, ``supremacy``,
 ``activation``, ``victory``; positions in ``board``), ``evolve`` in
 ``evolve.py``, content in ``packs.py``/``catalog.py``/``content/``, the
-narrator in ``narrate.py``, players in ``bots.py``. ``game.RULESET`` is
-registered with the kernel as "conquest".
+narrator in ``narrate.py``, players in ``bots.py``. What the table sees is
+declared in ``surface.py`` (verbs, setup, listings, views). The entry
+module, ``ruleset.py``, gives the kernel ``RULESETS``: the kernel imports it
+on first use of "conquest"; importing this package loads nothing else.
 """
-
-from domain.kernel.ruleset import register
-
-from .game import RULESET
-from .vocab import RULES_VERSION
-
-register(RULESET)
-
-__all__ = ["RULESET", "RULES_VERSION"]

@@ -287,6 +287,14 @@ class GameApp(EventSourcedApp):
             raise NotFound(f"no battle {shown!r}: see `rk battles` (--all lists deleted ones too)") from None
         return IndexEntry(text, rs.name, "", text)
 
+    def called(self, game_id: str) -> str:
+        """How game ``game_id`` is shown to people: its name, and its id too
+        when a rename made them differ ("friday (id waystone-1)")."""
+        entry = self.index().get(game_id)
+        if entry is None or entry.name == entry.battle_id:
+            return game_id if entry is None else entry.name
+        return f"{entry.name} (id {entry.battle_id})"
+
     def new_battle_id(self, setup: str) -> str:
         """A readable id for a new game of ``setup``: ``waystone-1``..."""
         return self.index().fresh_id(setup)

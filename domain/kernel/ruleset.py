@@ -1,11 +1,12 @@
 """What a ruleset gives the kernel, and the registry that finds one by name.
 
-A ruleset is a package under ``domain/`` (``domain.betrayal``,
-``domain.conquest``) whose ``__init__`` registers one ``Ruleset`` instance
-under its name. The kernel finds it with ``load("conquest")``, importing
-``domain.<name>`` on first use, as OpenSpiel's ``load_game(name)`` does: the
-kernel never imports a ruleset by module path, and no ruleset imports
-another.
+A ruleset is a package under ``domain/`` whose entry module, named
+``ruleset`` in every package (``domain.conquest.ruleset``), gives the
+``Ruleset`` instances it registers as ``RULESETS``. The kernel finds one
+with ``load("conquest")``, importing the entry module on first use, as
+OpenSpiel's ``load_game(name)`` does: the kernel never imports a ruleset
+by name, and no ruleset imports another. What a ruleset shows a table is
+declared apart, in its module ``surface`` (``domain.kernel.surface``).
 
 The ruleset supplies only what is its own (its state, commands, events,
 content, ``decide``/``evolve``/``legal_commands``, one narrator); the kernel
@@ -283,9 +284,13 @@ class Ruleset:
         narration and the audit cite through it, so they never disagree."""
         return ""
 
-    def describe_command(self, command: Any) -> str:
-        """A command as a person would type it (``move c4``)."""
-        raise NotImplementedError
+    def describe_command(self, command: Any, placeholders: bool = False) -> str:
+        """A command as a person would type it (``move c4``): its surface's
+        grammar writes it, the same that reads it back (``placeholders``:
+        faces the table types written ``F``)."""
+        from domain.kernel.surface import surface_of
+
+        return surface_of(self.name).grammar.spell(command, placeholders)
 
     def summary(self, state: Any) -> Summary:
         """Where a game stands, for ``rk battles``."""
@@ -395,6 +400,18 @@ def names() -> list[str]:
                   if m.ispkg and m.name != "kernel")
 
 
+ENTRY = "ruleset"  # every ruleset package's entry module
+
+
+def _import(package: str) -> None:
+    """Import ruleset package ``package``'s entry module and register the
+    rulesets it gives."""
+    module = importlib.import_module(f"domain.{package}.{ENTRY}")
+    for ruleset in module.RULESETS:
+        if _REGISTRY.get(ruleset.name) is not ruleset:
+            register(ruleset)
+
+
 def _package(name: str) -> str:
     """The package that registers ruleset ``name``: itself, or for
     ``<package>-<kind>`` the package before the dash."""
@@ -409,7 +426,7 @@ def load(name: str) -> Ruleset:
         return found
     package = _package(name)
     if package in names():
-        importlib.import_module(f"domain.{package}")
+        _import(package)
         found = _REGISTRY.get(name)
     if found is None:
         there = sorted({rs.name for rs in all_rulesets()})
@@ -426,7 +443,7 @@ def loaded_first() -> Iterator[Ruleset]:
     for package in names():
         if any(rs.name == package or rs.package == package for rs in ready):
             continue
-        importlib.import_module(f"domain.{package}")
+        _import(package)
         yield from (rs for rs in list(_REGISTRY.values()) if rs not in ready)
         ready = list(_REGISTRY.values())
 
@@ -434,7 +451,7 @@ def loaded_first() -> Iterator[Ruleset]:
 def all_rulesets() -> Sequence[Ruleset]:
     """Every ruleset of every package, loaded, by name."""
     for package in names():
-        importlib.import_module(f"domain.{package}")
+        _import(package)
     return [_REGISTRY[n] for n in sorted(_REGISTRY)]
 
 

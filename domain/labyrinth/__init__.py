@@ -9,14 +9,7 @@ special cases in ``events_special.py``), ``decide``/``legal_commands`` in
 ``critical``, ``chain``, ``skills``, ``tokens``, ``ailments``, ``buffs``,
 ``end_phase``, ``escape``, ``casualties``), derived stats in ``stats.py``,
 ``evolve`` in ``evolve.py``, content in ``packs.py``/``catalog.py``/
-``content/``. ``game.RULESET`` is registered with the kernel as "labyrinth".
+``content/``. The entry module, ``ruleset.py``, gives the kernel
+``RULESETS``: the kernel imports it on first use of "labyrinth"; importing
+this package loads nothing else.
 """
-
-from domain.kernel.ruleset import register
-
-from .game import RULESET
-from .vocab import RULES_VERSION
-
-register(RULESET)
-
-__all__ = ["RULESET", "RULES_VERSION"]

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from domain.conquest import RULESET
+from domain.conquest.ruleset import RULESET
 from domain.conquest.bots import greedy_choice, random_choice
 from domain.conquest.commands import StartConquest
 from domain.conquest.rules import decide, evolve, legal_commands, replay

@@ -71,7 +71,7 @@ def test_the_log_names_the_other_players_order_stack_without_its_cards(table):
         lines = said(who)
         assert not any("ac1,a2" in line for line in lines)
         assert "rk order-stack (hidden from you)" in lines
-    assert any("CMD-1: player a stacks 4 Command Cards face down" in line for line in said(b))
+    assert any("CMD-1: saltmarch stacks 4 Command Cards face down" in line for line in said(b))
 
 
 @pytest.mark.rule("SEAT-5")

@@ -15,7 +15,7 @@ from domain.labyrinth import events as ev
 from domain.labyrinth.attack import damage
 from domain.labyrinth.flow import start_turn
 from domain.labyrinth.commands import Attack, Member, Pass, SwapWeapons, UseItem, UseSkill
-from domain.labyrinth.game import RULESET
+from domain.labyrinth.ruleset import RULESET
 from domain.labyrinth.standby import awaiting
 from domain.labyrinth.state import ActiveBuff, Affliction
 from domain.labyrinth.stats import stats

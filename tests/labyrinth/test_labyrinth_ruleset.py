@@ -12,7 +12,7 @@ from domain.kernel import ruleset as registry
 from domain.labyrinth import casualties
 from domain.labyrinth import events as ev
 from domain.labyrinth.commands import Attack, EnemyAct, Pass, UseSkill
-from domain.labyrinth.game import RULESET
+from domain.labyrinth.ruleset import RULESET
 from domain.labyrinth.vocab import Row, Termination
 
 

@@ -105,3 +105,4 @@ class LabyrinthRuleset(Ruleset):
 
 
 RULESET = LabyrinthRuleset()
+RULESETS = (RULESET,)

@@ -96,8 +96,6 @@ class ConquestRuleset(Ruleset):
     def hides(self, command: Any) -> bool:
         return seats.hides(command)
 
-    def describe_command(self, command: Any) -> str:
-        return narrate.describe_command(command)
 
     def summary(self, state: ConquestState) -> Summary:
         armies = f"{state.sides[0].army} v {state.sides[1].army}"
@@ -108,3 +106,4 @@ class ConquestRuleset(Ruleset):
 
 
 RULESET = ConquestRuleset()
+RULESETS = (RULESET,)

@@ -1,0 +1,158 @@
+"""Running what the rulesets declare: a verb's words become its ruleset's
+command on the game acted on (``give``), a setup's words a new game
+(``set_up``), a query's words its answer (``ask``). No ruleset is named
+here: each is found through its surface."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.kernel.errors import MalformedCommand, NotFound
+from domain.kernel.surface import Setup, Surface, Verb, read
+from domain.kernel.surface.grammar import make
+
+from .session import Session
+
+
+def _pull(words: list[str], names: tuple[str, ...]) -> tuple[str | None, list[str]]:
+    """The value of the option ``names`` call (``--battle x``, ``-b x``,
+    ``--battle=x``) and the other words."""
+    found = None
+    rest: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            rest += words[i:]
+            break
+        name, eq, value = word.partition("=")
+        if name in names and name:
+            if eq:
+                found = value
+            elif i + 1 < len(words):
+                found = words[i + 1]
+                i += 1
+            else:
+                raise MalformedCommand(f"{name} needs a value")
+            i += 1
+            continue
+        rest.append(word)
+        i += 1
+    return found, rest
+
+
+def _globals(s: Session, words: list[str], declared: set[str]) -> list[str]:
+    """Take ``--store`` and ``--json`` out of ``words`` (unless a verb
+    declares them itself) into the session."""
+    if "--store" not in declared:
+        store, words = _pull(words, ("--store",))
+        if store is not None:
+            s.store = store
+    if "--json" not in declared and "--json" in words:
+        words = [w for w in words if w != "--json"]
+        s.json = True
+        s.out.json = True
+    return words
+
+
+def _options(verbs: list[Verb]) -> set[str]:
+    return {name for v in verbs for p in v.params for name in (p.option, p.short) if name}
+
+
+def give(s: Session, word: str, entries: list[tuple[Surface, Verb]], words: list[str]) -> None:
+    """``rk <word> <words>``: the command of the game acted on, by the verb
+    its ruleset declares under ``word``."""
+    from .game import act
+
+    declared = _options([v for _, v in entries])
+    words = _globals(s, words, declared)
+    selectors = {surface.selector for surface, _ in entries}
+    for selector in selectors:
+        if selector[0] not in declared:
+            named, words = _pull(words, tuple(n for n in selector if n))
+            if named is not None:
+                s.battle = named
+    surface, verb = _entry(s, word, entries, words)
+    cls, fields = read(verb, words[len(verb.words) - 1:])
+    if verb.complete is not None:
+        fields = verb.complete(s.app, s.battle_id, fields)
+    act(s, make(verb, cls, fields))
+
+
+def _entry(s: Session, word: str, entries: list[tuple[Surface, Verb]], words: list[str]) -> tuple[Surface, Verb]:
+    """The ruleset's verb for the game acted on: the one named, else the
+    current game when it is of a ruleset declaring the verb, else (a verb
+    of games that are not battles, such as a campaign) the game its
+    ruleset finds for the command."""
+    mine = {surface.ruleset: (surface, verb) for surface, verb in entries}
+    if not s.battle and all(surface.find_game is not None for surface, _ in entries):
+        surface, verb = entries[0]
+        cls, fields = read(verb, words[len(verb.words) - 1:])
+        s.set_game(surface.find_game(s.app, fields))
+        return surface, verb
+    rs = s.ruleset
+    if rs.name not in mine:
+        raise MalformedCommand(_not_here(s, word, rs, entries))
+    return mine[rs.name]
+
+
+def _not_here(s: Session, word: str, rs: Any, entries: list[tuple[Surface, Verb]]) -> str:
+    """Why ``word`` cannot be given to this game, in the players' words."""
+    from domain.kernel.surface import surface_of
+
+    titles = sorted({surface.title for surface, _ in entries})
+    try:
+        ours = surface_of(rs.name)
+        noun, title = ours.noun, ours.title
+    except KeyError:
+        noun, title = "game", rs.title
+    return (f"{word} is not a command of {title} {noun}s (it is one of {' and '.join(titles)}'s): "
+            f"`rk legal` lists what may be done in {s.called}")
+
+
+def set_up(s: Session, surface: Surface, setup: Setup, words: list[str]) -> None:
+    """``rk new <setup> <words>``: the game set up by its ruleset's builder."""
+    from .battle_names import started
+    from .game import report
+
+    words = _globals(s, words, _options([setup.verb]))
+    # the old spelling of --name, kept: `rk new clash --battle NAME`
+    named, words = _pull(words, ("--battle", "-b"))
+    _, fields = read(setup.verb, words)
+    if named is not None and "name" not in fields:
+        fields["name"] = named
+    if "name" not in fields and s.battle:
+        fields["name"] = s.battle
+    try:
+        request = msgspec.convert(fields, setup.request)
+    except msgspec.ValidationError as e:
+        raise MalformedCommand(f"new {setup.name}: {e}") from None
+    result = setup.start(s.app, request)
+    started(s, result.battle.state.battle_id)
+    report(s, result, None, full=True)
+
+
+def ask(s: Session, surface: Surface, query: Any, words: list[str]) -> None:
+    """``rk <query> <words>``: the ruleset's answer, as a document or JSON."""
+    from .document import renderables
+
+    words = _globals(s, words, _options([query.verb]))
+    if query.game:
+        named, words = _pull(words, tuple(n for n in surface.selector if n))
+        if named is not None:
+            s.battle = named
+    _, values = read(query.verb, words)
+    answer = query.answer(s, **values)
+    if s.json:
+        s.out.emit(answer.data)
+        return
+    view = answer.view
+    if isinstance(view, str) or view is None:
+        s.out.print(view or "")
+        return
+    s.out.print(*renderables(view))
+
+
+__all__ = ["NotFound", "ask", "give", "set_up"]

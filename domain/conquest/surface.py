@@ -1,0 +1,180 @@
+"""Conquest as the table sees it: its verbs, its setup and its listings,
+declared for the adapters (``domain.kernel.surface``). Imports its
+commands only; the rules are loaded when a command is decided."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.kernel.surface import NAME, SEED, Param, Query, Setup, Surface, Verb
+from domain.kernel.surface.kinds import Flag, Names, Number, Numbers, Order, Pair, SeatKind, Text, Unit
+
+from . import commands as c
+from .vocab import SIDES
+
+PLAY = "Playing Conquest"
+MAX_INCHES = 1000  # far more than any table
+MAX_STANDS = 999
+
+REGIMENT = Param("regiment", Unit("regiment"), "The Regiment, e.g. a1 (see `rk status`).", metavar="REGIMENT")
+TARGET = Param("target", Unit("regiment"), "The enemy Regiment, e.g. b2.", option="--target", metavar="ENEMY")
+INCHES = Param("inches", Number(0, MAX_INCHES, of="inches"), "How far, in whole inches (the players measure).",
+               option="--inches")
+REMOVED = Param("removed", Number(0, MAX_STANDS, of="stands"), "Stands it removed, as the players' dice decided.",
+                option="--removed")
+FACES = Numbers(of="faces", low=1, high=6)  # Conquest holds faces as read, 1 to 6
+
+
+def _verb(name: str, command: type, summary: str, *params: Param, details: str = "") -> Verb:
+    return Verb(name=name, command=command, summary=summary, params=params, panel=PLAY, details=details)
+
+
+VERBS = (
+    _verb("choose-arrival", c.ChooseArrival,
+          "Reinforcement Phase: name one automatic arrival (REINF-4), then roll for the rest (REINF-6).",
+          Param("regiment", Unit("regiment", empty=""), "The Regiment to arrive automatically; none keeps them "
+                "waiting.", metavar="[REGIMENT]"),
+          Param("faces", FACES, "Physical dice: the Reinforcement dice's faces, 1 to 6, in Class order.",
+                option="--faces", metavar="FACES")),
+    _verb("pick-arrivals", c.PickArrivals, "Choose which waiting Regiments the successful rolls bring (REINF-8).",
+          Param("regiments", Names("regiments"), "One Regiment per success, e.g. a2,a4.", option="--regiments",
+                metavar="IDS")),
+    _verb("order-stack", c.OrderStack, "Command Phase: build the Command Stack, top card first (CMD-1, CMD-2).",
+          Param("cards", Order(), "Every card of the stack, top first, e.g. a3,ac1,a1.", option="--cards",
+                metavar="CARDS")),
+    _verb("roll-off", c.RollOff, "Supremacy Phase: roll off (SUP-1, SUP-2, SUP-4).",
+          Param("faces", Numbers(of="faces", low=1, high=6, size=2), "Physical dice: both players' faces, 1 to 6.",
+                option="--faces", metavar="A,B")),
+    _verb("choose-first-player", c.ChooseFirstPlayer,
+          "The lower roll-off score chooses who is the First Player (SUP-3).",
+          Param("first", Flag(both=True), "Be the First Player, or let the opponent.", option="--first",
+                required=True)),
+    _verb("declare-ability", c.DeclareAbility,
+          "Declare whether the Warlord's Activated Supremacy Ability is used (SUP-9, SUP-11).",
+          Param("use", Flag(both=True), "Use the Warlord's Activated ability, or not.", option="--use",
+                required=True)),
+    _verb("draw-card", c.DrawCard, "Action Phase: draw the top Command Card and activate its Regiment "
+          "(ACT-2 to ACT-6).",
+          Param("regiment", Unit("regiment"), "The Regiment the card activates, when several match (ACT-3).",
+                metavar="[REGIMENT]")),
+    _verb("resolve-draw-event", c.ResolveDrawEvent,
+          "Resolve one of the drawn card's draw events, or decline (ACT-8, ACT-9).",
+          Param("event", Text("draw event"), "The draw event to resolve; none declines it (ACT-8).",
+                option="--event", metavar="EVENT"),
+          Param("target", Unit("regiment"), "The Regiment an out-of-sequence March moves.", option="--target",
+                metavar="REGIMENT"),
+          Param("inches", Number(0, MAX_INCHES, of="inches"), "How far it marches.", option="--inches")),
+    _verb("march", c.March, "March up to the Regiment's March value; a reinforcement enters so "
+          "(ARRIVE-1 to ARRIVE-3).",
+          REGIMENT, INCHES,
+          Param("side_edge", Number(0, MAX_INCHES, of="inches"), "Enter from a side edge, the front rank N inches "
+                "from the own edge (ARRIVE-4).", option="--side-edge")),
+    _verb("charge", c.Charge, "Charge an enemy Regiment; reaching it puts both in contact (ACT-12).",
+          REGIMENT, TARGET, INCHES),
+    _verb("volley", c.Volley, "Shoot an enemy Regiment within range; record the stands it removed (ACTIONS-1).",
+          REGIMENT, TARGET, REMOVED),
+    _verb("clash", c.Clash, "Strike an enemy Regiment in contact; record the stands it removed (ACTIONS-1).",
+          REGIMENT, TARGET, REMOVED),
+    _verb("withdraw", c.Withdraw, "Leave close combat (ACTIONS-1).", REGIMENT),
+    _verb("reform", c.Reform, "Change ranks and files (ACTIONS-1).", REGIMENT),
+    _verb("end-activation", c.EndActivation, "Decline the remaining actions: the Regiment deactivates "
+          "(ACT-13, ACT-16, ACT-17)."),
+    _verb("end-round", c.EndRound, "Victory Phase: score this Round, then check for a winner "
+          "(VICTORY-1 to VICTORY-4).",
+          Param("vp", Pair(0, 1000), "Victory points each player scored this Round.", option="--vp")),
+    _verb("surrender", c.Surrender, "Surrender: the battle ends at once and the opponent wins "
+          "(ROUND-3, VICTORY-2).",
+          Param("side", SeatKind(keys=SIDES), "The player who surrenders: a (the first) or b.", option="--side")),
+)
+
+
+class NewConquest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A Conquest battle of ``scenario`` between two armies, the first
+    player's first; ``warlords``: another Warlord than a list's, as
+    ``SIDE:CHARACTER`` (SUP-5); ``assignments``: a Character joined to a
+    Regiment of its Type, as ``CHARACTER:REGIMENT`` (REINF-2)."""
+
+    scenario: str
+    armies: list[str]
+    seed: int | None = None
+    name: str | None = None
+    physical_dice: bool = False
+    warlords: list[str] = []
+    assignments: list[str] = []
+
+
+def _start(app: Any, request: NewConquest) -> Any:
+    from .new_game import start
+
+    return start(app, request)
+
+
+def _fields(command: c.StartConquest) -> dict[str, Any]:
+    return {"scenario": command.scenario, "armies": command.armies, "seed": command.seed,
+            "physical_dice": command.physical_dice,
+            "warlords": tuple(f"{SIDES[i]}:{w}" for i, w in enumerate(command.warlords) if w),
+            "assignments": tuple(f"{ch}:{r}" for ch, r in command.assignments)}
+
+
+def _offers(app: Any) -> dict[str, list[Any]]:
+    from .listings import offers
+
+    return offers(app.pack_of("conquest"))
+
+
+SETUP = Setup(
+    name="conquest",
+    summary="Set up a Conquest battle between two armies (REINF-1, REINF-2) and show it.",
+    details="Example: rk new conquest --scenario border-clash --army saltmarch --army cinderpact --seed 7",
+    request=NewConquest,
+    params=(
+        Param("scenario", Text("scenario"), "The scenario (see `rk scenarios`).", option="--scenario",
+              metavar="SCENARIO", required=True),
+        Param("armies", Text("army"), "An army list, twice: the first player's, then the second's "
+              "(see `rk armies`).", option="--army", metavar="ARMY", repeat=True),
+        SEED,
+        Param("physical_dice", Flag(), "Roll real dice and type their faces (--faces).",
+              option="--physical-dice"),
+        Param("warlords", Text("warlord"), "Another Warlord than the list's, e.g. a:reed-captain (SUP-5).",
+              option="--warlord", metavar="SIDE:CHARACTER", repeat=True),
+        Param("assignments", Text("assignment"), "Join a Character to a Regiment of its Type, e.g. ac1:a3 "
+              "(REINF-2; default: the first one).", option="--assign", metavar="CHARACTER:REGIMENT", repeat=True),
+        NAME,
+    ),
+    start=_start,
+    makes=(c.StartConquest,),
+    fields=_fields,
+    offers=_offers,
+)
+
+
+def _listing(name: str) -> Any:
+    def answer(asked: Any) -> Any:
+        from . import listings
+
+        return getattr(listings, name)(asked)
+
+    return answer
+
+
+QUERIES = (
+    Query("scenarios", "List the Conquest scenarios: Rounds, depth of the table, victory points.",
+          _listing("scenarios"), panel="Setting up"),
+    Query("armies", "List the Conquest army lists: Regiments, Characters, Warlord.", _listing("armies"),
+          panel="Setting up"),
+)
+
+def _view(name: str) -> Any:
+    def draw(*args: Any) -> Any:
+        from . import views
+
+        return getattr(views, name)(*args)
+
+    return draw
+
+
+SURFACES = (Surface(ruleset="conquest", title="Conquest: The Last Argument of Kings", verbs=VERBS,
+                    setups=(SETUP,), queries=QUERIES, panel=PLAY, status=_view("status"),
+                    compact=_view("compact"), legal_note=_view("legal_note")),)

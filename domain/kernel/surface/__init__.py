@@ -1,0 +1,55 @@
+"""A ruleset's surface: what it shows a table, declared as data.
+
+``kinds``: what a parameter is at the table (a hex, a unit, dice, cards, a
+number...) and how it is typed; ``verbs``: a command and its parameters;
+``grammar``: command lines both ways; ``declared``: a ruleset's whole
+surface (verbs, setups, queries). ``surfaces()`` finds every ruleset's,
+importing each package's ``surface`` module (never its rules).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .declared import NAME, NEW, SEED, Query, Report, Setup, Surface, random_seed
+from .grammar import Grammar, parse, plain, read, spell, usage, words_of
+from .verbs import Param, Verb
+
+_FOUND: dict[str, Surface] = {}
+_PACKAGES: set[str] = set()
+
+
+def _load(package: str) -> None:
+    if package in _PACKAGES:
+        return
+    try:
+        module = importlib.import_module(f"domain.{package}.surface")
+    except ModuleNotFoundError as e:
+        if e.name != f"domain.{package}.surface":
+            raise
+        _PACKAGES.add(package)  # a ruleset that declares no surface: nothing to show
+        return
+    for surface in module.SURFACES:
+        _FOUND[surface.ruleset] = surface
+    _PACKAGES.add(package)
+
+
+def surfaces() -> list[Surface]:
+    """Every ruleset's surface, by ruleset name."""
+    from domain.kernel.ruleset import names
+
+    for package in names():
+        _load(package)
+    return [_FOUND[name] for name in sorted(_FOUND)]
+
+
+def surface_of(ruleset: str) -> Surface:
+    """The surface of ruleset ``ruleset`` (``betrayal-campaign`` is declared
+    by the package ``betrayal``); KeyError if it declares none."""
+    if ruleset not in _FOUND:
+        _load(ruleset.partition("-")[0])
+    return _FOUND[ruleset]
+
+
+__all__ = ["NAME", "NEW", "SEED", "Grammar", "Param", "Query", "Report", "Setup", "Surface", "Verb",
+           "parse", "plain", "random_seed", "read", "spell", "surface_of", "surfaces", "usage", "words_of"]

@@ -1,0 +1,127 @@
+"""A ruleset's commands as the table sees them: verbs with typed parameters.
+
+A ``Verb`` declares how one command class is given: the words that name
+it (``engage``, ``item gain``), a line of help citing its rules, and each
+parameter (``Param``): the command field it fills, what it is at the table
+(its ``Kind``), and whether it is typed as an argument (in order) or an
+option (``--form``). The command line's verbs, their help, the API's
+schemas and the page's controls are all made from these declarations, and
+``grammar`` parses and writes command lines with them both ways.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from .kinds import Flag, Kind
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a verb.
+
+    ``name``: the command field it fills. ``option``: how it is typed as
+    an option (``--form``; with ``short``, also ``-f``); an argument when
+    empty, filled in order. ``help``: one line. ``required``: whether it
+    must be given (default: when the command's field has no default).
+    ``repeat``: an option given once per item (``--party A --party B``),
+    filling a tuple. ``metavar``: how help writes its value (default: the
+    kind's).
+    """
+
+    name: str
+    kind: Kind
+    help: str = ""
+    option: str = ""
+    short: str = ""
+    required: bool | None = None
+    repeat: bool = False
+    metavar: str = ""
+
+    @property
+    def positional(self) -> bool:
+        return not self.option
+
+    @property
+    def shown(self) -> str:
+        """How help and refusals name it: ``--form`` or ``HEX``."""
+        return self.option or self.value_name
+
+    @property
+    def value_name(self) -> str:
+        return self.metavar or self.kind.metavar or self.name.upper()
+
+    @property
+    def flag(self) -> bool:
+        return isinstance(self.kind, Flag)
+
+
+@dataclass(frozen=True)
+class Verb:
+    """How a command is given. ``name``: the words that give it (one, or a
+    group and a word: ``item gain``). ``command``: the command class it
+    builds. ``summary``: one line of help, citing the rules. ``details``:
+    more help. ``panel``: the heading it is listed under.
+
+    ``variants``: flags that make it another command class (``move c4
+    --explore`` gives a MoveToExplore), as ``(option, class)``. ``fixed``:
+    fields the verb sets itself (two verbs of one class). ``build``, when
+    a command's fields are not just its parameters: the command's fields
+    from the parameters' values (plain values, by name); ``fields`` is its
+    inverse, the parameters' values from a command, for writing it.
+    ``complete``: fills, from the store, what a player may leave out and
+    the rules need (the battle a Reward Phase is for): ``complete(app,
+    game_id, fields) -> fields``, run by the application before deciding.
+    """
+
+    name: str
+    command: type
+    summary: str
+    params: tuple[Param, ...] = ()
+    details: str = ""
+    panel: str = ""
+    variants: tuple[tuple[str, type], ...] = ()
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    build: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    fields: Callable[[Any], dict[str, Any]] | None = None
+    complete: Callable[[Any, str, dict[str, Any]], dict[str, Any]] | None = None
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return tuple(self.name.split())
+
+    @property
+    def classes(self) -> tuple[type, ...]:
+        """Every command class this verb gives."""
+        return (self.command, *(cls for _, cls in self.variants))
+
+    def param(self, name: str) -> Param:
+        """The parameter filling field ``name``; KeyError if none does."""
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def default(self, p: Param, cls: type | None = None) -> Any:
+        """The value a command holds when ``p`` is not given: its field's
+        default (``msgspec.NODEFAULT`` when it has none)."""
+        for f in msgspec.structs.fields(cls or self.command):
+            if f.name == p.name:
+                if f.default is not msgspec.NODEFAULT:
+                    return f.default
+                if f.default_factory is not msgspec.NODEFAULT:
+                    return f.default_factory()
+                return msgspec.NODEFAULT
+        if p.flag:
+            return False
+        return None
+
+    def required(self, p: Param) -> bool:
+        """Whether ``p`` must be given."""
+        if p.required is not None:
+            return p.required
+        return not p.flag and not p.repeat and self.default(p) is msgspec.NODEFAULT
