@@ -37,7 +37,8 @@ def verbs_named(word: str) -> list[tuple[Surface, Verb]]:
 
 
 def queries_named(word: str) -> list[tuple[Surface, Any]]:
-    return [(s, q) for s in _surfaces() for q in s.queries if q.name == word]
+    """Every ruleset's query whose first word is ``word``."""
+    return [(s, q) for s in _surfaces() for q in s.queries if q.name.split()[0] == word]
 
 
 def setups() -> list[tuple[Surface, Setup]]:
@@ -147,9 +148,11 @@ class VerbCommand(_Declared):
 
 
 class VerbGroup(TyperGroup):
-    """``rk <group> <verb> ...``: verbs of two words (``rk item gain``)."""
+    """``rk <group> <word> ...``: verbs and queries of two words (``rk item
+    gain``, ``rk campaign status``). ``about``: the group's help."""
 
-    def __init__(self, word: str, entries: list[tuple[Surface, Verb]], extra: dict[str, Any] | None = None) -> None:
+    def __init__(self, word: str, entries: list[tuple[Surface, Verb]],
+                 queries: list[tuple[Surface, Any]] = (), about: str = "") -> None:  # type: ignore[assignment]
         commands: dict[str, Any] = {}
         by_second: dict[str, list[tuple[Surface, Verb]]] = {}
         for surface, verb in entries:
@@ -157,11 +160,14 @@ class VerbGroup(TyperGroup):
         for second, found in by_second.items():
             commands[second] = VerbCommand(f"{word} {second}", found)
             commands[second].name = second
-        commands.update(extra or {})
-        surface = entries[0][0]
+        for surface, query in queries:
+            command = QueryCommand(surface, query)
+            command.name = query.name.split()[1]
+            commands[command.name] = command
+        first = (entries or queries)[0]
         super().__init__(name=word, commands=commands, no_args_is_help=True,
-                         rich_help_panel=entries[0][1].panel or surface.panel,
-                         help=entries[0][1].details or entries[0][1].summary,
+                         rich_help_panel=getattr(first[1], "panel", "") or first[0].panel,
+                         help=about or first[0].groups.get(word, ""),
                          context_settings={"help_option_names": list(HELP)})
 
 
@@ -228,11 +234,12 @@ class RulesetsGroup(TyperGroup):
         if found is not None:
             return found
         entries = verbs_named(cmd_name)
-        if entries:
-            if any(len(v.words) == 2 for _, v in entries):
-                return VerbGroup(cmd_name, entries)
-            return VerbCommand(cmd_name, entries)
         queries = queries_named(cmd_name)
+        if any(len(v.words) == 2 for _, v in entries) or any(len(q.name.split()) == 2 for _, q in queries):
+            return VerbGroup(cmd_name, [e for e in entries if len(e[1].words) == 2],
+                             [q for q in queries if len(q[1].name.split()) == 2])
+        if entries:
+            return VerbCommand(cmd_name, entries)
         if queries:
             return QueryCommand(*queries[0])
         return None
@@ -241,7 +248,7 @@ class RulesetsGroup(TyperGroup):
         names = list(super().list_commands(ctx))
         seen = set(names)
         for surface in _surfaces():
-            for word in [q.name for q in surface.queries] + [v.words[0] for v in surface.verbs]:
+            for word in [q.name.split()[0] for q in surface.queries] + [v.words[0] for v in surface.verbs]:
                 if word not in seen:
                     seen.add(word)
                     names.append(word)

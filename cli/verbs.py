@@ -76,6 +76,7 @@ def give(s: Session, word: str, entries: list[tuple[Surface, Verb]], words: list
                 s.battle = named
     surface, verb = _entry(s, word, entries, words)
     cls, fields = read(verb, words[len(verb.words) - 1:])
+    fields = _read_files(verb, fields)
     if verb.complete is not None:
         fields = verb.complete(s.app, s.battle_id, fields)
     act(s, make(verb, cls, fields))
@@ -121,6 +122,7 @@ def set_up(s: Session, surface: Surface, setup: Setup, words: list[str]) -> None
     # the old spelling of --name, kept: `rk new clash --battle NAME`
     named, words = _pull(words, ("--battle", "-b"))
     _, fields = read(setup.verb, words)
+    fields = _read_files(setup.verb, fields)
     if named is not None and "name" not in fields:
         fields["name"] = named
     if "name" not in fields and s.battle:
@@ -132,6 +134,35 @@ def set_up(s: Session, surface: Surface, setup: Setup, words: list[str]) -> None
     result = setup.start(s.app, request)
     started(s, result.battle.state.battle_id)
     report(s, result, None, full=True)
+
+
+MAX_FILE = 1024 * 1024  # bytes of a file named on the command line (a sheet): more is refused
+
+
+def _read_files(verb: Verb, fields: dict[str, Any]) -> dict[str, Any]:
+    """The files a command's parameters name (``File`` kinds), read: each
+    value becomes ``{"file": name, "text": content}``."""
+    from domain.kernel.surface.kinds import File
+
+    def load(value: dict[str, str]) -> dict[str, str]:
+        name = value["file"]
+        try:
+            with open(name, "rb") as f:
+                data = f.read(MAX_FILE + 1)
+        except OSError as e:
+            raise MalformedCommand(f"cannot read {name}: {e.strerror or e}") from None
+        if len(data) > MAX_FILE:
+            raise MalformedCommand(f"{name}: larger than {MAX_FILE // 1024} KiB")
+        try:
+            return {"file": name, "text": data.decode("utf-8")}
+        except UnicodeDecodeError as e:
+            raise MalformedCommand(f"{name}: not UTF-8 text (byte {e.start})") from None
+
+    out = dict(fields)
+    for p in verb.params:
+        if isinstance(p.kind, File) and p.name in out:
+            out[p.name] = tuple(load(v) for v in out[p.name]) if p.repeat else load(out[p.name])
+    return out
 
 
 def ask(s: Session, surface: Surface, query: Any, words: list[str]) -> None:

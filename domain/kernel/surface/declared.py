@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -156,6 +156,9 @@ class Surface:
     ``typed_faces(state)``: whether the table types the faces of its
     dice, so a listing writes each face of a legal command as ``F``.
 
+    ``groups``: the help of each group of two-word verbs and queries
+    (``item``: "An adventurer's items between battles..."), by its word.
+
     ``find_game(app, fields)``: for games that are not battles (a
     campaign), the game a verb acts on when none is named, from the
     command's fields (the campaign of the adventurer it names); battles
@@ -175,6 +178,7 @@ class Surface:
     extra: Callable[[Seen], dict[str, Any]] = _no_json
     legal_note: Callable[[Any, list[Any]], str] = _no_note
     find_game: Callable[[Any, dict[str, Any]], str] | None = None
+    groups: Mapping[str, str] = field(default_factory=dict)
     typed_faces: Callable[[Any], bool] = lambda state: False
 
     @cached_property

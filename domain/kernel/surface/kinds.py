@@ -439,3 +439,27 @@ class Optional_(Kind):
 
     def describe(self) -> dict[str, Any]:
         return self.inner.describe()
+
+
+@dataclass(frozen=True)
+class File(Kind):
+    """A file the player names (a sheet): the command line reads it and
+    the value is ``{"file": its name, "text": what it holds}``, so a setup
+    holds the content, never a path (the log replays without the file).
+    Reading is the adapter's: here a typed name is only checked."""
+
+    of: str = field(default="file", kw_only=True)
+
+    metavar: ClassVar[str] = "FILE"
+
+    def parse(self, text: str, where: str) -> dict[str, str]:
+        name = text.strip()
+        if not name:
+            raise MalformedCommand(f"{where}: name a file")
+        return {"file": name, "text": ""}
+
+    def spell(self, value: Any, placeholders: bool = False) -> str:
+        return quoted(value.get("file", "") if isinstance(value, dict) else str(value))
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "object", "properties": {"file": {"type": "string"}, "text": {"type": "string"}}}
