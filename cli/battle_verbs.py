@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import LOOK, SETUP, Json, Store, _run, app
+from .app import SETUP, Json, Store, _run, app
 
 Name = Annotated[str, typer.Argument(
     metavar="NAME", show_default=False,
@@ -62,9 +62,3 @@ def delete(ctx: typer.Context, name: Name, store: Store = None, json: Json = Fal
 def restore(ctx: typer.Context, name: Name, store: Store = None, json: Json = False) -> None:
     """Bring a deleted battle back into `rk battles`."""
     _run(ctx, "battle_names.restore", store, None, json, name)
-
-
-@app.command(rich_help_panel=LOOK)
-def adventurers(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
-    """List the adventurers of the store: race, HP, battles fought, the last one, whether they can fight."""
-    _run(ctx, "history.adventurers", store, None, json)

@@ -211,22 +211,6 @@ def ep(s: Session, session: int | None, difficulty: str | None, players: int | N
                 f" (XP {cell.xp} each, SESSION-EP-4); `rk new clash --climax` plays with it")
 
 
-def xp_ledger(s: Session, name: str) -> None:
-    """The XP ledger of one adventurer (a read model, rebuilt from the log)."""
-    from projections.views import xp_ledger as ledger
-
-    lines = ledger(s.app, name)
-    if s.json:
-        s.out.emit([msgspec.to_builtins(line) for line in lines])
-        return
-    if not lines:
-        s.out.print(f"{find_adventurer(s.app, name).name} has gained no XP yet (rk reward opens a Reward Phase).")
-        return
-    cells = [[line.rule, line.what, f"{line.amount:+d}", str(line.balance)] for line in lines]
-    columns = (("rule", "left"), ("what", "left"), ("XP", "right"), ("left", "right"))
-    s.out.print(simple_table(columns, cells, s.out.console.width, wrap=("what",)))
-
-
 def classes(s: Session) -> None:
     """The class sheets of the pack, with their abilities."""
     from rich.text import Text

@@ -207,12 +207,6 @@ _item_verb("use", "Use a potion (then expended) or a consumable (then discarded)
 _item_verb("replenish", "Turn an expended potion upright at an alchemy station (EXPEND-3).")
 
 
-@app.command("xp", rich_help_panel=BETWEEN)
-def xp_ledger(ctx: typer.Context, name: Who, store: Store = None, json: Json = False) -> None:
-    """An adventurer's XP ledger: each XP gained (from which battle) and spent (on what), with the balance."""
-    _run(ctx, "campaign.xp_ledger", store, None, json, name)
-
-
 @app.command(rich_help_panel=SETUP)
 def classes(ctx: typer.Context, json: Json = False) -> None:
     """List the class sheets of the pack and their abilities."""

@@ -22,7 +22,7 @@ def draw(block: HexMap) -> Any:
     from rich.console import Group
     from rich.text import Text
 
-    from .document import STYLES, styled
+    from .tones import STYLES, styled
     from .phrases import Phrases
 
     cells = {to_offset(c.at): c for c in block.cells}

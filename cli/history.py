@@ -3,14 +3,10 @@ adventurer between battles, the list of adventurers."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-from rich import box
-from rich.cells import cell_len
-from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -24,6 +20,7 @@ from .lines import BOLD, PLAIN, UNDONE, Entry, events, layout
 from .output import printable
 from .phrases import Phrases
 from .session import Session
+from .tables import least_width, simple_table  # noqa: F401 (their home was here)
 
 
 def log(s: Session, page: bool = True) -> None:
@@ -169,70 +166,9 @@ def battles(s: Session, all_: bool = False) -> None:
     s.out.print(Text("; ".join(notes), style="dim"))
 
 
-_ODD_SPACE = re.compile(r"[^\S ]")
 # Game and event count are left to --json: at 80 columns the rest fits.
 BATTLE_COLUMNS = (("", "left"), ("battle", "left"), ("setup", "left"), ("round", "right"),
                   ("where", "left"), ("who", "left"))
-
-
-def simple_table(columns: tuple[tuple[str, str], ...], cells: list[list[str]], width: int,
-                 wrap: tuple[str, ...] | None = None) -> RenderableType:
-    """The rich table of ``cells`` (a SIMPLE_HEAD box, no edge padding). When
-    every row fits on one line within ``width``, the same lines are written
-    straight away: rich measures and wraps every cell, which at a thousand
-    rows costs far more than reading them. ``wrap`` names the columns that
-    may wrap when the table is too wide (the others only if it still is,
-    broken rather than cut); None lets rich wrap any."""
-    widths = [max([cell_len(name)] + [cell_len(row[i]) for row in cells]) for i, (name, _) in enumerate(columns)]
-    total = 2 + sum(widths) + 3 * (len(columns) - 1)
-    # Rich trims and breaks at whitespace: cells with any but inner spaces go to rich.
-    if not cells or total > width or any(c != c.strip() or _ODD_SPACE.search(c) or _zero_width(c)
-                                         for row in cells for c in row):
-        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-        least = _least_widths(columns, cells, wrap) if wrap is not None else None
-        if least is not None and 2 + sum(least) + 3 * (len(columns) - 1) > width:
-            least = None  # too narrow even so: rich shares the width out and folds what must be
-        for i, (name, justify) in enumerate(columns):
-            if wrap is None:
-                table.add_column(name, justify=justify)
-            else:
-                table.add_column(name, justify=justify, overflow="fold", min_width=least[i] if least else None)
-        for row in cells:
-            table.add_row(*(Text(c) for c in row))
-        return table
-
-    def line(row: list[str]) -> str:
-        return " " + "   ".join(
-            (" " * (w - cell_len(c)) + c) if justify == "right" else (c + " " * (w - cell_len(c)))
-            for c, w, (_, justify) in zip(row, widths, columns)) + " "
-
-    out = Text(" " * total + "\n")
-    out.append(line([name for name, _ in columns]), style="bold")
-    out.append("\n " + "─" * (total - 2) + " \n")
-    out.append("\n".join(line(row) for row in cells))
-    out.append("\n" + " " * total)
-    return out
-
-
-def _zero_width(text: str) -> bool:
-    """Whether ``text`` holds a character that takes no cell (a Hangul
-    filler, a combining mark): rich's table drops or joins such characters,
-    so only rich lays those cells out."""
-    return not text.isascii() and any(cell_len(ch) == 0 for ch in text)
-
-
-def least_width(columns: tuple[tuple[str, str], ...], cells: list[list[str]], wrap: tuple[str, ...]) -> int:
-    """The narrowest ``simple_table(columns, cells, width, wrap)`` breaks
-    no word at."""
-    return 2 + sum(_least_widths(columns, cells, wrap)) + 3 * (len(columns) - 1)
-
-
-def _least_widths(columns: tuple[tuple[str, str], ...], cells: list[list[str]], wrap: tuple[str, ...]) -> list[int]:
-    """How narrow each column may get: a column in ``wrap`` down to its
-    longest word ("adventurer-turn" is never broken), any other not at all."""
-    return [max([cell_len(name)] + [cell_len(w) for row in cells for w in row[i].split(" ")]) if name in wrap
-            else max([cell_len(name)] + [cell_len(row[i]) for row in cells])
-            for i, (name, _) in enumerate(columns)]
 
 
 def adventurer(s: Session, name: str) -> None:
@@ -288,39 +224,6 @@ def _outcome(s: Session, battle_id: str) -> str:
     except NotFound:
         return ""
     return f" ({outcome.value})" if outcome is not None else ""
-
-
-def adventurers(s: Session) -> None:
-    """Every Betrayal adventurer of the store, oldest first: race, HP, the
-    battles fought, the last one and how it ended, whether they can fight
-    (an adventurer at 0 HP cannot join a battle, HEALTH-5; one in a battle
-    not ended cannot join another, BETWEEN-1)."""
-    from projections.views import adventurers as adventurer_rows
-
-    import msgspec
-
-    names = _battle_names(s)
-    rows = [msgspec.structs.asdict(r) | {"last_name": names.get(r.last_battle, r.last_battle),
-                                         "can_fight": r.hp > 0 and not r.fighting}
-            for r in adventurer_rows(s.app)]
-    if s.json:
-        s.out.emit(rows)
-        return
-    if not rows:
-        s.out.print("No adventurers yet: `rk new clash --party Name:race ...` creates them (see `rk races`).")
-        return
-    races = s.app.pack_of("betrayal").races
-    cells = [[printable(r["name"]), races[r["race"]].name if r["race"] in races else printable(r["race"]),
-              f"{r['hp']}/{r['max_hp']}", str(r["battles"]),
-              printable(f"{r['last_name']}: {r['last_outcome']}") if r["last_battle"] else "—",
-              "yes" if r["can_fight"] else
-              f"no: in {printable(names.get(r['fighting'], r['fighting']))}" if r["fighting"] else "no: 0 HP"]
-             for r in rows]
-    s.out.print(simple_table(ADVENTURER_COLUMNS, cells, s.out.console.width, wrap=("last battle",)))
-
-
-ADVENTURER_COLUMNS = (("adventurer", "left"), ("race", "left"), ("HP", "right"), ("battles", "right"),
-                      ("last battle", "left"), ("can fight", "left"))
 
 
 def _battle_names(s: Session) -> dict[str, str]:

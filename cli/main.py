@@ -461,18 +461,6 @@ def verify(
 
 
 @app.command(rich_help_panel=VIEWS)
-def track(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
-    """Each adventurer's cooldown track, die by die (a projection of the log)."""
-    _run(ctx, "views.show", store, battle, json, "cooldown_track")
-
-
-@app.command(rich_help_panel=VIEWS)
-def pool(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
-    """The enemy pool: EP computed, each draw and what remained (a projection)."""
-    _run(ctx, "views.show", store, battle, json, "enemy_pool")
-
-
-@app.command(rich_help_panel=VIEWS)
 def audit(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False,
           no_pager: NoPager = False) -> None:
     """One line per event citing rule IDs, undos marked (a projection)."""
@@ -655,7 +643,6 @@ from . import class_verbs  # noqa: E402,F401
 from . import delve_verbs  # noqa: E402,F401
 from . import labyrinth_verbs  # noqa: E402,F401
 from . import log_verbs  # noqa: E402,F401
-from . import skyshards  # noqa: E402,F401
 from . import why  # noqa: E402,F401
 
 if __name__ == "__main__":  # python -m cli.main ...

@@ -10,6 +10,8 @@ command closes them when it is done.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -121,6 +123,19 @@ class Session:
     def set_game(self, game_id: str) -> None:
         """Act on game ``game_id`` (found by the command, not named)."""
         self._battle_id = game_id
+
+    @contextmanager
+    def read_models(self) -> Iterator[Any]:
+        """The read models' database, caught up with the log (a progress
+        display on stderr while a long log is read the first time)."""
+        from projections import views
+
+        from .progress import progress
+
+        with progress("reading the log into the read models", total=views.behind(self.app), json=self.json) as step:
+            views.catch_up(self.app, progress=step)
+        with views.views_for(self.app).reading() as db:
+            yield db
 
     @property
     def called(self) -> str:

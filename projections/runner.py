@@ -26,12 +26,13 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
-from typing import Any, ClassVar
 
 from domain.kernel.application import EventSourcedApp
 from domain.kernel.envelope import Envelope
+from domain.kernel.read_model import Projection, handles
 
-Handler = Callable[[Any, sqlite3.Connection, int, Envelope], None]
+__all__ = ["Catchup", "Projection", "handles"]
+
 
 # Notifications per transaction: large enough that commits are not the cost,
 # small enough that a crash loses little work.
@@ -44,50 +45,6 @@ _POSITIONS = (
     "CREATE TABLE IF NOT EXISTS positions ("
     " projection TEXT PRIMARY KEY, notification_id INTEGER NOT NULL)"
 )
-
-
-def handles(*event_types: type) -> Callable[[Handler], Handler]:
-    """Mark a ``Projection`` method as the handler of ``event_types``.
-
-    The method is called as ``method(db, notification_id, envelope)`` inside
-    the page's transaction; it must only write with ``db`` and never commit.
-    """
-
-    def mark(method: Handler) -> Handler:
-        method._handles = getattr(method, "_handles", ()) + event_types  # type: ignore[attr-defined]
-        return method
-
-    return mark
-
-
-class Projection:
-    """Base of a read model: a ``name``, its ``tables`` and DDL ``schema``,
-    and handlers registered by event type with ``@handles``.
-
-    ``name`` is the key of its row in ``positions``. ``tables`` are emptied by
-    ``Catchup.reset``. A change of table layout must come with a new
-    ``name`` (and new table names), so an old database rebuilds rather than
-    mixing layouts; a new ``name`` alone rebuilds the same tables from empty
-    (for new contents in the same layout).
-    """
-
-    name: ClassVar[str] = ""
-    tables: ClassVar[tuple[str, ...]] = ()
-    schema: ClassVar[tuple[str, ...]] = ()
-    _handlers: ClassVar[dict[type, str]] = {}
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        found: dict[type, str] = {}
-        for klass in reversed(cls.__mro__):
-            for attr, value in vars(klass).items():
-                for event_type in getattr(value, "_handles", ()):
-                    found[event_type] = attr
-        cls._handlers = found
-
-    def handlers(self) -> dict[type, Callable[[sqlite3.Connection, int, Envelope], None]]:
-        """Bound handlers by event type."""
-        return {t: getattr(self, attr) for t, attr in self._handlers.items()}
 
 
 class Catchup:

@@ -18,7 +18,7 @@ from domain.kernel.ruleset import Write
 from . import adventurer as adv
 from .commands import StartClash, StartDelve, StartDungeon
 from .delve import DelveState
-from .ruleset import ADVENTURERS, BETRAYAL, DELVES
+from .battle_ruleset import ADVENTURERS, BETRAYAL, DELVES
 from .vocab import BattleForm, Difficulty
 
 __all__ = ["BetrayalApp", "PartySpec", "Result", "adventurer_stream", "battle_stream", "delve_of", "delve_stream",

@@ -12,7 +12,7 @@ from . import campaign_commands as cc
 from .campaign import CampaignState
 from .campaign_ruleset import CAMPAIGN
 from .delve import DelveConcluded, DelveRestored
-from .ruleset import ADVENTURERS, BETRAYAL
+from .battle_ruleset import ADVENTURERS, BETRAYAL
 from .state import Outcome
 from .vocab import Difficulty
 

@@ -24,7 +24,7 @@ from . import campaign_commands as cc
 from . import campaign_narrate as words
 from .catalog import Pack
 from .packs import starter_pack
-from .ruleset import ADVENTURERS, BETRAYAL
+from .battle_ruleset import ADVENTURERS, BETRAYAL
 
 
 class BetrayalCampaign(Ruleset):

@@ -263,6 +263,15 @@ class Ruleset:
         from the event alone (the default)."""
         return None
 
+    # -- read models ---------------------------------------------------------------
+
+    def read_models(self) -> tuple[type, ...]:
+        """Its read models (``domain.kernel.read_model.Projection`` classes),
+        which the projection runner keeps up to date beside the kernel's own
+        (the list of games, the audit). Rulesets of one package may name the
+        same ones; each is kept once. None by default."""
+        return ()
+
     # -- words -----------------------------------------------------------------
 
     def describe_event(self, event: Event, state: Any, pack: Any) -> str:

@@ -16,8 +16,7 @@ import pytest
 from cli.output import to_json
 from domain.betrayal.application import BetrayalApp
 
-pytest.importorskip("projections.views")
-from projections import views  # noqa: E402
+import betrayal_views as views  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 NEW_CLASH = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--xp", "2", "--seed", "7"]

@@ -29,14 +29,17 @@ def plain(words: Words) -> str:
 @dataclass(frozen=True)
 class Column:
     """A table's column: its heading, how its cells align (``left``,
-    ``center`` or ``right``), whether they may wrap between words, a width
-    they are never squeezed below, and a tone for all its cells."""
+    ``center`` or ``right``), whether they may wrap between words (or, with
+    ``terms``, only between clauses and the terms of a sum), a width they
+    are never squeezed below, and a tone for all its cells."""
 
     name: Words
     align: str = "left"
     wrap: bool = True
     min_width: int = 0
     tone: Tone = ""
+    terms: bool = False  # a sum's terms ("= XP 2 x party size 2") stay whole when it wraps
+    grow: bool = False  # takes the width the other columns leave
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,8 @@ class Table:
     edge: bool = True
     row_tones: tuple[Tone, ...] = ()
     heading: bool = True
+    listing: bool = False  # plain rows, maybe a thousand: a terminal writes them straight when they fit
+    dense: bool = False  # one space between columns rather than three: wide tables fit 80 columns
 
 
 @dataclass(frozen=True)
@@ -91,7 +96,7 @@ Block = Table | Lines | HexMap
 
 
 def table(columns: tuple[str | Column, ...], rows: list[list[Words]] | list[tuple[Words, ...]], title: Words = "",
-          edge: bool = True, row_tones: tuple[Tone, ...] = ()) -> Table:
+          edge: bool = True, row_tones: tuple[Tone, ...] = (), listing: bool = False) -> Table:
     """A table from column names (or ``Column``s) and rows of cells."""
     cols = tuple(c if isinstance(c, Column) else Column(c) for c in columns)
-    return Table(cols, tuple(tuple(r) for r in rows), title, edge, row_tones)
+    return Table(cols, tuple(tuple(r) for r in rows), title, edge, row_tones, listing=listing)

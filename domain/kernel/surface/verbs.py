@@ -108,8 +108,12 @@ class Verb:
 
     def default(self, p: Param, cls: type | None = None) -> Any:
         """The value a command holds when ``p`` is not given: its field's
-        default (``msgspec.NODEFAULT`` when it has none)."""
-        for f in msgspec.structs.fields(cls or self.command):
+        default (``msgspec.NODEFAULT`` when it has none; a query's
+        parameter has none unless it is a flag)."""
+        cls = cls or self.command
+        if not (isinstance(cls, type) and issubclass(cls, msgspec.Struct)):
+            return False if p.flag else msgspec.NODEFAULT
+        for f in msgspec.structs.fields(cls):
             if f.name == p.name:
                 if f.default is not msgspec.NODEFAULT:
                     return f.default

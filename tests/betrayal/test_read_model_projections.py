@@ -21,12 +21,12 @@ from domain.betrayal.vocab import Difficulty
 from domain.kernel.errors import NotFound, RuleViolation
 from domain.kernel.hexes import name
 from domain.kernel.store import store_env
-from projections import views
+import betrayal_views as views
 from projections.audit import AuditView
-from projections.cooldown import CooldownView
-from projections.pool import PoolView
+from domain.betrayal.read_models.cooldown import CooldownView
+from domain.betrayal.read_models.pool import PoolView
 from projections.runner import Catchup
-from projections.xp_ledger import XpLedgerView
+from domain.betrayal.read_models.xp_ledger import XpLedgerView
 
 PARTY = ("Ysolda:nord", "Tarn:dark-elf", "Brelyna:breton")
 
@@ -341,11 +341,8 @@ def test_undoing_the_final_command_marks_the_adventurer_write_back_undone():
 
 
 def projections() -> tuple:
-    from projections.adventurers import AdventurersView
-    from projections.battles import BattlesView
-    from projections.skyshards import SkyshardView
-
-    return (CooldownView(), PoolView(), AuditView(), BattlesView(), SkyshardView(), AdventurersView(), XpLedgerView())
+    """Every read model the runner keeps: the kernel's and each ruleset's."""
+    return views.projections()
 
 
 def api_rows(app: BetrayalApp, bids: list[str]) -> list:
@@ -416,7 +413,8 @@ def test_a_crash_mid_page_keeps_the_last_committed_page_and_resumes(sqlite_app: 
             super().line(db, nid, env)
 
     path = views.views_path_for(app)
-    crashing = Catchup(path, (*projections()[:2], CrashingAudit(), *projections()[3:]), page=page)
+    crashing = Catchup(path, tuple(CrashingAudit() if isinstance(p, AuditView) else p for p in projections()),
+                       page=page)
     with pytest.raises(Crash):
         crashing.catch_up(app)
     assert set(crashing.positions().values()) == {committed}

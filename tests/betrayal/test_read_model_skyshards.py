@@ -20,9 +20,9 @@ from domain.betrayal.bots import delve_choice
 from domain.betrayal.state import Phase
 from domain.betrayal.vocab import Difficulty
 from domain.kernel.errors import NotFound
-from projections import views
+import betrayal_views as views
 from projections.runner import Catchup
-from projections.skyshards import Kept, Obtained, SkyshardProgress, SkyshardView, skyshard_rows
+from domain.betrayal.read_models.skyshards import Kept, Obtained, SkyshardProgress, SkyshardView, skyshard_rows
 
 HEROES = (("Ysolda", "nord"), ("Tarn", "dark-elf"), ("Brelyna", "breton"), ("Lydia", "argonian"))
 SURVEY, UNCOVER = "whispering-barrow", "drowned-cistern"
@@ -385,7 +385,7 @@ def test_rk_skyshards_refuses_a_clash_and_a_conquest_battle_in_one_line(tmp_path
     refused = rk("skyshards", "--store", store)
     assert refused.exit_code == 1 and refused.stdout == ""
     (line,) = refused.stderr.strip().splitlines()
-    assert "Conquest" in line and "it has no skyshards" in line
+    assert "not a Betrayal battle" in line and "it has no skyshards" in line
 
     as_json = rk("skyshards", "--store", store, "--json")
     assert as_json.exit_code == 1 and json.loads(as_json.stderr)["error"] == "NotFound"

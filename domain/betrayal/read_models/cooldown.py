@@ -23,7 +23,7 @@ from domain.betrayal.catalog import Pack, describe_face
 from domain.betrayal.state import ActiveDie, DieKind, Hero, TrackDie
 from domain.kernel.envelope import Envelope
 
-from .runner import Projection, handles
+from domain.kernel.read_model import Projection, handles
 
 
 class TrackRow(msgspec.Struct, frozen=True, kw_only=True):

@@ -18,7 +18,7 @@ from domain.betrayal import adventurer_events as ae
 from domain.betrayal.adventurer import AdventurerCreated, AdventurerRestored, AdventurerState, BattleConcluded
 from domain.kernel.envelope import Envelope
 
-from .runner import Projection, handles
+from domain.kernel.read_model import Projection, handles
 
 
 class AdventurerRow(msgspec.Struct, frozen=True, kw_only=True):

@@ -12,12 +12,12 @@ import json
 import random
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
 
 from cli.main import app as rk_app
-from cli.views import table
 from domain.betrayal import events as ev
 from domain.betrayal.application import BetrayalApp, PartySpec
 from domain.betrayal.bots import delve_choice, greedy_choice
@@ -25,8 +25,9 @@ from domain.betrayal.state import Phase
 from domain.betrayal.vocab import Difficulty
 from domain.kernel.commandlog import CommandUndone
 from domain.kernel.hexes import name
-from projections import views
-from projections.pool import PoolRow, PoolView, pool_rows
+import betrayal_views as views
+from domain.betrayal.read_models import reports
+from domain.betrayal.read_models.pool import PoolRow, PoolView, pool_rows
 from projections.runner import Catchup
 
 HEROES = (("Ysolda", "nord"), ("Tarn", "dark-elf"), ("Brelyna", "breton"), ("Lydia", "argonian"))
@@ -332,8 +333,9 @@ def test_a_clash_and_a_dungeon_keep_one_pool_without_a_tile(app):
         assert all(r.tile == "" for r in rows)
         assert rows[0].rule == "EP-2" and rows[0].note.startswith("EP = XP ")
         # The table shows no tile column where no row has a tile.
-        header = table(rows, 200).columns  # type: ignore[union-attr]
-        assert "tile" not in [c.header for c in header] and header[0].header == "kind"
+        asked = SimpleNamespace(app=app, game_id=bid, read_models=lambda: views.reading(app))
+        (block,) = reports.pool(asked).view
+        assert "tile" not in [c.name for c in block.columns] and block.columns[0].name == "kind"
         assert_rebuild_equals_live(app, bid)
     assert {r.kind for r in views.enemy_pool(app, clash)} == {"ep", "draw", "discarded"}  # EP-7
     assert any(r.kind == "quest" and r.rule == "EP-8" for r in views.enemy_pool(app, quest))

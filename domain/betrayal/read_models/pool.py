@@ -34,7 +34,7 @@ from domain.betrayal.vocab import DELVE_OBJECTIVES
 from domain.kernel.envelope import Envelope
 from domain.kernel.hexes import name
 
-from .runner import Projection, handles
+from domain.kernel.read_model import Projection, handles
 
 _RULE_PREFIX = re.compile(r"^([A-Z][A-Z-]*-\d+[a-z]?):\s*(.*)$", re.S)
 _COMMAND = re.compile(r"^c(\d+)$")

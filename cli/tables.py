@@ -1,0 +1,76 @@
+"""Tables of plain cells for a terminal, written straight when every row
+fits (rich measures and wraps every cell, which at a thousand rows costs
+far more than reading them), else drawn by rich as the same SIMPLE_HEAD
+box, wrapping only the columns allowed to."""
+
+from __future__ import annotations
+
+import re
+
+from rich import box
+from rich.cells import cell_len
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+_ODD_SPACE = re.compile(r"[^\S ]")
+
+
+def simple_table(columns: tuple[tuple[str, str], ...], cells: list[list[str]], width: int,
+                 wrap: tuple[str, ...] | None = None) -> RenderableType:
+    """The rich table of ``cells`` (a SIMPLE_HEAD box, no edge padding). When
+    every row fits on one line within ``width``, the same lines are written
+    straight away: rich measures and wraps every cell, which at a thousand
+    rows costs far more than reading them. ``wrap`` names the columns that
+    may wrap when the table is too wide (the others only if it still is,
+    broken rather than cut); None lets rich wrap any."""
+    widths = [max([cell_len(name)] + [cell_len(row[i]) for row in cells]) for i, (name, _) in enumerate(columns)]
+    total = 2 + sum(widths) + 3 * (len(columns) - 1)
+    # Rich trims and breaks at whitespace: cells with any but inner spaces go to rich.
+    if not cells or total > width or any(c != c.strip() or _ODD_SPACE.search(c) or _zero_width(c)
+                                         for row in cells for c in row):
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        least = _least_widths(columns, cells, wrap) if wrap is not None else None
+        if least is not None and 2 + sum(least) + 3 * (len(columns) - 1) > width:
+            least = None  # too narrow even so: rich shares the width out and folds what must be
+        for i, (name, justify) in enumerate(columns):
+            if wrap is None:
+                table.add_column(name, justify=justify)
+            else:
+                table.add_column(name, justify=justify, overflow="fold", min_width=least[i] if least else None)
+        for row in cells:
+            table.add_row(*(Text(c) for c in row))
+        return table
+
+    def line(row: list[str]) -> str:
+        return " " + "   ".join(
+            (" " * (w - cell_len(c)) + c) if justify == "right" else (c + " " * (w - cell_len(c)))
+            for c, w, (_, justify) in zip(row, widths, columns)) + " "
+
+    out = Text(" " * total + "\n")
+    out.append(line([name for name, _ in columns]), style="bold")
+    out.append("\n " + "─" * (total - 2) + " \n")
+    out.append("\n".join(line(row) for row in cells))
+    out.append("\n" + " " * total)
+    return out
+
+
+def _zero_width(text: str) -> bool:
+    """Whether ``text`` holds a character that takes no cell (a Hangul
+    filler, a combining mark): rich's table drops or joins such characters,
+    so only rich lays those cells out."""
+    return not text.isascii() and any(cell_len(ch) == 0 for ch in text)
+
+
+def least_width(columns: tuple[tuple[str, str], ...], cells: list[list[str]], wrap: tuple[str, ...]) -> int:
+    """The narrowest ``simple_table(columns, cells, width, wrap)`` breaks
+    no word at."""
+    return 2 + sum(_least_widths(columns, cells, wrap)) + 3 * (len(columns) - 1)
+
+
+def _least_widths(columns: tuple[tuple[str, str], ...], cells: list[list[str]], wrap: tuple[str, ...]) -> list[int]:
+    """How narrow each column may get: a column in ``wrap`` down to its
+    longest word ("adventurer-turn" is never broken), any other not at all."""
+    return [max([cell_len(name)] + [cell_len(w) for row in cells for w in row[i].split(" ")]) if name in wrap
+            else max([cell_len(name)] + [cell_len(row[i]) for row in cells])
+            for i, (name, _) in enumerate(columns)]
