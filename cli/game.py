@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from domain.kernel.commandlog import CommandIssued, CommandUndone, Game
+from domain.kernel.commandlog import CommandIssued, Game
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.games import Result
 from domain.kernel.ruleset import Ruleset
@@ -168,17 +168,14 @@ def narration(s: Session, result: Result, state: Any) -> list[str]:
     own header line is left out: the player just typed it), then those it
     wrote to the game's companion streams (a Betrayal delve's Delve); a
     setup's companion events follow the game's first line."""
+    from domain.kernel.narration import Narrator
+
     rs = s.app.ruleset(result.battle.state.battle_id)
     pack = s.app.pack_of(rs)
     setup = state is None
-    lines = []
-    for event in result.events:
-        if isinstance(event, CommandIssued):
-            continue
-        lines.append(rs.describe_event(event, state, pack))
-        # An undo restores the state it carries, as the command log folds it
-        # (a ruleset's evolve need not know the kernel's undo event).
-        state = event.restored if isinstance(event, CommandUndone) else rs.evolve(state, event)
+    narrator = Narrator(rs, pack, state, words=lambda _: _undone_words(s, rs))
+    lines = [narrator(event) for event in result.events if not isinstance(event, CommandIssued)]
+    state = narrator.state
     companions = {stream for _, stream in rs.companions(result.battle.state)}
     written = [rs.describe_written(event, stream, state, pack)
                for stream, events in result.written if stream in companions for event in events]
@@ -188,6 +185,14 @@ def narration(s: Session, result: Result, state: Any) -> list[str]:
 
 
 # --- JSON -------------------------------------------------------------------------
+
+
+def _undone_words(s: Session, rs: Ruleset) -> str:
+    """The command an undo just reverted, as given (the game's last undone one)."""
+    from domain.kernel.commandlog import LAST_COMMAND
+
+    game = s.app.battle(s.battle_id)
+    return f"rk {rs.describe_command(game.undone[-1].command)}" if game.undone else LAST_COMMAND
 
 
 def battle_json(battle: Game) -> dict[str, Any]:

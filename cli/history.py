@@ -12,6 +12,7 @@ from rich.text import Text
 
 from domain.betrayal.application import adventurer as find_adventurer
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
+from domain.kernel.narration import given
 
 from . import pager
 from .board import HERO
@@ -62,23 +63,18 @@ def _narrated(s: Session, rs, envelopes: list, words: dict[str, str]) -> Iterato
     and of its companion streams, each narrated against the state just
     before it (folded once, as the log goes); an undo names the command it
     reverted with ``words``."""
+    from domain.kernel.narration import Narrator
+
     pack = s.app.pack_of(rs)
     written = _companion_events(s, rs, envelopes)
-    state = None
+    narrator = Narrator(rs, pack, words=lambda command_id: words.get(command_id, LAST_COMMAND))
     last = len(envelopes) - 1
     for i, env in enumerate(envelopes):
-        event = env.event
-        text = rs.describe_event(event, state, pack)
-        if isinstance(event, CommandUndone):
-            text = text.replace(LAST_COMMAND, words.get(event.command_id, LAST_COMMAND), 1)
-            state = event.restored
-        elif not isinstance(event, CommandIssued):
-            state = rs.evolve(state, event)
-        yield "", env, text
+        yield "", env, narrator(env.event)
         if i == last or envelopes[i + 1].command_id != env.command_id:
             # the command's events in its companion streams (a delve's Delve) follow its own
             for kind, other in written.pop(env.command_id, ()):
-                yield kind, other, rs.describe_written(other.event, other.originator_id, state, pack)
+                yield kind, other, rs.describe_written(other.event, other.originator_id, narrator.state, pack)
 
 
 def _command_words(rs, envelopes: list) -> dict[str, str]:
@@ -88,7 +84,7 @@ def _command_words(rs, envelopes: list) -> dict[str, str]:
     versions: dict[str, tuple[int, int]] = {}
     for env in envelopes:
         if isinstance(env.event, CommandIssued):
-            typed[env.command_id] = f"rk {rs.describe_command(env.event.command)}"
+            typed[env.command_id] = given(rs, env.event).removesuffix(" (redone)")
         first = versions.get(env.command_id, (env.originator_version,))[0]
         versions[env.command_id] = (first, env.originator_version)
     return {command: f"{words} ({events(*versions[command])})" for command, words in typed.items()}

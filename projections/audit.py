@@ -24,6 +24,7 @@ from functools import lru_cache
 import msgspec
 
 from domain.kernel import ruleset as registry
+from domain.kernel.narration import cited, line
 from domain.kernel.commandlog import CommandIssued, CommandUndone
 from domain.kernel.envelope import Envelope
 from domain.kernel.games import INDEX_STREAM, LEGACY_INDEX_STREAM, BattleRegistered, GameRegistered
@@ -58,7 +59,7 @@ class AuditLine(msgspec.Struct, frozen=True, kw_only=True):
 class AuditView(Projection):
     """Lines by notification id, attributed to a battle stream."""
 
-    name = "audit-4"  # an undo's line names no command id (the narrators say LAST_COMMAND)
+    name = "audit-5"  # audit-4 had each ruleset's own words for commands and undos; now the kernel's
     tables = ("audit_lines", "audit_streams", "audit_touched")
     schema = (
         "CREATE TABLE IF NOT EXISTS audit_lines (notification_id INTEGER PRIMARY KEY,"
@@ -215,8 +216,8 @@ def describe(e: Event) -> tuple[str, str]:
     if found is None:
         return "", type(e).__name__
     rs = found[0]
-    rule = rs.cited_rule(e)
-    text = rs.describe_event(e, None, None)
+    rule = cited(rs, e)
+    text = line(rs, None, e, None)
     if rule and text.startswith(f"{rule}: "):
         text = text[len(rule) + 2:]
     return rule, _printable(text)

@@ -13,6 +13,7 @@ import msgspec
 
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone, Game
 from domain.kernel.games import GameApp, Result
+from domain.kernel.narration import given
 from domain.kernel.ruleset import Ruleset
 
 from . import rights, setups
@@ -137,36 +138,36 @@ def log(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int = LOG_
     newest = last.originator_version if last is not None else 0
     start = max(since, newest - limit) if limit else since
     start = max(0, min(start, newest))
+    from domain.kernel.narration import Narrator
+
     state = app.battle(battle_id, version=start).state if start else None
     envelopes = app.events(stream, gt=start)
     undone = {e.event.command_id for e in envelopes if isinstance(e.event, CommandUndone)}
-    out = []
-    for env in envelopes:
-        event = env.event
-        text = rs.describe_event(event, state, pack)
-        if isinstance(event, CommandIssued) and rs.hides(event.command) and not p.is_host \
-                and rs.actor(state, event.command) != p.seat:
-            text = f"rk {rs.describe_command(event.command).split(' ')[0]} (hidden from you)"
-        if isinstance(event, CommandUndone):
-            text = text.replace(LAST_COMMAND, _undone_words(app, rs, stream, event.command_id), 1)
-            state = event.restored
-        elif not isinstance(event, CommandIssued):
-            state = rs.evolve(state, event)
-        out.append(Narrated(version=env.originator_version, command_id=env.command_id, text=text,
-                            command=isinstance(event, CommandIssued), undone=env.command_id in undone))
-    return out
+    # SEAT-5: a command that says what the rules hide is named by its verb alone to the other players
+    hidden = None if p.is_host else (lambda command, state: rs.hides(command) and rs.actor(state, command) != p.seat)
+    narrator = Narrator(rs, pack, state, words=lambda command_id: _undone_words(app, rs, battle_id, command_id, hidden),
+                        hidden=hidden)
+    return [Narrated(version=env.originator_version, command_id=env.command_id, text=narrator(env.event),
+                     command=isinstance(env.event, CommandIssued), undone=env.command_id in undone)
+            for env in envelopes]
 
 
-def _undone_words(app: GameApp, rs: Ruleset, stream: Any, command_id: str) -> str:
-    """The command an undo reverted, as typed: its ``CommandIssued`` is the
-    event whose version its id names (``c12``: event 12)."""
+def _undone_words(app: GameApp, rs: Ruleset, battle_id: str, command_id: str,
+                  hidden: Any = None) -> str:
+    """The command an undo reverted, as given: its ``CommandIssued`` is the
+    event whose version its id names (``c12``: event 12). A command hidden
+    from this reader (``hidden(command, state)``, SEAT-5) stays hidden when
+    an undo names it: by its verb alone."""
     try:
         version = int(command_id[1:])
     except ValueError:
         return LAST_COMMAND
-    for env in app.events(stream, gt=version - 1, lte=version):
+    for env in app.events(rs.game_stream(battle_id), gt=version - 1, lte=version):
         if isinstance(env.event, CommandIssued):
-            return f"rk {rs.describe_command(env.event.command)}"
+            command = env.event.command
+            if hidden is not None and hidden(command, app.battle(battle_id, version=version - 1).state):
+                return f"rk {rs.describe_command(command).split(' ')[0]} (hidden from you)"
+            return given(rs, env.event).removesuffix(" (redone)")
     return LAST_COMMAND
 
 
@@ -331,18 +332,12 @@ def new_game(app: GameApp, p: Pass, request: NewGame) -> CommandResult:
 
 
 def _answer(app: GameApp, rs: Ruleset, battle_id: str, before: Game | None, result: Result) -> CommandResult:
-    pack = app.pack_of(rs)
-    state = before.state if before is not None else None
-    words = []
-    for event in result.events:
-        text = rs.describe_event(event, state, pack)
-        if isinstance(event, CommandUndone) and before is not None and before.done:
-            text = text.replace(LAST_COMMAND, f"rk {rs.describe_command(before.done[-1].command)}", 1)
-        words.append(text)
-        if isinstance(event, CommandUndone):
-            state = event.restored
-        elif not isinstance(event, CommandIssued):
-            state = rs.evolve(state, event)
+    from domain.kernel.narration import Narrator
+
+    undone = f"rk {rs.describe_command(before.done[-1].command)}" if before is not None and before.done \
+        else LAST_COMMAND
+    narrator = Narrator(rs, app.pack_of(rs), before.state if before is not None else None, words=lambda _: undone)
+    words = [narrator(event) for event in result.events]
     return CommandResult(game=battle_id, command_id=result.command_id, version=result.battle.version,
                          narrated=words, summary=summary(app, battle_id, result.battle, fresh_name=False))
 

@@ -71,9 +71,9 @@ def test_the_log_names_what_each_undo_reverted_with_its_events(session):
     rows = json.loads(rk("log", "--json"))
     moved = [r["version"] for r in rows if r["undone"] and "b2" in r["text"]]
     text = flat(rk("log"))
-    assert f"undo: rk move b2 (events {moved[0]}-{moved[-1]}) is reverted; back to round 1" in text
+    assert f"UNDO-1: rk move b2 (events {moved[0]}-{moved[-1]}) is reverted; back to round 1" in text
     assert "rk move b2 (redone)" in text
-    assert "is reverted with --force, past revealed dice (UNDO-2)" in text
+    assert "UNDO-2: " in text and "is reverted with force, past the dice or draw it revealed" in text
     assert "↶ marks the events of 2 undone command(s)" in text
 
 
@@ -95,7 +95,7 @@ def test_the_audit_marks_undone_events_with_the_undo_version(session):
     assert all(len(line) <= 80 for line in text.splitlines())
     text = flat(text)
     assert f"(undone at v{undo['version']})" in text
-    assert "UNDO: undo: rk move b2 (events " in text
+    assert "UNDO-1: rk move b2 (events " in text
     assert "forced)" in text  # the undo past the roll
 
 

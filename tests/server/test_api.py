@@ -180,7 +180,7 @@ def test_the_log_is_narrated_event_by_event_after_since_and_the_newest_limit(tab
     assert table.get(f"/api/games/{g}/log", since=version) == []
     table.client.post(f"/api/games/{g}/undo", headers=table.host, json={})
     after = table.get(f"/api/games/{g}/log", since=version)
-    assert len(after) == 1 and after[0]["text"].startswith("undo")
+    assert len(after) == 1 and after[0]["text"].startswith("UNDO-1")
     assert [e["undone"] for e in table.get(f"/api/games/{g}/log", since=version - 2)] == [True, True, False]
 
 
@@ -229,7 +229,7 @@ def test_undo_takes_the_last_command_back_and_redo_gives_it_again(table: Table):
     moved = table.get(f"/api/games/{g}/state")
     undone = table.client.post(f"/api/games/{g}/undo", headers=table.seat(g, "ria"), json={})
     assert undone.status_code == 200, undone.text
-    assert undone.json()["narrated"] == ["undo: rk move a2 is reverted; back to round 1"]
+    assert undone.json()["narrated"] == ["UNDO-1: rk move a2 is reverted; back to round 1"]
     back = table.get(f"/api/games/{g}/state")
     assert back["state"] == start["state"] and back["can_redo"] and not back["can_undo"]
     redone = table.client.post(f"/api/games/{g}/redo", headers=table.seat(g, "ria"),
@@ -248,7 +248,7 @@ def test_the_host_forces_an_undo_past_revealed_dice(table: Table):
     forced = table.client.post(f"/api/games/{g}/undo", headers=table.host, json={"force": True})
     assert forced.status_code == 200, forced.text
     assert forced.json()["narrated"] == [
-        "UNDO-2: undo of rk choose-arrival a1 (forced: it had revealed dice or a card)"]
+        "UNDO-2: rk choose-arrival a1 is reverted with force, past the dice or draw it revealed; back to round 1"]
     assert table.get(f"/api/games/{g}/state")["state"] == start
 
 

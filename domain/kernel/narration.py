@@ -1,0 +1,90 @@
+"""The one narration of a game: each event as a line, folded as it goes.
+
+Every ruleset's log reads the same way: what a player gave, as the line
+that gives it (``rk march a1 --inches 6``), then what happened, each event
+under the rule it applies (``ARRIVE-2: a1 marches 6"...``), as the
+ruleset's narrator (``Ruleset.describe_event``) says it. An undo is the
+kernel's own (UNDO-1, UNDO-2: our rule IDs), said the same way for every
+ruleset. `rk log`, `rk audit`, a command's answer and the server's log and
+live feed all narrate through ``Narrator``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
+
+UNDONE = "UNDO-1"  # undo the last command (RULES-COVERAGE.md: the kernel's own rule IDs)
+FORCED = "UNDO-2"  # past a command that revealed dice or a draw, with force
+
+
+def given(rs: Any, event: CommandIssued) -> str:
+    """The line of a command as given: ``rk`` and the words that give it."""
+    return f"rk {rs.describe_command(event.command)}" + (" (redone)" if event.redo_of else "")
+
+
+def undone(event: CommandUndone, words: str = LAST_COMMAND, state: Any = None, rs: Any = None) -> str:
+    """The line of an undo: the command it reverted (``words``, as given),
+    and where the game is back to."""
+    back = ""
+    if rs is not None and event.restored is not None:
+        where = rs.summary(event.restored)
+        back = f"; back to round {where.round}" if where.round else ""
+    if event.forced:
+        return f"{FORCED}: {words} is reverted with force, past the dice or draw it revealed{back}"
+    return f"{UNDONE}: {words} is reverted{back}"
+
+
+def cited(rs: Any, event: Any) -> str:
+    """The rule an event's line leads with ("" when none does)."""
+    if isinstance(event, CommandUndone):
+        return FORCED if event.forced else UNDONE
+    if isinstance(event, CommandIssued):
+        return ""
+    return rs.cited_rule(event)
+
+
+def line(rs: Any, pack: Any, event: Any, state: Any, words: str = LAST_COMMAND) -> str:
+    """One readable line for ``event`` of a game of ``rs`` in ``state`` (the
+    state just before it, or None where none is at hand, as in the audit)."""
+    if isinstance(event, CommandIssued):
+        return given(rs, event)
+    if isinstance(event, CommandUndone):
+        return undone(event, words, state, rs)
+    return rs.describe_event(event, state, pack)
+
+
+class Narrator:
+    """Narrates a game's events in order, folding each into ``state`` (the
+    game just before the next one). ``words(command_id)``: how an undo
+    names the command it reverted (default: "the last command").
+    ``hidden(command, state)``: whether a command says what the rules hide
+    from the one reading (SEAT-5): it is then named by its verb alone."""
+
+    def __init__(self, rs: Any, pack: Any, state: Any = None,
+                 words: Callable[[str], str] | None = None,
+                 hidden: Callable[[Any, Any], bool] | None = None) -> None:
+        self.rs = rs
+        self.pack = pack
+        self.state = state
+        self.words = words
+        self.hidden = hidden
+
+    def __call__(self, event: Any) -> str:
+        """``event``'s line, then the state moves past it."""
+        rs, state = self.rs, self.state
+        if isinstance(event, CommandIssued):
+            if self.hidden is not None and self.hidden(event.command, state):
+                text = f"rk {rs.describe_command(event.command).split(' ')[0]} (hidden from you)"
+            else:
+                text = given(rs, event)
+        elif isinstance(event, CommandUndone):
+            words = self.words(event.command_id) if self.words is not None else LAST_COMMAND
+            text = undone(event, words, state, rs)
+            self.state = event.restored
+        else:
+            text = rs.describe_event(event, state, self.pack)
+            self.state = rs.evolve(state, event)
+        return text
