@@ -35,6 +35,7 @@ from .app import (
     app,
     new_app,
 )
+from .declared import GameCommand
 from .session import Defaults
 
 
@@ -102,7 +103,7 @@ def lines(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
 # --- looking ----------------------------------------------------------------------
 
 
-@app.command(rich_help_panel=LOOK)
+@app.command(cls=GameCommand, rich_help_panel=LOOK)
 def status(
     ctx: typer.Context,
     at: Annotated[Optional[int], typer.Option(
@@ -119,7 +120,7 @@ def status(
     _run(ctx, "game.status", store, battle, json, at)
 
 
-@app.command(rich_help_panel=LOOK)
+@app.command(cls=GameCommand, rich_help_panel=LOOK)
 def legal(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
     """List what may be done now, one `rk` command per line.
 
@@ -133,7 +134,7 @@ NoPager = Annotated[bool, typer.Option(
                        " (default: less -FRX). A pipe or a file never gets a pager.")]
 
 
-@app.command(rich_help_panel=LOOK)
+@app.command(cls=GameCommand, rich_help_panel=LOOK)
 def log(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False,
         no_pager: NoPager = False) -> None:
     """Every event of the battle, narrated and numbered as `rk status --at` counts; undone commands marked."""
@@ -393,7 +394,7 @@ def roll_enemy(
     _run(ctx, "betrayal.roll_enemy", store, battle, json, faces)
 
 
-@app.command(rich_help_panel=ACT)
+@app.command(cls=GameCommand, rich_help_panel=ACT)
 def undo(
     ctx: typer.Context,
     force: Annotated[bool, typer.Option(
@@ -404,7 +405,7 @@ def undo(
     _run(ctx, "game.undo", store, battle, json, force)
 
 
-@app.command(rich_help_panel=ACT)
+@app.command(cls=GameCommand, rich_help_panel=ACT)
 def redo(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
     """Redo the command undone last, if nothing was done since."""
     _run(ctx, "game.redo", store, battle, json)
