@@ -152,44 +152,6 @@ def battles(
 
 
 @app.command(rich_help_panel=LOOK)
-def adventurer(
-    ctx: typer.Context,
-    name: Annotated[str, typer.Argument(
-        metavar="NAME|new", help="The adventurer's name (any case), or `new` to recruit one.", show_default=False)],
-    new_name: Annotated[Optional[str], typer.Argument(
-        metavar="[NEW-NAME]", help="With `new`: the new adventurer's name.", show_default=False)] = None,
-    race: Annotated[Optional[str], typer.Option(
-        metavar="RACE", show_default=False, help="With `new`: its race (see `rk races`).")] = None,
-    class_id: Annotated[Optional[str], typer.Option(
-        "--class", metavar="CLASS", show_default=False, help="With `new`: its class (see `rk classes`).")] = None,
-    lines: Annotated[Optional[str], typer.Option(
-        metavar="LINE+LINE", show_default=False,
-        help="With `new`: its starting skill lines (default: the pack's; see `rk lines`).")] = None,
-    campaign: Annotated[Optional[str], typer.Option(
-        "--campaign", "-c", metavar="NAME", show_default=False,
-        help="With `new`: the campaign it joins (default: the newest; one is begun if there is none).")] = None,
-    store: Store = None, json: Json = False,
-) -> None:
-    """Show an adventurer's sheet between battles, or recruit one.
-
-    rk adventurer Ria: stats, class, XP and Tenacity, the mat rows with the
-    next slot's cost, dice, track, items, battles.
-
-    rk adventurer new Ria --race nord --class bastion: a new adventurer of
-    that race and class joins the campaign.
-    """
-    if name == "new" and (new_name is not None or race or class_id):
-        if not new_name or not race or not class_id:
-            raise typer.BadParameter("rk adventurer new NAME --race RACE --class CLASS", param_hint="NEW-NAME")
-        _run(ctx, "campaign.recruit", store, None, json, new_name, race, class_id, lines, campaign)
-        return
-    if new_name is not None or race or class_id or lines or campaign:
-        raise typer.BadParameter("NEW-NAME, --race, --class, --lines and --campaign go with `rk adventurer new`",
-                                 param_hint="NAME")
-    _run(ctx, "history.adventurer", store, None, json, name)
-
-
-@app.command(rich_help_panel=LOOK)
 def rule(
     ctx: typer.Context,
     rule_id: Annotated[str, typer.Argument(
@@ -651,13 +613,13 @@ def run() -> None:
 # themselves on the app (``cli.app``) as they are imported here: after the
 # core commands above, the order `rk --help` lists them in.
 from . import battle_verbs  # noqa: E402,F401
-from . import campaign_verbs  # noqa: E402,F401
 from . import class_verbs  # noqa: E402,F401
 from . import delve_verbs  # noqa: E402,F401
 from . import labyrinth_verbs  # noqa: E402,F401
 from . import log_verbs  # noqa: E402,F401
 from . import skyshards  # noqa: E402,F401
 from . import why  # noqa: E402,F401
+from . import xp_verbs  # noqa: E402,F401
 
 if __name__ == "__main__":  # python -m cli.main ...
     run()

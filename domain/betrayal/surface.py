@@ -1,0 +1,3 @@
+from .campaign_surface import CAMPAIGN_SURFACE
+
+SURFACES = (CAMPAIGN_SURFACE,)
