@@ -1,6 +1,13 @@
 """`rk` commands made from what the rulesets declare (their surfaces): a
 verb for each command a ruleset's games take (``rk engage``, ``rk march``),
 ``rk new <setup>`` for each setup, and each query (``rk scenarios``).
+Verbs and queries of two words make a group (``rk item gain``); a word
+that is also a verb or query of its own stays one (``rk reward BATTLE``
+and ``rk reward done``). A ruleset whose games are not battles has a
+group named by their noun (``rk campaign ...``), holding its setup and
+the generic commands of a game as aliases (``rk campaign new``, ``rk
+campaign undo``); the generic commands themselves take its selector
+(``rk undo --campaign saga``: ``GameCommand``).
 
 A verb's words are read by the ruleset's own grammar
 (``domain.kernel.surface.grammar``), the same that writes the lines `rk
@@ -16,7 +23,7 @@ from typing import Any
 from typer._click import Context
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
-from domain.kernel.surface import Param, Setup, Surface, Verb, usage
+from domain.kernel.surface import NEW, Param, Setup, Surface, Verb, usage
 
 GLOBAL = "Global options"
 HELP = ("-h", "--help")
@@ -45,6 +52,19 @@ def setups() -> list[tuple[Surface, Setup]]:
     return [(s, setup) for s in _surfaces() for setup in s.setups]
 
 
+def games_named(word: str) -> list[Surface]:
+    """The surfaces whose games are not battles (they find them) and are
+    called ``word`` (``campaign``)."""
+    return [s for s in _surfaces() if s.noun == word and s.find_game is not None]
+
+
+def selectors() -> list[tuple[tuple[str, str], str]]:
+    """Every ruleset's own option naming the game to act on, besides
+    ``--battle`` (a campaign's ``--campaign``/``-c``), with what it names."""
+    found = {s.selector: s.noun for s in _surfaces() if s.selector != ("--battle", "-b")}
+    return sorted(found.items())
+
+
 # --- help, drawn by typer from display-only parameters --------------------------------------
 
 
@@ -62,15 +82,17 @@ def _shown(p: Param, panel: str | None) -> Any:
                        rich_help_panel=panel, show_default=False, multiple=p.repeat)
 
 
-def _global_params(selector: tuple[str, str] | None, noun: str = "battle") -> list[Any]:
+def _global_params(selector: tuple[str, str] | None, noun: str = "battle", finds: bool = False) -> list[Any]:
     out = [TyperOption(param_decls=["--store"], metavar="STORE", rich_help_panel=GLOBAL, show_default=False,
                        help="Where the events live (default: $RULEKEEPER_STORE, else the home's SQLite file)."),
            TyperOption(param_decls=["--json"], is_flag=True, rich_help_panel=GLOBAL, show_default=False,
                        help="Machine-readable output: JSON on stdout, errors as JSON on stderr.")]
     if selector is not None:
+        # a game that is not a battle is found by the command (``Surface.find_game``), never the current battle
+        default = "the one the command finds" if finds else "the current one; `rk battles` lists them"
         out.insert(1, TyperOption(param_decls=list(selector), metavar="NAME", rich_help_panel=GLOBAL,
-                                  show_default=False, help=f"The {noun} to act on, by name or id (default: the "
-                                                           f"current one; `rk battles` lists them)."))
+                                  show_default=False, help=f"The {noun} to act on, by name or id (default: "
+                                                           f"{default})."))
     return out
 
 
@@ -128,6 +150,8 @@ class VerbCommand(_Declared):
     """``rk <verb> ...``: a command of the game acted on, whichever ruleset
     declared it (``entries``: each ruleset's verb of this name)."""
 
+    reads = False
+
     def __init__(self, word: str, entries: list[tuple[Surface, Verb]]) -> None:
         self.word = word
         self.entries = entries
@@ -137,9 +161,12 @@ class VerbCommand(_Declared):
             panel = f"In a {surface.title} {surface.noun}" if several else None
             params += [_shown(p, panel) for p in verb.params]
         help_text, first = _summary(entries)
-        selector = entries[0][0].selector
-        super().__init__(word, help_text, first, entries[0][1].panel or entries[0][0].panel,
-                         params + _global_params(selector, entries[0][0].noun))
+        own = entries[0][0]
+        globals_ = _global_params(own.selector, own.noun, own.find_game is not None)
+        for surface in {s.selector: s for s, _ in entries if s.selector != own.selector}.values():
+            # another ruleset's verb of this name names its game its own way (a battle's, a campaign's)
+            globals_.insert(2, _global_params(surface.selector, surface.noun, surface.find_game is not None)[1])
+        super().__init__(word, help_text, first, entries[0][1].panel or own.panel, params + globals_)
 
     def run(self, session: Any, words: list[str]) -> None:
         from .verbs import give
@@ -149,10 +176,19 @@ class VerbCommand(_Declared):
 
 class VerbGroup(TyperGroup):
     """``rk <group> <word> ...``: verbs and queries of two words (``rk item
-    gain``, ``rk campaign status``). ``about``: the group's help."""
+    gain``, ``rk campaign list``). ``about``: the group's help.
+
+    ``single``: the command the group's word also is on its own (``rk
+    reward [BATTLE]`` beside ``rk reward done``; ``rk adventurer NAME``
+    beside ``rk adventurer new``), run when the next word names none of
+    the group's (``RulesetsGroup.resolve_command``). ``games``: the
+    surfaces whose games the group is named after (``campaign``): their
+    setup named so (``rk campaign new``) and the generic commands of a game
+    (``rk campaign undo``, ``cli.aliases``) join the group."""
 
     def __init__(self, word: str, entries: list[tuple[Surface, Verb]],
-                 queries: list[tuple[Surface, Any]] = (), about: str = "") -> None:  # type: ignore[assignment]
+                 queries: list[tuple[Surface, Any]] = (), about: str = "",  # type: ignore[assignment]
+                 single: Any = None, games: list[Surface] = ()) -> None:  # type: ignore[assignment]
         commands: dict[str, Any] = {}
         by_second: dict[str, list[tuple[Surface, Verb]]] = {}
         for surface, verb in entries:
@@ -164,11 +200,51 @@ class VerbGroup(TyperGroup):
             command = QueryCommand(surface, query)
             command.name = query.name.split()[1]
             commands[command.name] = command
-        first = (entries or queries)[0]
-        super().__init__(name=word, commands=commands, no_args_is_help=True,
-                         rich_help_panel=getattr(first[1], "panel", "") or first[0].panel,
-                         help=about or first[0].groups.get(word, ""),
+        for surface in games:
+            setup = surface.setup(word)
+            if setup is not None and NEW not in commands:
+                commands[NEW] = SetupCommand(surface, setup)
+                commands[NEW].name = NEW
+            for what in _aliases():
+                if what not in commands:
+                    commands[what] = GameAlias(surface, what)
+        self.single = single
+        if single is not None:  # its help names the group's other words
+            others = "\n\n".join(f"rk {word} {name}: {c.short_help}" for name, c in commands.items())
+            single.help = f"{single.help}\n\nAlso:\n\n{others}"
+        first = [*entries, *queries][0] if entries or queries else (games[0], None)
+        surface = first[0]
+        panel = getattr(single, "rich_help_panel", None) or getattr(first[1], "panel", "") or surface.panel
+        super().__init__(name=word, commands=commands, no_args_is_help=True, rich_help_panel=panel,
+                         help=about or surface.groups.get(word, "") or getattr(single, "short_help", ""),
                          context_settings={"help_option_names": list(HELP)})
+
+
+def _aliases() -> tuple[str, ...]:
+    from .aliases import COMMANDS
+
+    return tuple(COMMANDS)
+
+
+class GameAlias(_Declared):
+    """``rk <noun> status|legal|log|undo|redo``: a generic command of a
+    game, on a game of ``surface`` (``cli.aliases``)."""
+
+    def __init__(self, surface: Surface, what: str) -> None:
+        from .aliases import COMMANDS, verb
+
+        self.surface = surface
+        self.what = what
+        self.reads = COMMANDS[what][2]
+        alias = verb(surface, what)
+        params = [_shown(p, None) for p in alias.params]
+        super().__init__(what, f"{alias.summary}\n\nrk {usage(alias)}", alias.summary, None,
+                         params + _global_params(surface.selector, surface.noun, True))
+
+    def run(self, session: Any, words: list[str]) -> None:
+        from .aliases import run
+
+        run(session, self.surface, self.what, words)
 
 
 class QueryCommand(_Declared):
@@ -183,7 +259,7 @@ class QueryCommand(_Declared):
         params = [_shown(p, None) for p in query.params]
         selector = surface.selector if query.game else None
         super().__init__(query.name, f"{query.summary}{details}", query.summary, query.panel or "Setting up",
-                         params + _global_params(selector, surface.noun))
+                         params + _global_params(selector, surface.noun, surface.find_game is not None))
 
     def run(self, session: Any, words: list[str]) -> None:
         from .verbs import ask
@@ -193,6 +269,8 @@ class QueryCommand(_Declared):
 
 class SetupCommand(_Declared):
     """``rk new <setup> ...``: set a game up (its ruleset's one builder)."""
+
+    reads = False
 
     def __init__(self, surface: Surface, setup: Setup) -> None:
         self.surface = surface
@@ -235,21 +313,72 @@ class RulesetsGroup(TyperGroup):
             return found
         entries = verbs_named(cmd_name)
         queries = queries_named(cmd_name)
-        if any(len(v.words) == 2 for _, v in entries) or any(len(q.name.split()) == 2 for _, q in queries):
-            return VerbGroup(cmd_name, [e for e in entries if len(e[1].words) == 2],
-                             [q for q in queries if len(q[1].name.split()) == 2])
-        if entries:
-            return VerbCommand(cmd_name, entries)
-        if queries:
-            return QueryCommand(*queries[0])
-        return None
+        singles = [e for e in entries if len(e[1].words) == 1]
+        single_queries = [q for q in queries if len(q[1].name.split()) == 1]
+        single = VerbCommand(cmd_name, singles) if singles else \
+            QueryCommand(*single_queries[0]) if single_queries else None
+        pairs = [e for e in entries if len(e[1].words) == 2]
+        paired = [q for q in queries if len(q[1].name.split()) == 2]
+        games = games_named(cmd_name)
+        if pairs or paired or games:
+            return VerbGroup(cmd_name, pairs, paired, single=single, games=games)
+        return single
+
+    def resolve_command(self, ctx: Context, args: list[str]) -> Any:
+        """A group's word alone, or followed by none of its words, is the
+        command it is on its own (``rk reward w1``, ``rk adventurer Ria``)."""
+        name, command, rest = super().resolve_command(ctx, args)
+        if isinstance(command, VerbGroup) and command.single is not None and \
+                (not rest or rest[0] not in command.commands):
+            return name, command.single, rest
+        return name, command, rest
 
     def list_commands(self, ctx: Context) -> list[str]:
         names = list(super().list_commands(ctx))
         seen = set(names)
         for surface in _surfaces():
-            for word in [q.name.split()[0] for q in surface.queries] + [v.words[0] for v in surface.verbs]:
+            nouns = [surface.noun] if surface.find_game is not None else []
+            for word in [q.name.split()[0] for q in surface.queries] + [v.words[0] for v in surface.verbs] + nouns:
                 if word not in seen:
                     seen.add(word)
                     names.append(word)
         return names
+
+
+class GameCommand(TyperCommand):
+    """A command every game answers (``rk status``, ``legal``, ``log``,
+    ``undo``, ``redo``): besides ``--battle`` it takes each ruleset's own
+    selector for the game to act on (``rk undo --campaign saga``), found
+    only when a word it does not know is typed or help is asked for, so
+    that a plain command never loads the surfaces."""
+
+    SELECTED = "selected_"  # the click names of those options
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._others: list[tuple[tuple[str, str], str]] = []
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        known = {name for p in super().get_params(ctx) for name in (*p.opts, *p.secondary_opts)}
+        options = [w.partition("=")[0] for w in args if w.startswith("-") and w != "--"]
+        if any(w not in known for w in options) or any(w in HELP for w in options):
+            self._others = selectors()
+        return super().parse_args(ctx, args)
+
+    def get_params(self, ctx: Context) -> list[Any]:
+        params = super().get_params(ctx)
+        taken = {name for p in params for name in (*p.opts, *p.secondary_opts)}
+        for i, (selector, noun) in enumerate(self._others):
+            names = [n for n in selector if n and n not in taken]
+            if names:
+                params.append(TyperOption(param_decls=[f"{self.SELECTED}{i}", *names], metavar="NAME",
+                                          rich_help_panel=GLOBAL, show_default=False,
+                                          help=f"The {noun} to act on, by name or id (as --battle)."))
+        return params
+
+    def invoke(self, ctx: Context) -> Any:
+        for name in [n for n in ctx.params if n.startswith(self.SELECTED)]:
+            value = ctx.params.pop(name)
+            if value is not None and ctx.params.get("battle") is None:
+                ctx.params["battle"] = value
+        return super().invoke(ctx)

@@ -1,5 +1,5 @@
-"""What the store remembers: a battle's whole log, the list of battles, an
-adventurer between battles, the list of adventurers."""
+"""What the store remembers: a battle's whole log, the list of battles, the
+list of adventurers."""
 
 from __future__ import annotations
 
@@ -10,16 +10,13 @@ from uuid import UUID
 from rich.table import Table
 from rich.text import Text
 
-from domain.betrayal.application import adventurer as find_adventurer
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
 from domain.kernel.narration import given
 
 from . import pager
-from .board import HERO
 from .game import event_json
 from .lines import BOLD, PLAIN, UNDONE, Entry, events, layout
 from .output import printable
-from .phrases import Phrases
 from .session import Session
 from .tables import least_width, simple_table  # noqa: F401 (their home was here)
 
@@ -167,59 +164,6 @@ BATTLE_COLUMNS = (("", "left"), ("battle", "left"), ("setup", "left"), ("round",
                   ("where", "left"), ("who", "left"))
 
 
-def adventurer(s: Session, name: str) -> None:
-    """An adventurer's sheet as the campaign keeps it."""
-    a = find_adventurer(s.app, name)
-    if s.json:
-        s.out.emit(a)
-        return
-    pack = s.app.pack_of("betrayal")
-    dice = {uid: (pack.dice[d].name + (f" (level {pack.dice[d].level})" if pack.dice[d].level > 1 else ""))
-            if d in pack.dice else d for uid, d in a.dice}
-    table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 2, 0, 0))
-    table.add_column(style="bold", no_wrap=True)
-    table.add_column()
-    race = pack.races.get(a.race)
-    table.add_row("race", race.name if race else a.race)
-    table.add_row("skill lines", ", ".join(a.lines) or "—")
-    table.add_row("HP", f"{a.hp}/{a.max_hp}")
-    table.add_row("Sta/Mag/Cool", f"{a.stamina} / {a.magicka} / {a.cooldown}")
-    table.add_row("Tenacity", str(a.tenacity))
-    # A list breaks between its items, never inside "#6 Brace".
-    table.add_row("dice", Phrases(", ".join(f"#{uid} {n}" for uid, n in dice.items()), hang=0))
-    track = []
-    for t in a.track:
-        if t.kind.value == "skill":
-            track.append(f"#{t.uid} {dice.get(t.uid, '?')}" + (f" face {t.face + 1}" if t.face >= 0 else ""))
-        elif t.status is not None:
-            track.append(f"status {t.status.value}")
-        else:
-            track.append(t.kind.value.replace("-", " "))
-    table.add_row("track", Phrases(", ".join(track) or "—", hang=0))
-    names = _battle_names(s)
-    table.add_row("battles", Phrases(", ".join(printable(names.get(b, b)) + _outcome(s, b) for b in a.battles)
-                                     or "—", hang=0))
-    if a.hp <= 0:
-        table.add_row("", "defeated: cannot join a battle (HEALTH-5) until a rest heals it (rk rest)")
-    if a.campaign or a.class_id:
-        from .sheet import sheet_rows
-
-        table.add_row("campaign", a.campaign or "—")
-        for label, value in sheet_rows(s, a):
-            table.add_row(label, Phrases(value, hang=0))
-    s.out.print(Text(a.name, style=HERO), table)
-
-
-def _outcome(s: Session, battle_id: str) -> str:
-    """`` (success)`` or `` (failure)`` for a battle this store holds; "" for
-    one it does not (an adventurer imported with its campaign alone)."""
-    from domain.kernel.errors import NotFound
-
-    try:
-        outcome = getattr(s.app.battle(battle_id).state, "outcome", None)
-    except NotFound:
-        return ""
-    return f" ({outcome.value})" if outcome is not None else ""
 
 
 def _battle_names(s: Session) -> dict[str, str]:

@@ -35,6 +35,7 @@ from .app import (
     app,
     new_app,
 )
+from .declared import GameCommand
 from .session import Defaults
 
 
@@ -102,7 +103,7 @@ def lines(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
 # --- looking ----------------------------------------------------------------------
 
 
-@app.command(rich_help_panel=LOOK)
+@app.command(cls=GameCommand, rich_help_panel=LOOK)
 def status(
     ctx: typer.Context,
     at: Annotated[Optional[int], typer.Option(
@@ -119,7 +120,7 @@ def status(
     _run(ctx, "game.status", store, battle, json, at)
 
 
-@app.command(rich_help_panel=LOOK)
+@app.command(cls=GameCommand, rich_help_panel=LOOK)
 def legal(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
     """List what may be done now, one `rk` command per line.
 
@@ -133,7 +134,7 @@ NoPager = Annotated[bool, typer.Option(
                        " (default: less -FRX). A pipe or a file never gets a pager.")]
 
 
-@app.command(rich_help_panel=LOOK)
+@app.command(cls=GameCommand, rich_help_panel=LOOK)
 def log(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False,
         no_pager: NoPager = False) -> None:
     """Every event of the battle, narrated and numbered as `rk status --at` counts; undone commands marked."""
@@ -148,44 +149,6 @@ def battles(
 ) -> None:
     """List the battles in the store, oldest first, with where each stands; * marks the current one."""
     _run(ctx, "history.battles", store, None, json, all_)
-
-
-@app.command(rich_help_panel=LOOK)
-def adventurer(
-    ctx: typer.Context,
-    name: Annotated[str, typer.Argument(
-        metavar="NAME|new", help="The adventurer's name (any case), or `new` to recruit one.", show_default=False)],
-    new_name: Annotated[Optional[str], typer.Argument(
-        metavar="[NEW-NAME]", help="With `new`: the new adventurer's name.", show_default=False)] = None,
-    race: Annotated[Optional[str], typer.Option(
-        metavar="RACE", show_default=False, help="With `new`: its race (see `rk races`).")] = None,
-    class_id: Annotated[Optional[str], typer.Option(
-        "--class", metavar="CLASS", show_default=False, help="With `new`: its class (see `rk classes`).")] = None,
-    lines: Annotated[Optional[str], typer.Option(
-        metavar="LINE+LINE", show_default=False,
-        help="With `new`: its starting skill lines (default: the pack's; see `rk lines`).")] = None,
-    campaign: Annotated[Optional[str], typer.Option(
-        "--campaign", "-c", metavar="NAME", show_default=False,
-        help="With `new`: the campaign it joins (default: the newest; one is begun if there is none).")] = None,
-    store: Store = None, json: Json = False,
-) -> None:
-    """Show an adventurer's sheet between battles, or recruit one.
-
-    rk adventurer Ria: stats, class, XP and Tenacity, the mat rows with the
-    next slot's cost, dice, track, items, battles.
-
-    rk adventurer new Ria --race nord --class bastion: a new adventurer of
-    that race and class joins the campaign.
-    """
-    if name == "new" and (new_name is not None or race or class_id):
-        if not new_name or not race or not class_id:
-            raise typer.BadParameter("rk adventurer new NAME --race RACE --class CLASS", param_hint="NEW-NAME")
-        _run(ctx, "campaign.recruit", store, None, json, new_name, race, class_id, lines, campaign)
-        return
-    if new_name is not None or race or class_id or lines or campaign:
-        raise typer.BadParameter("NEW-NAME, --race, --class, --lines and --campaign go with `rk adventurer new`",
-                                 param_hint="NAME")
-    _run(ctx, "history.adventurer", store, None, json, name)
 
 
 @app.command(rich_help_panel=LOOK)
@@ -393,7 +356,7 @@ def roll_enemy(
     _run(ctx, "betrayal.roll_enemy", store, battle, json, faces)
 
 
-@app.command(rich_help_panel=ACT)
+@app.command(cls=GameCommand, rich_help_panel=ACT)
 def undo(
     ctx: typer.Context,
     force: Annotated[bool, typer.Option(
@@ -404,7 +367,7 @@ def undo(
     _run(ctx, "game.undo", store, battle, json, force)
 
 
-@app.command(rich_help_panel=ACT)
+@app.command(cls=GameCommand, rich_help_panel=ACT)
 def redo(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
     """Redo the command undone last, if nothing was done since."""
     _run(ctx, "game.redo", store, battle, json)
@@ -638,7 +601,6 @@ def run() -> None:
 # themselves on the app (``cli.app``) as they are imported here: after the
 # core commands above, the order `rk --help` lists them in.
 from . import battle_verbs  # noqa: E402,F401
-from . import campaign_verbs  # noqa: E402,F401
 from . import class_verbs  # noqa: E402,F401
 from . import delve_verbs  # noqa: E402,F401
 from . import labyrinth_verbs  # noqa: E402,F401

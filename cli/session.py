@@ -79,7 +79,7 @@ class Session:
         """The application on this session's store (built once), for games
         of every ruleset."""
         app = self.defaults.apps.get(self.store)  # a writable one serves reads too
-        read = (self.reads if self.reads is not None else _command() in READS) and not _recruiting()
+        read = self.reads if self.reads is not None else _command() in READS
         key = (self.store, "read") if read else self.store
         if app is None:
             app = self.defaults.apps.get(key)
@@ -176,15 +176,6 @@ def _store_failed(error: BaseException) -> bool:
     # The library lets some of the drivers' own errors through (SQLite's
     # journal-mode pragma on a read-only file, for one).
     return bool(bases) and isinstance(error, tuple(bases))
-
-
-def _recruiting() -> bool:
-    """Whether the command is `rk adventurer new ...`, which writes."""
-    from typer._click.globals import get_current_context
-
-    ctx = get_current_context(silent=True)
-    return ctx is not None and ctx.info_name == "adventurer" and ctx.params.get("name") == "new" \
-        and bool(ctx.params.get("race"))
 
 
 def _command() -> str | None:

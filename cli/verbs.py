@@ -63,19 +63,20 @@ def _options(verbs: list[Verb]) -> set[str]:
 
 def give(s: Session, word: str, entries: list[tuple[Surface, Verb]], words: list[str]) -> None:
     """``rk <word> <words>``: the command of the game acted on, by the verb
-    its ruleset declares under ``word``."""
+    its ruleset declares under ``word`` (``words``: what follows it)."""
     from .game import act
 
     declared = _options([v for _, v in entries])
     words = _globals(s, words, declared)
-    selectors = {surface.selector for surface, _ in entries}
+    # --battle names any game, as it does before the command (`rk --battle NAME ...`)
+    selectors = {surface.selector for surface, _ in entries} | {("--battle", "-b")}
     for selector in selectors:
         if selector[0] not in declared:
             named, words = _pull(words, tuple(n for n in selector if n))
             if named is not None:
                 s.battle = named
     surface, verb = _entry(s, word, entries, words)
-    cls, fields = read(verb, words[len(verb.words) - 1:])
+    cls, fields = read(verb, words)
     fields = _read_files(verb, fields)
     if verb.complete is not None:
         fields = verb.complete(s.app, s.battle_id, fields)
@@ -83,20 +84,38 @@ def give(s: Session, word: str, entries: list[tuple[Surface, Verb]], words: list
 
 
 def _entry(s: Session, word: str, entries: list[tuple[Surface, Verb]], words: list[str]) -> tuple[Surface, Verb]:
-    """The ruleset's verb for the game acted on: the one named, else the
-    current game when it is of a ruleset declaring the verb, else (a verb
-    of games that are not battles, such as a campaign) the game its
-    ruleset finds for the command."""
+    """The ruleset's verb for the game acted on: the one named, else (a verb
+    of games that are not battles, such as a campaign's) the game its
+    ruleset finds for the command, else the current game, when it is of a
+    ruleset declaring the verb. The game found may be another ruleset's,
+    whose verb of these words is then given (a promotion mid-battle)."""
     mine = {surface.ruleset: (surface, verb) for surface, verb in entries}
-    if not s.battle and all(surface.find_game is not None for surface, _ in entries):
-        surface, verb = entries[0]
-        cls, fields = read(verb, words[len(verb.words) - 1:])
-        s.set_game(surface.find_game(s.app, fields))
-        return surface, verb
+    if not s.battle:
+        _find(s, entries, words)
     rs = s.ruleset
     if rs.name not in mine:
         raise MalformedCommand(_not_here(s, word, rs, entries))
     return mine[rs.name]
+
+
+def _find(s: Session, entries: list[tuple[Surface, Verb]], words: list[str]) -> None:
+    """Point ``s`` at the game the first verb of ``entries`` that finds its
+    own game finds for ``words`` ("" from it, or words that verb cannot
+    read while another ruleset's verb may: the current game)."""
+    for surface, verb in entries:
+        finder = verb.find_game or surface.find_game
+        if finder is None:
+            continue
+        try:
+            _, fields = read(verb, words)
+        except MalformedCommand:
+            if all((v.find_game or sf.find_game) is not None for sf, v in entries):
+                raise
+            return
+        found = finder(s.app, fields)
+        if found:
+            s.set_game(found)
+        return
 
 
 def _not_here(s: Session, word: str, rs: Any, entries: list[tuple[Surface, Verb]]) -> str:
@@ -118,9 +137,11 @@ def set_up(s: Session, surface: Surface, setup: Setup, words: list[str]) -> None
     from .battle_names import started
     from .game import report
 
-    words = _globals(s, words, _options([setup.verb]))
-    # the old spelling of --name, kept: `rk new clash --battle NAME`
-    named, words = _pull(words, ("--battle", "-b"))
+    declared = _options([setup.verb])
+    words = _globals(s, words, declared)
+    # the old spelling of --name, kept: `rk new clash --battle NAME`; and
+    # --name where a setup takes the name as its argument (`rk new campaign NAME`)
+    named, words = _pull(words, ("--battle", "-b") + (() if "--name" in declared else ("--name",)))
     _, fields = read(setup.verb, words)
     fields = _read_files(setup.verb, fields)
     if named is not None and "name" not in fields:
@@ -132,7 +153,11 @@ def set_up(s: Session, surface: Surface, setup: Setup, words: list[str]) -> None
     except msgspec.ValidationError as e:
         raise MalformedCommand(f"new {setup.name}: {e}") from None
     result = setup.start(s.app, request)
-    started(s, result.battle.state.battle_id)
+    game_id = result.battle.state.battle_id
+    if s.app.ruleset(game_id).battles:
+        started(s, game_id)
+    else:  # a game that is not a battle (a campaign) never becomes the current battle
+        s.set_game(game_id)
     report(s, result, None, full=True)
 
 

@@ -1,5 +1,5 @@
 """A new game from a request (``wire.NewGame``): the same domain verbs as
-`rk new` and `rk campaign new`, with the same defaults (a random seed; the campaign's XP dial,
+`rk new`, with the same defaults (a random seed; the campaign's XP dial,
 else 1; a name from the setup's first word)."""
 
 from __future__ import annotations
@@ -158,12 +158,9 @@ def _rare_slots(slots: list[str]) -> tuple[str, ...]:
 
 
 def _campaign(app: GameApp, r: NewCampaign) -> Result:
-    from domain.betrayal.campaign_app import new_campaign
-    from domain.betrayal.vocab import Difficulty
+    from domain.betrayal.campaign_setup import start as begin  # the one builder, as `rk new campaign`'s
 
-    if r.dial is not None and not 0 <= r.dial <= MAX_DIAL:
-        raise MalformedCommand(f"dial must be a whole number from 0 to {MAX_DIAL} (as `rk campaign new --dial`)")
-    return new_campaign(app, r.name, difficulty=_choice(Difficulty, r.difficulty, "difficulty"), dial=r.dial)
+    return begin(app, r)
 
 
 def _choice(kind: type[enum.Enum], value: str, what: str) -> Any:

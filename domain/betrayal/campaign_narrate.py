@@ -12,9 +12,11 @@ from domain.kernel.commandlog import LAST_COMMAND
 
 from . import adventurer_events as ae
 from . import campaign as cp
-from . import campaign_commands as cc
 from . import narrate
 from .catalog import Pack
+
+
+RULESET = "betrayal-campaign"  # campaign_ruleset.CAMPAIGN's name (that module imports this one)
 
 
 def _name(pack: Pack | None, item: str) -> str:
@@ -88,6 +90,14 @@ _LINES: dict[type, tuple[str, Callable[[Any, Pack | None], str]]] = {
 
 
 _LINES[cp.CampaignIssued] = ("", lambda e, p: f"rk {spell(e.command)}" + (" (redone)" if e.redo_of else ""))
+
+
+def spell(command: Any) -> str:
+    """The `rk` command line (without ``rk``) that gives ``command``: the
+    campaign surface's grammar writes it, the same that reads it back."""
+    from domain.kernel.surface import surface_of
+
+    return surface_of(RULESET).grammar.spell(command)
 _LINES[cp.CampaignUndone] = ("", lambda e, p: f"undo: {LAST_COMMAND} is reverted; back to session"
                                               f" {e.restored.session}, day {e.restored.day}")
 
@@ -112,40 +122,6 @@ def describe(event: Any, pack: Pack | None, state: cp.CampaignState | None = Non
             if state is not None else None
         text = text.replace("{who}", member.name if member else "this adventurer")
     return f"{rule}: {text}" if rule else text
-
-
-def spell(command: cc.CampaignCommand) -> str:
-    """The `rk` command line (without ``rk``) that gives ``command``."""
-    c = command
-    if isinstance(c, cc.StartCampaign):
-        return f"campaign new {c.campaign_id} --difficulty {c.difficulty.value} --dial {c.dial}"
-    if isinstance(c, cc.Recruit):
-        lines = f" --lines {'+'.join(c.lines)}" if c.lines else ""
-        return f"adventurer new {c.name} --race {c.race} --class {c.class_id}{lines}"
-    if isinstance(c, cc.Enlist):
-        return f"campaign enlist {c.name}" + (f" --class {c.class_id}" if c.class_id else "")
-    if isinstance(c, cc.GainRewards):
-        return f"reward {c.battle_id} --xp {c.xp}"  # the loot comes from the battle, as the narration says
-    if isinstance(c, cc.Advance):
-        return f"advance {c.adventurer} {c.what}" + (f" {c.amount}" if c.amount != 1 else "")
-    if isinstance(c, cc.Untrain):
-        return f"untrain {c.adventurer} {c.uid if c.uid else c.what}"
-    if isinstance(c, cc.EndRewards):
-        return "reward done"
-    if isinstance(c, cc.TrainLine):
-        return f"train {c.adventurer} {c.line}" + (f" --row {c.row} --{'left' if c.left else 'right'}" if c.row else "")
-    if isinstance(c, cc.Rest):
-        picks = "".join(f" --remove {n}:{','.join(map(str, ps))}" for n, ps in c.remove)
-        gives = "".join(f" --discard {n}:{i}" for n, i in c.discard)
-        return f"rest{picks}{gives}"
-    if isinstance(c, cc.EndSession):
-        return "campaign end-session"
-    if isinstance(c, cc.Promote):
-        return f"promote {c.adventurer}"
-    verb = {cc.GainItem: "gain", cc.ReadyItem: "ready", cc.StowItem: "stow", cc.DiscardItem: "discard",
-            cc.UseItem: "use", cc.ReplenishItem: "replenish"}[type(c)]
-    extra = " --ready" if isinstance(c, cc.GainItem) and c.ready else ""
-    return f"item {verb} {c.adventurer} {c.item}{extra}"
 
 
 def _register() -> None:

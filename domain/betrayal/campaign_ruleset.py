@@ -109,9 +109,6 @@ class BetrayalCampaign(Ruleset):
     def cited_rule(self, event: Event) -> str:
         return words.cited_rule(event) or BETRAYAL.cited_rule(event)
 
-    def describe_command(self, command: cc.CampaignCommand) -> str:
-        return words.spell(command)
-
     def summary(self, state: cp.CampaignState) -> Summary:
         where = f"reward phase of {state.reward}" if state.reward else f"session {state.session}, day {state.day}"
         return Summary(round=state.session, where=where, who=", ".join(m.name for m in state.party),

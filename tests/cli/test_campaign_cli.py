@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import random
 
+import msgspec
+
 import pytest
 from typer.testing import CliRunner
 
@@ -49,7 +51,7 @@ def party(store):
 
 def test_recruiting_without_a_campaign_begins_one(store):
     out = rk("adventurer", "new", "Ria", "--race", "nord", "--class", "bastion")
-    assert "Began campaign campaign-1" in out and "Ria joins the party" in out
+    assert "Ria joins the party" in out and "Campaign campaign-1 (adept)" in out
     assert "CLASS-1: Ria the nord bastion is recruited" in out
     listed = json.loads(rk("campaign", "list", "--json"))
     assert [(c["campaign"], c["party"]) for c in listed] == [("campaign-1", ["Ria"])]
@@ -65,7 +67,7 @@ def test_the_sheet_shows_class_xp_mat_and_items(party):
 
 def test_a_refused_recruit_names_the_reason_and_writes_nothing(party):
     assert "no class 'knight'" in rk("adventurer", "new", "Ana", "--race", "nord", "--class", "knight", code=1)
-    assert "exists already" in rk("adventurer", "new", "ria", "--race", "orc", "--class", "mender", code=1)
+    assert "in the party already" in rk("adventurer", "new", "ria", "--race", "orc", "--class", "mender", code=1)
     assert [m[0] for m in json.loads(rk("campaign", "status", "--json"))["state"]["party"]] == ["Ria", "Tarn"]
 
 
@@ -132,3 +134,52 @@ def test_an_adventurer_in_a_battle_not_ended_is_listed_as_unable_to_fight_and_le
     rows = {r["name"]: r for r in json.loads(rk("adventurers", "--json"))}
     assert (rows["Ria"]["fighting"], rows["Ria"]["can_fight"], rows["Tarn"]["can_fight"]) == ("skirmish", False, True)
     assert "BETWEEN-1: Ria is in battle skirmish" in rk("rest", code=2)
+
+
+def _read_back(listed: list[dict]) -> None:
+    """Each line `rk campaign legal --json` lists gives the command beside it."""
+    from domain.betrayal import campaign_commands as cc
+    from domain.kernel.surface import surface_of
+
+    grammar = surface_of("betrayal-campaign").grammar
+    commands = [c for c in listed if c["rk"].startswith("rk ")]
+    assert commands
+    for entry in commands:
+        assert grammar.parse(entry["rk"][3:]) == msgspec.convert(entry["command"], cc.CampaignCommand)
+
+
+def test_every_line_rk_campaign_legal_lists_reads_back_as_its_command(party):
+    rk("item", "gain", "Ria", "bitterroot-draught")
+    _read_back(json.loads(rk("campaign", "legal", "--json")))
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--party", "Tarn", "--seed", "2",
+       "--name", "w1")
+    finish(party, "w1")
+    rk("reward", "w1", "--xp", "8")
+    _read_back(json.loads(rk("legal", "--campaign", "saga", "--json")))
+
+
+def test_a_campaign_is_named_as_a_battle_is_and_never_becomes_the_current_battle(store):
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--seed", "3", "--name", "w1")
+    assert "campaign saga begins at expert difficulty" in rk("new", "campaign", "saga", "--difficulty", "expert")
+    assert json.loads(rk("status", "--json"))["battle"] == "w1"  # still the current battle
+    rk("campaign", "enlist", "Ysolda", "--class", "bastion")
+    assert "Campaign saga (expert)" in rk("status", "--campaign", "saga")
+    assert "Campaign saga (expert)" in rk("campaign", "status", "saga")
+    assert "Undid the last command, rk campaign enlist Ysolda --class bastion" in rk("undo", "-c", "saga")
+    assert "Redid rk campaign enlist Ysolda --class bastion" in rk("campaign", "redo")
+    assert "rk rest" in rk("legal", "-c", "saga")
+    assert "rk campaign enlist Ysolda --class bastion" in rk("log", "--campaign", "saga", "--no-pager")
+    assert "'w1' is not a campaign" in rk("campaign", "status", "w1", code=1)
+    assert "rest is not a command of" in rk("rest", "--battle", "w1", code=1)
+
+
+def test_the_reward_phase_by_its_words(party):
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--party", "Tarn", "--seed", "2",
+       "--name", "w1")
+    finish(party, "w1")
+    out = rk("reward", "w1", "--xp", "5", "-c", "saga")
+    assert "REWARD-1: the Reward Phase of w1: 5 XP each" in out
+    assert "rk reward w1 --xp 5" in rk("campaign", "log", "--no-pager")
+    assert "REWARD-4" in rk("reward", "done")
+    assert "rk reward done" in rk("campaign", "log", "--no-pager")
+    assert "BATTLE" in rk("reward", "--help") and "rk reward done" in rk("reward", "--help")

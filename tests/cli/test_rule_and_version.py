@@ -97,7 +97,7 @@ def test_the_shell_completes_command_names_from_their_first_letters():
 
 def test_the_shell_completes_a_groups_commands_and_a_commands_options():
     complete = shell.Completer(app).matches
-    assert complete("new ", "") == ["clash", "conquest", "delve", "dungeon", "labyrinth"]
+    assert complete("new ", "") == ["campaign", "clash", "conquest", "delve", "dungeon", "labyrinth"]
     assert complete("rule MOVE-1 ", "--a") == ["--all"]
     assert complete("move ", "--") == ["--battle", "--explore", "--help", "--json", "--store"]
     assert complete("move ", "c") == []  # hexes are not guessed
@@ -109,7 +109,7 @@ def test_the_shell_completer_speaks_readlines_protocol(monkeypatch):
     monkeypatch.setattr(readline, "get_line_buffer", lambda: "new c")
     monkeypatch.setattr(readline, "get_begidx", lambda: 4)
     completer = shell.Completer(app)
-    assert [completer.complete("c", i) for i in range(3)] == ["clash", "conquest", None]
+    assert [completer.complete("c", i) for i in range(4)] == ["campaign", "clash", "conquest", None]
 
 
 def test_the_shells_usage_errors_name_commands_as_typed_in_it(monkeypatch, capsys):

@@ -161,8 +161,17 @@ class Surface:
 
     ``find_game(app, fields)``: for games that are not battles (a
     campaign), the game a verb acts on when none is named, from the
-    command's fields (the campaign of the adventurer it names); battles
-    act on the current battle.
+    command's fields (the campaign of the adventurer it names; with no
+    fields, the one its generic commands act on: the newest); battles
+    act on the current battle. A verb may find its own (``Verb.find_game``);
+    the game found may be of another ruleset, whose verb of the same words
+    is then given (a promotion in the battle the adventurer fights), and
+    "" leaves it to the current game.
+
+    A surface whose games are found so has a group of commands named by
+    its ``noun`` (``rk campaign ...``): its two-word verbs and queries,
+    and the generic commands of a game (status, legal, log, undo, redo)
+    and its setup named as the noun (``rk campaign new``), as aliases.
     """
 
     ruleset: str

@@ -234,7 +234,10 @@ def _shown(verb: Verb, p: Param, value: Any, cls: type | None) -> bool:
         return bool(value)
     if verb.required(p):
         return True
-    return value != plain(verb.default(p, cls))
+    default = verb.default(p, cls)
+    if default is msgspec.NODEFAULT:  # optional to type, filled from the store (Verb.complete): always written
+        return True
+    return value != plain(default)
 
 
 def usage(verb: Verb) -> str:

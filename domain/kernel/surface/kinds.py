@@ -321,13 +321,15 @@ class Flag(Kind):
 
 @dataclass(frozen=True)
 class Names(Kind):
-    """Several names or ids, comma-separated (``e1,e2``; targets, items).
+    """Several names or ids, comma-separated (``e1,e2``; targets, items),
+    or joined by another ``sep`` (skill lines: ``bow+destruction-staff``).
     ``empty``: the word for none at all where none differs from leaving the
     option out."""
 
     of: str = "units"
     empty: str = ""
     size: int = 0
+    sep: str = ","
 
     metavar: ClassVar[str] = "A,B"
 
@@ -335,15 +337,16 @@ class Names(Kind):
         word = text.strip()
         if self.empty and word.lower() == self.empty:
             return ()
-        out = tuple(p.strip() for p in word.split(",") if p.strip())
+        out = tuple(p.strip() for p in word.split(self.sep) if p.strip())
         if self.size and len(out) != self.size:
-            raise MalformedCommand(f"{where}: name {self.size}, comma-separated")
+            joined = "comma-separated" if self.sep == "," else f"joined by {self.sep}"
+            raise MalformedCommand(f"{where}: name {self.size}, {joined}")
         return out
 
     def spell(self, value: Any, placeholders: bool = False) -> str:
         if not value and self.empty:
             return self.empty
-        return quoted(",".join(value))
+        return quoted(self.sep.join(value))
 
     def schema(self) -> dict[str, Any]:
         return {"type": "array", "items": {"type": "string"}}

@@ -76,6 +76,9 @@ class Verb:
     ``complete``: fills, from the store, what a player may leave out and
     the rules need (the battle a Reward Phase is for): ``complete(app,
     game_id, fields) -> fields``, run by the application before deciding.
+    ``find_game``: the game this verb acts on when none is named, where it
+    is not the one its surface's ``find_game`` finds (a promotion: the
+    battle the adventurer fights, ADVANCE-16); as ``Surface.find_game``.
     """
 
     name: str
@@ -89,6 +92,7 @@ class Verb:
     build: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     fields: Callable[[Any], dict[str, Any]] | None = None
     complete: Callable[[Any, str, dict[str, Any]], dict[str, Any]] | None = None
+    find_game: Callable[[Any, dict[str, Any]], str] | None = None
 
     @property
     def words(self) -> tuple[str, ...]:
