@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-from rich.table import Table
 from rich.text import Text
 
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone

@@ -306,7 +306,7 @@ def test_audit_has_a_line_per_event_citing_rules_and_marks_undone_commands(app: 
         assert all(line.forced == forced for line in marked)
         undo_line = next(line for line in lines if line.command_id == undo_id)
         assert undo_line.event == "CommandUndone" and not undo_line.undone
-        assert undo_line.rule == ("UNDO-2" if forced else "UNDO")
+        assert undo_line.rule == ("UNDO-2" if forced else "UNDO-1")
     assert not any(line.undone for line in lines if line.command_id not in undone_ids)
 
     # The adventurers' own streams: created at setup, written back at the end.
