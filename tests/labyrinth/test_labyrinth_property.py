@@ -32,7 +32,7 @@ from postgres_tables import drop_postgres_tables
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.games import GameApp
 from domain.kernel.portable import export_battle, import_log, state_digest
-from domain.labyrinth import RULESET
+from domain.labyrinth.ruleset import RULESET
 from domain.labyrinth.commands import Attack, EnemyAct, Escape, Member, StartLabyrinth, UseItem, UseSkill
 from domain.labyrinth.decision import RulesContext
 from domain.labyrinth.packs import starter_pack

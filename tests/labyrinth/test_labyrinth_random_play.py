@@ -14,7 +14,7 @@ from labyrinth_harness import CTX, PACK, PARTY, legal, start
 
 from domain.kernel.games import GameApp
 from domain.kernel.portable import export_battle, verify_log
-from domain.labyrinth import RULESET
+from domain.labyrinth.ruleset import RULESET
 from domain.labyrinth.catalog import Abilities
 from domain.labyrinth.commands import Attack, Member, StartLabyrinth, UseSkill
 from domain.labyrinth.sheets import PcSheet

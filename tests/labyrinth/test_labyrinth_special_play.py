@@ -18,7 +18,7 @@ from msgspec.structs import replace
 
 from domain.kernel.games import GameApp
 from domain.kernel.portable import export_battle, verify_log
-from domain.labyrinth import RULESET
+from domain.labyrinth.ruleset import RULESET
 from domain.labyrinth import events as ev
 from domain.labyrinth.commands import Attack, Member, StartLabyrinth, UseSkill
 from domain.labyrinth.rules import decide, evolve, legal_commands, replay
