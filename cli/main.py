@@ -195,7 +195,8 @@ def move(
     In a labyrinth battle, `rk move PC ROW [PLACE]` declares a PC's Standby
     move to the front or back row (STANDBY-2, STANDBY-3).
     """
-    _run(ctx, "labyrinth_verbs.move", store, battle, json, hex, row, place, explore)
+    # A ruleset that declares `move` is given it so (cli.move_verb); the others, by the handler named last.
+    _run(ctx, "move_verb.move", store, battle, json, hex, row, place, explore, "betrayal.move")
 
 
 @app.command(rich_help_panel=ACT)
@@ -603,7 +604,6 @@ def run() -> None:
 from . import battle_verbs  # noqa: E402,F401
 from . import class_verbs  # noqa: E402,F401
 from . import delve_verbs  # noqa: E402,F401
-from . import labyrinth_verbs  # noqa: E402,F401
 from . import log_verbs  # noqa: E402,F401
 from . import why  # noqa: E402,F401
 

@@ -9,7 +9,10 @@ special cases in ``events_special.py``), ``decide``/``legal_commands`` in
 ``critical``, ``chain``, ``skills``, ``tokens``, ``ailments``, ``buffs``,
 ``end_phase``, ``escape``, ``casualties``), derived stats in ``stats.py``,
 ``evolve`` in ``evolve.py``, content in ``packs.py``/``catalog.py``/
-``content/``. The entry module, ``ruleset.py``, gives the kernel
-``RULESETS``: the kernel imports it on first use of "labyrinth"; importing
-this package loads nothing else.
+``content/``. What the table sees is declared as data in ``surface.py``
+(the verbs, the setup and its request, ``request.py``, the listings), with
+``views.py`` (the status), ``listings.py`` and ``new_game.py`` (the one
+setup builder) loaded only when needed. The entry module, ``ruleset.py``,
+gives the kernel ``RULESETS``: the kernel imports it on first use of
+"labyrinth"; importing this package loads nothing else.
 """

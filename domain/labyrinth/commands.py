@@ -121,9 +121,10 @@ class Attack(Command, frozen=True, kw_only=True):
     """Main: a Normal attack on ``target`` with the Weapon slot's weapon
     (MAIN-2). ``fp``: FP spent on its hit check for as many extra dice (the
     best 2 kept); ``reroll``: reroll that check once if it fails, for FP
-    (facts: Fills FUMBLE-2)."""
+    (facts: Fills FUMBLE-2). ``actor`` "": the one acting now, which `rk
+    attack TARGET` fills in before the command is given."""
 
-    actor: str
+    actor: str = ""
     target: str
     fp: int = 0
     reroll: bool = False

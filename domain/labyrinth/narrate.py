@@ -1,16 +1,16 @@
-"""One readable line per labyrinth event and per command. Names come from
-the state just before the event when there is one, else ids are used."""
+"""One readable line per labyrinth event; a command is written as it is
+typed, by the surface's grammar (``rk legal`` and the command line use
+the same). Names come from the state just before the event when there is
+one, else ids are used."""
 
 from __future__ import annotations
 
-import shlex
 from typing import Any
 
-import msgspec
-
-from . import commands as cmd
 from . import events as ev
-from .options import Options, passive_mode
+from .surface import SURFACES
+
+RULESET_WORDS = SURFACES[0].grammar  # commands as typed: the grammar `rk` reads them with
 
 
 def _n(state: Any, cid: str) -> str:
@@ -27,7 +27,7 @@ def describe_event(e: Any, state: Any) -> str:
     n = lambda cid: _n(state, cid)  # noqa: E731
     match e:
         case ev.CommandIssued():
-            return f"> {describe_command(e.command)}"
+            return f"> {RULESET_WORDS.spell(e.command)}"
         case ev.CommandUndone():
             return "a command was undone" + (" (forced)" if e.forced else "")
         case ev.BattleStarted():
@@ -176,84 +176,3 @@ def _escape_rolls(e: ev.EscapeRolled, n: Any) -> str:
         text = f"{n(i)} {_faces(first)}" + (f" rolled again {_faces(again)}" if again else "")
         out.append(text + (f" keeping {_faces(k)}" if len(last) > 2 else "") + f" {t}")
     return ", ".join(out)
-
-
-def _spend(c: Any) -> str:
-    return (f" --fp {c.fp}" if c.fp else "") + (" --reroll" if c.reroll else "")
-
-
-def describe_command(c: Any) -> str:
-    """A command as it is typed on the command line, without ``rk``
-    (``attack p1 e2``; the verbs of ``cli/labyrinth_verbs.py``)."""
-    match c:
-        case cmd.StartLabyrinth():
-            return _setup_line(c)
-        case cmd.Move():
-            return f"move {c.actor} {c.row.value}" + (f" {c.order}" if c.order else "")
-        case cmd.SwapWeapons():
-            return f"swap {c.actor}"
-        case cmd.UseStandbySkill():
-            return f"standby-skill {c.actor} {c.skill}" + (f" --target {c.target}" if c.target else "")
-        case cmd.FullDefense():
-            return f"full-defense {c.actor}"
-        case cmd.Escape():
-            return f"escape {c.actor}" + _spend(c)
-        case cmd.Pass():
-            return f"pass {c.actor}"
-        case cmd.Hold():
-            return f"hold {c.actor}"
-        case cmd.React():
-            return f"react {c.actor} {c.skill or 'none'}"
-        case cmd.SpendFp():
-            return f"spend {c.actor} {c.fp}" + (" --reroll" if c.reroll else "")
-        case cmd.Attack():
-            return (f"attack {c.target}" if not c.actor else f"attack {c.actor} {c.target}") + _spend(c)
-        case cmd.UseSkill():
-            return f"skill {c.actor} {c.skill}" + (f" --target {c.target}" if c.target else "") + _spend(c)
-        case cmd.UseItem():
-            return f"consume {c.actor} {c.item}" + (f" --target {c.target}" if c.target else "")
-        case cmd.EnemyAct():
-            what = c.skill or "attack"  # "pass", a skill's id, or a Normal attack
-            return f"enemy {c.actor} {what}" + (f" --target {c.target}" if c.target else "")
-    return type(c).__name__
-
-
-def _setup_line(c: Any) -> str:
-    """``rk new labyrinth`` with every choice of the setup: each party member
-    as CLASS:LEVEL[:NAME[:ROW]] (one from a sheet file as ``--sheet
-    '<NAME: CLASS:LEVEL>'``, the file not being kept), the allied NPCs
-    likewise, how passives are chosen, then the options that differ from the
-    defaults."""
-    members = []
-    for option, group in (("party", c.party), ("ally", getattr(c, "allies", ()))):
-        for m in group:
-            parts = [m.cls, str(m.level)]
-            if m.sheet is not None:
-                sheet = "sheet" if option == "party" else "ally-sheet"
-                members.append(f"--{sheet} {shlex.quote(f'<{m.name or m.cls}: {m.cls}:{m.level}>')}")
-                continue
-            if m.name or m.row is not None:
-                parts.append(m.name)
-            if m.row is not None:
-                parts.append(m.row.value)
-            members.append(f"--{option} {shlex.quote(':'.join(parts))}")
-    words = [f"new labyrinth --encounter {c.encounter}", *members, f"--seed {c.seed}"]
-    o = c.options
-    # ``--passives`` (asked by default on the command line) stands for the two passive options.
-    words.append(f"--passives {passive_mode(o)}")
-    default = Options()
-    for f in msgspec.structs.fields(Options):
-        value = getattr(c.options, f.name)
-        if value == getattr(default, f.name) or f.name in ("ask_passives", "auto_passives"):
-            continue
-        if f.name == "ambush":
-            words.append(f"--ambush {'enemies' if value == 'enemy' else 'pcs'}")
-        elif f.name == "gm_enemies":
-            words.append("--gm-enemies")
-        elif f.name == "ask_fp":
-            words.append("--ask-fp")
-        else:
-            shown = str(value).lower() if isinstance(value, bool) else str(value)
-            words.append(f"--option {f.name}={shown}")
-    words += [f"--rare {slot}" for slot in getattr(c, "rare", ())]
-    return " ".join(words)

@@ -66,3 +66,9 @@ def passive_settings(mode: str) -> dict[str, bool] | None:
 def passive_mode(options: Options) -> str:
     """The mode of ``PASSIVES`` that ``options`` play: ask, auto or off."""
     return "ask" if options.ask_passives else "auto" if options.auto_passives else "off"
+
+
+def option_text(value: object) -> str:
+    """A table option's value as ``--option NAME=VALUE`` takes it and the
+    status shows it (``true``, ``none``, ``4``)."""
+    return str(value).lower() if isinstance(value, bool) or value is None else str(value)

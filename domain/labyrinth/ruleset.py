@@ -85,9 +85,6 @@ class LabyrinthRuleset(Ruleset):
     def cited_rule(self, event: ev.LabyrinthEvent) -> str:
         return cited_rule(event)
 
-    def describe_command(self, command: Any) -> str:
-        return narrate.describe_command(command)
-
     def summary(self, state: LabyrinthState) -> Summary:
         party = ", ".join(c.name for c in state.combatants if c.side is Side.PC)
         if state.over:

@@ -23,7 +23,8 @@ from domain.labyrinth import events as ev
 from domain.labyrinth.catalog import Encounter, EncounterEnemy
 from domain.labyrinth.commands import Escape, Member, Pass
 from domain.labyrinth.decision import RulesContext, faces_at
-from domain.labyrinth.narrate import describe_command, describe_event
+from domain.labyrinth.narrate import describe_event
+from domain.labyrinth.ruleset import RULESET
 from domain.labyrinth.state import Affliction
 from domain.labyrinth.vocab import Termination
 
@@ -189,8 +190,8 @@ def test_the_declaration_records_what_is_committed_and_the_narration_says_it():
     assert (x.action, x.fp, x.reroll) == ("escape", 2, True) and state.get("p1").fp == 3  # not paid yet
     assert describe_event(of(events, ev.Declared)[0], state) == \
         "Fighter declares escape (2 FP for extra dice, a reroll if it fails)"
-    assert describe_command(Escape(actor="p1", fp=2, reroll=True)) == "escape p1 --fp 2 --reroll"
-    assert describe_command(Escape(actor="p1")) == "escape p1"
+    assert RULESET.describe_command(Escape(actor="p1", fp=2, reroll=True)) == "escape p1 --fp 2 --reroll"
+    assert RULESET.describe_command(Escape(actor="p1")) == "escape p1"
 
 
 @pytest.mark.rule("STANDBY-8")

@@ -8,13 +8,11 @@ skill only: an Enemy's skill or an on-critical one with a cost is refused."""
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 from labyrinth_harness import PACK, at, edit, of, pinned, start, when
 from msgspec.structs import replace
-from rich.console import Console
 
 from domain.kernel.errors import ContentError, RuleViolation
 from domain.kernel.portable.chain import without_skipped_defaults
@@ -226,21 +224,11 @@ def test_the_narration_and_the_classes_table_show_the_fp_cost_beside_the_tp():
 
 @pytest.mark.rule("FUMBLE-2")
 def test_rk_labyrinth_classes_shows_the_starter_skills_fp_costs():
-    from cli.labyrinth_setup import classes
+    from domain.kernel.surface.document import plain
+    from domain.labyrinth.listings import classes
 
-    class Out:
-        def __init__(self):
-            self.console = Console(file=io.StringIO(), width=200)
-
-        def print(self, *things):
-            self.console.print(*things)
-
-    class S:
-        json = False
-        out = Out()
-
-    classes(S())  # type: ignore[arg-type]
-    shown = S.out.console.file.getvalue()
+    shown = " ".join(plain(cell) for block in classes(None).view if hasattr(block, "rows")
+                     for row in block.rows for cell in row)
     assert "soothing-chorus (5 TP, 1 FP)" in shown and "gathering-storm (5 TP, 1 FP)" in shown
     assert "sundering-blow (" not in shown  # a skill without an FP cost stays a bare id
 

@@ -15,7 +15,7 @@ from labyrinth_harness import at, edit, of, pinned
 from labyrinth_more import MORE, PARTY, seed_for
 from msgspec.structs import replace
 
-from cli.labyrinth import conditions
+from domain.labyrinth.views import conditions
 from domain.kernel.errors import ContentError, MalformedCommand
 from domain.kernel.portable.chain import without_skipped_defaults
 from domain.labyrinth import events as ev

@@ -244,4 +244,4 @@ def test_a_malformed_sheet_file_is_refused_with_its_name_line_and_reason_and_wri
 def test_a_missing_sheet_file_is_refused_naming_it(table, tmp_path):
     code, _, err = rk(table, "new", "labyrinth", "--encounter", "mossy-hollow",
                       "--sheet", str(tmp_path / "nowhere.toml"))
-    assert code == 1 and "nowhere.toml" in err and "cannot read it" in err, err
+    assert code == 1 and "nowhere.toml" in err and "cannot read" in err, err
