@@ -27,11 +27,12 @@ from starlette.routing import Route
 
 from domain.kernel.games import GameApp
 
-from . import rights, tables, views
+from . import rights, table_view, tables
 from .live import ChangeFeed
 from .passes import Keyring
 from .refusals import Refused, malformed, refusal_of
 from .wire import (
+    new_game_type,
     MAX_BODY,
     Choices,
     CommandRequest,
@@ -41,7 +42,6 @@ from .wire import (
     Imported,
     LegalCommand,
     Narrated,
-    NewGame,
     RedoRequest,
     Refusal,
     Seats,
@@ -175,7 +175,7 @@ async def list_games(srv: Server, request: Request) -> Response:
 
 async def create_game(srv: Server, request: Request) -> Response:
     body = await _body(request)
-    result = await srv.call(request, None, lambda app, p, _: tables.new_game(app, p, _decode(body, NewGame)))
+    result = await srv.call(request, None, lambda app, p, _: tables.new_game(app, p, _decode(body, new_game_type())))
     srv.feed.tell(result.game, result.version)
     return _json(result, 201)
 
@@ -212,7 +212,7 @@ async def game_log(srv: Server, request: Request) -> Response:
 
 
 async def game_table(srv: Server, request: Request) -> Response:
-    return _json(await srv.call(request, _game(request), views.table))
+    return _json(await srv.call(request, _game(request), table_view.table))
 
 
 async def _write(srv: Server, request: Request, kind: Any, act: Callable[..., CommandResult]) -> Response:
@@ -326,12 +326,12 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              Whoami, query=(Param("game", str, "the game a seat's or spectator's token is for"),), handler=whoami),
     Endpoint("GET", "/api/games", "listGames", "Every game of every ruleset (the host's).", list[GameSummary],
              query=(Param("all", bool, "list deleted games too"),), handler=list_games),
-    Endpoint("POST", "/api/games", "createGame", "Set a game up (the host's): a Betrayal clash, dungeon or delve, a "
-             "Betrayal campaign, a Conquest battle, or a labyrinth battle.", CommandResult, body=NewGame, refusals=(400, 401, 403, 413, 422),
+    Endpoint("POST", "/api/games", "createGame", "Set a game up (the host's): any setup of any ruleset, named by "
+             "`new` (see `listChoices`).", CommandResult, body=new_game_type(), refusals=(400, 401, 403, 413, 422),
              handler=create_game),
-    Endpoint("GET", "/api/choices", "listChoices", "What each kind of game `createGame` sets up may be set up with "
-             "(the host's): Betrayal setups and races, Conquest scenarios and armies, labyrinth encounters and "
-             "classes, a campaign's difficulties and XP dial.", Choices, refusals=(401, 403), handler=list_choices),
+    Endpoint("GET", "/api/choices", "listChoices", "Every setup `createGame` takes (the host's): its ruleset, its "
+             "parameters, the JSON Schema of its request, and what the content packs offer for its fields.",
+             Choices, refusals=(401, 403), handler=list_choices),
     Endpoint("GET", "/api/games/{game}", "getGame", "Where a game stands.", GameSummary, handler=game_summary),
     Endpoint("GET", "/api/games/{game}/seats", "getSeats", "A game's seats; for the host, each seat's link.", Seats,
              handler=game_seats),
@@ -343,7 +343,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              query=(Param("since", int, "only events after this version"),
                     Param("limit", int, "at most this many, the newest (0: all)")), handler=game_log),
     Endpoint("GET", "/api/games/{game}/table", "getTable", "Everything the table view draws, for this token.",
-             views.TableView, handler=game_table),
+             table_view.TableView, handler=game_table),
     Endpoint("POST", "/api/games/{game}/commands", "giveCommand", "Give a command: decided by the rules, saved, "
              "or refused with its rule ID and nothing written.", CommandResult, body=CommandRequest,
              refusals=(400, 401, 403, 404, 409, 413, 422), handler=give_command),

@@ -20,22 +20,14 @@ from . import rights, setups
 from .passes import Keyring, Pass
 from .refusals import forbidden, malformed
 from .wire import (
-    BetrayalChoices,
-    CampaignChoices,
-    Choice,
     Choices,
     CommandRequest,
     CommandResult,
-    ConquestChoices,
-    EnemySlot,
     GameState,
     GameSummary,
     Imported,
-    LabyrinthChoices,
-    LabyrinthEncounter,
     LegalCommand,
     Narrated,
-    NewGame,
     RedoRequest,
     Seats,
     SeatInfo,
@@ -220,109 +212,15 @@ def redo(app: GameApp, p: Pass, battle_id: str, request: RedoRequest) -> Command
 
 
 def choices(app: GameApp, p: Pass) -> Choices:
-    """What each kind of game ``new_game`` sets up may be set up with, read
-    from the packs the games are played with (the host's, SEAT-4, as
-    setting a game up is): the lobby's form offers these, the rules still
-    decide what a request names."""
+    """What each setup ``new_game`` takes may be set up with, read from the
+    packs the games are played with (the host's, SEAT-4, as setting a game
+    up is): the lobby's form is made of these; the rules still decide what
+    a request names."""
     rights.host_only(p, "the choices of a new game")
-    return Choices(betrayal=_betrayal_choices(app), conquest=_conquest_choices(app),
-                   labyrinth=_labyrinth_choices(app), campaign=_campaign_choices(app))
+    return setups.choices(app)
 
 
-def _betrayal_choices(app: GameApp) -> BetrayalChoices:
-    from domain.betrayal.vocab import Difficulty
-
-    pack = app.pack_of("betrayal")
-
-    def diagram(x: Any) -> Choice:
-        units = f" ({', '.join(x.objective_units)})" if x.objective_units else ""
-        return Choice(id=x.id, name=x.name, note=f"objective: {x.objective.value}{units}, {len(x.hexes)} hexes")
-
-    return BetrayalChoices(
-        clash=[diagram(x) for x in pack.setups.values()],
-        dungeon=[diagram(x) for x in pack.dungeons.values()],
-        delve=[Choice(id=d.id, name=d.name, note=f"objective: {d.objective.value}, {d.skyshards} skyshards. {d.text}")
-               for d in pack.delves.values()],
-        races=[Choice(id=r.id, name=r.name, note=f"HP {r.health}, {r.combat_dice} combat dice; {r.ability}")
-               for r in pack.races.values()],
-        difficulties=[d.value for d in Difficulty])
-
-
-def _conquest_choices(app: GameApp) -> ConquestChoices:
-    pack = app.pack_of("conquest")
-    return ConquestChoices(
-        scenarios=[Choice(id=s.id, name=s.name, note=f"{s.rounds} rounds, {s.depth}\" deep"
-                          + (f", {s.vp_to_win} VP to win" if s.vp_to_win else ""))
-                   for s in pack.scenarios.values()],
-        armies=[Choice(id=a.id, name=a.name, note=f"{len(a.regiments)} regiments") for a in pack.armies.values()])
-
-
-def _labyrinth_choices(app: GameApp) -> LabyrinthChoices:
-    from collections import Counter
-
-    from domain.labyrinth.stats import pc_base, rare_name
-    from domain.labyrinth.vocab import ROW_LIMIT, SIDE_LIMIT, Row
-
-    pack = app.pack_of("labyrinth")
-
-    def foes(encounter: Any) -> str:
-        counts = Counter((e.enemy, e.row) for e in encounter.enemies)
-        words = []
-        for (kind_id, row), n in counts.items():
-            kind = pack.enemies.get(kind_id)
-            name = kind.name if kind else kind_id
-            words.append(f"{name}{f' ×{n}' if n > 1 else ''}{' (back)' if row is Row.BACK else ''}")
-        return ", ".join(words)
-
-    def sheet(key: str, c: Any) -> Choice:
-        base = pc_base(c, 1)
-        return Choice(id=key, name=c.name, row=c.row.value,
-                      note=f"{c.row.value} row, {base.max_hp} HP and {base.max_tp} TP at level 1")
-
-    def slots(encounter: Any) -> list[EnemySlot]:
-        """Its Enemies e1, e2... named as the battle names them (A, B... for two of a kind)."""
-        kinds = Counter(e.enemy for e in encounter.enemies)
-        seen: Counter[str] = Counter()
-        out = []
-        for n, entry in enumerate(encounter.enemies, start=1):
-            kind = pack.enemies.get(entry.enemy)
-            seen[entry.enemy] += 1
-            suffix = "" if kinds[entry.enemy] == 1 else f" {chr(ord('A') + seen[entry.enemy] - 1)}"
-            out.append(EnemySlot(id=f"e{n}", name=(kind.name if kind else entry.enemy) + suffix,
-                                 row=entry.row.value, rare=entry.rare,
-                                 rare_name=(rare_name(kind) if kind else entry.enemy) + suffix))
-        return out
-
-    return LabyrinthChoices(
-        encounters=[LabyrinthEncounter(id=key, name=e.name, note=f"{foes(e)}. {e.text}".strip(), enemies=slots(e))
-                    for key, e in pack.encounters.items()],
-        classes=[sheet(key, c) for key, c in pack.classes.items()],
-        max_party=SIDE_LIMIT, row_limit=ROW_LIMIT,  # SCALE-1: 6 against 6 at most (allies too), 3 to a row
-        max_level=setups.MAX_LEVEL, rows=[r.value for r in Row], ambush=list(setups.AMBUSHED),
-        passives=[Choice(id=mode, name=name, note=note) for mode, (name, note) in PASSIVE_MODES.items()])
-
-
-# The ways a battle's passive actions are chosen (PASSIVE-2), the default first: the keys of
-# ``domain.labyrinth.options.PASSIVES``, as a person reads them.
-PASSIVE_MODES = {
-    "ask": ("each seat chooses", "each player chooses their PC's passive action, or none, when one may be used"),
-    "auto": ("automatic", "a guard or counter passive is used whenever it may be"),
-    "off": ("none", "no passive actions are used in this battle"),
-}
-
-
-def _campaign_choices(app: GameApp) -> CampaignChoices | None:
-    from domain.betrayal.campaign_ruleset import CAMPAIGN
-    from domain.betrayal.vocab import Difficulty
-
-    pack = app.pack_of(CAMPAIGN)
-    if pack.campaign is None:
-        return None  # a campaign cannot begin without the pack's campaign content
-    return CampaignChoices(difficulties=[d.value for d in Difficulty], dial=pack.campaign.start_dial,
-                           max_dial=setups.MAX_DIAL)
-
-
-def new_game(app: GameApp, p: Pass, request: NewGame) -> CommandResult:
+def new_game(app: GameApp, p: Pass, request: Any) -> CommandResult:
     """Set a game up (the host's, SEAT-4)."""
     rights.host_only(p, "setting a game up")
     result = setups.start(app, request)

@@ -8,7 +8,7 @@ name (``{"type": "Move", "to": [1, 2]}``): the same JSON the log records.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
@@ -22,118 +22,41 @@ class Strict(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 # -- requests -----------------------------------------------------------------
 
 
-class PartyMember(Strict, frozen=True, kw_only=True):
-    """An adventurer of the party: an existing one by name, or a new one
-    with its race (and optionally starting lines and battle form)."""
+def new_game_type() -> Any:
+    """What ``POST /api/games`` takes: one of every ruleset's setups, named
+    by ``new`` (``{"new": "conquest", "scenario": ...}``), each the request
+    its ruleset declares (``Setup.request``; an unknown field refused)."""
+    global _NEW_GAME
+    if _NEW_GAME is None:
+        from domain.kernel.surface import surfaces
 
-    name: str
-    race: str | None = None
-    lines: list[str] = []
-    form: str = "light"
-
-
-class NewBetrayalGame(Strict, tag="betrayal", tag_field="ruleset", kw_only=True):
-    """Set up a Betrayal battle: a ``clash`` or ``dungeon`` from ``setup``,
-    or a ``delve`` of the encounter ``setup``. ``xp`` defaults to the
-    campaign's dial (EP-2), else 1; ``seed`` to a random one; ``name`` to
-    the setup's first word and a number."""
-
-    kind: Literal["clash", "dungeon", "delve"] = "clash"
-    setup: str
-    party: list[PartyMember]
-    xp: int | None = None
-    seed: int | None = None
-    name: str | None = None
-    difficulty: str = "adept"
-    physical_dice: bool = False
-    choose_defense: bool = False
+        kinds = []
+        for surface in surfaces():
+            for setup in surface.setups:
+                kinds.append(msgspec.defstruct(
+                    "New" + "".join(w.title() for w in setup.name.replace("-", " ").split()), [],
+                    bases=(setup.request,), tag_field="new", tag=setup.name, kw_only=True,
+                    forbid_unknown_fields=True, module=__name__))
+        union = kinds[0]
+        for kind in kinds[1:]:
+            union = union | kind
+        _NEW_GAME = union
+    return _NEW_GAME
 
 
-class NewConquestGame(Strict, tag="conquest", tag_field="ruleset", kw_only=True):
-    """Set up a Conquest battle of ``scenario`` between two armies, the
-    first player's first."""
-
-    scenario: str
-    armies: list[str]
-    seed: int | None = None
-    name: str | None = None
-    physical_dice: bool = False
+_NEW_GAME: Any = None
 
 
-class LabyrinthAbilities(Strict, frozen=True, kw_only=True):
-    """A labyrinth PC's five abilities at its level, each a whole number from 1 to 99."""
+def setup_named(request: Any) -> tuple[Any, Any]:
+    """The surface and the setup a decoded ``new_game_type()`` request is for."""
+    from domain.kernel.surface import surfaces
 
-    str: int
-    tec: int
-    vit: int
-    agi: int
-    luc: int
-
-
-class LabyrinthSheet(Strict, frozen=True, kw_only=True):
-    """A labyrinth PC's own sheet, as `rk new labyrinth --sheet` reads one:
-    its ``abilities`` at its level (its derived stats come from them), and
-    optionally its ``weapon``, ``other`` weapon ("" leaves the slot empty),
-    ``armor`` ("" for none), ``skills`` (its class's, learned by its level,
-    each once) and ``items`` (at most 20); a field left out keeps the class's."""
-
-    abilities: LabyrinthAbilities
-    weapon: str | None = None
-    other: str | None = None
-    armor: str | None = None
-    skills: list[str] | None = None
-    items: list[str] | None = None
-
-
-class LabyrinthMember(Strict, frozen=True, kw_only=True):
-    """A PC of a labyrinth party (or an allied NPC): its class and level,
-    and optionally its name (default: the class's), row (front or back;
-    default: the class's) and own ``sheet`` (default: its class's at its level)."""
-
-    cls: str = msgspec.field(name="class")
-    level: int = 1
-    name: str | None = None
-    row: str | None = None
-    sheet: LabyrinthSheet | None = None
-
-
-PassiveMode = Literal["ask", "auto", "off"]
-
-
-class NewLabyrinthGame(Strict, tag="labyrinth", tag_field="ruleset", kw_only=True):
-    """Set up a labyrinth battle of ``party`` (PCs p1, p2... in this order)
-    and its ``allies`` (allied NPCs a1, a2..., acting by the seeded policy;
-    they count toward the side's 6 and 3 to a row, SCALE-1) against
-    ``encounter``, whose Enemy slots named in ``rare`` (e1, e2...) are their
-    kind's rare variant. ``ambush``: the side caught by surprise, "pcs" or
-    "enemies"; ``gm_enemies``: the host chooses each Enemy's action;
-    ``passives``: who chooses the passive actions (PASSIVE-2): "ask" each
-    seat its PC's (the default), "auto" used whenever they may be, "off"
-    none; ``options``: any other table option by name (as `rk new labyrinth
-    --option`), applied after ``passives``."""
-
-    encounter: str
-    party: list[LabyrinthMember]
-    allies: list[LabyrinthMember] = []
-    rare: list[str] = []
-    seed: int | None = None
-    name: str | None = None
-    ambush: str | None = None
-    gm_enemies: bool = False
-    passives: PassiveMode = "ask"
-    options: dict[str, Any] = {}
-
-
-class NewCampaign(Strict, tag="betrayal-campaign", tag_field="ruleset", kw_only=True):
-    """Begin a Betrayal campaign (its commands are the host's: a campaign
-    has no seats). ``dial`` defaults to the pack's starting XP dial."""
-
-    name: str | None = None
-    difficulty: str = "adept"
-    dial: int | None = None
-
-
-NewGame = NewBetrayalGame | NewConquestGame | NewLabyrinthGame | NewCampaign
+    tag = type(request).__struct_config__.tag
+    for surface in surfaces():
+        for setup in surface.setups:
+            if setup.name == tag:
+                return surface, setup
+    raise KeyError(tag)
 
 
 class CommandRequest(Strict, kw_only=True):
@@ -277,92 +200,45 @@ class Imported(msgspec.Struct, kw_only=True):
     summary: GameSummary
 
 
-class Choice(msgspec.Struct, kw_only=True):
-    """One thing a new game may be set up with: ``id`` is what a request
-    names, ``name`` what a person reads, ``note`` a line to choose by;
-    ``row``, for a labyrinth class, where it stands unless placed otherwise."""
+class ParamInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A setup's parameter: the request field it fills (``name``), what it
+    is at the table (``what``: text, number, flag, choice, file...), its
+    help, the option the command line types it with, whether it must be
+    given and whether it is given once per item (``repeat``); a choice's
+    ``values``, a number's bounds."""
 
-    id: str
     name: str
-    note: str = ""
-    row: str | None = None
+    what: str
+    help: str = ""
+    option: str = ""
+    required: bool = False
+    repeat: bool = False
+    values: list[str] = []
+    low: int | None = None
+    high: int | None = None
 
 
-class BetrayalChoices(msgspec.Struct, kw_only=True):
-    """What a Betrayal battle (``NewBetrayalGame``) is set up from: the
-    setups of each ``kind`` (clash setups, dungeon diagrams, delve
-    encounters), the races of a new adventurer, the difficulties."""
+class SetupInfo(msgspec.Struct, kw_only=True):
+    """One way of setting a game up, as ``POST /api/games`` takes it with
+    ``"new": name``: its ruleset, a line of help, its parameters, the JSON
+    Schema of its request, and ``offers``, what the packs offer for a field
+    (by field name, or ``field.property`` inside a field's objects): a list
+    of ``{id, name, note}``, or ``{"after": field, "by": {value: [...]}}``
+    when what is offered depends on another field's value."""
 
-    clash: list[Choice]
-    dungeon: list[Choice]
-    delve: list[Choice]
-    races: list[Choice]
-    difficulties: list[str]
-
-
-class ConquestChoices(msgspec.Struct, kw_only=True):
-    """What a Conquest battle (``NewConquestGame``) is set up from."""
-
-    scenarios: list[Choice]
-    armies: list[Choice]
-
-
-class EnemySlot(msgspec.Struct, kw_only=True):
-    """One Enemy of a labyrinth encounter: ``id`` its slot (e1, e2...: what
-    ``NewLabyrinthGame.rare`` names), ``name`` as the battle calls it,
-    ``row``; ``rare`` if the encounter always has it as its kind's rare
-    variant, and ``rare_name`` what that variant is called once spotted."""
-
-    id: str
     name: str
-    row: str
-    rare_name: str
-    rare: bool = False
-
-
-class LabyrinthEncounter(Choice, kw_only=True):
-    """A labyrinth encounter to choose, with its ``enemies`` slot by slot."""
-
-    enemies: list[EnemySlot] = []
-
-
-class LabyrinthChoices(msgspec.Struct, kw_only=True):
-    """What a labyrinth battle (``NewLabyrinthGame``) is set up from: its
-    encounters (each with its Enemy slots, any of which may be made rare),
-    the classes of a PC or an allied NPC, at most ``max_party`` PCs and
-    allies together, of level 1 to ``max_level``, at most ``row_limit`` of
-    them to a row (SCALE-1), the rows, the sides an ambush may catch, and
-    the ways the passive actions are chosen (PASSIVE-2; the first is the
-    default)."""
-
-    encounters: list[LabyrinthEncounter]
-    classes: list[Choice]
-    max_party: int
-    max_level: int
-    row_limit: int
-    rows: list[str]
-    ambush: list[str]
-    passives: list[Choice] = []
-
-
-class CampaignChoices(msgspec.Struct, kw_only=True):
-    """What a Betrayal campaign (``NewCampaign``) begins with: its
-    difficulty and the XP dial (``dial`` where the pack starts it)."""
-
-    difficulties: list[str]
-    dial: int
-    max_dial: int
+    ruleset: str
+    title: str
+    summary: str
+    params: list[ParamInfo]
+    schema: Any
+    offers: dict[str, Any] = {}
 
 
 class Choices(msgspec.Struct, kw_only=True):
-    """Everything ``POST /api/games`` can set up, and what each is set up
-    from (the content packs the server plays with). ``campaign`` is None
-    when the Betrayal pack has no campaign content."""
+    """Everything ``POST /api/games`` can set up, from every ruleset."""
 
-    betrayal: BetrayalChoices
-    conquest: ConquestChoices
-    labyrinth: LabyrinthChoices
-    campaign: CampaignChoices | None = None
+    setups: list[SetupInfo]
 
 
 def unknown_field(given: Any, decoded: Any, at: str = "$") -> str | None:

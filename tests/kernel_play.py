@@ -87,7 +87,14 @@ class CheckedGame:
 
     @property
     def over(self) -> bool:
-        return self.rs.summary(self.live).over
+        """The game ended; or, for a game that is no battle (a campaign, at
+        rest between battles), nothing is left to do."""
+        if self.rs.summary(self.live).over:
+            return True
+        if self.rs.battles:
+            return False
+        ctx = rules_context(self.rs, self.app.pack_of(self.rs), self.live, lambda kind, stream: self.others.get(stream))
+        return not self.rs.legal_commands(self.live, ctx)
 
     # -- hooks for a ruleset's own checks ----------------------------------------
 
@@ -103,7 +110,8 @@ class CheckedGame:
         """Play to the end, undoing and redoing at random points."""
         for _ in range(MAX_STEPS):
             if self.over:
-                if self.tally.undone_endings >= MAX_UNDONE_ENDINGS or self.rnd.random() >= UNDO_THE_END_CHANCE:
+                if not self.done or self.tally.undone_endings >= MAX_UNDONE_ENDINGS \
+                        or self.rnd.random() >= UNDO_THE_END_CHANCE:
                     return self
                 self.tally.undone_endings += 1
                 self.undo()

@@ -259,6 +259,7 @@ SETUP = Setup(
     makes=(cc.StartCampaign,),
     fields=_setup_fields,
     offers=_offers,
+    examples=({}, {"difficulty": "expert"}),
 )
 
 

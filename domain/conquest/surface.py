@@ -147,6 +147,8 @@ SETUP = Setup(
     makes=(c.StartConquest,),
     fields=_fields,
     offers=_offers,
+    examples=({"scenario": "border-clash", "armies": ["saltmarch", "cinderpact"]},
+              {"scenario": "hold-the-ford", "armies": ["cinderpact", "saltmarch"], "physical_dice": False}),
 )
 
 
@@ -177,4 +179,4 @@ def _view(name: str) -> Any:
 
 SURFACES = (Surface(ruleset="conquest", title="Conquest: The Last Argument of Kings", verbs=VERBS,
                     setups=(SETUP,), queries=QUERIES, panel=PLAY, status=_view("status"),
-                    compact=_view("compact"), legal_note=_view("legal_note")),)
+                    compact=_view("compact"), legal_note=_view("legal_note"), board=_view("board")),)

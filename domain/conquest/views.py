@@ -90,3 +90,18 @@ def _where(r: Regiment) -> str:
     if r.where is Where.FIELD:
         return f"field, front {r.front}\"" + (" (partly on)" if r.partly_on else "")
     return r.where.value
+
+
+def board(seen: Any) -> dict[str, Any]:
+    """The battle as the page draws it ("regiments"): each side's regiments
+    (where they stand, stands left), the round, the phase and whose
+    decision it is. The battlefield is measured in inches, so the page
+    lists rather than draws."""
+    s: ConquestState = seen.state
+    return {"kind": "regiments", "round": s.round, "phase": s.phase.value,
+            "turn": SIDES[s.turn] if s.turn in (0, 1) else None,
+            "sides": [{"key": SIDES[i], "army": side.army, "vp": side.vp, "stack": len(side.stack),
+                       "regiments": [{"id": r.id, "name": r.name, "class": r.cls.value, "stands": r.stands,
+                                      "where": r.where.value, "front": r.front}
+                                     for r in s.regiments if r.side == i]}
+                      for i, side in enumerate(s.sides)]}

@@ -17,7 +17,7 @@ from .catalog import Pack
 from .fp import cost_text
 from .options import PASSIVES
 from .packs import starter_pack
-from .stats import pc_base
+from .stats import pc_base, rare_name
 from .vocab import Row
 
 CLASSES_NOTE = ("HP/TP at level 1, before equipment; a skill that also costs FP shows its cost; "
@@ -71,14 +71,35 @@ def classes(asked: Any) -> Report:
     return Report(data, (Table(columns, tuple(rows), edge=False), Lines((CLASSES_NOTE,))))
 
 
-def offers(pack: Pack) -> dict[str, list[Any]]:
-    """What the lobby offers for each setup field: encounters, classes (for
-    the party and the allies) and how passives are chosen."""
+def offers(pack: Pack) -> dict[str, Any]:
+    """What the lobby offers for each setup field: encounters, classes and
+    rows (for the party's and the allies' members), the ambushed sides, how
+    passives are chosen, and, for each encounter, its Enemy slots that may
+    be met rare (one the encounter always has rare is ``fixed``)."""
     classes = [{"id": c.id, "name": c.name, "note": f"{c.row.value} row"} for c in pack.classes.values()]
+    rows = [{"id": r.value, "name": r.value} for r in Row]
     return {
         "encounter": [{"id": key, "name": e.name, "note": ", ".join(_enemies(pack, e))}
                       for key, e in pack.encounters.items()],
-        "party": classes,
-        "allies": classes,
+        "party": classes, "party.class": classes, "party.row": rows,
+        "allies": classes, "allies.class": classes, "allies.row": rows,
+        "ambush": [{"id": "pcs", "name": "the PCs are caught"}, {"id": "enemies", "name": "the Enemies are caught"}],
         "passives": [{"id": mode, "name": mode} for mode in PASSIVES],
+        "rare": {"after": "encounter", "by": {key: _slots(pack, e) for key, e in pack.encounters.items()}},
     }
+
+
+def _slots(pack: Pack, encounter: Any) -> list[dict[str, Any]]:
+    """An encounter's Enemies e1, e2... named as the battle names them (A, B...
+    for two of a kind), each with the name of its rare variant."""
+    kinds = Counter(e.enemy for e in encounter.enemies)
+    seen: Counter[str] = Counter()
+    out = []
+    for n, entry in enumerate(encounter.enemies, start=1):
+        kind = pack.enemies.get(entry.enemy)
+        seen[entry.enemy] += 1
+        suffix = "" if kinds[entry.enemy] == 1 else f" {chr(ord('A') + seen[entry.enemy] - 1)}"
+        rare = (rare_name(kind) if kind else entry.enemy) + suffix
+        out.append({"id": f"e{n}", "name": (kind.name if kind else entry.enemy) + suffix, "note": f"→ {rare}",
+                    "row": entry.row.value, **({"fixed": True} if entry.rare else {})})
+    return out

@@ -196,6 +196,8 @@ SETUP = Setup(
     makes=(c.StartLabyrinth,),
     fields=_fields,
     offers=_offers,
+    examples=({"encounter": "mossy-hollow", "party": ["vanguard", "mender"], "passives": "auto"},
+              {"encounter": "tallow-cellar", "party": ["vanguard:2", "mender:2"], "allies": ["vanguard"]}),
 )
 
 
@@ -223,4 +225,4 @@ QUERIES = (
 SURFACES = (Surface(ruleset="labyrinth", title="Labyrinth TRPG", verbs=VERBS, setups=(SETUP,), queries=QUERIES,
                     panel=PLAY, status=_lazy("views", "status"), compact=_lazy("views", "compact"),
                     extra=_lazy("views", "extra"), legal_note=_lazy("views", "legal_note"),
-                    typed_faces=_lazy("views", "typed_faces")),)
+                    typed_faces=_lazy("views", "typed_faces"), board=_lazy("board_view", "board")),)

@@ -94,40 +94,22 @@
     $("games-refresh").addEventListener("click", () => loadGames());
     const form = $("new-game");
     form.addEventListener("submit", createGame);
-    field(form, "ruleset").addEventListener("change", showKind);
-    field(form, "kind").addEventListener("change", fillSetups);
-    for (const [name, list, note] of [["setup", null, "setup-note"], ["scenario", "scenarios", "scenario-note"],
-      ["encounter", "encounters", "encounter-note"]]) {
-      field(form, name).addEventListener("change", () => showNote(name, list, note));
-    }
-    field(form, "encounter").addEventListener("change", fillRareSlots);
-    field(form, "passives").addEventListener("change", showPassivesNote);
-    $("add-pc").addEventListener("click", () => addMember("pc"));
-    $("add-ally").addEventListener("click", () => addMember("ally"));
-    showKind();
+    form.elements.namedItem("new").addEventListener("change", showSetup);
     loadGames();
     loadChoices();
   }
 
-  // -- the new game's form: one fieldset per kind of game, filled from GET /api/choices --
+  // -- the new game's form, made from what each setup declares (GET /api/choices) --------
+  //
+  // A setup comes with its parameters (label, help, what each is), the JSON Schema of its
+  // request and what the packs offer for its fields. Each field of the request gets a control
+  // by its schema: a checkbox for a yes/no, a number, a select where the packs offer values
+  // (or the schema lists them), a text otherwise; a list gets rows to add and remove, and a list
+  // whose values depend on another field's (an encounter's Enemies) gets a checkbox each.
+  // Nothing here knows a ruleset: a new ruleset's setups appear as they are declared.
 
-  let choices = null; // what each kind of game may be set up with, as the server answered
-
-  /** A control of the form by its name. */
-  function field(form, name) {
-    return form.elements.namedItem(name);
-  }
-
-  /** Fill a <select> with choices ({id, name, note}), as text; keep what was chosen if still offered. */
-  function fillSelect(select, items, chosen) {
-    const keep = chosen ?? select.value;
-    select.replaceChildren(...items.map((c) => el("option", {
-      value: c.id, title: c.note || null, text: !c.name || c.name === c.id ? c.id : `${c.name} (${c.id})`,
-    })));
-    if (items.some((c) => c.id === keep)) select.value = keep;
-  }
-
-  const words = (list) => list.map((w) => ({ id: w, name: w }));
+  let choices = null; // every setup, as the server answered
+  const SKIPPED = new Set(["file"]); // a file's text comes from the command line, not from this form
 
   async function loadChoices() {
     const answer = await api("GET", "/api/choices");
@@ -136,223 +118,220 @@
       return;
     }
     choices = answer.data;
-    const form = $("new-game");
-    const b = choices.betrayal, q = choices.conquest, l = choices.labyrinth, c = choices.campaign;
-    fillSetups();
-    fillSelect(field(form, "difficulty"), words(b.difficulties), "adept");
-    $("races-hint").textContent = `Races: ${b.races.map((r) => r.id).join(", ")}.`;
-    fillSelect(field(form, "scenario"), q.scenarios);
-    showNote("scenario", "scenarios", "scenario-note");
-    fillSelect(field(form, "army1"), q.armies, q.armies[0] && q.armies[0].id);
-    fillSelect(field(form, "army2"), q.armies, (q.armies[1] || q.armies[0] || {}).id);
-    fillSelect(field(form, "encounter"), l.encounters);
-    showNote("encounter", "encounters", "encounter-note");
-    fillRareSlots();
-    fillSelect(field(form, "passives"), l.passives, (l.passives[0] || {}).id); // the first is the default
-    showPassivesNote();
-    if (!$("pcs").children.length) addMember("pc"); // a party of one to start with
-    numberMembers();
-    const kinds = field(form, "ruleset");
-    if (c) {
-      fillSelect(field(form, "campaign_difficulty"), words(c.difficulties), "adept");
-      const dial = field(form, "dial");
-      dial.max = String(c.max_dial);
-      dial.placeholder = String(c.dial);
-      dial.title = `the pack starts the XP dial at ${c.dial}`;
+    const select = $("new-game").elements.namedItem("new");
+    const groups = new Map();
+    for (const setup of choices.setups) {
+      if (!groups.has(setup.title)) groups.set(setup.title, el("optgroup", { label: setup.title }));
+      groups.get(setup.title).append(el("option", { value: setup.name, text: setup.name }));
+    }
+    select.replaceChildren(...groups.values());
+    showSetup();
+    $("new-game").querySelector("button[type=submit]").disabled = choices.setups.length === 0;
+  }
+
+  function chosenSetup() {
+    const name = $("new-game").elements.namedItem("new").value;
+    return choices ? choices.setups.find((s) => s.name === name) : null;
+  }
+
+  /** The fields of the setup chosen. */
+  function showSetup() {
+    const setup = chosenSetup();
+    $("setup-summary").textContent = setup ? setup.summary : "";
+    const box = $("setup-fields");
+    box.replaceChildren();
+    if (!setup) return;
+    const params = new Map(setup.params.map((p) => [p.name, p]));
+    const required = new Set(setup.schema.required || []);
+    for (const [name, schema] of Object.entries(setup.schema.properties || {})) {
+      const param = params.get(name) || { name, what: "", help: "" };
+      if (SKIPPED.has(param.what)) continue;
+      box.append(fieldFor(setup, name, schema, param, required.has(name)));
+    }
+    for (const control of box.querySelectorAll("[data-after]")) refill(setup, control);
+  }
+
+  /** The schema a $ref names, else the schema itself. */
+  function resolve(setup, schema) {
+    if (schema && schema.$ref) return setup.schema.$defs[schema.$ref.split("/").pop()];
+    return schema || {};
+  }
+
+  /** What a schema is, past a union with null (an optional value) and a choice of shapes (the richest). */
+  function shape(setup, schema) {
+    schema = resolve(setup, schema);
+    const ways = schema.anyOf || schema.oneOf;
+    if (!ways) return schema;
+    const real = ways.map((w) => resolve(setup, w)).filter((w) => w.type !== "null");
+    return real.find((w) => w.type === "object" && w.properties) || real.find((w) => w.type === "array") || real[0] || {};
+  }
+
+  const label = (name) => name.replace(/_/g, " ");
+
+  /** The control of one request field, labelled, with its help. */
+  function fieldFor(setup, name, schema, param, required) {
+    const s = shape(setup, schema);
+    const wrap = el("div", { class: "setup-field", "data-testid": `field-${name}`, "data-name": name });
+    if (s.type === "array") {
+      wrap.dataset.kind = "list";
+      wrap.append(listFor(setup, name, s, param, required));
     } else {
-      // The pack has no campaign content: a campaign cannot begin, so it is not offered.
-      const option = kinds.querySelector('option[value="betrayal-campaign"]');
-      if (option) option.remove();
+      const control = control_(setup, name, s, resolve(setup, schema).default, required);
+      control.setAttribute("data-name", name);
+      wrap.append(s.type === "boolean" ? el("label", { class: "check" }, control, ` ${label(name)}`)
+        : el("label", {}, `${label(name)}${required ? "" : " (optional)"} `, control));
     }
-    showKind();
-    form.querySelector("button[type=submit]").disabled = false;
+    if (param.help) wrap.append(el("p", { class: "hint", text: param.help }));
+    return wrap;
   }
 
-  /** Show the fieldset of the kind of game chosen; the others are hidden and disabled (not checked, not sent). */
-  function showKind() {
-    const form = $("new-game");
-    const kind = field(form, "ruleset").value;
-    for (const set of form.querySelectorAll("fieldset[data-ruleset]")) {
-      const on = set.dataset.ruleset === kind;
-      set.hidden = !on;
-      set.disabled = !on;
+  /** One value's control: a checkbox, a number, a select of what is offered, a text. */
+  function control_(setup, path, s, fallback, required) {
+    const offered = setup.offers[path];
+    if (s.type === "boolean") return el("input", { type: "checkbox", checked: fallback === true, "data-value": "bool" });
+    if (s.type === "integer") {
+      return el("input", { type: "number", inputmode: "numeric", "data-value": "int", required: required || null,
+        value: fallback === undefined || fallback === null ? null : String(fallback),
+        min: s.minimum ?? null, max: s.maximum ?? null });
     }
-    const seed = field(form, "seed");
-    seed.disabled = kind === "betrayal-campaign"; // a campaign rolls no dice: NewCampaign takes no seed
-    seed.closest("label").hidden = seed.disabled;
+    const values = Array.isArray(offered) ? offered : (s.enum || []).map((v) => ({ id: v, name: v }));
+    if (values.length || (offered && offered.after)) {
+      const select = el("select", { "data-value": "text" });
+      if (!required) select.append(el("option", { value: "", text: "—" }));
+      if (offered && offered.after) select.dataset.after = offered.after;
+      fillOptions(select, values, fallback);
+      return select;
+    }
+    return el("input", { autocomplete: "off", "data-value": "text", required: required || null,
+      value: typeof fallback === "string" ? fallback : null });
   }
 
-  /** The setups of the Betrayal kind chosen: clash setups, dungeon diagrams or delve encounters. */
-  function fillSetups() {
-    if (!choices) return;
-    const form = $("new-game");
-    const kind = field(form, "kind").value;
-    fillSelect(field(form, "setup"), choices.betrayal[kind] || []);
-    showNote("setup", null, "setup-note");
+  function fillOptions(select, values, chosen) {
+    const keep = chosen ?? select.value;
+    const blank = select.querySelector('option[value=""]');
+    select.replaceChildren(...(blank ? [blank] : []), ...values.map((c) => el("option", {
+      value: c.id, title: c.note || null, text: !c.name || c.name === c.id ? c.id : `${c.name} (${c.id})`,
+    })));
+    if (values.some((c) => c.id === keep)) select.value = keep;
   }
 
-  /** Under a select, the note of what it has chosen. */
-  function showNote(name, list, noteId) {
-    if (!choices) return;
-    const form = $("new-game");
-    const items = name === "setup" ? choices.betrayal[field(form, "kind").value] || []
-      : name === "scenario" ? choices.conquest[list] : choices.labyrinth[list];
-    const chosen = items.find((c) => c.id === field(form, name).value);
-    $(noteId).textContent = chosen ? chosen.note : "";
-  }
-
-  // The two tables of a labyrinth side: the party's PCs (p1, p2...) and the allied NPCs (a1, a2...).
-  const MEMBERS = {
-    pc: { body: "pcs", add: "add-pc", prefix: "p", who: "PC", least: 1 }, // a battle needs a party
-    ally: { body: "allies", add: "add-ally", prefix: "a", who: "ally", least: 0 },
-  };
-
-  /** Every line of both tables, PCs first: they stand on one side, counted together (SCALE-1). */
-  function sideLines() {
-    return [...$("pcs").children, ...$("allies").children];
-  }
-
-  /** Another PC of the party or allied NPC (``kind``; at most max_party of them together, SCALE-1):
-   *  class, level, name, row. */
-  function addMember(kind) {
-    const l = choices && choices.labyrinth;
-    const m = MEMBERS[kind];
-    const body = $(m.body);
-    if (!l || sideLines().length >= l.max_party) return;
-    const cls = el("select", { "data-field": "class", required: true });
-    fillSelect(cls, l.classes.map((c) => ({ id: c.id, name: `${c.name} · ${c.row}`, note: c.note })),
-      nextClass(l, sideLines()));
-    const level = el("input", { "data-field": "level", type: "number", inputmode: "numeric", min: "1",
-      max: String(l.max_level), value: "1", required: true });
-    const name = el("input", { "data-field": "name", autocomplete: "off", placeholder: "name: the class's", maxlength: "60" });
-    const row = el("select", { "data-field": "row" }, el("option", { value: "", text: "row: the class's" }),
-      ...l.rows.map((r) => el("option", { value: r, text: r })));
-    const remove = el("button", { type: "button", class: "quiet", "data-field": "remove", text: "Remove" });
-    const line = el("tr", {}, el("td", { class: "pc-id" }), el("td", {}, cls), el("td", {}, level),
-      el("td", {}, name), el("td", {}, row), el("td", {}, remove));
-    remove.addEventListener("click", () => {
-      line.remove();
-      numberMembers();
-      $(m.add).focus();
+  /** A list field: rows to add and remove, or, when what it may hold depends on another field, a
+   *  checkbox for each value offered then. */
+  function listFor(setup, name, s, param, required) {
+    const offered = setup.offers[name];
+    const legend = el("legend", { text: `${label(name)}${required ? "" : " (optional)"}` });
+    if (offered && offered.after) {
+      return el("fieldset", { class: "setup-list", "data-after": offered.after, "data-name": name }, legend,
+        el("div", { class: "checks" }));
+    }
+    const items = shape(setup, s.items || {});
+    const rows = el("div", { class: "rows" });
+    const add = el("button", { type: "button", class: "quiet", "data-testid": `add-${name}`,
+      text: `Add ${param.option ? param.option.replace(/^--/, "") : label(name)}` });
+    add.addEventListener("click", () => {
+      const row = rowFor(setup, name, items, rows);
+      rows.append(row);
+      const first = row.querySelector("select, input");
+      if (first) first.focus();
     });
-    body.append(line);
-    numberMembers();
+    // a list the packs offer values for (a party's classes) starts with one row, as most setups need one
+    if (required || Array.isArray(offered)) rows.append(rowFor(setup, name, items, rows));
+    return el("fieldset", { class: "setup-list" }, legend, rows, add);
   }
 
-  /** The class a new PC starts as: the next in the list after the last row's, whose row has room
-   *  (SCALE-1: at most row_limit PCs to a row), so the party as first offered can be set up. */
-  function nextClass(l, lines) {
-    const standing = { front: 0, back: 0 };
-    const byId = new Map(l.classes.map((c) => [c.id, c]));
-    for (const line of lines) {
-      const row = line.querySelector('[data-field="row"]').value
-        || (byId.get(line.querySelector('[data-field="class"]').value) || {}).row;
-      if (row in standing) standing[row] += 1;
-    }
-    const last = lines.length ? lines[lines.length - 1].querySelector('[data-field="class"]').value : null;
-    const from = last === null ? 0 : l.classes.findIndex((c) => c.id === last) + 1;
-    for (let i = 0; i < l.classes.length; i += 1) {
-      const c = l.classes[(from + i) % l.classes.length];
-      if ((standing[c.row] || 0) < l.row_limit) return c.id;
-    }
-    return (l.classes[0] || {}).id;
-  }
-
-  /** Number the lines p1, p2... and a1, a2... as the battle will, and label each field by it; the
-   *  add buttons stop at max_party PCs and allies together (SCALE-1). */
-  function numberMembers() {
-    const most = choices ? choices.labyrinth.max_party : 6;
-    const total = sideLines().length;
-    for (const [kind, m] of Object.entries(MEMBERS)) {
-      const lines = [...$(m.body).children];
-      lines.forEach((line, i) => {
-        const n = i + 1;
-        line.setAttribute("data-testid", `${kind}-${n}`);
-        line.querySelector(".pc-id").textContent = `${m.prefix}${n}`;
-        const at = (k) => line.querySelector(`[data-field="${k}"]`);
-        at("class").setAttribute("aria-label", `Class of ${m.who} ${n}`);
-        at("level").setAttribute("aria-label", `Level of ${m.who} ${n}`);
-        at("name").setAttribute("aria-label", `Name of ${m.who} ${n} (optional)`);
-        at("row").setAttribute("aria-label", `Row of ${m.who} ${n}`);
-        at("remove").setAttribute("aria-label", `Remove ${m.who} ${n}`);
-        at("remove").disabled = lines.length <= m.least;
-      });
-      $(m.add).disabled = total >= most;
-    }
-    const row = choices ? `, ${choices.labyrinth.row_limit} to a row` : "";
-    const allies = $("allies").children.length;
-    const together = allies ? " with the allies" : "";
-    $("party-count").textContent = `(${$("pcs").children.length} of at most ${most}${together}${row}; SCALE-1)`;
-    $("ally-count").textContent = allies ? `(${allies}; counted with the party)` : "(none)";
-  }
-
-  /** A checkbox for each Enemy slot of the encounter chosen: checked, it is met as its kind's rare
-   *  variant; one the encounter always has rare is shown checked and cannot be unchecked. */
-  function fillRareSlots() {
-    if (!choices) return;
-    const chosen = field($("new-game"), "encounter").value;
-    const encounter = choices.labyrinth.encounters.find((e) => e.id === chosen);
-    const slots = encounter ? encounter.enemies || [] : [];
-    $("rare-slots").replaceChildren(...slots.map((slot) => el("label", { class: "check" },
-      el("input", {
-        type: "checkbox", "data-slot": slot.id, checked: slot.rare, disabled: slot.rare,
-        "aria-label": `Rare ${slot.id} ${slot.name}`,
-        title: slot.rare ? "this encounter always has it as its rare variant" : null,
-      }),
-      `${slot.id} ${slot.name}`,
-      el("span", { class: "rare-name", text: `→ ${slot.rare_name}` }))));
-    $("rare-slots").closest("fieldset").hidden = slots.length === 0;
-  }
-
-  /** Under the passives select, what the mode chosen means. */
-  function showPassivesNote() {
-    if (!choices) return;
-    const mode = choices.labyrinth.passives.find((p) => p.id === field($("new-game"), "passives").value);
-    $("passives-note").textContent = mode ? `Passive actions (PASSIVE-2): ${mode.note}.` : "";
-  }
-
-  /** The request POST /api/games takes for what the form says (wire.NewGame). */
-  function newGameBody(form) {
-    const value = (name) => String(field(form, name).value || "").trim();
-    const ruleset = value("ruleset");
-    let body;
-    if (ruleset === "conquest") {
-      body = { ruleset, scenario: value("scenario"), armies: [value("army1"), value("army2")] };
-    } else if (ruleset === "labyrinth") {
-      const members = (id) => [...$(id).children].map((line) => {
-        const at = (k) => String(line.querySelector(`[data-field="${k}"]`).value || "").trim();
-        const pc = { class: at("class"), level: Number(at("level")) };
-        if (at("name")) pc.name = at("name");
-        if (at("row")) pc.row = at("row");
-        return pc;
-      });
-      body = { ruleset, encounter: value("encounter"), party: members("pcs") };
-      const allies = members("allies");
-      if (allies.length) body.allies = allies;
-      // a slot the encounter always has rare is disabled: the rules make it rare without asking
-      const rare = [...$("rare-slots").querySelectorAll("input[data-slot]:checked:not(:disabled)")]
-        .map((box) => box.dataset.slot);
-      if (rare.length) body.rare = rare;
-      const passives = choices && choices.labyrinth.passives[0];
-      if (value("passives") && (!passives || value("passives") !== passives.id)) body.passives = value("passives");
-      if (value("ambush")) body.ambush = value("ambush");
-      if (field(form, "gm_enemies").checked) body.gm_enemies = true;
-      if (field(form, "ask_fp").checked) body.options = { ask_fp: true }; // FUMBLE-2: rk spend at the table
-    } else if (ruleset === "betrayal-campaign") {
-      body = { ruleset, difficulty: value("campaign_difficulty") || "adept" };
-      if (value("dial")) body.dial = Number(value("dial"));
+  /** One row of a list: an object's properties side by side, or one value. A select starts at the
+   *  value offered after the previous row's (a second army, the next class), so the rows as first
+   *  offered differ. */
+  function rowFor(setup, name, items, rows) {
+    const row = el("div", { class: "row", "data-testid": `row-${name}-${rows.children.length + 1}` });
+    const after = (control, key) => {
+      const before = rows.lastElementChild && rows.lastElementChild.querySelector(`[data-key="${key}"]`);
+      if (control.tagName !== "SELECT" || !before || !before.value) return;
+      const values = [...control.options].map((o) => o.value).filter(Boolean);
+      const next = values[(values.indexOf(before.value) + 1) % values.length];
+      if (next) control.value = next;
+    };
+    if (items.type === "object" && items.properties) {
+      const needed = new Set(items.required || []);
+      for (const [key, sub] of Object.entries(items.properties)) {
+        const s = shape(setup, sub);
+        if (s.type === "object" || s.type === "array") continue; // a sheet: the command line's or the API's
+        const control = control_(setup, `${name}.${key}`, s, resolve(setup, sub).default, needed.has(key));
+        control.setAttribute("data-key", key);
+        if (needed.has(key)) after(control, key);
+        row.append(el("label", {}, `${label(key)} `, control));
+      }
     } else {
-      const party = value("party").split(/[,\n]/).map((s) => s.trim()).filter(Boolean)
-        .map((member) => {
-          const [name, race] = member.split(":").map((s) => s.trim());
-          return race ? { name, race } : { name };
-        });
-      body = { ruleset: "betrayal", kind: value("kind"), setup: value("setup"), party };
-      if (value("difficulty")) body.difficulty = value("difficulty");
-      if (value("xp")) body.xp = Number(value("xp"));
+      const control = control_(setup, name, items, undefined, true);
+      control.setAttribute("data-key", "");
+      control.setAttribute("aria-label", `${label(name)} ${rows.children.length + 1}`);
+      after(control, "");
+      row.append(control);
     }
-    if (ruleset !== "betrayal-campaign" && value("seed")) body.seed = Number(value("seed"));
-    if (value("name")) body.name = value("name");
+    const remove = el("button", { type: "button", class: "quiet", text: "Remove" });
+    remove.addEventListener("click", () => row.remove());
+    row.append(remove);
+    return row;
+  }
+
+  /** Refill a control whose values depend on another field's, and follow that field's changes. */
+  function refill(setup, control) {
+    const box = $("setup-fields");
+    const source = box.querySelector(`[data-name="${control.dataset.after}"] select, [data-name="${control.dataset.after}"] input`);
+    const name = control.dataset.name || control.closest("[data-name]").dataset.name;
+    const fill = () => {
+      const by = (setup.offers[name] || {}).by || {};
+      const values = by[source ? source.value : ""] || [];
+      if (control.tagName === "SELECT") {
+        fillOptions(control, values);
+        return;
+      }
+      control.querySelector(".checks").replaceChildren(...values.map((v) => el("label", { class: "check" },
+        el("input", { type: "checkbox", "data-item": v.id, checked: !!v.fixed, disabled: !!v.fixed,
+          "aria-label": `${label(name)} ${v.id} ${v.name || ""}`.trim(), title: v.note || null }),
+        ` ${v.id} ${v.name || ""}`, v.note ? el("span", { class: "muted", text: ` ${v.note}` }) : null)));
+    };
+    if (source) source.addEventListener("change", fill);
+    fill();
+  }
+
+  /** A control's value as the request takes it; undefined when left empty. */
+  function valueOf(control) {
+    const raw = control.type === "checkbox" ? control.checked : String(control.value || "").trim();
+    if (control.dataset.value === "bool") return raw === true ? true : undefined;
+    if (raw === "") return undefined;
+    return control.dataset.value === "int" ? Number(raw) : raw;
+  }
+
+  /** The request POST /api/games takes for what the form says: the setup's fields, each left out
+   *  when left empty (the builder's defaults then hold). */
+  function newGameBody(form) {
+    const body = { new: form.elements.namedItem("new").value };
+    for (const wrap of $("setup-fields").children) {
+      const name = wrap.dataset.name;
+      let value;
+      if (wrap.dataset.kind === "list") {
+        const checks = wrap.querySelector(".checks");
+        if (checks) {
+          value = [...checks.querySelectorAll("input[data-item]:checked:not(:disabled)")].map((c) => c.dataset.item);
+        } else {
+          value = [...wrap.querySelectorAll(".row")].map((row) => {
+            const controls = [...row.querySelectorAll("[data-key]")];
+            if (controls.length === 1 && controls[0].dataset.key === "") return valueOf(controls[0]);
+            const item = {};
+            for (const c of controls) {
+              const v = valueOf(c);
+              if (v !== undefined) item[c.dataset.key] = v;
+            }
+            return item;
+          }).filter((v) => v !== undefined);
+        }
+        if (!value.length) value = undefined;
+      } else {
+        value = valueOf(wrap.querySelector("[data-name]"));
+      }
+      if (value !== undefined) body[name] = value;
+    }
     return body;
   }
 
@@ -695,7 +674,7 @@
           el("tbody", {}, ...rows)));
     }
 
-    // A labyrinth battle: two sides facing each other, each a front and a back
+    // A "rows" board: two sides facing each other, each a front and a back
     // row of cards; the Enemies on top, their front row nearest the party's.
 
     function rowsAwaited(b) {

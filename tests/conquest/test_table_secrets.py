@@ -29,7 +29,7 @@ def table():
     with TestClient(create_app("memory", KEYRING)) as client:
         host = bearer(KEYRING.host())
         made = client.post("/api/games", headers=host, json={
-            "ruleset": "conquest", "scenario": "border-clash", "armies": ["saltmarch", "cinderpact"], "seed": 7,
+            "new": "conquest", "scenario": "border-clash", "armies": ["saltmarch", "cinderpact"], "seed": 7,
             "name": "border-1"})
         assert made.status_code == 201, made.text
         a, b = bearer(KEYRING.seat("border-1", "a")), bearer(KEYRING.seat("border-1", "b"))

@@ -52,7 +52,7 @@ class Table:
 
     def new_conquest(self, name: str = "q1", seed: int = 1, physical_dice: bool = False) -> str:
         """A Conquest battle of saltmarch (seat a) against cinderpact (seat b); its id."""
-        return self.create({"ruleset": "conquest", "scenario": "border-clash", "armies": ARMIES, "seed": seed,
+        return self.create({"new": "conquest", "scenario": "border-clash", "armies": ARMIES, "seed": seed,
                             "name": name, "physical_dice": physical_dice})["game"]
 
     # -- reading ---------------------------------------------------------------------

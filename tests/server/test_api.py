@@ -65,7 +65,7 @@ def test_the_host_lists_every_game_and_all_lists_the_deleted_ones_too(table: Tab
      "Ria, Tarn"),
     ({"ruleset": "betrayal", "kind": "delve", "setup": "whispering-barrow"}, "betrayal", "whispering-barrow",
      "Ria, Tarn"),
-    ({"ruleset": "conquest", "scenario": "border-clash", "armies": ARMIES}, "conquest", "border-clash",
+    ({"new": "conquest", "scenario": "border-clash", "armies": ARMIES}, "conquest", "border-clash",
      "saltmarch v cinderpact"),
 ], ids=["clash", "dungeon", "delve", "conquest"])
 def test_the_host_sets_up_a_game_of_each_kind(table: Table, body, ruleset, setup, who):

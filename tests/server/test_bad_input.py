@@ -89,7 +89,7 @@ def test_an_undo_or_redo_that_cannot_be_read_is_refused_as_malformed(table: Tabl
 
 
 @pytest.mark.parametrize("body, says", [
-    ({"ruleset": "chess"}, "Invalid value 'chess'"),
+    ({"new": "chess"}, "Invalid value 'chess'"),
     ({**NEW_CLASH, "colour": "red"}, "unknown field `colour`"),
     ({**NEW_CLASH, "party": [{"name": "Ria", "race": "nord", "age": 30}]}, "unknown field `age`"),
     ({**NEW_CLASH, "party": []}, "at least one adventurer"),
@@ -103,8 +103,8 @@ def test_an_undo_or_redo_that_cannot_be_read_is_refused_as_malformed(table: Tabl
     ({**NEW_CLASH, "name": "a/b"}, "battle name 'a/b'"),
     ({**NEW_CLASH, "name": "a\r\nb"}, "battle name"),
     ({**NEW_CLASH, "name": "x" * 5000}, "battle name"),
-    ({"ruleset": "conquest", "scenario": "border-clash", "armies": ["saltmarch"]}, "name two armies"),
-    ({"ruleset": "conquest", "scenario": "border-clash", "armies": ["saltmarch", "nope"]}, "no army 'nope'"),
+    ({"new": "conquest", "scenario": "border-clash", "armies": ["saltmarch"]}, "name two armies"),
+    ({"new": "conquest", "scenario": "border-clash", "armies": ["saltmarch", "nope"]}, "no army 'nope'"),
 ], ids=lambda v: str(v)[:50])
 def test_a_game_that_cannot_be_set_up_is_refused_and_nothing_is_written(table: Table, body, says):
     table.new_clash("already")

@@ -10,7 +10,7 @@ from api_table import refusal
 
 
 def test_the_host_begins_a_campaign_and_recruits_into_it(table):
-    made = table.create({"ruleset": "betrayal-campaign", "name": "saga", "difficulty": "expert", "dial": 3})
+    made = table.create({"new": "campaign", "name": "saga", "difficulty": "expert", "dial": 3})
     assert made["game"] == "saga"
     assert made["narrated"][-1] == "campaign saga begins at expert difficulty, the XP dial at 3"
     recruited = table.done("saga", {"type": "Recruit", "name": "Ria", "race": "nord", "class_id": "bastion"})
@@ -22,13 +22,13 @@ def test_the_host_begins_a_campaign_and_recruits_into_it(table):
 
 @pytest.mark.rule("SEAT-4")
 def test_a_campaign_has_no_seats_so_no_seat_token_opens_it(table):
-    table.create({"ruleset": "betrayal-campaign", "name": "saga"})
+    table.create({"new": "campaign", "name": "saga"})
     answer = table.client.get("/api/games/saga/state", headers=table.seat("saga", "ria"))
     refusal(answer, 401, "unauthorized")
 
 
 def test_a_campaign_dial_out_of_range_is_refused_and_nothing_is_begun(table):
     answer = table.client.post("/api/games", headers=table.host,
-                               json={"ruleset": "betrayal-campaign", "name": "saga", "dial": 81})
+                               json={"new": "campaign", "name": "saga", "dial": 81})
     assert "dial must be a whole number from 0 to 80" in refusal(answer, 400, "malformed")["reason"]
     assert table.everything() == []

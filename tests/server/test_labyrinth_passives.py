@@ -16,7 +16,7 @@ def _asked(table: Table) -> tuple[str, dict]:
     """A battle played by its seats (each the last command it may give)
     until a passive is asked; its id and board."""
     for seed in range(1, 30):
-        g = table.create({"ruleset": "labyrinth", "encounter": "mossy-hollow", "party": PARTY, "seed": seed,
+        g = table.create({"new": "labyrinth", "encounter": "mossy-hollow", "party": PARTY, "seed": seed,
                           "name": f"lab{seed}"})["game"]
         for _ in range(150):
             board = table.get(f"/api/games/{g}/table")["board"]

@@ -22,7 +22,7 @@ ABILITIES = {"str": 16, "tec": 7, "vit": 13, "agi": 12, "luc": 9}
 
 def labyrinth(party: list[dict[str, Any]], encounter: str = "mossy-hollow", **more: Any) -> dict[str, Any]:
     """A labyrinth request, seeded so each test sets up the same battle."""
-    return {"ruleset": "labyrinth", "encounter": encounter, "party": party, "seed": 3, **more}
+    return {"new": "labyrinth", "encounter": encounter, "party": party, "seed": 3, **more}
 
 
 def combatants(table: Table, game: str) -> dict[str, dict[str, Any]]:

@@ -14,7 +14,7 @@ PARTY = [{"class": "vanguard", "level": 1}, {"class": "mender", "level": 2, "nam
 
 
 def new_labyrinth(table: Table, name: str = "lab", **more) -> str:
-    body = {"ruleset": "labyrinth", "encounter": "mossy-hollow", "party": PARTY, "seed": 3, "name": name, **more}
+    body = {"new": "labyrinth", "encounter": "mossy-hollow", "party": PARTY, "seed": 3, "name": name, **more}
     return table.create(body)["game"]
 
 
@@ -61,7 +61,7 @@ def test_a_pcs_seat_gives_its_own_declaration_and_is_refused_another_pcs(table: 
     ({"party": []}, "at least one PC"),
 ])
 def test_a_malformed_labyrinth_setup_is_refused_and_writes_nothing(table: Table, more, says):
-    body = {"ruleset": "labyrinth", "encounter": "mossy-hollow", "party": PARTY, "seed": 3, "name": "lab", **more}
+    body = {"new": "labyrinth", "encounter": "mossy-hollow", "party": PARTY, "seed": 3, "name": "lab", **more}
     r = table.client.post("/api/games", headers=table.host, json=body)
     assert says in refusal(r, 400, "malformed")["reason"]
     assert table.everything() == []

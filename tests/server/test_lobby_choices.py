@@ -25,7 +25,7 @@ def labyrinth_form(encounter: str, party: list[dict[str, Any]], **more: Any) -> 
     """What the lobby's form sends for a labyrinth battle: class and level of
     each PC, its name and row only when typed, ambush and gm_enemies only
     when chosen."""
-    return {"ruleset": "labyrinth", "encounter": encounter, "party": party, **more}
+    return {"new": "labyrinth", "encounter": encounter, "party": party, **more}
 
 
 # -- what may be chosen ---------------------------------------------------------------------
@@ -110,7 +110,7 @@ def test_every_offered_conquest_scenario_sets_up_between_the_offered_armies(tabl
     q = table.get("/api/choices")["conquest"]
     first, second = ids(q["armies"])[:2]
     for n, scenario in enumerate(ids(q["scenarios"]), start=1):
-        made = table.create({"ruleset": "conquest", "scenario": scenario, "armies": [first, second], "seed": n})
+        made = table.create({"new": "conquest", "scenario": scenario, "armies": [first, second], "seed": n})
         assert made["summary"]["ruleset"] == "conquest" and made["summary"]["setup"] == scenario
         assert made["summary"]["who"] == f"{first} v {second}"
     assert [g["setup"] for g in table.get("/api/games")] == ids(q["scenarios"])
@@ -128,7 +128,7 @@ def test_every_offered_betrayal_setup_sets_up_its_kind(table: Table, kind):
 
 def test_a_campaign_from_the_form_begins_at_the_dial_offered(table: Table):
     dial = table.get("/api/choices")["campaign"]["dial"]
-    made = table.create({"ruleset": "betrayal-campaign", "difficulty": "apprentice", "name": "saga"})
+    made = table.create({"new": "campaign", "difficulty": "apprentice", "name": "saga"})
     assert made["narrated"][-1] == f"campaign saga begins at apprentice difficulty, the XP dial at {dial}"
     assert [(g["id"], g["ruleset"]) for g in table.get("/api/games")] == [("saga", "betrayal-campaign")]
 
@@ -150,13 +150,13 @@ def test_a_campaign_from_the_form_begins_at_the_dial_offered(table: Table):
     (labyrinth_form("mossy-hollow", [{"class": "vanguard", "level": 1}], ambush="both"), 400, "malformed",
      "pcs or enemies"),
     (labyrinth_form("mossy-hollow", []), 400, "malformed", "at least one PC"),
-    ({"ruleset": "conquest", "scenario": "border-clash", "armies": ["saltmarch"]}, 400, "malformed",
+    ({"new": "conquest", "scenario": "border-clash", "armies": ["saltmarch"]}, 400, "malformed",
      "name two armies"),
-    ({"ruleset": "conquest", "scenario": "border-clash", "armies": ["saltmarch", "nobody"]}, 400, "malformed",
+    ({"new": "conquest", "scenario": "border-clash", "armies": ["saltmarch", "nobody"]}, 400, "malformed",
      "no army 'nobody'"),
-    ({"ruleset": "conquest", "scenario": "nowhere", "armies": ["saltmarch", "cinderpact"]}, 404, "not-found",
+    ({"new": "conquest", "scenario": "nowhere", "armies": ["saltmarch", "cinderpact"]}, 404, "not-found",
      "no scenario"),
-    ({"ruleset": "betrayal-campaign", "difficulty": "adept", "seed": 3}, 400, "malformed", "seed"),
+    ({"new": "campaign", "difficulty": "adept", "seed": 3}, 400, "malformed", "seed"),
     ({"ruleset": "betrayal", "kind": "clash", "setup": "", "party": PARTY}, 400, "malformed",
      "choose one of waystone-crossing"),
 ], ids=["seven-pcs", "four-in-a-row", "unknown-encounter", "unknown-class", "level-0", "level-not-whole",

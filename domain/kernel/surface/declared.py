@@ -51,8 +51,12 @@ class Setup:
     the game, returning the application's result. ``makes``: the setup
     commands it starts games with, and ``fields`` gives the request's
     fields back from one (so a game's first line says how to set it up
-    again). ``offers(app)``: for the lobby, the values a parameter may take
-    (scenarios, armies), by field.
+    again). ``offers(app)``: for the lobby, the values a field may take
+    (scenarios, armies), by field name (``party.class`` for a property of
+    a field's objects): a list of ``{"id", "name", "note"}``, or ``{"after":
+    field, "by": {value: [...]}}`` when they depend on another field's
+    value. ``examples``: requests (their fields) that set a game up, which
+    the contract suite plays every ruleset from.
     """
 
     name: str
@@ -63,7 +67,8 @@ class Setup:
     makes: tuple[type, ...] = ()
     fields: Callable[[Any], dict[str, Any]] | None = None
     details: str = ""
-    offers: Callable[[Any], Mapping[str, list[Any]]] | None = None
+    offers: Callable[[Any], Mapping[str, Any]] | None = None
+    examples: tuple[Mapping[str, Any], ...] = ()
 
     @cached_property
     def verb(self) -> Verb:
@@ -155,6 +160,10 @@ class Surface:
     commands)``: a line a listing of legal commands ends with, or "".
     ``typed_faces(state)``: whether the table types the faces of its
     dice, so a listing writes each face of a legal command as ``F``.
+    ``board(seen)``: the game as the page draws it, a JSON object whose
+    ``kind`` names one of the page's drawings: ``hexes`` (a hex map with
+    tiles, markers and units), ``rows`` (two sides in front and back rows),
+    ``regiments`` (each side's regiments, where they stand).
 
     ``groups``: the help of each group of two-word verbs and queries
     (``item``: "An adventurer's items between battles..."), by its word.
@@ -189,6 +198,7 @@ class Surface:
     find_game: Callable[[Any, dict[str, Any]], str] | None = None
     groups: Mapping[str, str] = field(default_factory=dict)
     typed_faces: Callable[[Any], bool] = lambda state: False
+    board: Callable[[Seen], dict[str, Any]] | None = None
 
     @cached_property
     def grammar(self) -> Grammar:

@@ -63,6 +63,10 @@ class Grammar:
         """The verb that gives ``command``'s class, if any."""
         return self._by_class.get(type(command))
 
+    def verb_for(self, cls: type) -> Verb | None:
+        """The verb that gives commands of class ``cls``, if any."""
+        return self._by_class.get(cls)
+
     def parse(self, line: str | Sequence[str]) -> Any:
         """The command ``line`` gives (a string, or its words). Refused with
         ``MalformedCommand`` when it names no verb of this ruleset or

@@ -1,28 +1,26 @@
-"""A labyrinth battle for the table view: the two sides, each a front and a
-back row of combatants in their left-to-right order, with HP, TP, FP,
-ailments and binds with their depth, buffs and debuffs with their turns
-left; the turn, the phase, and who the battle waits for (the PCs whose
-Standby declarations are awaited, the PC acting, or the GM)."""
+"""A labyrinth battle as the page draws it ("rows"): the two sides, each a
+front and a back row of combatants in their left-to-right order, with HP,
+TP, FP, ailments and binds with their depth, buffs and debuffs with their
+turns left; the turn, the phase, and who the battle waits for (the PCs
+whose Standby declarations are awaited, the PC acting, or the GM)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.commandlog import Game
-from domain.kernel.games import GameApp
-from domain.labyrinth.flow import waits_for
-from domain.labyrinth.standby import awaiting
-from domain.labyrinth.state import Combatant, LabyrinthState
-from domain.labyrinth.stats import stats
-from domain.labyrinth.vocab import Phase, Row
+from .flow import waits_for
+from .standby import awaiting
+from .state import Combatant, LabyrinthState
+from .stats import stats
+from .vocab import Phase, Row
 
 
-def board(app: GameApp, battle_id: str, game: Game) -> dict[str, Any]:
+def board(seen: Any) -> dict[str, Any]:
     """The "rows" board: ``awaited`` lists the ids the battle waits for
     (PCs to declare, the acting PC, the acting Enemy under the GM, or the
     one whose passive action is asked: ``question``)."""
-    s: LabyrinthState = game.state
-    pack = app.pack_of("labyrinth")
+    s: LabyrinthState = seen.state
+    pack = seen.pack
     who = waits_for(s)
     q = s.question
     if q is not None:  # a passive action chosen by hand (PASSIVE-1 .. PASSIVE-3)

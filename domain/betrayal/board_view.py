@@ -1,22 +1,21 @@
-"""A Betrayal battle for the table view: the map's hexes (axial q, r with
-their labels, tiles and markers), the units on them, each adventurer's HP,
-track and active slots, and each enemy."""
+"""A Betrayal battle as the page draws it ("hexes"): the map's hexes (axial
+q, r with their labels, tiles and markers), the units on them, each
+adventurer's HP, track and active slots, and each enemy."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from domain.betrayal.state import BattleState
-from domain.kernel.commandlog import Game
-from domain.kernel.games import GameApp
 from domain.kernel.hexes import label
 
+from .state import BattleState
 
-def board(app: GameApp, battle_id: str, game: Game) -> dict[str, Any]:
-    state: BattleState = game.state
-    ctx = app.rules_context(battle_id)
+
+def board(seen: Any) -> dict[str, Any]:
+    state: BattleState = seen.state
+    ctx = seen.context()
     b = ctx.board
-    pack = app.pack_of("betrayal")
+    pack = seen.pack
     hexes = []
     for h in b.all_hexes():
         cell = b._cells[h]  # noqa: SLF001 - the board keeps its diagram cells; reading one is safe

@@ -1,20 +1,20 @@
 """A game as the table view draws it: one JSON answer with everything the
 page needs (where the game stands, the seats, the board and units of its
 ruleset, the narrated log's tail, and the legal commands marked for the
-asking pass). What is a ruleset's own comes from ``server.views.<name>``'s
-``board(app, battle_id, game)``; a ruleset without one shows no board."""
+asking pass). The board is its ruleset's (``Surface.board``), drawn from
+the state as the asking pass may see it (SEAT-5); a ruleset without one
+shows no board."""
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
 import msgspec
 
 from domain.kernel.games import GameApp
 
-from .. import rights, tables
-from ..passes import Pass
+from . import rights, tables
+from .passes import Pass
 
 LOG_SHOWN = 40  # narrated events the table view shows
 
@@ -44,11 +44,7 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
     rs = app.ruleset(battle_id)
     game = app.battle(battle_id)
     summary = tables.summary(app, battle_id, game)
-    try:
-        module = import_module(f"server.views.{rs.name.replace('-', '_')}")
-    except ModuleNotFoundError:
-        module = None
-    board = module.board(app, battle_id, game) if module is not None else None
+    board = _board(app, p, battle_id, game)
     seats = [{"key": s.key, "name": s.name} for s in rs.seats(game.state)]
     return TableView(
         game=battle_id, name=summary.name, ruleset=rs.name, title=rs.title, version=game.version,
@@ -59,3 +55,20 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
         may_undo=game.can_undo and rights.may_take_back(app, rs, p, battle_id, game.done[-1]),
         may_redo=game.can_redo and rights.may_take_back(app, rs, p, battle_id, game.undone[-1]),
     )
+
+
+def _board(app: GameApp, p: Pass, battle_id: str, game: Any) -> Any:
+    """The ruleset's board of the game as ``p`` may see it, or None."""
+    from domain.kernel.surface import surface_of
+    from domain.kernel.surface.declared import Seen
+
+    rs = app.ruleset(battle_id)
+    try:
+        draw = surface_of(rs.name).board
+    except KeyError:
+        return None
+    if draw is None:
+        return None
+    shown = game.state if p.is_host else rs.seen_by(game.state, p.seat or None)
+    return draw(Seen(app=app, state=shown, version=game.version, name=app.called(battle_id), pack=app.pack_of(rs),
+                     context=lambda: app.rules_context(battle_id)))
