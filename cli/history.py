@@ -142,7 +142,7 @@ def battles(s: Session, all_: bool = False) -> None:
         return
     if not rows:
         s.out.print(f"No battles: {hidden} deleted (`rk battles --all` lists them, `rk restore NAME`)." if hidden else
-                    "No battles yet: start one with `rk new clash` or `rk new conquest` (or try `rk demo`).")
+                    "No battles yet: start one with `rk new` (`rk new --help` lists the setups; or try `rk demo`).")
         return
     cells = [["*" if r["current"] else "x" if r["deleted"] else "",
               *(printable(str(r[k])) for k in ("name", "setup", "round", "phase", "who"))] for r in rows]

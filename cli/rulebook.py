@@ -16,13 +16,12 @@ from domain.kernel.spec import Facts, Rule, Rulebook, UnknownRule, lookup
 
 from .session import Session, _store_failed
 
-DEFAULT_RULESET = "betrayal"  # for an ID of several rulesets, when no battle says which
 UNKNOWN_RULE = 1  # exit status for an ID the spec does not have: not found, like any other
 
 
 def show(s: Session, rule_id: str, ruleset: str | None, everything: bool) -> None:
     """Print rule ``rule_id`` of ``ruleset`` (default: the one ruleset with
-    that ID, else the current battle's, else Betrayal's), with its sub-rules
+    that ID, else the current battle's, else the first by name), with its sub-rules
     when ``everything``, and the facts that fill what is printed."""
     try:
         book, rule = lookup(rule_id, ruleset, default=lambda: _current_ruleset(s))
@@ -47,18 +46,18 @@ def show(s: Session, rule_id: str, ruleset: str | None, everything: bool) -> Non
             s.out.print(*(_wrapped(console, Text(line), hang=hang) if not line.startswith("|") else [_unwrapped(line)]))
 
 
-def _current_ruleset(s: Session) -> str:
-    """The ruleset of the battle acted on, else the default one (no battle
-    yet, or no store to read)."""
+def _current_ruleset(s: Session) -> str | None:
+    """The ruleset of the battle acted on; None (the first by name) when
+    there is no battle yet, or no store to read."""
     try:
         return s.ruleset.name
     except NotFound:
         if s.battle:  # a --battle that names none: say so
             raise
-        return DEFAULT_RULESET
+        return None
     except Exception as e:
         if _store_failed(e):
-            return DEFAULT_RULESET
+            return None
         raise
 
 
