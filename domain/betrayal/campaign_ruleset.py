@@ -27,7 +27,7 @@ from .packs import starter_pack
 from .battle_ruleset import ADVENTURERS, BETRAYAL
 
 
-class BetrayalCampaign(Ruleset):
+class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignContext, Pack]):
     """The campaign of Betrayal of the Second Era: the party between battles."""
 
     name = "betrayal-campaign"

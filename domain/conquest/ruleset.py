@@ -21,7 +21,7 @@ from .state import ConquestState
 from .vocab import RULES_VERSION, Phase
 
 
-class ConquestRuleset(Ruleset):
+class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack]):
     """Conquest: The Last Argument of Kings, the round sequence."""
 
     name = "conquest"

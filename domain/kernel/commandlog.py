@@ -20,7 +20,7 @@ ruleset's snapshots decode to.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar, Protocol
 
 import msgspec
 from msgspec.structs import replace
@@ -28,8 +28,6 @@ from msgspec.structs import replace
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state
 from domain.kernel.messages import Event
 
-if TYPE_CHECKING:  # ruleset registers its games' types here: the import runs one way
-    from domain.kernel.ruleset import Ruleset
 
 
 class CommandIssued(Event, frozen=True, kw_only=True):
@@ -92,7 +90,23 @@ class Game(msgspec.Struct, frozen=True, kw_only=True):
 _TYPES: dict[str, tuple[type[Done], type[Game]]] = {}
 
 
-def game_types(ruleset: Ruleset) -> tuple[type[Done], type[Game]]:
+class _Typed(Protocol):
+    """What this module reads of a ruleset (``domain.kernel.ruleset``
+    registers each one here; this module never imports it back)."""
+
+    name: ClassVar[str]
+    command_type: ClassVar[Any]
+    state_type: ClassVar[Any]
+    snapshot_topic: ClassVar[str]
+    issued: ClassVar[type]
+    undone: ClassVar[type]
+
+    def evolve(self, state: Any, event: Any) -> Any: ...
+
+    def reveals(self, event: Any) -> bool: ...
+
+
+def game_types(ruleset: _Typed) -> tuple[type[Done], type[Game]]:
     """The ``Done`` and ``Game`` classes typed with ``ruleset``'s command
     union and state, made once and registered as its snapshot state."""
     found = _TYPES.get(ruleset.name)
@@ -112,7 +126,7 @@ def game_types(ruleset: Ruleset) -> tuple[type[Done], type[Game]]:
     return found
 
 
-def fold(ruleset: Ruleset, game: Game | None, items: Iterable[Envelope | SnapshotEnvelope]) -> Game | None:
+def fold(ruleset: _Typed, game: Game | None, items: Iterable[Envelope | SnapshotEnvelope]) -> Game | None:
     """Fold a game stream (its latest snapshot first, if any) into a Game.
 
     A ``CommandIssued`` pushes the undo stack (and clears the redo stack,

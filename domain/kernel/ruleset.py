@@ -26,7 +26,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from domain.kernel.errors import NotFound
@@ -124,9 +124,18 @@ class RandomCheck:
     found: str
 
 
-class Ruleset:
-    """Base of every ruleset's entry point. Subclasses set the class
-    attributes and implement the methods; the kernel calls nothing else.
+State = TypeVar("State")  # the game state: a frozen msgspec Struct (see the module docstring)
+Cmd = TypeVar("Cmd")  # the union of its commands
+Ctx = TypeVar("Ctx")  # the rules context decide and legal_commands take
+Pack = TypeVar("Pack")  # its content pack
+
+
+class Ruleset(Generic[State, Cmd, Ctx, Pack]):
+    """Base of every ruleset's entry point, typed by its state, its command
+    union, its rules context and its content pack
+    (``class Conquest(Ruleset[ConquestState, ConquestCommand, RulesContext,
+    Pack])``). Subclasses set the class attributes and implement the
+    methods; the kernel calls nothing else.
 
     Class attributes:
 
@@ -174,27 +183,27 @@ class Ruleset:
 
     # -- content and context -------------------------------------------------
 
-    def pack(self) -> Any:
+    def pack(self) -> Pack:
         """The default content pack (an object with ``id`` and ``hash``)."""
         raise NotImplementedError
 
-    def pack_hashes(self, pack: Any) -> tuple[str, ...]:
+    def pack_hashes(self, pack: Pack) -> tuple[str, ...]:
         """The content hashes a game played with ``pack`` may record (its
         setup event's ``pack_hash``): the pack's own by default; a ruleset
         whose packs hash parts of their content apart names each."""
-        return (pack.hash,)
+        return (pack.hash,)  # type: ignore[attr-defined]  # every pack has an id and a hash
 
-    def context(self, pack: Any, state: Any) -> Any:
+    def context(self, pack: Pack, state: State) -> Ctx:
         """The rules context ``decide`` and ``legal_commands`` take for a game
         in ``state``. Raises ``NotFound`` if the game was played with
         another pack than ``pack``."""
         raise NotImplementedError
 
-    def setup_context(self, pack: Any, command: Any) -> Any:
+    def setup_context(self, pack: Pack, command: Cmd) -> Ctx:
         """The rules context to decide a setup command with."""
         raise NotImplementedError
 
-    def companions(self, state: Any, command: Any = None) -> tuple[tuple[str, UUID], ...]:
+    def companions(self, state: State, command: Cmd | None = None) -> tuple[tuple[str, UUID], ...]:
         """The other aggregates' streams, as ``(kind, stream)``, whose state
         the rules read to decide a command of a game in ``state`` (a
         Betrayal delve reads its Delve), or ``command`` in particular (a
@@ -204,30 +213,30 @@ class Ruleset:
         read none (the default)."""
         return ()
 
-    def joined(self, ctx: Any, companions: Mapping[str, Any]) -> Any:
+    def joined(self, ctx: Ctx, companions: Mapping[str, Any]) -> Ctx:
         """The rules context ``ctx`` with the companion states, by kind (see
         ``companions``). Called only when ``companions`` names some. A
         ruleset whose companions are several streams of one kind overrides
         ``joined_streams`` instead."""
         return ctx
 
-    def joined_streams(self, ctx: Any, companions: Mapping[tuple[str, UUID], Any]) -> Any:
+    def joined_streams(self, ctx: Ctx, companions: Mapping[tuple[str, UUID], Any]) -> Ctx:
         """The rules context ``ctx`` with the companion states by (kind,
         stream); by default ``joined`` with them by kind."""
         return self.joined(ctx, {kind: state for (kind, _), state in companions.items()})
 
     # -- the rules -----------------------------------------------------------
 
-    def evolve(self, state: Any, event: Event) -> Any:
+    def evolve(self, state: State | None, event: Event) -> State:
         """Apply one game-stream event (never a command-log event). Pure."""
         raise NotImplementedError
 
-    def decide(self, state: Any, command: Any, ctx: Any) -> Outcome:
+    def decide(self, state: State | None, command: Cmd, ctx: Ctx) -> Outcome:
         """The outcome of ``command`` in ``state``, or ``RuleViolation`` /
         ``MalformedCommand``. Pure: same inputs, same outcome."""
         raise NotImplementedError
 
-    def legal_commands(self, state: Any, ctx: Any) -> list[Any]:
+    def legal_commands(self, state: State, ctx: Ctx) -> list[Cmd]:
         """What may be done now (empty once the game is over)."""
         raise NotImplementedError
 
@@ -236,7 +245,7 @@ class Ruleset:
         undoing its command then needs force (UNDO-2)."""
         raise NotImplementedError
 
-    def check_random(self, state: Any, event: Event) -> RandomCheck | None:
+    def check_random(self, state: State | None, event: Event) -> RandomCheck | None:
         """Re-derive ``event``'s random outcome from the seed and the RNG
         counter in ``state`` (the state just before the event); None when it
         holds or the event has none."""
@@ -255,7 +264,7 @@ class Ruleset:
         nothing from other aggregates)."""
         return None
 
-    def check_other(self, kind: str, stream: UUID, event: Event, state: Any, pack: Any) -> Problem | None:
+    def check_other(self, kind: str, stream: UUID, event: Event, state: Any, pack: Pack) -> Problem | None:
         """Re-decide, as far as one log allows, an event of another stream
         that no command of this game wrote (the history of an aggregate
         from before the game, or written by other games): ``state`` is the
@@ -274,7 +283,7 @@ class Ruleset:
 
     # -- words -----------------------------------------------------------------
 
-    def describe_event(self, event: Event, state: Any, pack: Any) -> str:
+    def describe_event(self, event: Event, state: State | None, pack: Pack | None) -> str:
         """One readable line for ``event``, starting ``RULE-ID: `` when it
         cites a rule. ``state`` is the game just before it, or None (before
         setup, or where no state is at hand, as in the audit: then units are
@@ -282,7 +291,7 @@ class Ruleset:
         and the audit."""
         raise NotImplementedError
 
-    def describe_written(self, event: Event, stream: UUID, state: Any, pack: Any) -> str:
+    def describe_written(self, event: Event, stream: UUID, state: State | None, pack: Pack) -> str:
         """One readable line for ``event``, which a command of a game in
         ``state`` wrote to another aggregate's ``stream``: ``describe_event``
         unless a ruleset names whose stream it is."""
@@ -293,7 +302,7 @@ class Ruleset:
         narration and the audit cite through it, so they never disagree."""
         return ""
 
-    def describe_command(self, command: Any, placeholders: bool = False) -> str:
+    def describe_command(self, command: Cmd, placeholders: bool = False) -> str:
         """A command as a person would type it (``move c4``): its surface's
         grammar writes it, the same that reads it back (``placeholders``:
         faces the table types written ``F``)."""
@@ -301,32 +310,32 @@ class Ruleset:
 
         return surface_of(self.name).grammar.spell(command, placeholders)
 
-    def summary(self, state: Any) -> Summary:
+    def summary(self, state: State) -> Summary:
         """Where a game stands, for ``rk battles``."""
         raise NotImplementedError
 
     # -- seats at a table (the server) ---------------------------------------------
 
-    def seats(self, state: Any) -> tuple[Seat, ...]:
+    def seats(self, state: State) -> tuple[Seat, ...]:
         """The seats of a game at a table: who plays it (Betrayal: one per
         adventurer; Conquest: one per player). A game with none is played
         by the host alone (a campaign)."""
         return ()
 
-    def actor(self, state: Any, command: Any) -> str | None:
+    def actor(self, state: State, command: Cmd) -> str | None:
         """The seat ``command`` is given for (SEAT-1): the key of the
         adventurer, player or unit it acts as, or None for a command of the
         whole table (the next round, an enemy's dice), which any seat may
         give. Pure: reads the state and the command only."""
         return None
 
-    def seen_by(self, state: Any, seat: str | None) -> Any:
+    def seen_by(self, state: State, seat: str | None) -> State:
         """The state as seat ``seat`` may see it (None: a spectator): what
         the rules hide from the other players (a Command Stack) masked.
         The default hides nothing."""
         return state
 
-    def hides(self, command: Any) -> bool:
+    def hides(self, command: Cmd) -> bool:
         """Whether ``command`` says what the rules hide from the other
         players (the order of a Command Stack): a table shows it only to
         the seat that gave it and the host while the game goes on."""
@@ -334,7 +343,7 @@ class Ruleset:
 
     # -- streams ----------------------------------------------------------------
 
-    def related_streams(self, state: Any) -> dict[UUID, str]:
+    def related_streams(self, state: State) -> dict[UUID, str]:
         """The other streams that belong in the game's portable log, by id,
         each named ``kind:key`` (Betrayal: its party's adventurers)."""
         return {}
@@ -365,7 +374,7 @@ class Ruleset:
         return None
 
 
-def rules_context(rs: Ruleset, pack: Any, state: Any, companion: Callable[[str, UUID], Any],
+def rules_context(rs: Ruleset[Any, Any, Any, Any], pack: Any, state: Any, companion: Callable[[str, UUID], Any],
                   command: Any = None) -> Any:
     """The context ``decide`` and ``legal_commands`` take for a game in
     ``state`` (to decide ``command``, when given): the ruleset's own,
@@ -378,7 +387,7 @@ def rules_context(rs: Ruleset, pack: Any, state: Any, companion: Callable[[str, 
     return rs.joined_streams(ctx, {(kind, stream): companion(kind, stream) for kind, stream in wanted})
 
 
-_REGISTRY: dict[str, Ruleset] = {}
+_REGISTRY: dict[str, Ruleset[Any, Any, Any, Any]] = {}
 
 
 def register(ruleset: Ruleset) -> Ruleset:

@@ -19,7 +19,7 @@ from .state import LabyrinthState
 from .vocab import RULES_VERSION, Side
 
 
-class LabyrinthRuleset(Ruleset):
+class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, Pack]):
     """An Etrian Odyssey-style labyrinth battle (NSSQ's battle chapter)."""
 
     name = "labyrinth"

@@ -119,7 +119,7 @@ def test_the_setup_as_the_log_tells_it_sets_the_same_battle_up_again(table):
     ok(table, *NEW, "--seed", "9", "--battle", "lab", "--ambush", "pcs", "--option", "default_buff_turns=2")
     first = app_of(table).battle("lab").done[0].command
     line = app_of(table).ruleset("lab").describe_command(first)
-    assert f"> {line}" in " ".join(ok(table, "log").split())
+    assert f"rk {line}" in " ".join(ok(table, "log").split())
     typed = shlex.split(line)
     ok(table, *typed, "--battle", "again")
     assert app_of(table).battle("again").done[0].command == replace(first, battle_id="again")
@@ -222,7 +222,7 @@ def test_undo_redo_log_export_import_verify_and_audit_take_a_labyrinth_battle(ta
     hold_fastest(table)
     ok(table, "pass", state_of(table).acting)
     log = ok(table, "log")
-    assert "> pass p1" in log and "STANDBY-1" in log and "> new labyrinth --encounter mossy-hollow" in log
+    assert "rk pass p1" in log and "STANDBY-1" in log and "rk new labyrinth --encounter mossy-hollow" in log
     assert "STANDBY-1" in ok(table, "audit")
     assert "Standby phase" in ok(table, "status", "--at", "3")
     path = tmp_path / "lab.jsonl"

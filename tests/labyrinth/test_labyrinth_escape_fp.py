@@ -225,7 +225,7 @@ def test_rk_escape_takes_fp_and_reroll_refuses_what_a_pc_lacks_and_the_log_shows
     assert rk(table, "escape", "p2", "--reroll")[0] == 0
     code, log, err = rk(table, "log")
     text = " ".join(log.split())
-    assert "> escape p1 --fp 1" in text and "> escape p2 --reroll" in text
+    assert "rk escape p1 --fp 1" in text and "rk escape p2 --reroll" in text
     assert "declares escape (1 FP for extra dice)" in text and "spends 1 FP: extra dice" in text
     assert "escape check" in text
     code, out, err = rk(table, "verify")
