@@ -51,9 +51,12 @@ def _renderable(block: Any) -> Any:
             text.append_text(styled(line))
         return Phrases(text, hang=block.hang)
     if isinstance(block, HexMap):
+        from rich.console import Group
+
         from .hexmap import draw
 
-        return draw(block)
+        grid = draw(block, STYLES)
+        return Group(grid, Phrases(styled(block.legend), hang=0)) if block.legend else grid
     return block
 
 

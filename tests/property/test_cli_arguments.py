@@ -35,10 +35,12 @@ def commands() -> list[tuple[tuple[str, ...], object]]:
     found = []
 
     def walk(words: tuple[str, ...], command) -> None:
-        subs = getattr(command, "commands", None)
-        if subs:
-            for name, sub in sorted(subs.items()):
-                walk((*words, name), sub)
+        if hasattr(command, "list_commands"):  # a group: its own commands and those the rulesets declare
+            from typer._click import Context
+
+            ctx = Context(command)
+            for name in sorted(command.list_commands(ctx)):
+                walk((*words, name), command.get_command(ctx, name))
         elif words[-1] not in SKIPPED:
             found.append((words, command))
 
@@ -116,7 +118,8 @@ def store(tmp_path_factory):
 
 def test_every_command_is_enumerated():
     names = {" ".join(w) for w, _ in COMMANDS}
-    assert {"move", "engage", "status", "battles", "new clash", "new conquest", "march", "surrender"} <= names
+    assert {"move", "engage", "status", "battles", "new clash", "new delve", "new conquest", "march", "surrender",
+            "why", "setups"} <= names
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
