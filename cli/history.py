@@ -18,7 +18,7 @@ from domain.betrayal.application import adventurer as find_adventurer
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
 
 from . import pager
-from .board import HERO
+from .document import STYLES
 from .game import event_json
 from .lines import BOLD, PLAIN, UNDONE, Entry, events, layout
 from .output import printable
@@ -275,7 +275,7 @@ def adventurer(s: Session, name: str) -> None:
         table.add_row("campaign", a.campaign or "—")
         for label, value in sheet_rows(s, a):
             table.add_row(label, Phrases(value, hang=0))
-    s.out.print(Text(a.name, style=HERO), table)
+    s.out.print(Text(a.name, style=STYLES["ally"]), table)
 
 
 def _outcome(s: Session, battle_id: str) -> str:

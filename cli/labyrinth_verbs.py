@@ -265,7 +265,7 @@ def give(s, kind: str, spend: tuple[int, bool] = (0, False), **fields: str | Non
 def move(s, first: str, row: str | None, place: int | None, explore: bool) -> None:
     """`rk move`: in a labyrinth battle the Standby move of PC ``first`` to
     ``row`` at horizontal ``place`` (STANDBY-2, STANDBY-3); in any other,
-    Betrayal's move to hex ``first``, as it always was."""
+    the ``move`` its ruleset declares (Betrayal's to hex ``first``)."""
     from domain.kernel.errors import MalformedCommand, RulekeeperError
 
     try:
@@ -275,9 +275,11 @@ def move(s, first: str, row: str | None, place: int | None, explore: bool) -> No
     if not labyrinth:
         if row is not None or place is not None:
             raise MalformedCommand("`rk move PC ROW [PLACE]` is for a labyrinth battle; here: rk move HEX")
-        from .betrayal import move as hex_move
+        from .declared import verbs_named
+        from .verbs import give
 
-        hex_move(s, first, explore)
+        # the other rulesets declare their own `move` (rk move HEX [--explore])
+        give(s, "move", verbs_named("move"), [first, *(["--explore"] if explore else [])])
         return
     from domain.labyrinth.commands import Move
     from domain.labyrinth.vocab import Row
