@@ -1,6 +1,6 @@
 """A new game from a request (``wire.NewGame``): the same domain verbs as
 `rk new` and `rk campaign new`, with the same defaults (a random seed; the campaign's XP dial,
-else 1; a name from the setup's first word)."""
+else 1; a name from the setup's first word): a Betrayal battle by its ruleset's own builders."""
 
 from __future__ import annotations
 
@@ -32,27 +32,24 @@ def start(app: GameApp, request: NewGame) -> Result:
 
 
 def _betrayal(app: GameApp, r: NewBetrayalGame, seed: int) -> Result:
-    from domain.betrayal import application as betrayal
-    from domain.betrayal.campaign_app import party_campaign
+    """The ruleset's own builder of the setup ``r.kind`` names (``domain.betrayal.new_game``)."""
+    import msgspec
+
+    from domain.betrayal.surface import BATTLE_SURFACE
     from domain.betrayal.vocab import BattleForm, Difficulty
 
-    if not r.party:
-        raise MalformedCommand("a party needs at least one adventurer")
-    party = [betrayal.PartySpec(m.name.strip(), m.race or None, tuple(m.lines), _choice(BattleForm, m.form, "form"))
-             for m in r.party]
-    xp = r.xp
-    if xp is None:
-        campaign = party_campaign(app, [m.name for m in party])
-        xp = campaign.dial if campaign is not None else 1
-    options: dict[str, Any] = dict(
-        party=party, xp=xp, seed=seed, battle_id=r.name or app.new_battle_id(r.setup),
+    party = [{"name": m.name.strip(), "race": m.race or None, "lines": tuple(m.lines),
+              "form": _choice(BattleForm, m.form, "form")} for m in r.party]
+    fields: dict[str, Any] = dict(
+        party=party, xp=r.xp, climax=r.climax, seed=seed, name=r.name,
         difficulty=_choice(Difficulty, r.difficulty, "difficulty"), physical_dice=r.physical_dice,
-        choose_defense=r.choose_defense)
-    if r.kind == "delve":
-        return betrayal.new_delve(app, delve=r.setup, **options)
-    if r.kind == "dungeon":
-        return betrayal.new_dungeon(app, setup=r.setup, **options)
-    return betrayal.new_clash(app, setup=r.setup, **options)
+        choose_defense=r.choose_defense, **{"delve" if r.kind == "delve" else "setup": r.setup})
+    setup = BATTLE_SURFACE.setup(r.kind)
+    try:
+        request = msgspec.convert(fields, setup.request)
+    except msgspec.ValidationError as e:
+        raise MalformedCommand(str(e)) from None
+    return setup.start(app, request)
 
 
 def _conquest(app: GameApp, r: NewConquestGame, seed: int) -> Result:

@@ -35,13 +35,15 @@ class PartyMember(Strict, frozen=True, kw_only=True):
 class NewBetrayalGame(Strict, tag="betrayal", tag_field="ruleset", kw_only=True):
     """Set up a Betrayal battle: a ``clash`` or ``dungeon`` from ``setup``,
     or a ``delve`` of the encounter ``setup``. ``xp`` defaults to the
-    campaign's dial (EP-2), else 1; ``seed`` to a random one; ``name`` to
-    the setup's first word and a number."""
+    campaign's dial (EP-2), else 1, or with ``climax`` to the session-end
+    table's (SESSION-EP-2); ``seed`` to a random one; ``name`` to the
+    setup's first word and a number."""
 
     kind: Literal["clash", "dungeon", "delve"] = "clash"
     setup: str
     party: list[PartyMember]
     xp: int | None = None
+    climax: bool = False  # a session's climax battle: its XP from the session-end table (SESSION-EP-2)
     seed: int | None = None
     name: str | None = None
     difficulty: str = "adept"
