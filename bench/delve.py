@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cli.parse import party_member
+from domain.betrayal.party import party_member
 from domain.betrayal.application import BetrayalApp, delve_stream
 from domain.betrayal.bots import delve_choice
 from domain.betrayal.delve import evolve_delve

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 
 from domain.betrayal import adventurer as adv
-from cli.parse import party_member
+from domain.betrayal.party import party_member
 from domain.betrayal.application import BetrayalApp, adventurer_stream
 from domain.betrayal.bots import random_choice
 from domain.betrayal.commands import StartClash

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from uuid import UUID
 
-from cli.parse import party_member
+from domain.betrayal.party import party_member
 from domain.betrayal.application import BetrayalApp, battle_stream
 from domain.betrayal.bots import greedy_choice
 from domain.betrayal.commands import BattleCommand

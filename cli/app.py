@@ -3,7 +3,7 @@ options each command repeats, the help panels, and ``_run``, which hands a
 command over to its module with a session.
 
 Every module of commands registers on ``app`` and takes its options from
-here (``cli.main`` the core commands, ``cli.delve_verbs``, ``cli.why``...
+here (``cli.main`` the core commands, ``cli.battle_verbs``, ``cli.log_verbs``...
 their own), and ``cli.main`` imports them all: imports go from the commands
 to this module, never back. Run the app through ``cli.main.main``, which
 has them all registered.

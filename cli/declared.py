@@ -125,8 +125,19 @@ class _Declared(TyperCommand):
         defaults = ctx.find_root().obj
         if not isinstance(defaults, Defaults):
             defaults = ctx.find_root().obj = Defaults()
+        from domain.kernel.errors import MalformedCommand
+
+        from .verbs import USAGE
+
         with Session(defaults, None, None, False, reads=self.reads) as s:
-            self.run(s, ctx.params["words"])
+            try:
+                self.run(s, ctx.params["words"])
+            except MalformedCommand as e:
+                if not getattr(e, USAGE, False):
+                    raise
+                # a usage error, as click words its own: naming the help to read
+                path = ctx.command_path.strip()  # "" at the top of `rk play`
+                raise MalformedCommand(f"{e} (see `{path} -h`)" if path else f"{e} (see `help`)") from None
 
     def run(self, session: Any, words: list[str]) -> None:
         raise NotImplementedError

@@ -26,13 +26,15 @@ from domain.betrayal.vocab import BattleForm
 from domain.kernel.errors import NotFound
 from domain.kernel.hexes import label
 
-from . import render
-from .board import board
-from .current import chosen_battle, current_or_none, remember
-from .phrases import Phrases
 from domain.betrayal.names import unit_name
+from domain.betrayal.view_map import board
+from domain.betrayal.views import header
+
+from .current import chosen_battle, current_or_none, remember
+from .document import renderables
+from .game import show
+from .phrases import Phrases
 from .session import Session
-from domain.betrayal.spell import spell
 
 SETUP = "waystone-crossing"
 XP = 2  # EP 4 for two adventurers: a few enemies, a few rounds
@@ -56,14 +58,15 @@ def run(s: Session, seed: int) -> None:
     ctx = app.rules_context(battle_id)  # a clash: its context never changes during play
     width = max(len(h.name) for h in state.heroes)
     played: list[dict] = []
-    s.out.print(render.header(state, ctx), board(state, ctx), "")
+    spell = app.ruleset(battle_id).describe_command  # commands as `rk` takes them
+    s.out.print(*renderables((header(state, ctx), board(state, ctx))), "")
 
     bot = random.Random(seed)
     shown_undo = False
     while state.phase is not Phase.ENDED and len(played) < MAX_COMMANDS:
         command = greedy_choice(state, ctx, bot)
         result = app.execute(battle_id, command)
-        _line(s, state, command, result, width)
+        _line(s, state, spell(command), result, width)
         played.append({"command_id": result.command_id, "rk": f"rk {spell(command)}"})
         if not shown_undo and isinstance(command, c.Move):
             shown_undo = True
@@ -75,7 +78,8 @@ def run(s: Session, seed: int) -> None:
             s.out.print(Text(f"{'':{width + 4}} rk redo → the move again", style="yellow"))
         state = result.battle.state
 
-    s.out.print("", render.compact(state, ctx))
+    s.out.print("")
+    show(s, result.battle, full=False)
     if s.json:
         s.out.emit({"battle": battle_id, "commands": played, "outcome": state.outcome,
                     "reason": state.ended_reason, "state": state})
@@ -102,10 +106,11 @@ def _exists(app, name: str) -> bool:
     return True
 
 
-def _line(s: Session, before: BattleState, command: c.BattleCommand, result: Result, width: int) -> None:
-    """``R2 Tarn-3   rk engage ... → what came of it``, on one line."""
+def _line(s: Session, before: BattleState, typed: str, result: Result, width: int) -> None:
+    """``R2 Tarn-3   rk engage ... → what came of it``, on one line
+    (``typed``: the command as `rk` takes it)."""
     who = before.hero(before.turn.hero).name if before.turn else "party"
-    head = f"R{before.round:<2} {who:<{width}} rk {spell(command)}"
+    head = f"R{before.round:<2} {who:<{width}} rk {typed}"
     outcome = _outcome(before, result, s.app.pack_of("betrayal"))
     text = head + (f" → {outcome}" if outcome else "")
     if len(text) > WIDTH:

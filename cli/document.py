@@ -15,6 +15,7 @@ from domain.kernel.surface.document import HexMap, Lines, Table, plain
 from .phrases import Phrases
 from .tones import STYLES, styled
 
+
 def renderables(blocks: Iterable[Any]) -> list[Any]:
     """Each block as a rich renderable (a string passes as prose)."""
     return [_renderable(block) for block in blocks]
@@ -33,9 +34,12 @@ def _renderable(block: Any) -> Any:
             text.append_text(styled(line))
         return Phrases(text, hang=block.hang)
     if isinstance(block, HexMap):
+        from rich.console import Group
+
         from .hexmap import draw
 
-        return draw(block)
+        grid = draw(block, STYLES)
+        return Group(grid, Phrases(styled(block.legend), hang=0)) if block.legend else grid
     return block
 
 

@@ -6,6 +6,7 @@ between two hexes of different tiles side by side."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from domain.kernel.hexes import from_offset, label, to_offset
@@ -17,13 +18,10 @@ TILE_COLOURS = ("blue", "magenta", "yellow", "cyan", "green", "red")
 OBSTACLE = "#"  # a blocked hex belongs to the tile around it: no bar beside it
 
 
-def draw(block: HexMap) -> Any:
-    """The map, then its legend."""
-    from rich.console import Group
+def draw(block: HexMap, styles: Mapping[str, str]) -> Any:
+    """The map's rows (its legend is the document's to draw), each tone in
+    its style of ``styles``."""
     from rich.text import Text
-
-    from .tones import STYLES, styled
-    from .phrases import Phrases
 
     cells = {to_offset(c.at): c for c in block.cells}
     if not cells:
@@ -45,11 +43,9 @@ def draw(block: HexMap) -> Any:
             if cell is None:
                 out.append(" " * (CELL - 1))
             else:
-                style = colour.get(cell.tile or "", "") if cell.tone == "tile" else STYLES.get(cell.tone, "")
+                style = colour.get(cell.tile or "", "") if cell.tone == "tile" else styles.get(cell.tone, "")
                 out.append(f"{cell.text:<{CELL - 1}}", style=style)
             before = tile
     out.no_wrap = True  # a map never folds: its rows line up or nothing does
     out.overflow = "crop"
-    if not block.legend:
-        return out
-    return Group(out, Phrases(styled(block.legend), hang=0))
+    return out

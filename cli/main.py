@@ -25,79 +25,15 @@ from .app import (
     MAX_SEED,
     MAX_VERSION,
     SESSIONS,
-    SETUP,
     VIEWS,
     BattleId,
     Json,
-    NewName,
     Store,
     _run,
     app,
-    new_app,
 )
 from .declared import GameCommand
 from .session import Defaults
-
-
-# --- setting up -------------------------------------------------------------------
-
-
-@new_app.command("clash")
-def new_clash(
-    ctx: typer.Context,
-    setup: Annotated[str, typer.Option(metavar="SETUP", help="The setup diagram to play (see `rk setups`).", show_default=False)],
-    party: Annotated[list[str], typer.Option(
-        metavar="MEMBER", help="An adventurer, once per party member, in turn order: Name for an existing one, or "
-             "Name:race, Name:race:line+line, Name:race:line+line:form to create one "
-             "(see `rk races`, `rk lines`).", show_default=False)],
-    xp: Annotated[Optional[int], typer.Option(
-        metavar="XP", min=0, max=MAX_SEED,  # the rules bound it (EP-2), naming the rule
-        show_default=False,
-        help="The party's XP on the dial, 0 to 80; EP = XP x party size (EP-2). Default: the dial of the"
-             " party's campaign, else 1.")] = None,
-    climax: Annotated[bool, typer.Option(
-        "--climax", help="A session's climax battle: EP from the session-end table, not the dial (SESSION-EP-2).")] = False,
-    choose_defense: Annotated[bool, typer.Option(
-        "--choose-defense", help="Stop before an enemy's damage to let the adventurer choose its block dice and"
-                                 " reactions (rk defend; COMBAT-4). Default: the engine chooses.")] = False,
-    seed: Annotated[Optional[int], typer.Option(
-        metavar="N", min=0, max=MAX_SEED,
-        help="The seed every roll and draw derives from, 0 to 2^63-1 (default: a random one, shown in the status).",
-        show_default=False)] = None,
-    difficulty: Annotated[str, typer.Option(metavar="LEVEL", help="apprentice, adept or expert.")] = "adept",
-    physical_dice: Annotated[bool, typer.Option(
-        "--physical-dice", help="Roll real dice and type their faces (--faces, rk roll-enemy).")] = False,
-    at: Annotated[Optional[list[str]], typer.Option(
-        "--at", metavar="HEX", show_default=False,
-        help="An Entrance hex for each adventurer, in party order (default: the first free ones).")] = None,
-    battle: NewName = None, store: Store = None, json: Json = False,
-) -> None:
-    """Set up a clash battle (CLASH-5 to CLASH-10) and show it.
-
-    Example: rk new clash --setup waystone-crossing --party "Ysolda:nord"
-    --party "Tarn:dark-elf:bow+destruction-staff:ranged" --xp 2 --seed 7
-    """
-    _run(ctx, "betrayal.new_clash", store, battle, json, setup=setup, party=party, xp=xp, climax=climax,
-         choose_defense=choose_defense, seed=seed,
-         difficulty=difficulty, physical_dice=physical_dice, at=at or [])
-
-
-@app.command(rich_help_panel=SETUP)
-def setups(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
-    """List the setup diagrams of the content pack, clashes and dungeons: id, name, mode, objective, size."""
-    _run(ctx, "content.setups", store, None, json)
-
-
-@app.command(rich_help_panel=SETUP)
-def races(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
-    """List the races a new adventurer may be, with their starting stats."""
-    _run(ctx, "content.races", store, None, json)
-
-
-@app.command(rich_help_panel=SETUP)
-def lines(ctx: typer.Context, store: Store = None, json: Json = False) -> None:
-    """List the starting skill lines and their dice, face by face (1 to 6)."""
-    _run(ctx, "content.lines", store, None, json)
 
 
 # --- looking ----------------------------------------------------------------------
@@ -171,190 +107,6 @@ def rule(
 
 
 # --- acting -----------------------------------------------------------------------
-
-
-@app.command(rich_help_panel=ACT)
-def move(
-    ctx: typer.Context,
-    hex: Annotated[str, typer.Argument(metavar="HEX", help="Where to, e.g. c4 (in a labyrinth battle: the PC).",
-                                       show_default=False)],
-    row: Annotated[Optional[str], typer.Argument(
-        metavar="[ROW]", help="A labyrinth battle only: front or back.", show_default=False)] = None,
-    place: Annotated[Optional[int], typer.Argument(
-        metavar="[PLACE]", min=1, max=99, show_default=False,
-        help="A labyrinth battle only: the place in the row, 1 = leftmost (default: rightmost).")] = None,
-    explore: Annotated[bool, typer.Option(
-        "--explore", help="In a delve: explore HEX, an explorable Connection hex, on entering it (EXPLORATION-3a).")] = False,
-    battle: BattleId = None, store: Store = None, json: Json = False,
-) -> None:
-    """Move the current adventurer to HEX by a shortest free route (MOVE-1).
-
-    In a delve, --explore explores HEX on arrival, using no action (EXPLORATION-3a, 3c);
-    what the rest of the move allows may follow (EXPLORATION-3b).
-
-    In a labyrinth battle, `rk move PC ROW [PLACE]` declares a PC's Standby
-    move to the front or back row (STANDBY-2, STANDBY-3).
-    """
-    # A ruleset that declares `move` is given it so (cli.move_verb); the others, by the handler named last.
-    _run(ctx, "move_verb.move", store, battle, json, hex, row, place, explore, "betrayal.move")
-
-
-@app.command(rich_help_panel=ACT)
-def engage(
-    ctx: typer.Context,
-    form: Annotated[str, typer.Option(
-        metavar="FORM", help="Battle form: defensive, heavy, light, ranged or magic (ENGAGE-5).", show_default=False)],
-    target: Annotated[Optional[str], typer.Option(
-        metavar="ENEMY", help="The one enemy to target, e.g. e2 (ENGAGE-6).", show_default=False)] = None,
-    dice: Annotated[Optional[str], typer.Option(
-        metavar="UIDS", help="Die uids to gather and roll, e.g. 1,2 (the free dice of `rk status`).", show_default=False)] = None,
-    faces: Annotated[Optional[str], typer.Option(
-        metavar="FACES", help="Physical dice only: the face each die shows, 1 to 6, in --dice order.", show_default=False)] = None,
-    weapon: Annotated[Optional[str], typer.Option(
-        metavar="ITEM", help="The one ready Weapon to apply, chosen before rolling (WEAPON-2, WEAPON-3).",
-        show_default=False)] = None,
-    overtax: Annotated[bool, typer.Option(
-        "--overtax", help="Trigger the Weapon's Overtax too; it is discarded after the engage (OVERTAX-2, -4).")] = False,
-    battle: BattleId = None, store: Store = None, json: Json = False,
-) -> None:
-    """Engage: declare a form, a target and dice, and roll them (ENGAGE-4 to ENGAGE-7)."""
-    _run(ctx, "betrayal.engage", store, battle, json, form=form, target=target, dice=dice, faces=faces,
-         weapon=weapon, overtax=overtax)
-
-
-@app.command(rich_help_panel=ACT)
-def resolve(
-    ctx: typer.Context,
-    skip: Annotated[Optional[str], typer.Option(
-        metavar="POSITIONS", help="Positions of rolled dice to leave unresolved (exhausted, ENGAGE-8e), e.g. 2,3.",
-        show_default=False)] = None,
-    battle: BattleId = None, store: Store = None, json: Json = False,
-) -> None:
-    """Resolve the rolled dice (ENGAGE-8)."""
-    _run(ctx, "betrayal.resolve", store, battle, json, skip)
-
-
-@app.command(rich_help_panel=ACT)
-def clear(
-    ctx: typer.Context,
-    slot: Annotated[int, typer.Argument(metavar="SLOT", min=1, max=99, help="The active slot, counted from 1.",
-                                        show_default=False)],
-    battle: BattleId = None, store: Store = None, json: Json = False,
-) -> None:
-    """Remove the die in an active slot without resolving it (ACTIVE-4)."""
-    _run(ctx, "betrayal.clear", store, battle, json, slot)
-
-
-@app.command("race-ability", rich_help_panel=ACT)
-def race_ability(
-    ctx: typer.Context,
-    hero: Annotated[Optional[str], typer.Argument(
-        metavar="HERO", help="Who uses it (default: the adventurer whose turn it is), e.g. faen.",
-        show_default=False)] = None,
-    dice: Annotated[Optional[str], typer.Option(
-        metavar="UIDS", help="Dark Elf: skill dice on the track to recover, up to 4, e.g. 1,3.",
-        show_default=False)] = None,
-    slots: Annotated[Optional[str], typer.Option(
-        metavar="POSITIONS", help="Redguard: track positions (from 1) of fatigue or status dice to remove, up to 3.",
-        show_default=False)] = None,
-    targets: Annotated[Optional[str], typer.Option(
-        metavar="HEROES", help="High Elf: the adventurer to place (default: yourself); Wood Elf: up to 2 to hide.",
-        show_default=False)] = None,
-    hex: Annotated[Optional[str], typer.Option(
-        "--hex", metavar="HEX", help="High Elf: the Entrance hex; Khajiit: where the free move goes, e.g. c4.",
-        show_default=False)] = None,
-    arm: Annotated[bool, typer.Option(
-        "--arm", help="Wood Elf: ready it on your turn for the start of the next enemy's turn.")] = False,
-    battle: BattleId = None, store: Store = None, json: Json = False,
-) -> None:
-    """Use a race ability, once per battle (RACE-*).
-
-    Dark Elf (--dice), Redguard (--slots), High Elf (--targets, --hex) and Orc
-    (an extra turn) act on your own turn; Wood Elf (--targets) as a turn starts.
-    Argonian, Imperial, Nord and Khajiit ready it on your turn for its next
-    trigger; after Cutpurse opened a lock, --hex takes the Khajiit's free move.
-    """
-    _run(ctx, "betrayal.race_ability", store, battle, json, hero=hero, dice=dice, slots=slots,
-         targets=targets, hex_text=hex, arm=arm)
-
-
-@app.command(rich_help_panel=ACT)
-def defend(
-    ctx: typer.Context,
-    blocks: Annotated[Optional[str], typer.Option(
-        metavar="SLOTS", help="Active slots (from 1) to block with, or none (default: the rules' own choice).",
-        show_default=False)] = None,
-    race: Annotated[bool, typer.Option(
-        "--race", help="Use the race reaction (Argonian, Imperial) on the damage left.")] = False,
-    gear: Annotated[Optional[str], typer.Option(
-        metavar="ITEMS", help="Ready Armor and Pets to use, or none (default: every one, ARMOR-2).",
-        show_default=False)] = None,
-    overtax: Annotated[Optional[str], typer.Option(
-        metavar="ITEMS", help="Armor whose Overtax to trigger too; discarded after the engage (OVERTAX-3, -4).",
-        show_default=False)] = None,
-    battle: BattleId = None, store: Store = None, json: Json = False,
-) -> None:
-    """Choose how the adventurer about to take damage defends (COMBAT-4; choose-defense battles)."""
-    _run(ctx, "betrayal.defend", store, battle, json, blocks=blocks, race=race, gear=gear, overtax=overtax)
-
-
-@app.command("use-item", rich_help_panel=ACT)
-def use_item(
-    ctx: typer.Context,
-    item: Annotated[str, typer.Argument(metavar="ITEM", help="A ready item's id (see `rk status`).",
-                                        show_default=False)],
-    hero: Annotated[Optional[str], typer.Argument(
-        metavar="HERO", help="Who uses it (default: the adventurer whose turn it is).", show_default=False)] = None,
-    target: Annotated[Optional[str], typer.Option(
-        metavar="HERO", help="Enchantment: the adventurer to attach it to (default: yourself).",
-        show_default=False)] = None,
-    overtax: Annotated[bool, typer.Option(
-        "--overtax", help="Armor: ready its Overtax for the next enemy engage against you (OVERTAX-3).")] = False,
-    dice: Annotated[Optional[str], typer.Option(
-        metavar="POSITIONS", help="Reroll items: roll positions (from 1) of the dice to reroll.",
-        show_default=False)] = None,
-    faces: Annotated[Optional[str], typer.Option(
-        metavar="FACES", help="Physical dice only: the faces the rerolled dice show, 1 to 6.",
-        show_default=False)] = None,
-    hex: Annotated[Optional[str], typer.Option(
-        "--hex", metavar="HEX", help="Move items: where the free move goes, e.g. c4.", show_default=False)] = None,
-    battle: BattleId = None, store: Store = None, json: Json = False,
-) -> None:
-    """Use a ready item (ITEM-3 to ITEM-6): a Potion, Consumable or other item
-    on your turn, an Enchantment to attach, an Armor or Pet to put on guard
-    (--overtax: an Armor's Overtax to ready), a reroll while dice wait; a
-    Breton after Opportunist readies a Pack item."""
-    _run(ctx, "betrayal.use_item", store, battle, json, item=item, hero=hero, target=target, overtax=overtax,
-         dice=dice, faces=faces, hex_text=hex)
-
-
-@app.command("end-turn", rich_help_panel=ACT)
-def end_turn(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
-    """End the current adventurer's turn (TURN-6); enemies act when the party is done."""
-    _run(ctx, "betrayal.simple", store, battle, json, "EndTurn")
-
-
-@app.command("next-round", rich_help_panel=ACT)
-def next_round(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
-    """At the end of a round, go on to the next one (ROUND-8)."""
-    _run(ctx, "betrayal.simple", store, battle, json, "NextRound")
-
-
-@app.command(rich_help_panel=ACT)
-def retreat(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
-    """At the end of a round, retreat: the battle ends as a failure (RETREAT-1, RETREAT-4)."""
-    _run(ctx, "betrayal.simple", store, battle, json, "Retreat")
-
-
-@app.command("roll-enemy", rich_help_panel=ACT)
-def roll_enemy(
-    ctx: typer.Context,
-    faces: Annotated[str, typer.Argument(
-        metavar="FACES", help="The faces the enemy's dice show, 1 to 6, e.g. 1,6,3.", show_default=False)],
-    battle: BattleId = None, store: Store = None, json: Json = False,
-) -> None:
-    """Physical dice: type the faces of the enemy's roll (ENEMY-6c)."""
-    _run(ctx, "betrayal.roll_enemy", store, battle, json, faces)
 
 
 @app.command(cls=GameCommand, rich_help_panel=ACT)
@@ -602,10 +354,7 @@ def run() -> None:
 # themselves on the app (``cli.app``) as they are imported here: after the
 # core commands above, the order `rk --help` lists them in.
 from . import battle_verbs  # noqa: E402,F401
-from . import class_verbs  # noqa: E402,F401
-from . import delve_verbs  # noqa: E402,F401
 from . import log_verbs  # noqa: E402,F401
-from . import why  # noqa: E402,F401
 
 if __name__ == "__main__":  # python -m cli.main ...
     run()

@@ -57,6 +57,19 @@ def _globals(s: Session, words: list[str], declared: set[str]) -> list[str]:
     return words
 
 
+USAGE = "usage"  # marks a refusal of words a verb cannot read: a usage error, naming the verb's help
+
+
+def _read(verb: Verb, words: list[str]) -> tuple[type, dict[str, Any]]:
+    """``read``, its refusals marked as usage errors (``cli.declared``
+    names the help to read in them)."""
+    try:
+        return read(verb, words)
+    except MalformedCommand as e:
+        setattr(e, USAGE, True)
+        raise
+
+
 def _options(verbs: list[Verb]) -> set[str]:
     return {name for v in verbs for p in v.params for name in (p.option, p.short) if name}
 
@@ -76,7 +89,7 @@ def give(s: Session, word: str, entries: list[tuple[Surface, Verb]], words: list
             if named is not None:
                 s.battle = named
     surface, verb = _entry(s, word, entries, words)
-    cls, fields = read(verb, words)
+    cls, fields = _read(verb, words)
     fields = _read_files(verb, fields)
     if verb.complete is not None:
         fields = verb.complete(s.app, s.battle_id, fields)
@@ -107,7 +120,7 @@ def _find(s: Session, entries: list[tuple[Surface, Verb]], words: list[str]) -> 
         if finder is None:
             continue
         try:
-            _, fields = read(verb, words)
+            _, fields = _read(verb, words)
         except MalformedCommand:
             if all((v.find_game or sf.find_game) is not None for sf, v in entries):
                 raise
@@ -142,7 +155,7 @@ def set_up(s: Session, surface: Surface, setup: Setup, words: list[str]) -> None
     # the old spelling of --name, kept: `rk new clash --battle NAME`; and
     # --name where a setup takes the name as its argument (`rk new campaign NAME`)
     named, words = _pull(words, ("--battle", "-b") + (() if "--name" in declared else ("--name",)))
-    _, fields = read(setup.verb, words)
+    _, fields = _read(setup.verb, words)
     fields = _read_files(setup.verb, fields)
     if named is not None and "name" not in fields:
         fields["name"] = named
@@ -199,7 +212,7 @@ def ask(s: Session, surface: Surface, query: Any, words: list[str]) -> None:
         named, words = _pull(words, tuple(n for n in surface.selector if n))
         if named is not None:
             s.battle = named
-    _, values = read(query.verb, words)
+    _, values = _read(query.verb, words)
     answer = query.answer(s, **values)
     if s.json:
         s.out.emit(answer.data)

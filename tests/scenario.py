@@ -16,7 +16,7 @@ import pytest
 from msgspec.structs import replace
 
 from domain.betrayal import adventurer as adv
-from cli.parse import party_member
+from domain.betrayal.party import party_member
 from domain.betrayal.commands import EndTurn, RollEnemyDice, StartClash
 from domain.betrayal.context import RulesContext, context_for
 from domain.betrayal.events import BattleEvent

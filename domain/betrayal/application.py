@@ -7,7 +7,6 @@ redo, the index, snapshots, logs) is the kernel's ``GameApp``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from uuid import UUID
 
 from domain.kernel.errors import MalformedCommand, NotFound
@@ -19,7 +18,8 @@ from . import adventurer as adv
 from .commands import StartClash, StartDelve, StartDungeon
 from .delve import DelveState
 from .battle_ruleset import ADVENTURERS, BETRAYAL, DELVES
-from .vocab import BattleForm, Difficulty
+from .party import PartySpec
+from .vocab import Difficulty
 
 __all__ = ["BetrayalApp", "PartySpec", "Result", "adventurer_stream", "battle_stream", "delve_of", "delve_stream",
            "new_clash", "new_delve", "new_dungeon", "adventurer"]
@@ -33,19 +33,6 @@ def battle_stream(battle_id: str) -> UUID:
 def adventurer_stream(name: str) -> UUID:
     """Adventurers are found by name, case-insensitively."""
     return BETRAYAL.stream_of(ADVENTURERS.kind, name)
-
-
-@dataclass(frozen=True)
-class PartySpec:
-    """One party member: an existing adventurer by name, or a new one with
-    a race and optional starting lines and battle form (the command line
-    writes it ``Name:race:line+line:form``). The name is checked here, for
-    every caller."""
-
-    name: str
-    race: str | None = None
-    lines: tuple[str, ...] = ()
-    form: BattleForm = BattleForm.LIGHT
 
 
 def adventurer(app: GameApp, name: str, version: int | None = None) -> adv.AdventurerState:

@@ -31,7 +31,6 @@ from .context import RulesContext, context_for
 from .evolve import evolve, replay
 from .narrate import describe
 from .packs import starter_pack
-from .spell import spell
 from .state import BattleState
 from .vocab import DELVE_OBJECTIVES
 
@@ -61,7 +60,7 @@ DELVES = Aggregate(
 )
 
 
-class Betrayal(Ruleset):
+class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
     """The Elder Scrolls: Betrayal of the Second Era: clash battles and the
     adventurers who fight them."""
 
@@ -190,9 +189,6 @@ class Betrayal(Ruleset):
 
     def actor(self, state: BattleState, command: Any) -> str | None:
         return seats.actor(state, command)
-
-    def describe_command(self, command: BattleCommand) -> str:
-        return spell(command)
 
     def read_models(self) -> tuple[type, ...]:
         """The cooldown track, the enemy pool, the skyshards, the adventurers

@@ -692,9 +692,9 @@ def legal_engages(d: Decision, hero: Hero, engages: list[Engage], check) -> list
                 continue
             for over in ((False, True) if found.overtax is not None else (False,)):
                 faces = cmd.faces
-                if faces is not None:
+                if d.state.options.physical_dice:  # a face to type per die rolled, if any
                     n = len(cmd.dice) + reveler_dice(hero, cmd.form) + weapon_dice(found, over)
-                    faces = (0,) * n
+                    faces = (0,) * n if n else None
                 variant = replace(cmd, weapon=item, overtax=over, faces=faces)
                 if check(variant):
                     out.append(variant)

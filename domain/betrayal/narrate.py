@@ -18,9 +18,12 @@ from .state import BattleState, DieKind
 from .vocab import Objective
 from domain.kernel.commandlog import LAST_COMMAND
 from domain.kernel.hexes import label, name
+from domain.kernel.surface import surface_of
 
 from .names import die_name, rolled_face, unit_name
-from .spell import spell
+
+
+BATTLES = "betrayal"  # the ruleset of the battles, whose surface writes their commands
 
 
 def describe(event: ev.BattleEvent, state: BattleState | None, pack: Pack | None = None) -> str:
@@ -93,7 +96,8 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
 
 @_describe.register
 def _(e: ev.CommandIssued, state, pack) -> str:
-    return f"rk {spell(e.command)}" + (" (redone)" if e.redo_of else "")
+    # the command as typed: the battles' surface writes it with the grammar `rk` reads it with
+    return f"rk {surface_of(BATTLES).grammar.spell(e.command)}" + (" (redone)" if e.redo_of else "")
 
 
 @_describe.register

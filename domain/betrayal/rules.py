@@ -208,7 +208,8 @@ def _engages(d: Decision, hero) -> list[Engage]:
     for form in BattleForm:
         dice = _gather(d, hero, form, free)
         extra = race_abilities.reveler_dice(hero, form)  # RACE-NORD: its free dice are typed too
-        faces = (0,) * (len(dice) + extra) if physical else None  # physical dice: faces to type
+        # physical dice: a face to type per die rolled (none rolled: none to type, as a player types it)
+        faces = (0,) * (len(dice) + extra) if physical and (dice or extra) else None
         targets: list[str | None] = [None]
         for unit in _possible_targets(d, hero):
             try:

@@ -13,7 +13,7 @@ from eventsourcing.utils import Environment
 
 from domain.betrayal import adventurer as adv
 from domain.betrayal import events as ev
-from cli.parse import party_member
+from domain.betrayal.party import party_member
 from domain.betrayal.application import BetrayalApp, adventurer_stream
 from domain.betrayal.bots import greedy_choice, random_choice
 from domain.betrayal.state import BattleState, Phase

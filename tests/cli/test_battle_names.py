@@ -82,7 +82,7 @@ def test_rk_new_takes_a_name(store):
     ok(*CONQUEST, "--battle", "war")  # --battle still names a new battle, as before
     assert [b["name"] for b in listed()] == ["friday-night", "war"]
     help_text = CliRunner().invoke(app, ["new", "clash", "--help"], env={"COLUMNS": "200"}).stdout
-    assert "A name for the new battle" in help_text
+    assert "A name for the new game" in help_text
 
 
 @pytest.mark.parametrize("args", [

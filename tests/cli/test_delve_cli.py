@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from domain.betrayal import commands as c
-from domain.betrayal.spell import spell
+from domain.betrayal.surface import BATTLE_SURFACE
 from domain.kernel.hexes import parse_label
 
 DELVE = ["new", "delve", "--delve", "drowned-cistern", "--party", "Ada:nord", "--party", "Bo:dark-elf",
@@ -214,6 +214,7 @@ def test_undoing_an_exploration_restores_the_delve(delve):
 
 
 def test_delve_commands_are_spelled_as_typed():
+    spell = BATTLE_SURFACE.grammar.spell
     ag32 = parse_label("ag32")
     assert spell(c.MoveToExplore(to=ag32)) == "move ag32 --explore"
     assert spell(c.Explore()) == "explore"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.board import TILE_EDGE
+from cli.hexmap import TILE_EDGE
 from cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -42,7 +42,8 @@ def test_why_on_an_enemy_move_narrates_each_step_under_its_rule(battle):
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert out.startswith("Events 40 to 46, round 1: e2 Tunnel Rat moved e1 → d1 → c1 and designated")
-    assert "EMOVE-2   Nearest empty hexes from which a candidate is in range and sight, 2" in out
+    assert "EMOVE-2   Nearest empty hexes from which a candidate is in range and sight," in out
+    assert "          2 steps away: c1 (Tarn 4 HP)." in out  # under the words, wrapped between phrases
     assert "EMOVE-5   It reaches c1 and stops there." in out
     assert "ENEMY-6a  It designates Tarn (up to 1 target)." in out
     assert all(len(line) <= 80 and line == line.rstrip() for line in out.splitlines())

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cli.parse import party_member
+from domain.betrayal.party import party_member
 from domain.betrayal.application import BetrayalApp
 from domain.betrayal.commands import EndTurn, Move
 from domain.kernel.errors import ConcurrencyError

@@ -9,7 +9,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from cli.parse import party_member
+from domain.betrayal.party import party_member
 from domain.betrayal.application import BetrayalApp
 from domain.betrayal.bots import greedy_choice
 from domain.kernel.commandlog import LAST_COMMAND

@@ -19,7 +19,7 @@ from uuid import uuid4
 
 import pytest
 
-from cli.parse import party_member
+from domain.betrayal.party import party_member
 from domain.betrayal.application import BetrayalApp
 from domain.betrayal.bots import greedy_choice
 from projections.follow import Follower

@@ -12,7 +12,7 @@ import pytest
 
 from cli.main import main
 from cli.session import Defaults
-from cli.parse import party_member
+from domain.betrayal.party import party_member
 from domain.betrayal.application import BetrayalApp
 from domain.betrayal.bots import greedy_choice, random_choice
 from domain.betrayal.rules import legal_commands

@@ -117,7 +117,8 @@ def store(tmp_path_factory):
 
 def test_every_command_is_enumerated():
     names = {" ".join(w) for w, _ in COMMANDS}
-    assert {"move", "engage", "status", "battles", "new clash", "new conquest", "march", "surrender"} <= names
+    assert {"move", "engage", "status", "battles", "new clash", "new delve", "new conquest", "march", "surrender",
+            "why", "setups"} <= names
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -11,7 +11,7 @@ from uuid import uuid4
 
 import pytest
 
-from cli.parse import party_member
+from domain.betrayal.party import party_member
 from domain.betrayal.application import BetrayalApp
 from domain.kernel.games import GameApp
 from domain.kernel.pglisten import Listener, listen_target

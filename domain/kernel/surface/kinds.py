@@ -126,10 +126,11 @@ class HexKind(Kind):
         return {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 
 
-def _number(part: str, where: str) -> int:
+def _number(part: str, where: str, digits: int = MAX_DIGITS) -> int:
+    """``part`` as a whole number of at most ``digits`` digits."""
     if not part.isascii() or not part.isdigit():
         raise MalformedCommand(f"{where}: {part[:20]!r} is not a whole number")
-    if len(part) > MAX_DIGITS:
+    if len(part) > digits:
         raise MalformedCommand(f"{where}: {part[:12]}... is far too large")
     return int(part)
 
@@ -150,7 +151,9 @@ class Number(Kind):
     def parse(self, text: str, where: str) -> int:
         word = text.strip()
         negative = word.startswith("-")
-        value = _number(word[1:] if negative else word, where) * (-1 if negative else 1)
+        # as many digits as the bound has (a seed up to 2^63-1), never fewer than MAX_DIGITS
+        digits = max(MAX_DIGITS, len(str(abs(self.high))), len(str(abs(self.low))))
+        value = _number(word[1:] if negative else word, where, digits) * (-1 if negative else 1)
         if not self.low <= value <= self.high:
             raise MalformedCommand(f"{where}: {value} is not from {self.low} to {self.high}")
         return value - self.shown_from
@@ -375,7 +378,7 @@ class SeatKind(Kind):
         word = text.strip().lower()
         if word in self.keys:
             return self.keys.index(word)
-        if word.isdigit() and int(word) < len(self.keys):
+        if word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS and int(word) < len(self.keys):
             return int(word)
         raise MalformedCommand(f"{where}: {text[:30]!r} is not a seat; the seats are {', '.join(self.keys)}")
 
