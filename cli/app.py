@@ -24,10 +24,9 @@ app = typer.Typer(
     cls=RulesetsGroup,
     help=(
         "rulekeeper: a referee and bookkeeper for tabletop battles.\n\n"
-        "Start a clash with `rk new clash` (or `rk new delve`, `rk new dungeon`), look at it with `rk status`, see what may "
-        "be done with `rk legal`, then give commands (`rk move c4`, `rk engage ...`). "
-        "Hexes are named by column letter and row number as `rk status` draws them (a1 is top-left). "
-        "Every command takes --json."
+        "Start a game with `rk new` (`rk new --help` lists every ruleset's setups), look at it with `rk status`, "
+        "see what may be done with `rk legal`, then give the commands it lists: each ruleset's verbs are below, "
+        "under its own heading. Every command takes --json."
     ),
     no_args_is_help=True,
     add_completion=True,  # --install-completion, --show-completion (run in-process: cli.client)

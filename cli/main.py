@@ -94,8 +94,8 @@ def rule(
         metavar="ID", help="A rule ID, in any case: MOVE-1, exploration-9e, REINF-4.", show_default=False)],
     ruleset: Annotated[Optional[str], typer.Option(
         "--ruleset", metavar="NAME", show_default=False,
-        help="betrayal or conquest (default: the one whose spec has ID; if both have it, "
-             "the current battle's, else betrayal).")] = None,
+        help="The ruleset whose spec to read (`rk --version` names them; default: the one whose spec has ID; "
+             "if several have it, the current battle's, else the first by name).")] = None,
     all_: Annotated[bool, typer.Option("--all", help="Also print its sub-rules (EXPLORATION-9a to 9f under 9).")] = False,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
