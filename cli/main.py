@@ -191,13 +191,16 @@ def demo(
     ctx: typer.Context,
     seed: Annotated[int, typer.Option(metavar="N", min=0, max=MAX_SEED,
                                       help="Seed of the battle and of the bot's choices.")] = 7,
+    ruleset: Annotated[Optional[str], typer.Option(
+        "--ruleset", metavar="NAME", show_default=False,
+        help="The ruleset whose demo to play (default: the first by name that has one).")] = None,
     store: Store = None, json: Json = False,
 ) -> None:
-    """Play a short clash to the end with a simple bot, showing an undo and a redo.
+    """Play a short game to the end with a simple bot, showing an undo and a redo.
 
-    The battle stays in the store under a new id, to look at with `rk log` or `rk verify`.
+    The game stays in the store under a new id, to look at with `rk log` or `rk verify`.
     """
-    _run(ctx, "demo.run", store, None, json, seed)
+    _run(ctx, "demo.run", store, None, json, seed, ruleset)
 
 
 @app.command(rich_help_panel=SESSIONS)

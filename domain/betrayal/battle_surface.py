@@ -18,7 +18,7 @@ import msgspec
 
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.hexes import Hex
-from domain.kernel.surface import NAME, SEED, Param, Query, Setup, Surface, Verb
+from domain.kernel.surface import NAME, SEED, Demo, Param, Query, Setup, Surface, Verb
 from domain.kernel.surface.declared import MAX_SEED
 from domain.kernel.surface.kinds import Choice, Dice, Faces, Flag, HexKind, Names, Number, Optional_, Positions
 from domain.kernel.surface.kinds import Text, Unit
@@ -254,6 +254,15 @@ def _builder(name: str) -> Callable[[Any, Any], Any]:
     return start
 
 
+def _offers(kind: str) -> Callable[[Any], Any]:
+    def offers(app: Any) -> Any:
+        from .listings import offers as offered
+
+        return offered(app, kind)
+
+    return offers
+
+
 CLASH = Setup(
     name="clash",
     summary="Set up a clash battle (CLASH-5 to CLASH-10) and show it.",
@@ -265,6 +274,11 @@ CLASH = Setup(
     start=_builder("start_clash"),
     makes=(c.StartClash,),
     fields=_fields,
+    offers=_offers("clash"),
+    examples=({"setup": "waystone-crossing", "party": [{"name": "Ria", "race": "nord"},
+                                                       {"name": "Tarn", "race": "dark-elf", "form": "ranged"}],
+               "xp": 2},
+              {"setup": "waystone-crossing", "party": [{"name": "Ria", "race": "orc"}], "difficulty": "expert"}),
 )
 
 DUNGEON = Setup(
@@ -277,6 +291,8 @@ DUNGEON = Setup(
     start=_builder("start_dungeon"),
     makes=(c.StartDungeon,),
     fields=_fields,
+    offers=_offers("dungeon"),
+    examples=({"setup": "sentinel-vault", "party": [{"name": "Ria", "race": "nord"}], "xp": 2},),
 )
 
 DELVE = Setup(
@@ -290,6 +306,8 @@ DELVE = Setup(
     start=_builder("start_delve"),
     makes=(c.StartDelve,),
     fields=_fields,
+    offers=_offers("delve"),
+    examples=({"delve": "whispering-barrow", "party": [{"name": "Ria", "race": "nord"}], "xp": 2},),
 )
 
 
@@ -348,7 +366,19 @@ def _board(seen: Any) -> Any:
     return board(seen)
 
 
+def _demo(name: str) -> Callable[..., Any]:
+    def call(*args: Any) -> Any:
+        from . import demo
+
+        return getattr(demo, name)(*args)
+
+    return call
+
+
+DEMO = Demo(setup="clash", request=_demo("request"), choose=_demo("choose"), told=_demo("told"), who=_demo("who"),
+            shows_undo=_demo("shows_undo"), taken=_demo("taken"))
+
 BATTLE_SURFACE = Surface(
     ruleset="betrayal", title="Betrayal of the Second Era", verbs=VERBS, setups=(CLASH, DUNGEON, DELVE),
     queries=QUERIES + READ_MODEL_QUERIES, panel=PLAY, status=_view("status"), compact=_view("compact"),
-    extra=_view("extra"), legal_note=_view("legal_note"), typed_faces=_typed_faces, board=_board)
+    extra=_view("extra"), legal_note=_view("legal_note"), typed_faces=_typed_faces, board=_board, demo=DEMO)

@@ -117,3 +117,21 @@ def _dice_table(title: str, dice: list[tuple[Any, int]]) -> tuple[Lines, Table]:
             rows.append(row + [""] * (per_row + 1 - len(row)))
     listed = Table(columns, tuple(tuple(r) for r in rows), edge=False, heading=False)
     return Lines((title,), strong=True), listed
+
+
+def offers(app: Any, kind: str) -> dict[str, Any]:
+    """What the lobby offers for a setup's fields: the diagrams of a clash
+    or a dungeon (``kind``), or the delve encounters; the races of a new
+    party member and its battle forms."""
+    pack = app.pack_of("betrayal")
+    races = [{"id": r.id, "name": r.name, "note": f"HP {r.health}, {r.combat_dice} combat dice; {r.ability}"}
+             for r in pack.races.values()]
+    found: dict[str, Any] = {"party.race": races}
+    if kind == "delve":
+        found["delve"] = [{"id": d.id, "name": d.name, "note": f"{_objective(d.objective.value)}, "
+                           f"{d.skyshards} skyshards. {d.text}"} for d in pack.delves.values()]
+    else:
+        diagrams = pack.setups if kind == "clash" else pack.dungeons
+        found["setup"] = [{"id": x.id, "name": x.name, "note": f"objective {x.objective.value}, {len(x.hexes)} hexes"}
+                          for x in diagrams.values()]
+    return found

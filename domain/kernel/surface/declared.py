@@ -118,6 +118,30 @@ class Query:
 
 
 @dataclass(frozen=True)
+class Demo:
+    """A short game a bot plays to show the ruleset (`rk demo`): set up by
+    ``setup`` (a setup's name) from ``request(app, number)``, the fields of
+    its request for the ``number``-th demo of a store (names that carry the
+    number, so a second demo never collides with the first); ``choose(state,
+    ctx, rnd)`` picks each command (a bot, from the legal ones).
+
+    ``told(state, events, pack)``: the few words worth a glance of what a
+    command did (default: its events' lines); ``who(state)``: who acts now
+    (default: the seat the command is for); ``shows_undo(command)``: the
+    command after which the demo shows an undo and a redo (default: the
+    first that reveals no dice); ``taken(app, number)``: whether a demo
+    numbered so would collide with what the store holds."""
+
+    setup: str
+    request: Callable[[Any, int], Mapping[str, Any]]
+    choose: Callable[[Any, Any, Any], Any]
+    told: Callable[[Any, Any, Any], str] | None = None
+    who: Callable[[Any], str] | None = None
+    shows_undo: Callable[[Any], bool] | None = None
+    taken: Callable[[Any, int], bool] | None = None
+
+
+@dataclass(frozen=True)
 class Seen:
     """A game as a view draws it: its ``state`` at ``version``, the name
     this store calls it by, its ruleset's content ``pack``, and
@@ -163,7 +187,8 @@ class Surface:
     ``board(seen)``: the game as the page draws it, a JSON object whose
     ``kind`` names one of the page's drawings: ``hexes`` (a hex map with
     tiles, markers and units), ``rows`` (two sides in front and back rows),
-    ``regiments`` (each side's regiments, where they stand).
+    ``regiments`` (each side's regiments, where they stand). ``demo``: the
+    short game `rk demo` plays (``Demo``).
 
     ``groups``: the help of each group of two-word verbs and queries
     (``item``: "An adventurer's items between battles..."), by its word.
@@ -199,6 +224,7 @@ class Surface:
     groups: Mapping[str, str] = field(default_factory=dict)
     typed_faces: Callable[[Any], bool] = lambda state: False
     board: Callable[[Seen], dict[str, Any]] | None = None
+    demo: Demo | None = None
 
     @cached_property
     def grammar(self) -> Grammar:
