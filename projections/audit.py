@@ -27,7 +27,8 @@ from domain.kernel import ruleset as registry
 from domain.kernel.narration import cited, line
 from domain.kernel.commandlog import CommandIssued, CommandUndone
 from domain.kernel.envelope import Envelope
-from domain.kernel.games import INDEX_STREAM, LEGACY_INDEX_STREAM, BattleRegistered, GameRegistered
+from domain.kernel.battle_index import legacy_streams
+from domain.kernel.games import INDEX_STREAM, BattleRegistered, GameRegistered
 from domain.kernel.messages import Event
 from domain.kernel.ruleset import Aggregate, Ruleset
 
@@ -81,7 +82,7 @@ class AuditView(Projection):
         self._learn(db, nid, stream, env)
         battle, label = _stream(db, stream)
         if isinstance(e, (GameRegistered, BattleRegistered)):
-            rs = registry.load(getattr(e, "ruleset", "betrayal"))
+            rs = registry.load(e.ruleset)
             battle = str(rs.game_stream(e.battle_id))
         rule, text = describe(e)
         db.execute(
@@ -147,7 +148,7 @@ def _stream(db: sqlite3.Connection, stream: str) -> tuple[str, str]:
     found = db.execute("SELECT battle, label FROM audit_streams WHERE stream = ?", (stream,)).fetchone()
     if found is not None:
         return found
-    return ("", "index" if stream in (str(INDEX_STREAM), str(LEGACY_INDEX_STREAM)) else stream)
+    return ("", "index" if stream == str(INDEX_STREAM) or stream in {str(u) for u in legacy_streams()} else stream)
 
 
 def _set_stream(db: sqlite3.Connection, stream: str, battle: str, label: str) -> None:
@@ -210,7 +211,7 @@ def describe(e: Event) -> tuple[str, str]:
     """(rule ID, a readable sentence) for one event, from its ruleset's
     narrator (without the rule it leads with, which has its own column)."""
     if isinstance(e, (GameRegistered, BattleRegistered)):
-        ruleset = getattr(e, "ruleset", "betrayal")
+        ruleset = e.ruleset
         return "", f"{ruleset} battle {e.battle_id} registered" + (f" ({e.setup})" if e.setup else "")
     found = owner(type(e))
     if found is None:

@@ -63,7 +63,7 @@ class BattlesView(Projection):
     @handles(GameRegistered, BattleRegistered)
     def registered(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
         e = env.event
-        rs = registry.load(getattr(e, "ruleset", "betrayal"))
+        rs = registry.load(e.ruleset)
         # A game imported under an id another goes by as a name: the name yields (BattleIndex.apply).
         db.execute("UPDATE battle_list SET name = battle WHERE lower(name) = lower(?) AND lower(name) != lower(battle)",
                    (e.battle_id,))

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import ClassVar
+from uuid import NAMESPACE_URL, UUID, uuid5
 
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.messages import Event
@@ -37,12 +39,50 @@ class GameRegistered(Event, frozen=True, kw_only=True):
 
 
 class BattleRegistered(Event, frozen=True, kw_only=True):
-    """A Betrayal battle in the index of stores written before the kernel
-    kept one (read as a ``GameRegistered`` of ruleset betrayal)."""
+    """A game in the index a ruleset package kept for itself before the
+    kernel kept one: stores written then are still listed (read as a
+    ``GameRegistered``), never appended to. It is stored in that package's
+    own index stream (``legacy_stream``) under its topic
+    (``<package>.BattleRegistered``, ``legacy_class``), and its ruleset is
+    that package."""
 
-    TOPIC = "betrayal.BattleRegistered"
     battle_id: str
     setup: str
+
+    package: ClassVar[str] = ""
+
+    @property
+    def ruleset(self) -> str:
+        return self.package
+
+
+_LEGACY: dict[str, type[BattleRegistered]] = {}
+
+
+def legacy_class(package: str) -> type[BattleRegistered]:
+    """The legacy registration of ruleset package ``package``, under its topic."""
+    found = _LEGACY.get(package)
+    if found is None:
+        found = _LEGACY[package] = type(f"{package.title()}BattleRegistered", (BattleRegistered,), {
+            "TOPIC": f"{package}.BattleRegistered", "package": package, "__module__": __name__})
+    return found
+
+
+def legacy_stream(package: str) -> UUID:
+    """The index stream ruleset package ``package`` kept before the kernel's."""
+    return uuid5(NAMESPACE_URL, f"rulekeeper:{package}:index")
+
+
+def legacy_streams() -> dict[UUID, str]:
+    """Every ruleset package's old index stream, by stream (their events'
+    topics registered, so the stores that hold them can be read)."""
+    from domain.kernel.ruleset import names
+
+    out = {}
+    for package in names():
+        legacy_class(package)
+        out[legacy_stream(package)] = package
+    return out
 
 
 class BattleRenamed(Event, frozen=True, kw_only=True):
@@ -139,7 +179,7 @@ class BattleIndex:
                 entry = self._entries[other]
                 if entry.name != entry.battle_id and _key(entry.name) == _key(gid):
                     self._rename(entry, entry.battle_id)
-            self._entries[gid] = IndexEntry(gid, getattr(event, "ruleset", "betrayal"), event.setup, gid)
+            self._entries[gid] = IndexEntry(gid, event.ruleset, event.setup, gid)
             self._by_key.setdefault(_key(gid), set()).add(gid)
         elif isinstance(event, BattleRenamed) and event.battle_id in self._entries:
             self._rename(self._entries[event.battle_id], event.name)
@@ -186,3 +226,6 @@ class BattleIndex:
         while self.holder(f"{stem}-{n}") is not None:
             n += 1
         return f"{stem}-{n}"
+
+
+legacy_streams()  # every package's old topic known before any store is read

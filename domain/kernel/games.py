@@ -35,6 +35,7 @@ from domain.kernel.battle_index import (
     GameRegistered,
     IndexEntry,
     check_name,
+    legacy_streams,
 )
 from domain.kernel.commandlog import Game, fold, game_types
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state, wrap
@@ -43,9 +44,9 @@ from domain.kernel.messages import Event
 from domain.kernel.ruleset import Aggregate, Outcome, Ruleset, Write
 
 INDEX_STREAM = uuid5(NAMESPACE_URL, "rulekeeper:index")
-# Before the kernel held the index, Betrayal kept its own; stores written
-# then are still listed (read only, never appended to).
-LEGACY_INDEX_STREAM = uuid5(NAMESPACE_URL, "rulekeeper:betrayal:index")
+# Before the kernel held the index, a ruleset package kept its own
+# (battle_index.legacy_streams); stores written then are still listed (read
+# only, never appended to).
 INDEX_PAGE = 64  # index events read at a time when looking for the latest game
 
 
@@ -221,8 +222,8 @@ class GameApp(EventSourcedApp):
 
     def battles(self) -> list[GameRegistered]:
         """Every game of every ruleset, in creation order."""
-        legacy = [GameRegistered(battle_id=e.event.battle_id, ruleset="betrayal", setup=e.event.setup)
-                  for e in self.events(LEGACY_INDEX_STREAM)]
+        legacy = [GameRegistered(battle_id=e.event.battle_id, ruleset=e.event.ruleset, setup=e.event.setup)
+                  for stream in legacy_streams() for e in self.events(stream)]
         return legacy + [e.event for e in self.events(INDEX_STREAM) if isinstance(e.event, GameRegistered)]
 
     def latest_battle(self) -> str:
@@ -231,7 +232,7 @@ class GameApp(EventSourcedApp):
         a page at a time, so it costs the same however many games the
         store holds (unless the newest ones were all deleted)."""
         deleted: dict[str, bool] = {}  # the newest word on each game seen so far
-        for stream in (INDEX_STREAM, LEGACY_INDEX_STREAM):
+        for stream in (INDEX_STREAM, *legacy_streams()):
             below: int | None = None
             while below is None or below > 0:
                 page = list(self.events.get(stream, lte=below, desc=True, limit=INDEX_PAGE))  # type: ignore[arg-type]
@@ -242,7 +243,7 @@ class GameApp(EventSourcedApp):
                     if isinstance(e, (BattleDeleted, BattleRestored)):
                         deleted.setdefault(e.battle_id, isinstance(e, BattleDeleted))
                     elif isinstance(e, (GameRegistered, BattleRegistered)) and not deleted.get(e.battle_id):
-                        rs = registry.load(getattr(e, "ruleset", "betrayal"))
+                        rs = registry.load(e.ruleset)
                         if not rs.battles:
                             continue  # a campaign is never the battle a command acts on
                         self._rulesets.setdefault(e.battle_id, rs)  # the index knows it: no other ruleset loaded
@@ -264,8 +265,9 @@ class GameApp(EventSourcedApp):
         version = last.originator_version if last else 0
         if self._index is None or self._index[0] > version:
             index = BattleIndex()
-            for env in self.events(LEGACY_INDEX_STREAM):
-                index.apply(env.event)
+            for stream in legacy_streams():
+                for env in self.events(stream):
+                    index.apply(env.event)
             self._index = (0, index)
         done, index = self._index
         if done < version:

@@ -20,7 +20,8 @@ from domain.kernel.battle_index import (
 )
 from domain.kernel.envelope import wrap
 from domain.kernel.errors import MalformedCommand, NotFound
-from domain.kernel.games import INDEX_PAGE, INDEX_STREAM, LEGACY_INDEX_STREAM, BattleRegistered
+from domain.kernel.battle_index import legacy_class, legacy_stream
+from domain.kernel.games import INDEX_PAGE, INDEX_STREAM
 from domain.kernel.portable import export_battle, import_log, verify_battle, verify_log
 
 
@@ -154,7 +155,7 @@ def test_the_latest_game_is_found_past_many_pages_of_deletions(app):
 
 
 def test_a_battle_of_the_legacy_index_can_be_renamed_and_deleted(app):
-    app.append(wrap(LEGACY_INDEX_STREAM, 0, [BattleRegistered(battle_id="old", setup="waystone-crossing")], "c1"))
+    app.append(wrap(legacy_stream("betrayal"), 0, [legacy_class("betrayal")(battle_id="old", setup="waystone-crossing")], "c1"))
     clash(app, "today", seed=1)
     app.rename_battle("old", "ancient")
     assert app.find_battle("ancient").battle_id == "old"

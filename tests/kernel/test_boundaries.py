@@ -76,14 +76,15 @@ def test_battles_of_a_store_written_before_the_kernel_kept_the_index_are_listed(
     """Stores from before kept Betrayal's own index; its entries still list."""
     from domain.betrayal.application import PartySpec, new_clash
     from domain.kernel.envelope import wrap
-    from domain.kernel.games import INDEX_STREAM, LEGACY_INDEX_STREAM, BattleRegistered, GameApp
+    from domain.kernel.battle_index import legacy_class, legacy_stream
+    from domain.kernel.games import INDEX_STREAM, GameApp
 
     with GameApp("memory") as today, GameApp("memory") as old:
         new_clash(today, setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=3,
                   battle_id="old")
         # The same events, but indexed where the old application indexed them.
         envelopes = [e for _, e in today.notifications() if e.originator_id != INDEX_STREAM]
-        old.append(envelopes + wrap(LEGACY_INDEX_STREAM, 0, [BattleRegistered(battle_id="old", setup="waystone-crossing")], "c1"))
+        old.append(envelopes + wrap(legacy_stream("betrayal"), 0, [legacy_class("betrayal")(battle_id="old", setup="waystone-crossing")], "c1"))
         assert [(g.battle_id, g.ruleset) for g in old.battles()] == [("old", "betrayal")]
         assert old.latest_battle() == "old"
         assert old.battle("old").state == today.battle("old").state
