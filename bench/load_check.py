@@ -34,13 +34,13 @@ def replay(store: str, games: list[GameLog]) -> Replay:
     run as the servers do."""
     from domain.kernel.games import GameApp
     from server import setups
-    from server.wire import NewGame
+    from server.wire import new_game_type
 
     out = Replay()
     with GameApp(store=store) as app:
         warm_up(app)
         for game in games:
-            made = setups.start(app, msgspec.convert(game.request, NewGame))
+            made = setups.start(app, msgspec.convert(game.request, new_game_type()))
             bid = made.battle.state.battle_id
             rs = app.ruleset(bid)
             for op in sorted(game.ops, key=lambda o: o.version):
@@ -62,11 +62,11 @@ def warm_up(app, commands: int = 5, name: str = "warm-up") -> None:
     is given one (``load_play.warm_up``): lazy imports and caches are not
     the floor."""
     from server import setups
-    from server.wire import NewGame
+    from server.wire import new_game_type
 
     made = setups.start(app, msgspec.convert({
-        "ruleset": "betrayal", "kind": "clash", "setup": SETUP, "name": name, "seed": 0,
-        "party": [{"name": "Warm", "race": "nord"}]}, NewGame))
+        "new": "clash", "setup": SETUP, "name": name, "seed": 0,
+        "party": [{"name": "Warm", "race": "nord"}]}, new_game_type()))
     bid = made.battle.state.battle_id
     for _ in range(commands):
         legal = app.legal(bid)

@@ -120,11 +120,11 @@ def replay(store: str, games: list[GameLog], seconds: float) -> Concurrent:
 def _replay_table(app, games: list[GameLog], deadline: float) -> Concurrent:
     """One table's games, in order, on this thread's application."""
     from server import setups
-    from server.wire import NewGame
+    from server.wire import new_game_type
 
     part = Concurrent(threads=1)
     for game in games:
-        made = _set_up(app, setups, msgspec.convert(game.request, NewGame))
+        made = _set_up(app, setups, msgspec.convert(game.request, new_game_type()))
         bid = made.battle.state.battle_id
         rs = app.ruleset(bid)
         for op in sorted(game.ops, key=lambda o: o.version):

@@ -125,7 +125,7 @@ class Table:
 
     async def _new_game(self, number: int) -> tuple[GameLog, dict[str, str]]:
         name = f"load-{self.index}-{number}"
-        request = {"ruleset": "betrayal", "kind": "clash", "setup": SETUP, "name": name,
+        request = {"new": "clash", "setup": SETUP, "name": name,
                    "seed": self.seed * 100_000 + self.index * 1000 + number,
                    "party": [{"name": f"Ria{self.index}x{number}", "race": "nord"},
                              {"name": f"Tarn{self.index}x{number}", "race": "orc"}]}
@@ -220,7 +220,7 @@ async def warm_up(bases: list[str], host: str, commands: int = WARM_UP) -> None:
         async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT,
                                      headers={"authorization": f"Bearer {host}"}) as client:
             made = await client.post("/api/games", json={
-                "ruleset": "betrayal", "kind": "clash", "setup": SETUP, "name": f"warm-up-{i}", "seed": i,
+                "new": "clash", "setup": SETUP, "name": f"warm-up-{i}", "seed": i,
                 "party": [{"name": f"Warm{i}", "race": "nord"}]})
             made.raise_for_status()
             game, version = made.json()["game"], made.json()["version"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from typer._click import Context
+from typer._click.types import ParamType
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from domain.kernel.surface import NEW, Param, Setup, Surface, Verb, usage
@@ -68,13 +69,23 @@ def selectors() -> list[tuple[tuple[str, str], str]]:
 # --- help, drawn by typer from display-only parameters --------------------------------------
 
 
+class _Words(ParamType):
+    """The type help shows for a declared argument: none (its metavar says
+    what it is; our grammar reads it)."""
+
+    name = "words"
+
+    def get_metavar(self, param: Any, ctx: Any = None) -> str:
+        return ""
+
+
 def _shown(p: Param, panel: str | None) -> Any:
     """A click parameter that only describes ``p`` in help (our grammar
     reads the words)."""
     metavar = p.value_name
     if p.positional:
         return TyperArgument(param_decls=[p.name], metavar=metavar, help=p.help, required=False,
-                             rich_help_panel=panel, show_default=False)
+                             rich_help_panel=panel, show_default=False, type=_Words())
     decls = [p.option, *([p.short] if p.short else [])]
     if p.flag and getattr(p.kind, "both", False):
         decls = [f"{p.option}/--no-{p.option[2:]}"]
@@ -171,6 +182,9 @@ class VerbCommand(_Declared):
         for surface, verb in entries:
             panel = f"In a {surface.title} {surface.noun}" if several else None
             params += [_shown(p, panel) for p in verb.params]
+            params += [TyperOption(param_decls=[option], is_flag=True, rich_help_panel=panel, show_default=False,
+                                   help=" ".join((cls.__doc__ or "").split("\n\n")[0].replace("``", "").split()))
+                       for option, cls in verb.variants]
         help_text, first = _summary(entries)
         own = entries[0][0]
         globals_ = _global_params(own.selector, own.noun, own.find_game is not None)

@@ -88,6 +88,8 @@ def give(s: Session, word: str, entries: list[tuple[Surface, Verb]], words: list
             named, words = _pull(words, tuple(n for n in selector if n))
             if named is not None:
                 s.battle = named
+    if len(entries) == 1:  # one ruleset's verb: its words are read before any game is looked for
+        _read(entries[0][1], words)
     surface, verb = _entry(s, word, entries, words)
     cls, fields = _read(verb, words)
     fields = _read_files(verb, fields)
@@ -141,7 +143,7 @@ def _not_here(s: Session, word: str, rs: Any, entries: list[tuple[Surface, Verb]
         noun, title = ours.noun, ours.title
     except KeyError:
         noun, title = "game", rs.title
-    return (f"{word} is not a command of {title} {noun}s (it is one of {' and '.join(titles)}'s): "
+    return (f"{word} is not a command of a {title} {noun} ({' and '.join(titles)} have it): "
             f"`rk legal` lists what may be done in {s.called}")
 
 

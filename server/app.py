@@ -32,6 +32,7 @@ from .live import ChangeFeed
 from .passes import Keyring
 from .refusals import Refused, malformed, refusal_of
 from .wire import (
+    unknown_field,
     new_game_type,
     MAX_BODY,
     Choices,
@@ -134,10 +135,16 @@ async def _body(request: Request) -> bytes:
 
 
 def _decode(body: bytes, kind: Any) -> Any:
-    """A JSON request body as ``kind`` (strict: unknown fields refused)."""
+    """A JSON request body as ``kind`` (strict: unknown fields refused,
+    also inside a ruleset's own Structs, which may take unknown fields to
+    read old logs: a misspelt field would be dropped silently)."""
     if not body.strip():
         raise malformed("the body is empty: send a JSON object")
-    return msgspec.json.decode(body, type=kind)
+    decoded = msgspec.json.decode(body, type=kind)
+    extra = unknown_field(msgspec.json.decode(body), decoded)
+    if extra is not None:
+        raise malformed(f"the request has no field {extra.replace('$.', '', 1)}: unknown field `{extra.rsplit('.', 1)[-1]}`")
+    return decoded
 
 
 async def _log_body(request: Request) -> bytes:

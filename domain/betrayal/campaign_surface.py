@@ -239,7 +239,7 @@ def _setup_fields(command: cc.StartCampaign) -> dict[str, Any]:
 
 
 def _offers(app: Any) -> dict[str, list[Any]]:
-    return {"difficulty": [d.value for d in Difficulty]}
+    return {"difficulty": [{"id": d.value, "name": d.value} for d in Difficulty]}
 
 
 SETUP = Setup(

@@ -11,7 +11,7 @@ from campaign_arrange import campaign
 
 from domain.betrayal import new_game
 from domain.betrayal.application import BetrayalApp
-from domain.betrayal.surface import NewClash, NewDelve, NewDungeon
+from domain.betrayal.battle_surface import NewClash, NewDelve, NewDungeon
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.hexes import parse_label
 

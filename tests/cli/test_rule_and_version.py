@@ -113,12 +113,12 @@ def test_the_shell_completer_speaks_readlines_protocol(monkeypatch):
 
 
 def test_the_shells_usage_errors_name_commands_as_typed_in_it(monkeypatch, capsys):
-    lines = "move\nfoo\nnew foo\n--show-completion\nrule MOVE-1 --json\n"
+    lines = "engage --form\nfoo\nnew foo\n--show-completion\nrule MOVE-1 --json\n"
     monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
     shell.run(main, app, store="memory")
     out, err = capsys.readouterr()
     assert err.splitlines()[:3] == [
-        "Missing argument 'HEX'. (see `move -h`)",
+        "engage: --form needs a value (FORM) (see `engage -h`)",
         "No such command 'foo'. (see `help`)",
         "No such command 'foo'. (see `new -h`)",
     ]
@@ -127,8 +127,8 @@ def test_the_shells_usage_errors_name_commands_as_typed_in_it(monkeypatch, capsy
 
 
 def test_outside_the_shell_usage_errors_still_name_rk(capsys):
-    assert main(["move"]) == 1
-    assert capsys.readouterr().err.strip() == "Missing argument 'HEX'. (see `rk move -h`)"
+    assert main(["engage", "--form"]) == 1
+    assert capsys.readouterr().err.strip() == "engage: --form needs a value (FORM) (see `rk engage -h`)"
 
 
 # --- rk rule ---------------------------------------------------------------------------------

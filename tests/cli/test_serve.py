@@ -168,8 +168,8 @@ def test_a_malformed_hex_is_exit_1(server, env):
 
 
 def test_a_usage_error_is_exit_1(server, env):
-    served, local = both(env, "move")
-    assert served.code == 1 and "Missing argument" in served.stderr
+    served, local = both(env, "engage")
+    assert served.code == 1 and "--form is missing" in served.stderr
     assert served.same_as(local)
 
 

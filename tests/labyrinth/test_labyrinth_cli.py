@@ -307,4 +307,4 @@ def test_rk_move_with_a_row_is_refused_on_a_battle_of_another_ruleset(table):
     ok(table, "new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
        "--seed", "1", "--battle", "q")
     code, out, err = rk(table, "move", "a1", "back")
-    assert code == 1 and "ROW and PLACE are for a Labyrinth TRPG battle" in err, err
+    assert code == 1 and "move is not a command of a Conquest" in err and "Labyrinth TRPG" in err, err

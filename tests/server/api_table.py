@@ -46,7 +46,7 @@ class Table:
 
     def new_clash(self, name: str = "t1", seed: int = 7, **more: Any) -> str:
         """A Betrayal clash of Ria (nord) and Tarn (orc); its id."""
-        body = {"ruleset": "betrayal", "kind": "clash", "setup": "waystone-crossing", "party": PARTY,
+        body = {"new": "clash", "setup": "waystone-crossing", "party": PARTY,
                 "seed": seed, "name": name, **more}
         return self.create(body)["game"]
 

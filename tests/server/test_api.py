@@ -59,11 +59,11 @@ def test_the_host_lists_every_game_and_all_lists_the_deleted_ones_too(table: Tab
 
 @covers("createGame")
 @pytest.mark.parametrize("body, ruleset, setup, who", [
-    ({"ruleset": "betrayal", "kind": "clash", "setup": "waystone-crossing"}, "betrayal", "waystone-crossing",
+    ({"new": "clash", "setup": "waystone-crossing"}, "betrayal", "waystone-crossing",
      "Ria, Tarn"),
-    ({"ruleset": "betrayal", "kind": "dungeon", "setup": "sentinel-vault"}, "betrayal", "sentinel-vault",
+    ({"new": "dungeon", "setup": "sentinel-vault"}, "betrayal", "sentinel-vault",
      "Ria, Tarn"),
-    ({"ruleset": "betrayal", "kind": "delve", "setup": "whispering-barrow"}, "betrayal", "whispering-barrow",
+    ({"new": "delve", "delve": "whispering-barrow"}, "betrayal", "whispering-barrow",
      "Ria, Tarn"),
     ({"new": "conquest", "scenario": "border-clash", "armies": ARMIES}, "conquest", "border-clash",
      "saltmarch v cinderpact"),
@@ -81,7 +81,7 @@ def test_the_host_sets_up_a_game_of_each_kind(table: Table, body, ruleset, setup
 
 
 def test_a_game_set_up_without_a_name_is_named_after_its_setup(table: Table):
-    made = table.create({"ruleset": "betrayal", "setup": "waystone-crossing", "party": PARTY[:1]})
+    made = table.create({"new": "clash", "setup": "waystone-crossing", "party": PARTY[:1]})
     assert made["game"] == "waystone-1" and made["summary"]["who"] == "Ria"
 
 

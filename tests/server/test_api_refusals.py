@@ -14,7 +14,7 @@ from server import tables
 from server.app import open_app
 from server.passes import Pass, Role
 from server.refusals import Refused
-from server.wire import NewBetrayalGame
+from domain.betrayal.battle_surface import NewClash
 
 MOVE = {"type": "Move", "to": [0, 1]}  # Ria's first move, a1 to a2
 
@@ -195,7 +195,7 @@ def test_a_seat_or_spectator_token_is_no_pass_outside_its_game(table: Table):
     for pass_ in (table.seat(g, "ria"), table.spectator(g)):
         answers = [
             table.client.get("/api/games", headers=pass_),
-            table.client.post("/api/games", headers=pass_, json={"ruleset": "betrayal", "setup": "waystone-crossing",
+            table.client.post("/api/games", headers=pass_, json={"new": "clash", "setup": "waystone-crossing",
                                                                  "party": PARTY, "name": "mine"}),
             table.client.post("/api/import", headers=pass_, content=log),
             table.client.post("/api/verify", headers=pass_, content=log),
@@ -210,8 +210,8 @@ def test_a_seat_or_spectator_token_is_no_pass_outside_its_game(table: Table):
 @pytest.mark.parametrize("what", ["games", "new_game", "import_log", "verify_log"])
 def test_listing_setting_up_importing_and_verifying_logs_are_the_hosts(what):
     seat = Pass(Role.SEAT, "t1", "ria")
-    calls = {"games": (tables.games, seat), "new_game": (tables.new_game, seat, NewBetrayalGame(
-                 setup="waystone-crossing", party=[])),
+    calls = {"games": (tables.games, seat), "new_game": (tables.new_game, seat, NewClash(
+                 setup="waystone-crossing", party=())),
              "import_log": (tables.import_log, seat, b"{}"), "verify_log": (tables.verify_log, seat, b"{}", None)}
     fn, *args = calls[what]
     with GameApp(store="memory") as app, pytest.raises(Refused) as refused:

@@ -19,7 +19,7 @@ from server.app import open_app
 from server.wire import MAX_BODY
 
 MOVE = {"type": "Move", "to": [0, 1]}
-NEW_CLASH = {"ruleset": "betrayal", "setup": "waystone-crossing", "party": PARTY, "seed": 1}
+NEW_CLASH = {"new": "clash", "setup": "waystone-crossing", "party": PARTY, "seed": 1}
 
 
 def post(table: Table, path: str, content: bytes, headers: dict[str, str] | None = None):
@@ -95,10 +95,10 @@ def test_an_undo_or_redo_that_cannot_be_read_is_refused_as_malformed(table: Tabl
     ({**NEW_CLASH, "party": []}, "at least one adventurer"),
     ({**NEW_CLASH, "party": [{"name": "Q", "race": "klingon"}]}, "no race 'klingon'"),
     ({**NEW_CLASH, "setup": "nowhere"}, "no setup 'nowhere'"),
-    ({**NEW_CLASH, "kind": "raid"}, "Invalid enum value 'raid'"),
+    ({**NEW_CLASH, "kind": "raid"}, "unknown field `kind`"),
     ({**NEW_CLASH, "seed": -1}, "seed must be"),
     ({**NEW_CLASH, "seed": 2**70}, "seed must be"),
-    ({**NEW_CLASH, "difficulty": "godlike"}, "difficulty must be one of"),
+    ({**NEW_CLASH, "difficulty": "godlike"}, "Invalid enum value 'godlike'"),
     ({**NEW_CLASH, "name": "../x"}, "battle name '../x'"),
     ({**NEW_CLASH, "name": "a/b"}, "battle name 'a/b'"),
     ({**NEW_CLASH, "name": "a\r\nb"}, "battle name"),

@@ -187,7 +187,7 @@ def fresh(server: Running) -> Fresh:
     as `rk new`'s), so a test does not see another's moves."""
     name = f"t-{uuid.uuid4().hex[:8]}"
     made = server.request("POST", "/api/games", {
-        "ruleset": "betrayal", "kind": "clash", "setup": "waystone-crossing", "seed": 7, "name": name,
+        "new": "clash", "setup": "waystone-crossing", "seed": 7, "name": name,
         "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}]})
     seats = server.request("GET", f"/api/games/{made['game']}/seats")
     links = {s["name"]: s["link"] for s in seats["seats"]}

@@ -36,13 +36,13 @@ def test_a_campaign_dial_out_of_range_is_refused_and_nothing_is_begun(table):
 
 @pytest.mark.rule("SESSION-EP-2")
 def test_a_climax_battle_set_up_at_the_server_takes_its_xp_from_the_session_table(table):
-    table.create({"ruleset": "betrayal-campaign", "name": "saga", "dial": 7})
+    table.create({"new": "campaign", "name": "saga", "dial": 7})
     for name, race in (("Ria", "nord"), ("Tarn", "dark-elf")):
         table.done("saga", {"type": "Recruit", "name": name, "race": race, "class_id": "bastion"})
-    made = table.create({"ruleset": "betrayal", "setup": "waystone-crossing", "party": [{"name": "Ria"},
+    made = table.create({"new": "clash", "setup": "waystone-crossing", "party": [{"name": "Ria"},
                          {"name": "Tarn"}], "climax": True, "seed": 3})
     assert any("XP 16 → EP 32 (EP-2)" in line for line in made["narrated"])  # session 1, adept, 2: not the dial
     answer = table.client.post("/api/games", headers=table.host, json={
-        "ruleset": "betrayal", "setup": "waystone-crossing", "party": [{"name": "Bo", "race": "nord"}],
+        "new": "clash", "setup": "waystone-crossing", "party": [{"name": "Bo", "race": "nord"}],
         "climax": True})
     assert "needs a party of one campaign" in refusal(answer, 400, "malformed")["reason"]

@@ -128,35 +128,33 @@ def test_an_option_named_outright_overrides_passives(table: Table):
 
 def test_the_choices_list_each_encounters_enemy_slots_and_the_passive_modes(table: Table):
     pack = starter_pack()
-    lab = table.get("/api/choices")["labyrinth"]
-    for encounter in lab["encounters"]:
-        entries = pack.encounters[encounter["id"]].enemies
-        assert [s["id"] for s in encounter["enemies"]] == [f"e{n}" for n in range(1, len(entries) + 1)]
-        assert [s["row"] for s in encounter["enemies"]] == [e.row.value for e in entries]
-        assert [s["rare"] for s in encounter["enemies"]] == [e.rare for e in entries]
-    mossy = next(e for e in lab["encounters"] if e["id"] == "mossy-hollow")["enemies"]
+    lab = next(s for s in table.get("/api/choices")["setups"] if s["name"] == "labyrinth")
+    slots = lab["offers"]["rare"]["by"]
+    for key, encounter in pack.encounters.items():
+        entries = encounter.enemies
+        assert [s["id"] for s in slots[key]] == [f"e{n}" for n in range(1, len(entries) + 1)]
+        assert [s["row"] for s in slots[key]] == [e.row.value for e in entries]
+        assert [s.get("fixed", False) for s in slots[key]] == [e.rare for e in entries]
+    mossy = slots["mossy-hollow"]
     assert [s["name"] for s in mossy[:2]] == ["Thornback Rat A", "Thornback Rat B"]  # as the battle names them
-    assert mossy[0]["rare_name"] == "Rare Thornback Rat A"
-    cellar = next(e for e in lab["encounters"] if e["id"] == "tallow-cellar")["enemies"]
-    assert cellar[1]["rare"] is True and cellar[1]["rare_name"] == "Gilded Tallow Grub B"
-    assert [p["id"] for p in lab["passives"]] == list(PASSIVES) == ["ask", "auto", "off"]  # the default first
-    assert all(p["note"] for p in lab["passives"])
+    assert mossy[0]["note"] == "→ Rare Thornback Rat A"
+    cellar = slots["tallow-cellar"]
+    assert cellar[1]["fixed"] is True and cellar[1]["note"] == "→ Gilded Tallow Grub B"
+    assert [p["id"] for p in lab["offers"]["passives"]] == list(PASSIVES) == ["ask", "auto", "off"]  # default first
 
 
 def test_the_openapi_document_describes_allies_rare_passives_and_sheets(table: Table):
     schemas = table.get("/api/openapi.json", headers={})["components"]["schemas"]
-    new = schemas["NewLabyrinthGame"]["properties"]
-    assert new["allies"]["items"] == {"$ref": "#/components/schemas/LabyrinthMember"}
+    new = schemas["NewLabyrinth"]["properties"]
+    assert {"$ref": "#/components/schemas/PartyMember"} in new["allies"]["items"]["anyOf"]
     assert new["rare"]["items"] == {"type": "string"}
-    assert new["passives"]["enum"] == ["ask", "auto", "off"] and new["passives"]["default"] == "ask"
-    member = schemas["LabyrinthMember"]["properties"]
-    assert {"$ref": "#/components/schemas/LabyrinthSheet"} in member["sheet"]["anyOf"]
-    sheet = schemas["LabyrinthSheet"]
-    assert set(sheet["properties"]) == {"abilities", "weapon", "other", "armor", "skills", "items"}
+    assert new["passives"]["default"] == "ask"
+    member = schemas["PartyMember"]["properties"]
+    assert {"$ref": "#/components/schemas/PcSheet"} in member["sheet"]["anyOf"]
+    sheet = schemas["PcSheet"]
+    assert {"abilities", "weapon", "other", "armor", "skills", "items"} <= set(sheet["properties"])
     assert sheet["required"] == ["abilities"]
-    assert set(schemas["LabyrinthAbilities"]["required"]) == {"str", "tec", "vit", "agi", "luc"}
-    assert "enemies" in schemas["LabyrinthEncounter"]["properties"] and "EnemySlot" in schemas
-    assert "passives" in schemas["LabyrinthChoices"]["properties"]
+    assert set(schemas["Abilities"]["required"]) == {"str", "tec", "vit", "agi", "luc"}
 
 
 # -- refused with a reason naming what is wrong, nothing written -----------------------------------------
@@ -199,7 +197,7 @@ BAD = [
      422, "rule", "at most 3 to a row (allied NPCs count toward it)"),
     (labyrinth([VANGUARD], rare=["e9"]), 400, "malformed", "rare 'e9': the encounter's Enemies are e1 to e4"),
     (labyrinth([VANGUARD], rare=["e2", "E2"]), 400, "malformed", "rare[1]: 'e2' is named twice"),
-    (labyrinth([VANGUARD], passives="sometimes"), 400, "malformed", "$.passives"),
+    (labyrinth([VANGUARD], passives="sometimes"), 400, "malformed", "passives: 'sometimes' is not ask, auto or off"),
 ]
 
 

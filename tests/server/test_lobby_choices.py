@@ -14,7 +14,7 @@ from api_table import PARTY, Table, bearer, refusal
 from domain.betrayal.packs import starter_pack as betrayal_pack
 from domain.conquest.packs import starter_pack as conquest_pack
 from domain.labyrinth.packs import starter_pack as labyrinth_pack
-from domain.labyrinth.vocab import ROW_LIMIT, SIDE_LIMIT
+from domain.labyrinth.vocab import SIDE_LIMIT
 
 
 def ids(choices: list[dict[str, Any]]) -> list[str]:
@@ -31,32 +31,39 @@ def labyrinth_form(encounter: str, party: list[dict[str, Any]], **more: Any) -> 
 # -- what may be chosen ---------------------------------------------------------------------
 
 
-def test_the_choices_list_every_labyrinth_encounter_and_class_with_the_scale_limits(table: Table):
-    pack = labyrinth_pack()
-    lab = table.get("/api/choices")["labyrinth"]
-    assert ids(lab["encounters"]) == list(pack.encounters)
-    assert ids(lab["classes"]) == list(pack.classes)
-    mossy = next(e for e in lab["encounters"] if e["id"] == "mossy-hollow")
-    assert mossy["name"] == pack.encounters["mossy-hollow"].name
-    assert "×2" in mossy["note"] and "(back)" in mossy["note"]  # two of one Enemy, one in the back row
-    for c in lab["classes"]:
-        assert c["row"] == pack.classes[c["id"]].row.value and "HP" in c["note"]
-    assert (lab["max_party"], lab["row_limit"]) == (SIDE_LIMIT, ROW_LIMIT) == (6, 3)  # SCALE-1
-    assert lab["max_level"] >= 1 and lab["rows"] == ["front", "back"] and lab["ambush"] == ["pcs", "enemies"]
+def setup_of(table: Table, name: str) -> dict[str, Any]:
+    """The setup ``name`` as ``GET /api/choices`` lists it."""
+    return next(s for s in table.get("/api/choices")["setups"] if s["name"] == name)
 
 
-def test_the_choices_list_betrayal_setups_of_each_kind_conquest_scenarios_and_armies(table: Table):
-    b, q = betrayal_pack(), conquest_pack()
-    answer = table.get("/api/choices")
-    betrayal, conquest = answer["betrayal"], answer["conquest"]
-    assert ids(betrayal["clash"]) == list(b.setups) and "waystone-crossing" in ids(betrayal["clash"])
-    assert ids(betrayal["dungeon"]) == list(b.dungeons)
-    assert ids(betrayal["delve"]) == list(b.delves)
-    assert ids(betrayal["races"]) == list(b.races)
-    assert betrayal["difficulties"] == ["apprentice", "adept", "expert"]
-    assert ids(conquest["scenarios"]) == list(q.scenarios) and ids(conquest["armies"]) == list(q.armies)
-    assert answer["campaign"] == {"difficulties": ["apprentice", "adept", "expert"],
-                                  "dial": b.campaign.start_dial, "max_dial": 80}
+def test_the_choices_list_every_setup_of_every_ruleset_with_its_parameters_and_schema(table: Table):
+    setups = {s["name"]: s for s in table.get("/api/choices")["setups"]}
+    assert {"clash", "dungeon", "delve", "campaign", "conquest", "labyrinth"} <= set(setups)
+    assert {s["ruleset"] for s in setups.values()} == {"betrayal", "betrayal-campaign", "conquest", "labyrinth"}
+    conquest = setups["conquest"]
+    assert [p["name"] for p in conquest["params"]][:2] == ["scenario", "armies"]
+    assert next(p for p in conquest["params"] if p["name"] == "armies")["repeat"] is True
+    assert conquest["schema"]["type"] == "object" and "scenario" in conquest["schema"]["required"]
+    assert setups["clash"]["schema"]["properties"]["difficulty"]["$ref"].endswith("/Difficulty")
+
+
+def test_the_choices_offer_the_packs_contents_for_each_field(table: Table):
+    b, q, lab = betrayal_pack(), conquest_pack(), labyrinth_pack()
+    assert ids(setup_of(table, "clash")["offers"]["setup"]) == list(b.setups)
+    assert ids(setup_of(table, "dungeon")["offers"]["setup"]) == list(b.dungeons)
+    assert ids(setup_of(table, "delve")["offers"]["delve"]) == list(b.delves)
+    assert ids(setup_of(table, "clash")["offers"]["party.race"]) == list(b.races)
+    offers = setup_of(table, "conquest")["offers"]
+    assert ids(offers["scenario"]) == list(q.scenarios) and ids(offers["armies"]) == list(q.armies)
+    offers = setup_of(table, "labyrinth")["offers"]
+    assert ids(offers["encounter"]) == list(lab.encounters) and ids(offers["party.class"]) == list(lab.classes)
+    mossy = next(e for e in offers["encounter"] if e["id"] == "mossy-hollow")
+    assert mossy["name"] == lab.encounters["mossy-hollow"].name
+    # which Enemies may be met rare depends on the encounter chosen
+    assert offers["rare"]["after"] == "encounter"
+    assert ids(offers["rare"]["by"]["mossy-hollow"]) == [f"e{n}" for n in
+                                                         range(1, len(lab.encounters["mossy-hollow"].enemies) + 1)]
+    assert ids(setup_of(table, "campaign")["offers"]["difficulty"]) == ["apprentice", "adept", "expert"]
 
 
 @pytest.mark.rule("SEAT-4")
@@ -72,7 +79,10 @@ def test_the_openapi_document_describes_the_choices(table: Table):
     assert op["operationId"] == "listChoices" and op["security"] == [{"token": []}]
     assert op["responses"]["200"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Choices"}
     schemas = doc["components"]["schemas"]
-    assert {"Choices", "Choice", "LabyrinthChoices", "ConquestChoices", "BetrayalChoices"} <= set(schemas)
+    assert {"Choices", "SetupInfo", "ParamInfo"} <= set(schemas)
+    new = doc["paths"]["/api/games"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    tags = {one["$ref"].rsplit("/", 1)[1] for one in new["anyOf"]} if "anyOf" in new else {new["$ref"]}
+    assert {"NewClash", "NewConquest", "NewLabyrinth", "NewCampaign"} <= tags
 
 
 # -- what the form sends sets the game up ------------------------------------------------------
@@ -82,16 +92,17 @@ def test_the_openapi_document_describes_the_choices(table: Table):
 def test_every_offered_encounter_sets_up_with_a_full_party_of_the_offered_classes(table: Table):
     """The lobby starts each new PC at the next class: six PCs of the
     starter classes stand 3 to a row at most (SCALE-1)."""
-    lab = table.get("/api/choices")["labyrinth"]
-    classes = ids(lab["classes"])
-    party = [{"class": classes[i % len(classes)], "level": 1} for i in range(lab["max_party"])]
+    offers = setup_of(table, "labyrinth")["offers"]
+    classes = ids(offers["party.class"])
+    party = [{"class": classes[i % len(classes)], "level": 1} for i in range(SIDE_LIMIT)]
     party[0] |= {"level": 3, "name": "Ash"}
-    for n, encounter in enumerate(ids(lab["encounters"]), start=1):
+    encounters = ids(offers["encounter"])
+    for n, encounter in enumerate(encounters, start=1):
         made = table.create(labyrinth_form(encounter, party, seed=n, name=f"lab-{n}"))
         assert made["game"] == f"lab-{n}" and made["summary"]["ruleset"] == "labyrinth"
         assert made["summary"]["setup"] == encounter
     listed = {g["id"]: g for g in table.get("/api/games")}
-    assert set(listed) == {f"lab-{n}" for n in range(1, len(lab["encounters"]) + 1)}
+    assert set(listed) == {f"lab-{n}" for n in range(1, len(encounters) + 1)}
     seats = table.get("/api/games/lab-1/seats")["seats"]
     assert [s["key"] for s in seats] == [f"p{n}" for n in range(1, 7)] and seats[0]["name"] == "Ash"
 
@@ -107,27 +118,28 @@ def test_a_labyrinth_battle_from_the_form_keeps_its_ambush_gm_enemies_and_rows(t
 
 
 def test_every_offered_conquest_scenario_sets_up_between_the_offered_armies(table: Table):
-    q = table.get("/api/choices")["conquest"]
+    q = setup_of(table, "conquest")["offers"]
     first, second = ids(q["armies"])[:2]
-    for n, scenario in enumerate(ids(q["scenarios"]), start=1):
+    for n, scenario in enumerate(ids(q["scenario"]), start=1):
         made = table.create({"new": "conquest", "scenario": scenario, "armies": [first, second], "seed": n})
         assert made["summary"]["ruleset"] == "conquest" and made["summary"]["setup"] == scenario
         assert made["summary"]["who"] == f"{first} v {second}"
-    assert [g["setup"] for g in table.get("/api/games")] == ids(q["scenarios"])
+    assert [g["setup"] for g in table.get("/api/games")] == ids(q["scenario"])
 
 
 @pytest.mark.parametrize("kind", ["clash", "dungeon", "delve"])
 def test_every_offered_betrayal_setup_sets_up_its_kind(table: Table, kind):
-    offered = ids(table.get("/api/choices")["betrayal"][kind])
+    field = "delve" if kind == "delve" else "setup"
+    offered = ids(setup_of(table, kind)["offers"][field])
     for n, setup in enumerate(offered, start=1):
-        made = table.create({"ruleset": "betrayal", "kind": kind, "setup": setup, "party": PARTY,
-                             "difficulty": "expert", "seed": n, "name": f"{kind}-{n}"})
+        made = table.create({"new": kind, field: setup, "party": PARTY, "difficulty": "expert", "seed": n,
+                             "name": f"{kind}-{n}"})
         assert made["summary"]["setup"] == setup
     assert len(table.get("/api/games")) == len(offered)
 
 
 def test_a_campaign_from_the_form_begins_at_the_dial_offered(table: Table):
-    dial = table.get("/api/choices")["campaign"]["dial"]
+    dial = betrayal_pack().campaign.start_dial
     made = table.create({"new": "campaign", "difficulty": "apprentice", "name": "saga"})
     assert made["narrated"][-1] == f"campaign saga begins at apprentice difficulty, the XP dial at {dial}"
     assert [(g["id"], g["ruleset"]) for g in table.get("/api/games")] == [("saga", "betrayal-campaign")]
@@ -157,7 +169,7 @@ def test_a_campaign_from_the_form_begins_at_the_dial_offered(table: Table):
     ({"new": "conquest", "scenario": "nowhere", "armies": ["saltmarch", "cinderpact"]}, 404, "not-found",
      "no scenario"),
     ({"new": "campaign", "difficulty": "adept", "seed": 3}, 400, "malformed", "seed"),
-    ({"ruleset": "betrayal", "kind": "clash", "setup": "", "party": PARTY}, 400, "malformed",
+    ({"new": "clash", "setup": "", "party": PARTY}, 400, "malformed",
      "choose one of waystone-crossing"),
 ], ids=["seven-pcs", "four-in-a-row", "unknown-encounter", "unknown-class", "level-0", "level-not-whole",
         "ambush-both", "no-party", "one-army", "unknown-army", "unknown-scenario", "campaign-seed", "no-setup"])

@@ -109,7 +109,7 @@ def http() -> Iterator[httpx.Client]:
 
 
 def _new_clash(http: httpx.Client, process: Process, name: str) -> str:
-    made = http.post(process.url("/api/games"), json={"ruleset": "betrayal", "setup": "waystone-crossing",
+    made = http.post(process.url("/api/games"), json={"new": "clash", "setup": "waystone-crossing",
                                                       "party": PARTY, "seed": 7, "name": name})
     assert made.status_code == 201, made.text
     return made.json()["game"]
