@@ -104,16 +104,33 @@ def _at(app: GameApp, battle_id: str, at: int | None) -> Game:
 
 def legal(app: GameApp, p: Pass, battle_id: str) -> list[LegalCommand]:
     """What may be done now, each marked with whether this pass may do it."""
+    from domain.kernel.surface import surface_of
+
     rs = app.ruleset(battle_id)
+    grammar = surface_of(rs.name).grammar
     game = app.battle(battle_id)
     out = []
     for command in app.legal(battle_id):
         actor = rs.actor(game.state, command)
         if rs.hides(command) and not rights.may_give(p, actor):
             continue  # SEAT-5: another player's secret choice (the order of a Command Stack)
+        verb = grammar.verb_of(command)
         out.append(LegalCommand(label=f"rk {rs.describe_command(command)}", command=msgspec.to_builtins(command),
-                                actor=actor, allowed=rights.may_give(p, actor)))
+                                actor=actor, allowed=rights.may_give(p, actor), verb=verb.name if verb else "",
+                                at=_hex_of(verb, command)))
     return out
+
+
+def _hex_of(verb: Any, command: Any) -> list[int] | None:
+    """The hex a command goes to: the value of its verb's first hex parameter."""
+    from domain.kernel.surface.kinds import HexKind
+
+    for param in verb.params if verb is not None else ():
+        kind = getattr(param.kind, "inner", param.kind)
+        value = getattr(command, param.name, None)
+        if isinstance(kind, HexKind) and value is not None:
+            return [int(value[0]), int(value[1])]
+    return None
 
 
 def log(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int = LOG_TAIL) -> list[Narrated]:

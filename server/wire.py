@@ -142,13 +142,16 @@ class Whoami(msgspec.Struct, kw_only=True):
 
 class LegalCommand(msgspec.Struct, kw_only=True):
     """A legal command: as a player would type it, as JSON to post, the
-    seat it is given for (None: the table's), and whether the asking pass
-    may give it."""
+    seat it is given for (None: the table's), whether the asking pass may
+    give it, its verb, and ``at``: the hex it goes to, when its verb takes
+    one (a click on that hex gives it)."""
 
     label: str
     command: Any
     actor: str | None
     allowed: bool
+    verb: str = ""
+    at: list[int] | None = None
 
 
 class Narrated(msgspec.Struct, kw_only=True):

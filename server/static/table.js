@@ -234,8 +234,7 @@
       const first = row.querySelector("select, input");
       if (first) first.focus();
     });
-    // a list the packs offer values for (a party's classes) starts with one row, as most setups need one
-    if (required || Array.isArray(offered)) rows.append(rowFor(setup, name, items, rows));
+    if (required) rows.append(rowFor(setup, name, items, rows)); // a list that must hold one starts with one
     return el("fieldset", { class: "setup-list" }, legend, rows, add);
   }
 
@@ -243,7 +242,7 @@
    *  value offered after the previous row's (a second army, the next class), so the rows as first
    *  offered differ. */
   function rowFor(setup, name, items, rows) {
-    const row = el("div", { class: "row", "data-testid": `row-${name}-${rows.children.length + 1}` });
+    const row = el("div", { class: "row" });
     const after = (control, key) => {
       const before = rows.lastElementChild && rows.lastElementChild.querySelector(`[data-key="${key}"]`);
       if (control.tagName !== "SELECT" || !before || !before.value) return;
@@ -264,14 +263,31 @@
     } else {
       const control = control_(setup, name, items, undefined, true);
       control.setAttribute("data-key", "");
-      control.setAttribute("aria-label", `${label(name)} ${rows.children.length + 1}`);
       after(control, "");
       row.append(control);
     }
-    const remove = el("button", { type: "button", class: "quiet", text: "Remove" });
-    remove.addEventListener("click", () => row.remove());
+    const remove = el("button", { type: "button", class: "quiet", "data-remove": "", text: "Remove" });
+    remove.addEventListener("click", () => {
+      row.remove();
+      renumber(rows, name);
+    });
     row.append(remove);
+    renumber(rows, name, row);
     return row;
+  }
+
+  /** Name each row's controls by the row's number ("party 2 class"), for people using a screen reader
+   *  and for tests; ``extra``: a row about to be appended. */
+  function renumber(rows, name, extra) {
+    [...rows.children, ...(extra ? [extra] : [])].forEach((row, i) => {
+      const n = i + 1;
+      row.dataset.testid = `row-${name}-${n}`;
+      for (const control of row.querySelectorAll("[data-key]")) {
+        const key = control.dataset.key;
+        control.setAttribute("aria-label", `${label(name)} ${n}${key ? ` ${label(key)}` : ""}`);
+      }
+      row.querySelector("[data-remove]").setAttribute("aria-label", `Remove ${label(name)} ${n}`);
+    });
   }
 
   /** Refill a control whose values depend on another field's, and follow that field's changes. */
@@ -565,12 +581,13 @@
 
     function hexBoard(b) {
       const key = (q, r) => `${q},${r}`;
-      const moves = new Map(); // hex -> the allowed Move that goes there
+      const moves = new Map(); // hex -> the first allowed command that goes there (its verb's hex, `at`)
       for (const entry of view.legal) {
-        const c = entry.command;
-        if (entry.allowed && c && c.type === "Move" && Array.isArray(c.to)) moves.set(key(c.to[0], c.to[1]), entry);
+        if (entry.allowed && Array.isArray(entry.at) && !moves.has(key(entry.at[0], entry.at[1]))) {
+          moves.set(key(entry.at[0], entry.at[1]), entry);
+        }
       }
-      const caches = new Map(b.caches.map((c) => [key(c.q, c.r), c.kind]));
+      const caches = new Map((b.caches || []).map((c) => [key(c.q, c.r), c.kind]));
       const units = new Map(); // hex -> the units standing there
       const place = (pos, unit) => {
         if (!pos) return;
@@ -578,8 +595,8 @@
         if (!units.has(k)) units.set(k, []);
         units.get(k).push(unit);
       };
-      b.heroes.forEach((h, i) => { if (!h.defeated) place(h.pos, { hero: h, colour: HERO_COLOURS[i % HERO_COLOURS.length] }); });
-      b.foes.forEach((f) => { if (!f.defeated) place(f.pos, { foe: f }); });
+      (b.heroes || []).forEach((h, i) => { if (!h.defeated) place(h.pos, { hero: h, colour: HERO_COLOURS[i % HERO_COLOURS.length] }); });
+      (b.foes || []).forEach((f) => { if (!f.defeated) place(f.pos, { foe: f }); });
 
       let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
       const hexes = svg("g", { class: "hexes" });
@@ -794,7 +811,7 @@
       const b = view.board;
       box.closest("section").hidden = !b || b.kind !== "hexes"; // regiments are listed on the board's place
       if (!b || b.kind !== "hexes") return;
-      box.replaceChildren(...b.heroes.map((h) => heroCard(h, b.turn)), ...b.foes.map(foeCard));
+      box.replaceChildren(...(b.heroes || []).map((h) => heroCard(h, b.turn)), ...(b.foes || []).map(foeCard));
     }
 
     function hpBar(who, hp, max) {
@@ -810,22 +827,25 @@
       return el("span", { class: `chip ${kind}`, title: extra || null, text });
     }
 
+    /** A unit of the players: its name and what it is (``race``, ``form`` when the board gives them),
+     *  HP, and its track, active slots, dice and ready items when the board has them. */
     function heroCard(h, turn) {
-      const track = h.track.length
-        ? h.track.map((d) => chip(d.kind, `${d.kind} ${d.face}${d.status ? ` ${d.status}` : ""}`))
-        : [el("span", { class: "muted", text: "empty" })];
-      const active = h.active.length
-        ? h.active.map((d) => chip(d.kind, `${d.kind} ${d.face}${d.amount !== d.face ? ` (${d.amount} left)` : ""}`))
-        : [el("span", { class: "muted", text: "none" })];
+      const chips = (list, text, none) => list.length ? list.map((d) => chip(d.kind, text(d)))
+        : [el("span", { class: "muted", text: none })];
+      const what = [h.race, h.form].filter(Boolean).join(" · ");
       return el("article", {
         class: `card hero${h.id === turn ? " turn" : ""}${h.defeated ? " defeated" : ""}`, "data-testid": `card-${h.id}`,
       },
       el("h3", {}, h.name, el("span", { class: "muted", text:
-        ` ${h.race} · ${h.form}${h.pos ? ` · ${h.pos.label}` : ""}${h.defeated ? " · defeated" : ""}${h.id === turn ? " · on turn" : ""}` })),
+        ` ${what}${h.pos ? `${what ? " · " : ""}${h.pos.label}` : ""}${h.defeated ? " · defeated" : ""}${h.id === turn ? " · on turn" : ""}` })),
       hpBar(h.name, h.hp, h.max_hp),
-      el("div", { class: "row" }, el("span", { class: "row-name", text: "track" }), ...track),
-      el("div", { class: "row" }, el("span", { class: "row-name", text: "active" }), ...active),
-      el("div", { class: "row muted", text: `${h.dice} dice${h.ready.length ? ` · ready: ${h.ready.join(", ")}` : ""}` }));
+      h.track ? el("div", { class: "row" }, el("span", { class: "row-name", text: "track" }),
+        ...chips(h.track, (d) => `${d.kind} ${d.face}${d.status ? ` ${d.status}` : ""}`, "empty")) : null,
+      h.active ? el("div", { class: "row" }, el("span", { class: "row-name", text: "active" }),
+        ...chips(h.active, (d) => `${d.kind} ${d.face}${d.amount !== d.face ? ` (${d.amount} left)` : ""}`, "none"))
+        : null,
+      h.dice !== undefined ? el("div", { class: "row muted",
+        text: `${h.dice} dice${h.ready && h.ready.length ? ` · ready: ${h.ready.join(", ")}` : ""}` }) : null);
     }
 
     function foeCard(f) {
@@ -833,7 +853,7 @@
         el("h3", {}, `${f.id} ${f.name}`, el("span", { class: "muted", text:
           ` level ${f.level}${f.pos ? ` · ${f.pos.label}` : ""}${f.defeated ? " · defeated" : ""}` })),
         hpBar(`${f.id} ${f.name}`, f.hp, f.max_hp),
-        f.marks.length ? el("div", { class: "row" }, el("span", { class: "row-name", text: "marks" }),
+        f.marks && f.marks.length ? el("div", { class: "row" }, el("span", { class: "row-name", text: "marks" }),
           ...f.marks.map((m) => chip("status", m))) : null);
     }
 

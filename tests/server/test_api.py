@@ -141,7 +141,7 @@ def test_legal_commands_are_marked_allowed_for_the_seat_whose_turn_it_is(table: 
     by_host = table.legal(g)
     assert by_host and all(entry["allowed"] for entry in by_host)
     assert {"label": "rk move a2", "command": {"type": "Move", "to": [0, 1]}, "actor": "ria",
-            "allowed": True} in by_host
+            "allowed": True, "verb": "move", "at": [0, 1]} in by_host  # a click on a2 gives it
     assert {entry["actor"] for entry in by_host} == {"ria"}
     ria, tarn, spectator = (table.legal(g, h) for h in (table.seat(g, "ria"), table.seat(g, "tarn"),
                                                         table.spectator(g)))

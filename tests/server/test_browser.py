@@ -339,8 +339,15 @@ def test_the_hosts_lobby_lists_games_sets_one_up_and_hands_out_its_links(server,
     expect(lobby.get_by_test_id(f"game-{server.game}")).to_be_visible()
 
     form = lobby.get_by_test_id("new-game")
-    form.get_by_label("Seed (optional)").fill("11")
-    form.get_by_label("Name (optional)").fill("lobby-made")
+    expect(form.get_by_role("button", name="Set it up")).to_be_enabled()
+    form.get_by_label("Game").select_option("clash")
+    form.get_by_label("party 1 name").fill("Ria")
+    form.get_by_label("party 1 race").select_option("nord")
+    lobby.get_by_test_id("add-party").click()
+    form.get_by_label("party 2 name").fill("Tarn")
+    form.get_by_label("party 2 race").select_option("orc")
+    form.get_by_label("seed (optional)").fill("11")
+    form.get_by_label("name (optional)").fill("lobby-made")
     form.get_by_role("button", name="Set it up").click()
 
     links = lobby.get_by_test_id("links-lobby-made")

@@ -1,7 +1,8 @@
 """The host's lobby in a real headless Chromium against a real `rk server`:
-the new game's form offers what ``GET /api/choices`` lists and sets up a
-labyrinth battle, a Conquest battle and a campaign as well as a Betrayal
-one; a refusal shows its reason in the page.
+the new game's form is made from what ``GET /api/choices`` lists (every
+setup of every ruleset, its fields and what the packs offer for them) and
+sets up a labyrinth battle, a Conquest battle and a campaign as well as a
+Betrayal one; a refusal shows its reason in the page.
 
 The server, the browser and the page opener are ``test_browser``'s
 fixtures (Debian's Chromium at /usr/bin/chromium; skipped without it).
@@ -34,32 +35,29 @@ def lobby_of(server, open_page):  # noqa: F811 - the fixtures, passed on
 def test_the_lobby_sets_up_a_labyrinth_battle_and_lists_it_with_its_links(server, open_page, artifacts):  # noqa: F811
     lobby, form = lobby_of(server, open_page)
     form.get_by_label("Game").select_option("labyrinth")
-    encounter = form.get_by_label("Encounter")
+    encounter = form.get_by_label("encounter")
     expect(encounter).to_be_visible()
-    expect(encounter.locator("option")).to_have_count(len(server.request("GET", "/api/choices")["labyrinth"]
-                                                         ["encounters"]))
+    offered = next(s for s in server.request("GET", "/api/choices")["setups"] if s["name"] == "labyrinth")
+    expect(encounter.locator("option")).to_have_count(len(offered["offers"]["encounter"]))
     encounter.select_option("warren-gate")
-    expect(lobby.locator("#encounter-note")).to_contain_text("shaman")
 
-    expect(lobby.get_by_test_id("pc-1")).to_be_visible()  # a party of one to start with
-    form.get_by_label("Class of PC 1").select_option("vanguard")
-    form.get_by_label("Level of PC 1").fill("3")
-    form.get_by_label("Name of PC 1 (optional)").fill("<img src=x onerror=window.pwned=1>")
-    lobby.get_by_test_id("add-pc").click()
-    form.get_by_label("Class of PC 2").select_option("mender")
-    form.get_by_label("Name of PC 2 (optional)").fill("Iris")
-    for _ in range(4):
-        lobby.get_by_test_id("add-pc").click()
-    expect(lobby.get_by_test_id("pc-6")).to_be_visible()
-    expect(lobby.get_by_test_id("add-pc")).to_be_disabled()  # SCALE-1: six PCs at most
-    form.get_by_label("Remove PC 6").click()
-    expect(lobby.get_by_test_id("pc-6")).to_have_count(0)
-    expect(lobby.get_by_test_id("add-pc")).to_be_enabled()
-    form.get_by_label("Ambush").select_option("enemies")
-    form.get_by_label("The host chooses the Enemies' actions").check()
-    form.get_by_label("Each seat chooses the FP spent on its PC's Suppression defense rolls").check()
-    form.get_by_label("Seed (optional)").fill("5")
-    form.get_by_label("Name (optional)").fill("lobby-lab")
+    lobby.get_by_test_id("add-party").click()
+    expect(lobby.get_by_test_id("row-party-1")).to_be_visible()
+    form.get_by_label("party 1 class").select_option("vanguard")
+    form.get_by_label("party 1 level").fill("3")
+    form.get_by_label("party 1 name").fill("<img src=x onerror=window.pwned=1>")
+    lobby.get_by_test_id("add-party").click()
+    expect(form.get_by_label("party 2 class")).not_to_have_value("vanguard")  # the next class is offered
+    form.get_by_label("party 2 class").select_option("mender")
+    form.get_by_label("party 2 name").fill("Iris")
+    lobby.get_by_test_id("add-party").click()
+    form.get_by_label("Remove party 3").click()
+    expect(lobby.get_by_test_id("row-party-3")).to_have_count(0)
+    form.get_by_label("ambush (optional)").select_option("enemies")
+    form.get_by_label("gm enemies").check()
+    form.get_by_label("ask fp").check()
+    form.get_by_label("seed (optional)").fill("5")
+    form.get_by_label("name (optional)").fill("lobby-lab")
     form.get_by_role("button", name="Set it up").click()
 
     expect(lobby.get_by_test_id("message")).to_contain_text("Set up lobby-lab")
@@ -88,10 +86,9 @@ def test_a_refused_labyrinth_party_shows_its_rule_and_reason_and_sets_nothing_up
     before = [g["id"] for g in server.request("GET", "/api/games")]
     form.get_by_label("Game").select_option("labyrinth")
     for n in range(1, 5):
-        if n > 1:
-            lobby.get_by_test_id("add-pc").click()
-        form.get_by_label(f"Class of PC {n}").select_option("vanguard")
-    form.get_by_label("Name (optional)").fill("crowded")
+        lobby.get_by_test_id("add-party").click()
+        form.get_by_label(f"party {n} class").select_option("vanguard")
+    form.get_by_label("name (optional)").fill("crowded")
     form.get_by_role("button", name="Set it up").click()
     message = lobby.get_by_test_id("message")
     expect(message).to_contain_text("SCALE-1")
@@ -103,21 +100,22 @@ def test_a_refused_labyrinth_party_shows_its_rule_and_reason_and_sets_nothing_up
 def test_the_lobby_sets_up_a_conquest_battle_and_a_campaign(server, open_page):  # noqa: F811
     lobby, form = lobby_of(server, open_page)
     form.get_by_label("Game").select_option("conquest")
-    form.get_by_label("Scenario").select_option("hold-the-ford")
-    form.get_by_label("First army").select_option("cinderpact")
-    form.get_by_label("Second army").select_option("saltmarch")
-    form.get_by_label("Name (optional)").fill("lobby-war")
+    form.get_by_label("scenario").select_option("hold-the-ford")
+    form.get_by_label("armies 1", exact=True).select_option("cinderpact")
+    lobby.get_by_test_id("add-armies").click()
+    form.get_by_label("armies 2", exact=True).select_option("saltmarch")
+    form.get_by_label("name (optional)").fill("lobby-war")
     form.get_by_role("button", name="Set it up").click()
     links = lobby.get_by_test_id("links-lobby-war")
     expect(links.get_by_role("textbox", name="link for cinderpact", exact=True)).to_have_value(
         re.compile(r"/table/lobby-war\?token=\S+"))
     expect(lobby.get_by_test_id("game-lobby-war")).to_contain_text("hold-the-ford")
 
-    form.get_by_label("Game").select_option("betrayal-campaign")
-    expect(form.get_by_label("Seed (optional)")).to_be_hidden()  # a campaign rolls no dice
-    form.get_by_label("Campaign difficulty").select_option("expert")
-    form.get_by_label("XP dial").fill("4")
-    form.get_by_label("Name (optional)").fill("lobby-saga")
+    form.get_by_label("Game").select_option("campaign")
+    expect(form.get_by_label("seed (optional)")).to_have_count(0)  # a campaign rolls no dice: no seed asked
+    form.get_by_label("difficulty (optional)").select_option("expert")
+    form.get_by_label("dial (optional)").fill("4")
+    form.get_by_label("name (optional)").fill("lobby-saga")
     form.get_by_role("button", name="Set it up").click()
     expect(lobby.get_by_test_id("game-lobby-saga")).to_be_visible()
     summary = server.request("GET", "/api/games/lobby-saga")
@@ -129,9 +127,9 @@ def test_the_lobbys_labyrinth_form_fits_a_phone_screen(server, open_page, artifa
     form = lobby.get_by_test_id("new-game")
     expect(form.get_by_role("button", name="Set it up")).to_be_enabled()
     form.get_by_label("Game").select_option("labyrinth")
-    for _ in range(2):
-        lobby.get_by_test_id("add-pc").click()
-    expect(lobby.get_by_test_id("pc-3")).to_be_visible()
+    for _ in range(3):
+        lobby.get_by_test_id("add-party").click()
+    expect(lobby.get_by_test_id("row-party-3")).to_be_visible()
     sizes = lobby.evaluate("""() => ({scroll: document.documentElement.scrollWidth,
                                       width: document.documentElement.clientWidth})""")
     assert sizes["scroll"] <= sizes["width"] == PHONE["width"], f"the lobby scrolls sideways: {sizes}"

@@ -26,33 +26,24 @@ def test_the_lobby_sets_up_a_labyrinth_battle_with_allies_a_rare_enemy_and_passi
                                                                                     artifacts):  # noqa: F811
     lobby, form = lobby_of(server, open_page)
     form.get_by_label("Game").select_option("labyrinth")
-    form.get_by_label("Encounter").select_option("tallow-cellar")
-    rare = lobby.get_by_test_id("rare-slots")
+    form.get_by_label("encounter").select_option("tallow-cellar")
+    rare = lobby.get_by_test_id("field-rare")
     expect(rare.locator("input[type=checkbox]")).to_have_count(3)
-    always = form.get_by_label("Rare e2 Tallow Grub B")
+    always = form.get_by_label("rare e2 Tallow Grub B")
     expect(always).to_be_checked()
     expect(always).to_be_disabled()  # the encounter always has it rare
-    form.get_by_label("Rare e1 Tallow Grub A").check()
-    expect(form.get_by_label("Passive actions")).to_have_value("ask")  # the default
-    form.get_by_label("Passive actions").select_option("auto")
+    form.get_by_label("rare e1 Tallow Grub A").check()
+    expect(form.get_by_label("passives (optional)")).to_have_value("ask")  # the default
+    form.get_by_label("passives (optional)").select_option("auto")
 
-    form.get_by_label("Class of PC 1").select_option("vanguard")
-    lobby.get_by_test_id("add-ally").click()
-    form.get_by_label("Class of ally 1").select_option("mender")
-    form.get_by_label("Level of ally 1").fill("2")
-    form.get_by_label("Name of ally 1 (optional)").fill("<b>Hal</b>")
-    expect(lobby.get_by_test_id("ally-1")).to_contain_text("a1")
-    for _ in range(4):
-        lobby.get_by_test_id("add-pc").click()
-    expect(lobby.get_by_test_id("pc-5")).to_be_visible()
-    expect(lobby.get_by_test_id("add-pc")).to_be_disabled()  # SCALE-1: 5 PCs and an ally make 6
-    expect(lobby.get_by_test_id("add-ally")).to_be_disabled()
-    expect(lobby.locator("#party-count")).to_contain_text("with the allies")
-    for n in (5, 4, 3, 2):
-        form.get_by_label(f"Remove PC {n}").click()
-    expect(lobby.get_by_test_id("add-ally")).to_be_enabled()
-    form.get_by_label("Seed (optional)").fill("2")
-    form.get_by_label("Name (optional)").fill("lobby-allies")
+    lobby.get_by_test_id("add-party").click()
+    form.get_by_label("party 1 class").select_option("vanguard")
+    lobby.get_by_test_id("add-allies").click()
+    form.get_by_label("allies 1 class").select_option("mender")
+    form.get_by_label("allies 1 level").fill("2")
+    form.get_by_label("allies 1 name").fill("<b>Hal</b>")
+    form.get_by_label("seed (optional)").fill("2")
+    form.get_by_label("name (optional)").fill("lobby-allies")
     lobby.screenshot(path=str(artifacts / "lobby-labyrinth-allies.png"), full_page=True)
     form.get_by_role("button", name="Set it up").click()
 
