@@ -52,7 +52,7 @@ class BattleRow(msgspec.Struct, frozen=True, kw_only=True):
 class BattlesView(Projection):
     """A row per game stream, upserted by its setup, its events and the index."""
 
-    name = "battles-2"
+    name = "battles-3"  # battles-2 kept a Betrayal battle's phase id where it waits; the words now
     tables = ("battle_list",)
     schema = (
         "CREATE TABLE IF NOT EXISTS battle_list (stream TEXT PRIMARY KEY, battle TEXT, ruleset TEXT,"

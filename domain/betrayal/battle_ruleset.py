@@ -31,7 +31,7 @@ from .context import RulesContext, context_for
 from .evolve import evolve, replay
 from .narrate import describe
 from .packs import starter_pack
-from .state import BattleState
+from .state import BattleState, Phase
 from .vocab import DELVE_OBJECTIVES
 
 ADVENTURERS = Aggregate(
@@ -58,6 +58,14 @@ DELVES = Aggregate(
     key=lambda battle_id: battle_id,  # one delve per delve battle, named by the battle
     name_of=lambda event: event.state.battle_id if isinstance(event, dv.DelveBegun) else None,
 )
+
+
+# What a battle waits for, as `rk battles` and the lobby say it (never a phase's id).
+_WAITS = {
+    Phase.ADVENTURER_TURN: "an adventurer's turn", Phase.ENGAGE_RESOLVE: "dice to resolve",
+    Phase.ENEMY_ROLL: "an enemy's roll to type", Phase.DEFEND: "a defense to choose",
+    Phase.END_OF_ROUND: "the end of a round", Phase.ENDED: "over",
+}
 
 
 class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
@@ -199,7 +207,7 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
 
     def summary(self, state: BattleState) -> Summary:
         over = state.outcome is not None
-        return Summary(round=state.round, where=state.outcome.value if over else state.phase.value,
+        return Summary(round=state.round, where=state.outcome.value if over else _WAITS[state.phase],
                        who=", ".join(h.name for h in state.heroes), setup=state.setup, over=over)
 
     def related_streams(self, state: BattleState) -> dict[UUID, str]:

@@ -45,7 +45,7 @@ def decide(state: cp.CampaignState | None, command: cc.CampaignCommand, ctx: Cam
         raise MalformedCommand("the campaign has not begun")
     handler = _HANDLERS.get(type(command))
     if handler is None:
-        raise MalformedCommand(f"{type(command).__name__} is not a campaign command")
+        raise MalformedCommand("that is not a command of a campaign: `rk campaign legal` lists what may be done")
     return handler(state, command, ctx)
 
 

@@ -79,7 +79,7 @@ def decision(state: BattleState | None, command: BattleCommand, ctx: RulesContex
         raise RuleViolation("EXPLORATION-9", f"place the revealed tile {placing.tile} first (`rk legal` lists where)")
     handler = _HANDLERS.get(type(command))
     if handler is None:
-        raise MalformedCommand(f"{type(command).__name__} is not a battle command")
+        raise MalformedCommand("that is not a command of a Betrayal battle: `rk legal` lists what may be done")
     handler(d, command)
     class_progress.after(d, state)  # what the events set off for class abilities and promotion
     return d

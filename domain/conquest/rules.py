@@ -76,7 +76,7 @@ def decide(state: ConquestState | None, command: ConquestCommand, ctx: RulesCont
         raise RuleViolation("ROUND-3", f"the battle is over ({state.result.reason})")
     handler = _HANDLERS.get(type(command))
     if handler is None:
-        raise MalformedCommand(f"{type(command).__name__} is not a Conquest command")
+        raise MalformedCommand("that is not a command of a Conquest battle: `rk legal` lists what may be done")
     if not isinstance(command, Surrender) and type(command) not in awaited(state):
         raise _out_of_turn(state, command)
     handler(d, command)

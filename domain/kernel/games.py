@@ -353,7 +353,8 @@ class GameApp(EventSourcedApp):
         creates new party members so)."""
         rs = registry.load(ruleset)
         if not isinstance(command, rs.setup_commands):
-            raise MalformedCommand(f"{type(command).__name__} does not set up a {rs.title} game")
+            raise MalformedCommand(f"that command does not set up a {rs.title} game: `rk new --help` lists "
+                                   "the setups")
         check_name(battle_id, "battle name")
         for other in registry.all_rulesets():
             if self.events.last(other.game_stream(battle_id)) is not None:
@@ -414,8 +415,8 @@ class GameApp(EventSourcedApp):
                                               " start a new battle)")
             last = game.done[-1]
             if last.random and not force:
-                raise RuleViolation("UNDO-2", f"{type(last.command).__name__} revealed dice or a draw;"
-                                              " undo it with --force (the audit marks it)")
+                raise RuleViolation("UNDO-2", f"`rk {rs.describe_command(last.command)}` revealed dice or a"
+                                              " draw; undo it with --force (the audit marks it)")
             self._check_untouched_since(rs, last)
         restored = self.battle(battle_id, version=last.version_before).state
         command_id = f"u{game.version + 1}"

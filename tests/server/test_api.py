@@ -91,7 +91,7 @@ def test_a_game_says_where_it_stands_by_id_or_by_name(table: Table):
     summary = table.get(f"/api/games/{g}")
     assert summary == {"id": g, "name": g, "ruleset": "betrayal", "title": summary["title"],
                        "setup": "waystone-crossing", "version": summary["version"], "round": 1,
-                       "where": "adventurer-turn", "who": "Ria, Tarn", "over": False, "deleted": False}
+                       "where": "an adventurer's turn", "who": "Ria, Tarn", "over": False, "deleted": False}
     assert "Betrayal" in summary["title"]
     open_app(table.app).rename_battle(g, "friday")
     assert table.get("/api/games/friday")["id"] == g and table.get(f"/api/games/{g}")["name"] == "friday"
