@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel.commandlog import LAST_COMMAND
 
 from . import adventurer_events as ae
 from . import campaign as cp
@@ -89,17 +88,6 @@ _LINES: dict[type, tuple[str, Callable[[Any, Pack | None], str]]] = {
 }
 
 
-_LINES[cp.CampaignIssued] = ("", lambda e, p: f"rk {spell(e.command)}" + (" (redone)" if e.redo_of else ""))
-
-
-def spell(command: Any) -> str:
-    """The `rk` command line (without ``rk``) that gives ``command``: the
-    campaign surface's grammar writes it, the same that reads it back."""
-    from domain.kernel.surface import surface_of
-
-    return surface_of(RULESET).grammar.spell(command)
-_LINES[cp.CampaignUndone] = ("", lambda e, p: f"undo: {LAST_COMMAND} is reverted; back to session"
-                                              f" {e.restored.session}, day {e.restored.day}")
 
 
 def cited_rule(event: Any) -> str:

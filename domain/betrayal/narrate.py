@@ -16,14 +16,11 @@ from .catalog import Pack
 from .citations import cited_rule, concluded_rule
 from .state import BattleState, DieKind
 from .vocab import Objective
-from domain.kernel.commandlog import LAST_COMMAND
 from domain.kernel.hexes import label, name
-from domain.kernel.surface import surface_of
 
 from .names import die_name, rolled_face, unit_name
 
 
-BATTLES = "betrayal"  # the ruleset of the battles, whose surface writes their commands
 
 
 def describe(event: ev.BattleEvent, state: BattleState | None, pack: Pack | None = None) -> str:
@@ -92,18 +89,6 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
 
 
 # --- the command log -------------------------------------------------------------
-
-
-@_describe.register
-def _(e: ev.CommandIssued, state, pack) -> str:
-    # the command as typed: the battles' surface writes it with the grammar `rk` reads it with
-    return f"rk {surface_of(BATTLES).grammar.spell(e.command)}" + (" (redone)" if e.redo_of else "")
-
-
-@_describe.register
-def _(e: ev.CommandUndone, state, pack) -> str:
-    forced = " with --force, past revealed dice (UNDO-2)" if e.forced else ""
-    return f"undo: {LAST_COMMAND} is reverted{forced}; back to round {e.restored.round}"
 
 
 # --- setup -----------------------------------------------------------------------

@@ -1,16 +1,13 @@
 """The one narrator of Conquest: a readable line per event, citing the rule
-it applies, and each command as a person would type it as an ``rk`` command."""
+it applies (a command as given, and an undo, are the kernel's to narrate:
+``domain.kernel.narration``)."""
 
 from __future__ import annotations
 
-from domain.kernel.commandlog import LAST_COMMAND
-
 from . import events as ev
 from .state import ConquestState
-from .surface import SURFACES
 from .vocab import SIDES
 
-RULESET_WORDS = SURFACES[0].grammar  # commands as typed: the grammar `rk` reads them with
 
 
 def player(state: ConquestState | None, side: int) -> str:
@@ -29,10 +26,6 @@ def player(state: ConquestState | None, side: int) -> str:
 def describe_event(e: ev.ConquestEvent, state: ConquestState | None) -> str:
     """One line for ``e`` (``state`` is the state before it)."""
     match e:
-        case ev.CommandIssued():
-            return f"rk {RULESET_WORDS.spell(e.command)}" + (" (redone)" if e.redo_of else "")
-        case ev.CommandUndone():
-            return f"undo of {LAST_COMMAND}" + (" (forced: it had revealed dice or a card)" if e.forced else "")
         case ev.BattleStarted():
             return (f"Battle {e.battle_id}: {e.armies[0]} against {e.armies[1]} in {e.scenario}, seed {e.seed}; "
                     f"every Regiment waits in reinforcements (REINF-1), Characters joined (REINF-2)")

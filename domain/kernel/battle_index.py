@@ -76,7 +76,7 @@ def legacy_stream(package: str) -> UUID:
 def legacy_streams() -> dict[UUID, str]:
     """Every ruleset package's old index stream, by stream (their events'
     topics registered, so the stores that hold them can be read)."""
-    from domain.kernel.ruleset import names
+    from domain.kernel.packages import names
 
     out = {}
     for package in names():

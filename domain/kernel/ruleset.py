@@ -23,12 +23,12 @@ produces. The header of a portable log is read from them.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+from domain.kernel import packages
 from domain.kernel.errors import NotFound
 from domain.kernel.messages import Command, Event
 
@@ -410,12 +410,7 @@ def register(ruleset: Ruleset) -> Ruleset:
     return ruleset
 
 
-def names() -> list[str]:
-    """Every ruleset package under ``domain/``, by name, sorted."""
-    import domain
-
-    return sorted(m.name for m in pkgutil.iter_modules(domain.__path__)
-                  if m.ispkg and m.name != "kernel")
+names = packages.names  # every ruleset package under domain/, by name (``domain.kernel.packages``)
 
 
 ENTRY = "ruleset"  # every ruleset package's entry module

@@ -8,9 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import events as ev
-from .surface import SURFACES
 
-RULESET_WORDS = SURFACES[0].grammar  # commands as typed: the grammar `rk` reads them with
 
 
 def _n(state: Any, cid: str) -> str:
@@ -26,10 +24,6 @@ def describe_event(e: Any, state: Any) -> str:
     """The narration of ``e``."""
     n = lambda cid: _n(state, cid)  # noqa: E731
     match e:
-        case ev.CommandIssued():
-            return f"> {RULESET_WORDS.spell(e.command)}"
-        case ev.CommandUndone():
-            return "a command was undone" + (" (forced)" if e.forced else "")
         case ev.BattleStarted():
             return (f"battle {e.battle_id} set up: encounter {e.encounter}, "
                     f"{', '.join(f'{c.id} {c.name} ({c.row.value})' for c in e.combatants)}")

@@ -36,7 +36,7 @@ def _load(package: str) -> None:
 
 def surfaces() -> list[Surface]:
     """Every ruleset's surface, by ruleset name."""
-    from domain.kernel.ruleset import names
+    from domain.kernel.packages import names
 
     for package in names():
         _load(package)
