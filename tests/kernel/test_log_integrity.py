@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import random
-import tracemalloc
+import subprocess
+import sys
 from pathlib import Path
 
 import msgspec
@@ -423,29 +425,45 @@ def test_export_reads_only_the_battle_s_streams(store, tmp_path, request):
 # ------------------------------------------------ 17. bounded memory
 
 
+_MEASURE_PEAKS = """
+import io, json, sys, tracemalloc
+from domain.betrayal.application import BetrayalApp
+from domain.kernel.portable import import_log, verify_log, write_log
+path = sys.argv[1]
+assert verify_log(path).ok  # first, so that the rulesets it imports are not counted
+warm = BetrayalApp(store="memory")  # and the decoders an export makes once per process
+write_log(warm, import_log(warm, path), io.BytesIO())
+warm.close()
+tracemalloc.start()
+assert verify_log(path).ok
+_, verify_peak = tracemalloc.get_traced_memory()
+tracemalloc.reset_peak()
+app = BetrayalApp(store="memory")
+battle_id = import_log(app, path)
+_, import_peak = tracemalloc.get_traced_memory()
+tracemalloc.reset_peak()
+out = io.BytesIO()
+write_log(app, battle_id, out)
+_, export_peak = tracemalloc.get_traced_memory()
+tracemalloc.stop()
+sys.stdout.buffer.write(json.dumps([verify_peak, import_peak, export_peak]).encode() + b"\\n")
+sys.stdout.buffer.write(out.getvalue())
+"""
+
+
 def test_verify_and_import_hold_one_command_not_the_log(tmp_path):
+    # Measured in a process of its own: tracemalloc counts every thread's
+    # allocations, and a test before this one in the same worker may leave a
+    # server's or a listener's thread running.
     path = tmp_path / "long.jsonl"
     path.write_bytes(LONG.read_bytes())
     size = path.stat().st_size
-    assert verify_log(path).ok  # first, so that the rulesets it imports are not counted
-    warm = BetrayalApp(store="memory")  # and the decoders an export makes once per process
-    write_log(warm, import_log(warm, path), io.BytesIO())
-    warm.close()
-    tracemalloc.start()
-    try:
-        assert verify_log(path).ok
-        _, verify_peak = tracemalloc.get_traced_memory()
-        tracemalloc.reset_peak()
-        app = BetrayalApp(store="memory")
-        battle_id = import_log(app, path)
-        _, import_peak = tracemalloc.get_traced_memory()
-        tracemalloc.reset_peak()
-        out = io.BytesIO()
-        write_log(app, battle_id, out)
-        _, export_peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    assert out.getvalue() == LONG.read_bytes()
+    done = subprocess.run([sys.executable, "-c", _MEASURE_PEAKS, str(path)], capture_output=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=300)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    first, _, exported = done.stdout.partition(b"\n")
+    verify_peak, import_peak, export_peak = json.loads(first)
+    assert exported == LONG.read_bytes()
     # The whole log decoded would take several times its size.
     assert verify_peak < size, (verify_peak, size)
     # Export loads the game itself (its final digest heads the log): an
