@@ -1,5 +1,5 @@
 """Item "memory": peak memory and time of export, verify and import of a
-long battle's portable log, each in a process of its own (``ru_maxrss``),
+long battle's portable log, and of `rk log` (text and ``--json``) of it, each in a process of its own (``ru_maxrss``),
 beside a floor: a process that imports the same modules and loads the
 battle's final state, which every operation needs. Also the time to export
 a small battle from the long battle's store (it must not pay for the rest
@@ -52,6 +52,15 @@ elif op == "import":
     source = log if hasattr(portable, "write_log") else open(log, "rb").read()
     with BetrayalApp(f"sqlite:{target}") as app:
         portable.import_log(app, source)
+elif op in ("log", "log-json"):
+    # `rk log` as a process runs it, its output to a file (no pager)
+    import contextlib
+    from cli.main import main
+    from cli.session import Defaults
+    args = ["log", "--no-pager", "--battle", battle] + (["--json"] if op == "log-json" else [])
+    with open(target, "w") as out, contextlib.redirect_stdout(out):
+        code = main(args, obj=Defaults(store=f"sqlite:{store}"))
+    assert code == 0, code
 elif op == "export-small":
     with BetrayalApp(f"sqlite:{store}") as app:
         app.new_clash(setup="waystone-crossing", party=[PartySpec("Smallfry", "nord")], xp=1, seed=9,
@@ -86,7 +95,7 @@ def measure(built: Built, module: str = "domain.kernel.portable") -> dict[str, d
         copy = copy_of(built, work)
         log, target = work / "battle.jsonl", work / "imported.sqlite"
         figures = {op: run(op, copy.path, built.battle_id, log, target, module)
-                   for op in ("floor", "export", "verify", "import", "export-small")}
+                   for op in ("floor", "export", "verify", "import", "log", "log-json", "export-small")}
         figures["log_bytes"] = {"bytes": log.stat().st_size}
         return figures
     finally:
@@ -98,7 +107,7 @@ def memory_rows(built: Built, quick: bool = False) -> list[Row]:
     floor = f["floor"]["maxrss_mb"]
     size = f"{built.events:,} ev"
     rows = []
-    for op in ("export", "verify", "import"):
+    for op in ("export", "verify", "import", "log", "log-json"):
         mb, seconds = f[op]["maxrss_mb"], f[op]["seconds"]
         rows.append(Row(f"memory: {op}", size, f"{mb:.0f} MB, {seconds:.2f} s", f"{floor:.0f} MB", ratio=mb / floor,
                         note=f"peak RSS of the process; goal under {GOAL_MB} MB: {'yes' if mb < GOAL_MB else 'NO'}",

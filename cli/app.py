@@ -11,7 +11,8 @@ has them all registered.
 
 
 from dataclasses import replace
-from typing import Annotated, Optional
+from collections.abc import Callable
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -66,18 +67,16 @@ Json = Annotated[bool, typer.Option(
 )]
 
 
-def _run(ctx: typer.Context, handler: str, store: str | None, battle: str | None, json: bool,
-         *args, **kwargs) -> None:
-    """Call ``cli.<module>.<function>`` (imported only now) with a session;
-    refusals become one line on stderr and an exit status."""
-    from importlib import import_module
-
-    module, function = handler.split(".")
+def _run(ctx: typer.Context, handler: Callable[..., None], store: str | None, battle: str | None, json: bool,
+         *args: Any, **kwargs: Any) -> None:
+    """Call ``handler`` (a ``cli`` module's function, imported by the
+    command only when it runs) with a session; refusals become one line on
+    stderr and an exit status."""
     defaults = ctx.find_root().obj
     if not isinstance(defaults, Defaults):
         defaults = ctx.find_root().obj = Defaults()
     with Session(defaults, store, battle, json) as s:
-        getattr(import_module(f"cli.{module}"), function)(s, *args, **kwargs)
+        handler(s, *args, **kwargs)
 
 
 def _show_version(value: bool) -> None:

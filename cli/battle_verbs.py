@@ -29,7 +29,9 @@ def use(
     alone. The choice is yours, kept per store in $RULEKEEPER_HOME/current.json;
     without one, the latest battle is current.
     """
-    _run(ctx, "battle_names.use", store, None, json, name)
+    from . import battle_names
+
+    _run(ctx, battle_names.use, store, None, json, name)
 
 
 @app.command(rich_help_panel=SETUP)
@@ -45,7 +47,9 @@ def rename(
     The log keeps the battle's id, which still finds it; `rk export` writes
     the id, so an imported copy is called by its id again.
     """
-    _run(ctx, "battle_names.rename", store, None, json, old, new)
+    from . import battle_names
+
+    _run(ctx, battle_names.rename, store, None, json, old, new)
 
 
 @app.command(rich_help_panel=SETUP)
@@ -55,10 +59,14 @@ def delete(ctx: typer.Context, name: Name, store: Store = None, json: Json = Fal
     Nothing is erased: its log can still be read, exported and verified
     with --battle NAME, `rk battles --all` lists it, `rk restore NAME` brings it back.
     """
-    _run(ctx, "battle_names.delete", store, None, json, name)
+    from . import battle_names
+
+    _run(ctx, battle_names.delete, store, None, json, name)
 
 
 @app.command(rich_help_panel=SETUP)
 def restore(ctx: typer.Context, name: Name, store: Store = None, json: Json = False) -> None:
     """Bring a deleted battle back into `rk battles`."""
-    _run(ctx, "battle_names.restore", store, None, json, name)
+    from . import battle_names
+
+    _run(ctx, battle_names.restore, store, None, json, name)

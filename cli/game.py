@@ -8,8 +8,6 @@ drawn by ``cli.document``.
 
 from __future__ import annotations
 
-from importlib import import_module
-from types import ModuleType
 from typing import Any
 
 import msgspec
@@ -22,20 +20,11 @@ from domain.kernel.ruleset import Ruleset
 from .session import Session
 
 
-def view(rs: Ruleset) -> ModuleType:
-    """The command line's view module of ruleset ``rs`` (``cli.<name>``)."""
-    return import_module(f"cli.{rs.name.replace('-', '_')}")
-
-
 def _surface(rs: Ruleset) -> Any:
-    """The surface of ``rs`` when it draws its own views, else None."""
+    """The surface ``rs`` declares (``domain.kernel.surface``)."""
     from domain.kernel.surface import surface_of
 
-    try:
-        surface = surface_of(rs.name)
-    except (KeyError, ModuleNotFoundError):
-        return None
-    return surface if surface.status is not None and surface.status.__name__ != "_no_view" else None
+    return surface_of(rs.name)
 
 
 def seen(s: Session, game: Game) -> Any:
@@ -58,15 +47,14 @@ def show(s: Session, game: Game, full: bool = True) -> None:
     """The game's whole view (``full``), or the few lines after a command."""
     rs = s.app.ruleset(game.state.battle_id)
     surface = _surface(rs)
-    if surface is None:
-        if full:
-            view(rs).show_status(s, game)
-        else:
-            view(rs).show_compact(s, game.state)
+    drawn = (surface.status if full else surface.compact)(seen(s, game))
+    if not drawn:  # a ruleset that draws no view of its own: what every game has
+        s.out.print(f"{rs.title} {s.app.called(game.state.battle_id)}: {game.version} events"
+                    + (" (`rk legal` lists what may be done now)" if full else ""))
         return
     from .document import renderables
 
-    s.out.print(*renderables((surface.status if full else surface.compact)(seen(s, game))))
+    s.out.print(*renderables(drawn))
 
 
 def status(s: Session, at: int | None = None) -> None:
@@ -77,12 +65,7 @@ def status(s: Session, at: int | None = None) -> None:
     if at is not None and battle.version < at:
         raise MalformedCommand(f"battle {s.battle_id} has only {battle.version} events")
     if s.json:
-        surface = _surface(s.ruleset)
-        if surface is not None:
-            extra = surface.extra(seen(s, battle))
-        else:
-            legacy = getattr(view(s.ruleset), "status_json", None)
-            extra = legacy(s, battle) if legacy else {}
+        extra = _surface(s.ruleset).extra(seen(s, battle))
         s.out.emit({**battle_json(battle), **extra})
         return
     if at is not None:
@@ -94,13 +77,8 @@ def legal(s: Session) -> None:
     """What may be done now, as `rk` commands."""
     battle_id = s.battle_id
     game = s.app.battle(battle_id)
-    state = game.state
     commands = s.app.legal(battle_id)
-    surface = _surface(s.ruleset)
-    if surface is None:
-        lines = view(s.ruleset).legal_lines(s, state, commands)
-    else:
-        lines = legal_lines(s, surface, game, commands)
+    lines = legal_lines(s, _surface(s.ruleset), game, commands)
     if s.json:
         s.out.emit([{"rk": text, "command": cmd} for text, cmd in zip(lines, commands)])
         return

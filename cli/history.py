@@ -3,7 +3,9 @@ list of adventurers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -11,11 +13,12 @@ from rich.text import Text
 
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
 from domain.kernel.narration import given
+from domain.kernel.streams_order import envelopes_in_append_order
 
 from . import pager
 from .game import event_json
-from .lines import BOLD, PLAIN, UNDONE, Entry, events, layout
-from .output import printable
+from .lines import BOLD, PLAIN, UNDONE, Entry, events, layout_lines
+from .output import printable, to_json
 from .session import Session
 from .tables import least_width, simple_table  # noqa: F401 (their home was here)
 
@@ -26,92 +29,146 @@ def log(s: Session, page: bool = True) -> None:
     later undone are marked, and each undo says what it reverted in the
     game's words: the command as typed and the events it had written.
     Command ids are left to ``--json``. Long output goes through a pager
-    (``page``; see ``cli.pager``)."""
+    (``page``; see ``cli.pager``).
+
+    The stream is read twice, a page at a time, and never held: first for
+    what later events say of earlier ones (which commands were undone, each
+    command's words), then to narrate and write each event as it comes, so
+    memory does not grow with the battle."""
     rs = s.ruleset
-    envelopes = s.app.stream(s.battle_id)
-    undone = {e.event.command_id for e in envelopes if isinstance(e.event, CommandUndone)}
-    narrated = _narrated(s, rs, envelopes, _command_words(rs, envelopes))
+    scan = _Scan.of(s, rs)
+    narrated = _narrated(s, rs, scan)
     if s.json:
-        s.out.emit([{
+        _write_json(({
             "version": env.originator_version, "command_id": env.command_id, **({"stream": kind} if kind else {}),
-            "undone": env.command_id in undone, "command": isinstance(env.event, CommandIssued),
+            "undone": env.command_id in scan.undone, "command": isinstance(env.event, CommandIssued),
             "text": text, "event": event_json(env.event),
-        } for kind, env, text in narrated])
+        } for kind, env, text in narrated))
         return
-    entries = []
-    for kind, env, text in narrated:
-        heading = isinstance(env.event, (CommandIssued, CommandUndone))
-        gone = env.command_id in undone
-        entries.append(Entry(
-            # a companion stream's event: its own version, named by its kind
-            label=f"{kind[:1]}{env.originator_version}", text=f"[{kind}] {text}" if kind else text,
-            style=UNDONE if gone else (BOLD if heading else PLAIN), mark="↶" if gone else " ",
-            indent=0 if heading else 2,
-        ))
+    undone = scan.undone
+
+    def entries() -> Iterator[Entry]:
+        for kind, env, text in narrated:
+            heading = isinstance(env.event, (CommandIssued, CommandUndone))
+            gone = env.command_id in undone
+            yield Entry(
+                # a companion stream's event: its own version, named by its kind
+                label=f"{kind[:1]}{env.originator_version}", text=f"[{kind}] {text}" if kind else text,
+                style=UNDONE if gone else (BOLD if heading else PLAIN), mark="↶" if gone else " ",
+                indent=0 if heading else 2,
+            )
+
     footer = f"↶ marks the events of {len(undone)} undone command(s)" if undone else ""
     console = s.out.console
-    pager.write(layout(entries, console.width, console.color_system is not None,
-                       header=("v", "what happened"), footer=footer), page=page)
+    pager.write_lines(layout_lines(entries(), console.width, console.color_system is not None,
+                                   header=("v", "what happened"), footer=footer, wide=scan.label_width),
+                      page=page)
 
 
-def _narrated(s: Session, rs, envelopes: list, words: dict[str, str]) -> Iterator[tuple[str, Any, str]]:
+def _write_json(items: Iterable[Any]) -> None:
+    """A JSON array of ``items``, written as each comes, laid out as
+    ``to_json`` lays out the whole list."""
+    out = sys.stdout
+    first = True
+    for item in items:
+        body = to_json(item).replace("\n", "\n  ")
+        out.write(("[\n  " if first else ",\n  ") + body)
+        first = False
+    out.write("[]\n" if first else "\n]\n")
+    out.flush()
+
+
+@dataclass
+class _Scan:
+    """What the first read of a game's stream tells the second: which
+    commands were undone, each command as a player knows it by its id
+    (``words``: as typed, and the events it wrote, ``rk move b2 (events
+    12-13)``), where each command and undo wrote (``writes``: its envelopes'
+    command id, the streams and their versions before, and whether the
+    writes are together), and the widest label."""
+
+    own: UUID
+    undone: set[str] = field(default_factory=set)
+    words: dict[str, str] = field(default_factory=dict)
+    writes: list[tuple[str, tuple[tuple[str, int], ...], bool]] = field(default_factory=list)
+    companions: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
+    last: int = 0
+    label_width: int = 1
+
+    @classmethod
+    def of(cls, s: Session, rs: Any) -> _Scan:
+        scan = cls(rs.game_stream(s.battle_id))
+        typed: dict[str, str] = {}
+        versions: dict[str, tuple[int, int]] = {}
+        touched: dict[str, tuple[tuple[str, int], ...]] = {}
+        for env in envelopes_in_append_order(s.app, (scan.own,)):
+            event = env.event
+            if isinstance(event, CommandIssued):
+                typed[env.command_id] = given(rs, event).removesuffix(" (redone)")
+                touched[event.command_id] = event.touched
+                scan.writes.append((env.command_id, event.touched, True))
+            elif isinstance(event, CommandUndone):
+                scan.undone.add(event.command_id)
+                # an undo wrote where the command it undid had
+                scan.writes.append((env.command_id, touched.get(event.command_id, ()), False))
+            first = versions.get(env.command_id, (env.originator_version,))[0]
+            versions[env.command_id] = (first, env.originator_version)
+            scan.last = env.originator_version
+        scan.words = {command: f"{words} ({events(*versions[command])})" for command, words in typed.items()}
+        scan.companions = _companion_events(s, rs, scan)
+        labels = [len(str(scan.last))] + [len(kind[:1]) + len(str(other.originator_version))
+                                          for written in scan.companions.values() for kind, other in written]
+        scan.label_width = max(labels)
+        return scan
+
+
+def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]]:
     """``(companion kind or "", envelope, text)`` for every event of the game
     and of its companion streams, each narrated against the state just
     before it (folded once, as the log goes); an undo names the command it
-    reverted with ``words``."""
+    reverted with ``scan.words``."""
     from domain.kernel.narration import Narrator
 
     pack = s.app.pack_of(rs)
-    written = _companion_events(s, rs, envelopes)
-    narrator = Narrator(rs, pack, words=lambda command_id: words.get(command_id, LAST_COMMAND))
-    last = len(envelopes) - 1
-    for i, env in enumerate(envelopes):
-        yield "", env, narrator(env.event)
-        if i == last or envelopes[i + 1].command_id != env.command_id:
-            # the command's events in its companion streams (a delve's Delve) follow its own
-            for kind, other in written.pop(env.command_id, ()):
-                yield kind, other, rs.describe_written(other.event, other.originator_id, narrator.state, pack)
+    written = scan.companions
+    narrator = Narrator(rs, pack, words=lambda command_id: scan.words.get(command_id, LAST_COMMAND))
+    pending: Any = None  # each event is narrated once the next is read: a command's last one is known so
+    for env in envelopes_in_append_order(s.app, (scan.own,)):
+        if pending is not None:
+            yield from _narrate_one(rs, pack, narrator, written, pending, env.command_id)
+        pending = env
+    if pending is not None:
+        yield from _narrate_one(rs, pack, narrator, written, pending, None)
 
 
-def _command_words(rs, envelopes: list) -> dict[str, str]:
-    """Each command of the stream as a player knows it, by its id: as typed,
-    and the events it wrote (``rk move b2 (events 12-13)``)."""
-    typed: dict[str, str] = {}
-    versions: dict[str, tuple[int, int]] = {}
-    for env in envelopes:
-        if isinstance(env.event, CommandIssued):
-            typed[env.command_id] = given(rs, env.event).removesuffix(" (redone)")
-        first = versions.get(env.command_id, (env.originator_version,))[0]
-        versions[env.command_id] = (first, env.originator_version)
-    return {command: f"{words} ({events(*versions[command])})" for command, words in typed.items()}
+def _narrate_one(rs: Any, pack: Any, narrator: Any, written: dict[str, list[tuple[str, Any]]], env: Any,
+                 next_command: str | None) -> Iterator[tuple[str, Any, str]]:
+    yield "", env, narrator(env.event)
+    if next_command != env.command_id:
+        # the command's events in its companion streams (a delve's Delve) follow its own
+        for kind, other in written.pop(env.command_id, ()):
+            yield kind, other, rs.describe_written(other.event, other.originator_id, narrator.state, pack)
 
 
-def _companion_events(s: Session, rs, envelopes: list) -> dict[str, list]:
+def _companion_events(s: Session, rs: Any, scan: _Scan) -> dict[str, list[tuple[str, Any]]]:
     """The envelopes the game's commands wrote to its companion streams
     (``Ruleset.companions``), by the id of the command that wrote them. A
     stream may hold other games' events too (an adventurer's battles and its
     campaign), so each command's own are found from where it says it wrote
     (``touched``); an undo wrote where the command it undid had."""
     kinds = {stream: kind for kind, stream in rs.companions(s.app.battle(s.battle_id).state)}
+    if not kinds:
+        return {}
     stored = {stream: s.app.events(stream) for stream in kinds}  # each stream read once, versions from 1
-    touched: dict[str, tuple] = {}
-    out: dict[str, list] = {}
-    for env in envelopes:
-        event = env.event
-        if isinstance(event, CommandIssued):
-            touched[event.command_id] = event.touched
-            streams, together = event.touched, True
-        elif isinstance(event, CommandUndone):
-            streams, together = touched.get(event.command_id, ()), False
-        else:
-            continue
+    out: dict[str, list[tuple[str, Any]]] = {}
+    for command_id, streams, together in scan.writes:
         for sid, before in streams:
             stream = UUID(sid)
             if stream not in kinds:
                 continue
             for other in stored[stream][before:]:
-                if other.command_id == env.command_id:
-                    out.setdefault(env.command_id, []).append((kinds[stream], other))
+                if other.command_id == command_id:
+                    out.setdefault(command_id, []).append((kinds[stream], other))
                 elif together:  # a command's writes are together, right after ``before``
                     break
     return out

@@ -10,7 +10,7 @@ escaped, as ``cli.output`` does for everything else.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from rich.cells import cell_len
@@ -41,21 +41,28 @@ def layout(entries: Iterable[Entry], width: int, styled: bool, *, header: tuple[
     text wrapping under its own start. ``header``, the two columns' titles,
     heads them in a dim line; a dim ``footer`` line ends them."""
     entries = list(entries)
-    wide = max([len(e.label) for e in entries] + [len(header[0]) if header else 0])
-    lines = []
+    wide = max([len(e.label) for e in entries] + [0])
+    return list(layout_lines(entries, width, styled, header=header, footer=footer, right=right, wide=wide))
+
+
+def layout_lines(entries: Iterable[Entry], width: int, styled: bool, *, wide: int,
+                 header: tuple[str, str] | None = None, footer: str = "", right: bool = True) -> Iterator[str]:
+    """``layout`` as the entries come, for a caller that knows the widest
+    label (``wide``) beforehand: nothing is held but the line being made."""
+    wide = max(wide, len(header[0]) if header else 0)
     if header:
         title = header[0].rjust(wide) if right else header[0].ljust(wide)
-        lines.append(_sgr(f"{title}   {header[1]}", DIM, styled))
+        yield _sgr(f"{title}   {header[1]}", DIM, styled)
     for e in entries:
         label = e.label.rjust(wide) if right else e.label.ljust(wide)
         start = wide + 3 + e.indent  # label, space, mark, space, indent
         pad = " " * start
         first, *rest = _wrap(printable(e.text), max(width - start, MIN_ROOM))
-        lines.append(f"{_sgr(label, DIM, styled)} {e.mark} {' ' * e.indent}{_sgr(first, e.style, styled)}")
-        lines.extend(pad + _sgr(more, e.style, styled) for more in rest)
+        yield f"{_sgr(label, DIM, styled)} {e.mark} {' ' * e.indent}{_sgr(first, e.style, styled)}"
+        for more in rest:
+            yield pad + _sgr(more, e.style, styled)
     if footer:
-        lines.append(_sgr(footer, DIM, styled))
-    return lines
+        yield _sgr(footer, DIM, styled)
 
 
 def events(first: int, last: int) -> str:

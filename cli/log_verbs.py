@@ -25,4 +25,6 @@ def keygen(
     shows the log was exported by the key's holder. Without a signature a log
     proves only that it is consistent: anyone can write a consistent forgery.
     """
-    _run(ctx, "portable.keygen", None, None, json, output)
+    from . import portable
+
+    _run(ctx, portable.keygen, None, None, json, output)

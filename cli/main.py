@@ -53,7 +53,9 @@ def status(
     Hexes are named by the column letters and row numbers around the map; the
     adventurers' free dice carry the uids that --dice takes.
     """
-    _run(ctx, "game.status", store, battle, json, at)
+    from . import game
+
+    _run(ctx, game.status, store, battle, json, at)
 
 
 @app.command(cls=GameCommand, rich_help_panel=LOOK)
@@ -62,7 +64,9 @@ def legal(ctx: typer.Context, battle: BattleId = None, store: Store = None, json
 
     An engage is listed with every die it may gather; any subset of them is legal too.
     """
-    _run(ctx, "game.legal", store, battle, json)
+    from . import game
+
+    _run(ctx, game.legal, store, battle, json)
 
 
 NoPager = Annotated[bool, typer.Option(
@@ -74,7 +78,9 @@ NoPager = Annotated[bool, typer.Option(
 def log(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False,
         no_pager: NoPager = False) -> None:
     """Every event of the battle, narrated and numbered as `rk status --at` counts; undone commands marked."""
-    _run(ctx, "history.log", store, battle, json, page=not no_pager)
+    from . import history
+
+    _run(ctx, history.log, store, battle, json, page=not no_pager)
 
 
 @app.command(rich_help_panel=LOOK)
@@ -84,7 +90,9 @@ def battles(
     store: Store = None, json: Json = False,
 ) -> None:
     """List the battles in the store, oldest first, with where each stands; * marks the current one."""
-    _run(ctx, "history.battles", store, None, json, all_)
+    from . import history
+
+    _run(ctx, history.battles, store, None, json, all_)
 
 
 @app.command(rich_help_panel=LOOK)
@@ -103,7 +111,9 @@ def rule(
 
     Exit status 1 for an ID the spec does not have (the message suggests close ones).
     """
-    _run(ctx, "rulebook.show", store, battle, json, rule_id, ruleset, all_)
+    from . import rulebook
+
+    _run(ctx, rulebook.show, store, battle, json, rule_id, ruleset, all_)
 
 
 # --- acting -----------------------------------------------------------------------
@@ -117,13 +127,17 @@ def undo(
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Undo the last command of the battle (appends an undo; nothing is erased)."""
-    _run(ctx, "game.undo", store, battle, json, force)
+    from . import game
+
+    _run(ctx, game.undo, store, battle, json, force)
 
 
 @app.command(cls=GameCommand, rich_help_panel=ACT)
 def redo(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
     """Redo the command undone last, if nothing was done since."""
-    _run(ctx, "game.redo", store, battle, json)
+    from . import game
+
+    _run(ctx, game.redo, store, battle, json)
 
 
 # --- logs -------------------------------------------------------------------------
@@ -140,7 +154,9 @@ def export(
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Export the battle as a portable, hash-chained JSON Lines log (signed with --sign)."""
-    _run(ctx, "portable.export", store, battle, json, output, sign)
+    from . import portable
+
+    _run(ctx, portable.export, store, battle, json, output, sign)
 
 
 @app.command("import", rich_help_panel=LOGS)
@@ -153,7 +169,9 @@ def import_(
 
     The imported battle becomes the current one, as a new battle does (`rk use`).
     """
-    _run(ctx, "portable.import_log", store, None, json, file)
+    from . import portable
+
+    _run(ctx, portable.import_log, store, None, json, file)
 
 
 @app.command(rich_help_panel=LOGS)
@@ -170,7 +188,9 @@ def verify(
 
     Exit status 0 when the log holds, 1 when it does not.
     """
-    _run(ctx, "portable.verify", store, battle, json, file, key)
+    from . import portable
+
+    _run(ctx, portable.verify, store, battle, json, file, key)
 
 
 # --- read models ------------------------------------------------------------------
@@ -180,7 +200,9 @@ def verify(
 def audit(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False,
           no_pager: NoPager = False) -> None:
     """One line per event citing rule IDs, undos marked (a projection)."""
-    _run(ctx, "views.show", store, battle, json, "audit", page=not no_pager)
+    from . import views
+
+    _run(ctx, views.show, store, battle, json, "audit", page=not no_pager)
 
 
 # --- whole sessions ---------------------------------------------------------------
@@ -200,7 +222,9 @@ def demo(
 
     The game stays in the store under a new id, to look at with `rk log` or `rk verify`.
     """
-    _run(ctx, "demo.run", store, None, json, seed, ruleset)
+    from . import demo
+
+    _run(ctx, demo.run, store, None, json, seed, ruleset)
 
 
 @app.command(rich_help_panel=SESSIONS)
@@ -273,7 +297,9 @@ def links(
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Print the links of `rk server` again: the host's, each seat's of the battle and the spectators'."""
-    _run(ctx, "table_links.show", store, battle, json, base, seat)
+    from . import table_links
+
+    _run(ctx, table_links.show, store, battle, json, base, seat)
 
 
 projections_app = typer.Typer(help="The read models behind rk track, rk pool, rk audit, rk battles...",
@@ -293,7 +319,9 @@ def projections_follow(
     SQLite every half second) until Ctrl-C or SIGTERM; the views' readers then
     find them up to date.
     """
-    _run(ctx, "follow.follow", store, None, json, once)
+    from . import follow
+
+    _run(ctx, follow.follow, store, None, json, once)
 
 
 # --- entry point ------------------------------------------------------------------

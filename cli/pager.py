@@ -9,10 +9,13 @@ dropped.
 
 from __future__ import annotations
 
+import itertools
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable
 
 DEFAULT = "less -FRX"  # quit if one screen, keep colours, leave the text on screen
 NOT_FOUND = 127  # the shell's exit status for a command it cannot find
@@ -21,11 +24,38 @@ NOT_FOUND = 127  # the shell's exit status for a command it cannot find
 def write(lines: list[str], *, page: bool = True) -> None:
     """Write ``lines`` to stdout, through the pager when ``page`` and it is
     wanted (see ``pager_command``)."""
-    text = "\n".join(lines) + "\n" if lines else ""
-    command = pager_command(len(lines)) if page else None
-    if command is None or not _through(command, text):
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    write_lines(lines, page=page)
+
+
+def write_lines(lines: Iterable[str], *, page: bool = True) -> None:
+    """Write ``lines`` as they come: straight to stdout, or, once more have
+    come than the screen holds and a pager is wanted, through the pager
+    (the first screenful is held until that is known)."""
+    lines = iter(lines)
+    held: list[str] = []
+    if page and _terminal_rows() is not None:
+        rows = _terminal_rows() or 0
+        for line in lines:
+            held.append(line)
+            if len(held) >= rows:
+                break
+        command = pager_command(len(held))
+        if command is not None and _through(command, itertools.chain(held, lines)):
+            return
+    out = sys.stdout
+    for line in itertools.chain(held, lines):
+        out.write(line + "\n")
+    out.flush()
+
+
+def _terminal_rows() -> int | None:
+    """The screen's height when stdout is a terminal, else None."""
+    try:
+        if not sys.stdout.isatty():
+            return None
+        return os.get_terminal_size(sys.stdout.fileno()).lines
+    except (AttributeError, ValueError, OSError):  # a swapped or closed stdout
+        return None
 
 
 def pager_command(height: int) -> str | None:
@@ -43,11 +73,19 @@ def pager_command(height: int) -> str | None:
     command = os.environ.get("PAGER")
     if command is None:
         return DEFAULT if shutil.which("less") else None
-    return None if command.strip() in ("", "cat") else command
+    if command.strip() in ("", "cat"):
+        return None
+    # A pager that is not there is known before any line goes to it: the
+    # lines come as they are made, and could not be written again after.
+    try:
+        program = shlex.split(command)[0]
+    except (ValueError, IndexError):
+        return None
+    return command if shutil.which(program) or "=" in program else None
 
 
-def _through(command: str, text: str) -> bool:
-    """Send ``text`` to ``command``; False when it could not be started."""
+def _through(command: str, lines: Iterable[str]) -> bool:
+    """Send ``lines`` to ``command``; False when it could not be started."""
     env = dict(os.environ)
     env.setdefault("LESS", "FRX")  # a $PAGER of plain `less` keeps the colours too
     sys.stdout.flush()
@@ -55,8 +93,11 @@ def _through(command: str, text: str) -> bool:
         pager = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env)
     except OSError:
         return False
+    assert pager.stdin is not None  # stdin=PIPE
+    encoding = sys.stdout.encoding or "utf-8"
     try:
-        pager.stdin.write(text.encode(sys.stdout.encoding or "utf-8", "replace"))
+        for line in lines:
+            pager.stdin.write((line + "\n").encode(encoding, "replace"))
     except BrokenPipeError:  # quit before the end
         pass
     try:

@@ -56,7 +56,10 @@ LOCK_NAME = "rk.lock"  # beside the socket: held by the one server of a home
 # Environment read by rich (and typer's help) when rendering, set per request.
 RENDER_ENV = ("COLUMNS", "FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")
 # Imported at start-up, so the first command does not pay for them.
-HANDLERS = ("cli.game", "cli.verbs", "cli.document", "cli.history", "cli.portable", "cli.views")
+def _warm_handlers() -> None:
+    """Import the modules a command's handler lives in before the first
+    request, so no client waits for them."""
+    from . import document, game, history, portable, verbs, views  # noqa: F401
 
 
 def serve(store: str | None, main: Callable[..., int]) -> int:
@@ -160,11 +163,8 @@ class Server:
         """Open the store, then claim the socket: the home's server lock
         first (refusing while another server holds it), then the socket,
         which appears at ``path`` only once it listens."""
-        from importlib import import_module
-
         self._app()  # a bad store fails here, before anyone is told to connect
-        for module in HANDLERS:
-            import_module(module)
+        _warm_handlers()
         _load_rulesets()
         folder = os.path.dirname(self.path)
         _private_dir(folder)

@@ -17,6 +17,7 @@ one held it.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -47,6 +48,9 @@ INDEX_STREAM = uuid5(NAMESPACE_URL, "rulekeeper:index")
 # Before the kernel held the index, a ruleset package kept its own
 # (battle_index.legacy_streams); stores written then are still listed (read
 # only, never appended to).
+# Tries at saving a new game when other games are set up at once (each
+# takes the index's next version): enough for dozens of writers at a time.
+START_ATTEMPTS = 50
 INDEX_PAGE = 64  # index events read at a time when looking for the latest game
 
 
@@ -371,17 +375,42 @@ class GameApp(EventSourcedApp):
                            touched=tuple((str(w.stream), w.version_before) for w in written))
         events = [issued, *outcome.events]
         own = wrap(rs.game_stream(battle_id), 0, events, command_id)
-        index = self.events.last(INDEX_STREAM)
-        entry = wrap(INDEX_STREAM, index.originator_version if index else 0,
-                     [GameRegistered(battle_id=battle_id, ruleset=rs.name, setup=_setup_name(command))],
-                     command_id)
-        self.append([e for w in before for e in w.envelopes] + own
-                    + [e for w in written for e in w.envelopes] + entry)
+        registered = GameRegistered(battle_id=battle_id, ruleset=rs.name, setup=_setup_name(command))
+        self._append_registered(rs, battle_id, registered, command_id,
+                                [e for w in before for e in w.envelopes] + own
+                                + [e for w in written for e in w.envelopes])
         self._rulesets[battle_id] = rs
         game = fold(rs, None, own)
         assert game is not None
         self._remember(battle_id, game)
         return Result(command_id, events, game, _events_of(before + written))
+
+    def _append_registered(self, rs: Any, battle_id: str, registered: GameRegistered, command_id: str,
+                           envelopes: list[Envelope]) -> None:
+        """Save a new game's envelopes with its entry at the end of the
+        index, in one transaction. Games set up at once by other writers
+        take index versions too: such a conflict is on the shared index,
+        not on this game, so it is retried at the index's new end (never
+        shown). A conflict on the game's own stream is a game of that id
+        set up first: said so."""
+        for attempt in range(START_ATTEMPTS):
+            index = self.events.last(INDEX_STREAM)
+            entry = wrap(INDEX_STREAM, index.originator_version if index else 0, [registered], command_id)
+            try:
+                self.append(envelopes + entry)
+                return
+            except ConcurrencyError:
+                now = self.events.last(INDEX_STREAM)
+                if (now.originator_version if now else 0) == (index.originator_version if index else 0):
+                    raise  # the index did not move: another stream this setup writes did
+                if self.events.last(rs.game_stream(battle_id)) is not None:
+                    raise MalformedCommand(f"battle {battle_id!r} already exists") from None
+                holder = self.index().holder(battle_id)
+                if holder is not None:
+                    raise MalformedCommand(f"the name {battle_id!r} is taken by battle {_called(holder)}") from None
+                if attempt == START_ATTEMPTS - 1:
+                    raise
+                time.sleep(min(0.002 * 2 ** attempt, 0.1))
 
     def execute(self, battle_id: str, command: Any, *, redo_of: str = "", expected: int | None = None) -> Result:
         """Decide ``command`` against the game and save what it produced, in

@@ -118,7 +118,10 @@ def test_the_legal_note_names_the_rewards_never_listed():
 def test_the_log_writes_each_command_as_the_grammar_does():
     app = campaign()
     first = app.stream(CAMPAIGN)[0]
-    assert app.ruleset(CAMPAIGN).describe_event(first.event, None, None) == "rk new campaign saga"
+    from domain.kernel.narration import Narrator
+
+    # the kernel narrates what was given, for every ruleset and game kind
+    assert Narrator(app.ruleset(CAMPAIGN), None)(first.event) == "rk new campaign saga"
     assert app.ruleset(CAMPAIGN).describe_command(cc.Untrain(adventurer="Ria", uid=5)) == "untrain Ria 5"
 
 
