@@ -101,6 +101,8 @@ def _discarded(s: ConquestState, e: ev.CardDiscarded) -> ConquestState:
 
 
 def _draw_event(s: ConquestState, e: ev.DrawEventResolved) -> ConquestState:
+    # a draw event is resolved only in the activation its CardDrawn began (ACT-8)
+    assert s.activation is not None
     act = replace(s.activation, step=Step.ACTING)
     if e.effect is not None and e.effect is DrawEffect.FREE_ACTION:
         act = replace(act, free=act.free + (e.action,))
@@ -132,7 +134,7 @@ def _acted(s: ConquestState, regiment_id: str, action, use: Use) -> ConquestStat
 
 
 def _marched(s: ConquestState, e: ev.RegimentMarched) -> ConquestState:
-    changes = {"front": e.front}
+    changes: dict[str, int | Where] = {"front": e.front}
     if e.entered:
         changes["where"] = Where.FIELD
     s = _regiment(s, e.regiment, **changes)
