@@ -54,7 +54,8 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
             raise NotFound(f"no scenario {command.scenario!r} in pack {pack.id}")
         return context_for(pack, command.scenario)
 
-    # The pure function itself, not a method around it: replay calls it per event.
+    # The pure function itself, not a method around it: replay calls it per event. It takes
+    # Conquest's events only, where the kernel's Ruleset (not generic in its events) says Event.
     evolve = staticmethod(rules.evolve)  # type: ignore[assignment]
 
     def decide(self, state: Any, command: Any, ctx: RulesContext) -> Outcome:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from domain.kernel import rng
 
@@ -16,6 +17,9 @@ from .events import LabyrinthEvent
 from .evolve import evolve
 from .state import LabyrinthState
 from .vocab import DIE
+
+if TYPE_CHECKING:
+    from .fp import Boost  # only to annotate: fp imports this module
 
 
 class NeedReaction(Exception):
@@ -44,6 +48,8 @@ class Decision:
 
     def __init__(self, state: LabyrinthState | None, ctx: RulesContext,
                  on_critical: Callable[[Decision, str, str], None] | None = None) -> None:
+        # None only while setup decides, until its first event: every other rule reads a
+        # battle set up, and typing the state Optional would put a check into each of them
         self.state: LabyrinthState = state  # type: ignore[assignment]
         self.ctx = ctx
         # What a critical sets off at once (CRIT-3): given by the caller, so the
@@ -57,7 +63,7 @@ class Decision:
         # An on-critical skill is triggering: its own criticals trigger nothing (CRIT-3, no chain).
         self.triggering = False
         # FP a PC committed to the first check of its Main action (``fp.Boost``), until rolled.
-        self.boost = None
+        self.boost: Boost | None = None
         # Answers given by hand for the step being resolved (``state.Answer``), in the order asked,
         # and how many are used.
         self.answers: tuple = ()
