@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from domain.kernel import rng
 
@@ -17,9 +16,6 @@ from .events import LabyrinthEvent
 from .evolve import evolve
 from .state import LabyrinthState
 from .vocab import DIE
-
-if TYPE_CHECKING:
-    from .fp import Boost  # only to annotate: fp imports this module
 
 
 class NeedReaction(Exception):
@@ -34,6 +30,16 @@ class NeedReaction(Exception):
         super().__init__(f"{who} is asked: {kind} {check or attacker}")
         self.who, self.attacker, self.mode, self.skills = who, attacker, mode, skills
         self.kind, self.check = kind, check
+
+
+@dataclass(frozen=True)
+class Boost:
+    """What ``who`` spends on the first check of its Main action (``fp``'s
+    rules; kept here, where the decision carries it)."""
+
+    who: str
+    dice: int = 0
+    reroll: bool = False
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,7 @@ class Decision:
         self.fp_given: set[str] = set()
         # An on-critical skill is triggering: its own criticals trigger nothing (CRIT-3, no chain).
         self.triggering = False
-        # FP a PC committed to the first check of its Main action (``fp.Boost``), until rolled.
+        # FP a PC committed to the first check of its Main action, until rolled.
         self.boost: Boost | None = None
         # Answers given by hand for the step being resolved (``state.Answer``), in the order asked,
         # and how many are used.
