@@ -6,6 +6,8 @@ from the same checks, so the two can never disagree."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from domain.kernel.errors import AmbiguousCommand, MalformedCommand, RuleViolation
 
 from .board import entry_possible, gap, march_value
@@ -25,7 +27,7 @@ from .events import (
     RegimentWithdrew,
     StandsRemoved,
 )
-from .state import Activation, ConquestState, Regiment
+from .state import ConquestState, Regiment
 from .vocab import COMBAT, MAX_ACTIONS, NON_COMBAT, REPEATABLE, STANDARD_ACTIONS, Action, DrawEffect, Phase, Step, Use, Where
 
 # ---------------------------------------------------------------- turns
@@ -57,7 +59,7 @@ def candidates(state: ConquestState, side: int, card: str) -> list[Regiment]:
 
 def first_usable(state: ConquestState, side: int) -> tuple[list[str], list[Regiment]]:
     """The cards that will be discarded (ACT-6) and the candidates of the first usable card."""
-    discarded = []
+    discarded: list[str] = []
     for card in state.sides[side].stack:
         found = candidates(state, side, card)
         if found:
@@ -116,7 +118,7 @@ def _card_events(state: ConquestState, card: str) -> tuple[str, ...]:
 
 
 def resolve_draw_event(d: Decision, cmd: ResolveDrawEvent) -> None:
-    act = d.state.activation
+    act = d.state.current_activation()
     if not cmd.event:
         d.emit(DrawEventResolved(side=act.side, card=act.card))
         _maybe_end(d)
@@ -140,7 +142,7 @@ def resolve_draw_event(d: Decision, cmd: ResolveDrawEvent) -> None:
 def _oos_target(d: Decision, cmd: ResolveDrawEvent) -> Regiment:
     """Another friendly Regiment marches out of sequence (ACTIONS-6)."""
     target = d.state.find(cmd.target)
-    act = d.state.activation
+    act = d.state.current_activation()
     if target is None or target.side != act.side or target.id == act.regiment:
         raise MalformedCommand("name another friendly Regiment to march out of sequence")
     if target.where is not Where.FIELD or target.partly_on:
@@ -159,7 +161,7 @@ def payment(state: ConquestState, r: Regiment, action: Action) -> Use:
     (ACTIONS-5), the no-repeat rule save March (ACT-14), free actions that
     do not allow a repeat (ACTIONS-3), additional actions that do
     (ACTIONS-4 default), and the two standard actions (ACT-16)."""
-    act = state.activation
+    act = state.current_activation()
     if len(act.performed) >= MAX_ACTIONS:
         raise RuleViolation("ACTIONS-5", f"{r.id} has performed {MAX_ACTIONS} actions in this activation")
     repeat = action in r.actions and action not in REPEATABLE
@@ -178,7 +180,7 @@ def payment(state: ConquestState, r: Regiment, action: Action) -> Use:
 
 
 def _active(state: ConquestState, named: str, action: Action) -> Regiment:
-    act = state.activation
+    act = state.current_activation()
     if named != act.regiment:
         raise RuleViolation("ACT-5", f"card {act.card} activated {act.regiment}, not {named}")
     r = state.regiment(act.regiment)
@@ -253,7 +255,7 @@ def check_charge(state: ConquestState, ctx: RulesContext, cmd: Charge) -> Regime
                            contact=cmd.inches == reach, use=use)
 
 
-def _strike(state: ConquestState, ctx: RulesContext, cmd, action: Action) -> StandsRemoved:
+def _strike(state: ConquestState, ctx: RulesContext, cmd: Volley | Clash, action: Action) -> StandsRemoved:
     r = _active(state, cmd.regiment, action)
     t = _enemy(state, r, cmd.target)
     if action is Action.VOLLEY:
@@ -271,37 +273,42 @@ def _strike(state: ConquestState, ctx: RulesContext, cmd, action: Action) -> Sta
                          stands=left, destroyed=left == 0, use=use)
 
 
-def check_volley(state, ctx, cmd: Volley) -> StandsRemoved:
+def check_volley(state: ConquestState, ctx: RulesContext, cmd: Volley) -> StandsRemoved:
     return _strike(state, ctx, cmd, Action.VOLLEY)
 
 
-def check_clash(state, ctx, cmd: Clash) -> StandsRemoved:
+def check_clash(state: ConquestState, ctx: RulesContext, cmd: Clash) -> StandsRemoved:
     return _strike(state, ctx, cmd, Action.CLASH)
 
 
-def check_withdraw(state, ctx, cmd: Withdraw) -> RegimentWithdrew:
+def check_withdraw(state: ConquestState, ctx: RulesContext, cmd: Withdraw) -> RegimentWithdrew:
     r = _active(state, cmd.regiment, Action.WITHDRAW)
     use = payment(state, r, Action.WITHDRAW)
     front = max(r.depth, r.front - march_value(state, ctx, r))
     return RegimentWithdrew(regiment=r.id, front=front, use=use)
 
 
-def check_reform(state, ctx, cmd: Reform) -> RegimentReformed:
+def check_reform(state: ConquestState, ctx: RulesContext, cmd: Reform) -> RegimentReformed:
     r = _active(state, cmd.regiment, Action.REFORM)
     return RegimentReformed(regiment=r.id, use=payment(state, r, Action.REFORM))
 
 
-CHECKS = {March: check_march, Charge: check_charge, Volley: check_volley, Clash: check_clash,
-          Withdraw: check_withdraw, Reform: check_reform}
+ActionCommand = March | Charge | Volley | Clash | Withdraw | Reform
+ActionEvent = RegimentMarched | RegimentCharged | StandsRemoved | RegimentWithdrew | RegimentReformed
+
+# Each check takes the command class it is keyed by, which a Callable type cannot say per key.
+CHECKS: Mapping[type[ActionCommand], Callable[..., ActionEvent]] = {
+    March: check_march, Charge: check_charge, Volley: check_volley, Clash: check_clash,
+    Withdraw: check_withdraw, Reform: check_reform}
 
 
-def act(d: Decision, cmd) -> None:
+def act(d: Decision, cmd: ActionCommand) -> None:
     d.emit(CHECKS[type(cmd)](d.state, d.ctx, cmd))
     _maybe_end(d)
 
 
 def end_activation(d: Decision, cmd: EndActivation) -> None:
-    act_ = d.state.activation
+    act_ = d.state.current_activation()
     r = d.state.regiment(act_.regiment)
     if not act_.performed:
         rule = "ARRIVE-7" if r.where is Where.ARRIVING else "ACT-10"
@@ -324,7 +331,7 @@ def _maybe_end(d: Decision) -> None:
 # ---------------------------------------------------------------- listing
 
 
-def _legal(state, ctx, cmd) -> bool:
+def _legal(state: ConquestState, ctx: RulesContext, cmd: ActionCommand) -> bool:
     try:
         CHECKS[type(cmd)](state, ctx, cmd)
     except RuleViolation:
@@ -332,13 +339,13 @@ def _legal(state, ctx, cmd) -> bool:
     return True
 
 
-def action_options(state: ConquestState, ctx: RulesContext) -> list:
+def action_options(state: ConquestState, ctx: RulesContext) -> list[ActionCommand]:
     """Every legal action of the active Regiment, distances and stand counts
     enumerated in whole numbers."""
-    a: Activation = state.activation
+    a = state.current_activation()
     r = state.regiment(a.regiment)
     rid, limit = r.id, march_value(state, ctx, r)
-    cands: list = [March(regiment=rid, inches=i) for i in range(1, limit + 1)]
+    cands: list[ActionCommand] = [March(regiment=rid, inches=i) for i in range(1, limit + 1)]
     if r.where is Where.ARRIVING:
         line = state.sides[r.side].line
         cands += [March(regiment=rid, inches=limit, side_edge=at) for at in range(r.depth, line + 1)]
@@ -356,7 +363,7 @@ def action_options(state: ConquestState, ctx: RulesContext) -> list:
 
 
 def draw_options(state: ConquestState, ctx: RulesContext) -> list[ResolveDrawEvent]:
-    a = state.activation
+    a = state.current_activation()
     out = [ResolveDrawEvent()]
     for event_id in _card_events(state, a.card):
         event = ctx.pack.draw_events[event_id]

@@ -39,9 +39,10 @@ def greedy_choice(state: ConquestState, ctx: RulesContext) -> ConquestCommand:
     if isinstance(first, DeclareAbility):
         return DeclareAbility(use=True)
     if isinstance(first, ResolveDrawEvent):
-        return max(legal, key=lambda c: (bool(c.event), c.inches))
+        draws = [c for c in legal if isinstance(c, ResolveDrawEvent)]  # all of them: one kind is awaited at a time
+        return max(draws, key=lambda c: (bool(c.event), c.inches))
     if isinstance(first, EndRound):
-        return _score(state, ctx, legal)
+        return _score(state, ctx, [c for c in legal if isinstance(c, EndRound)])
     strikes = [c for c in legal if isinstance(c, (Clash, Volley))]
     if strikes:
         # declared results stand in for the table's dice: a fixed function

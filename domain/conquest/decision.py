@@ -18,6 +18,8 @@ class Decision:
     """Collects events and keeps the state they produce."""
 
     def __init__(self, state: ConquestState | None, ctx: RulesContext) -> None:
+        # None only while setup decides, until its first event: every other rule reads a
+        # battle set up, and typing the state Optional would put a check into each of them
         self.state: ConquestState = state  # type: ignore[assignment]
         self.ctx = ctx
         self.events: list[ConquestEvent] = []

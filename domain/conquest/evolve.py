@@ -15,13 +15,14 @@ from .vocab import Action, Arrival, DrawEffect, Phase, Step, Use, Where
 
 def evolve(state: ConquestState | None, event: ev.ConquestEvent) -> ConquestState:
     """The state after ``event``. Pure."""
-    return _APPLY[type(event)](state, event)  # type: ignore[arg-type]
+    return _APPLY[type(event)](state, event)
 
 
 def replay(events: Iterable[ev.ConquestEvent], state: ConquestState | None = None) -> ConquestState:
     """Fold ``events`` from ``state`` (None: from before setup)."""
     for event in events:
         state = evolve(state, event)
+    # None only for an empty fold from before setup; every caller folds a battle from its setup event
     return state  # type: ignore[return-value]
 
 
@@ -50,7 +51,7 @@ def _round(s: ConquestState, e: ev.RoundStarted) -> ConquestState:
     sides = tuple(replace(side, line=e.lines[i], stack=(), stacked=False, surge=0)
                   for i, side in enumerate(s.sides))
     return replace(s, round=e.round, phase=Phase.REINFORCEMENT, step=Step.NONE, turn=0,
-                   regiments=regiments, sides=sides, picks=(), activation=None)  # type: ignore[arg-type]
+                   regiments=regiments, sides=sides, picks=(), activation=None)
 
 
 def _passed(s: ConquestState, e: ev.PlayPassed) -> ConquestState:
@@ -101,6 +102,8 @@ def _discarded(s: ConquestState, e: ev.CardDiscarded) -> ConquestState:
 
 
 def _draw_event(s: ConquestState, e: ev.DrawEventResolved) -> ConquestState:
+    # a draw event is resolved only in the activation its CardDrawn began (ACT-8)
+    assert s.activation is not None
     act = replace(s.activation, step=Step.ACTING)
     if e.effect is not None and e.effect is DrawEffect.FREE_ACTION:
         act = replace(act, free=act.free + (e.action,))
@@ -132,7 +135,7 @@ def _acted(s: ConquestState, regiment_id: str, action, use: Use) -> ConquestStat
 
 
 def _marched(s: ConquestState, e: ev.RegimentMarched) -> ConquestState:
-    changes = {"front": e.front}
+    changes: dict[str, int | Where] = {"front": e.front}
     if e.entered:
         changes["where"] = Where.FIELD
     s = _regiment(s, e.regiment, **changes)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel.surface import Report
-from domain.kernel.surface.document import Column, table
+from domain.kernel.surface.document import Column, Words, table
 
 from .catalog import AUTO, NO
 from .packs import starter_pack
@@ -19,14 +19,14 @@ def scenarios(asked: Any) -> Report:
     pack = starter_pack()
     rows = [{"id": sc.id, "name": sc.name, "rounds": sc.rounds, "depth": sc.depth, "score_from": sc.score_from,
              "vp_per_round": sc.vp_per_round, "vp_to_win": sc.vp_to_win} for sc in pack.scenarios.values()]
-    listed = table(("scenario", "name", "rounds", "depth", "VP from round", "VP a round", "VP to win"),
-                   [[r["id"], r["name"], str(r["rounds"]), f"{r['depth']}\"", str(r["score_from"]),
-                     str(r["vp_per_round"]), str(r["vp_to_win"] or "—")] for r in rows])
+    lines: list[list[Words]] = [[sc.id, sc.name, str(sc.rounds), f"{sc.depth}\"", str(sc.score_from),
+                                 str(sc.vp_per_round), str(sc.vp_to_win or "—")] for sc in pack.scenarios.values()]
+    listed = table(("scenario", "name", "rounds", "depth", "VP from round", "VP a round", "VP to win"), lines)
     cells = {NO: "—", AUTO: "auto"}
     last = len(pack.reinforcement)
-    reinforcement = table(("round", *(k.value for k in RegimentClass)),
-                          [[f"{i}+" if i == last else str(i), *(cells.get(v, f"≤ {v}") for v in row)]
-                           for i, row in enumerate(pack.reinforcement, start=1)],
+    by_round: list[list[Words]] = [[f"{i}+" if i == last else str(i), *(cells.get(v, f"≤ {v}") for v in row)]
+                                   for i, row in enumerate(pack.reinforcement, start=1)]
+    reinforcement = table(("round", *(k.value for k in RegimentClass)), by_round,
                           title="Reinforcement Table (a D6 roll equal or under succeeds)")
     return Report(rows, (listed, reinforcement))
 
@@ -41,7 +41,7 @@ def armies(asked: Any) -> Report:
         columns = (Column("entry", wrap=False), Column("name", min_width=9), Column("kind", min_width=9),
                    Column("stands", "right", False), Column("march", "right", False),
                    Column("volley", "right", False), Column("draw events", min_width=10))
-        rows = []
+        rows: list[list[Words]] = []
         for r in army.regiments:
             name = f"{r.name} ×{r.count}" if r.count > 1 else r.name  # how many the list holds
             rows.append([r.id, name, f"{r.type} {r.cls.value}", str(r.stands), f"{r.march}\"/{r.depth}\"",

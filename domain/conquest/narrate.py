@@ -4,6 +4,8 @@ it applies (a command as given, and an undo, are the kernel's to narrate:
 
 from __future__ import annotations
 
+from domain.kernel.messages import Event
+
 from . import events as ev
 from .state import ConquestState
 from .vocab import SIDES
@@ -23,8 +25,9 @@ def player(state: ConquestState | None, side: int) -> str:
     return f"{army} ({SIDES[side]})" if armies[0] == armies[1] else army
 
 
-def describe_event(e: ev.ConquestEvent, state: ConquestState | None) -> str:
-    """One line for ``e`` (``state`` is the state before it)."""
+def describe_event(e: Event, state: ConquestState | None) -> str:
+    """One line for ``e`` (``state`` is the state before it); an event it does
+    not know is named by its class."""
     match e:
         case ev.BattleStarted():
             return (f"Battle {e.battle_id}: {e.armies[0]} against {e.armies[1]} in {e.scenario}, seed {e.seed}; "

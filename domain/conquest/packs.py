@@ -107,12 +107,13 @@ def _table_rows(value: object, at: _At) -> tuple[tuple[int, int, int], ...]:
     """The Reinforcement Table (REINF-9): one row per Round, a cell per Class."""
     if not isinstance(value, list) or not value:
         at.fail("expected an array of rows, one per Round")
-    rows = []
+    rows: list[tuple[int, int, int]] = []
     for r, row in enumerate(value):
         where = at.index(r)
         if not isinstance(row, list) or len(row) != len(RegimentClass):
             where.fail(f"a row has {len(RegimentClass)} cells (light, medium, heavy)")
-        rows.append(tuple(_cell(c, where.index(i)) for i, c in enumerate(row)))
+        light, medium, heavy = (_cell(c, where.index(i)) for i, c in enumerate(row))
+        rows.append((light, medium, heavy))
     # a game must end with every Regiment able to arrive: the last row holds
     # for later Rounds, so it must let every Class in
     if NO in rows[-1]:

@@ -4,6 +4,7 @@ Which command a state awaits is decided in one place, ``awaited``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from itertools import combinations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
@@ -73,7 +74,7 @@ def decide(state: ConquestState | None, command: ConquestCommand, ctx: RulesCont
     if state is None:
         raise MalformedCommand("no battle has been set up yet")
     if state.over:
-        raise RuleViolation("ROUND-3", f"the battle is over ({state.result.reason})")
+        raise RuleViolation("ROUND-3", f"the battle is over ({state.final_result().reason})")
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise MalformedCommand("that is not a command of a Conquest battle: `rk legal` lists what may be done")
@@ -96,7 +97,8 @@ def _out_of_turn(state: ConquestState, command: ConquestCommand) -> RuleViolatio
     return RuleViolation("ROUND-2", f"the {state.phase.value} Phase must finish first: it waits for {wanted}")
 
 
-_HANDLERS = {
+# Each handler takes the command class it is keyed by, which a Callable type cannot say per key.
+_HANDLERS: Mapping[type[ConquestCommand], Callable[..., None]] = {
     ChooseArrival: reinforcement.choose_arrival,
     PickArrivals: reinforcement.pick_arrivals,
     OrderStack: supremacy.order_stack,
@@ -151,10 +153,10 @@ def _options(state: ConquestState, ctx: RulesContext) -> list[ConquestCommand]:
         _, found = activation.first_usable(state, side)
         return [DrawCard(regiment=r.id) for r in found] or [DrawCard()]
     if wanted is ResolveDrawEvent:
-        return activation.draw_options(state, ctx)
+        return [*activation.draw_options(state, ctx)]
     if wanted is March:
-        out: list[ConquestCommand] = activation.action_options(state, ctx)
-        act = state.activation
+        out: list[ConquestCommand] = [*activation.action_options(state, ctx)]
+        act = state.current_activation()
         r = state.regiment(act.regiment)
         if act.performed and not r.partly_on:
             out.append(EndActivation())

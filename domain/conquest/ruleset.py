@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.errors import NotFound
+from domain.kernel.errors import MalformedCommand, NotFound
+from domain.kernel.messages import Event
 from domain.kernel.ruleset import Outcome, RandomCheck, Ruleset, Summary
 
 from . import seats
@@ -46,24 +47,27 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
                            f"({state.pack_hash[:8]}), not {pack.id} ({pack.hash[:8]})")
         return context_for(pack, state.scenario)
 
-    def setup_context(self, pack: Pack, command: StartConquest) -> RulesContext:
+    def setup_context(self, pack: Pack, command: ConquestCommand) -> RulesContext:
+        if not isinstance(command, StartConquest):  # the kernel asks only for its setup_commands
+            raise MalformedCommand("only a StartConquest sets a Conquest battle up")
         if command.scenario not in pack.scenarios:
             raise NotFound(f"no scenario {command.scenario!r} in pack {pack.id}")
         return context_for(pack, command.scenario)
 
-    # The pure function itself, not a method around it: replay calls it per event.
+    # The pure function itself, not a method around it: replay calls it per event. It takes
+    # Conquest's events only, where the kernel's Ruleset (not generic in its events) says Event.
     evolve = staticmethod(rules.evolve)  # type: ignore[assignment]
 
     def decide(self, state: Any, command: Any, ctx: RulesContext) -> Outcome:
-        return Outcome(events=rules.decide(state, command, ctx))  # Conquest writes only its game stream
+        return Outcome(events=[*rules.decide(state, command, ctx)])  # Conquest writes only its game stream
 
     def legal_commands(self, state: Any, ctx: RulesContext) -> list[Any]:
         return rules.legal_commands(state, ctx)
 
-    def reveals(self, event: ev.ConquestEvent) -> bool:
+    def reveals(self, event: Event) -> bool:
         return isinstance(event, (ev.ReinforcementsRolled, ev.SupremacyRolled, ev.CardDrawn))
 
-    def check_random(self, state: Any, event: ev.ConquestEvent) -> RandomCheck | None:
+    def check_random(self, state: Any, event: Event) -> RandomCheck | None:
         if not isinstance(event, (ev.ReinforcementsRolled, ev.SupremacyRolled)) or event.typed:
             return None
         expected = faces_at(state.seed, state.rng, len(event.faces))
@@ -72,7 +76,7 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
                                found=f"counter {event.counter}: faces {list(event.faces)}")
         return None
 
-    def describe_event(self, event: ev.ConquestEvent, state: Any, pack: Any) -> str:
+    def describe_event(self, event: Event, state: Any, pack: Any) -> str:
         rule = cited_rule(event)
         text = narrate.describe_event(event, state)
         if not rule:
@@ -81,7 +85,7 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
         text = text.removesuffix(f" ({rule})").replace(f", {rule})", ")").replace(f"({rule}, ", "(")
         return f"{rule}: {text}"
 
-    def cited_rule(self, event: ev.ConquestEvent) -> str:
+    def cited_rule(self, event: Event) -> str:
         return cited_rule(event)
 
     def seats(self, state: ConquestState) -> tuple:
@@ -100,7 +104,7 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
     def summary(self, state: ConquestState) -> Summary:
         armies = f"{state.sides[0].army} v {state.sides[1].army}"
         if state.phase is Phase.OVER:
-            return Summary(round=state.round, where=state.result.reason, who=armies,
+            return Summary(round=state.round, where=state.final_result().reason, who=armies,
                            setup=state.scenario, over=True)
         return Summary(round=state.round, where=f"{state.phase.value} phase", who=armies, setup=state.scenario)
 

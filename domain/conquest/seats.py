@@ -41,7 +41,7 @@ def seen_by(state: ConquestState, seat: str | None) -> ConquestState:
     sides = tuple(side if SIDE_KEYS[i] == seat or not side.stack
                   else msgspec.structs.replace(side, stack=(HIDDEN_CARD,) * len(side.stack))
                   for i, side in enumerate(state.sides))
-    return msgspec.structs.replace(state, sides=sides)  # type: ignore[arg-type]
+    return msgspec.structs.replace(state, sides=sides)
 
 
 def hides(command: Any) -> bool:

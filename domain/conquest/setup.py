@@ -43,7 +43,7 @@ def start(d: Decision, cmd: StartConquest) -> None:
 
 
 def _regiments(side: int, army) -> list[Regiment]:
-    out = []
+    out: list[Regiment] = []
     for entry in army.regiments:
         for _ in range(entry.count):
             out.append(Regiment(

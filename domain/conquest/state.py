@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.kernel.errors import RuleViolation
+
 from .vocab import Action, Phase, RegimentClass, Step, Termination, Where
 
 
@@ -122,6 +124,18 @@ class ConquestState(msgspec.Struct, frozen=True, kw_only=True):
     picks: tuple[Pick, ...] = ()
     activation: Activation | None = None
     result: Result | None = None
+
+    def current_activation(self) -> Activation:
+        """The activation under way; ACT-2 when no Command Card has been drawn."""
+        if self.activation is None:
+            raise RuleViolation("ACT-2", "no Regiment is activated: draw a Command Card first")
+        return self.activation
+
+    def final_result(self) -> Result:
+        """How the battle ended; only asked of a battle that is over."""
+        # BattleEnded sets the phase OVER and the result together, and no event clears the result
+        assert self.result is not None, "the battle is not over"
+        return self.result
 
     def regiment(self, regiment_id: str) -> Regiment:
         for r in self.regiments:

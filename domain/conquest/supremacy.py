@@ -60,9 +60,10 @@ def roll_off(d: Decision, cmd: RollOff) -> None:
         if cmd.faces is not None:
             raise MalformedCommand("faces are typed only when the battle uses physical dice")
         faces, counter = d.roll(2)
-    a, b = scores(d.state, faces)  # type: ignore[arg-type]
+    first, second = faces  # two faces either way: checked above, or rolled
+    a, b = scores(d.state, (first, second))
     lower = -1 if a == b else (0 if a < b else 1)
-    d.emit(SupremacyRolled(faces=faces, scores=(a, b), lower=lower, counter=counter,  # type: ignore[arg-type]
+    d.emit(SupremacyRolled(faces=(first, second), scores=(a, b), lower=lower, counter=counter,
                            typed=d.state.physical_dice))
     if lower >= 0:  # a tie stays in the roll-off: reroll (SUP-4)
         d.emit(PlayPassed(phase=Phase.SUPREMACY, step=Step.CHOOSE, turn=lower))

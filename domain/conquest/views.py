@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.surface.document import Block, Column, Lines, table
+from domain.kernel.surface.document import Block, Column, Lines, Words, table
 
 from .narrate import player
 from .state import ConquestState, Regiment
@@ -77,7 +77,7 @@ def _side(state: ConquestState, side: int) -> tuple[Block, ...]:
     columns = tuple(Column(name, wrap=name not in fixed)
                     for name in ("id", "Regiment", "class", "stands", "where", "march", "contact", "this round"))
     characters = {ch.regiment: ch for ch in state.characters if ch.side == side}
-    rows = []
+    rows: list[list[Words]] = []
     for r in state.side_regiments(side):
         joined = characters.get(r.id)
         rows.append([r.id, r.name + (f"\n+ {joined.name}" if joined else ""), r.cls.value, str(r.stands),

@@ -55,6 +55,7 @@ def inflict(d: Decision, source: str, who: str, kind: Ailment | Bind, target_val
                       source=by if poison >= old.poison else old.source)
     else:
         new = Affliction(kind=kind.value, depth=depth, poison=poison, source=by)
+    after: tuple[Affliction, ...]
     if not bind and options.one_ailment_at_a_time:
         after = (new,)
     else:
@@ -63,7 +64,7 @@ def inflict(d: Decision, source: str, who: str, kind: Ailment | Bind, target_val
                         binds=after if bind else c.binds))
     if kind is Ailment.STUN:
         d.emit(ev.TurnLost(who=who, cause="stun"))
-    elif kind in ROLLED:
+    elif isinstance(kind, Ailment) and kind in ROLLED:  # ROLLED holds ailments only
         roll_turn(d, who, kind)
     elif kind is Ailment.PETRIFY:
         casualties.settle(d)

@@ -33,6 +33,16 @@ class NeedReaction(Exception):
 
 
 @dataclass(frozen=True)
+class Boost:
+    """What ``who`` spends on the first check of its Main action (``fp``'s
+    rules; kept here, where the decision carries it)."""
+
+    who: str
+    dice: int = 0
+    reroll: bool = False
+
+
+@dataclass(frozen=True)
 class RulesContext:
     """What the rules read besides the state: the content pack."""
 
@@ -44,6 +54,8 @@ class Decision:
 
     def __init__(self, state: LabyrinthState | None, ctx: RulesContext,
                  on_critical: Callable[[Decision, str, str], None] | None = None) -> None:
+        # None only while setup decides, until its first event: every other rule reads a
+        # battle set up, and typing the state Optional would put a check into each of them
         self.state: LabyrinthState = state  # type: ignore[assignment]
         self.ctx = ctx
         # What a critical sets off at once (CRIT-3): given by the caller, so the
@@ -56,8 +68,8 @@ class Decision:
         self.fp_given: set[str] = set()
         # An on-critical skill is triggering: its own criticals trigger nothing (CRIT-3, no chain).
         self.triggering = False
-        # FP a PC committed to the first check of its Main action (``fp.Boost``), until rolled.
-        self.boost = None
+        # FP a PC committed to the first check of its Main action, until rolled.
+        self.boost: Boost | None = None
         # Answers given by hand for the step being resolved (``state.Answer``), in the order asked,
         # and how many are used.
         self.answers: tuple = ()

@@ -17,20 +17,22 @@ from .vocab import Ailment, Phase
 
 def evolve(state: LabyrinthState | None, event: ev.LabyrinthEvent) -> LabyrinthState:
     """The state after ``event``. Pure."""
-    if isinstance(event, ev.Rolled):
-        state = replace(state, rng=event.counter + len(event.faces))  # type: ignore[arg-type]
-    elif isinstance(event, ev.Picked):
-        state = replace(state, rng=event.counter + 1)  # type: ignore[arg-type]
+    if isinstance(event, (ev.Rolled, ev.Picked)):
+        # only the setup event finds no state, and it rolls and picks nothing
+        assert state is not None
+        moved = len(event.faces) if isinstance(event, ev.Rolled) else 1
+        state = replace(state, rng=event.counter + moved)
     if state is not None and state.answers and type(event) not in _ASKING:
         # the answers were for the step now resolved (``reactions.py``): spent
         state = replace(state, answers=())
-    return _APPLY[type(event)](state, event)  # type: ignore[arg-type]
+    return _APPLY[type(event)](state, event)
 
 
 def replay(events: Iterable[ev.LabyrinthEvent], state: LabyrinthState | None = None) -> LabyrinthState:
     """Fold ``events`` from ``state`` (None: from before setup)."""
     for event in events:
         state = evolve(state, event)
+    # None only for an empty fold from before setup; every caller folds a battle from its setup event
     return state  # type: ignore[return-value]
 
 

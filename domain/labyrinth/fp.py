@@ -33,19 +33,10 @@ from domain.kernel.errors import RuleViolation
 
 from . import events as ev
 from .catalog import Skill
-from .decision import Decision
+from .decision import Boost, Decision  # Boost: here too, where the FP rules that use it are
 from .state import Combatant
 
 KEPT = 2  # an action check keeps 2 dice however many are rolled
-
-
-@dataclass(frozen=True)
-class Boost:
-    """What ``who`` spends on the first check of its Main action."""
-
-    who: str
-    dice: int = 0
-    reroll: bool = False
 
 
 @dataclass(frozen=True)

@@ -125,8 +125,8 @@ def describe_event(e: Any, state: Any) -> str:
             return (f"{n(e.attacker)}'s attack roll against {n(e.who)} waits: {n(e.who)} may answer with "
                     f"{' or '.join(e.skills)}, or none")
         case ev.ReactionChosen() if e.kind == "fp":
-            spent = ([f"{e.fp} for extra dice"] if e.fp else []) + (["a reroll if it fails"] if e.reroll else [])
-            return f"{n(e.who)} spends on its roll: {', '.join(spent)}" if spent else f"{n(e.who)} spends no FP on it"
+            spending = ([f"{e.fp} for extra dice"] if e.fp else []) + (["a reroll if it fails"] if e.reroll else [])
+            return f"{n(e.who)} spends on its roll: {', '.join(spending)}" if spending else f"{n(e.who)} spends no FP on it"
         case ev.ReactionChosen():
             return f"{n(e.who)} chooses {e.skill}" if e.skill else f"{n(e.who)} makes no passive action"
         case ev.HpLost():

@@ -125,9 +125,10 @@ def rare_slots(slots: list[str]) -> tuple[str, ...]:
 def options(r: NewLabyrinth) -> Options:
     """The table options: those ``passives`` sets (PASSIVE-2), then each
     named outright, then ``ambush``, ``gm_enemies`` and ``ask_fp``."""
-    chosen = passive_settings(r.passives.strip().lower())
-    if chosen is None:
+    settings = passive_settings(r.passives.strip().lower())
+    if settings is None:
         raise MalformedCommand(f"passives: {r.passives[:20]!r} is not ask, auto or off")
+    chosen: dict[str, bool | int | Side | None] = {**settings}
     named = r.options.items() if isinstance(r.options, dict) else (_named(text) for text in r.options)
     fields = {f.name: f for f in msgspec.structs.fields(Options)}
     for name, value in named:

@@ -49,7 +49,7 @@ def _cure_name(value: object, at: At) -> str:
     text(value, at)
     if value not in _CURABLE:
         at.fail(f"unknown ailment or bind {value!r} (expected one of: {', '.join(_CURABLE)})")
-    return value  # type: ignore[return-value]
+    return value
 
 
 _EFFECT = {

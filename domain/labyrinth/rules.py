@@ -123,7 +123,10 @@ def _spend(d: Decision, c: Combatant, command: LabyrinthCommand, who: str, check
 
 def _act(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
     """A Main action given by a player, or by the GM for an Enemy."""
-    (_enemy_act if isinstance(command, EnemyAct) else _main)(d, c, command)
+    if isinstance(command, EnemyAct):
+        _enemy_act(d, c, command)
+    else:
+        _main(d, c, command)
 
 
 def _declare(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
@@ -302,7 +305,7 @@ def legal_commands(state: LabyrinthState | None, ctx: RulesContext) -> list[Laby
             fp, cost = state.get(q.who).fp, state.options.fp_reroll_cost
             return [SpendFp(actor=q.who, fp=n, reroll=r) for n in range(fp + 1) for r in (False, True)
                     if n + (cost if r else 0) <= fp]
-        return [React(actor=q.who, skill=sid) for sid in q.skills] + [React(actor=q.who)]
+        return [*(React(actor=q.who, skill=sid) for sid in q.skills), React(actor=q.who)]
     who = flow.waits_for(state)
     out: list[LabyrinthCommand] = []
     if who == "standby":
@@ -327,13 +330,13 @@ def legal_commands(state: LabyrinthState | None, ctx: RulesContext) -> list[Laby
         skills = fastest_skills(state, pack, c)
         act = (lambda s, t: EnemyAct(actor=c.id, skill=s.id, target=t)) if who == "gm" else (
             lambda s, t: UseSkill(actor=c.id, skill=s.id, target=t))
-        return [act(s, t) for s in skills for t in (skill_choices(state, pack, c, s) if s.effects else [""])] + [
-            Hold(actor=c.id), EnemyAct(actor=c.id, skill="pass") if who == "gm" else Pass(actor=c.id)]
+        return [*(act(s, t) for s in skills for t in (skill_choices(state, pack, c, s) if s.effects else [""])),
+                Hold(actor=c.id), EnemyAct(actor=c.id, skill="pass") if who == "gm" else Pass(actor=c.id)]
     if who == "gm":
-        return ([EnemyAct(actor=c.id, target=t) for t in attack_choices(state, pack, c)]
-                + [EnemyAct(actor=c.id, skill=s.id, target=t) for s in usable_skills(state, pack, c, Timing.MAIN)
-                   for t in skill_choices(state, pack, c, s)]
-                + [EnemyAct(actor=c.id, skill="pass")])
+        return [*(EnemyAct(actor=c.id, target=t) for t in attack_choices(state, pack, c)),
+                *(EnemyAct(actor=c.id, skill=s.id, target=t) for s in usable_skills(state, pack, c, Timing.MAIN)
+                  for t in skill_choices(state, pack, c, s)),
+                EnemyAct(actor=c.id, skill="pass")]
     out += [Attack(actor=c.id, target=t) for t in attack_choices(state, pack, c)]
     out += [UseSkill(actor=c.id, skill=s.id, target=t) for s in usable_skills(state, pack, c, Timing.MAIN)
             for t in (skill_choices(state, pack, c, s) if s.effects else [""])]

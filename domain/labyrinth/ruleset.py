@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.errors import NotFound
+from domain.kernel.errors import MalformedCommand, NotFound
+from domain.kernel.messages import Event
 from domain.kernel.ruleset import Outcome, RandomCheck, Ruleset, Seat, Summary
 
 from . import events as ev
@@ -46,24 +47,27 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
                            f"({state.pack_hash[:8]}), not {pack.id} ({pack.hash[:8]})")
         return RulesContext(pack=pack)
 
-    def setup_context(self, pack: Pack, command: StartLabyrinth) -> RulesContext:
+    def setup_context(self, pack: Pack, command: LabyrinthCommand) -> RulesContext:
+        if not isinstance(command, StartLabyrinth):  # the kernel asks only for its setup_commands
+            raise MalformedCommand("only a StartLabyrinth sets a labyrinth battle up")
         if command.encounter not in pack.encounters:
             raise NotFound(f"no encounter {command.encounter!r} in pack {pack.id}")
         return RulesContext(pack=pack)
 
-    # The pure function itself: replay calls it per event.
+    # The pure function itself: replay calls it per event. It takes the labyrinth's events
+    # only, where the kernel's Ruleset (not generic in its events) says Event.
     evolve = staticmethod(rules.evolve)  # type: ignore[assignment]
 
     def decide(self, state: Any, command: Any, ctx: RulesContext) -> Outcome:
-        return Outcome(events=rules.decide(state, command, ctx))  # type: ignore[arg-type]
+        return Outcome(events=[*rules.decide(state, command, ctx)])
 
     def legal_commands(self, state: Any, ctx: RulesContext) -> list[Any]:
-        return rules.legal_commands(state, ctx)  # type: ignore[return-value]
+        return rules.legal_commands(state, ctx)
 
-    def reveals(self, event: ev.LabyrinthEvent) -> bool:
+    def reveals(self, event: Event) -> bool:
         return isinstance(event, (ev.Rolled, ev.Picked)) and bool(getattr(event, "faces", True))
 
-    def check_random(self, state: Any, event: ev.LabyrinthEvent) -> RandomCheck | None:
+    def check_random(self, state: Any, event: Event) -> RandomCheck | None:
         if isinstance(event, ev.Rolled):
             expected = faces_at(state.seed, state.rng, len(event.faces))
             if event.counter != state.rng or tuple(event.faces) != expected:
@@ -71,24 +75,24 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
                                    found=f"counter {event.counter}: faces {list(event.faces)}")
         elif isinstance(event, ev.Picked):
             index = pick_at(state.seed, state.rng, len(event.among)) if event.among else -1
-            expected = event.among[index] if index >= 0 else ""
-            if event.counter != state.rng or event.chosen != expected:
-                return RandomCheck(expected=f"counter {state.rng}: {expected}",
+            pick = event.among[index] if index >= 0 else ""
+            if event.counter != state.rng or event.chosen != pick:
+                return RandomCheck(expected=f"counter {state.rng}: {pick}",
                                    found=f"counter {event.counter}: {event.chosen}")
         return None
 
-    def describe_event(self, event: ev.LabyrinthEvent, state: Any, pack: Any) -> str:
+    def describe_event(self, event: Event, state: Any, pack: Any) -> str:
         rule = cited_rule(event)
         text = narrate.describe_event(event, state)
         return f"{rule}: {text}" if rule else text
 
-    def cited_rule(self, event: ev.LabyrinthEvent) -> str:
+    def cited_rule(self, event: Event) -> str:
         return cited_rule(event)
 
     def summary(self, state: LabyrinthState) -> Summary:
         party = ", ".join(c.name for c in state.combatants if c.side is Side.PC)
-        if state.over:
-            return Summary(round=state.turn, where=state.termination.value, who=party,  # type: ignore[union-attr]
+        if state.termination is not None:  # the battle is over (``state.over``)
+            return Summary(round=state.turn, where=state.termination.value, who=party,
                            setup=state.encounter, over=True)
         waiting = waits_for(state)
         where = f"turn {state.turn} {state.phase.value}" + (f", {waiting} to act" if waiting not in ("", "standby") else "")

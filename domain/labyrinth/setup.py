@@ -117,7 +117,9 @@ def identify(d: Decision, tec: dict[str, int]) -> None:
     faces, counter = d.roll(2 * len(ids))
     pairs = [faces[2 * i:2 * i + 2] for i in range(len(ids))]
     totals = tuple(sum(p) + tec[cid] for cid, p in zip(ids, pairs))
-    known, unknown, spotted = [], [], []
+    known: list[str] = []
+    unknown: list[str] = []
+    spotted: list[str] = []
     for enemy in d.state.side(False):
         kind = d.pack.enemies[enemy.kind]
         found = any(_reaches(p, total, kind.rarity) for p, total in zip(pairs, totals))

@@ -74,7 +74,8 @@ def problem(cls: ClassSheet, level: int, sheet: PcSheet, pack: Pack) -> tuple[st
     if sheet.armor and sheet.armor not in pack.armor:
         return "armor", f"unknown armour {sheet.armor!r} (\"\" for none)"
     learned = {sid: at for at, sid in cls.skills}
-    for i, sid in enumerate(sheet.skills or ()):
+    skills = sheet.skills or ()
+    for i, sid in enumerate(skills):
         field = f"skills[{i}]"
         if sid not in pack.skills:
             return field, f"unknown skill {sid!r}"
@@ -82,7 +83,7 @@ def problem(cls: ClassSheet, level: int, sheet: PcSheet, pack: Pack) -> tuple[st
             return field, f"{sid!r} is not a {cls.name} skill (its skills: {', '.join(learned)})"
         if learned[sid] > level:
             return field, f"a {cls.name} learns {sid!r} at level {learned[sid]}; this PC is level {level}"
-        if sid in sheet.skills[:i]:  # type: ignore[index]
+        if sid in skills[:i]:
             return field, f"{sid!r} is listed twice"
     items = sheet.items or ()
     if len(items) > MAX_ITEMS:

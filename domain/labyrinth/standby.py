@@ -92,11 +92,13 @@ def _carry_out(d: Decision, c: Combatant, x: Declaration, together: bool) -> Non
         d.emit(ev.DeclarationLapsed(who=c.id, action=x.action, reason=reason, rule=rule))
         return
     if x.action == "move":
-        if not row_has_room(d.state, c, x.row):  # type: ignore[arg-type]
+        row = x.row
+        assert row is not None  # a move is declared only from a Move command, which names its row
+        if not row_has_room(d.state, c, row):
             d.emit(ev.DeclarationLapsed(who=c.id, action="move", reason=f"the {x.row} row is full",
                                         rule="SCALE-1"))
             return
-        d.emit(ev.Moved(who=c.id, places=places_after_move(d.state, c, x.row, x.order)))  # type: ignore[arg-type]
+        d.emit(ev.Moved(who=c.id, places=places_after_move(d.state, c, row, x.order)))
     elif x.action == "swap":
         d.emit(ev.WeaponsSwapped(who=c.id, weapon=c.other, other=c.weapon))
     elif x.action == "defend":

@@ -130,14 +130,14 @@ def stats(c: Combatant, pack: Pack) -> Stats:
 
 
 def _resist(c: Combatant) -> dict[Attribute, int]:
-    out = {attr: c.base.resist.get(attr, 0) for attr in Attribute if attr is not Attribute.NONE}
+    out: dict[Attribute, int] = {attr: c.base.resist.get(attr, 0) for attr in Attribute if attr is not Attribute.NONE}
     if not c.unknown:  # "Weakness" skills count only once some PC Identified it (facts: Fills ENEMY-3)
         for attr, amount in c.base.weak.items():
             if attr in out:
                 out[attr] = max(out[attr] - amount, 0)  # a die always beats 0; lower changes nothing
     for x in c.buffs:
         if x.element in out and x.kind in (Buff.RESIST, Buff.WEAK):
-            out[x.element] += 1 if x.kind == Buff.RESIST else -1  # type: ignore[index]
+            out[x.element] += 1 if x.kind == Buff.RESIST else -1
     if c.unknown:  # no PC Identified it (facts: Fills ENEMY-3); Sleep still opens it below
         out = {attr: max(value, UNKNOWN_RESISTANCE) for attr, value in out.items()}
     if c.has(Ailment.SLEEP):

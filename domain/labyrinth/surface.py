@@ -139,8 +139,10 @@ def _fields(command: c.StartLabyrinth) -> dict[str, Any]:
             values[option or field].append(value)
     o = command.options
     mode = passive_mode(o)
-    given = msgspec.structs.replace(Options(), **passive_settings(mode))  # type: ignore[arg-type]
-    values |= {"passives": mode, "ambush": AMBUSH_WORDS.get(o.ambush) if o.ambush else None,  # type: ignore[arg-type]
+    settings = passive_settings(mode)
+    assert settings is not None  # passive_mode names one of the modes passive_settings knows
+    given = msgspec.structs.replace(Options(), **settings)
+    values |= {"passives": mode, "ambush": AMBUSH_WORDS.get(o.ambush) if o.ambush else None,
                "gm_enemies": o.gm_enemies, "ask_fp": o.ask_fp,
                "options": [f"{f.name}={option_text(getattr(o, f.name))}" for f in msgspec.structs.fields(Options)
                            if f.name not in OWN_FLAGS and getattr(o, f.name) != getattr(given, f.name)]}

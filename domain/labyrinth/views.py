@@ -77,7 +77,7 @@ def header(state: LabyrinthState, name: str | None = None, pack: Any = None) -> 
     in the Main phase a second line with who is still to act. With the
     ``pack``, the GM's Standby declarations for Enemies are counted too."""
     name = name or state.battle_id
-    if state.over:
+    if state.termination is not None:  # the battle is over (``state.over``)
         drops = f"; drops: {', '.join(state.drops)}" if state.drops else ""
         return Lines((f"Battle {name} is over after turn {state.turn}: {state.termination.value}{drops}",),
                      strong=True)
