@@ -145,8 +145,9 @@ class Open:
 
     def params(self) -> list[dict[str, Any]]:
         """The open parameters, in the verb's order, as the API and the page
-        take them: how each is typed (``option``, ``flag``, ``positional``,
-        ``sep`` between the items of a list) and its domain."""
+        take them: how each is typed (``option``, ``flag``, ``sep`` between
+        the items of a list), its domain, and, when fixed, the ``words``
+        that give it (none at its default)."""
         out = []
         for p in self.verb.params:
             d = self.domains.get(p.name)
@@ -155,6 +156,8 @@ class Open:
             entry: dict[str, Any] = {
                 "name": p.name, "option": p.option, "flag": p.flag, "what": p.kind.what,
                 "metavar": p.value_name, "help": p.help, "sep": _sep(p.kind), "fixed": not d.open,
+                "words": [] if d.open else param_words(
+                    self.verb, p, plain(d.values[0].value) if d.values else None, self.cls),
             }
             out.append(entry | msgspec.to_builtins(d))
         return out
