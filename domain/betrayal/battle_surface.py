@@ -88,6 +88,18 @@ def _engage_opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
     return op.merge(out, "form")
 
 
+def _resolve_opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
+    """Resolving: any of the rolled dice may be left unresolved (ENGAGE-8e)."""
+    from domain.kernel.surface import open as op
+
+    verb = next(v for v in VERBS if v.command is c.Resolve)
+    n = len(state.pending.dice) if state.pending is not None else 0
+    values = [op.Value(value=i, word=str(i + 1), label=f"die {i + 1} rolled") for i in range(n)]
+    return [op.Open(verb=verb, cls=o.cls, example=o.example,
+                    domains={**o.domains, "skip": op.some(values, 0, n) if n else o.domains["skip"]})
+            for o in op.group(verb, commands, by=lambda p: False)]
+
+
 def _faces_typed(fields: dict[str, Any]) -> dict[str, Any]:
     """``roll-enemy``: the faces are the whole command."""
     if not fields.get("faces"):
@@ -127,7 +139,7 @@ VERBS = (
           opens=_engage_opens),
     _verb("resolve", c.Resolve, "Resolve the rolled dice (ENGAGE-8).",
           Param("skip", Positions(), "Positions of rolled dice to leave unresolved (exhausted, ENGAGE-8e), "
-                "e.g. 2,3.", option="--skip", metavar="POSITIONS")),
+                "e.g. 2,3.", option="--skip", metavar="POSITIONS"), opens=_resolve_opens),
     _verb("clear", c.ClearActive, "Remove the die in an active slot without resolving it (ACTIVE-4).",
           Param("slot", Number(1, 99, shown_from=1, of="slot"), "The active slot, counted from 1.",
                 metavar="SLOT")),

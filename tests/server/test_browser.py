@@ -269,7 +269,7 @@ def test_two_seats_play_a_clash_and_each_sees_the_others_moves_live(server, open
 
     give_engage(tarn, form="heavy", target="e1", dice=["1"])  # chosen on the page (ENGAGE-5 to ENGAGE-7)
     expect(ria.get_by_test_id("log")).to_contain_text("rk engage --form heavy --target e1 --dice 1")
-    command(tarn, "rk resolve").click()
+    tarn.locator('[data-testid="legal"] .open-cmd[data-verb="resolve"] button.give').click()  # none skipped
     expect(ria.get_by_test_id("card-e1")).to_contain_text("1/2 HP")
     expect(ria.get_by_test_id("card-tarn")).to_contain_text("skill")  # the die on the cooldown track
 
