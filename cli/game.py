@@ -74,26 +74,33 @@ def status(s: Session, at: int | None = None) -> None:
 
 
 def legal(s: Session) -> None:
-    """What may be done now, as `rk` commands."""
-    battle_id = s.battle_id
-    game = s.app.battle(battle_id)
-    commands = s.app.legal(battle_id)
-    lines = legal_lines(s, _surface(s.ruleset), game, commands)
+    """What may be done now, as open `rk` commands: each verb open now with
+    the values each of its parameters may take (``surface.open``)."""
+    game, commands, opens = s.app.open_legal(s.battle_id)
+    surface = _surface(s.ruleset)
     if s.json:
-        s.out.emit([{"rk": text, "command": cmd} for text, cmd in zip(lines, commands)])
+        s.out.emit([open_json(o) for o in opens])
         return
-    s.out.print(*lines)
+    s.out.print(*legal_lines(s, surface, game, commands, opens))
 
 
-def legal_lines(s: Session, surface: Any, game: Game, commands: list[Any]) -> list[str]:
-    """Each legal command as the `rk` line that gives it (faces the table
-    types written ``F``), then the ruleset's note; with none, why."""
+def open_json(o: Any) -> dict[str, Any]:
+    """An open command as ``rk legal --json`` gives it: ``rk``, its line
+    (a finished command's, when every parameter is fixed); ``command``, a
+    finished command it gives that the rules listed; ``open``; its verb
+    and its parameters' domains."""
+    return {"rk": o.text(), "command": msgspec.to_builtins(o.example), "open": not o.fixed, "verb": o.verb.name,
+            "params": o.params()}
+
+
+def legal_lines(s: Session, surface: Any, game: Game, commands: list[Any], opens: list[Any]) -> list[str]:
+    """Each open command in players' words (faces the table types written
+    ``F``), then the ruleset's note; with none, why."""
     if not commands:
         from .document import text
 
         return [f"nothing: {text(surface.compact(seen(s, game)))}"]
-    placeholders = surface.typed_faces(game.state)
-    lines = [f"rk {surface.grammar.spell(cmd, placeholders)}" for cmd in commands]
+    lines = [o.text() for o in opens]
     note = surface.legal_note(game.state, commands)
     return lines + ([note] if note else [])
 

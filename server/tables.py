@@ -7,7 +7,7 @@ saw, or refused as "moved on"."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 
@@ -28,6 +28,7 @@ from .wire import (
     Imported,
     LegalCommand,
     Narrated,
+    OpenParam,
     RedoRequest,
     Seats,
     SeatInfo,
@@ -103,21 +104,21 @@ def _at(app: GameApp, battle_id: str, at: int | None) -> Game:
 
 
 def legal(app: GameApp, p: Pass, battle_id: str) -> list[LegalCommand]:
-    """What may be done now, each marked with whether this pass may do it."""
-    from domain.kernel.surface import surface_of
-
+    """The commands open now (``surface.open``), each with its parameters'
+    domains and marked with whether this pass may give it."""
     rs = app.ruleset(battle_id)
-    grammar = surface_of(rs.name).grammar
-    game = app.battle(battle_id)
+    game, _, opens = app.open_legal(battle_id)
     out = []
-    for command in app.legal(battle_id):
+    for o in opens:
+        command = o.example
         actor = rs.actor(game.state, command)
         if rs.hides(command) and not rights.may_give(p, actor):
             continue  # SEAT-5: another player's secret choice (the order of a Command Stack)
-        verb = grammar.verb_of(command)
-        out.append(LegalCommand(label=f"rk {rs.describe_command(command)}", command=msgspec.to_builtins(command),
-                                actor=actor, allowed=rights.may_give(p, actor), verb=verb.name if verb else "",
-                                at=_hex_of(verb, command)))
+        out.append(LegalCommand(label=o.text(), command=msgspec.to_builtins(command), actor=actor,
+                                allowed=rights.may_give(p, actor), verb=o.verb.name,
+                                at=_hex_of(o.verb, command) if o.fixed else None, open=not o.fixed,
+                                example=f"rk {rs.describe_command(command)}",
+                                params=msgspec.convert(o.params(), list[OpenParam])))
     return out
 
 
@@ -188,10 +189,21 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
     game is still where the client saw it."""
     rs = app.ruleset(battle_id)
     rights.check_not_spectator(p)
-    cmd = msgspec.json.decode(request.command, type=rs.command_type)
-    extra = unknown_field(msgspec.json.decode(request.command), cmd)
-    if extra is not None:
-        raise malformed(f"the command has no field {extra.replace('$', 'command', 1)}")
+    if (request.command is None) == (request.line is None):
+        raise malformed("missing required field `command` (or give its `line`, one of the two)")
+    if request.line is not None:
+        from domain.kernel.surface import surface_of
+
+        cmd = surface_of(rs.name).grammar.parse(request.line.removeprefix("rk "))
+        if not isinstance(cmd, rs.command_type if isinstance(rs.command_type, type) else
+                          get_args(rs.command_type) or object):
+            raise malformed(f"{request.line[:40]!r} is not a command of this game")
+    else:
+        raw = msgspec.json.encode(request.command)  # decoded again as the ruleset's command, exactly as posted
+        cmd = msgspec.json.decode(raw, type=rs.command_type)
+        extra = unknown_field(request.command, cmd)
+        if extra is not None:
+            raise malformed(f"the command has no field {extra.replace('$', 'command', 1)}")
     # ``deciding``: the game at the version the client saw, read only if
     # this process does not hold it so; checked and decided on that one
     # state, and refused 409 if another command was saved first (by another

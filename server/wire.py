@@ -60,11 +60,14 @@ def setup_named(request: Any) -> tuple[Any, Any]:
 
 
 class CommandRequest(Strict, kw_only=True):
-    """A command for the game (its ruleset's command, as JSON). ``version``:
+    """A command for the game: its ruleset's command as JSON (``command``),
+    or the line that gives it (``line``: ``engage --form heavy --dice
+    1,3``, as an open command's domains build it), one of the two. ``version``:
     the game's version the client saw; if the game has moved on since, the
     command is refused with 409 and nothing is written (never a fork)."""
 
-    command: msgspec.Raw
+    command: Any = None  # None: not given (a line is)
+    line: str | None = None
     version: int | None = None
 
 
@@ -140,11 +143,59 @@ class Whoami(msgspec.Struct, kw_only=True):
     seat_name: str | None = None
 
 
+class OpenValue(msgspec.Struct, kw_only=True):
+    """One value a parameter may take: as the command's JSON holds it, as
+    typed, in the players' words, and what it counts against (a pool)."""
+
+    value: Any
+    word: str
+    label: str = ""
+    group: str = ""
+
+
+class OpenParam(msgspec.Struct, kw_only=True):
+    """A parameter of an open command and its domain. How it is typed:
+    ``option`` (``--dice``; empty: an argument, in order), ``flag``, ``sep``
+    between the items of a list. ``how``: ``fixed`` (its one value),
+    ``one`` (one of ``values``), ``some`` (``low`` to ``high`` of
+    ``values``, at most ``limits[group]`` of a group), ``order`` (every one
+    of ``values``, in the order chosen), ``range`` (``size`` numbers from
+    ``low`` to ``high``), ``typed`` (faces read off physical dice, 1 to 6:
+    ``size``, plus one per item of the parameter ``per``). ``optional``:
+    it may be left out. ``words``: when fixed, the words that give it
+    (none at its default)."""
+
+    name: str
+    option: str
+    flag: bool
+    what: str
+    metavar: str
+    help: str = ""
+    sep: str = ""
+    fixed: bool
+    words: list[str] = []
+    how: str
+    values: list[OpenValue] = []
+    low: int = 0
+    high: int = 0
+    limits: dict[str, int] = {}
+    size: int = 0
+    per: str = ""
+    optional: bool = False
+    note: str = ""
+
+
 class LegalCommand(msgspec.Struct, kw_only=True):
-    """A legal command: as a player would type it, as JSON to post, the
+    """A command open now (``open``: the player chooses some of its
+    values; else it is one finished command): ``label``, as a player would
+    read it (``rk engage --form heavy|light --dice UIDS (UIDS: any 0 to 2
+    of ...)``); ``params``: each parameter's domain, in the verb's order,
+    to build the command's line from (``verb`` then each parameter's words),
+    posted as ``{"line": ...}``; ``command``: a finished command it gives
+    that the rules listed, as JSON to post, and ``example``, its line; the
     seat it is given for (None: the table's), whether the asking pass may
-    give it, its verb, and ``at``: the hex it goes to, when its verb takes
-    one (a click on that hex gives it)."""
+    give it, and ``at``: the hex it goes to, when its verb takes one (a
+    click on that hex gives it)."""
 
     label: str
     command: Any
@@ -152,6 +203,9 @@ class LegalCommand(msgspec.Struct, kw_only=True):
     allowed: bool
     verb: str = ""
     at: list[int] | None = None
+    open: bool = False
+    example: str = ""
+    params: list[OpenParam] = []
 
 
 class Narrated(msgspec.Struct, kw_only=True):

@@ -45,9 +45,59 @@ REROLL = "A reroll: roll positions (from 1) of the dice to reroll."
 
 def _verb(name: str, command: type, summary: str, *params: Param, details: str = "",
           variants: tuple[tuple[str, type], ...] = (),
-          build: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Verb:
+          build: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+          opens: Callable[[Any, Any, list[Any]], list[Any]] | None = None) -> Verb:
     return Verb(name=name, command=command, summary=summary, params=params, details=details, panel=PLAY,
-                variants=variants, build=build)
+                variants=variants, build=build, opens=opens)
+
+
+def _engage_opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
+    """The engages open now (ENGAGE-5 to ENGAGE-7): per battle form, the
+    targets, Weapons and Overtax the rules listed (ENGAGE-6, ENGAGE-7e,
+    OVERTAX-2), and any of the adventurer's free dice that the form allows
+    (ENGAGE-7b: no icon or the form's; ENGAGE-7d: no Combat dice in Magic),
+    at most as many Stamina and Magicka dice as its stats (ENGAGE-7a): not
+    only the dice gathered first. Forms that offer the same merge."""
+    from domain.kernel.surface import open as op
+
+    from .rules import Decision, available_dice, die_of, race_abilities
+
+    verb = next(v for v in VERBS if v.command is c.Engage)
+    if state.turn is None:
+        return op.group(verb, commands)
+    d = Decision(state, ctx)
+    hero = state.hero(state.turn.hero)
+    dice_kind = verb.param("dice").kind
+    out = []
+    for o in op.group(verb, commands, by=lambda p: p.name == "form"):
+        form = BattleForm(o.domains["form"].values[0].value)
+        values = []
+        for uid in available_dice(d, hero):
+            die = die_of(d, hero, uid)
+            if (die.line == "combat" and form is BattleForm.MAGIC) or (die.form is not None and die.form is not form):
+                continue
+            values.append(op.value(dice_kind, (uid,), label=die.name, group=die.pool.value))
+        values = [op.Value(value=v.value[0], word=v.word, label=v.label, group=v.group) for v in values]
+        domains = dict(o.domains)
+        if values:
+            domains["dice"] = op.some(values, 0, len(values), {"stamina": hero.stamina, "magicka": hero.magicka})
+        if o.domains["faces"].how != op.FIXED:  # physical dice: a face per die rolled, and the free ones
+            domains["faces"] = op.typed(size=race_abilities.reveler_dice(hero, form), per="--dice",
+                                        note="and one per free die a Weapon adds")
+        out.append(op.Open(verb=verb, cls=o.cls, domains=domains, example=o.example))
+    return op.merge(out, "form")
+
+
+def _resolve_opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
+    """Resolving: any of the rolled dice may be left unresolved (ENGAGE-8e)."""
+    from domain.kernel.surface import open as op
+
+    verb = next(v for v in VERBS if v.command is c.Resolve)
+    n = len(state.pending.dice) if state.pending is not None else 0
+    values = [op.Value(value=i, word=str(i + 1), label=f"die {i + 1} rolled") for i in range(n)]
+    return [op.Open(verb=verb, cls=o.cls, example=o.example,
+                    domains={**o.domains, "skip": op.some(values, 0, n) if n else o.domains["skip"]})
+            for o in op.group(verb, commands, by=lambda p: False)]
 
 
 def _faces_typed(fields: dict[str, Any]) -> dict[str, Any]:
@@ -85,10 +135,11 @@ VERBS = (
           Param("weapon", Text("item"), "The one ready Weapon to apply, chosen before rolling (WEAPON-2, "
                 "WEAPON-3).", option="--weapon", metavar="ITEM"),
           Param("overtax", Flag(), "Trigger the Weapon's Overtax too; it is discarded after the engage "
-                "(OVERTAX-2, -4).", option="--overtax")),
+                "(OVERTAX-2, -4).", option="--overtax"),
+          opens=_engage_opens),
     _verb("resolve", c.Resolve, "Resolve the rolled dice (ENGAGE-8).",
           Param("skip", Positions(), "Positions of rolled dice to leave unresolved (exhausted, ENGAGE-8e), "
-                "e.g. 2,3.", option="--skip", metavar="POSITIONS")),
+                "e.g. 2,3.", option="--skip", metavar="POSITIONS"), opens=_resolve_opens),
     _verb("clear", c.ClearActive, "Remove the die in an active slot without resolving it (ACTIVE-4).",
           Param("slot", Number(1, 99, shown_from=1, of="slot"), "The active slot, counted from 1.",
                 metavar="SLOT")),

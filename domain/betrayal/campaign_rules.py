@@ -29,7 +29,6 @@ from . import campaign_commands as cc
 from .adventurer import create  # the battle's own creation, then the campaign's fields on top
 from .adventurer_state import AdventurerState
 from .campaign import CampaignContext
-from .catalog import Pack
 from .mat import starting_mat
 
 

@@ -27,8 +27,58 @@ REMOVED = Param("removed", Number(0, MAX_STANDS, of="stands"), "Stands it remove
 FACES = Numbers(of="faces", low=1, high=6)  # Conquest holds faces as read, 1 to 6
 
 
-def _verb(name: str, command: type, summary: str, *params: Param, details: str = "") -> Verb:
-    return Verb(name=name, command=command, summary=summary, params=params, panel=PLAY, details=details)
+def _verb(name: str, command: type, summary: str, *params: Param, details: str = "",
+          opens: Any = None) -> Verb:
+    return Verb(name=name, command=command, summary=summary, params=params, panel=PLAY, details=details,
+                opens=opens)
+
+
+def _named(state: Any, card: str) -> str:
+    """A Command Card in the players' words: its Regiment's or Character's name."""
+    for r in state.regiments:
+        if r.id == card:
+            return r.name
+    found = next((ch for ch in state.characters if ch.id == card), None)
+    return found.name if found is not None else card
+
+
+def _cards(field: str, order: bool = False) -> Any:
+    """The open command of a verb choosing cards (``field``) from those the
+    rules listed: any order of all of them (``order``: CMD-1, CMD-2), or
+    any as many of them as each listed command holds (REINF-8)."""
+    def opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
+        from domain.kernel.surface import open as op
+
+        verb = next(v for v in VERBS if v.command is type(commands[0]))
+        kind = verb.param(field).kind
+        cards = list(dict.fromkeys(card for cmd in commands for card in getattr(cmd, field)))
+        values = [op.Value(value=card, word=card, label=_named(state, card)) for card in cards]
+        out = []
+        for o in op.group(verb, commands, by=lambda p: p.name != field):
+            if order and len(cards) > 1:
+                domain = op.order(values)
+            elif not order and len(commands) > 1:
+                n = len(getattr(commands[0], field))
+                domain = op.some(values, n, n)
+            else:
+                domain = op.fixed(kind, getattr(o.example, field))
+            out.append(op.Open(verb=verb, cls=o.cls, domains={**o.domains, field: domain}, example=o.example))
+        return out
+
+    return opens
+
+
+def _scores(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
+    """Victory points: each player's, from 0 to the Round's limit (VICTORY-1)."""
+    from domain.kernel.surface import open as op
+
+    verb = next(v for v in VERBS if v.command is c.EndRound)
+    high = max(max(cmd.vp) for cmd in commands)
+    out = []
+    for o in op.group(verb, commands, by=lambda p: False):
+        domain = op.number(0, high, size=2, note="a's then b's") if high else o.domains["vp"]
+        out.append(op.Open(verb=verb, cls=o.cls, domains={**o.domains, "vp": domain}, example=o.example))
+    return out
 
 
 VERBS = (
@@ -40,10 +90,10 @@ VERBS = (
                 option="--faces", metavar="FACES")),
     _verb("pick-arrivals", c.PickArrivals, "Choose which waiting Regiments the successful rolls bring (REINF-8).",
           Param("regiments", Names("regiments"), "One Regiment per success, e.g. a2,a4.", option="--regiments",
-                metavar="IDS")),
+                metavar="IDS"), opens=_cards("regiments")),
     _verb("order-stack", c.OrderStack, "Command Phase: build the Command Stack, top card first (CMD-1, CMD-2).",
           Param("cards", Order(), "Every card of the stack, top first, e.g. a3,ac1,a1.", option="--cards",
-                metavar="CARDS")),
+                metavar="CARDS"), opens=_cards("cards", order=True)),
     _verb("roll-off", c.RollOff, "Supremacy Phase: roll off (SUP-1, SUP-2, SUP-4).",
           Param("faces", Numbers(of="faces", low=1, high=6, size=2), "Physical dice: both players' faces, 1 to 6.",
                 option="--faces", metavar="A,B")),
@@ -83,7 +133,8 @@ VERBS = (
           "(ACT-13, ACT-16, ACT-17)."),
     _verb("end-round", c.EndRound, "Victory Phase: score this Round, then check for a winner "
           "(VICTORY-1 to VICTORY-4).",
-          Param("vp", Pair(0, 1000), "Victory points each player scored this Round.", option="--vp")),
+          Param("vp", Pair(0, 1000), "Victory points each player scored this Round.", option="--vp"),
+          opens=_scores),
     _verb("surrender", c.Surrender, "Surrender: the battle ends at once and the opponent wins "
           "(ROUND-3, VICTORY-2).",
           Param("side", SeatKind(keys=SIDES), "The player who surrenders: a (the first) or b.", option="--side")),

@@ -220,6 +220,21 @@ class GameApp(EventSourcedApp):
         state = self.battle(battle_id).state
         return rs.legal_commands(state, self._rules_context(rs, state, None))
 
+    def open_legal(self, battle_id: str) -> tuple[Any, list[Any], list[Any]]:
+        """What may be done now in ``battle_id``, open: the game, the rules'
+        finished legal commands, and the open commands (``surface.open.Open``)
+        they make, per verb and per who gives them (``Ruleset.actor``)."""
+        from domain.kernel.surface import surface_of
+        from domain.kernel.surface.open import open_commands
+
+        rs = self.ruleset(battle_id)
+        game = self.battle(battle_id)
+        ctx = self._rules_context(rs, game.state, None)
+        finished = rs.legal_commands(game.state, ctx)
+        opens = open_commands(surface_of(rs.name).grammar, finished, game.state, ctx,
+                              split=lambda command: rs.actor(game.state, command))
+        return game, finished, opens
+
     def stream(self, battle_id: str) -> list[Envelope]:
         """Every envelope of the game's stream, in order."""
         return self.events(self.ruleset(battle_id).game_stream(battle_id))

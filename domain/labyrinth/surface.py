@@ -39,6 +39,29 @@ REROLL = Param("reroll", Flag(), "If the first check fails, reroll it once for F
                "cost: 1; FUMBLE-2).", option="--reroll")
 
 
+def _aimed(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
+    """A Main or Standby action open now: per PC and skill (or item), whom
+    it may be aimed at as one choice (TARGET-*); and, for a check a PC may
+    boost, the FP it may spend on it, 0 to what it holds, and the reroll
+    (FUMBLE-2), which the finished list leaves out."""
+    from domain.kernel.surface import open as op
+
+    cls = type(commands[0])
+    verb = next(v for v in VERBS if cls in v.classes)
+    names = {p.name for p in verb.params}
+    out = []
+    for o in op.merge(op.group(verb, commands), "target"):
+        domains = dict(o.domains)
+        actor = getattr(o.example, "actor", "")
+        held = state.find(actor).fp if actor and state.find(actor) is not None else 0
+        if "fp" in names and held > 0 and o.domains["fp"].how == op.FIXED:
+            domains["fp"] = op.Domain(how=op.RANGE, low=0, high=min(held, MAX_FP), size=1, optional=True,
+                                      note=f"FP to spend; {actor} holds {held}")
+            domains["reroll"] = op.one_of([op.value(REROLL.kind, True)], optional=True)
+        out.append(op.Open(verb=verb, cls=o.cls, domains=domains, example=o.example))
+    return out
+
+
 def _verb(name: str, command: type, summary: str, *params: Param, **more: Any) -> Verb:
     return Verb(name=name, command=command, summary=summary, params=params, panel=PLAY, **more)
 
@@ -62,7 +85,7 @@ VERBS = (
     _verb("swap", c.SwapWeapons, "Standby: swap the weapons of the Weapon and Other slots (STANDBY-4).", PC),
     _verb("standby-skill", c.UseStandbySkill,
           "Standby: use a Standby skill; it resolves in the Main-phase order (STANDBY-5).",
-          PC, Param("skill", Text("skill"), "A Standby skill's id.", metavar="SKILL"), TARGET),
+          PC, Param("skill", Text("skill"), "A Standby skill's id.", metavar="SKILL"), TARGET, opens=_aimed),
     _verb("full-defense", c.FullDefense,
           "Standby: Full defense, Waiting with damage halved until the turn ends (STANDBY-6).", PC),
     _verb("escape", c.Escape,
@@ -79,11 +102,12 @@ VERBS = (
     _verb("attack", c.Attack, "Main: a Normal attack with the Weapon slot's weapon (MAIN-2).",
           Param("actor", Unit("pc"), "The PC (default: the one acting now).", metavar="PC", required=False),
           Param("target", Unit("enemy"), "The Enemy attacked, e.g. e2.", metavar="TARGET"), FP, REROLL,
-          complete=_acting),
+          complete=_acting, opens=_aimed),
     _verb("skill", c.UseSkill, "Main: use a skill, paying its TP and any FP printed on it (MAIN-4, FUMBLE-2).",
-          PC, Param("skill", Text("skill"), "A Main skill's id.", metavar="SKILL"), TARGET, FP, REROLL),
+          PC, Param("skill", Text("skill"), "A Main skill's id.", metavar="SKILL"), TARGET, FP, REROLL,
+          opens=_aimed),
     _verb("consume", c.UseItem, "Main: use an item the PC carries; it is used up (MAIN-6).",
-          PC, Param("item", Text("item"), "An item the PC carries.", metavar="ITEM"), TARGET),
+          PC, Param("item", Text("item"), "An item the PC carries.", metavar="ITEM"), TARGET, opens=_aimed),
     _verb("enemy", c.EnemyAct, "GM (--gm-enemies): the acting Enemy's action.",
           Param("actor", Unit("enemy"), "The acting Enemy, e.g. e1.", metavar="ENEMY"),
           Param("skill", Text("action", empty="attack"), "attack (a Normal attack), pass, or one of its skills' "

@@ -793,7 +793,7 @@
       const heading = yours ? (actor ? `${whose} (${mine})` : "the table's") : `${whose}: not yours`;
       return el("div", { class: `legal-group${yours ? "" : " others"}` },
         el("h3", { text: heading }),
-        el("div", { class: "buttons" }, ...entries.map((entry) => {
+        el("div", { class: "buttons" }, ...entries.filter((e) => !e.open).map((entry) => {
           const button = el("button", {
             type: "button", class: `cmd${entry.allowed ? "" : " not-mine"}`, "data-label": entry.label,
             "data-off": entry.allowed ? "0" : "1", disabled: !entry.allowed,
@@ -801,7 +801,79 @@
           });
           button.addEventListener("click", () => send(`${base}/commands`, { command: entry.command, version: view.version }));
           return button;
-        })));
+        })),
+        ...entries.filter((e) => e.open).map((entry) => openCommand(entry, whose)));
+    }
+
+    /** An open command: a control per open parameter, built from its domain (a select for one of a
+     *  list, dice to toggle, cards to order by clicking them in sequence, numbers, faces to type),
+     *  then Give, which posts the line those choices build (the server's grammar reads it back). */
+    function openCommand(entry, whose) {
+      const off = entry.allowed ? "0" : "1";
+      const chosen = new Map(); // parameter name -> () => its words, or [] when left out
+      const controls = entry.params.filter((p) => !p.fixed).map((p) => {
+        const said = (word) => (p.flag ? [p.option] : p.option ? [`${p.option} ${word}`] : [word]);
+        const legend = el("span", { class: "param-name", text: p.option || p.metavar });
+        if (p.how === "one") {
+          const select = el("select", { "data-param": p.name, "aria-label": `${entry.verb} ${p.option || p.metavar}`, disabled: !entry.allowed, "data-off": off },
+            p.optional ? el("option", { value: "", text: p.flag ? "no" : "—" }) : null,
+            ...p.values.map((v) => el("option", { value: p.flag ? "yes" : v.word, text: v.label && v.label !== v.word ? `${v.word} · ${v.label}` : (p.flag ? "yes" : v.word) })));
+          chosen.set(p.name, () => (select.value ? said(select.value) : []));
+          return el("label", { class: "param" }, legend, select);
+        }
+        if (p.how === "some" || p.how === "order") {
+          const picked = []; // words, in the order clicked
+          const count = el("span", { class: "muted picked", "data-param-picked": p.name });
+          const items = p.values.map((v) => {
+            const b = el("button", {
+              type: "button", class: "pick", "data-param": p.name, "data-value": v.word, "data-off": off,
+              disabled: !entry.allowed, "aria-pressed": "false", title: [v.label, v.group].filter(Boolean).join(" · ") || null,
+              text: v.label && v.label !== v.word ? `${v.word}:${v.label}` : v.word,
+            });
+            b.addEventListener("click", () => {
+              const at = picked.indexOf(v.word);
+              if (at >= 0) picked.splice(at, 1);
+              else {
+                const group = p.values.filter((x) => x.group === v.group && picked.includes(x.word)).length;
+                if (p.how === "some" && (picked.length >= p.high || (v.group in p.limits && group >= p.limits[v.group]))) return;
+                picked.push(v.word);
+              }
+              for (const other of items) {
+                const n = picked.indexOf(other.dataset.value);
+                other.setAttribute("aria-pressed", n >= 0 ? "true" : "false");
+                other.dataset.order = n >= 0 ? String(n + 1) : "";
+              }
+              count.textContent = p.how === "order" ? picked.join(", ") : `${picked.length} of ${p.low === p.high ? p.low : `${p.low}–${p.high}`}`;
+            });
+            return b;
+          });
+          count.textContent = p.how === "order" ? "click the cards in order" : `0 of ${p.low === p.high ? p.low : `${p.low}–${p.high}`}`;
+          chosen.set(p.name, () => (picked.length ? said(picked.join(p.sep || ",")) : []));
+          return el("div", { class: "param" }, legend, ...items, count);
+        }
+        if (p.how === "range") {
+          const inputs = Array.from({ length: Math.max(p.size, 1) }, () => el("input", {
+            type: "number", min: String(p.low), max: String(p.high), value: String(p.low), "data-param": p.name,
+            disabled: !entry.allowed, "aria-label": `${entry.verb} ${p.option || p.metavar}`,
+          }));
+          chosen.set(p.name, () => said(inputs.map((i) => i.value).join(",")));
+          return el("label", { class: "param" }, legend, ...inputs, p.note ? el("span", { class: "muted", text: p.note }) : null);
+        }
+        const input = el("input", { type: "text", "data-param": p.name, placeholder: "faces, 1 to 6: 3,5", disabled: !entry.allowed });
+        chosen.set(p.name, () => (input.value.trim() ? said(input.value.trim()) : []));
+        return el("label", { class: "param" }, legend, input);
+      });
+      const give = el("button", {
+        type: "button", class: "cmd give", "data-give": entry.verb, "data-off": off, disabled: !entry.allowed,
+        title: entry.allowed ? null : `${whose}, not yours`, text: "Give",
+      });
+      give.addEventListener("click", () => {
+        const words = [entry.verb];
+        for (const p of entry.params) words.push(...(p.fixed ? p.words : chosen.get(p.name)()));
+        send(`${base}/commands`, { line: words.join(" "), version: view.version });
+      });
+      return el("div", { class: `open-cmd${entry.allowed ? "" : " not-mine"}`, "data-label": entry.label, "data-verb": entry.verb },
+        el("div", { class: "open-label", text: entry.label }), ...controls, give);
     }
 
     // -- the units ------------------------------------------------------------------

@@ -192,7 +192,8 @@ def test_log_narrates_every_event_and_marks_undone_commands(clash):
 def test_json_output_parses_for_looking_and_acting(clash):
     assert state()["battle"] == "waystone-1"
     legal = json.loads(ok("legal", "--json").stdout)
-    assert {"rk": "rk end-turn", "command": {"type": "EndTurn"}} in legal
+    assert {"rk": "rk end-turn", "command": {"type": "EndTurn"}, "open": False} in \
+        [{k: e[k] for k in ("rk", "command", "open")} for e in legal]
     acted = json.loads(ok("--json", "move", "b2").stdout)
     assert [e["type"] for e in acted["events"]] == ["CommandIssued", "HeroMoved"]
     assert acted["narration"] == ["MOVE-1: Ysolda moves a1 → a2 → b2"]
@@ -205,7 +206,7 @@ def test_json_output_parses_for_looking_and_acting(clash):
 
 def test_physical_faces_are_typed_from_1_to_6(store):
     ok(*NEW, "--physical-dice")
-    assert "--faces F,F" in ok("legal").stdout
+    assert "[--faces FACES]" in ok("legal").stdout  # one per die of --dice (ENGAGE-7)
     ok("move", "b2")
     out = ok("engage", "--form", "light", "--target", "e1", "--dice", "1,2", "--faces", "1,6").stdout
     assert "1 (Tenacity)" in out and "6 (combat 2)" in out

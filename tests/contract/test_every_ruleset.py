@@ -90,3 +90,42 @@ def test_random_legal_play_from_every_example_holds_through_the_kernel(surface, 
 def test_every_golden_log_verifies_against_todays_rules(path: Path):
     report = verify_log(path.read_bytes())
     assert report.ok, report.summary()
+
+
+MOVES = 60  # commands of random play per game in the open-command contract
+
+
+@pytest.mark.parametrize("surface, setup, example", [
+    pytest.param(surface, setup, example, id=f"{setup.name}-{n}")
+    for surface in surfaces() for setup in surface.setups for n, example in enumerate(setup.examples)])
+def test_legal_gives_open_commands_whose_every_choice_reads_back(surface, setup, example):
+    """Issue 20: ``legal`` answers which commands are open and each
+    parameter's domain. Over random play from every example: every command
+    the rules list is one an open command gives (its domains admit it);
+    random choices from every open command's domains make a line that the
+    grammar reads back as a command of that verb; and the open list names
+    each verb no more often than the finished one does."""
+    rnd = random.Random(20)
+    rs = registry.load(surface.ruleset)
+    grammar = surface.grammar
+    with GameApp("memory") as app:
+        fields = {**example, "name": "open-1"}
+        if _has(setup, "seed"):
+            fields["seed"] = 5
+        setup.start(app, msgspec.convert(fields, setup.request))
+        for _ in range(MOVES):
+            game, finished, opens = app.open_legal("open-1")
+            if not finished:
+                break
+            for command in finished:
+                assert any(o.admits(command) for o in opens), grammar.spell(command)
+            assert len(opens) <= len(finished)
+            for o in opens:
+                assert o.text().startswith(f"rk {o.verb.name}")
+                for _ in range(3):
+                    line = o.line(o.choose(rnd))
+                    made = grammar.parse(line)
+                    assert type(made) is o.cls, line
+                if o.fixed:
+                    assert grammar.parse(o.line({})) == o.example
+            app.execute("open-1", rnd.choice(finished))

@@ -140,8 +140,10 @@ def test_legal_commands_are_marked_allowed_for_the_seat_whose_turn_it_is(table: 
     g = table.new_clash()
     by_host = table.legal(g)
     assert by_host and all(entry["allowed"] for entry in by_host)
+    keys = ("label", "command", "actor", "allowed", "verb", "at", "open")
     assert {"label": "rk move a2", "command": {"type": "Move", "to": [0, 1]}, "actor": "ria",
-            "allowed": True, "verb": "move", "at": [0, 1]} in by_host  # a click on a2 gives it
+            "allowed": True, "verb": "move", "at": [0, 1], "open": False} in \
+        [{k: e[k] for k in keys} for e in by_host]  # a click on a2 gives it
     assert {entry["actor"] for entry in by_host} == {"ria"}
     ria, tarn, spectator = (table.legal(g, h) for h in (table.seat(g, "ria"), table.seat(g, "tarn"),
                                                         table.spectator(g)))
@@ -382,3 +384,27 @@ def test_the_live_feed_tells_a_viewer_each_version_the_game_reaches(table: Table
 
 def test_every_endpoint_has_a_test_of_its_success_answer():
     assert set(COVERS) == {e.name for e in ENDPOINTS}
+
+
+@covers("getLegal")
+@pytest.mark.rule("ENGAGE-7a", "ENGAGE-7b")
+def test_legal_gives_open_commands_and_a_line_built_from_their_domains_is_given(table: Table):
+    """Issue 20: an engage is open (form, target, any of the free dice the
+    form allows, at most the stats' worth); a line built from its domains
+    is posted as it is, and the rules refuse what they refuse."""
+    g = table.new_clash()
+    table.done(g, {"type": "Move", "to": [1, 1]})  # b2, next to e1
+    engages = [e for e in table.legal(g) if e["verb"] == "engage"]
+    assert engages and all(e["open"] for e in engages if any(not p["fixed"] for p in e["params"]))
+    heavy = next(e for e in engages if any(p["name"] == "form" and any(v["word"] == "heavy" for v in p["values"])
+                                           for p in e["params"]))
+    dice = next(p for p in heavy["params"] if p["name"] == "dice")
+    assert (dice["how"], dice["low"], dice["option"]) == ("some", 0, "--dice")
+    assert dice["high"] <= sum(dice["limits"].values()) and len(dice["values"]) > dice["high"]
+    assert heavy["command"]["type"] == "Engage" and heavy["example"].startswith("rk engage")
+    chosen = dice["values"][-1]["word"]
+    r = table.client.post(f"/api/games/{g}/commands", json={"line": f"engage --form heavy --target e1 --dice {chosen}"},
+                          headers=table.host)
+    assert r.status_code == 200, r.text
+    assert table.client.post(f"/api/games/{g}/commands", json={"line": "fly away"},
+                             headers=table.host).status_code == 400

@@ -203,6 +203,23 @@ def command(page, label: str):
     return page.locator(f'[data-testid="legal"] button[data-label="{label}"]')
 
 
+def give_engage(page, form: str, target: str, dice: list[str]) -> None:
+    """An engage built on the page from its open command: the form and the
+    target chosen from their lists, the dice toggled one by one (ENGAGE-7a:
+    no more than the stats allow), then Give."""
+    block = page.locator('[data-testid="legal"] .open-cmd[data-verb="engage"]').filter(
+        has=page.locator(f'option[value="{form}"], .open-label:text-matches("--form {form}( |$)")')).first
+    expect(block).to_be_visible()
+    if block.locator('select[data-param="form"]').count():
+        block.locator('select[data-param="form"]').select_option(form)
+    block.locator('select[data-param="target"]').select_option(target)
+    for uid in dice:
+        die = block.locator(f'button.pick[data-param="dice"][data-value="{uid}"]')
+        die.click()
+        expect(die).to_have_attribute("aria-pressed", "true")
+    block.locator("button.give").click()
+
+
 def shown(page) -> None:
     """Wait until the page has drawn the table."""
     expect(page.locator("body")).to_have_attribute("data-version", re.compile(r"^\d+$"))
@@ -250,8 +267,9 @@ def test_two_seats_play_a_clash_and_each_sees_the_others_moves_live(server, open
     expect(ria.get_by_test_id("log")).to_contain_text("MOVE-1: Tarn moves b1 → c1 → c2")
     expect(command(ria, "rk end-turn")).to_be_disabled()
 
-    command(tarn, "rk engage --form heavy --target e1 --dice 1").click()
-    command(tarn, "rk resolve").click()
+    give_engage(tarn, form="heavy", target="e1", dice=["1"])  # chosen on the page (ENGAGE-5 to ENGAGE-7)
+    expect(ria.get_by_test_id("log")).to_contain_text("rk engage --form heavy --target e1 --dice 1")
+    tarn.locator('[data-testid="legal"] .open-cmd[data-verb="resolve"] button.give').click()  # none skipped
     expect(ria.get_by_test_id("card-e1")).to_contain_text("1/2 HP")
     expect(ria.get_by_test_id("card-tarn")).to_contain_text("skill")  # the die on the cooldown track
 

@@ -214,17 +214,21 @@ def words_of(verb: Verb, values: dict[str, Any], cls: type | None = None,
     out: list[str] = []
     for p in verb.params:
         value = plain(values[p.name]) if p.name in values else plain(verb.default(p, cls))
-        if not _shown(verb, p, value, cls):
-            continue
-        if p.positional:
-            out.append(p.kind.spell(value, placeholders))
-        elif p.flag:
-            out.append(p.option if value else "--no-" + p.option[2:])
-        elif p.repeat:
-            out += [f"{p.option} {p.kind.spell(v, placeholders)}" for v in value]
-        else:
-            out.append(f"{p.option} {p.kind.spell(value, placeholders)}")
+        out += param_words(verb, p, value, cls, placeholders)
     return out
+
+
+def param_words(verb: Verb, p: Param, value: Any, cls: type | None = None, placeholders: bool = False) -> list[str]:
+    """The words that give ``value`` (plain) of ``p``: none at its default."""
+    if not _shown(verb, p, value, cls):
+        return []
+    if p.positional:
+        return [p.kind.spell(value, placeholders)]
+    if p.flag:
+        return [p.option if value else "--no-" + p.option[2:]]
+    if p.repeat:
+        return [f"{p.option} {p.kind.spell(v, placeholders)}" for v in value]
+    return [f"{p.option} {p.kind.spell(value, placeholders)}"]
 
 
 def _shown(verb: Verb, p: Param, value: Any, cls: type | None) -> bool:

@@ -79,6 +79,10 @@ class Verb:
     ``find_game``: the game this verb acts on when none is named, where it
     is not the one its surface's ``find_game`` finds (a promotion: the
     battle the adventurer fights, ADVANCE-16); as ``Surface.find_game``.
+    ``opens(state, ctx, commands)``: the open commands (``open.Open``) of
+    the finished ``commands`` of this verb the rules listed, where the
+    verb knows more than they show (every subset of some dice, every
+    order of a stack); default: ``open.group``.
     """
 
     name: str
@@ -93,6 +97,7 @@ class Verb:
     fields: Callable[[Any], dict[str, Any]] | None = None
     complete: Callable[[Any, str, dict[str, Any]], dict[str, Any]] | None = None
     find_game: Callable[[Any, dict[str, Any]], str] | None = None
+    opens: Callable[[Any, Any, list[Any]], list[Any]] | None = None
 
     @property
     def words(self) -> tuple[str, ...]:
