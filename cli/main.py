@@ -48,10 +48,9 @@ def status(
         show_default=False)] = None,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
-    """Show the battle: map, round and turn, adventurers, enemies, rolled dice.
+    """Show the game as its ruleset draws it: the board, whose turn, the units and their dice.
 
-    Hexes are named by the column letters and row numbers around the map; the
-    adventurers' free dice carry the uids that --dice takes.
+    The names it shows (hexes, units, dice) are the ones the game's commands take.
     """
     from . import game
 
@@ -60,9 +59,9 @@ def status(
 
 @app.command(cls=GameCommand, rich_help_panel=LOOK)
 def legal(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
-    """List what may be done now, one `rk` command per line.
+    """List what may be done now: each command open now, one per line, with the values each part may take.
 
-    An engage is listed with every die it may gather; any subset of them is legal too.
+    Where a part is open (which dice, which order of cards), its line says what it may be chosen from.
     """
     from . import game
 
@@ -231,7 +230,7 @@ def demo(
 def play(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False) -> None:
     """An interactive shell for a table session: the same commands without `rk`.
 
-    Type status, legal, move c4, engage ..., undo, help; quit or Ctrl-D leaves.
+    Type status, legal, any of the game's commands, undo, help; quit or Ctrl-D leaves.
     """
     from .shell import run
 
