@@ -185,7 +185,8 @@ class Open:
 def value(kind: Kind, v: Any, label: str = "", group: str = "") -> Value:
     """``v`` (plain) as a ``Value`` of ``kind``, its word as typed."""
     v = plain(v)
-    return Value(value=v, word=kind.spell(v, placeholders=True) if v is not None else "", label=label, group=group)
+    given = v is not None and v != () and v != []  # an empty list is a part left out: no word
+    return Value(value=v, word=kind.spell(v, placeholders=True) if given else "", label=label, group=group)
 
 
 def fixed(kind: Kind, v: Any) -> Domain:
