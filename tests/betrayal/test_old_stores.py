@@ -48,3 +48,49 @@ def test_the_old_stores_hold_snapshots_under_their_stable_topics():
     with sqlite3.connect(HERE / "delve.sqlite") as db:
         topics = {row[0] for row in db.execute("select topic from stored_snapshots")}
     assert topics == {"betrayal.snapshot.Battle", "betrayal.snapshot.Delve"}
+
+
+def test_the_classes_that_moved_keep_their_old_topics_in_a_fresh_process():
+    """Loading the ruleset as the kernel does is enough: the old
+    ``module:qualname`` topics resolve to the classes where they are now."""
+    import subprocess
+    import sys
+
+    probe = (
+        "from domain.kernel.ruleset import load\n"
+        "from eventsourcing.utils import resolve_topic\n"
+        "load('betrayal')\n"
+        "from domain.betrayal.battle.events import DiceRolled\n"
+        "from domain.betrayal.battle.state import BattleState\n"
+        "from domain.betrayal.adventurer.events import XpGained\n"
+        "from domain.betrayal.delve.aggregate import DelveState\n"
+        "from domain.betrayal.campaign.game import CampaignState\n"
+        "assert resolve_topic('domain.betrayal.events:DiceRolled') is DiceRolled\n"
+        "assert resolve_topic('domain.betrayal.state:BattleState') is BattleState\n"
+        "assert resolve_topic('domain.betrayal.adventurer_events:XpGained') is XpGained\n"
+        "assert resolve_topic('domain.betrayal.delve:DelveState') is DelveState\n"
+        "assert resolve_topic('domain.betrayal.campaign:CampaignState') is CampaignState\n"
+        "print('resolved')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=Path(__file__).resolve().parents[2],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "resolved", done.stderr
+
+
+def test_every_stored_class_has_its_old_topic():
+    """Every event class of the package (stored under a ``betrayal.``
+    TOPIC) and every state its snapshots hold was in a module that moved
+    (the kernel's ``betrayal.BattleRegistered``, an old index, never was)."""
+    from domain.betrayal import topics
+    from domain.betrayal.ruleset import ADVENTURERS, DELVES, RULESETS
+    from domain.kernel.messages import known_topics
+
+    old = topics.old_topics()
+    events = {cls for topic, cls in known_topics().items()
+              if topic.startswith("betrayal.") and cls.__module__.startswith("domain.betrayal.")}
+    states = {rs.state_type for rs in RULESETS} | {ADVENTURERS.state_type, DELVES.state_type}
+    assert len(events) > 100 and len(states) == 4
+    assert events | states <= set(old.values())
+    for topic, cls in old.items():
+        module, _, qualname = topic.partition(":")
+        assert topics.MOVED[module] == cls.__module__ and qualname == cls.__qualname__

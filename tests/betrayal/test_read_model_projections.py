@@ -11,12 +11,12 @@ from types import SimpleNamespace
 import pytest
 from eventsourcing.utils import Environment
 
-from domain.betrayal import adventurer as adv
-from domain.betrayal import events as ev
-from domain.betrayal.party import party_member
-from domain.betrayal.application import BetrayalApp, adventurer_stream
-from domain.betrayal.bots import greedy_choice, random_choice
-from domain.betrayal.state import BattleState, Phase
+from domain.betrayal.adventurer import aggregate as adv
+from domain.betrayal.battle import events as ev
+from domain.betrayal.table.party import party_member
+from domain.betrayal.battle.application import BetrayalApp, adventurer_stream
+from domain.betrayal.battle.bots import greedy_choice, random_choice
+from domain.betrayal.battle.state import BattleState, Phase
 from domain.betrayal.vocab import Difficulty
 from domain.kernel.errors import NotFound, RuleViolation
 from domain.kernel.hexes import name
