@@ -15,33 +15,37 @@ process that has loaded the ruleset."""
 from __future__ import annotations
 
 import inspect
-from importlib import import_module
+from types import ModuleType
 
 from eventsourcing.utils import register_topic
 
-MOVED = {
-    "domain.betrayal.state": "domain.betrayal.battle.state",
-    "domain.betrayal.commands": "domain.betrayal.battle.commands",
-    "domain.betrayal.events": "domain.betrayal.battle.events",
-    "domain.betrayal.adventurer": "domain.betrayal.adventurer.aggregate",
-    "domain.betrayal.adventurer_events": "domain.betrayal.adventurer.events",
-    "domain.betrayal.adventurer_state": "domain.betrayal.adventurer.state",
-    "domain.betrayal.delve": "domain.betrayal.delve.aggregate",
-    "domain.betrayal.campaign": "domain.betrayal.campaign.game",
-    "domain.betrayal.campaign_commands": "domain.betrayal.campaign.commands",
+from .adventurer import aggregate as adventurer, events as adventurer_events, state as adventurer_state
+from .battle import commands, events, state
+from .campaign import commands as campaign_commands, game as campaign
+from .delve import aggregate as delve
+
+MOVED: dict[str, ModuleType] = {
+    "domain.betrayal.state": state,
+    "domain.betrayal.commands": commands,
+    "domain.betrayal.events": events,
+    "domain.betrayal.adventurer": adventurer,
+    "domain.betrayal.adventurer_events": adventurer_events,
+    "domain.betrayal.adventurer_state": adventurer_state,
+    "domain.betrayal.delve": delve,
+    "domain.betrayal.campaign": campaign,
+    "domain.betrayal.campaign_commands": campaign_commands,
 }
-"""Old module -> new module, for the modules that define the stored event
-classes, the snapshot states, the commands an issued command carries, and
-the types inside them."""
+"""Old module name -> the module now, for the modules that define the
+stored event classes, the snapshot states, the commands an issued command
+carries, and the types inside them."""
 
 
 def old_topics() -> dict[str, type]:
     """Every class defined in a moved module, by its topic before the move."""
     found: dict[str, type] = {}
-    for old, new in MOVED.items():
-        module = import_module(new)
+    for old, module in MOVED.items():
         for _, cls in inspect.getmembers(module, inspect.isclass):
-            if cls.__module__ == new:
+            if cls.__module__ == module.__name__:
                 found[f"{old}:{cls.__qualname__}"] = cls
     return found
 

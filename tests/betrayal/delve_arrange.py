@@ -165,7 +165,7 @@ def fold_delve(events, state: DelveState | None = None) -> DelveState | None:
     return state
 
 
-# --- reference readings of the rules, written independently of delve_map.py --------
+# --- reference readings of the rules, written independently of delve/map.py --------
 
 
 def laid(tile, rotation: int, origin: Hex) -> frozenset:

@@ -1,4 +1,4 @@
-"""The geometry of a growing delve map (delve_map.py): which Connection
+"""The geometry of a growing delve map (delve/map.py): which Connection
 hexes are explorable (EXPLORATION-5 to 5b), where a revealed tile may be
 connected (EXPLORATION-9 to 9e) and in which order caches and enemies are
 placed (EXPLORATION-10a, EXPLORATION-11).

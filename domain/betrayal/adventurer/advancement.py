@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
-from . import events as ae
-from .state import AdventurerState
 from domain.betrayal.packs.catalog import Pack
+
+from . import events as ae
 from .mat import COMBAT, STATS, filled, free_round_slots, line_of, mat_of, next_slot
+from .state import AdventurerState
 
 
 def _pay(state: AdventurerState, cost: int, what: str, rule: str) -> None:

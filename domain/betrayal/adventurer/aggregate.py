@@ -10,12 +10,13 @@ from domain.kernel.errors import MalformedCommand
 from domain.kernel.messages import Event
 from domain.kernel.names import check_name
 
-from . import events as campaign_events
-from .state import AdventurerEvent, AdventurerState, MatRow
-from domain.betrayal.packs.catalog import Pack
 from domain.betrayal.battle.commands import Member
 from domain.betrayal.battle.state import BattleState, Hero, Outcome, TrackDie
+from domain.betrayal.packs.catalog import Pack
 from domain.betrayal.vocab import Attaches, BattleForm
+
+from . import events as campaign_events
+from .state import AdventurerEvent, AdventurerState, MatRow
 
 __all__ = ["AdventurerCreated", "AdventurerEvent", "AdventurerRestored", "AdventurerState", "BattleConcluded",
            "MatRow", "concluded", "create", "evolve_adventurer", "member"]

@@ -3,7 +3,7 @@ joining a campaign, XP gained and spent (the Reward Phase), skill lines
 trained, items moved, rest at the End of Day and the end of a session.
 
 Each event records its outcome (the cost paid, the HP healed), so ``evolve``
-only applies it; ``advancement``, ``inventory`` and ``campaign_rules``
+only applies it; ``advancement``, ``inventory`` and ``campaign.rules``
 decide them."""
 
 from __future__ import annotations

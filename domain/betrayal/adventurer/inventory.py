@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
+from domain.betrayal.packs.catalog import Pack
+
 from . import events as ae
 from .state import AdventurerState
-from domain.betrayal.packs.catalog import Pack
 
 READY_SLOTS = 4
 INVENTORY = 8

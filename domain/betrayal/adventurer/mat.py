@@ -17,8 +17,9 @@ from typing import NamedTuple
 
 from domain.kernel.errors import RuleViolation
 
-from .state import AdventurerState, MatRow
 from domain.betrayal.packs.catalog import Pack
+
+from .state import AdventurerState, MatRow
 
 STATS = ("health", "stamina", "magicka")
 COMBAT = "combat"

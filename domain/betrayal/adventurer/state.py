@@ -1,6 +1,6 @@
 """What an adventurer carries between battles, and the base of the events
 of its stream. The battle-side events live in ``adventurer``, the campaign
-ones (rewards, advancements, items, rest) in ``adventurer_events``."""
+ones (rewards, advancements, items, rest) in ``events``."""
 
 from __future__ import annotations
 

@@ -8,20 +8,21 @@ from __future__ import annotations
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import name
 
-from . import events as ev
 from domain.betrayal.delve import exploration
-from . import flow, hooks
+from domain.betrayal.delve.aggregate import TurnMarks
 from domain.betrayal.packs.catalog import Face, SkillDie
+from domain.betrayal.vocab import AbilityType, BattleForm, Difficulty, Effect, Pool, Status
+
+from . import events as ev
+from . import flow, hooks
 from .commands import ClearActive, Engage, Move, MoveToExplore, Resolve
 from .context import ACTIVE_SLOTS, ENEMY_DIE, ENEMY_DIE_FACES, MAX_TENACITY
 from .damage import heal_hero, hurt_foe, hurt_hero
 from .decision import Decision
-from domain.betrayal.delve.aggregate import TurnMarks
 from .heroes import available_dice, die_of, exhaust, gain_fatigue, lose_status, statuses
 from .hooks import EngagePool
 from .reach import check_target, find_unit, occupied
 from .state import MOVES_PER_TURN, ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark  # noqa: F401 (MOVES_PER_TURN: rules.py reads it here)
-from domain.betrayal.vocab import AbilityType, BattleForm, Difficulty, Effect, Pool, Status
 
 WEAPON_FORMS = (BattleForm.LIGHT, BattleForm.HEAVY, BattleForm.RANGED)
 

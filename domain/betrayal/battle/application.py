@@ -15,11 +15,12 @@ from domain.kernel.names import check_name
 from domain.kernel.ruleset import Write
 
 from domain.betrayal.adventurer import aggregate as adv
-from .commands import StartClash, StartDelve, StartDungeon
 from domain.betrayal.delve.aggregate import DelveState
-from .ruleset import ADVENTURERS, BETRAYAL, DELVES
 from domain.betrayal.table.party import PartySpec
 from domain.betrayal.vocab import Difficulty
+
+from .commands import StartClash, StartDelve, StartDungeon
+from .ruleset import ADVENTURERS, BETRAYAL, DELVES
 
 __all__ = ["BetrayalApp", "PartySpec", "Result", "adventurer_stream", "battle_stream", "delve_of", "delve_stream",
            "new_clash", "new_delve", "new_dungeon", "adventurer"]

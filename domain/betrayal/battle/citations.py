@@ -10,10 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.betrayal.adventurer import aggregate as adv
-from . import commands as cmd
 from domain.betrayal.delve import aggregate as dv
-from . import events as ev
 from domain.betrayal.vocab import Objective
+
+from . import commands as cmd
+from . import events as ev
 
 _RULE_PREFIX = re.compile(r"^([A-Z][A-Z-]*-\d+[a-z]?):\s*")
 _FOE_ID = re.compile(r"^e\d+$")  # foes are e1, e2... in placement order (setup.py)

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from .board import Board
-from domain.betrayal.packs.catalog import Enemy, Pack, Setup, SkillDie
 from domain.betrayal.delve.aggregate import DelveState
 from domain.betrayal.delve.map import DelveMap, delve_map
+from domain.betrayal.packs.catalog import Enemy, Pack, Setup, SkillDie
 from domain.betrayal.vocab import Mode
+
+from .board import Board
 
 # The enemy Combat die: miss, miss, 1, 1, 1, 2 (betrayal-facts, ENGAGE-7,
 # a documented default: only misses, 1s and 2s are known to exist).

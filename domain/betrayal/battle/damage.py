@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from domain.betrayal.vocab import Status
+
 from . import events as ev
 from . import hooks
 from .decision import Decision
 from .heroes import die_of, empty_active, exhaust, gain_fatigue, ward
 from .state import ActiveDie, DieKind, Hero
-from domain.betrayal.vocab import Status
 
 
 def choose_blocks(active: tuple[ActiveDie, ...], damage: int) -> tuple[int, ...]:

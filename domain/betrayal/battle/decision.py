@@ -8,8 +8,9 @@ from __future__ import annotations
 from domain.kernel import rng
 from domain.kernel.errors import MalformedCommand
 
-from .context import RulesContext
 from domain.betrayal.delve.aggregate import DelveEvent, DelveState, draw_counter, evolve_delve
+
+from .context import RulesContext
 from .events import BattleEvent
 from .evolve import evolve
 from .state import BattleState, Hero

@@ -1,5 +1,5 @@
 """The choose-defense option's Defend (COMBAT-4): while an enemy's strike
-waits on an adventurer (``foes.defense_wanted``), the player chooses its
+waits on an adventurer (``enemies.turn.defense_wanted``), the player chooses its
 active block dice, its race reaction (RACE-ARGONIAN, RACE-IMPERIAL) and its
 Armor and Pets (ARMOR-2, OVERTAX-3); then the strike, the enemy's turn and
 the round go on. It joins the race and item rules, so it sits above both."""
@@ -10,12 +10,12 @@ from domain.kernel.errors import MalformedCommand, RuleViolation
 
 from . import events as ev
 from . import flow
+from .abilities.race import METTLE_LIMIT, NAMES, REACTIONS, reaction_prevents, rule_of
 from .commands import Defend
 from .damage import choose_blocks, left_after_ward
 from .decision import Decision
 from .enemies.turn import finish_enemy_turn, strike
 from .items.use import defense_choice
-from .abilities.race import METTLE_LIMIT, NAMES, REACTIONS, reaction_prevents, rule_of
 from .state import Phase
 
 
@@ -62,7 +62,7 @@ def defend(d: Decision, cmd: Defend) -> None:
 def legal_defenses(d: Decision, check) -> list[Defend]:
     """Defends offered while a strike waits: the default blocks or none,
     each with and without the race reaction, when the rules accept it
-    (``item_use.legal_defenses`` adds the item choices)."""
+    (``items.use.legal_defenses`` adds the item choices)."""
     out = []
     for cmd in (Defend(), Defend(blocks=()), Defend(race=True), Defend(blocks=(), race=True)):
         if check(cmd) and cmd not in out:

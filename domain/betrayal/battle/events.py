@@ -8,6 +8,8 @@ from domain.kernel import commandlog
 from domain.kernel.hexes import Hex
 from domain.kernel.messages import Event
 
+from domain.betrayal.vocab import BattleForm, Difficulty, Marker, Objective, Status
+
 from .commands import BattleCommand
 from .state import (
     ActiveDie,
@@ -21,7 +23,6 @@ from .state import (
     Termination,
     TrackDie,
 )
-from domain.betrayal.vocab import BattleForm, Difficulty, Marker, Objective, Status
 
 
 class BattleEvent(Event, frozen=True, kw_only=True):

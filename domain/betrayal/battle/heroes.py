@@ -3,12 +3,13 @@ skill die is, putting dice on the cooldown track, statuses on the track."""
 
 from __future__ import annotations
 
+from domain.betrayal.packs.catalog import SkillDie
+from domain.betrayal.vocab import Effect, Status
+
 from . import events as ev
 from . import track as tracks
-from domain.betrayal.packs.catalog import SkillDie
 from .decision import Decision
 from .state import DieKind, Hero, TrackDie
-from domain.betrayal.vocab import Effect, Status
 
 
 def die_of(d: Decision, hero: Hero, uid: int) -> SkillDie:

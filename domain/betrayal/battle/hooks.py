@@ -1,9 +1,9 @@
 """Hook points: where the core battle rules (``actions``, ``damage``,
-``exploration``, ``flow``, ``foes``) let the race, class and item abilities
+``exploration``, ``flow``, ``enemies.turn``) let the race, class and item abilities
 act, without importing them.
 
-The dependency runs one way. The ability modules (``race_abilities``,
-``class_abilities``, ``item_use``, ``item_wards``) build on the core: they
+The dependency runs one way. The ability modules (``abilities.race``,
+``abilities.classes``, ``items.use``, ``items.wards``) build on the core: they
 import its modules and register their functions here as they are imported.
 The core only reads these hook points. ``rules`` imports every ability
 module, so the hooks are all in place before any command is decided.

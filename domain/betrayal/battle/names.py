@@ -7,9 +7,10 @@ the same everywhere."""
 from __future__ import annotations
 
 from domain.betrayal.packs.catalog import Pack, describe_face
+from domain.betrayal.vocab import AbilityType
+
 from .context import ENEMY_DIE, ENEMY_DIE_FACES
 from .state import ActiveDie, BattleState, DieKind, Hero, TrackDie
-from domain.betrayal.vocab import AbilityType
 from domain.kernel.hexes import label
 
 

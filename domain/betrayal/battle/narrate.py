@@ -11,11 +11,12 @@ from functools import lru_cache, singledispatch
 
 from domain.betrayal.adventurer import aggregate as adv
 from domain.betrayal.delve import aggregate as dv
-from . import events as ev
 from domain.betrayal.packs.catalog import Pack
+from domain.betrayal.vocab import Objective
+
+from . import events as ev
 from .citations import cited_rule, concluded_rule
 from .state import BattleState, DieKind
-from domain.betrayal.vocab import Objective
 from domain.kernel.hexes import label, name
 
 from .names import die_name, rolled_face, unit_name

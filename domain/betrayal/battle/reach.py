@@ -8,10 +8,11 @@ from __future__ import annotations
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import distance
 
+from domain.betrayal.vocab import BattleForm, Status
+
 from .decision import Decision
 from .heroes import statuses
 from .state import Foe, Hero
-from domain.betrayal.vocab import BattleForm, Status
 
 
 def occupied(d: Decision) -> set:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
-from . import actions, flow, setup
 from domain.betrayal.delve import exploration
-from .abilities import classes as class_abilities, class_progress  # class abilities (CLASS-*, ADVANCE-16)
-from . import defense
-from .items import use as item_use, wards as item_wards
-from .abilities import race as race_abilities  # noqa: F401 (item_wards: imported for its hook)
+from domain.betrayal.vocab import BattleForm, Pool, Status
+
+from . import actions, defense, flow, setup
+from .abilities import class_progress, classes as class_abilities  # class abilities (CLASS-*, ADVANCE-16)
+from .abilities import race as race_abilities
 from .commands import (
     BattleCommand,
     ClearActive,
@@ -41,9 +41,9 @@ from .decision import Decision
 from .events import BattleEvent
 from .evolve import evolve, replay
 from .heroes import available_dice, die_of, statuses
+from .items import use as item_use, wards as item_wards  # noqa: F401 (item_wards: imported for its hook)
 from .reach import check_target, occupied
 from .state import BattleState, Phase
-from domain.betrayal.vocab import BattleForm, Pool, Status
 
 __all__ = ["decide", "evolve", "replay", "legal_commands"]
 

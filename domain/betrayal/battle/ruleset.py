@@ -18,21 +18,22 @@ from domain.kernel.errors import MalformedCommand, NotFound
 from domain.kernel.messages import Event
 from domain.kernel.ruleset import Aggregate, Outcome, Problem, RandomCheck, Ruleset, Summary, Write
 
-from . import seats
 from domain.betrayal import RULES_VERSION
 from domain.betrayal.adventurer import aggregate as adv
 from domain.betrayal.adventurer import events as campaign_events
-from . import events as ev
-from domain.betrayal.packs.catalog import Pack
-from .citations import cited_rule
 from domain.betrayal.delve import aggregate as dv
+from domain.betrayal.packs.catalog import Pack
+from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.vocab import DELVE_OBJECTIVES
+
+from . import seats
+from . import events as ev
+from .citations import cited_rule
 from .commands import BattleCommand, StartClash, StartDelve, StartDungeon
 from .context import RulesContext, context_for
 from .evolve import evolve, replay
 from .narrate import describe
-from domain.betrayal.packs.load import starter_pack
 from .state import BattleState, Phase
-from domain.betrayal.vocab import DELVE_OBJECTIVES
 
 ADVENTURERS = Aggregate(
     kind="adventurer",

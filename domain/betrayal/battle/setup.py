@@ -11,15 +11,16 @@ from domain.kernel.names import check_name
 from domain.kernel.rng import check_seed
 
 from domain.betrayal import RULES_VERSION
+from domain.betrayal.delve.aggregate import DelveBegun, DelveState
+from domain.betrayal.delve.map import entrance
+from domain.betrayal.vocab import LEVELS, Objective, Status
+
 from . import events as ev
 from .commands import Member, StartClash, StartDelve, StartDungeon
 from .decision import Decision
 from .enemies.bags import chip_side
-from domain.betrayal.delve.aggregate import DelveBegun, DelveState
-from domain.betrayal.delve.map import entrance
 from .flow import begin_round
 from .state import DieKind, Hero, Options, OwnedDie, TrackDie
-from domain.betrayal.vocab import LEVELS, Objective, Status
 
 MAX_PARTY = 4
 # EP-2 takes the party's XP dial (betrayal-facts.md, "Fills EP-2"): the dial

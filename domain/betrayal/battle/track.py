@@ -13,8 +13,9 @@ from collections.abc import Iterable
 
 import msgspec
 
-from .state import DieKind, TrackDie
 from domain.betrayal.vocab import Status
+
+from .state import DieKind, TrackDie
 
 Track = tuple[TrackDie, ...]
 

@@ -1,6 +1,6 @@
 """The campaign's verbs on the kernel's application: begin a campaign, find
 the one a command acts on, give it a command, and work out what a finished
-battle gives in its Reward Phase. The rules are ``campaign_rules``'; this
+battle gives in its Reward Phase. The rules are ``rules``'; this
 is where the store is read."""
 
 from __future__ import annotations
@@ -8,13 +8,14 @@ from __future__ import annotations
 from domain.kernel.errors import MalformedCommand, NotFound
 from domain.kernel.games import GameApp, Result
 
+from domain.betrayal.battle.ruleset import ADVENTURERS, BETRAYAL
+from domain.betrayal.battle.state import Outcome
+from domain.betrayal.delve.aggregate import DelveConcluded, DelveRestored
+from domain.betrayal.vocab import Difficulty
+
 from . import commands as cc
 from .game import CampaignState
 from .ruleset import CAMPAIGN
-from domain.betrayal.delve.aggregate import DelveConcluded, DelveRestored
-from domain.betrayal.battle.ruleset import ADVENTURERS, BETRAYAL
-from domain.betrayal.battle.state import Outcome
-from domain.betrayal.vocab import Difficulty
 
 DEFAULT_NAME = "campaign"
 

@@ -13,8 +13,9 @@ from typing import Any
 from domain.kernel.errors import MalformedCommand, NotFound
 from domain.kernel.games import GameApp
 
-from . import application as ca
 from domain.betrayal.battle.application import adventurer as find_adventurer
+
+from . import application as ca
 
 
 def campaign_of(app: GameApp, fields: dict[str, Any]) -> str:

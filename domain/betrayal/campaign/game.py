@@ -2,7 +2,7 @@
 stream and its evolve. A campaign holds what is the party's rather than one
 adventurer's: the difficulty, the session, the XP dial (EP-2), who is in the
 party, and where the Reward Phase stands. Its commands
-(``campaign_commands``) write each adventurer's own events to that
+(``commands``) write each adventurer's own events to that
 adventurer's stream in the same transaction, so the kernel's command log
 gives undo, redo, export and verify across the Reward Phase and rest."""
 
@@ -19,9 +19,10 @@ from domain.kernel import commandlog
 from domain.kernel.messages import Event
 
 from domain.betrayal.adventurer.state import AdventurerState
-from .commands import CampaignCommand
 from domain.betrayal.packs.catalog import Pack
 from domain.betrayal.vocab import Difficulty
+
+from .commands import CampaignCommand
 
 
 class Member(msgspec.Struct, frozen=True, array_like=True):

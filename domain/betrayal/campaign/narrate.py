@@ -10,12 +10,13 @@ from typing import Any
 
 
 from domain.betrayal.adventurer import events as ae
-from . import game as cp
 from domain.betrayal.battle import narrate
 from domain.betrayal.packs.catalog import Pack
 
+from . import game as cp
 
-RULESET = "betrayal-campaign"  # campaign_ruleset.CAMPAIGN's name (that module imports this one)
+
+RULESET = "betrayal-campaign"  # ruleset.CAMPAIGN's name (that module imports this one)
 
 
 def _name(pack: Pack | None, item: str) -> str:

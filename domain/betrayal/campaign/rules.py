@@ -24,13 +24,14 @@ from domain.kernel.ruleset import Outcome, Write
 
 from domain.betrayal.adventurer import events as ae
 from domain.betrayal.adventurer import advancement, inventory
+from domain.betrayal.adventurer.aggregate import create  # the battle's own creation, then the campaign's fields on top
+from domain.betrayal.adventurer.mat import starting_mat
+from domain.betrayal.adventurer.state import AdventurerState
+from domain.betrayal.packs.catalog import Pack
+
 from . import game as cp
 from . import commands as cc
-from domain.betrayal.adventurer.aggregate import create  # the battle's own creation, then the campaign's fields on top
-from domain.betrayal.adventurer.state import AdventurerState
 from .game import CampaignContext
-from domain.betrayal.packs.catalog import Pack
-from domain.betrayal.adventurer.mat import starting_mat
 
 
 def decide(state: cp.CampaignState | None, command: cc.CampaignCommand, ctx: CampaignContext,

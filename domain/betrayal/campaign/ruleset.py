@@ -18,13 +18,14 @@ from domain.kernel.ruleset import Outcome, Problem, Ruleset, Summary
 from domain.betrayal import RULES_VERSION
 from domain.betrayal.adventurer import aggregate as adv
 from domain.betrayal.adventurer import events as ae
-from . import game as cp
-from .game import CampaignContext
-from . import commands as cc
-from . import narrate as words
+from domain.betrayal.battle.ruleset import ADVENTURERS, BETRAYAL
 from domain.betrayal.packs.catalog import Pack
 from domain.betrayal.packs.load import starter_pack
-from domain.betrayal.battle.ruleset import ADVENTURERS, BETRAYAL
+
+from . import game as cp
+from . import commands as cc
+from . import narrate as words
+from .game import CampaignContext
 
 
 class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignContext, Pack]):

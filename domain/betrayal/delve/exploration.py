@@ -18,9 +18,14 @@ from domain.kernel.hexes import Hex, name
 
 from domain.betrayal.battle import events as ev
 from domain.betrayal.battle import hooks
-from domain.betrayal.packs.catalog import CardAction, LockCode
 from domain.betrayal.battle.damage import heal_hero, hurt_hero
 from domain.betrayal.battle.decision import Decision
+from domain.betrayal.battle.enemies.bags import chip_side
+from domain.betrayal.battle.heroes import gain_fatigue
+from domain.betrayal.battle.state import DieKind, Hero
+from domain.betrayal.packs.catalog import CardAction, LockCode
+from domain.betrayal.vocab import LEVELS, CardEffect, Environment, Marker, TileIcon
+
 from .aggregate import (
     KeptCard,
     CardDiscarded,
@@ -40,10 +45,6 @@ from .aggregate import (
     TurnMarks,
 )
 from .map import Placement
-from domain.betrayal.battle.heroes import gain_fatigue
-from domain.betrayal.battle.enemies.bags import chip_side
-from domain.betrayal.battle.state import DieKind, Hero
-from domain.betrayal.vocab import LEVELS, CardEffect, Environment, Marker, TileIcon
 
 LOCKPICK_DICE = 3  # facts: MOVE-5, "roll the 3 lockpick D6"
 

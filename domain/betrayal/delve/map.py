@@ -17,8 +17,9 @@ from domain.kernel.hexes import DIRECTIONS, Hex, distance, from_offset, sort_hex
 
 from domain.betrayal.battle.board import ENTRANCE_TILE, Board
 from domain.betrayal.packs.catalog import DelveTile, MapHex, Pack, TileHex
-from .aggregate import PlacedTile
 from domain.betrayal.vocab import TileIcon
+
+from .aggregate import PlacedTile
 
 # DELVE-7 asks for room to grow; our table is this many hexes across and
 # down, the Entrance in its middle (a default: a tile that would run off the

@@ -3,13 +3,13 @@
 Four files, all together or none (``CAMPAIGN_FILES``), and only in a pack
 that has the delve files (their items and encounters are named here):
 
-- ``classes.toml``: class sheets and item-granted abilities (``pack_classes``);
-- ``gear.toml``: every item's type and effect (``pack_gear``);
-- ``training.toml``: the level-2 and level-3 skill dice (``pack_training``);
+- ``classes.toml``: class sheets and item-granted abilities (``classes``);
+- ``gear.toml``: every item's type and effect (``gear``);
+- ``training.toml``: the level-2 and level-3 skill dice (``training``);
 - ``campaign.toml``: the adventurer mat, limits, rest by difficulty, the
   session-end EP table and the XP of each won encounter (this module).
 
-``parse_pack`` (``packs.py``) calls ``campaign_documents`` and
+``parse_pack`` (``load.py``) calls ``campaign_documents`` and
 ``parse_campaign_files``; like it they are pure and refuse anything
 malformed with a ``ContentError`` naming the file, the field path and the
 reason.
@@ -34,12 +34,13 @@ from domain.kernel.content import (
 )
 from domain.kernel.errors import ContentError
 
+from domain.betrayal.vocab import Difficulty, MatAttribute
+
 from .catalog import DelveSetup, ItemCard, Setup, SkillDie, SkillLine
 from .catalog_campaign import CampaignRules, Rest, SessionEp
 from .classes import classes_and_granted
 from .gear import gear
 from .training import training_dice
-from domain.betrayal.vocab import Difficulty, MatAttribute
 
 CAMPAIGN_FILES = ("classes.toml", "gear.toml", "training.toml", "campaign.toml")
 SESSIONS = 3  # the session-end EP table's sessions (SESSION-EP-3)

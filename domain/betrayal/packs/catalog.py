@@ -1,5 +1,5 @@
 """The typed shape of a Betrayal content pack. Loading and validation live in
-``packs.py``; this module only declares what a valid pack holds."""
+``load.py``; this module only declares what a valid pack holds."""
 
 from __future__ import annotations
 
@@ -9,15 +9,6 @@ from domain.kernel.hexes import Hex
 
 # The campaign Structs live in their own module; importing them here lets
 # callers take every pack Struct from ``catalog``.
-from .catalog_campaign import (  # noqa: F401
-    AbilityEffect,
-    CampaignRules,
-    ClassAbility,
-    ClassSheet,
-    Gear,
-    Rest,
-    SessionEp,
-)
 from domain.betrayal.vocab import (
     AbilityType,
     Bag,
@@ -34,6 +25,16 @@ from domain.betrayal.vocab import (
     Priority,
     Status,
     TileIcon,
+)
+
+from .catalog_campaign import (  # noqa: F401
+    AbilityEffect,
+    CampaignRules,
+    ClassAbility,
+    ClassSheet,
+    Gear,
+    Rest,
+    SessionEp,
 )
 
 

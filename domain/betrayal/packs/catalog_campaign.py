@@ -1,7 +1,7 @@
 """The typed shape of a pack's campaign content: class sheets, item cards
 with their effects, and the campaign tables (adventurer mat, rest, session
 EP, rewards). ``catalog.py`` re-exports these and ``Pack`` holds them;
-loading and validation live in ``pack_campaign.py`` and its helpers."""
+loading and validation live in ``campaign.py`` and its helpers."""
 
 from __future__ import annotations
 

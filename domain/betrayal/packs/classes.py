@@ -25,13 +25,14 @@ from domain.kernel.content import (
     text as _text,
 )
 
-from .catalog_campaign import AbilityEffect, ClassAbility, ClassSheet, Requirement, RequirementKind
 from domain.betrayal.vocab import AbilityTiming, BattleForm, EffectKind, Status, Trigger
+
+from .catalog_campaign import AbilityEffect, ClassAbility, ClassSheet, Requirement, RequirementKind
 
 MAX_ABILITY_COST = 5  # facts: class abilities cost 0-5 tenacity
 MIN_MASTER_ABILITIES = 2  # our Master sides add at least two abilities (ADVANCE-15)
 
-# The effects a battle can apply for each timing (class_abilities.py says
+# The effects a battle can apply for each timing (battle/abilities/classes.py says
 # how); an ability outside these is refused when the pack loads.
 _K = EffectKind
 INNATE_EFFECTS = frozenset({_K.WARD, _K.BLOCK, _K.HEAL, _K.TENACITY, _K.MOVE, _K.REROLL})

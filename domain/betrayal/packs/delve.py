@@ -14,7 +14,7 @@ hex right (odd-r offset); the tile's first hex (reading order) is its own
 hex (0, 0), which a placement puts on its origin: ``.`` no hex, ``o`` plain hex, ``C`` Connection hex, ``c``
 Common item hex, ``e`` enemy hex.
 
-``parse_pack`` (``packs.py``) calls ``delve_documents`` and
+``parse_pack`` (``load.py``) calls ``delve_documents`` and
 ``parse_delve_files``; like it, they are pure and refuse anything malformed
 with a ``ContentError`` naming the file, the field path and the reason.
 """
@@ -42,6 +42,16 @@ from domain.kernel.errors import ContentError
 from domain.kernel.hexes import Hex, adjacent, from_offset, neighbours, path_lengths, to_offset
 
 # packs.py imports this module while it loads: use its names only inside functions.
+from domain.betrayal.vocab import (
+    DELVE_OBJECTIVES,
+    LEVELS,
+    CardEffect,
+    Environment,
+    Mode,
+    Objective,
+    TileIcon,
+)
+
 from .catalog import (
     CardAction,
     DelveCard,
@@ -54,15 +64,6 @@ from .catalog import (
     TileEnvironment,
     TileHex,
     Trap,
-)
-from domain.betrayal.vocab import (
-    DELVE_OBJECTIVES,
-    LEVELS,
-    CardEffect,
-    Environment,
-    Mode,
-    Objective,
-    TileIcon,
 )
 
 DELVE_FILES = ("delve.toml", "items.toml", "dungeons.toml")
@@ -133,7 +134,7 @@ def parse_delve_files(
 
 class DiagramReader(NamedTuple):
     """How the core pack reads a setup diagram: its fields and its parser
-    (``pack_setups.SETUP_FIELDS``, ``pack_setups.parse_setup``), handed in so a dungeon
+    (``setups.SETUP_FIELDS``, ``setups.parse_setup``), handed in so a dungeon
     is read exactly as a clash setup is."""
 
     fields: Mapping[str, Any]

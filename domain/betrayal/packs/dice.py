@@ -20,8 +20,9 @@ from domain.kernel.content import (
     text as _text,
 )
 
-from .catalog import Face, SkillDie, SkillLine
 from domain.betrayal.vocab import AbilityType, BattleForm, Effect, Pool, Status
+
+from .catalog import Face, SkillDie, SkillLine
 
 COMBAT_DIE = "combat"  # every adventurer rolls this die; the rules look it up by id
 FACES_PER_DIE = 6

@@ -18,8 +18,9 @@ from domain.kernel.content import (
     text as _text,
 )
 
-from .catalog import Chip, Enemy
 from domain.betrayal.vocab import BAG_LEVELS, LEVELS, Bag, EnemyKind, EnemySkill, Priority
+
+from .catalog import Chip, Enemy
 
 _ENEMY_FIELDS = {
     "id": (_ident, _REQUIRED),

@@ -29,11 +29,12 @@ from domain.kernel.content import (
     text as _text,
 )
 
+from domain.betrayal.vocab import ArmorTrait, Attaches, BattleForm, ItemKind
+
 from .catalog import ItemCard
 from .catalog_campaign import ClassAbility, ClassSheet, Gear
 from .classes import CLASS_ONLY_EFFECTS
 from .classes import effect as _effect
-from domain.betrayal.vocab import ArmorTrait, Attaches, BattleForm, ItemKind
 
 _FIELDS = {
     "kind": (_choice(ItemKind), _REQUIRED),
@@ -104,7 +105,7 @@ def _gear(
         )
     if kind is not ItemKind.CLOTHING and row["effect"] is None:
         at.key("effect").fail(f"a {kind.value} needs its effect")
-    for name in ("effect", "overtax"):  # active-slot effects are class abilities' only (class_abilities.py)
+    for name in ("effect", "overtax"):  # active-slot effects are class abilities' only (battle/abilities/classes.py)
         if row[name] is not None and row[name].kind in CLASS_ONLY_EFFECTS:
             at.key(name).key("kind").fail(f"an item cannot have a {row[name].kind.value} effect: only a class"
                                           " ability (or a Clothing's) places or removes active dice")

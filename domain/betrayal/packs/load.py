@@ -1,16 +1,16 @@
 """Loading and validating a Betrayal content pack.
 
 A pack is five TOML files (``CORE_FILES``), and optionally the three delve
-files of ``delve_packs.py`` (tiles, delve cards, items, delve setups and
+files of ``delve.py`` (tiles, delve cards, items, delve setups and
 dungeons), all three or none. ``parse_pack`` turns their bytes into the
 typed Structs of ``catalog.py`` and refuses anything malformed with a
 ``ContentError`` naming the file, the field path and the reason. It is pure;
 ``load_pack_dir`` and ``starter_pack`` do the reading. This module reads
 ``pack.toml`` and ``races.toml``; each other file has a module of its own:
-``pack_dice`` (``lines.toml``), ``pack_enemies`` (``enemies.toml``),
-``pack_setups`` (``setups.toml``).
+``dice`` (``lines.toml``), ``enemies`` (``enemies.toml``),
+``setups`` (``setups.toml``).
 
-The four campaign files of ``pack_campaign.py`` (class sheets, gear, the
+The four campaign files of ``campaign.py`` (class sheets, gear, the
 level-2 and level-3 dice, the campaign tables) are optional too, all four or
 none, and need the delve files.
 
@@ -43,9 +43,9 @@ from domain.kernel.content import (
 )
 from domain.kernel.errors import ContentError
 
+from .campaign import CAMPAIGN_FILES, campaign_documents, parse_campaign_files
 from .catalog import Pack, Race, SkillLine
 from .delve import DELVE_FILES, DiagramReader, delve_documents, parse_delve_files
-from .campaign import CAMPAIGN_FILES, campaign_documents, parse_campaign_files
 from .dice import lines_and_dice
 from .enemies import enemies_and_chips
 from .setups import SETUP_FIELDS, clash_setups, parse_setup

@@ -1,6 +1,6 @@
 """``setups.toml`` of a Betrayal pack: clash setups and their diagrams
 (rows of hex tokens in odd-r offset), which a dungeon's setup shares
-(``delve_packs``): tiles, the Entrance, numbered enemy hexes, markers, and
+(``delve``): tiles, the Entrance, numbered enemy hexes, markers, and
 a map every hex of which can be reached."""
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from domain.kernel.content import (
 )
 from domain.kernel.hexes import Hex, from_offset, path_lengths, to_offset
 
-from .catalog import Enemy, MapHex, Setup
 from domain.betrayal.vocab import Marker, Mode, Objective
+
+from .catalog import Enemy, MapHex, Setup
 
 ENTRANCE = "E"
 OBSTACLE = "#"

@@ -26,8 +26,8 @@ import sqlite3
 
 import msgspec
 
-from domain.betrayal.delve import aggregate as dv
 from domain.betrayal.battle import events as ev
+from domain.betrayal.delve import aggregate as dv
 from domain.betrayal.packs.catalog import Pack
 from domain.betrayal.vocab import DELVE_OBJECTIVES
 from domain.kernel.envelope import Envelope

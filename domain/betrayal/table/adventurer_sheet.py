@@ -13,10 +13,10 @@ from domain.kernel.games import GameApp
 from domain.kernel.surface import Report
 from domain.kernel.surface.document import Lines
 
+from domain.betrayal.adventurer.mat import mat_of, next_slot
 from domain.betrayal.adventurer.state import AdventurerState
 from domain.betrayal.battle.application import adventurer as find_adventurer
 from domain.betrayal.packs.catalog import Pack
-from domain.betrayal.adventurer.mat import mat_of, next_slot
 from domain.betrayal.ruleset import BETRAYAL
 
 

@@ -25,9 +25,10 @@ from domain.kernel.surface.kinds import Text, Unit
 
 from domain.betrayal.battle import commands as c
 from domain.betrayal.read_models.declared import READ_MODEL_QUERIES
+from domain.betrayal.vocab import BattleForm, Difficulty
+
 from .kinds import Hexes
 from .party import MEMBER, PartySpec
-from domain.betrayal.vocab import BattleForm, Difficulty
 
 PLAY = "Playing"
 SETTING_UP = "Setting up"

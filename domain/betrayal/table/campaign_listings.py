@@ -14,8 +14,8 @@ from domain.kernel.surface.document import Column, Lines, table
 
 from domain.betrayal.campaign import application as ca
 from domain.betrayal.campaign.ruleset import CAMPAIGN
-from domain.betrayal.packs.load import starter_pack
 from domain.betrayal.campaign.session_ep import session_ep
+from domain.betrayal.packs.load import starter_pack
 
 
 def campaigns(asked: Any) -> Report:

@@ -6,7 +6,7 @@ declared for the adapters (``domain.kernel.surface``).
 
 Imports the campaign's commands and vocabulary only: what is read from
 the store (which campaign, which battle's rewards) is
-``campaign_defaults``', loaded when a command is given."""
+``campaign.defaults``', loaded when a command is given."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ ITEM = Param("item", Text("item", lower=True), "An item id (see `rk items`).", m
 
 
 def _defaults(name: str) -> Any:
-    """``campaign_defaults.<name>``, imported when a command is given."""
+    """``campaign.defaults.<name>``, imported when a command is given."""
 
     def call(*args: Any) -> Any:
         from domain.betrayal.campaign import defaults as campaign_defaults

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import msgspec
 
-from .kinds import Member
 from domain.betrayal.vocab import BattleForm
+
+from .kinds import Member
 
 MEMBER = Member()
 

@@ -15,8 +15,9 @@ from domain.betrayal.battle.context import RulesContext
 from domain.betrayal.battle.decision import Decision
 from domain.betrayal.battle.names import unit_name
 from domain.betrayal.battle.state import BattleState
-from .view_map import open_hexes
 from domain.betrayal.vocab import Objective
+
+from .view_map import open_hexes
 
 GOALS = {Objective.SURVEY: "Survey (OBJ-4)", Objective.UNCOVER: "Uncover, then retreat (OBJ-8)"}
 

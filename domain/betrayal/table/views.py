@@ -14,12 +14,13 @@ from domain.kernel.surface.declared import Seen
 from domain.kernel.surface.document import Block, Lines, Piece, Words
 
 from domain.betrayal.battle import commands as c
-from domain.betrayal.packs.catalog import Pack
 from domain.betrayal.battle.context import RulesContext
 from domain.betrayal.battle.heroes import statuses
 from domain.betrayal.battle.names import marks, unit_name, where
 from domain.betrayal.battle.state import MOVES_PER_TURN, BattleState, Phase
 from domain.betrayal.battle.track import TRACK_LIMIT
+from domain.betrayal.packs.catalog import Pack
+
 from .view_delve import details, extra as delve_extra, placing, progress
 from .view_map import board
 from .view_tables import foes_table, free_dice, heroes_table, pending

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import events as ev
 from domain.betrayal.packs.catalog import Pack
+
+from .. import events as ev
 
 EVENTS = (ev.ClassTurnBegan, ev.ClassAbilityUsed, ev.ClassAbilityArmed, ev.HeroFormChanged, ev.ClassGuardSet,
           ev.ClassDamagePrevented, ev.ClassEngagesGranted, ev.ClassDiceRerolled, ev.PromotionProgressed,

@@ -27,14 +27,15 @@ from __future__ import annotations
 from domain.kernel.errors import RuleViolation
 from domain.kernel.hexes import distance
 
-from .. import events as ev
 from domain.betrayal.packs.catalog_campaign import RequirementKind as R
-from .classes import enemy_defeated
+from domain.betrayal.vocab import BattleForm
+
+from .. import events as ev
 from ..commands import TurnClassSheet
 from ..decision import Decision
 from ..evolve import evolve
 from ..state import BattleState, Phase
-from domain.betrayal.vocab import BattleForm
+from .classes import enemy_defeated
 
 
 def after(d: Decision, before: BattleState | None) -> None:

@@ -47,21 +47,22 @@ from collections.abc import Callable
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, distance, name
 
-from ..choices import check_positions
-from .. import events as ev
 from domain.betrayal.delve import exploration
-from .. import flow, hooks
 from domain.betrayal.packs.catalog import Pack
 from domain.betrayal.packs.catalog_campaign import ClassAbility
+from domain.betrayal.packs.classes import ENDURING_EFFECTS
+from domain.betrayal.vocab import AbilityTiming, BattleForm, EffectKind, ItemKind, Status, Trigger
+
+from .. import events as ev
+from .. import flow, hooks
+from ..choices import check_positions
 from ..commands import BattleCommand, UseClassAbility
 from ..context import ACTIVE_SLOTS, MAX_TENACITY
 from ..damage import heal_hero, hurt_foe
 from ..decision import Decision
 from ..heroes import exhaust, gain_fatigue, gain_status, lose_status, statuses
-from domain.betrayal.packs.classes import ENDURING_EFFECTS
 from ..reach import check_target, occupied
 from ..state import ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark
-from domain.betrayal.vocab import AbilityTiming, BattleForm, EffectKind, ItemKind, Status, Trigger
 
 K = EffectKind
 T = AbilityTiming

@@ -28,20 +28,21 @@ from __future__ import annotations
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, name
 
-from ..choices import check_positions
-from .. import events as ev
 from domain.betrayal.delve import exploration
+from domain.betrayal.delve.aggregate import TurnMarks
+from domain.betrayal.vocab import BattleForm, Status
+
+from .. import events as ev
 from .. import flow, hooks
+from ..choices import check_positions
 from ..commands import BattleCommand, Engage, UseRaceAbility
 from ..context import MAX_TENACITY
 from ..damage import heal_hero
 from ..decision import Decision
-from domain.betrayal.delve.aggregate import TurnMarks
 from ..heroes import gain_fatigue, gain_status
 from ..hooks import EngageExtra
 from ..reach import occupied
 from ..state import DieKind, Hero, Phase, TrackDie
-from domain.betrayal.vocab import BattleForm, Status
 
 RULES = {
     "argonian": "RACE-ARGONIAN",

@@ -2,4 +2,4 @@
 whom it attacks and where it moves (``targeting``), enemy turns as a log
 records them (``activations``), the draw bags of enemy chips (``bags``),
 and why an enemy did what it did (``explain``), in words
-(``explain_text``), for `rk why`."""
+(``enemies.explain_text``), for `rk why`."""

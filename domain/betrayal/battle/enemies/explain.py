@@ -2,15 +2,15 @@
 to ENEMY-6g, EMOVE-1 to EMOVE-10).
 
 ``explain`` replays one enemy's decision from the state it was taken in,
-through the very functions its turn runs (``foes.outlook``, ``foes.plan``,
-``foes.targets``), and reads what they compared: the candidates with
+through the very functions its turn runs (``enemies.turn.outlook``, ``enemies.turn.plan``,
+``enemies.turn.targets``), and reads what they compared: the candidates with
 their HP, range and sight, the hexes weighed and the target each brings
 into range, the nearest hostile unit, the targets designated. Each step
 names the rule it applies; a tie names the rule that leaves the choice to
 the party and the documented default that made it (RULES-COVERAGE.md,
 "Defaults"). Nothing is stored: an explanation is derived from the log
 whenever it is asked for, so it holds for any version of a battle.
-``explain_text`` narrates one.
+``enemies.explain_text`` narrates one.
 """
 
 from __future__ import annotations
@@ -21,12 +21,13 @@ import msgspec
 
 from domain.kernel.hexes import Hex, sort_hexes
 
+from domain.betrayal.vocab import Priority
+
 from ..board import Board
 from ..context import RulesContext
-from .turn import ENEMY_MOVE, Outlook, outlook, plan, targets
 from ..state import BattleState
 from .targeting import Candidate, MovePlan, blocked_hexes, can_target, eligible, rank, standing
-from domain.betrayal.vocab import Priority
+from .turn import ENEMY_MOVE, Outlook, outlook, plan, targets
 
 
 class Default(str, Enum):

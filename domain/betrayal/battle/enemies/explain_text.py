@@ -8,12 +8,13 @@ from functools import singledispatch
 
 from domain.kernel.hexes import label
 
-from . import explain as x
 from domain.betrayal.packs.catalog import Pack
-from .turn import ENEMY_MOVE
+from domain.betrayal.vocab import Priority
+
 from ..names import unit_name
 from ..state import BattleState
-from domain.betrayal.vocab import Priority
+from . import explain as x
+from .turn import ENEMY_MOVE
 
 DEFAULTS = {  # RULES-COVERAGE.md, "Defaults where the source leaves the choice to the party"
     x.Default.TURN_ORDER: "adventurers in turn order, then other enemies by number",

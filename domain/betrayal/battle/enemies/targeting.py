@@ -20,8 +20,9 @@ import msgspec
 
 from domain.kernel.hexes import Hex, sort_hexes
 
-from ..board import Board
 from domain.betrayal.vocab import Priority
+
+from ..board import Board
 
 
 class Candidate(msgspec.Struct, frozen=True):

@@ -7,6 +7,8 @@ import msgspec
 
 from domain.kernel.hexes import Hex, distance
 
+from domain.betrayal.vocab import EnemySkill, Priority, Status
+
 from .. import events as ev
 from .. import hooks
 from ..board import Board
@@ -16,7 +18,6 @@ from ..decision import Decision
 from ..heroes import gain_status, statuses
 from ..state import BattleState, Foe, Rolled
 from .targeting import Candidate, MovePlan, designate, move_plan
-from domain.betrayal.vocab import EnemySkill, Priority, Status
 
 SKILL_STATUS = {
     EnemySkill.VENOM: Status.BANE,

@@ -3,8 +3,9 @@ its card's name, the rule the event cites first."""
 
 from __future__ import annotations
 
-from .. import events as ev
 from domain.betrayal.packs.catalog import Pack
+
+from .. import events as ev
 
 EVENTS = (ev.WeaponWielded, ev.GearUsed, ev.GearExpended, ev.GearDiscarded, ev.GearStowed, ev.GearReadied,
           ev.GearAttached, ev.GearBraced, ev.WardRaised, ev.PetChipped, ev.DiceRerolled)

@@ -36,24 +36,25 @@ from collections.abc import Callable
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, distance, name
 
-from ..choices import check_positions
 from domain.betrayal.delve import exploration
+from domain.betrayal.packs.catalog_campaign import AbilityEffect, Gear
+from domain.betrayal.vocab import Attaches, EffectKind, ItemKind
+
 from .. import flow, hooks
 from .. import events as ev
 from .. import track as tracks
-from domain.betrayal.packs.catalog_campaign import AbilityEffect, Gear
+from ..abilities.race import reveler_dice
+from ..choices import check_positions
 from ..commands import BattleCommand, Defend, Engage, UseGear
 from ..context import ENEMY_DIE, ENEMY_DIE_FACES, MAX_TENACITY
 from ..damage import heal_hero, hurt_foe, hurt_hero, left_after_ward
 from ..decision import Decision
 from ..heroes import lose_status, statuses
 from ..hooks import EngageExtra, EngagePool
-from .evolve import ENCHANT_RULE, engage_mark
-from .wards import attached_to, tile_key
-from ..abilities.race import reveler_dice
 from ..reach import occupied
 from ..state import ActiveDie, Foe, Hero, Phase, Rolled, StatusMark
-from domain.betrayal.vocab import Attaches, EffectKind, ItemKind
+from .evolve import ENCHANT_RULE, engage_mark
+from .wards import attached_to, tile_key
 
 READY_SLOTS = 4  # READY-1
 KIND_RULE = {

@@ -5,10 +5,11 @@ with the ward dice through ``hooks.WARD``."""
 
 from __future__ import annotations
 
+from domain.betrayal.vocab import EffectKind
+
 from .. import hooks
 from ..decision import Decision
 from ..state import Hero
-from domain.betrayal.vocab import EffectKind
 
 
 def tile_key(tile: str) -> str:
