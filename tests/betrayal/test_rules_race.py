@@ -13,7 +13,7 @@ from adventurer_arrange import LIGHT, OVER, foe_at, skill, status_die
 from msgspec.structs import replace
 from scenario import Scenario
 
-from domain.betrayal.delve import exploration
+from domain.betrayal.battle import exploration
 from domain.betrayal.battle.commands import (
     Defend,
     EndTurn,

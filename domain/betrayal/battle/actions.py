@@ -8,11 +8,11 @@ from __future__ import annotations
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import name
 
-from domain.betrayal.delve import exploration
 from domain.betrayal.delve.aggregate import TurnMarks
 from domain.betrayal.packs.catalog import Face, SkillDie
 from domain.betrayal.vocab import AbilityType, BattleForm, Difficulty, Effect, Pool, Status
 
+from . import exploration
 from . import events as ev
 from . import flow, hooks
 from .commands import ClearActive, Engage, Move, MoveToExplore, Resolve

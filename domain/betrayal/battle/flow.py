@@ -7,7 +7,6 @@ from __future__ import annotations
 from domain.kernel.errors import RuleViolation
 
 from domain.betrayal.delve.aggregate import DelveConcluded
-from domain.betrayal.delve.exploration import environment_at_turn_start
 from domain.betrayal.vocab import Objective, Status
 
 from . import events as ev
@@ -17,6 +16,7 @@ from .context import ENEMY_DIE
 from .damage import hurt_hero, lift_mark
 from .decision import Decision
 from .enemies.turn import enemy_turn, finish_enemy_turn, strike, turn_order
+from .exploration import environment_at_turn_start
 from .heroes import empty_active, gain_fatigue, lose_status, statuses
 from .state import DieKind, Phase, Rolled, Termination, is_fatigue_round
 

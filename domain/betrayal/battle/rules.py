@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
-from domain.betrayal.delve import exploration
 from domain.betrayal.vocab import BattleForm, Pool, Status
 
+from . import exploration
 from . import actions, defense, flow, setup
 from .abilities import class_progress, classes as class_abilities  # class abilities (CLASS-*, ADVANCE-16)
 from .abilities import race as race_abilities

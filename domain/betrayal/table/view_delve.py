@@ -41,7 +41,7 @@ def progress(state: BattleState, ctx: RulesContext) -> Lines:
 def placing(state: BattleState, ctx: RulesContext) -> Lines | None:
     """The revealed tile waiting for the party to place it, and how many
     ways it may go (EXPLORATION-9b: `rk legal` lists them)."""
-    from domain.betrayal.delve.exploration import placements
+    from domain.betrayal.battle.exploration import placements
 
     waiting = ctx.delve.placing if ctx.delve is not None else None
     if waiting is None:
@@ -102,7 +102,7 @@ def extra(state: BattleState, ctx: RulesContext) -> dict[str, Any]:
     hexes explorable then and the legal placements of a waiting tile."""
     if ctx.delve is None:
         return {}
-    from domain.betrayal.delve.exploration import placements
+    from domain.betrayal.battle.exploration import placements
 
     ways = placements(Decision(state, ctx)) if ctx.delve.placing is not None else []
     return {

@@ -14,9 +14,9 @@ from domain.kernel.surface.document import HexCell, HexMap, Tone
 
 from domain.betrayal.battle.context import RulesContext
 from domain.betrayal.battle.decision import Decision
+from domain.betrayal.battle.exploration import explorable
 from domain.betrayal.battle.names import marks
 from domain.betrayal.battle.state import BattleState
-from domain.betrayal.delve.exploration import explorable
 from domain.betrayal.vocab import Marker, TileIcon
 
 ENTRANCE = "E"

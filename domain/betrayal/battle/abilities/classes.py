@@ -47,12 +47,12 @@ from collections.abc import Callable
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, distance, name
 
-from domain.betrayal.delve import exploration
 from domain.betrayal.packs.catalog import Pack
 from domain.betrayal.packs.catalog_campaign import ClassAbility
 from domain.betrayal.packs.classes import ENDURING_EFFECTS
 from domain.betrayal.vocab import AbilityTiming, BattleForm, EffectKind, ItemKind, Status, Trigger
 
+from .. import exploration
 from .. import events as ev
 from .. import flow, hooks
 from ..choices import check_positions

@@ -28,10 +28,10 @@ from __future__ import annotations
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, name
 
-from domain.betrayal.delve import exploration
 from domain.betrayal.delve.aggregate import TurnMarks
 from domain.betrayal.vocab import BattleForm, Status
 
+from .. import exploration
 from .. import events as ev
 from .. import flow, hooks
 from ..choices import check_positions

@@ -36,10 +36,10 @@ from collections.abc import Callable
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, distance, name
 
-from domain.betrayal.delve import exploration
 from domain.betrayal.packs.catalog_campaign import AbilityEffect, Gear
 from domain.betrayal.vocab import Attaches, EffectKind, ItemKind
 
+from .. import exploration
 from .. import flow, hooks
 from .. import events as ev
 from .. import track as tracks

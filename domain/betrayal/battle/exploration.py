@@ -16,17 +16,7 @@ from domain.kernel import rng
 from domain.kernel.errors import RuleViolation
 from domain.kernel.hexes import Hex, name
 
-from domain.betrayal.battle import events as ev
-from domain.betrayal.battle import hooks
-from domain.betrayal.battle.damage import heal_hero, hurt_hero
-from domain.betrayal.battle.decision import Decision
-from domain.betrayal.battle.enemies.bags import chip_side
-from domain.betrayal.battle.heroes import gain_fatigue
-from domain.betrayal.battle.state import DieKind, Hero
-from domain.betrayal.packs.catalog import CardAction, LockCode
-from domain.betrayal.vocab import LEVELS, CardEffect, Environment, Marker, TileIcon
-
-from .aggregate import (
+from domain.betrayal.delve.aggregate import (
     KeptCard,
     CardDiscarded,
     CardDrawn,
@@ -44,7 +34,17 @@ from .aggregate import (
     TurnMarked,
     TurnMarks,
 )
-from .map import Placement
+from domain.betrayal.delve.map import Placement
+from domain.betrayal.packs.catalog import CardAction, LockCode
+from domain.betrayal.vocab import LEVELS, CardEffect, Environment, Marker, TileIcon
+
+from . import events as ev
+from . import hooks
+from .damage import heal_hero, hurt_hero
+from .decision import Decision
+from .enemies.bags import chip_side
+from .heroes import gain_fatigue
+from .state import DieKind, Hero
 
 LOCKPICK_DICE = 3  # facts: MOVE-5, "roll the 3 lockpick D6"
 
