@@ -19,7 +19,7 @@ from pathlib import Path
 
 import msgspec
 
-from domain.betrayal.application import BetrayalApp, PartySpec
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
 from domain.kernel.games import INDEX_STREAM
 
 from .measure import Row, interleaved, median, ms

@@ -1,5 +1,5 @@
 """The delve rebuild row: a Betrayal delve is two streams, the battle and
-its Delve (``domain.betrayal.delve``), and a cold load reads both. The
+its Delve (``domain.betrayal.delve.aggregate``), and a cold load reads both. The
 figure loads the battle through the application (snapshots off, the
 application's cache skipped, as ``bench.rebuild`` does) and its Delve
 (``state_of`` the Delve aggregate, as ``delve_of`` does in a fresh
@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from domain.betrayal.party import party_member
-from domain.betrayal.application import BetrayalApp, delve_stream
-from domain.betrayal.bots import delve_choice
-from domain.betrayal.delve import evolve_delve
-from domain.betrayal.rules import legal_commands
+from domain.betrayal.table.party import party_member
+from domain.betrayal.battle.application import BetrayalApp, delve_stream
+from domain.betrayal.battle.bots import delve_choice
+from domain.betrayal.delve.aggregate import evolve_delve
+from domain.betrayal.battle.rules import legal_commands
 from domain.betrayal.ruleset import DELVES
-from domain.betrayal.state import Phase
+from domain.betrayal.battle.state import Phase
 
 from .measure import Row, interleaved, median, ms, rate
 from .rebuild import GOAL_SQLITE_10K, NO_SNAPSHOTS, Decoders, load_from_store, repeats_for

@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from domain.betrayal.application import BetrayalApp
-from domain.betrayal.state import Phase
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.battle.state import Phase
 
 from .measure import Row, median, ms, p99
 from .streams import BACK, Built, choose, copy_of

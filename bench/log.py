@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from domain.betrayal.evolve import evolve
+from domain.betrayal.battle.evolve import evolve
 
 from .measure import Row, interleaved, median, ms
 from .rebuild import Decoders, repeats_for

@@ -33,7 +33,7 @@ if module.endswith(".py"):
     spec.loader.exec_module(portable)
 else:
     import importlib; portable = importlib.import_module(module)
-from domain.betrayal.application import BetrayalApp, PartySpec
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
 started = time.perf_counter()
 if op == "floor":
     with BetrayalApp(f"sqlite:{store}") as app:
@@ -65,7 +65,7 @@ elif op == "export-small":
     with BetrayalApp(f"sqlite:{store}") as app:
         app.new_clash(setup="waystone-crossing", party=[PartySpec("Smallfry", "nord")], xp=1, seed=9,
                       battle_id="small")
-        from domain.betrayal.bots import greedy_choice
+        from domain.betrayal.battle.bots import greedy_choice
         import random
         rnd = random.Random(9)
         for _ in range(3):

@@ -9,16 +9,16 @@ import random
 import time
 from collections.abc import Callable
 
-from domain.betrayal import adventurer as adv
-from domain.betrayal.party import party_member
-from domain.betrayal.application import BetrayalApp, adventurer_stream
-from domain.betrayal.bots import random_choice
-from domain.betrayal.commands import StartClash
-from domain.betrayal.context import context_for
-from domain.betrayal.evolve import evolve
-from domain.betrayal.packs import starter_pack
-from domain.betrayal.rules import decide
-from domain.betrayal.state import Phase
+from domain.betrayal.adventurer import aggregate as adv
+from domain.betrayal.table.party import party_member
+from domain.betrayal.battle.application import BetrayalApp, adventurer_stream
+from domain.betrayal.battle.bots import random_choice
+from domain.betrayal.battle.commands import StartClash
+from domain.betrayal.battle.context import context_for
+from domain.betrayal.battle.evolve import evolve
+from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.battle.rules import decide
+from domain.betrayal.battle.state import Phase
 
 from .measure import Row, median, rate
 from .streams import PARTY, SETUP

@@ -24,9 +24,9 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from domain.betrayal.application import BetrayalApp
-from domain.betrayal.commands import Move
-from domain.betrayal.state import Phase
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.battle.commands import Move
+from domain.betrayal.battle.state import Phase
 from domain.kernel.hexes import label
 
 from .measure import Row, median, ms
@@ -73,9 +73,9 @@ def prepare(built: Built, directory: Path) -> tuple[Built, str]:
 
 def fallback_commands(battle_id: str, to_label: str) -> tuple[list[str], list[str]]:
     """The same work without ``rk``: build the app and run the command."""
-    head = "from domain.betrayal.application import BetrayalApp; app = BetrayalApp(); "
+    head = "from domain.betrayal.battle.application import BetrayalApp; app = BetrayalApp(); "
     status = head + f"b = app.battle({battle_id!r}); print(b.version, b.state.phase)"
-    move = (head + "from domain.betrayal.commands import Move; from domain.kernel.hexes import parse_label; "
+    move = (head + "from domain.betrayal.battle.commands import Move; from domain.kernel.hexes import parse_label; "
             f"print(app.execute({battle_id!r}, Move(to=parse_label({to_label!r}))).battle.version)")
     return [sys.executable, "-c", status], [sys.executable, "-c", move]
 

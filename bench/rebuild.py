@@ -11,8 +11,8 @@ from typing import Any
 
 import msgspec
 
-from domain.betrayal.application import BetrayalApp
-from domain.betrayal.evolve import evolve
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.battle.evolve import evolve
 from domain.betrayal.ruleset import BETRAYAL
 from domain.kernel.commandlog import Game
 from domain.kernel.commandlog import fold as fold_game

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sqlite3
 
-from domain.betrayal.application import BetrayalApp
+from domain.betrayal.battle.application import BetrayalApp
 
 from .measure import Row
 from .streams import Built

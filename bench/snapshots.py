@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from domain.betrayal.application import BetrayalApp
+from domain.betrayal.battle.application import BetrayalApp
 
 from .measure import Row, median, ms, times
 from .rebuild import load_from_store

@@ -23,13 +23,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from uuid import UUID
 
-from domain.betrayal.party import party_member
-from domain.betrayal.application import BetrayalApp, battle_stream
-from domain.betrayal.bots import greedy_choice
-from domain.betrayal.commands import BattleCommand
+from domain.betrayal.table.party import party_member
+from domain.betrayal.battle.application import BetrayalApp, battle_stream
+from domain.betrayal.battle.bots import greedy_choice
+from domain.betrayal.battle.commands import BattleCommand
 from domain.kernel.commandlog import Game
-from domain.betrayal.rules import legal_commands
-from domain.betrayal.state import Phase
+from domain.betrayal.battle.rules import legal_commands
+from domain.betrayal.battle.state import Phase
 
 SETUP = "waystone-crossing"
 PARTY = ("Ysolda:nord", "Tarn:dark-elf")

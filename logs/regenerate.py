@@ -18,12 +18,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from domain.betrayal.application import BetrayalApp, PartySpec, Result, delve_stream
-from domain.betrayal.bots import delve_choice, greedy_choice
-from domain.betrayal.commands import Engage, Move, Retreat
-from domain.betrayal.delve import DelveConcluded, ShortageSkyshard
-from domain.betrayal.events import DiceRolled
-from domain.betrayal.state import Outcome, Phase
+from domain.betrayal.battle.application import BetrayalApp, PartySpec, Result, delve_stream
+from domain.betrayal.battle.bots import delve_choice, greedy_choice
+from domain.betrayal.battle.commands import Engage, Move, Retreat
+from domain.betrayal.delve.aggregate import DelveConcluded, ShortageSkyshard
+from domain.betrayal.battle.events import DiceRolled
+from domain.betrayal.battle.state import Outcome, Phase
 from domain.conquest import bots as conquest_bots
 from domain.conquest import events as conquest_events
 from domain.conquest.commands import StartConquest
@@ -340,8 +340,8 @@ def campaign_two_battles(app: BetrayalApp) -> str:
     fallen-watchtower (seed 4) at the campaign's dial, and hold its Reward
     Phase. The log is the campaign's: its own stream and both adventurers'
     whole histories."""
-    from domain.betrayal import campaign_app as ca
-    from domain.betrayal import campaign_commands as cc
+    from domain.betrayal.campaign import application as ca
+    from domain.betrayal.campaign import commands as cc
 
     campaign_id = "golden-campaign"
     ca.new_campaign(app, campaign_id)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.betrayal.board import Board
-from domain.betrayal.catalog import MapHex
+from domain.betrayal.battle.board import Board
+from domain.betrayal.packs.catalog import MapHex
 from domain.kernel.hexes import Hex, from_offset
 
 

@@ -55,3 +55,51 @@ def package_imports(path: Path, package: Path, dotted: str) -> set[str]:
 def package_graph(package: Path, dotted: str) -> dict[str, set[str]]:
     """Each module of ``package`` and the modules of it that it imports."""
     return {p.stem: package_imports(p, package, dotted) - {p.stem} for p in package.glob("*.py") if p.stem != "__init__"}
+
+
+def tree_graph(package: Path, dotted: str) -> dict[str, set[str]]:
+    """Each module of ``package`` and of its sub-packages, named by its
+    dotted path under ``package`` (``battle.actions``; a sub-package's
+    ``__init__`` by the sub-package's own, ``battle``), and the modules of
+    the tree that it imports, at its top or inside a function, absolutely
+    or relatively (``from .. import events`` names the module ``events``)."""
+    modules: dict[str, Path] = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts:
+            modules[".".join(parts)] = path
+
+    def known(name: str) -> str | None:
+        return name if name in modules else None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base_parts = here[:len(here) - (node.level - 1)] if node.level > 1 else here
+                    if node.level - 1 > len(here):
+                        continue  # above the package
+                    base = ".".join(base_parts + ([node.module] if node.module else []))
+                elif node.module == dotted:
+                    base = ""
+                elif (node.module or "").startswith(dotted + "."):
+                    base = node.module[len(dotted) + 1:]
+                else:
+                    continue
+                for a in node.names:
+                    target = known(f"{base}.{a.name}" if base else a.name) or known(base)
+                    if target:
+                        found.add(target)
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name.startswith(dotted + "."):
+                        target = known(a.name[len(dotted) + 1:])
+                        if target:
+                            found.add(target)
+        graph[name] = found - {name}
+    return graph

@@ -15,15 +15,15 @@ from dataclasses import dataclass
 import pytest
 from msgspec.structs import replace
 
-from domain.betrayal import adventurer as adv
-from domain.betrayal.party import party_member
-from domain.betrayal.commands import EndTurn, RollEnemyDice, StartClash
-from domain.betrayal.context import RulesContext, context_for
-from domain.betrayal.events import BattleEvent
-from domain.betrayal.evolve import replay
-from domain.betrayal.packs import starter_pack
-from domain.betrayal.rules import decide, legal_commands
-from domain.betrayal.state import BattleState, Phase
+from domain.betrayal.adventurer import aggregate as adv
+from domain.betrayal.table.party import party_member
+from domain.betrayal.battle.commands import EndTurn, RollEnemyDice, StartClash
+from domain.betrayal.battle.context import RulesContext, context_for
+from domain.betrayal.battle.events import BattleEvent
+from domain.betrayal.battle.evolve import replay
+from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.battle.rules import decide, legal_commands
+from domain.betrayal.battle.state import BattleState, Phase
 from domain.betrayal.vocab import Difficulty
 from domain.kernel.errors import RuleViolation
 

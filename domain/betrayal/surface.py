@@ -6,7 +6,7 @@ a command is decided."""
 
 from __future__ import annotations
 
-from .battle_surface import BATTLE_SURFACE
-from .campaign_surface import CAMPAIGN_SURFACE
+from .table.battle_surface import BATTLE_SURFACE
+from .table.campaign_surface import CAMPAIGN_SURFACE
 
 SURFACES = (BATTLE_SURFACE, CAMPAIGN_SURFACE)

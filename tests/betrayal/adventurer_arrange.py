@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from scenario import Scenario
 
-from domain.betrayal.state import DieKind, Foe, OwnedDie, StatusMark, TrackDie
+from domain.betrayal.battle.state import DieKind, Foe, OwnedDie, StatusMark, TrackDie
 from domain.betrayal.vocab import Status
 from domain.kernel.hexes import Hex
 

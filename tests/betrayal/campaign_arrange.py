@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 
-from domain.betrayal import bots
-from domain.betrayal import campaign_app as ca
-from domain.betrayal import campaign_commands as cc
-from domain.betrayal.adventurer_state import AdventurerState
-from domain.betrayal.application import BetrayalApp, PartySpec
+from domain.betrayal.battle import bots
+from domain.betrayal.campaign import application as ca
+from domain.betrayal.campaign import commands as cc
+from domain.betrayal.adventurer.state import AdventurerState
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
 from domain.betrayal.ruleset import ADVENTURERS, BETRAYAL
 from domain.kernel.envelope import wrap
 
@@ -60,7 +60,7 @@ def set_adventurer(app: BetrayalApp, name: str, **fields) -> AdventurerState:
     its stream (an arrangement, not play): the rules then decide from it."""
     from msgspec.structs import replace
 
-    from domain.betrayal.adventurer import AdventurerRestored
+    from domain.betrayal.adventurer.aggregate import AdventurerRestored
 
     stream = BETRAYAL.stream_of(ADVENTURERS.kind, name)
     state = replace(app.adventurer(name), **fields)

@@ -29,16 +29,16 @@ import pytest
 from msgspec.structs import replace
 from scenario import new_party
 
-from domain.betrayal.catalog import Pack
-from domain.betrayal.commands import StartDelve
-from domain.betrayal.context import RulesContext
-from domain.betrayal.delve import DelveEvent, DelveState, PlacedTile, evolve_delve
-from domain.betrayal.delve_map import DelveMap
-from domain.betrayal.events import BattleEvent
-from domain.betrayal.evolve import replay
-from domain.betrayal.packs import starter_pack
-from domain.betrayal.rules import decision, legal_commands
-from domain.betrayal.state import BattleState
+from domain.betrayal.packs.catalog import Pack
+from domain.betrayal.battle.commands import StartDelve
+from domain.betrayal.battle.context import RulesContext
+from domain.betrayal.delve.aggregate import DelveEvent, DelveState, PlacedTile, evolve_delve
+from domain.betrayal.delve.map import DelveMap
+from domain.betrayal.battle.events import BattleEvent
+from domain.betrayal.battle.evolve import replay
+from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.battle.rules import decision, legal_commands
+from domain.betrayal.battle.state import BattleState
 from domain.kernel.errors import RuleViolation
 from domain.kernel.hexes import Hex
 
@@ -165,7 +165,7 @@ def fold_delve(events, state: DelveState | None = None) -> DelveState | None:
     return state
 
 
-# --- reference readings of the rules, written independently of delve_map.py --------
+# --- reference readings of the rules, written independently of delve/map.py --------
 
 
 def laid(tile, rotation: int, origin: Hex) -> frozenset:
@@ -206,7 +206,7 @@ def reference_placements(m: DelveMap, tile, explored: Hex) -> set[frozenset]:
     both Entrance Connection hexes (9e); where possible a new Connection
     hex stays explorable (9d). Brute force: every rotation, with each of
     the tile's Connection hexes put on each neighbour of the explored hex."""
-    from domain.betrayal.delve_map import on_table
+    from domain.betrayal.delve.map import on_table
     from domain.betrayal.vocab import TileIcon
     from domain.kernel.hexes import distance, neighbours
 
@@ -254,7 +254,7 @@ def pack_with(file: str, edit) -> Pack:
     """The starter pack with one of its files' text passed through ``edit``."""
     from importlib import resources
 
-    from domain.betrayal.packs import PACK_FILES, parse_pack
+    from domain.betrayal.packs.load import PACK_FILES, parse_pack
 
     content = resources.files("domain.betrayal.content")
     files = {name: content.joinpath(name).read_bytes() for name in PACK_FILES}

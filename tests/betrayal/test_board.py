@@ -4,8 +4,8 @@ facts §3)."""
 import pytest
 from ascii_map import at, board
 
-from domain.betrayal.board import Board
-from domain.betrayal.catalog import MapHex, Setup
+from domain.betrayal.battle.board import Board
+from domain.betrayal.packs.catalog import MapHex, Setup
 from domain.betrayal.vocab import Marker, Objective
 from domain.kernel.hexes import distance, neighbours
 

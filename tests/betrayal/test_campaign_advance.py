@@ -8,10 +8,10 @@ costs 1 1 2 2 3 3 4 5 from the left and black-box costs 5 4 3 3 2 2 1 1."""
 import pytest
 from campaign_arrange import campaign, me, rewarded, run, set_adventurer
 
-from domain.betrayal import campaign_commands as cc
-from domain.betrayal.adventurer_state import MatRow
-from domain.betrayal.mat import next_slot
-from domain.betrayal.state import DieKind, TrackDie
+from domain.betrayal.campaign import commands as cc
+from domain.betrayal.adventurer.state import MatRow
+from domain.betrayal.adventurer.mat import next_slot
+from domain.betrayal.battle.state import DieKind, TrackDie
 from domain.kernel.errors import RuleViolation
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from domain.betrayal.catalog import Rest, SessionEp
-from domain.betrayal.pack_campaign import CAMPAIGN_FILES
-from domain.betrayal.packs import (
+from domain.betrayal.packs.catalog import Rest, SessionEp
+from domain.betrayal.packs.campaign import CAMPAIGN_FILES
+from domain.betrayal.packs.load import (
     ALL_FILES,
     CORE_FILES,
     PACK_FILES,
@@ -22,7 +22,7 @@ from domain.betrayal.packs import (
     parse_pack,
     starter_pack,
 )
-from domain.betrayal.session_ep import session_ep
+from domain.betrayal.campaign.session_ep import session_ep
 from domain.betrayal.vocab import (
     AbilityTiming,
     Attaches,

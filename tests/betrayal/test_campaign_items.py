@@ -8,10 +8,10 @@ import msgspec
 import pytest
 from campaign_arrange import campaign, me, run, set_adventurer
 
-from domain.betrayal import campaign_commands as cc
-from domain.betrayal.application import BetrayalApp
-from domain.betrayal import campaign_app as ca
-from domain.betrayal.state import DieKind, TrackDie
+from domain.betrayal.campaign import commands as cc
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.campaign import application as ca
+from domain.betrayal.battle.state import DieKind, TrackDie
 from domain.kernel.errors import RuleViolation
 
 COMMON = ["notched-dagger", "scuffed-bracers", "sooty-lamp", "knucklebone-charm", "tarred-rope",

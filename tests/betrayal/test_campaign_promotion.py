@@ -6,10 +6,10 @@ import pytest
 from campaign_arrange import campaign, me, run, set_adventurer
 from msgspec.structs import replace
 
-from domain.betrayal import adventurer as adv
-from domain.betrayal import adventurer_events as ae
-from domain.betrayal import campaign_commands as cc
-from domain.betrayal.application import PartySpec
+from domain.betrayal.adventurer import aggregate as adv
+from domain.betrayal.adventurer import events as ae
+from domain.betrayal.campaign import commands as cc
+from domain.betrayal.battle.application import PartySpec
 from domain.kernel.errors import RuleViolation
 
 
@@ -28,9 +28,9 @@ def test_a_battle_where_the_requirement_was_met_writes_the_promotion_back():
 
 @pytest.mark.rule("ADVANCE-16")
 def test_the_sheet_may_be_turned_in_the_battle_once_the_requirement_is_met():
-    from domain.betrayal.commands import TurnClassSheet
-    from domain.betrayal.events import ClassSheetTurned
-    from domain.betrayal.rules import legal_commands
+    from domain.betrayal.battle.commands import TurnClassSheet
+    from domain.betrayal.battle.events import ClassSheetTurned
+    from domain.betrayal.battle.rules import legal_commands
     from scenario import Scenario
 
     given = Scenario.clash(party=("Tam:nord",), physical_dice=True).with_hero("tam", class_id="bastion")

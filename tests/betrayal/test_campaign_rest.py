@@ -7,10 +7,10 @@ battle (SESSION-EP-1, SESSION-EP-2)."""
 import pytest
 from campaign_arrange import CAMPAIGN, campaign, me, play, run, set_adventurer
 
-from domain.betrayal import campaign_app as ca
-from domain.betrayal import campaign_commands as cc
-from domain.betrayal.application import PartySpec
-from domain.betrayal.state import DieKind, TrackDie
+from domain.betrayal.campaign import application as ca
+from domain.betrayal.campaign import commands as cc
+from domain.betrayal.battle.application import PartySpec
+from domain.betrayal.battle.state import DieKind, TrackDie
 from domain.kernel.errors import RuleViolation
 
 OVER, LIGHT = TrackDie(DieKind.OVERFATIGUE), TrackDie(DieKind.LIGHT_FATIGUE)

@@ -6,8 +6,8 @@ ADVANCE-12 and EX-24 are the book's)."""
 import pytest
 from campaign_arrange import CAMPAIGN, campaign, me, play, rewarded, run, set_adventurer
 
-from domain.betrayal import campaign_app as ca
-from domain.betrayal import campaign_commands as cc
+from domain.betrayal.campaign import application as ca
+from domain.betrayal.campaign import commands as cc
 from domain.kernel.errors import RuleViolation
 
 

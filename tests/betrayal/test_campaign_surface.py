@@ -1,5 +1,5 @@
 """The campaign's command lines both ways, from its declared surface
-(``domain.betrayal.campaign_surface``): every command of the golden
+(``domain.betrayal.table.campaign_surface``): every command of the golden
 campaign logs, and every command `rk campaign legal` lists in and out of a
 Reward Phase, is written by the surface's grammar and read back as itself
 (``parse(spell(c)) == c``); the setup's line begins the same campaign
@@ -16,9 +16,9 @@ import msgspec
 import pytest
 
 from campaign_arrange import CAMPAIGN, campaign, play, rewarded, run
-from domain.betrayal import campaign_commands as cc
-from domain.betrayal import campaign_defaults as defaults
-from domain.betrayal.campaign_surface import CAMPAIGN_SURFACE, NewCampaign
+from domain.betrayal.campaign import commands as cc
+from domain.betrayal.campaign import defaults
+from domain.betrayal.table.campaign_surface import CAMPAIGN_SURFACE, NewCampaign
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.games import GameApp
 from domain.kernel.surface import read
@@ -128,7 +128,7 @@ def test_the_log_writes_each_command_as_the_grammar_does():
 def test_a_command_acts_on_the_campaign_of_the_adventurer_it_names_else_the_newest():
     app = campaign()
     assert defaults.campaign_of(app, {"adventurer": "ria"}) == CAMPAIGN
-    from domain.betrayal import campaign_app as ca
+    from domain.betrayal.campaign import application as ca
 
     ca.new_campaign(app, "later")
     assert defaults.campaign_of(app, {"adventurer": "Tarn"}) == CAMPAIGN
@@ -139,7 +139,7 @@ def test_a_promotion_happens_in_the_battle_the_adventurer_fights_else_in_its_cam
     app = campaign()
     assert defaults.promoting(app, {"adventurer": "Ria"}) == CAMPAIGN
     assert defaults.promoting(app, {"adventurer": "ria-storm"}) == ""  # no one: a battle's own hero id
-    from domain.betrayal.application import PartySpec
+    from domain.betrayal.battle.application import PartySpec
 
     app.new_clash(setup="waystone-crossing", party=[PartySpec("Ria")], xp=2, seed=2, battle_id="fight")
     assert defaults.promoting(app, {"adventurer": "Ria"}) == "fight"
@@ -148,7 +148,7 @@ def test_a_promotion_happens_in_the_battle_the_adventurer_fights_else_in_its_cam
 def test_a_reward_phase_finds_its_battle_xp_and_loot_unless_given():
     app = campaign()
     play(app, "w1")
-    from domain.betrayal import campaign_app as ca
+    from domain.betrayal.campaign import application as ca
 
     found = defaults.reward(app, CAMPAIGN, {})
     assert found == {"battle_id": "w1", "xp": ca.battle_reward(app, "w1"), "loot": ca.battle_loot(app, "w1")}

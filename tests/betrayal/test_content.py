@@ -7,8 +7,8 @@ from importlib import resources
 
 import pytest
 
-from domain.betrayal.catalog import Face
-from domain.betrayal.packs import PACK_FILES, load_pack_dir, parse_pack, starter_pack
+from domain.betrayal.packs.catalog import Face
+from domain.betrayal.packs.load import PACK_FILES, load_pack_dir, parse_pack, starter_pack
 from domain.betrayal.vocab import (
     BAG_LEVELS,
     AbilityType,

@@ -9,9 +9,9 @@ from importlib import resources
 
 import pytest
 
-from domain.betrayal.catalog import TileHex
-from domain.betrayal.delve_packs import DELVE_FILES
-from domain.betrayal.packs import CORE_FILES, PACK_FILES, load_pack_dir, parse_pack, starter_pack
+from domain.betrayal.packs.catalog import TileHex
+from domain.betrayal.packs.delve import DELVE_FILES
+from domain.betrayal.packs.load import CORE_FILES, PACK_FILES, load_pack_dir, parse_pack, starter_pack
 from domain.betrayal.vocab import (
     CardEffect,
     Environment,

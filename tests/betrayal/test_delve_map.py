@@ -1,4 +1,4 @@
-"""The geometry of a growing delve map (delve_map.py): which Connection
+"""The geometry of a growing delve map (delve/map.py): which Connection
 hexes are explorable (EXPLORATION-5 to 5b), where a revealed tile may be
 connected (EXPLORATION-9 to 9e) and in which order caches and enemies are
 placed (EXPLORATION-10a, EXPLORATION-11).
@@ -20,9 +20,9 @@ from delve_arrange import (
     reference_placements,
 )
 
-from domain.betrayal.delve import PlacedTile
-from domain.betrayal.delve_map import ENTRANCE_ORIGIN, TABLE, DelveMap, delve_map, entrance, lay, rotate
-from domain.betrayal.packs import starter_pack
+from domain.betrayal.delve.aggregate import PlacedTile
+from domain.betrayal.delve.map import ENTRANCE_ORIGIN, TABLE, DelveMap, delve_map, entrance, lay, rotate
+from domain.betrayal.packs.load import starter_pack
 from domain.betrayal.vocab import TileIcon
 from domain.kernel.hexes import distance, from_offset, neighbours
 

@@ -1,4 +1,4 @@
-"""Why an enemy moved and whom it designated (``domain.betrayal.explain``):
+"""Why an enemy moved and whom it designated (``domain.betrayal.battle.enemies.explain``):
 the replayed decision names each rule it applies (ENEMY-6a, EMOVE-1 to
 EMOVE-10, ENEMY-6b, ENEMY-6f, ENEMY-6g), and always lands where the log
 says the enemy went, on the targets the log says it designated.
@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from scenario import Scenario
 
-from domain.betrayal.activations import Activation, activations
-from domain.betrayal.application import BetrayalApp, PartySpec, new_clash
-from domain.betrayal.bots import greedy_choice, random_choice
-from domain.betrayal.commands import EndTurn, RollEnemyDice
-from domain.betrayal.evolve import evolve
-from domain.betrayal.explain import (
+from domain.betrayal.battle.enemies.activations import Activation, activations
+from domain.betrayal.battle.application import BetrayalApp, PartySpec, new_clash
+from domain.betrayal.battle.bots import greedy_choice, random_choice
+from domain.betrayal.battle.commands import EndTurn, RollEnemyDice
+from domain.betrayal.battle.evolve import evolve
+from domain.betrayal.battle.enemies.explain import (
     Approach,
     Default,
     Designation,
@@ -33,9 +33,9 @@ from domain.betrayal.explain import (
     Stay,
     explain,
 )
-from domain.betrayal.explain_text import lines, summary
-from domain.betrayal.packs import starter_pack
-from domain.betrayal.state import Foe, Phase
+from domain.betrayal.battle.enemies.explain_text import lines, summary
+from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.battle.state import Foe, Phase
 from domain.betrayal.vocab import BattleForm, Priority
 from domain.kernel.portable import import_log
 

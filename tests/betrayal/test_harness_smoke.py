@@ -1,7 +1,7 @@
 from scenario import Scenario
 
-from domain.betrayal.commands import EndTurn, Move
-from domain.betrayal.events import HeroMoved, TurnStarted
+from domain.betrayal.battle.commands import EndTurn, Move
+from domain.betrayal.battle.events import HeroMoved, TurnStarted
 
 
 def test_a_hero_moves_one_hex_and_the_turn_passes_on():

@@ -1,5 +1,5 @@
 """The hook points through which the core battle rules call the race, class
-and item abilities (domain/betrayal/hooks.py): every ability is in place
+and item abilities (domain/betrayal/battle/hooks.py): every ability is in place
 once the rules are imported, and each point runs race, then class, then
 items, whatever order the functions were registered in."""
 
@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from domain.betrayal import class_abilities, hooks, item_use, item_wards, race_abilities
-from domain.betrayal.hooks import HookPoint, Layer
-from domain.betrayal.rules import decide  # noqa: F401 (importing the rules registers every hook)
+from domain.betrayal.battle.abilities import classes as class_abilities, race as race_abilities
+from domain.betrayal.battle import hooks
+from domain.betrayal.battle.items import use as item_use, wards as item_wards
+from domain.betrayal.battle.hooks import HookPoint, Layer
+from domain.betrayal.battle.rules import decide  # noqa: F401 (importing the rules registers every hook)
 
 
 def test_every_hook_point_holds_the_abilities_once_the_rules_are_imported():

@@ -9,9 +9,9 @@ import msgspec
 import pytest
 from campaign_arrange import campaign
 
-from domain.betrayal import new_game
-from domain.betrayal.application import BetrayalApp
-from domain.betrayal.battle_surface import NewClash, NewDelve, NewDungeon
+from domain.betrayal.table import new_game
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.table.battle_surface import NewClash, NewDelve, NewDungeon
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.hexes import parse_label
 

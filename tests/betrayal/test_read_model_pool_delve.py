@@ -18,10 +18,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app as rk_app
-from domain.betrayal import events as ev
-from domain.betrayal.application import BetrayalApp, PartySpec
-from domain.betrayal.bots import delve_choice, greedy_choice
-from domain.betrayal.state import Phase
+from domain.betrayal.battle import events as ev
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
+from domain.betrayal.battle.bots import delve_choice, greedy_choice
+from domain.betrayal.battle.state import Phase
 from domain.betrayal.vocab import Difficulty
 from domain.kernel.commandlog import CommandUndone
 from domain.kernel.hexes import name

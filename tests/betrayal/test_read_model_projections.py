@@ -11,22 +11,19 @@ from types import SimpleNamespace
 import pytest
 from eventsourcing.utils import Environment
 
-from domain.betrayal import adventurer as adv
-from domain.betrayal import events as ev
-from domain.betrayal.party import party_member
-from domain.betrayal.application import BetrayalApp, adventurer_stream
-from domain.betrayal.bots import greedy_choice, random_choice
-from domain.betrayal.state import BattleState, Phase
+from domain.betrayal.adventurer import aggregate as adv
+from domain.betrayal.battle import events as ev
+from domain.betrayal.table.party import party_member
+from domain.betrayal.battle.application import BetrayalApp, adventurer_stream
+from domain.betrayal.battle.bots import greedy_choice, random_choice
+from domain.betrayal.battle.state import BattleState, Phase
 from domain.betrayal.vocab import Difficulty
 from domain.kernel.errors import NotFound, RuleViolation
 from domain.kernel.hexes import name
 from domain.kernel.store import store_env
 import betrayal_views as views
 from projections.audit import AuditView
-from domain.betrayal.read_models.cooldown import CooldownView
-from domain.betrayal.read_models.pool import PoolView
 from projections.runner import Catchup
-from domain.betrayal.read_models.xp_ledger import XpLedgerView
 
 PARTY = ("Ysolda:nord", "Tarn:dark-elf", "Brelyna:breton")
 

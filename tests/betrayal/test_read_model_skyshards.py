@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app as rk_app
-from domain.betrayal import delve as dv
-from domain.betrayal.application import BetrayalApp, PartySpec, delve_stream
-from domain.betrayal.bots import delve_choice
-from domain.betrayal.state import Phase
+from domain.betrayal.delve import aggregate as dv
+from domain.betrayal.battle.application import BetrayalApp, PartySpec, delve_stream
+from domain.betrayal.battle.bots import delve_choice
+from domain.betrayal.battle.state import Phase
 from domain.betrayal.vocab import Difficulty
 from domain.kernel.errors import NotFound
 import betrayal_views as views

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "betrayal"))
 
 from campaign_arrange import CAMPAIGN, campaign, play, run, set_adventurer  # noqa: E402
 
-from domain.betrayal import campaign_commands as cc  # noqa: E402
+from domain.betrayal.campaign import commands as cc  # noqa: E402
 import betrayal_views as views  # noqa: E402
 
 

@@ -15,10 +15,10 @@ from adventurer_arrange import LIGHT, skill
 from scenario import Scenario
 from test_rules_class import classed, facing
 
-from domain.betrayal.commands import ClearActive, EndTurn, UseClassAbility
-from domain.betrayal.damage import hurt_hero
-from domain.betrayal.decision import Decision
-from domain.betrayal.events import (
+from domain.betrayal.battle.commands import ClearActive, EndTurn, UseClassAbility
+from domain.betrayal.battle.damage import hurt_hero
+from domain.betrayal.battle.decision import Decision
+from domain.betrayal.battle.events import (
     ActiveChanged,
     ClassAbilityUsed,
     DamageDealt,
@@ -26,8 +26,8 @@ from domain.betrayal.events import (
     FatigueGained,
     UnitDefeated,
 )
-from domain.betrayal.rules import legal_commands
-from domain.betrayal.state import ActiveDie, DieKind, Phase
+from domain.betrayal.battle.rules import legal_commands
+from domain.betrayal.battle.state import ActiveDie, DieKind, Phase
 from domain.kernel.errors import MalformedCommand
 
 BRACE, THROW = UseClassAbility(ability="brace"), "shield-throw"

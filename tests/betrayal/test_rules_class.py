@@ -15,12 +15,12 @@ import pytest
 from adventurer_arrange import LIGHT, foe_at, hexes_at, restart_turn, status_die
 from scenario import Scenario, finish_round
 
-from domain.betrayal import adventurer as adv
-from domain.betrayal.adventurer_events import PromotionEarned
-from domain.betrayal.commands import EndTurn, Engage, NextRound, Resolve, RollEnemyDice, UseClassAbility
-from domain.betrayal.damage import hurt_hero
-from domain.betrayal.decision import Decision
-from domain.betrayal.events import (
+from domain.betrayal.adventurer import aggregate as adv
+from domain.betrayal.adventurer.events import PromotionEarned
+from domain.betrayal.battle.commands import EndTurn, Engage, NextRound, Resolve, RollEnemyDice, UseClassAbility
+from domain.betrayal.battle.damage import hurt_hero
+from domain.betrayal.battle.decision import Decision
+from domain.betrayal.battle.events import (
     ClassAbilityArmed,
     ClassAbilityUsed,
     ClassDamagePrevented,
@@ -37,9 +37,9 @@ from domain.betrayal.events import (
     TenacityGained,
     UnitDefeated,
 )
-from domain.betrayal.evolve import replay
-from domain.betrayal.rules import legal_commands
-from domain.betrayal.state import Phase
+from domain.betrayal.battle.evolve import replay
+from domain.betrayal.battle.rules import legal_commands
+from domain.betrayal.battle.state import Phase
 from domain.betrayal.vocab import BattleForm, Status
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.hexes import distance, neighbours
@@ -399,8 +399,8 @@ STALKER = "[classes.stalker]"
 
 @pytest.mark.rule("ADVANCE-15")
 def test_every_class_has_a_countable_requirement_and_a_master_side_of_two_or_more():
-    from domain.betrayal.catalog_campaign import RequirementKind
-    from domain.betrayal.packs import starter_pack
+    from domain.betrayal.packs.catalog_campaign import RequirementKind
+    from domain.betrayal.packs.load import starter_pack
     from domain.betrayal.vocab import AbilityTiming
 
     for sheet in starter_pack().classes.values():

@@ -15,12 +15,12 @@ import random
 import pytest
 from delve_arrange import SURVEY, UNCOVER, DelveScenario
 
-from domain.betrayal.application import BetrayalApp, PartySpec, delve_stream
-from domain.betrayal.bots import delve_choice
-from domain.betrayal.commands import EndTurn, Explore, Move, MoveToExplore, NextRound, PlaceTile, Retreat
-from domain.betrayal.delve import CardDrawn, DelveConcluded, DelveRestored, KeptCard, PlacedTile, Skyshard
-from domain.betrayal.events import BattleEnded, Explored, HeroCleanedUp, PartyRetreated
-from domain.betrayal.state import Outcome, Phase
+from domain.betrayal.battle.application import BetrayalApp, PartySpec, delve_stream
+from domain.betrayal.battle.bots import delve_choice
+from domain.betrayal.battle.commands import EndTurn, Explore, Move, MoveToExplore, NextRound, PlaceTile, Retreat
+from domain.betrayal.delve.aggregate import CardDrawn, DelveConcluded, DelveRestored, KeptCard, PlacedTile, Skyshard
+from domain.betrayal.battle.events import BattleEnded, Explored, HeroCleanedUp, PartyRetreated
+from domain.betrayal.battle.state import Outcome, Phase
 from domain.kernel.errors import RuleViolation
 
 LONG_DRAIN = PlacedTile("t1", "long-drain", 0, (18, 30))

@@ -8,12 +8,12 @@ import pytest
 from delve_arrange import ENTRANCE_LINKS, SURVEY, UNCOVER, DelveScenario
 from scenario import new_party
 
-from domain.betrayal.application import BetrayalApp, PartySpec, delve_stream
-from domain.betrayal.commands import EndTurn, Explore, StartDelve
-from domain.betrayal.context import RulesContext
-from domain.betrayal.delve import DelveBegun
-from domain.betrayal.delve_map import entrance
-from domain.betrayal.events import (
+from domain.betrayal.battle.application import BetrayalApp, PartySpec, delve_stream
+from domain.betrayal.battle.commands import EndTurn, Explore, StartDelve
+from domain.betrayal.battle.context import RulesContext
+from domain.betrayal.delve.aggregate import DelveBegun
+from domain.betrayal.delve.map import entrance
+from domain.betrayal.battle.events import (
     AdventurerPlaced,
     BattleStarted,
     CachePlaced,
@@ -21,8 +21,8 @@ from domain.betrayal.events import (
     RoundStarted,
     TurnStarted,
 )
-from domain.betrayal.packs import starter_pack
-from domain.betrayal.rules import decision
+from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.battle.rules import decision
 from domain.betrayal.vocab import BattleForm, Objective
 from domain.kernel.errors import MalformedCommand, RuleViolation
 

@@ -29,7 +29,7 @@ from adventurer_arrange import (
 )
 from scenario import Scenario
 
-from domain.betrayal.commands import (
+from domain.betrayal.battle.commands import (
     ClearActive,
     EndTurn,
     Engage,
@@ -38,7 +38,7 @@ from domain.betrayal.commands import (
     Retreat,
     RollEnemyDice,
 )
-from domain.betrayal.events import (
+from domain.betrayal.battle.events import (
     ActiveChanged,
     DamageDealt,
     DiceRecovered,
@@ -59,8 +59,8 @@ from domain.betrayal.events import (
     TenacityGained,
     UnitDefeated,
 )
-from domain.betrayal.heroes import statuses
-from domain.betrayal.state import ActiveDie, DieKind, Phase, Rolled, StatusMark
+from domain.betrayal.battle.heroes import statuses
+from domain.betrayal.battle.state import ActiveDie, DieKind, Phase, Rolled, StatusMark
 from domain.betrayal.vocab import BattleForm, Status
 from domain.kernel.errors import MalformedCommand
 

@@ -13,10 +13,10 @@ import pytest
 from delve_arrange import pack_with
 from scenario import Scenario, new_party
 
-from domain.betrayal.application import BetrayalApp, PartySpec, delve_stream
-from domain.betrayal.commands import EndTurn, Explore, Move, MoveToExplore, PlaceTile, StartDungeon
-from domain.betrayal.context import context_for
-from domain.betrayal.events import (
+from domain.betrayal.battle.application import BetrayalApp, PartySpec, delve_stream
+from domain.betrayal.battle.commands import EndTurn, Explore, Move, MoveToExplore, PlaceTile, StartDungeon
+from domain.betrayal.battle.context import context_for
+from domain.betrayal.battle.events import (
     AdventurerPlaced,
     BattleEnded,
     BattleStarted,
@@ -26,10 +26,10 @@ from domain.betrayal.events import (
     RoundStarted,
     TurnStarted,
 )
-from domain.betrayal.evolve import replay
-from domain.betrayal.packs import starter_pack
-from domain.betrayal.rules import decide
-from domain.betrayal.state import Outcome, Phase
+from domain.betrayal.battle.evolve import replay
+from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.battle.rules import decide
+from domain.betrayal.battle.state import Outcome, Phase
 from domain.betrayal.vocab import BattleForm, Marker, Objective
 from domain.kernel.errors import MalformedCommand, RuleViolation
 

@@ -16,15 +16,15 @@ import pytest
 from msgspec.structs import replace
 from campaign_arrange import campaign, me, run, set_adventurer
 
-from domain.betrayal import adventurer as adv
-from domain.betrayal import bots
-from domain.betrayal import campaign_commands as cc
-from domain.betrayal.application import PartySpec
-from domain.betrayal.commands import Engage, UseGear
-from domain.betrayal.events import DiceRerolled
-from domain.betrayal.packs import starter_pack
-from domain.betrayal.setup import recorded_hash
-from domain.betrayal.state import Phase
+from domain.betrayal.adventurer import aggregate as adv
+from domain.betrayal.battle import bots
+from domain.betrayal.campaign import commands as cc
+from domain.betrayal.battle.application import PartySpec
+from domain.betrayal.battle.commands import Engage, UseGear
+from domain.betrayal.battle.events import DiceRerolled
+from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.battle.setup import recorded_hash
+from domain.betrayal.battle.state import Phase
 from domain.betrayal.vocab import BattleForm
 from domain.kernel.errors import RuleViolation
 

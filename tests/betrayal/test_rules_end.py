@@ -6,8 +6,8 @@ track to its Adventurer aggregate (CLEANUP-3b, CLEANUP-4c, TRACK-7)."""
 import pytest
 from scenario import Scenario, finish_round
 
-from domain.betrayal.application import BetrayalApp, PartySpec
-from domain.betrayal.commands import (
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
+from domain.betrayal.battle.commands import (
     EndTurn,
     Engage,
     Move,
@@ -16,7 +16,7 @@ from domain.betrayal.commands import (
     Retreat,
     RollEnemyDice,
 )
-from domain.betrayal.events import (
+from domain.betrayal.battle.events import (
     ActiveChanged,
     BattleEnded,
     BattleStarted,
@@ -29,7 +29,7 @@ from domain.betrayal.events import (
     RoundStarted,
     UnitDefeated,
 )
-from domain.betrayal.state import ActiveDie, DieKind, Outcome, Phase, Termination, TrackDie
+from domain.betrayal.battle.state import ActiveDie, DieKind, Outcome, Phase, Termination, TrackDie
 from domain.betrayal.vocab import BattleForm, Status
 
 SKILL_1 = TrackDie(DieKind.SKILL, 1, 5)

@@ -11,8 +11,8 @@ miss, miss, 1, 1, 1, 2 (faces 0 to 5).
 import pytest
 from scenario import Scenario
 
-from domain.betrayal.commands import EndTurn, Engage, Resolve, Retreat, RollEnemyDice
-from domain.betrayal.events import (
+from domain.betrayal.battle.commands import EndTurn, Engage, Resolve, Retreat, RollEnemyDice
+from domain.betrayal.battle.events import (
     DamageDealt,
     DieExhausted,
     EnemyEngaged,
@@ -27,8 +27,8 @@ from domain.betrayal.events import (
     StatusLifted,
     UnitDefeated,
 )
-from domain.betrayal.packs import starter_pack
-from domain.betrayal.state import ActiveDie, DieKind, Foe, Phase, StatusMark
+from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.battle.state import ActiveDie, DieKind, Foe, Phase, StatusMark
 from domain.betrayal.vocab import BattleForm, Status
 
 PACK = starter_pack()

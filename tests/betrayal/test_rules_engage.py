@@ -13,7 +13,7 @@ import pytest
 from adventurer_arrange import LIGHT, dice, foe_at, only_foe, skill
 from scenario import Scenario
 
-from domain.betrayal.commands import (
+from domain.betrayal.battle.commands import (
     EndTurn,
     Engage,
     Move,
@@ -21,7 +21,7 @@ from domain.betrayal.commands import (
     Resolve,
     RollEnemyDice,
 )
-from domain.betrayal.events import (
+from domain.betrayal.battle.events import (
     ActiveChanged,
     DamageDealt,
     DiceRolled,
@@ -32,8 +32,8 @@ from domain.betrayal.events import (
     TenacityGained,
     UnitDefeated,
 )
-from domain.betrayal.rules import legal_commands
-from domain.betrayal.state import ActiveDie, DieKind, Phase, Rolled
+from domain.betrayal.battle.rules import legal_commands
+from domain.betrayal.battle.state import ActiveDie, DieKind, Phase, Rolled
 from domain.betrayal.vocab import BattleForm, Difficulty
 from domain.kernel.errors import MalformedCommand
 

@@ -13,8 +13,8 @@ import pytest
 from delve_arrange import ENTRANCE_LINKS, DelveScenario
 from scenario import Scenario
 
-from domain.betrayal.commands import EndTurn, Engage, Explore, Move, MoveToExplore, PlaceTile
-from domain.betrayal.delve import (
+from domain.betrayal.battle.commands import EndTurn, Engage, Explore, Move, MoveToExplore, PlaceTile
+from domain.betrayal.delve.aggregate import (
     CardDiscarded,
     CardDrawn,
     CardKept,
@@ -30,7 +30,7 @@ from domain.betrayal.delve import (
     TrapSprung,
     TurnMarked,
 )
-from domain.betrayal.events import (
+from domain.betrayal.battle.events import (
     CacheOpened,
     CachePlaced,
     DamageDealt,
@@ -44,7 +44,7 @@ from domain.betrayal.events import (
     HeroStepped,
     LockpickTested,
 )
-from domain.betrayal.state import Cache, DieKind, Foe
+from domain.betrayal.battle.state import Cache, DieKind, Foe
 from domain.betrayal.vocab import BattleForm, Marker, TileIcon
 
 LONG_DRAIN = PlacedTile("t1", "long-drain", 0, (18, 30))  # far Connection hex (21, 31)

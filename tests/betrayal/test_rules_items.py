@@ -12,8 +12,8 @@ import pytest
 from adventurer_arrange import LIGHT, foe_at, skill
 from scenario import Scenario
 
-from domain.betrayal.commands import Defend, EndTurn, Engage, Resolve, RollEnemyDice, UseGear, UseRaceAbility
-from domain.betrayal.events import (
+from domain.betrayal.battle.commands import Defend, EndTurn, Engage, Resolve, RollEnemyDice, UseGear, UseRaceAbility
+from domain.betrayal.battle.events import (
     DamageDealt,
     DamagePrevented,
     DefenseAwaited,
@@ -35,7 +35,7 @@ from domain.betrayal.events import (
     TenacityGained,
     WeaponWielded,
 )
-from domain.betrayal.state import Options, Phase, Rolled
+from domain.betrayal.battle.state import Options, Phase, Rolled
 from domain.betrayal.vocab import BattleForm, Status
 
 MISS, ONE, TWO = 0, 2, 5  # enemy Combat die faces
@@ -428,10 +428,10 @@ def test_legal_commands_offer_item_uses():
 def test_the_adventurer_records_what_opportunist_moved_between_pack_and_ready_slots():
     from msgspec.structs import replace
 
-    from domain.betrayal import adventurer as adv
-    from domain.betrayal.adventurer_events import ItemsReturned
-    from domain.betrayal.adventurer_events import evolve as adventurer_evolve
-    from domain.betrayal.packs import starter_pack
+    from domain.betrayal.adventurer import aggregate as adv
+    from domain.betrayal.adventurer.events import ItemsReturned
+    from domain.betrayal.adventurer.events import evolve as adventurer_evolve
+    from domain.betrayal.packs.load import starter_pack
 
     state = adv.create(starter_pack(), "adv-ysolda", "Ysolda", "breton", ()).state
     state = replace(state, ready=(DAGGER, BRACERS), packed=(DRAUGHT,))

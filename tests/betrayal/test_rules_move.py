@@ -10,8 +10,8 @@ import pytest
 from adventurer_arrange import chip, mark, restart_turn, skill, status_die
 from scenario import Scenario
 
-from domain.betrayal.commands import EndTurn, Engage, Move, Resolve
-from domain.betrayal.events import DiceRolled, EngageDeclared, HeroMoved, HeroStatusLost
+from domain.betrayal.battle.commands import EndTurn, Engage, Move, Resolve
+from domain.betrayal.battle.events import DiceRolled, EngageDeclared, HeroMoved, HeroStatusLost
 from domain.betrayal.vocab import BattleForm, Status
 from domain.kernel.hexes import distance
 

@@ -13,8 +13,8 @@ from adventurer_arrange import LIGHT, OVER, foe_at, skill, status_die
 from msgspec.structs import replace
 from scenario import Scenario
 
-from domain.betrayal import exploration
-from domain.betrayal.commands import (
+from domain.betrayal.battle import exploration
+from domain.betrayal.battle.commands import (
     Defend,
     EndTurn,
     Engage,
@@ -24,9 +24,9 @@ from domain.betrayal.commands import (
     RollEnemyDice,
     UseRaceAbility,
 )
-from domain.betrayal.decision import Decision
-from domain.betrayal.damage import hurt_hero
-from domain.betrayal.events import (
+from domain.betrayal.battle.decision import Decision
+from domain.betrayal.battle.damage import hurt_hero
+from domain.betrayal.battle.events import (
     DamageDealt,
     DamagePrevented,
     DefenseAwaited,
@@ -47,8 +47,8 @@ from domain.betrayal.events import (
     TurnEnded,
     TurnStarted,
 )
-from domain.betrayal.rules import legal_commands
-from domain.betrayal.state import ActiveDie, DieKind, Options, Phase, Rolled
+from domain.betrayal.battle.rules import legal_commands
+from domain.betrayal.battle.state import ActiveDie, DieKind, Options, Phase, Rolled
 from domain.betrayal.vocab import BattleForm, Status
 from domain.kernel.errors import MalformedCommand
 
@@ -263,7 +263,7 @@ def test_reveler_waits_for_a_weapon_form_and_is_once_per_battle():
 
 @pytest.mark.rule("RACE-KHAJIIT")
 def test_cutpurse_succeeds_at_a_lockpick_test_without_dice_then_moves_up_to_5_hexes_freely():
-    from domain.betrayal.catalog import LockCode
+    from domain.betrayal.packs.catalog import LockCode
 
     armed = clash("Jozhar:khajiit").when(UseRaceAbility()).next()
     hero_id = armed.state.heroes[0].id
@@ -283,7 +283,7 @@ def test_cutpurse_succeeds_at_a_lockpick_test_without_dice_then_moves_up_to_5_he
 
 @pytest.mark.rule("RACE-KHAJIIT")
 def test_cutpurse_is_once_per_battle_and_an_unarmed_khajiit_rolls():
-    from domain.betrayal.catalog import LockCode
+    from domain.betrayal.packs.catalog import LockCode
 
     given = clash("Jozhar:khajiit")
     hero_id = given.state.heroes[0].id
@@ -434,9 +434,9 @@ def test_legal_commands_offer_a_usable_ability_and_drop_it_once_used():
 def test_cutpurse_in_a_delve_opens_the_cache_on_the_way_and_the_move_goes_on():
     from delve_arrange import DelveScenario
 
-    from domain.betrayal.delve import ItemFound, PlacedTile
-    from domain.betrayal.events import CacheOpened, HeroMoved, HeroStepped
-    from domain.betrayal.state import Cache
+    from domain.betrayal.delve.aggregate import ItemFound, PlacedTile
+    from domain.betrayal.battle.events import CacheOpened, HeroMoved, HeroStepped
+    from domain.betrayal.battle.state import Cache
     from domain.betrayal.vocab import Marker
 
     given = DelveScenario.start(party=("Jozhar:khajiit",), placements=((17, 31),))
@@ -460,8 +460,8 @@ def test_cutpurse_in_a_delve_opens_the_cache_on_the_way_and_the_move_goes_on():
 def test_random_legal_play_with_choose_defense_waits_and_goes_on_without_getting_stuck():
     import random
 
-    from domain.betrayal.rules import decide
-    from domain.betrayal.evolve import replay
+    from domain.betrayal.battle.rules import decide
+    from domain.betrayal.battle.evolve import replay
 
     paused = 0
     for seed in range(6):

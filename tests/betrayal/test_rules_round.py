@@ -5,14 +5,14 @@ and EX-3."""
 import pytest
 from scenario import Scenario, finish_round
 
-from domain.betrayal.commands import (
+from domain.betrayal.battle.commands import (
     EndTurn,
     Engage,
     NextRound,
     Resolve,
     Retreat,
 )
-from domain.betrayal.events import (
+from domain.betrayal.battle.events import (
     BattleEnded,
     DamageDealt,
     EnemyTurnStarted,
@@ -23,7 +23,7 @@ from domain.betrayal.events import (
     TurnStarted,
     UnitDefeated,
 )
-from domain.betrayal.state import ActiveDie, DieKind, Outcome, Phase, TrackDie
+from domain.betrayal.battle.state import ActiveDie, DieKind, Outcome, Phase, TrackDie
 from domain.betrayal.vocab import BattleForm
 
 OVER = TrackDie(DieKind.OVERFATIGUE)

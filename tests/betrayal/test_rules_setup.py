@@ -8,9 +8,9 @@ import pytest
 from msgspec.structs import replace
 from scenario import Scenario, new_party
 
-from domain.betrayal.commands import EndTurn, Move, StartClash
-from domain.betrayal.context import RulesContext, context_for
-from domain.betrayal.events import (
+from domain.betrayal.battle.commands import EndTurn, Move, StartClash
+from domain.betrayal.battle.context import RulesContext, context_for
+from domain.betrayal.battle.events import (
     AdventurerPlaced,
     BattleStarted,
     CachePlaced,
@@ -19,10 +19,10 @@ from domain.betrayal.events import (
     RoundStarted,
     TurnStarted,
 )
-from domain.betrayal.evolve import replay
-from domain.betrayal.packs import PACK_FILES, parse_pack, starter_pack
-from domain.betrayal.rules import decide
-from domain.betrayal.state import Phase
+from domain.betrayal.battle.evolve import replay
+from domain.betrayal.packs.load import PACK_FILES, parse_pack, starter_pack
+from domain.betrayal.battle.rules import decide
+from domain.betrayal.battle.state import Phase
 from domain.betrayal.vocab import BattleForm, Marker
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
@@ -390,7 +390,7 @@ def test_the_setup_ends_by_starting_round_one_with_the_first_player_s_turn():
 
 @pytest.mark.rule("EP-2")
 def test_xp_beyond_the_dial_violates_ep_2():
-    from domain.betrayal.setup import MAX_XP
+    from domain.betrayal.battle.setup import MAX_XP
 
     assert of(start(xp=MAX_XP), BattleStarted)[0].xp == MAX_XP
     for xp in (MAX_XP + 1, 2**63, 2**200):

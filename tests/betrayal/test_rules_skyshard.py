@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from delve_arrange import SURVEY, UNCOVER, DelveScenario, pack_with
 
-from domain.betrayal.commands import EndTurn, Explore, Move, MoveToExplore, PlaceTile
-from domain.betrayal.delve import CardKept, KeptCard, PlacedTile, Skyshard, SkyshardObtained
-from domain.betrayal.events import DamageDealt, Explored, Healed, HeroMoved, HeroStepped
+from domain.betrayal.battle.commands import EndTurn, Explore, Move, MoveToExplore, PlaceTile
+from domain.betrayal.delve.aggregate import CardKept, KeptCard, PlacedTile, Skyshard, SkyshardObtained
+from domain.betrayal.battle.events import DamageDealt, Explored, Healed, HeroMoved, HeroStepped
 from domain.betrayal.vocab import Objective
 
 LONG_DRAIN = PlacedTile("t1", "long-drain", 0, (18, 30))

@@ -9,8 +9,8 @@ import pytest
 from adventurer_arrange import LIGHT, OVER, foe_at, skill, status_die
 from scenario import Scenario
 
-from domain.betrayal.commands import EndTurn, Engage, Move, Resolve
-from domain.betrayal.events import (
+from domain.betrayal.battle.commands import EndTurn, Engage, Move, Resolve
+from domain.betrayal.battle.events import (
     DamageDealt,
     DiceRecovered,
     DiceRolled,
@@ -22,8 +22,8 @@ from domain.betrayal.events import (
     TurnStarted,
     UnitDefeated,
 )
-from domain.betrayal.heroes import statuses
-from domain.betrayal.state import Phase
+from domain.betrayal.battle.heroes import statuses
+from domain.betrayal.battle.state import Phase
 from domain.betrayal.vocab import BattleForm, Status
 
 LIGHT_FORM = BattleForm.LIGHT

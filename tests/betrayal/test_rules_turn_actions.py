@@ -10,10 +10,10 @@ import pytest
 from adventurer_arrange import foe_at
 from scenario import Scenario
 
-from domain.betrayal.campaign_commands import GainItem, ReadyItem, Recruit
-from domain.betrayal.commands import Engage, Move, UseClassAbility
-from domain.betrayal.events import ClassAbilityUsed, HeroMoved
-from domain.betrayal.rules import legal_commands
+from domain.betrayal.campaign.commands import GainItem, ReadyItem
+from domain.betrayal.battle.commands import Engage, Move, UseClassAbility
+from domain.betrayal.battle.events import ClassAbilityUsed, HeroMoved
+from domain.betrayal.battle.rules import legal_commands
 from domain.betrayal.vocab import BattleForm
 
 
@@ -37,7 +37,7 @@ def test_a_class_ability_is_an_action_taken_before_or_after_a_move():
 @pytest.mark.rule("CLASH-8d")
 def test_the_ready_items_chosen_between_battles_come_into_the_battle():
     from campaign_arrange import campaign, run
-    from domain.betrayal.application import PartySpec
+    from domain.betrayal.battle.application import PartySpec
 
     app = campaign(party=(("Ria", "nord", "bastion"),))
     run(app, GainItem(adventurer="Ria", item="scuffed-bracers"), GainItem(adventurer="Ria", item="notched-dagger"),
@@ -52,8 +52,8 @@ def test_the_ready_items_chosen_between_battles_come_into_the_battle():
 @pytest.mark.rule("ENGAGE-7c")
 def test_free_combat_dice_go_beyond_the_stat_limit_and_not_to_the_track():
     # Stamina 2, two Combat dice rolled, and the Nord's free die on top.
-    from domain.betrayal.commands import Resolve, UseRaceAbility
-    from domain.betrayal.events import DiceRolled
+    from domain.betrayal.battle.commands import Resolve, UseRaceAbility
+    from domain.betrayal.battle.events import DiceRolled
 
     given = foe_at(Scenario.clash(party=("Ysolda:nord",), physical_dice=True).without_foes("e1"), 1,
                    enemy="cave-troll").with_hero("ysolda", stamina=2)
@@ -66,8 +66,8 @@ def test_free_combat_dice_go_beyond_the_stat_limit_and_not_to_the_track():
 
 @pytest.mark.rule("ENGAGE-8a")
 def test_a_reroll_is_settled_before_the_roll_resolves_and_the_new_face_counts():
-    from domain.betrayal.commands import Resolve, UseGear
-    from domain.betrayal.events import DamageDealt, DiceRerolled
+    from domain.betrayal.battle.commands import Resolve, UseGear
+    from domain.betrayal.battle.events import DamageDealt, DiceRerolled
 
     glyph = "glyph-of-steady-aim"
     given = foe_at(Scenario.clash(party=("Ysolda:imperial",), physical_dice=True).without_foes("e1"), 1,

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from scenario import Scenario
 
-from domain.betrayal.commands import EndTurn, Move, UseRaceAbility
-from domain.betrayal.events import EnemyTurnStarted, HeroStatusGained, HuntersEyeArmed, RaceAbilityUsed
-from domain.betrayal.rules import legal_commands
+from domain.betrayal.battle.commands import EndTurn, Move, UseRaceAbility
+from domain.betrayal.battle.events import EnemyTurnStarted, HeroStatusGained, HuntersEyeArmed, RaceAbilityUsed
+from domain.betrayal.battle.rules import legal_commands
 from domain.betrayal.vocab import Status
 from domain.kernel.errors import MalformedCommand
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from scenario import Scenario, finish_round
 
-from domain.betrayal.commands import (
+from domain.betrayal.battle.commands import (
     Defend,
     EndTurn,
     Engage,
@@ -20,7 +20,7 @@ from domain.betrayal.commands import (
     UseGear,
     UseRaceAbility,
 )
-from domain.betrayal.state import Phase, PendingDefense
+from domain.betrayal.battle.state import Phase, PendingDefense
 from domain.betrayal.vocab import BattleForm
 from domain.kernel.ruleset import Seat, load
 

@@ -3,8 +3,8 @@
 import pytest
 from ascii_map import at, board
 
-from domain.betrayal.board import Board
-from domain.betrayal.targeting import Candidate, can_target, designate, plan_move, rank
+from domain.betrayal.battle.board import Board
+from domain.betrayal.battle.enemies.targeting import Candidate, can_target, designate, plan_move, rank
 from domain.betrayal.vocab import Priority
 
 STRONGEST, WEAKEST = Priority.STRONGEST, Priority.WEAKEST

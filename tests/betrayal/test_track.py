@@ -1,4 +1,4 @@
-"""The cooldown track (domain/betrayal/track.py): placement, overflow,
+"""The cooldown track (domain/betrayal/battle/track.py): placement, overflow,
 refreshing status dice and the Recovery step."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.betrayal.state import DieKind, TrackDie
-from domain.betrayal.track import (
+from domain.betrayal.battle.state import DieKind, TrackDie
+from domain.betrayal.battle.track import (
     TRACK_LIMIT,
     count,
     is_on_track,

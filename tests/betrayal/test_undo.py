@@ -3,8 +3,8 @@ and redo). UNDO-1, UNDO-2 and REDO-1 are our own rule IDs, not the book's."""
 
 import pytest
 
-from domain.betrayal.application import BetrayalApp, PartySpec
-from domain.betrayal.commands import (
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
+from domain.betrayal.battle.commands import (
     EndTurn,
     Engage,
     Move,
@@ -13,8 +13,8 @@ from domain.betrayal.commands import (
     Retreat,
     RollEnemyDice,
 )
-from domain.betrayal.events import CommandUndone, DiceRolled
-from domain.betrayal.state import Phase
+from domain.betrayal.battle.events import CommandUndone, DiceRolled
+from domain.betrayal.battle.state import Phase
 from domain.betrayal.vocab import BattleForm
 from domain.kernel.errors import RuleViolation
 

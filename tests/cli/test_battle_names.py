@@ -218,7 +218,7 @@ def test_rk_demo_does_not_steal_the_current_battle(store):
 
 
 def test_rk_demo_does_not_steal_the_latest_battle_when_none_was_chosen(store):
-    from domain.betrayal.application import BetrayalApp, PartySpec
+    from domain.betrayal.battle.application import BetrayalApp, PartySpec
 
     with BetrayalApp(f"sqlite:{store}") as app:  # written without `rk new`: nothing chosen
         app.new_clash(setup="waystone-crossing", party=[PartySpec("Brand", "nord")], xp=1, seed=1, battle_id="older")

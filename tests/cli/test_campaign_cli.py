@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from domain.betrayal import bots
+from domain.betrayal.battle import bots
 from domain.kernel.games import GameApp
 
 
@@ -138,7 +138,7 @@ def test_an_adventurer_in_a_battle_not_ended_is_listed_as_unable_to_fight_and_le
 
 def _read_back(listed: list[dict]) -> None:
     """Each line `rk campaign legal --json` lists gives the command beside it."""
-    from domain.betrayal import campaign_commands as cc
+    from domain.betrayal.campaign import commands as cc
     from domain.kernel.surface import surface_of
 
     grammar = surface_of("betrayal-campaign").grammar

@@ -89,9 +89,9 @@ def test_a_name_with_a_control_character_is_refused(store):
 def test_names_from_a_log_written_without_the_check_are_printed_escaped(store, monkeypatch):
     """An imported log may carry a name the rules would refuse now: output
     escaping holds on its own, in status, log, battles and audit."""
-    import domain.betrayal.adventurer as adventurer
-    import domain.betrayal.application as application
-    import domain.betrayal.setup as setup
+    import domain.betrayal.adventurer.aggregate as adventurer
+    import domain.betrayal.battle.application as application
+    import domain.betrayal.battle.setup as setup
 
     for module in (adventurer, application, setup):
         monkeypatch.setattr(module, "check_name", lambda name, what="": None)

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from domain.betrayal import commands as c
+from domain.betrayal.battle import commands as c
 from domain.betrayal.surface import BATTLE_SURFACE
 from domain.kernel.hexes import parse_label
 

@@ -180,7 +180,6 @@ def test_lines_wrap_under_their_text_within_the_width_wide_letters_and_all():
 def test_undo_with_json_on_a_conquest_battle_narrates_the_restored_state(tmp_path):
     """Found by the random-arguments property test: `rk --json undo` on a
     Conquest battle folded the kernel's undo event through Conquest's evolve."""
-    import json as json_module
 
     from cli.main import main
     from cli.session import Defaults

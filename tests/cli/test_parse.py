@@ -1,4 +1,4 @@
-"""What people type, read into what the rules take (``domain.betrayal.party``): a party
+"""What people type, read into what the rules take (``domain.betrayal.table.party``): a party
 member's ``Name:race:line+line:form``. Whether the name, race and lines are
 allowed is for the rules to say, so every way in (the CLI, `rk serve`,
 scripts) is refused alike."""
@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from domain.betrayal.party import party_member
-from domain.betrayal.application import BetrayalApp, PartySpec
+from domain.betrayal.table.party import party_member
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
 from domain.betrayal.vocab import BattleForm
 from domain.kernel.errors import MalformedCommand
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cli.output import to_json
-from domain.betrayal.application import BetrayalApp
+from domain.betrayal.battle.application import BetrayalApp
 
 import betrayal_views as views  # noqa: E402
 

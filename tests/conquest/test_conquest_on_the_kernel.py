@@ -76,7 +76,7 @@ def test_conquest_on_a_real_store_matches_memory(store, seed: int) -> None:
 
 
 def test_a_store_with_both_games_lists_them_together_and_each_verifies() -> None:
-    from domain.betrayal.application import PartySpec, new_clash
+    from domain.betrayal.battle.application import PartySpec, new_clash
 
     with GameApp("memory") as app:
         new_clash(app, setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=3,

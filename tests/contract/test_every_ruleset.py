@@ -106,7 +106,6 @@ def test_legal_gives_open_commands_whose_every_choice_reads_back(surface, setup,
     grammar reads back as a command of that verb; and the open list names
     each verb no more often than the finished one does."""
     rnd = random.Random(20)
-    rs = registry.load(surface.ruleset)
     grammar = surface.grammar
     with GameApp("memory") as app:
         fields = {**example, "name": "open-1"}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.betrayal.application import BetrayalApp
+from domain.betrayal.battle.application import BetrayalApp
 from domain.betrayal.surface import BATTLE_SURFACE
 from domain.kernel.commandlog import CommandIssued
 from domain.kernel.portable import import_log

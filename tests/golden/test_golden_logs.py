@@ -14,9 +14,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from domain.betrayal.application import BetrayalApp, delve_stream
-from domain.betrayal.delve import DelveConcluded, ShortageSkyshard
-from domain.betrayal.events import CommandIssued, CommandUndone
+from domain.betrayal.battle.application import BetrayalApp, delve_stream
+from domain.betrayal.delve.aggregate import DelveConcluded, ShortageSkyshard
+from domain.betrayal.battle.events import CommandIssued, CommandUndone
 from domain.kernel.portable import (
     export_battle,
     import_log,
@@ -25,7 +25,7 @@ from domain.kernel.portable import (
     verify_battle,
     verify_log,
 )
-from domain.betrayal.state import Outcome, Termination
+from domain.betrayal.battle.state import Outcome, Termination
 from domain.kernel.commandlog import CommandIssued as KernelIssued
 from domain.kernel.commandlog import CommandUndone as KernelUndone
 from domain.kernel.games import GameApp
@@ -152,8 +152,8 @@ def test_the_campaign_log_holds_two_battles_a_reward_phase_and_a_rest(golden_log
     """The golden campaign: both adventurers carry both battles, the rewards
     of the first were gained and spent (ADVANCE-12 kept at most 3), the rest
     was undone and given again, and the log verifies whole."""
-    from domain.betrayal import adventurer_events as ae
-    from domain.betrayal import campaign as cp
+    from domain.betrayal.adventurer import events as ae
+    from domain.betrayal.campaign import game as cp
 
     data = golden_logs["campaign-two-battles.jsonl"]
     app = BetrayalApp(store="memory")

@@ -11,7 +11,6 @@ labyrinth-lost.jsonl labyrinth-escape.jsonl``) and review the diff.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import msgspec
 import pytest

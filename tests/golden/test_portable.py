@@ -15,9 +15,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from domain.betrayal.application import BetrayalApp, PartySpec
-from domain.betrayal.bots import random_choice
-from domain.betrayal.packs import PACK_FILES, parse_pack
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
+from domain.betrayal.battle.bots import random_choice
+from domain.betrayal.packs.load import PACK_FILES, parse_pack
 from domain.kernel.portable import (
     Report,
     export_battle,
@@ -27,7 +27,7 @@ from domain.kernel.portable import (
     verify_battle,
     verify_log,
 )
-from domain.betrayal.state import Phase
+from domain.betrayal.battle.state import Phase
 from domain.kernel.errors import LogError
 
 WON = Path(__file__).resolve().parents[2] / "logs" / "won-waystone-crossing.jsonl"

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.betrayal.party import party_member
-from domain.betrayal.application import BetrayalApp
-from domain.betrayal.commands import EndTurn, Move
+from domain.betrayal.table.party import party_member
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.battle.commands import EndTurn, Move
 from domain.kernel.errors import ConcurrencyError
 
 

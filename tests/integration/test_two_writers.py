@@ -7,8 +7,8 @@ import uuid
 
 import pytest
 
-from domain.betrayal.application import BetrayalApp, PartySpec, battle_stream
-from domain.betrayal.commands import EndTurn, Move
+from domain.betrayal.battle.application import BetrayalApp, PartySpec, battle_stream
+from domain.betrayal.battle.commands import EndTurn, Move
 from domain.kernel.errors import ConcurrencyError
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.betrayal.application import BetrayalApp, PartySpec
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
 from domain.kernel import battle_index
 from domain.kernel.battle_index import (
     BattleDeleted,

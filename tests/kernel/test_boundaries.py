@@ -74,7 +74,7 @@ def test_an_unknown_ruleset_is_refused_with_the_ones_there_are():
 
 def test_battles_of_a_store_written_before_the_kernel_kept_the_index_are_listed():
     """Stores from before kept Betrayal's own index; its entries still list."""
-    from domain.betrayal.application import PartySpec, new_clash
+    from domain.betrayal.battle.application import PartySpec, new_clash
     from domain.kernel.envelope import wrap
     from domain.kernel.battle_index import legacy_class, legacy_stream
     from domain.kernel.games import INDEX_STREAM, GameApp
@@ -110,9 +110,9 @@ def test_a_package_may_register_a_second_ruleset_that_shares_its_streams():
 def test_a_game_reads_the_stream_a_command_names_when_its_rules_ask():
     """``Ruleset.companions(state, command)``: a recruit's rules see whether
     the name is taken, in play and when a log is verified again."""
-    from domain.betrayal import campaign_app as ca
-    from domain.betrayal import campaign_commands as cc
-    from domain.betrayal.application import PartySpec, new_clash
+    from domain.betrayal.campaign import application as ca
+    from domain.betrayal.campaign import commands as cc
+    from domain.betrayal.battle.application import PartySpec, new_clash
     from domain.kernel.errors import MalformedCommand
     from domain.kernel.games import GameApp
 

@@ -8,7 +8,7 @@ from importlib import resources
 
 import pytest
 
-from domain.betrayal import packs as betrayal
+from domain.betrayal.packs import load as betrayal
 from domain.conquest import packs as conquest
 from domain.kernel.errors import ContentError
 from domain.labyrinth import packs as labyrinth

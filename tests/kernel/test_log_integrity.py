@@ -20,10 +20,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from domain.betrayal import adventurer as adv
-from domain.betrayal.application import BetrayalApp, PartySpec
-from domain.betrayal.bots import greedy_choice
-from domain.betrayal.state import Phase
+from domain.betrayal.adventurer import aggregate as adv
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
+from domain.betrayal.battle.bots import greedy_choice
+from domain.betrayal.battle.state import Phase
 from domain.kernel.portable import importer
 from domain.kernel.commandlog import fold
 from domain.kernel.errors import LogError
@@ -427,7 +427,7 @@ def test_export_reads_only_the_battle_s_streams(store, tmp_path, request):
 
 _MEASURE_PEAKS = """
 import io, json, sys, tracemalloc
-from domain.betrayal.application import BetrayalApp
+from domain.betrayal.battle.application import BetrayalApp
 from domain.kernel.portable import import_log, verify_log, write_log
 path = sys.argv[1]
 assert verify_log(path).ok  # first, so that the rulesets it imports are not counted

@@ -18,7 +18,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from domain.betrayal.application import BetrayalApp
+from domain.betrayal.battle.application import BetrayalApp
 from domain.kernel.errors import LogError
 from domain.kernel.portable import Divergence, import_log, verify_log
 

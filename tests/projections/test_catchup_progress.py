@@ -9,9 +9,9 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from domain.betrayal.party import party_member
-from domain.betrayal.application import BetrayalApp
-from domain.betrayal.bots import greedy_choice
+from domain.betrayal.table.party import party_member
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.battle.bots import greedy_choice
 from domain.kernel.commandlog import LAST_COMMAND
 from projections import views
 from projections.audit import AuditView

@@ -19,9 +19,9 @@ from uuid import uuid4
 
 import pytest
 
-from domain.betrayal.party import party_member
-from domain.betrayal.application import BetrayalApp
-from domain.betrayal.bots import greedy_choice
+from domain.betrayal.table.party import party_member
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.battle.bots import greedy_choice
 from projections.follow import Follower
 from projections.views import views_path_for
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from kernel_play import CheckedGame, Player
 from random_battles import Table, pick, typed
 
-from domain.betrayal.application import BetrayalApp, adventurer, battle_stream
-from domain.betrayal.rules import legal_commands
+from domain.betrayal.battle.application import BetrayalApp, adventurer, battle_stream
+from domain.betrayal.battle.rules import legal_commands
 
 
 class SnapshottingApp(BetrayalApp):

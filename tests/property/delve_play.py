@@ -28,12 +28,12 @@ from checked_play import CheckedBattle, SnapshottingApp
 from kernel_play import Player
 from random_battles import NAMES, RACES, STARTING_LINES
 
-from domain.betrayal import delve as dv
-from domain.betrayal.application import BetrayalApp, PartySpec, delve_stream
-from domain.betrayal.bots import delve_choice
-from domain.betrayal.commands import BattleCommand, Retreat
-from domain.betrayal.events import CacheOpened, EnemyPoolOpened, Explored, HeroStepped, LockpickTested
-from domain.betrayal.rules import legal_commands
+from domain.betrayal.delve import aggregate as dv
+from domain.betrayal.battle.application import BetrayalApp, PartySpec, delve_stream
+from domain.betrayal.battle.bots import delve_choice
+from domain.betrayal.battle.commands import BattleCommand, Retreat
+from domain.betrayal.battle.events import CacheOpened, EnemyPoolOpened, Explored, HeroStepped, LockpickTested
+from domain.betrayal.battle.rules import legal_commands
 from domain.betrayal.vocab import BattleForm, Difficulty
 from domain.kernel.games import Result
 

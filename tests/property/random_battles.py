@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from msgspec.structs import replace
 
-from domain.betrayal import adventurer as adv
-from domain.betrayal.application import BetrayalApp, PartySpec
-from domain.betrayal.commands import (
+from domain.betrayal.adventurer import aggregate as adv
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
+from domain.betrayal.battle.commands import (
     BattleCommand,
     Engage,
     Member,
@@ -24,10 +24,10 @@ from domain.betrayal.commands import (
     RollEnemyDice,
     StartClash,
 )
-from domain.betrayal.context import ENEMY_DIE_FACES, RulesContext, context_for
-from domain.betrayal.pack_dice import FACES_PER_DIE
-from domain.betrayal.packs import starter_pack
-from domain.betrayal.state import BattleState
+from domain.betrayal.battle.context import ENEMY_DIE_FACES, RulesContext, context_for
+from domain.betrayal.packs.dice import FACES_PER_DIE
+from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.battle.state import BattleState
 from domain.betrayal.vocab import BattleForm, Difficulty, ItemKind
 
 PACK = starter_pack()

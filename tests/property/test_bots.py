@@ -12,11 +12,11 @@ import pytest
 
 from cli.main import main
 from cli.session import Defaults
-from domain.betrayal.party import party_member
-from domain.betrayal.application import BetrayalApp
-from domain.betrayal.bots import greedy_choice, random_choice
-from domain.betrayal.rules import legal_commands
-from domain.betrayal.state import Phase
+from domain.betrayal.table.party import party_member
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.battle.bots import greedy_choice, random_choice
+from domain.betrayal.battle.rules import legal_commands
+from domain.betrayal.battle.state import Phase
 
 PARTY = ("Ysolda:nord:one-hand-shield+heavy-armor:light", "Tarn:dark-elf:bow+destruction-staff:ranged")
 MAX_COMMANDS = 400

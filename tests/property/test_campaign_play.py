@@ -14,10 +14,10 @@ import random
 
 import pytest
 
-from domain.betrayal import bots
-from domain.betrayal import campaign_app as ca
-from domain.betrayal import campaign_commands as cc
-from domain.betrayal.application import BetrayalApp, PartySpec
+from domain.betrayal.battle import bots
+from domain.betrayal.campaign import application as ca
+from domain.betrayal.campaign import commands as cc
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.portable.export import export_battle
 from domain.kernel.portable.importer import import_log

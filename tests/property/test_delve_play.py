@@ -37,9 +37,9 @@ from delve_play import (
 )
 from random_battles import NAMES, RACES
 
-from domain.betrayal.application import BetrayalApp, PartySpec, delve_stream
-from domain.betrayal.bots import delve_choice
-from domain.betrayal.state import Phase
+from domain.betrayal.battle.application import BetrayalApp, PartySpec, delve_stream
+from domain.betrayal.battle.bots import delve_choice
+from domain.betrayal.battle.state import Phase
 from domain.betrayal.vocab import Difficulty
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.portable import verify_battle

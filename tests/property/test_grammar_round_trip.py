@@ -13,10 +13,10 @@ from delve_play import DUNGEONS, random_delve_table
 from msgspec.structs import replace
 from random_battles import MAX_COMMANDS, pick, random_table, typed
 
-from domain.betrayal.application import BetrayalApp
-from domain.betrayal.commands import Engage, RollEnemyDice
-from domain.betrayal.rules import decide, legal_commands, replay
-from domain.betrayal.state import Phase
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.battle.commands import Engage, RollEnemyDice
+from domain.betrayal.battle.rules import decide, legal_commands, replay
+from domain.betrayal.battle.state import Phase
 from domain.betrayal.surface import BATTLE_SURFACE
 from domain.kernel.surface.kinds import TYPED_FACE
 

@@ -9,7 +9,7 @@ import pytest
 from checked_play import SnapshottingApp, play_checked
 from random_battles import random_table
 
-from domain.betrayal.application import BetrayalApp
+from domain.betrayal.battle.application import BetrayalApp
 
 portable = pytest.importorskip("domain.kernel.portable")
 

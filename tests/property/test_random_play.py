@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 from random_battles import MAX_COMMANDS, pick, random_table, state_summary, typed
 
-from domain.betrayal.commands import Engage
-from domain.betrayal.events import BattleEvent, DiceRolled
-from domain.betrayal.item_use import weapon_dice
-from domain.betrayal.race_abilities import reveler_dice
-from domain.betrayal.rules import decide, legal_commands, replay
-from domain.betrayal.state import BattleState, Options, Phase
+from domain.betrayal.battle.commands import Engage
+from domain.betrayal.battle.events import BattleEvent, DiceRolled
+from domain.betrayal.battle.items.use import weapon_dice
+from domain.betrayal.battle.abilities.race import reveler_dice
+from domain.betrayal.battle.rules import decide, legal_commands, replay
+from domain.betrayal.battle.state import BattleState, Options, Phase
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
 SEEDS = range(800)

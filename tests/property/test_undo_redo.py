@@ -18,11 +18,11 @@ import pytest
 from checked_play import SnapshottingApp, play_checked
 from random_battles import random_table
 
-from domain.betrayal.application import BetrayalApp
-from domain.betrayal.evolve import replay
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.battle.evolve import replay
 from domain.betrayal.ruleset import BETRAYAL
 from domain.kernel.commandlog import fold
-from domain.betrayal.state import Phase
+from domain.betrayal.battle.state import Phase
 from domain.kernel.errors import RuleViolation
 
 SEEDS = range(40)

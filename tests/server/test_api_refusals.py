@@ -14,7 +14,7 @@ from server import tables
 from server.app import open_app
 from server.passes import Pass, Role
 from server.refusals import Refused
-from domain.betrayal.battle_surface import NewClash
+from domain.betrayal.table.battle_surface import NewClash
 
 MOVE = {"type": "Move", "to": [0, 1]}  # Ria's first move, a1 to a2
 

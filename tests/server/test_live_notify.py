@@ -11,8 +11,8 @@ from uuid import uuid4
 
 import pytest
 
-from domain.betrayal.party import party_member
-from domain.betrayal.application import BetrayalApp
+from domain.betrayal.table.party import party_member
+from domain.betrayal.battle.application import BetrayalApp
 from domain.kernel.games import GameApp
 from domain.kernel.pglisten import Listener, listen_target
 from server.live import ChangeFeed

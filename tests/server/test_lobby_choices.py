@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from api_table import PARTY, Table, bearer, refusal
-from domain.betrayal.packs import starter_pack as betrayal_pack
+from domain.betrayal.packs.load import starter_pack as betrayal_pack
 from domain.conquest.packs import starter_pack as conquest_pack
 from domain.labyrinth.packs import starter_pack as labyrinth_pack
 from domain.labyrinth.vocab import SIDE_LIMIT

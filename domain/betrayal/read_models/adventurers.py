@@ -14,8 +14,8 @@ import sqlite3
 
 import msgspec
 
-from domain.betrayal import adventurer_events as ae
-from domain.betrayal.adventurer import AdventurerCreated, AdventurerRestored, AdventurerState, BattleConcluded
+from domain.betrayal.adventurer import events as ae
+from domain.betrayal.adventurer.aggregate import AdventurerCreated, AdventurerRestored, AdventurerState, BattleConcluded
 from domain.kernel.envelope import Envelope
 
 from domain.kernel.read_model import Projection, handles

@@ -18,9 +18,9 @@ from collections.abc import Iterable
 
 import msgspec
 
-from domain.betrayal import events as ev
-from domain.betrayal.catalog import Pack, describe_face
-from domain.betrayal.state import ActiveDie, DieKind, Hero, TrackDie
+from domain.betrayal.battle import events as ev
+from domain.betrayal.battle.state import ActiveDie, DieKind, Hero, TrackDie
+from domain.betrayal.packs.catalog import Pack, describe_face
 from domain.kernel.envelope import Envelope
 
 from domain.kernel.read_model import Projection, handles

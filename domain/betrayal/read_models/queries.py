@@ -92,7 +92,7 @@ def adventurers(db: sqlite3.Connection) -> list[AdventurerRow]:
 def xp_ledger(db: sqlite3.Connection, app: Any, name: str) -> list[XpLine]:
     """The XP ledger of the adventurer called ``name``: each XP gained and
     spent, oldest first, with the balance after each line."""
-    from domain.betrayal.application import adventurer, adventurer_stream
+    from domain.betrayal.battle.application import adventurer, adventurer_stream
 
     found = adventurer(app, name)  # NotFound names the adventurer
     return _xp_ledger.xp_lines(db, str(adventurer_stream(name)), found.name)

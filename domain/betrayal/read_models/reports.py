@@ -131,7 +131,7 @@ def adventurers(asked: Any) -> Report:
 def xp(asked: Any, name: str) -> Report:
     """The XP ledger of one adventurer: each XP gained (from which battle)
     and spent (on what), with the balance."""
-    from domain.betrayal.application import adventurer
+    from domain.betrayal.battle.application import adventurer
 
     with asked.read_models() as db:
         lines = queries.xp_ledger(db, asked.app, name)

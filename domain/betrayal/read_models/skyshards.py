@@ -26,9 +26,9 @@ import sqlite3
 
 import msgspec
 
-from domain.betrayal import delve as dv
-from domain.betrayal import events as ev
-from domain.betrayal.catalog import Pack
+from domain.betrayal.battle import events as ev
+from domain.betrayal.delve import aggregate as dv
+from domain.betrayal.packs.catalog import Pack
 from domain.betrayal.vocab import DELVE_OBJECTIVES
 from domain.kernel.envelope import Envelope
 

@@ -15,8 +15,8 @@ import sqlite3
 
 import msgspec
 
-from domain.betrayal import adventurer_events as ae
-from domain.betrayal.adventurer import AdventurerRestored
+from domain.betrayal.adventurer import events as ae
+from domain.betrayal.adventurer.aggregate import AdventurerRestored
 from domain.kernel.envelope import Envelope
 
 from domain.kernel.read_model import Projection, handles

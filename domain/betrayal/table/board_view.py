@@ -1,0 +1,53 @@
+"""A Betrayal battle as the page draws it ("hexes"): the map's hexes (axial
+q, r with their labels, tiles and markers), the units on them, each
+adventurer's HP, track and active slots, and each enemy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel.hexes import label
+
+from domain.betrayal.battle.state import BattleState
+
+
+def board(seen: Any) -> dict[str, Any]:
+    state: BattleState = seen.state
+    ctx = seen.context()
+    b = ctx.board
+    pack = seen.pack
+    hexes = []
+    for h in b.all_hexes():
+        cell = b._cells[h]  # noqa: SLF001 - the board keeps its diagram cells; reading one is safe
+        hexes.append({"q": h[0], "r": h[1], "label": _label(h), "tile": cell.tile, "blocked": cell.impassable,
+                      "marker": cell.marker.value, "number": cell.number})
+    turn = state.turn.hero if state.turn is not None else None
+    heroes = [{
+        "id": h.id, "name": h.name, "race": h.race, "hp": h.hp, "max_hp": h.max_hp, "form": h.form.value,
+        "pos": _pos(h.pos), "defeated": h.defeated, "turn": h.id == turn,
+        "track": [{"kind": d.kind.value, "face": d.face, "status": d.status.value if d.status else None}
+                  for d in h.track],
+        "active": [{"kind": d.kind.value, "face": d.face, "amount": d.amount} for d in h.active],
+        "dice": len(h.dice), "ready": list(h.ready),
+    } for h in state.heroes]
+    foes = []
+    for f in state.foes:
+        enemy = pack.enemies.get(f.enemy)
+        foes.append({"id": f.id, "name": enemy.name if enemy else f.enemy, "level": f.level, "hp": f.hp,
+                     "max_hp": f.max_hp, "pos": _pos(f.pos), "defeated": f.defeated,
+                     "marks": [m.status.value for m in f.marks]})
+    return {"kind": "hexes", "phase": state.phase.value, "round": state.round, "turn": turn,
+            "outcome": state.outcome.value if state.outcome else None,
+            "hexes": hexes, "heroes": heroes, "foes": foes,
+            "caches": [{"q": c.hex[0], "r": c.hex[1], "kind": c.kind.value} for c in state.caches]}
+
+
+def _pos(h: Any) -> dict[str, Any] | None:
+    return None if h is None else {"q": h[0], "r": h[1], "label": _label(h)}
+
+
+def _label(h: Any) -> str:
+    try:
+        return label(tuple(h))
+    except ValueError:  # a delve tile placed left of or above a1
+        return f"{h[0]},{h[1]}"
