@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.commandlog import Done
+from domain.kernel.commandlog import CommandIssued, Done
 from domain.kernel.errors import NotFound
 from domain.kernel.games import GameApp
 from domain.kernel.ruleset import Ruleset
@@ -117,14 +117,18 @@ def may_take_back(app: GameApp, rs: Ruleset, p: Pass, battle_id: str, done: Done
 
 def check_no_secrets(app: GameApp, p: Pass, battle_id: str, what: str) -> None:
     """SEAT-5: a game whose log holds what its rules hide from players
-    (a ruleset that ``hides`` a command it played) shows the whole log to
-    the host alone until it is over."""
+    (a ruleset that ``hides`` a command it played, even one undone since)
+    shows the whole log to the host alone until it is over."""
     if p.is_host:
         return
     rs = app.ruleset(battle_id)
     game = app.battle(battle_id)
     if rs.summary(game.state).over:
         return
-    if any(rs.hides(done.command) for done in game.done):
+    # Every command the log holds, undone ones too: an undone secret is
+    # still in the log (its events and the state its undo restored).
+    issued = (env.event.command for env in app.events(rs.game_stream(battle_id))
+              if isinstance(env.event, CommandIssued))
+    if any(rs.hides(command) for command in issued):
         raise forbidden("SEAT-5", f"{what} would show other players' hidden choices; it is the host's until "
                                   "the game is over")
