@@ -4,7 +4,8 @@ of the games are the kernel's; here a pass (``server.passes``) meets the
 seat a command is given for (``Ruleset.actor``).
 
 SEAT-1: a seat gives commands for its own adventurer, player or unit, and
-the table's commands (the next round); not another seat's.
+the table's commands (the next round); not another seat's, nor the host's
+(a GM's choices for the other side, ``Ruleset.actor`` naming ``HOST``).
 SEAT-2: a seat undoes or redoes only a command of its own or of the table;
 a forced undo (UNDO-2) and everything else are the host's.
 SEAT-3: a spectator only reads.
@@ -23,7 +24,7 @@ from typing import Any
 from domain.kernel.commandlog import CommandIssued, Done
 from domain.kernel.errors import NotFound
 from domain.kernel.games import GameApp
-from domain.kernel.ruleset import Ruleset
+from domain.kernel.ruleset import HOST, Ruleset
 
 from .passes import Keyring, Pass, Role
 from .refusals import forbidden, unauthorized
@@ -73,10 +74,10 @@ def host_only(p: Pass, what: str) -> None:
 
 def may_give(p: Pass, actor: str | None) -> bool:
     """SEAT-1, SEAT-3: whether ``p`` may give a command for ``actor``
-    (None: the table's)."""
+    (None: the table's; ``HOST``: the host's alone, as a GM's)."""
     if p.role is Role.HOST:
         return True
-    if p.role is Role.SPECTATOR:
+    if p.role is Role.SPECTATOR or actor == HOST:
         return False
     return actor is None or actor == p.seat
 
@@ -93,7 +94,7 @@ def check_may(rs: Ruleset, p: Pass, state: Any, command: Any, rule: str, doing: 
         raise forbidden("SEAT-3", "a spectator only reads")
     actor = rs.actor(state, command)
     if not may_give(p, actor):
-        who = next((s.name for s in rs.seats(state) if s.key == actor), actor)
+        who = "the host" if actor == HOST else next((s.name for s in rs.seats(state) if s.key == actor), actor)
         raise forbidden(rule, f"{doing} is {who}'s, not this seat's")
 
 

@@ -508,6 +508,7 @@
     }
 
     function seatName(key) {
+      if (key === "@host") return "the host"; // a command the host alone gives (a GM's)
       const seat = view.seats.find((s) => s.key === key);
       return seat ? seat.name : key;
     }
