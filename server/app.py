@@ -78,7 +78,7 @@ class Endpoint:
     body: Any = None  # the request body's type; bytes for a raw log
     query: tuple[Param, ...] = ()
     media: str = "application/json"
-    refusals: tuple[int, ...] = (400, 401, 403, 404)
+    refusals: tuple[int, ...] = (400, 401, 403, 404, 410)
     needs_token: bool = True
     handler: Callable[..., Awaitable[Response]] | None = field(default=None, compare=False)
 
@@ -353,11 +353,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              table_view.TableView, handler=game_table),
     Endpoint("POST", "/api/games/{game}/commands", "giveCommand", "Give a command: decided by the rules, saved, "
              "or refused with its rule ID and nothing written.", CommandResult, body=CommandRequest,
-             refusals=(400, 401, 403, 404, 409, 413, 422), handler=give_command),
+             refusals=(400, 401, 403, 404, 409, 410, 413, 422), handler=give_command),
     Endpoint("POST", "/api/games/{game}/undo", "undo", "Undo the last command.", CommandResult, body=UndoRequest,
-             refusals=(400, 401, 403, 404, 409, 413, 422), handler=undo),
+             refusals=(400, 401, 403, 404, 409, 410, 413, 422), handler=undo),
     Endpoint("POST", "/api/games/{game}/redo", "redo", "Redo the command undone last.", CommandResult,
-             body=RedoRequest, refusals=(400, 401, 403, 404, 409, 413, 422), handler=redo),
+             body=RedoRequest, refusals=(400, 401, 403, 404, 409, 410, 413, 422), handler=redo),
     Endpoint("GET", "/api/games/{game}/export", "exportLog", "The game's portable log (hash-chained JSON Lines).",
              None, media="application/x-ndjson", handler=export),
     Endpoint("GET", "/api/games/{game}/verify", "verifyGame", "Verify the stored game against today's rules.",

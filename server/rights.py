@@ -27,7 +27,7 @@ from domain.kernel.games import GameApp
 from domain.kernel.ruleset import HOST, Ruleset
 
 from .passes import Keyring, Pass, Role
-from .refusals import forbidden, unauthorized
+from .refusals import forbidden, gone, unauthorized
 
 # One answer whether the game exists or not: a stranger learns nothing.
 NO_PASS_FOR_GAME = "this token is no pass for that game (SEAT-4: a seat's link opens its own game only)"
@@ -63,7 +63,20 @@ def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> 
     found = keyring.check(token, battle_id, [s.key for s in rs.seats(game_now.state)])
     if found is None:
         raise unauthorized(NO_PASS_FOR_GAME)
+    check_not_deleted(app, found, battle_id)
     return found, battle_id
+
+
+def check_not_deleted(app: GameApp, p: Pass, battle_id: str, writing: bool = False) -> None:
+    """A deleted game (`rk delete`) is changed by no one, as on the
+    command line (410); the host may still read it, a seat or spectator
+    reads nothing of it."""
+    entry = app.index().get(battle_id)
+    if entry is None or not entry.deleted or not (writing or not p.is_host):
+        return
+    if p.is_host:
+        raise gone(f"game {entry.name} is deleted: nothing is written (`rk restore {entry.name}` brings it back)")
+    raise gone("the host deleted this game: it is played no more")
 
 
 def host_only(p: Pass, what: str) -> None:

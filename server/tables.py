@@ -188,6 +188,7 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
     game is still where the client saw it."""
     rs = app.ruleset(battle_id)
     rights.check_not_spectator(p)
+    rights.check_not_deleted(app, p, battle_id, writing=True)
     cmd = msgspec.json.decode(request.command, type=rs.command_type)
     extra = unknown_field(msgspec.json.decode(request.command), cmd)
     if extra is not None:
@@ -206,6 +207,7 @@ def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> Command
     """Undo the last command: a seat its own or the table's (SEAT-2); a
     forced undo is the host's."""
     rights.check_not_spectator(p)  # before the rules: nothing to undo is no answer for one who may not
+    rights.check_not_deleted(app, p, battle_id, writing=True)
     rs = app.ruleset(battle_id)
     with app.deciding(battle_id, request.version) as before:
         if not p.is_host:
@@ -220,6 +222,7 @@ def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> Command
 def redo(app: GameApp, p: Pass, battle_id: str, request: RedoRequest) -> CommandResult:
     """Redo the command undone last: a seat its own or the table's (SEAT-2)."""
     rights.check_not_spectator(p)
+    rights.check_not_deleted(app, p, battle_id, writing=True)
     rs = app.ruleset(battle_id)
     with app.deciding(battle_id, request.version) as before:
         if not p.is_host and before.can_redo:
