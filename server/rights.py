@@ -38,7 +38,7 @@ def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> 
     id. 401 for a token that is no pass; 404 only once the pass is known
     good (a stranger learns nothing of what games exist)."""
     if not token:
-        raise unauthorized("no token: open the link the host gave you (it carries ?token=...)")
+        raise unauthorized("no token: open the link the host gave you (it carries #token=...)")
     if game is None:
         found = keyring.check(token, None)
         if found is None:

@@ -85,12 +85,13 @@ class Links:
 def links(app: GameApp, keyring: Keyring, base: str, game: str | None) -> Links:
     """The links of game ``game`` (by id or name; default: the current
     battle, if there is one), for a server at ``base``."""
-    host = f"{base}/?token={keyring.host()}"
+    # The token after '#': a browser never sends it to a server (nor in a Referer).
+    host = f"{base}/#token={keyring.host()}"
     battle_id = app.find_battle(game).battle_id if game else _current(app)
     if battle_id is None:
         return Links(host)
     rs = app.ruleset(battle_id)
-    table = f"{base}/table/{battle_id}?token="
+    table = f"{base}/table/{battle_id}#token="
     seats = tuple((s.key, s.name, table + keyring.seat(battle_id, s.key))
                   for s in rs.seats(app.battle(battle_id).state))
     return Links(host, battle_id, seats, table + keyring.spectator(battle_id))

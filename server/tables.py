@@ -75,7 +75,7 @@ def seats(app: GameApp, keyring: Keyring, p: Pass, battle_id: str, base: str) ->
     server's address as the client reached it)."""
     rs = app.ruleset(battle_id)
     state = app.battle(battle_id).state
-    link = (lambda token: f"{base}/table/{battle_id}?token={token}") if p.is_host else (lambda token: None)
+    link = (lambda token: f"{base}/table/{battle_id}#token={token}") if p.is_host else (lambda token: None)
     return Seats(
         game=battle_id,
         seats=[SeatInfo(key=s.key, name=s.name, link=link(keyring.seat(battle_id, s.key))) for s in rs.seats(state)],

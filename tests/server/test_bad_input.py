@@ -23,7 +23,8 @@ NEW_CLASH = {"new": "clash", "setup": "waystone-crossing", "party": PARTY, "seed
 
 
 def post(table: Table, path: str, content: bytes, headers: dict[str, str] | None = None):
-    return table.client.post(path, headers={**table.host, **(headers or {})}, content=content)
+    return table.client.post(path, headers={**table.host, "content-type": "application/json", **(headers or {})},
+                             content=content)
 
 
 def never_a_crash(response: Any) -> None:
@@ -172,7 +173,8 @@ def test_a_body_over_the_limit_is_refused_too_large_with_or_without_its_length(t
     before = table.written(g)
     said = post(table, url, b"x" * (MAX_BODY + 1))
     assert "over" in refusal(said, 413, "too-large")["reason"]
-    unsaid = table.client.post(url, headers=table.host, content=_chunks(MAX_BODY + 1))
+    unsaid = table.client.post(url, headers={**table.host, "content-type": "application/json"},
+                               content=_chunks(MAX_BODY + 1))
     assert "content-length" not in unsaid.request.headers
     refusal(unsaid, 413, "too-large")
     assert table.written(g) == before
@@ -229,7 +231,7 @@ def test_a_strange_token_is_no_pass_and_nothing_more(table: Table, token):
     header = {"authorization": b"Bearer " + token.encode()}
     for response in (table.client.get(f"/api/games/{g}", headers=header),
                      table.client.post(f"/api/games/{g}/commands", headers=header, json={"command": MOVE}),
-                     table.client.get(f"/api/games/{g}/live", params={"token": token})):
+                     table.client.get(f"/api/games/{g}/live", headers=header)):
         refusal(response, 401, "unauthorized")
     assert table.written(g) == before
 
