@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 from .session import Session
+
+
+def _warn(text: str) -> None:
+    print(f"rk links: {text}", file=sys.stderr)
 
 
 def show(s: Session, base: str | None, seat: str | None = None) -> None:
@@ -13,7 +19,7 @@ def show(s: Session, base: str | None, seat: str | None = None) -> None:
     from server.passes import Keyring, load_secret
     from server.run import DEFAULT_HOST, DEFAULT_PORT, links, running_base
 
-    base = (base or running_base() or f"http://{DEFAULT_HOST}:{DEFAULT_PORT}").rstrip("/")
+    base = (base or running_base(warn=_warn) or f"http://{DEFAULT_HOST}:{DEFAULT_PORT}").rstrip("/")
     found = links(s.app, Keyring(load_secret()), base, s.battle)
     if seat is not None:
         link = found.of(seat)
