@@ -156,14 +156,55 @@ async def _body(request: Request, types: frozenset[str] = JSON_BODY) -> bytes:
     return b"".join(chunks)
 
 
+MAX_DEPTH = 32  # arrays and objects inside each other in a request body: no command needs more than a few
+_NESTING = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')  # a string (skipped whole) or a bracket
+
+
+def _check_depth(body: bytes) -> None:
+    """Refuse a body nested deeper than ``MAX_DEPTH`` before any parser
+    recurses into it."""
+    depth = 0
+    for found in _NESTING.finditer(body):
+        token = found.group()
+        if token in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise malformed(f"the body is nested deeper than {MAX_DEPTH} arrays or objects")
+        elif token in (b"]", b"}"):
+            depth -= 1
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of a body, refused if it names a field twice (which one
+    would count is no one's guess to make)."""
+    fields: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in fields:
+            raise malformed(f"the field `{key[:40]}` is given twice: give each field once")
+        fields[key] = value
+    return fields
+
+
+def _plain(body: bytes) -> Any:
+    """The body as plain values, every object's fields checked once each."""
+    import json
+
+    try:
+        return json.loads(body, object_pairs_hook=_once_each)
+    except (ValueError, RecursionError) as e:  # msgspec read it already: a number too long for Python, say
+        raise malformed(f"the body cannot be read: {str(e)[:120]}") from None
+
+
 def _decode(body: bytes, kind: Any) -> Any:
     """A JSON request body as ``kind`` (strict: unknown fields refused,
     also inside a ruleset's own Structs, which may take unknown fields to
-    read old logs: a misspelt field would be dropped silently)."""
+    read old logs: a misspelt field would be dropped silently; a field
+    given twice refused; nested at most ``MAX_DEPTH`` deep)."""
     if not body.strip():
         raise malformed("the body is empty: send a JSON object")
+    _check_depth(body)
     decoded = msgspec.json.decode(body, type=kind)
-    extra = unknown_field(msgspec.json.decode(body), decoded)
+    extra = unknown_field(_plain(body), decoded)
     if extra is not None:
         raise malformed(f"the request has no field {extra.replace('$.', '', 1)}: unknown field `{extra.rsplit('.', 1)[-1]}`")
     return decoded

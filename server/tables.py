@@ -193,14 +193,24 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
     extra = unknown_field(msgspec.json.decode(request.command), cmd)
     if extra is not None:
         raise malformed(f"the command has no field {extra.replace('$', 'command', 1)}")
+    said = _spelled(rs, cmd)
     # ``deciding``: the game at the version the client saw, read only if
     # this process does not hold it so; checked and decided on that one
     # state, and refused 409 if another command was saved first (by another
     # worker or process), never decided on a state the client did not see.
     with app.deciding(battle_id, request.version) as before:
-        rights.check_may(rs, p, before.state, cmd, "SEAT-1", f"`rk {rs.describe_command(cmd)}`")
+        rights.check_may(rs, p, before.state, cmd, "SEAT-1", f"`{said}`")
         result = app.execute(battle_id, cmd, expected=before.version)
     return _answer(app, rs, battle_id, before, result)
+
+
+def _spelled(rs: Ruleset, cmd: Any) -> str:
+    """``cmd`` as a player types it; refused (400) when its values are
+    none a player could type (a hex off every map, as ``[-1, 0]``)."""
+    try:
+        return f"rk {rs.describe_command(cmd)}"
+    except (ValueError, OverflowError, IndexError) as e:
+        raise malformed(f"the command cannot be given: {str(e)[:160]}") from None
 
 
 def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> CommandResult:
@@ -294,7 +304,7 @@ def _check_logged_name(data: bytes) -> None:
 
     try:
         header = msgspec.json.decode(data.split(b"\n", 1)[0])
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # nested too deep too: the import says so
         return
     if isinstance(header, dict) and isinstance(header.get("battle_id"), str):
         check_name(header["battle_id"])
