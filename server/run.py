@@ -148,7 +148,11 @@ def serve(store: str | None, host: str, port: int, game: str | None, workers: in
     from .app import create_app
     from .stopping import CleanStopServer
 
-    keyring = Keyring(load_secret())
+    try:
+        keyring = Keyring(load_secret())
+    except OSError as e:  # a home it may not write: one line, as every refusal
+        sys.stderr.write(f"rk server: cannot keep the server's secret in {home()}: {e.strerror or e}\n")
+        return 1
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP named, not left 0: asyncio turns Nagle's algorithm off only
     # on sockets that say they are TCP, and with it on every answer on a kept-alive
