@@ -389,8 +389,8 @@ async def page(srv: Server, request: Request) -> Response:
     if token is not None:
         from urllib.parse import quote
 
-        return Response(status_code=303, headers={**PAGE_HEADERS,
-                                                  "location": f"{quote(request.url.path)}#token={quote(token, safe='')}"})
+        where = f"{quote(request.url.path)}#token={quote(token, safe='')}"
+        return Response(status_code=303, headers={**PAGE_HEADERS, "location": where})
     return FileResponse(STATIC / "table.html", headers=PAGE_HEADERS)
 
 
