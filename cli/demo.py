@@ -21,6 +21,7 @@ from rich.text import Text
 
 from domain.kernel.errors import NotFound
 from domain.kernel.narration import Narrator
+from domain.kernel.ruleset import HOST
 
 from .current import chosen_battle, current_or_none, remember
 from .game import show
@@ -72,7 +73,7 @@ def run(s: Session, seed: int, ruleset: str | None = None) -> None:
         command = demo.choose(state, ctx, bot)
         typed = rs.describe_command(command)
         result = app.execute(game_id, command)
-        who = demo.who(state) if demo.who is not None else seats.get(rs.actor(state, command) or "", "table")
+        who = demo.who(state) if demo.who is not None else seats.get(rs.actor(state, command) or "", "host" if rs.actor(state, command) == HOST else "table")
         events = result.events[1:]
         told = demo.told(state, events, pack) if demo.told is not None else \
             "; ".join(_lines(rs, pack, state, events))

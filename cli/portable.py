@@ -20,6 +20,7 @@ from domain.kernel.errors import MalformedCommand
 
 from .battle_names import called
 from .current import remember
+from .paths import CannotWrite, check_writable, writing
 from .progress import progress, wanted
 from .session import Session
 
@@ -27,18 +28,20 @@ from .session import Session
 def export(s: Session, output: str | None, sign: str | None = None) -> None:
     """Write the battle's log to ``output``, or to stdout; ``sign``: a
     private key file (``rk keygen``) to sign it with."""
+    target = check_writable(output, "the log") if output else None
     battle_id = s.battle_id
     key = _private(sign)
-    if output:
+    if output and target is not None:
         # Written beside the target and renamed: a failed export never
         # leaves half a log under the name asked for.
-        target = Path(output)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+        with writing(output, "the log"):
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
         try:
-            with os.fdopen(fd, "wb") as f, progress("exporting", None, json=s.json) as advance:
-                lines = portable.write_log(s.app, battle_id, f, sign=key, progress=advance)
-                size = f.tell()
-            os.replace(tmp, target)
+            with writing(output, "the log"):
+                with os.fdopen(fd, "wb") as f, progress("exporting", None, json=s.json) as advance:
+                    lines = portable.write_log(s.app, battle_id, f, sign=key, progress=advance)
+                    size = f.tell()
+                os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
@@ -97,8 +100,14 @@ def keygen(s: Session, output: str) -> None:
     overwritten), the public key to ``output``.pub and stdout."""
     from domain.kernel import signing
 
-    public = signing.generate(output)
-    Path(output + ".pub").write_text(public + "\n")
+    check_writable(output, "the private key")
+    check_writable(output + ".pub", "the public key")
+    if Path(output + ".pub").exists():
+        raise CannotWrite(f"{output}.pub exists; keys are never overwritten")
+    with writing(output, "the private key"):
+        public = signing.generate(output)
+    with writing(output + ".pub", "the public key"):
+        Path(output + ".pub").write_text(public + "\n")
     if s.json:
         s.out.emit({"private_key": output, "public_key": public, "public_key_file": output + ".pub"})
     else:

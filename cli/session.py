@@ -9,6 +9,7 @@ command closes them when it is done.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -86,6 +87,8 @@ class Session:
         if app is None:
             from domain.kernel.games import GameApp
 
+            if not read:
+                _check_store_file(self.store)
             try:
                 app = GameApp(store=self.store, read_only=read)
             except ValueError as e:  # an unknown form of store setting
@@ -162,6 +165,24 @@ class Session:
             return False
         self.out.error(error)
         raise typer.Exit(RULE_BROKEN if isinstance(error, RuleViolation) else REFUSED) from None
+
+
+def _check_store_file(store: str | None) -> None:
+    """Refuse, in one line with the reason, an SQLite store a command that
+    writes could not write (no such folder, a folder named as the file)."""
+    from domain.kernel.store_setting import store_form
+
+    from .paths import why_not
+
+    try:
+        form, path = store_form(store or "")
+    except ValueError:
+        return  # said by the application, as an unknown form of store
+    if form != "sqlite":
+        return
+    reason = why_not(os.path.expanduser(path))
+    if reason is not None:
+        raise StoreUnavailable(f"cannot use {masked(store or '')}: {reason}")
 
 
 def _store_failed(error: BaseException) -> bool:

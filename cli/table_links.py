@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
+from .paths import writing
 from .session import Session
+
+
+def _warn(text: str) -> None:
+    print(f"rk links: {text}", file=sys.stderr)
 
 
 def show(s: Session, base: str | None, seat: str | None = None) -> None:
@@ -13,8 +20,14 @@ def show(s: Session, base: str | None, seat: str | None = None) -> None:
     from server.passes import Keyring, load_secret
     from server.run import DEFAULT_HOST, DEFAULT_PORT, links, running_base
 
-    base = (base or running_base() or f"http://{DEFAULT_HOST}:{DEFAULT_PORT}").rstrip("/")
-    found = links(s.app, Keyring(load_secret()), base, s.battle)
+    base = (base or running_base(warn=_warn) or f"http://{DEFAULT_HOST}:{DEFAULT_PORT}").rstrip("/")
+    from server.passes import SECRET_FILE
+
+    from domain.kernel.store_setting import home
+
+    with writing(f"{home()}/{SECRET_FILE}", "the server's secret"):
+        secret = load_secret()
+    found = links(s.app, Keyring(secret), base, s.battle)
     if seat is not None:
         link = found.of(seat)
         s.out.emit({"link": link}) if s.json else s.out.print(link)

@@ -3,8 +3,9 @@ document is made from, and the ASGI application (``create_app``).
 
 Every answer is JSON encoded by msgspec (a log export is JSON Lines), every
 refusal a ``wire.Refusal`` with its status (``server.refusals``); a request
-is known by its token (``Authorization: Bearer``, or ``?token=`` for links
-and the live feed), checked on a worker thread against the game's seats.
+is known by its token (``Authorization: Bearer`` alone: a link carries it
+after ``#``, the page sends it in the header), checked on a worker thread
+against the game's seats; a body is JSON, sent as such (415 otherwise).
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ class Endpoint:
     body: Any = None  # the request body's type; bytes for a raw log
     query: tuple[Param, ...] = ()
     media: str = "application/json"
-    refusals: tuple[int, ...] = (400, 401, 403, 404)
+    refusals: tuple[int, ...] = (400, 401, 403, 404, 410)
     needs_token: bool = True
     handler: Callable[..., Awaitable[Response]] | None = field(default=None, compare=False)
 
@@ -105,19 +106,40 @@ class Server:
 
 
 def _token(request: Request) -> str:
+    """The request's token: in ``Authorization: Bearer`` only, never in the
+    address (a link carries it after ``#``, which no browser sends; the
+    page reads it there and sends it in the header, which another site's
+    form or image cannot)."""
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
         return header[7:].strip()
-    return request.query_params.get("token", "").strip()
+    return ""
+
+
+JSON_BODY = frozenset({"application/json"})
+# A portable log: JSON Lines, under any of the names it goes by.
+LOG_TYPES = frozenset({"application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json"})
+
+
+def _check_type(request: Request, types: frozenset[str]) -> None:
+    """Refuse (415) a body not sent as one of ``types``: a form of another
+    site (text/plain, urlencoded, multipart) never reaches a handler."""
+    given = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if given not in types:
+        shown = f"`{given[:60]}`" if given else "no Content-Type"
+        raise Refused(415, Refusal(error="unsupported", reason=f"the body is sent as {shown}: send it as "
+                                                                + " or ".join(sorted(types))))
 
 
 def _json(value: Any, status: int = 200) -> Response:
     return Response(msgspec.json.encode(value), status_code=status, media_type="application/json")
 
 
-async def _body(request: Request) -> bytes:
-    """The request's body, refused (413) past ``MAX_BODY`` bytes, before
-    reading it all when the client says its length."""
+async def _body(request: Request, types: frozenset[str] = JSON_BODY) -> bytes:
+    """The request's body, refused (415) unless sent as one of ``types``,
+    and (413) past ``MAX_BODY`` bytes, before reading it all when the
+    client says its length."""
+    _check_type(request, types)
     length = request.headers.get("content-length")
     if length is not None:
         try:
@@ -134,21 +156,62 @@ async def _body(request: Request) -> bytes:
     return b"".join(chunks)
 
 
+MAX_DEPTH = 32  # arrays and objects inside each other in a request body: no command needs more than a few
+_NESTING = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')  # a string (skipped whole) or a bracket
+
+
+def _check_depth(body: bytes) -> None:
+    """Refuse a body nested deeper than ``MAX_DEPTH`` before any parser
+    recurses into it."""
+    depth = 0
+    for found in _NESTING.finditer(body):
+        token = found.group()
+        if token in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise malformed(f"the body is nested deeper than {MAX_DEPTH} arrays or objects")
+        elif token in (b"]", b"}"):
+            depth -= 1
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of a body, refused if it names a field twice (which one
+    would count is no one's guess to make)."""
+    fields: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in fields:
+            raise malformed(f"the field `{key[:40]}` is given twice: give each field once")
+        fields[key] = value
+    return fields
+
+
+def _plain(body: bytes) -> Any:
+    """The body as plain values, every object's fields checked once each."""
+    import json
+
+    try:
+        return json.loads(body, object_pairs_hook=_once_each)
+    except (ValueError, RecursionError) as e:  # msgspec read it already: a number too long for Python, say
+        raise malformed(f"the body cannot be read: {str(e)[:120]}") from None
+
+
 def _decode(body: bytes, kind: Any) -> Any:
     """A JSON request body as ``kind`` (strict: unknown fields refused,
     also inside a ruleset's own Structs, which may take unknown fields to
-    read old logs: a misspelt field would be dropped silently)."""
+    read old logs: a misspelt field would be dropped silently; a field
+    given twice refused; nested at most ``MAX_DEPTH`` deep)."""
     if not body.strip():
         raise malformed("the body is empty: send a JSON object")
+    _check_depth(body)
     decoded = msgspec.json.decode(body, type=kind)
-    extra = unknown_field(msgspec.json.decode(body), decoded)
+    extra = unknown_field(_plain(body), decoded)
     if extra is not None:
         raise malformed(f"the request has no field {extra.replace('$.', '', 1)}: unknown field `{extra.rsplit('.', 1)[-1]}`")
     return decoded
 
 
 async def _log_body(request: Request) -> bytes:
-    data = await _body(request)
+    data = await _body(request, LOG_TYPES)
     if not data.strip():
         raise malformed("the body is empty: send the log's JSON Lines")
     return data
@@ -315,8 +378,20 @@ async def openapi(srv: Server, request: Request) -> Response:
     return _json(document(ENDPOINTS))
 
 
+PAGE_HEADERS = {"cache-control": "no-store", "referrer-policy": "no-referrer"}
+
+
 async def page(srv: Server, request: Request) -> Response:
-    return FileResponse(STATIC / "table.html", headers={"cache-control": "no-store"})
+    """The page. An old link with ``?token=`` is sent on to the same page
+    with the token after ``#`` (no other query is kept), so it is in the
+    address once, never again sent to any server."""
+    token = request.query_params.get("token")
+    if token is not None:
+        from urllib.parse import quote
+
+        where = f"{quote(request.url.path)}#token={quote(token, safe='')}"
+        return Response(status_code=303, headers={**PAGE_HEADERS, "location": where})
+    return FileResponse(STATIC / "table.html", headers=PAGE_HEADERS)
 
 
 async def static(srv: Server, request: Request) -> Response:
@@ -334,7 +409,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", "/api/games", "listGames", "Every game of every ruleset (the host's).", list[GameSummary],
              query=(Param("all", bool, "list deleted games too"),), handler=list_games),
     Endpoint("POST", "/api/games", "createGame", "Set a game up (the host's): any setup of any ruleset, named by "
-             "`new` (see `listChoices`).", CommandResult, body=new_game_type(), refusals=(400, 401, 403, 413, 422),
+             "`new` (see `listChoices`).", CommandResult, body=new_game_type(), refusals=(400, 401, 403, 413, 415, 422),
              handler=create_game),
     Endpoint("GET", "/api/choices", "listChoices", "Every setup `createGame` takes (the host's): its ruleset, its "
              "parameters, the JSON Schema of its request, and what the content packs offer for its fields.",
@@ -353,11 +428,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              table_view.TableView, handler=game_table),
     Endpoint("POST", "/api/games/{game}/commands", "giveCommand", "Give a command: decided by the rules, saved, "
              "or refused with its rule ID and nothing written.", CommandResult, body=CommandRequest,
-             refusals=(400, 401, 403, 404, 409, 413, 422), handler=give_command),
+             refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422), handler=give_command),
     Endpoint("POST", "/api/games/{game}/undo", "undo", "Undo the last command.", CommandResult, body=UndoRequest,
-             refusals=(400, 401, 403, 404, 409, 413, 422), handler=undo),
+             refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422), handler=undo),
     Endpoint("POST", "/api/games/{game}/redo", "redo", "Redo the command undone last.", CommandResult,
-             body=RedoRequest, refusals=(400, 401, 403, 404, 409, 413, 422), handler=redo),
+             body=RedoRequest, refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422), handler=redo),
     Endpoint("GET", "/api/games/{game}/export", "exportLog", "The game's portable log (hash-chained JSON Lines).",
              None, media="application/x-ndjson", handler=export),
     Endpoint("GET", "/api/games/{game}/verify", "verifyGame", "Verify the stored game against today's rules.",
@@ -365,12 +440,12 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", "/api/games/{game}/live", "liveFeed", "Server-sent events: `version` each time the game moves, "
              "whichever process saved it.", None, media="text/event-stream", handler=live),
     Endpoint("POST", "/api/import", "importLog", "Import a portable log as a new game (the host's); every check "
-             "first, nothing written if one fails.", Imported, body=LOG_BODY, refusals=(400, 401, 403, 413),
+             "first, nothing written if one fails.", Imported, body=LOG_BODY, refusals=(400, 401, 403, 413, 415),
              handler=import_log),
     Endpoint("POST", "/api/verify", "verifyLog", "Verify a posted log against today's rules (the host's); writes "
              "nothing.", VerifyAnswer, body=LOG_BODY, query=(Param("key", str, "the public key (hex) it must be "
                                                                           "signed with"),),
-             refusals=(400, 401, 403, 413), handler=verify_log),
+             refusals=(400, 401, 403, 413, 415), handler=verify_log),
     Endpoint("GET", "/api/openapi.json", "openapi", "This document.", None, needs_token=False, refusals=(),
              handler=openapi),
 )

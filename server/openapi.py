@@ -12,7 +12,8 @@ from .wire import Refusal
 
 STATUS_WORDS = {400: "malformed request", 401: "no valid token", 403: "this token may not (a SEAT rule)",
                 404: "no such game", 409: "the game moved on (stale version, or another writer first)",
-                413: "body too large", 422: "a rule forbids it (the rule ID and reason)"}
+                410: "the game was deleted (`rk restore` brings it back)", 413: "body too large",
+                415: "the body is not application/json", 422: "a rule forbids it (the rule ID and reason)"}
 
 
 def document(endpoints: Any) -> dict[str, Any]:

@@ -39,6 +39,11 @@ def unauthorized(reason: str) -> Refused:
     return Refused(401, Refusal(error="unauthorized", reason=reason))
 
 
+def gone(reason: str) -> Refused:
+    """410: the game was deleted (`rk delete`); `rk restore` brings it back."""
+    return Refused(410, Refusal(error="gone", reason=reason))
+
+
 def malformed(reason: str) -> Refused:
     """400: a request that cannot be understood."""
     return Refused(400, Refusal(error="malformed", reason=reason))

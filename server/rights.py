@@ -4,7 +4,8 @@ of the games are the kernel's; here a pass (``server.passes``) meets the
 seat a command is given for (``Ruleset.actor``).
 
 SEAT-1: a seat gives commands for its own adventurer, player or unit, and
-the table's commands (the next round); not another seat's.
+the table's commands (the next round); not another seat's, nor the host's
+(a GM's choices for the other side, ``Ruleset.actor`` naming ``HOST``).
 SEAT-2: a seat undoes or redoes only a command of its own or of the table;
 a forced undo (UNDO-2) and everything else are the host's.
 SEAT-3: a spectator only reads.
@@ -20,13 +21,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.commandlog import Done
+from domain.kernel.commandlog import CommandIssued, Done
 from domain.kernel.errors import NotFound
 from domain.kernel.games import GameApp
-from domain.kernel.ruleset import Ruleset
+from domain.kernel.ruleset import HOST, Ruleset
 
 from .passes import Keyring, Pass, Role
-from .refusals import forbidden, unauthorized
+from .refusals import forbidden, gone, unauthorized
 
 # One answer whether the game exists or not: a stranger learns nothing.
 NO_PASS_FOR_GAME = "this token is no pass for that game (SEAT-4: a seat's link opens its own game only)"
@@ -37,7 +38,7 @@ def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> 
     id. 401 for a token that is no pass; 404 only once the pass is known
     good (a stranger learns nothing of what games exist)."""
     if not token:
-        raise unauthorized("no token: open the link the host gave you (it carries ?token=...)")
+        raise unauthorized("no token: open the link the host gave you (it carries #token=...)")
     if game is None:
         found = keyring.check(token, None)
         if found is None:
@@ -62,7 +63,20 @@ def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> 
     found = keyring.check(token, battle_id, [s.key for s in rs.seats(game_now.state)])
     if found is None:
         raise unauthorized(NO_PASS_FOR_GAME)
+    check_not_deleted(app, found, battle_id)
     return found, battle_id
+
+
+def check_not_deleted(app: GameApp, p: Pass, battle_id: str, writing: bool = False) -> None:
+    """A deleted game (`rk delete`) is changed by no one, as on the
+    command line (410); the host may still read it, a seat or spectator
+    reads nothing of it."""
+    entry = app.index().get(battle_id)
+    if entry is None or not entry.deleted or not (writing or not p.is_host):
+        return
+    if p.is_host:
+        raise gone(f"game {entry.name} is deleted: nothing is written (`rk restore {entry.name}` brings it back)")
+    raise gone("the host deleted this game: it is played no more")
 
 
 def host_only(p: Pass, what: str) -> None:
@@ -73,10 +87,10 @@ def host_only(p: Pass, what: str) -> None:
 
 def may_give(p: Pass, actor: str | None) -> bool:
     """SEAT-1, SEAT-3: whether ``p`` may give a command for ``actor``
-    (None: the table's)."""
+    (None: the table's; ``HOST``: the host's alone, as a GM's)."""
     if p.role is Role.HOST:
         return True
-    if p.role is Role.SPECTATOR:
+    if p.role is Role.SPECTATOR or actor == HOST:
         return False
     return actor is None or actor == p.seat
 
@@ -93,7 +107,7 @@ def check_may(rs: Ruleset, p: Pass, state: Any, command: Any, rule: str, doing: 
         raise forbidden("SEAT-3", "a spectator only reads")
     actor = rs.actor(state, command)
     if not may_give(p, actor):
-        who = next((s.name for s in rs.seats(state) if s.key == actor), actor)
+        who = "the host" if actor == HOST else next((s.name for s in rs.seats(state) if s.key == actor), actor)
         raise forbidden(rule, f"{doing} is {who}'s, not this seat's")
 
 
@@ -117,14 +131,18 @@ def may_take_back(app: GameApp, rs: Ruleset, p: Pass, battle_id: str, done: Done
 
 def check_no_secrets(app: GameApp, p: Pass, battle_id: str, what: str) -> None:
     """SEAT-5: a game whose log holds what its rules hide from players
-    (a ruleset that ``hides`` a command it played) shows the whole log to
-    the host alone until it is over."""
+    (a ruleset that ``hides`` a command it played, even one undone since)
+    shows the whole log to the host alone until it is over."""
     if p.is_host:
         return
     rs = app.ruleset(battle_id)
     game = app.battle(battle_id)
     if rs.summary(game.state).over:
         return
-    if any(rs.hides(done.command) for done in game.done):
+    # Every command the log holds, undone ones too: an undone secret is
+    # still in the log (its events and the state its undo restored).
+    issued = (env.event.command for env in app.events(rs.game_stream(battle_id))
+              if isinstance(env.event, CommandIssued))
+    if any(rs.hides(command) for command in issued):
         raise forbidden("SEAT-5", f"{what} would show other players' hidden choices; it is the host's until "
                                   "the game is over")

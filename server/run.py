@@ -13,7 +13,9 @@ import json
 import logging
 import os
 import socket
+import stat
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,14 +37,32 @@ def address_file() -> Path:
     return Path(home()) / ADDRESS_FILE
 
 
-def running_base() -> str | None:
-    """The address of the server started last on this home, if it still runs."""
+def running_base(warn: Callable[[str], None] | None = None) -> str | None:
+    """The address of the server started last on this home, if it still
+    runs. The file is trusted as the socket of `rk serve` is: only if it is
+    this user's and no one else may write it (a ``server.json`` planted in
+    a shared home would send the host's token to another machine); ``warn``
+    is told why one is passed over."""
+    path = address_file()
     try:
-        data = json.loads(address_file().read_text())
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None  # none, or a symbolic link (O_NOFOLLOW): nothing to trust
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+            if warn is not None:
+                warn(f"{path} is not a file of this user's that only this user may write: "
+                     "its address is not trusted")
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = json.loads(f.read(4096))
         os.kill(int(data["pid"]), 0)
         return str(data["base"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True)
@@ -85,12 +105,13 @@ class Links:
 def links(app: GameApp, keyring: Keyring, base: str, game: str | None) -> Links:
     """The links of game ``game`` (by id or name; default: the current
     battle, if there is one), for a server at ``base``."""
-    host = f"{base}/?token={keyring.host()}"
+    # The token after '#': a browser never sends it to a server (nor in a Referer).
+    host = f"{base}/#token={keyring.host()}"
     battle_id = app.find_battle(game).battle_id if game else _current(app)
     if battle_id is None:
         return Links(host)
     rs = app.ruleset(battle_id)
-    table = f"{base}/table/{battle_id}?token="
+    table = f"{base}/table/{battle_id}#token="
     seats = tuple((s.key, s.name, table + keyring.seat(battle_id, s.key))
                   for s in rs.seats(app.battle(battle_id).state))
     return Links(host, battle_id, seats, table + keyring.spectator(battle_id))
@@ -105,6 +126,20 @@ def _current(app: GameApp) -> str | None:
         return None
 
 
+def _write_private(path: Path, data: bytes) -> None:
+    """``data`` into ``path``, made anew (mode 0600) under a temporary name
+    and renamed into place: never written through a link someone left."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".server-json-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
 def serve(store: str | None, host: str, port: int, game: str | None, workers: int | None,
           public: str | None, say: Callable[[str], None] = print) -> int:
     """Run the server until a signal; 0 once stopped cleanly."""
@@ -113,7 +148,11 @@ def serve(store: str | None, host: str, port: int, game: str | None, workers: in
     from .app import create_app
     from .stopping import CleanStopServer
 
-    keyring = Keyring(load_secret())
+    try:
+        keyring = Keyring(load_secret())
+    except OSError as e:  # a home it may not write: one line, as every refusal
+        sys.stderr.write(f"rk server: cannot keep the server's secret in {home()}: {e.strerror or e}\n")
+        return 1
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP named, not left 0: asyncio turns Nagle's algorithm off only
     # on sockets that say they are TCP, and with it on every answer on a kept-alive
@@ -148,7 +187,7 @@ def serve(store: str | None, host: str, port: int, game: str | None, workers: in
     logging.getLogger("rulekeeper.server").setLevel(logging.INFO)
     where = address_file()
     with contextlib.suppress(OSError):
-        where.write_text(json.dumps({"base": base, "pid": os.getpid()}))
+        _write_private(where, json.dumps({"base": base, "pid": os.getpid()}).encode())
     try:
         CleanStopServer(config).run(sockets=[sock])
     finally:

@@ -76,7 +76,7 @@ def seats(app: GameApp, keyring: Keyring, p: Pass, battle_id: str, base: str) ->
     server's address as the client reached it)."""
     rs = app.ruleset(battle_id)
     state = app.battle(battle_id).state
-    link = (lambda token: f"{base}/table/{battle_id}?token={token}") if p.is_host else (lambda token: None)
+    link = (lambda token: f"{base}/table/{battle_id}#token={token}") if p.is_host else (lambda token: None)
     return Seats(
         game=battle_id,
         seats=[SeatInfo(key=s.key, name=s.name, link=link(keyring.seat(battle_id, s.key))) for s in rs.seats(state)],
@@ -189,6 +189,7 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
     game is still where the client saw it."""
     rs = app.ruleset(battle_id)
     rights.check_not_spectator(p)
+    rights.check_not_deleted(app, p, battle_id, writing=True)
     if (request.command is None) == (request.line is None):
         raise malformed("missing required field `command` (or give its `line`, one of the two)")
     if request.line is not None:
@@ -204,20 +205,31 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
         extra = unknown_field(request.command, cmd)
         if extra is not None:
             raise malformed(f"the command has no field {extra.replace('$', 'command', 1)}")
+    said = _spelled(rs, cmd)
     # ``deciding``: the game at the version the client saw, read only if
     # this process does not hold it so; checked and decided on that one
     # state, and refused 409 if another command was saved first (by another
     # worker or process), never decided on a state the client did not see.
     with app.deciding(battle_id, request.version) as before:
-        rights.check_may(rs, p, before.state, cmd, "SEAT-1", f"`rk {rs.describe_command(cmd)}`")
+        rights.check_may(rs, p, before.state, cmd, "SEAT-1", f"`{said}`")
         result = app.execute(battle_id, cmd, expected=before.version)
     return _answer(app, rs, battle_id, before, result)
+
+
+def _spelled(rs: Ruleset, cmd: Any) -> str:
+    """``cmd`` as a player types it; refused (400) when its values are
+    none a player could type (a hex off every map, as ``[-1, 0]``)."""
+    try:
+        return f"rk {rs.describe_command(cmd)}"
+    except (ValueError, OverflowError, IndexError) as e:
+        raise malformed(f"the command cannot be given: {str(e)[:160]}") from None
 
 
 def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> CommandResult:
     """Undo the last command: a seat its own or the table's (SEAT-2); a
     forced undo is the host's."""
     rights.check_not_spectator(p)  # before the rules: nothing to undo is no answer for one who may not
+    rights.check_not_deleted(app, p, battle_id, writing=True)
     rs = app.ruleset(battle_id)
     with app.deciding(battle_id, request.version) as before:
         if not p.is_host:
@@ -232,6 +244,7 @@ def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> Command
 def redo(app: GameApp, p: Pass, battle_id: str, request: RedoRequest) -> CommandResult:
     """Redo the command undone last: a seat its own or the table's (SEAT-2)."""
     rights.check_not_spectator(p)
+    rights.check_not_deleted(app, p, battle_id, writing=True)
     rs = app.ruleset(battle_id)
     with app.deciding(battle_id, request.version) as before:
         if not p.is_host and before.can_redo:
@@ -303,7 +316,7 @@ def _check_logged_name(data: bytes) -> None:
 
     try:
         header = msgspec.json.decode(data.split(b"\n", 1)[0])
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # nested too deep too: the import says so
         return
     if isinstance(header, dict) and isinstance(header.get("battle_id"), str):
         check_name(header["battle_id"])

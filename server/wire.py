@@ -93,7 +93,8 @@ class Refusal(msgspec.Struct, kw_only=True, omit_defaults=True):
     ``rule`` is its ID, status 422), ``malformed`` (400), ``unauthorized``
     (no valid token, 401), ``forbidden`` (this pass may not, 403; ``rule``
     is the SEAT rule), ``not-found`` (404), ``moved-on`` (the game moved on,
-    409; ``version`` is where it is now), ``too-large`` (413)."""
+    409; ``version`` is where it is now), ``gone`` (the game was deleted,
+    410), ``too-large`` (413), ``unsupported`` (a body not JSON, 415)."""
 
     error: str
     reason: str

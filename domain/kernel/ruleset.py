@@ -84,6 +84,9 @@ class Outcome:
     writes: tuple[Write, ...] = ()
 
 
+HOST = "@host"  # ``Ruleset.actor`` of a command the host alone gives (a GM's): no seat's key
+
+
 @dataclass(frozen=True)
 class Seat:
     """One seat of a game's table: ``key`` as commands name it (a hero id,
@@ -326,7 +329,9 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
         """The seat ``command`` is given for (SEAT-1): the key of the
         adventurer, player or unit it acts as, or None for a command of the
         whole table (the next round, an enemy's dice), which any seat may
-        give. Pure: reads the state and the command only."""
+        give, or ``HOST`` for a command the host alone gives (a GM's
+        choice for the other side). Pure: reads the state and the command
+        only."""
         return None
 
     def seen_by(self, state: State, seat: str | None) -> State:

@@ -1,12 +1,12 @@
 """Who a labyrinth command is given for, at a table of seats (SEAT-1): one
 seat per PC, its key the PC's id (p1, p2, ...). An Enemy's action under
-``gm_enemies`` is the table's (the GM's): no seat."""
+``gm_enemies`` is the GM's: the host gives it, no seat does."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.ruleset import Seat
+from domain.kernel.ruleset import HOST, Seat
 
 from .commands import EnemyAct, StartLabyrinth
 from .state import LabyrinthState
@@ -18,8 +18,12 @@ def seats(state: LabyrinthState) -> tuple[Seat, ...]:
 
 
 def actor(state: LabyrinthState, command: Any) -> str | None:
-    if isinstance(command, (EnemyAct, StartLabyrinth)):
+    if isinstance(command, EnemyAct):
+        return HOST
+    if isinstance(command, StartLabyrinth):
         return None
     who = getattr(command, "actor", "")
     c = state.find(who) if state is not None else None
+    if c is not None and c.side is Side.ENEMY:
+        return HOST  # an Enemy's hold, pass or passive: the GM's (gm_enemies), never a seat's
     return who if c is not None and c.side is Side.PC else None

@@ -4,7 +4,9 @@
 "use strict";
 
 (() => {
-  const token = new URLSearchParams(location.search).get("token") || "";
+  // The token is after '#' in the link: a browser never sends that part to a
+  // server; each request carries it in its Authorization header instead.
+  const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
 
@@ -77,7 +79,7 @@
   }
 
   if (!token) {
-    say("No token: open the link the host gave you (it ends in ?token=...).");
+    say("No token: open the link the host gave you (it ends in #token=...).");
     return;
   }
 
@@ -369,7 +371,7 @@
       "aria-label": `Links to hand out for ${g.name}`, text: "Links",
     });
     toggle.addEventListener("click", () => showLinks(g.id, links, toggle));
-    const href = `/table/${encodeURIComponent(g.id)}?token=${encodeURIComponent(token)}`;
+    const href = `/table/${encodeURIComponent(g.id)}#token=${encodeURIComponent(token)}`;
     const item = el("li", { class: "game", "data-testid": `game-${g.id}` },
       el("div", { class: "game-head" },
         el("a", { href, class: "game-name", text: g.name }),
@@ -508,6 +510,7 @@
     }
 
     function seatName(key) {
+      if (key === "@host") return "the host"; // a command the host alone gives (a GM's)
       const seat = view.seats.find((s) => s.key === key);
       return seat ? seat.name : key;
     }
@@ -533,7 +536,7 @@
       outcome.textContent = view.summary.over ? `over${b.outcome ? `: ${b.outcome}` : ""}` : "";
       const lobby = $("lobby-link");
       lobby.hidden = me.role !== "host";
-      lobby.href = `/?token=${encodeURIComponent(token)}`;
+      lobby.href = `/#token=${encodeURIComponent(token)}`;
     }
 
     // -- the board ------------------------------------------------------------------
@@ -943,20 +946,61 @@
     // -- live -------------------------------------------------------------------------
 
     refresh();
-    const live = new EventSource(`${base}/live?token=${encodeURIComponent(token)}`);
-    live.addEventListener("version", (event) => {
-      let told;
+    listen();
+
+    /** The live feed (server-sent events), read with fetch so that the token
+     * goes in the Authorization header, not in the address; read again after
+     * a pause when it breaks, unless the server refuses it. */
+    async function listen() {
+      for (;;) {
+        let refused = false;
+        try {
+          const response = await fetch(`${base}/live`, {
+            headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" }, cache: "no-store",
+          });
+          if (!response.ok || !response.body) {
+            refused = response.status >= 400 && response.status < 500;
+            throw new Error(`live feed: ${response.status}`);
+          }
+          document.body.classList.remove("offline");
+          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+          let buffer = "";
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buffer += value.replace(/\r\n?/g, "\n");
+            let end;
+            while ((end = buffer.indexOf("\n\n")) >= 0) {
+              told(buffer.slice(0, end));
+              buffer = buffer.slice(end + 2);
+            }
+          }
+        } catch (error) {
+          // offline until it is read again
+        }
+        document.body.classList.add("offline");
+        document.body.classList.toggle("closed", refused);
+        if (refused) return;
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    }
+
+    /** One event of the feed: a `version` newer than the one drawn redraws. */
+    function told(block) {
+      let event = "message";
+      const data = [];
+      for (const row of block.split("\n")) {
+        if (row.startsWith("event:")) event = row.slice(6).trim();
+        else if (row.startsWith("data:")) data.push(row.slice(5).trimStart());
+      }
+      if (event !== "version" || !data.length) return;
+      let version;
       try {
-        told = JSON.parse(event.data).version;
+        version = JSON.parse(data.join("\n")).version;
       } catch (error) {
         return;
       }
-      if (!view || told > view.version) refresh();
-    });
-    live.addEventListener("open", () => document.body.classList.remove("offline"));
-    live.addEventListener("error", () => {
-      document.body.classList.add("offline"); // EventSource reconnects by itself, unless refused
-      document.body.classList.toggle("closed", live.readyState === EventSource.CLOSED);
-    });
+      if (!view || version > view.version) refresh();
+    }
   }
 })();

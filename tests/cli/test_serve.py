@@ -236,13 +236,38 @@ def test_help_via_the_server_imports_nothing_of_the_app_in_the_client(server, en
 # --- the server's life ----------------------------------------------------------------------
 
 
-def test_the_server_survives_a_command_that_raises(server, env, tmp_path):
+def test_a_refused_export_is_one_line_served_as_in_process(server, env, tmp_path):
     served, local = both(env, "export", "-o", str(tmp_path / "no" / "such" / "dir.jsonl"))
     assert served.code == local.code == 1
-    assert served.stderr.strip().splitlines()[-1].startswith("FileNotFoundError")
-    assert "failed" in server.log.read_text()
+    assert served.stderr == local.stderr and served.stderr.count("\n") == 1, served.stderr
+    assert "there is no folder" in served.stderr and "Traceback" not in served.stderr
     again = rk(env, "status")
     assert again.served and again.code == 0
+
+
+def test_the_server_survives_a_command_that_raises(tmp_path, capfd):
+    """A bug in a command (an export that raised did, before #21 point 13
+    made it a refusal): the client gets the traceback, the server's log
+    says which command failed, and the next command is served."""
+    from cli import serve as serving
+
+    def buggy(argv, obj=None):
+        if argv[-1] == "raise":
+            raise RuntimeError("a bug in the command")
+        print("fine")
+        return 0
+
+    store = f"sqlite:{tmp_path / 's.sqlite'}"
+    server = serving.Server(store, str(tmp_path / "rk.sock"), buggy)
+    ask = {"cwd": str(tmp_path), "store": store, "tty": False, "width": 80}
+    try:
+        failed = server.answer({**ask, "argv": ["status", "raise"]})
+        assert failed["exit"] == 1 and "RuntimeError: a bug in the command" in failed["stderr"], failed
+        assert "failed" in capfd.readouterr().err
+        again = server.answer({**ask, "argv": ["status"]})
+        assert again == {"stdout": "fine\n", "stderr": "", "exit": 0}, again
+    finally:
+        server.close()
 
 
 def test_the_socket_is_private_and_a_second_server_is_refused(server, env, tmp_path):

@@ -86,3 +86,34 @@ def test_the_whole_log_is_the_hosts_while_the_battle_goes_on(table):
     over = client.post("/api/games/border-1/commands", headers=b, json={"command": {"type": "Surrender", "side": 1}})
     assert over.status_code == 200, over.text
     assert client.get("/api/games/border-1/export", headers=spectator).status_code == 200
+
+
+@pytest.mark.rule("SEAT-5")
+def test_an_undone_stack_stays_hidden_from_the_other_player_until_the_battle_is_over(table):
+    """#21 point 2: player a orders its stack, undoes it and orders again;
+    the undone order is as secret as the one that stands."""
+    client, host, a, b, spectator = table
+    undone = client.post("/api/games/border-1/undo", headers=a, json={})
+    assert undone.status_code == 200, undone.text
+
+    def seen(who):
+        said = [e["text"] for e in client.get("/api/games/border-1/log", headers=who).json()]
+        shown = [e["text"] for e in client.get("/api/games/border-1/table", headers=who).json()["log"]]
+        return said + shown
+
+    def secret_out(who) -> bool:
+        return any("a1,ac1" in line for line in seen(who))
+
+    for who in (b, spectator):
+        assert not secret_out(who)
+        assert any(line.startswith("UNDO-1: rk order-stack (hidden from you)") for line in seen(who))
+        for path in ("/api/games/border-1/export", "/api/games/border-1/verify"):
+            refused = client.get(path, headers=who)
+            assert refused.status_code == 403 and refused.json()["rule"] == "SEAT-5", (path, refused.text)
+    assert secret_out(a) and secret_out(host)
+    again = client.post("/api/games/border-1/commands", headers=a,
+                        json={"command": {"type": "OrderStack", "cards": ["a3", "a2", "a1", "ac1"]}})
+    assert again.status_code == 200, again.text
+    for who in (b, spectator):
+        assert not secret_out(who) and not any("a3,a2" in line for line in seen(who))
+        assert client.get("/api/games/border-1/export", headers=who).status_code == 403

@@ -9,6 +9,7 @@ import pytest
 from labyrinth_harness import PACK, at, decision, edit, legal, of, pinned, start, violates, when
 
 from domain.kernel import ruleset as registry
+from domain.kernel.ruleset import HOST
 from domain.labyrinth import casualties
 from domain.labyrinth import events as ev
 from domain.labyrinth.commands import Attack, EnemyAct, Pass, UseSkill
@@ -41,11 +42,12 @@ def test_commands_read_as_a_person_would_type_them():
         "skill p2 flame-burst --target e1"
 
 
-def test_there_is_one_seat_per_pc_and_enemy_actions_are_the_tables():
+def test_there_is_one_seat_per_pc_and_enemy_actions_are_the_hosts():
     state = start(gm_enemies=True)
     assert [s.key for s in RULESET.seats(state)] == ["p1", "p2"]
     assert RULESET.actor(state, Pass(actor="p2")) == "p2"
-    assert RULESET.actor(state, EnemyAct(actor="e1")) is None
+    assert RULESET.actor(state, EnemyAct(actor="e1")) == HOST  # the GM's: no seat gives it
+    assert RULESET.actor(state, Pass(actor="e1")) == HOST
 
 
 def test_with_gm_enemies_the_gm_chooses_the_acting_enemys_action():

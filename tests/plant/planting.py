@@ -138,7 +138,7 @@ def serving(planted: Planted, store: Path) -> Iterator[Server]:
         ready.wait(timeout=TIMEOUT)
         text = "\n".join(lines)
         started = re.search(r"rulekeeper server on (\S+)", text)
-        host = re.search(r"host .*\?token=(\S+)", text)
+        host = re.search(r"host .*#token=(\S+)", text)
         if proc.poll() is not None or started is None or host is None:
             errors.flush()
             raise AssertionError(f"rk server did not start: {lines} {Path(errors.name).read_text()}")

@@ -250,7 +250,7 @@ def _play_on_the_page(server: Server, browser: Any, expect: Any) -> None:
         opened.goto(link)
         return opened
 
-    lobby = page(f"{server.base}/?token={server.host}")
+    lobby = page(f"{server.base}/#token={server.host}")
     form = lobby.get_by_test_id("new-game")
     expect(form.get_by_role("button", name="Set it up")).to_be_enabled()
     form.get_by_label("Game").select_option("duel")

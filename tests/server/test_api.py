@@ -103,7 +103,7 @@ def test_the_host_sees_every_seats_link_and_each_link_is_that_seats_pass(table: 
     seats = table.get(f"/api/games/{g}/seats")
     assert [(s["key"], s["name"]) for s in seats["seats"]] == [("ria", "Ria"), ("tarn", "Tarn")]
     for s in seats["seats"]:
-        assert s["link"].startswith(f"http://testserver/table/{g}?token=")
+        assert s["link"].startswith(f"http://testserver/table/{g}#token=")
         token = s["link"].split("token=")[1]
         assert table.get("/api/whoami", bearer(token), game=g)["seat"] == s["key"]
     spectator = seats["spectator"].split("token=")[1]
@@ -263,7 +263,8 @@ def test_a_log_exported_and_imported_into_a_fresh_store_is_the_same_game(table: 
     assert r.headers["content-disposition"] == f'attachment; filename="{g}.jsonl"'
     lines = [msgspec.json.decode(line) for line in r.content.splitlines()]
     assert lines[0]["battle_id"] == g and lines[0]["ruleset"] == "betrayal" and lines[-1]["end"] is True
-    imported = other_table.client.post("/api/import", headers=other_table.host, content=r.content)
+    imported = other_table.client.post("/api/import", headers={**other_table.host, "content-type": "application/x-ndjson"},
+                                       content=r.content)
     assert imported.status_code == 201, imported.text
     assert imported.json()["game"] == g and imported.json()["summary"]["version"] == table.version(g)
     assert other_table.get(f"/api/games/{g}/state") == table.get(f"/api/games/{g}/state")
@@ -288,7 +289,7 @@ def _exported(table: Table) -> tuple[str, bytes]:
 
 
 def _verified(table: Table, data: bytes) -> dict[str, Any]:
-    r = table.client.post("/api/verify", headers=table.host, content=data)
+    r = table.client.post("/api/verify", headers={**table.host, "content-type": "application/x-ndjson"}, content=data)
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -374,7 +375,7 @@ def test_the_live_feed_tells_a_viewer_each_version_the_game_reaches(table: Table
     monkeypatch.setattr(server_app, "KEEPALIVE", 0.2)  # a comment every 0.2 s: a read never waits long
     g = table.new_clash()
     start = table.version(g)
-    with table.client.stream("GET", f"/api/games/{g}/live", params={"token": table.keyring.spectator(g)}) as feed:
+    with table.client.stream("GET", f"/api/games/{g}/live", headers=table.spectator(g)) as feed:
         assert feed.status_code == 200 and feed.headers["content-type"].startswith("text/event-stream")
         lines = feed.iter_lines()
         assert _next_version(lines, time.monotonic() + 10) == start

@@ -197,8 +197,8 @@ def test_a_seat_or_spectator_token_is_no_pass_outside_its_game(table: Table):
             table.client.get("/api/games", headers=pass_),
             table.client.post("/api/games", headers=pass_, json={"new": "clash", "setup": "waystone-crossing",
                                                                  "party": PARTY, "name": "mine"}),
-            table.client.post("/api/import", headers=pass_, content=log),
-            table.client.post("/api/verify", headers=pass_, content=log),
+            table.client.post("/api/import", headers={**pass_, "content-type": "application/x-ndjson"}, content=log),
+            table.client.post("/api/verify", headers={**pass_, "content-type": "application/x-ndjson"}, content=log),
             table.client.get("/api/whoami", headers=pass_),
         ]
         for response in answers:
@@ -227,7 +227,7 @@ def test_a_seat_token_of_one_game_is_no_pass_for_another(table: Table):
     for response in (table.client.get(f"/api/games/{b}", headers=replayed),
                      table.client.get(f"/api/games/{b}/state", headers=replayed),
                      table.command(b, MOVE, replayed),
-                     table.client.get(f"/api/games/{b}/live", params={"token": table.keyring.seat(a, "ria")}),
+                     table.client.get(f"/api/games/{b}/live", headers=bearer(table.keyring.seat(a, "ria"))),
                      table.client.get(f"/api/games/{b}/table", headers=table.spectator(a))):
         assert "SEAT-4" in refusal(response, 401, "unauthorized")["reason"]
     assert table.written(b) == before

@@ -75,7 +75,7 @@ class Running:
 
 def _read_links(lines: list[str]) -> Running:
     base = re.search(r"rulekeeper server on (\S+)", "\n".join(lines)).group(1)
-    host = re.search(r"host .*\?token=(\S+)", "\n".join(lines)).group(1)
+    host = re.search(r"host .*#token=(\S+)", "\n".join(lines)).group(1)
     game = next(line[:-1] for line in lines if re.fullmatch(r"[\w-]+:", line))
     links = {}
     for line in lines:
@@ -155,7 +155,7 @@ def open_page(browser) -> Iterator[object]:
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         if not live:
-            context.route(re.compile(r"/live\?"), lambda route: route.abort())
+            context.route(re.compile(r"/live$"), lambda route: route.abort())
         page = context.new_page()
         page.goto(link)
         return page
@@ -229,7 +229,7 @@ def post_from(page, path: str, body: object) -> dict:
     """POST ``body`` to ``path`` from inside the page, with the page's own token."""
     return page.evaluate(
         """async ([path, body]) => {
-            const token = new URLSearchParams(location.search).get("token");
+            const token = new URLSearchParams(location.hash.slice(1)).get("token");
             const r = await fetch(path, {method: "POST", body: JSON.stringify(body),
               headers: {"authorization": "Bearer " + token, "content-type": "application/json"}});
             return {status: r.status, body: await r.json()};
@@ -352,7 +352,7 @@ def test_a_refused_command_shows_its_reason_and_the_table_as_it_now_stands(serve
 
 
 def test_the_hosts_lobby_lists_games_sets_one_up_and_hands_out_its_links(server, open_page):
-    lobby = open_page(f"{server.base}/?token={server.host}")
+    lobby = open_page(f"{server.base}/#token={server.host}")
     expect(lobby.get_by_test_id("me")).to_have_text("you are: host")
     expect(lobby.get_by_test_id(f"game-{server.game}")).to_be_visible()
 
@@ -370,8 +370,8 @@ def test_the_hosts_lobby_lists_games_sets_one_up_and_hands_out_its_links(server,
 
     links = lobby.get_by_test_id("links-lobby-made")
     expect(links).to_be_visible()
-    expect(links.get_by_role("textbox", name="link for Ria", exact=True)).to_have_value(re.compile(r"/table/lobby-made\?token=\S+"))
-    expect(links.get_by_role("textbox", name="link for spectators", exact=True)).to_have_value(re.compile(r"/table/lobby-made\?token=\S+"))
+    expect(links.get_by_role("textbox", name="link for Ria", exact=True)).to_have_value(re.compile(r"/table/lobby-made#token=\S+"))
+    expect(links.get_by_role("textbox", name="link for spectators", exact=True)).to_have_value(re.compile(r"/table/lobby-made#token=\S+"))
     ria_link = links.get_by_role("textbox", name="link for Ria", exact=True).input_value()
     seat = open_page(ria_link)
     expect(seat.get_by_test_id("me")).to_have_text("you are: Ria")
@@ -399,3 +399,22 @@ def test_the_table_fits_a_phone_screen(server, fresh, open_page, artifacts):
     assert sizes["end"][2] >= 40, f"a command button is too small to tap: {sizes}"
 
     phone.screenshot(path=str(artifacts / "table-view-phone.png"), full_page=True)
+
+
+def test_an_old_link_lands_on_the_hash_and_no_request_carries_the_token_in_its_address(server, fresh, open_page):
+    """#21 point 5: an old `?token=` link is sent on to the page with the
+    token after '#'; from there the page (its API calls and its live feed)
+    sends the token in a header only, never in an address."""
+    link = fresh.links["Ria"]
+    token = link.split("#token=")[1]
+    ria = open_page(link.replace("#token=", "?token="))
+    seen: list[str] = []
+    ria.on("request", lambda request: seen.append(request.url))
+    shown(ria)
+    assert ria.url.endswith(f"/table/{fresh.id}#token={token}"), ria.url
+    command(ria, "rk move a2").click()  # told back by the live feed, read with the header
+    expect(ria.get_by_test_id("hero-ria")).to_have_attribute("data-hex", "a2")
+    ria.reload()
+    shown(ria)
+    assert seen and any("/live" in url for url in seen), seen
+    assert not [url for url in seen if token in url.split("#")[0]], seen

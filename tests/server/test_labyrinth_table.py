@@ -65,3 +65,33 @@ def test_a_malformed_labyrinth_setup_is_refused_and_writes_nothing(table: Table,
     r = table.client.post("/api/games", headers=table.host, json=body)
     assert says in refusal(r, 400, "malformed")["reason"]
     assert table.everything() == []
+
+
+def _until_an_enemy_acts(table: Table, g: str) -> list[dict]:
+    """Play the PCs' commands (passes first) as the host until the GM is
+    asked for an Enemy's action; the legal commands then."""
+    for _ in range(30):
+        legal = table.legal(g)
+        enemy = [e for e in legal if e["command"]["type"] == "EnemyAct"]
+        if enemy:
+            return legal
+        pick = next((e for e in legal if e["command"]["type"] == "Pass"), legal[0])
+        table.done(g, pick["command"])
+    raise AssertionError("no Enemy's action came")
+
+
+@pytest.mark.rule("SEAT-1")
+def test_only_the_host_gives_the_gms_commands_for_the_enemies(table: Table):
+    """#21 point 3: with the GM choosing the Enemies' actions, a PC's seat
+    is offered none of them and is refused one; the host gives it."""
+    g = new_labyrinth(table, gm_enemies=True)
+    hosts = [e for e in _until_an_enemy_acts(table, g) if e["command"]["type"] == "EnemyAct"]
+    assert hosts and all(e["allowed"] for e in hosts)
+    for key in ("p1", "p2", "p3"):
+        seen = [e for e in table.legal(g, table.seat(g, key)) if e["command"]["type"] == "EnemyAct"]
+        assert seen and not any(e["allowed"] for e in seen), seen
+    before = table.written(g)
+    body = refusal(table.command(g, hosts[0]["command"], table.seat(g, "p1")), 403, "forbidden", "SEAT-1")
+    assert "the host's" in body["reason"], body
+    assert table.written(g) == before
+    table.done(g, hosts[0]["command"])

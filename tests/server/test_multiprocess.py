@@ -142,8 +142,7 @@ def test_a_viewer_of_one_process_hears_a_command_saved_through_the_other(pair, h
     a, b = pair
     g = _new_clash(http, a, "heard")
     spectator = Keyring(SECRET.encode()).spectator(g)
-    with http.stream("GET", a.url(f"/api/games/{g}/live"), params={"token": spectator},
-                     headers={"authorization": ""}) as feed:
+    with http.stream("GET", a.url(f"/api/games/{g}/live"), headers={"authorization": f"Bearer {spectator}"}) as feed:
         assert feed.status_code == 200
         versions = _versions(feed.iter_lines())
         assert next(versions) == http.get(a.url(f"/api/games/{g}")).json()["version"]
