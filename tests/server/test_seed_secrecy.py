@@ -36,6 +36,26 @@ def _everything_read(table: Table, g: str, headers: dict[str, str]) -> dict[str,
     return out
 
 
+@pytest.mark.parametrize("body", [
+    {"new": "clash", "setup": "waystone-crossing", "party": [{"name": "Ria", "race": "nord"},
+                                                             {"name": "Tarn", "race": "orc"}]},
+    {"new": "delve", "delve": "whispering-barrow", "party": [{"name": "Ria", "race": "nord"}]},
+    {"new": "labyrinth", "encounter": "mossy-hollow",
+     "party": [{"class": "vanguard", "level": 1}, {"class": "mender", "level": 2}]},
+], ids=["clash", "delve", "labyrinth"])
+def test_no_reader_of_any_ruleset_sees_the_seed_on_the_table_while_the_game_goes_on(table: Table, body):
+    g = table.create({**body, "seed": SEED, "name": "g1"})["game"]
+    first = table.legal(g)[0]["command"]
+    table.done(g, first)
+    seats = table.get(f"/api/games/{g}/seats")["seats"]
+    readers = {s["key"]: table.seat(g, s["key"]) for s in seats} | {"spectator": table.spectator(g)}
+    for who, headers in readers.items():
+        for path, body_read in _everything_read(table, g, headers).items():
+            assert SEEN not in body_read, (who, path)
+        assert table.get(f"/api/games/{g}/state", headers)["state"]["seed"] is None, who
+    assert table.get(f"/api/games/{g}/state")["state"]["seed"] == SEED  # the host's
+
+
 def _play_to_the_end(table: Table, g: str, rnd: random.Random) -> None:
     for _ in range(500):
         legal = table.legal(g)
