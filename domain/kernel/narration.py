@@ -29,12 +29,13 @@ def given(rs: Any, event: CommandIssued) -> str:
     return f"rk {rs.describe_command(event.command)}" + (" (redone)" if event.redo_of else "")
 
 
-def seed_words(event: CommandIssued) -> str:
+def seed_words(event: CommandIssued, commitment: bool = False) -> str:
     """What a command's line adds about the seed (``domain.kernel.fairness``):
-    the setup's commitment, shown to everyone; the seed and salt the
-    command that ended the game revealed."""
+    the seed and salt the command that ended the game revealed; with
+    ``commitment``, the setup's commitment (where the line hides the seed:
+    what its reader can check the reveal against)."""
     if event.commitment:
-        return f" · {fairness.committed_words(event.commitment)}"
+        return f" · {fairness.committed_words(event.commitment)}" if commitment else ""
     if event.revealed is not None:
         return f" · {fairness.revealed_words(event.revealed)}"
     return ""
@@ -104,7 +105,7 @@ class Narrator:
                 text = given(rs, stand_in).replace(str(_STAND_IN), fairness.HIDDEN)
             else:
                 text = given(rs, event)
-            text += seed_words(event)
+            text += seed_words(event, commitment=self.secret_seed)
         elif isinstance(event, CommandUndone):
             words = self.words(event.command_id) if self.words is not None else LAST_COMMAND
             text = undone(event, words, state, rs)
