@@ -11,10 +11,12 @@ a forced undo (UNDO-2) and everything else are the host's.
 SEAT-3: a spectator only reads.
 SEAT-4: a seat's or spectator's token is a pass for its own game only;
 listing, creating and importing games are the host's.
-SEAT-5: what the rules hide from the other players (a Conquest Command
-Stack, CMD-4) is shown only to its owner and the host while the game goes
-on: masked in the state, named but not shown in the log, and the whole
-log (export, verify) is the host's until the game is over.
+SEAT-5: what the rules hide from the other players (a Command Stack's
+order) is shown only to its owner and the host while the game goes on:
+masked in the state, named but not shown in the log; and so is the seed
+every roll and draw derives from (``domain.kernel.fairness``): withheld
+from the state and the log's lines. The whole log (export, verify) holds
+both, so it is the host's until the game is over.
 """
 
 from __future__ import annotations
@@ -130,9 +132,10 @@ def may_take_back(app: GameApp, rs: Ruleset, p: Pass, battle_id: str, done: Done
 
 
 def check_no_secrets(app: GameApp, p: Pass, battle_id: str, what: str) -> None:
-    """SEAT-5: a game whose log holds what its rules hide from players
-    (a ruleset that ``hides`` a command it played, even one undone since)
-    shows the whole log to the host alone until it is over."""
+    """SEAT-5: a game's log holds its seed (whoever reads it knows every
+    roll and draw to come) and what its rules hide from players (a ruleset
+    that ``hides`` a command it played, even one undone since): the whole
+    log is the host's alone until the game is over."""
     if p.is_host:
         return
     rs = app.ruleset(battle_id)
@@ -143,6 +146,6 @@ def check_no_secrets(app: GameApp, p: Pass, battle_id: str, what: str) -> None:
     # still in the log (its events and the state its undo restored).
     issued = (env.event.command for env in app.events(rs.game_stream(battle_id))
               if isinstance(env.event, CommandIssued))
-    if any(rs.hides(command) for command in issued):
-        raise forbidden("SEAT-5", f"{what} would show other players' hidden choices; it is the host's until "
-                                  "the game is over")
+    hidden = " and other players' hidden choices" if any(rs.hides(command) for command in issued) else ""
+    raise forbidden("SEAT-5", f"{what} would show the seed every roll and draw derives from{hidden}; it is "
+                              "the host's until the game is over")

@@ -69,6 +69,6 @@ def _board(app: GameApp, p: Pass, battle_id: str, game: Any) -> Any:
         return None
     if draw is None:
         return None
-    shown = game.state if p.is_host else rs.seen_by(game.state, p.seat or None)
+    shown = game.state if p.is_host else app.seen(battle_id, game.state, p.seat or None)
     return draw(Seen(app=app, state=shown, version=game.version, name=app.called(battle_id), pack=app.pack_of(rs),
                      context=lambda: app.rules_context(battle_id)))

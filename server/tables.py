@@ -89,9 +89,12 @@ def state(app: GameApp, p: Pass, battle_id: str, at: int | None) -> GameState:
     """The game now, or as it stood after event ``at``, as this pass may
     see it (SEAT-5: what the rules hide from the other players masked)."""
     game = _at(app, battle_id, at)
-    shown = game.state if p.is_host else app.ruleset(battle_id).seen_by(game.state, p.seat or None)
+    # The seed, too, is the host's until the game is over (domain.kernel.fairness).
+    shown = game.state if p.is_host else app.seen(battle_id, game.state, p.seat or None)
+    setup = app.setup_record(battle_id)
     return GameState(game=battle_id, version=game.version, state=msgspec.to_builtins(shown),
-                     can_undo=game.can_undo, can_redo=game.can_redo)
+                     can_undo=game.can_undo, can_redo=game.can_redo,
+                     seed_commitment=setup.commitment if setup is not None else "")
 
 
 def _at(app: GameApp, battle_id: str, at: int | None) -> Game:
@@ -156,7 +159,7 @@ def log(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int = LOG_
     # SEAT-5: a command that says what the rules hide is named by its verb alone to the other players
     hidden = None if p.is_host else (lambda command, state: rs.hides(command) and rs.actor(state, command) != p.seat)
     narrator = Narrator(rs, pack, state, words=lambda command_id: _undone_words(app, rs, battle_id, command_id, hidden),
-                        hidden=hidden)
+                        hidden=hidden, secret_seed=not p.is_host and app.seed_secret(battle_id))
     return [Narrated(version=env.originator_version, command_id=env.command_id, text=narrator(env.event),
                      command=isinstance(env.event, CommandIssued), undone=env.command_id in undone)
             for env in envelopes]

@@ -238,6 +238,9 @@ class GameState(msgspec.Struct, kw_only=True):
     state: Any
     can_undo: bool
     can_redo: bool
+    # The game's commitment to its seed, the same for every reader (its
+    # seed is withheld from all but the host until the game is over).
+    seed_commitment: str = ""
 
 
 class VerifyAnswer(msgspec.Struct, kw_only=True):

@@ -26,6 +26,7 @@ import msgspec
 from msgspec.structs import replace
 
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state
+from domain.kernel.fairness import Reveal
 from domain.kernel.messages import Event
 
 
@@ -34,12 +35,23 @@ class CommandIssued(Event, frozen=True, kw_only=True):
     """A command was accepted; the events after it, up to the next command
     (or undo), are its outcome. ``touched`` lists the other streams it wrote
     to, as (stream id, that stream's version before the command);
-    ``redo_of`` names the undone command this one re-applies."""
+    ``redo_of`` names the undone command this one re-applies.
+
+    The seed (``domain.kernel.fairness``): a setup's carries
+    ``commitment``, shown to everyone, and ``salt``, secret like the seed
+    until the game ends; the command that ends the game carries both,
+    ``revealed``. Games set up before seeds were committed have none of
+    them (left out of their logs at their defaults)."""
+
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"commitment", "salt", "revealed"})
 
     command_id: str
     command: Any
     touched: tuple[tuple[str, int], ...] = ()
     redo_of: str = ""
+    commitment: str = ""
+    salt: str = ""
+    revealed: Reveal | None = None
 
 
 class CommandUndone(Event, frozen=True, kw_only=True):
@@ -153,11 +165,13 @@ def fold(ruleset: _Typed, game: Game | None, items: Iterable[Envelope | Snapshot
         version = item.originator_version
         kind = type(event)
         if kind is issued:
+            # A command that ended the game revealed its seed: every die is
+            # known from then on, so undoing it needs force as a roll does.
+            random = event.revealed is not None
             done.append(done_cls(
                 command_id=event.command_id, command=event.command,
-                version_before=version - 1, touched=event.touched,
+                version_before=version - 1, touched=event.touched, random=random,
             ))
-            random = False
             if event.redo_of:
                 undone.pop()
             else:

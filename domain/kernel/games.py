@@ -38,7 +38,8 @@ from domain.kernel.battle_index import (
     check_name,
     legacy_streams,
 )
-from domain.kernel.commandlog import Game, fold, game_types
+from domain.kernel import fairness
+from domain.kernel.commandlog import CommandIssued, Game, fold, game_types
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state, wrap
 from domain.kernel.errors import ConcurrencyError, MalformedCommand, NotFound, RuleViolation, RulekeeperError
 from domain.kernel.messages import Event
@@ -387,7 +388,8 @@ class GameApp(EventSourcedApp):
         before = [self._write(rs, w, command_id) for w in prelude]
         written = [self._write(rs, w, command_id) for w in outcome.writes]
         issued = rs.issued(command_id=command_id, command=command,
-                           touched=tuple((str(w.stream), w.version_before) for w in written))
+                           touched=tuple((str(w.stream), w.version_before) for w in written),
+                           **_commitment(rs, outcome.events))
         events = [issued, *outcome.events]
         own = wrap(rs.game_stream(battle_id), 0, events, command_id)
         registered = GameRegistered(battle_id=battle_id, ruleset=rs.name, setup=_setup_name(command))
@@ -443,7 +445,8 @@ class GameApp(EventSourcedApp):
         command_id = f"c{game.version + 1}"
         written = [self._write(rs, w, command_id) for w in outcome.writes]
         issued = rs.issued(command_id=command_id, command=command, redo_of=redo_of,
-                           touched=tuple((str(w.stream), w.version_before) for w in written))
+                           touched=tuple((str(w.stream), w.version_before) for w in written),
+                           revealed=self._reveal(rs, battle_id, game.state, outcome.events))
         events = [issued, *outcome.events]
         return Result(command_id, events, self._commit(rs, battle_id, game, events, command_id, written),
                       _events_of(written))
@@ -530,6 +533,48 @@ class GameApp(EventSourcedApp):
                 _expect(self.battle(battle_id), expected)
             raise
 
+    # -- the seed (domain.kernel.fairness) ---------------------------------------------
+
+    def setup_record(self, battle_id: str) -> CommandIssued | None:
+        """The ``CommandIssued`` of the game's setup (its first event), which
+        holds the commitment to its seed and the salt; None if it has none."""
+        first = self.events(self.ruleset(battle_id).game_stream(battle_id), lte=1)
+        event = first[0].event if first else None
+        return event if isinstance(event, CommandIssued) else None
+
+    def seed_secret(self, battle_id: str, game: Game | None = None) -> bool:
+        """Whether the game's seed is still the host's alone: until the
+        game is over (``game``: the game now, if in hand)."""
+        rs = self.ruleset(battle_id)
+        game = game or self.battle(battle_id)
+        return not rs.summary(game.state).over
+
+    def seen(self, battle_id: str, state: Any, seat: str | None, *, secret: bool | None = None) -> Any:
+        """``state`` of game ``battle_id`` as seat ``seat`` (None: a
+        spectator) may see it: what the rules hide from it masked
+        (``Ruleset.seen_by``) and, while the game goes on, its seed withheld
+        (``secret``: whether it still is, if known)."""
+        shown = self.ruleset(battle_id).seen_by(state, seat)
+        if secret is None:
+            secret = self.seed_secret(battle_id)
+        return fairness.withheld(shown) if secret else shown
+
+    def _reveal(self, rs: Ruleset, battle_id: str, state: Any, events: Sequence[Event]) -> fairness.Reveal | None:
+        """The seed and salt to reveal with a command whose ``events``
+        end the game (None for any other, or a game with no commitment)."""
+        if not events or rs.summary(state).over:
+            return None
+        after = state
+        for event in events:
+            after = rs.evolve(after, event)
+        if not rs.summary(after).over:
+            return None
+        setup = self.setup_record(battle_id)
+        seed = fairness.seed_of(state)
+        if setup is None or not setup.commitment or seed is None:
+            return None
+        return fairness.Reveal(seed=seed, salt=setup.salt)
+
     # -- saving ----------------------------------------------------------------------
 
     def _aggregate_of_stream(self, rs: Ruleset, stream: UUID) -> Aggregate:
@@ -589,6 +634,19 @@ def _fold_plain(kind: Aggregate, state: Any, items: Any) -> Any:
     for item in items:
         state = item.state if type(item) is SnapshotEnvelope else kind.evolve(state, item.event)
     return state
+
+
+def _commitment(rs: Ruleset, events: Sequence[Event]) -> dict[str, str]:
+    """The commitment to the seed a setup's ``events`` give the game, and
+    its salt (nothing for a game without a seed)."""
+    state = None
+    for event in events:
+        state = rs.evolve(state, event)
+    seed = fairness.seed_of(state)
+    if seed is None:
+        return {}
+    salt = fairness.salt_for(seed)
+    return {"commitment": fairness.commit(seed, salt), "salt": salt}
 
 
 def _setup_name(command: Any) -> str:

@@ -14,15 +14,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
+from domain.kernel import fairness
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
 
 UNDONE = "UNDO-1"  # undo the last command (RULES-COVERAGE.md: the kernel's own rule IDs)
 FORCED = "UNDO-2"  # past a command that revealed dice or a draw, with force
+_STAND_IN = (1 << 63) - 1  # the seed a command is spelled with where its reader may not see it
 
 
 def given(rs: Any, event: CommandIssued) -> str:
     """The line of a command as given: ``rk`` and the words that give it."""
     return f"rk {rs.describe_command(event.command)}" + (" (redone)" if event.redo_of else "")
+
+
+def seed_words(event: CommandIssued, commitment: bool = False) -> str:
+    """What a command's line adds about the seed (``domain.kernel.fairness``):
+    the seed and salt the command that ended the game revealed; with
+    ``commitment``, the setup's commitment (where the line hides the seed:
+    what its reader can check the reveal against)."""
+    if event.commitment:
+        return f" · {fairness.committed_words(event.commitment)}" if commitment else ""
+    if event.revealed is not None:
+        return f" · {fairness.revealed_words(event.revealed)}"
+    return ""
 
 
 def undone(event: CommandUndone, words: str = LAST_COMMAND, state: Any = None, rs: Any = None) -> str:
@@ -50,7 +66,7 @@ def line(rs: Any, pack: Any, event: Any, state: Any, words: str = LAST_COMMAND) 
     """One readable line for ``event`` of a game of ``rs`` in ``state`` (the
     state just before it, or None where none is at hand, as in the audit)."""
     if isinstance(event, CommandIssued):
-        return given(rs, event)
+        return given(rs, event) + seed_words(event)
     if isinstance(event, CommandUndone):
         return undone(event, words, state, rs)
     return rs.describe_event(event, state, pack)
@@ -61,16 +77,20 @@ class Narrator:
     game just before the next one). ``words(command_id)``: how an undo
     names the command it reverted (default: "the last command").
     ``hidden(command, state)``: whether a command says what the rules hide
-    from the one reading (SEAT-5): it is then named by its verb alone."""
+    from the one reading (SEAT-5): it is then named by its verb alone.
+    ``secret_seed``: the reader is not the host and the game goes on, so
+    the seed is shown as ``(hidden)`` wherever a line would say it
+    (``domain.kernel.fairness``)."""
 
     def __init__(self, rs: Any, pack: Any, state: Any = None,
                  words: Callable[[str], str] | None = None,
-                 hidden: Callable[[Any, Any], bool] | None = None) -> None:
+                 hidden: Callable[[Any, Any], bool] | None = None, *, secret_seed: bool = False) -> None:
         self.rs = rs
         self.pack = pack
         self.state = state
         self.words = words
         self.hidden = hidden
+        self.secret_seed = secret_seed
 
     def __call__(self, event: Any) -> str:
         """``event``'s line, then the state moves past it."""
@@ -78,13 +98,20 @@ class Narrator:
         if isinstance(event, CommandIssued):
             if self.hidden is not None and self.hidden(event.command, state):
                 text = f"rk {rs.describe_command(event.command).split(' ')[0]} (hidden from you)"
+            elif self.secret_seed and fairness.seed_of(event.command) is not None:
+                # Spelled with a stand-in seed (a command's grammar writes a number), then worded.
+                stand_in = msgspec.structs.replace(event, command=msgspec.structs.replace(event.command,
+                                                                                          seed=_STAND_IN))
+                text = given(rs, stand_in).replace(str(_STAND_IN), fairness.HIDDEN)
             else:
                 text = given(rs, event)
+            text += seed_words(event, commitment=self.secret_seed)
         elif isinstance(event, CommandUndone):
             words = self.words(event.command_id) if self.words is not None else LAST_COMMAND
             text = undone(event, words, state, rs)
             self.state = event.restored
         else:
-            text = rs.describe_event(event, state, self.pack)
+            shown = fairness.hide_seed(event) if self.secret_seed else event
+            text = rs.describe_event(shown, fairness.hide_seed(state) if self.secret_seed else state, self.pack)
             self.state = rs.evolve(state, event)
         return text

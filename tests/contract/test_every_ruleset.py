@@ -128,3 +128,59 @@ def test_legal_gives_open_commands_whose_every_choice_reads_back(surface, setup,
                 if o.fixed:
                     assert grammar.parse(o.line({})) == o.example
             app.execute("open-1", rnd.choice(finished))
+
+
+def _first_examples() -> list[Any]:
+    return [pytest.param(surface, setup, setup.examples[0], id=f"{setup.name}")
+            for surface in surfaces() for setup in surface.setups if setup.examples]
+
+
+@pytest.mark.parametrize("surface, setup, example", _first_examples())
+def test_every_ruleset_commits_to_its_seed_and_reveals_it_as_its_game_ends(surface, setup, example):
+    """Issue 21, point 1, for every ruleset through the kernel alone: the
+    setup's first event commits to the seed (salted), the command that ends
+    the game reveals it, undoing that command needs force, replay equals
+    live all along, and verification says what became of the commitment."""
+    from domain.kernel import fairness
+    from domain.kernel.commandlog import CommandIssued, fold
+    from domain.kernel.errors import RuleViolation
+    from domain.kernel.portable import export_battle
+
+    rs = registry.load(surface.ruleset)
+    rnd = random.Random(5)
+    with GameApp("memory") as app:
+        started = _player(surface, setup, example).start(app, "sealed", rnd)
+        battle_id = started.battle.state.battle_id
+        first = app.stream(battle_id)[0].event
+        seed = started.battle.state.seed
+        assert isinstance(first, CommandIssued) and first.commitment == fairness.commit(seed, first.salt)
+        assert first.revealed is None and len(first.salt) == 2 * fairness.SALT_BYTES
+        live = started.battle
+        for _ in range(3000):
+            legal = app.legal(battle_id)
+            if not legal:
+                break
+            result = app.execute(battle_id, rnd.choice(legal))
+            live = result.battle
+            assert (result.events[0].revealed is not None) == rs.summary(live.state).over
+        assert fold(rs, None, app.stream(battle_id)) == live == app.battle(battle_id)  # replay equals live
+        report = verify_log(export_battle(app, battle_id))
+        assert report.ok, report.summary()
+        if not rs.summary(live.state).over:
+            assert "not yet revealed" in report.seed, report.seed
+            return
+        ending = app.stream(battle_id)[live.done[-1].version_before].event
+        assert ending.revealed == fairness.Reveal(seed=seed, salt=first.salt)
+        assert "matches the commitment" in report.seed, report.seed
+        with pytest.raises(RuleViolation) as refused:
+            app.undo(battle_id)  # the dice are known now: as past a roll, only with force
+        assert refused.value.rule == "UNDO-2"
+        app.undo(battle_id, force=True)
+        assert fold(rs, None, app.stream(battle_id)) == app.battle(battle_id)
+        assert verify_log(export_battle(app, battle_id)).ok
+
+
+@pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
+def test_a_golden_log_from_before_seeds_were_committed_verifies_with_no_commitment(path: Path):
+    report = verify_log(path.read_bytes())
+    assert report.ok and report.seed.startswith("seed: no commitment"), report.summary()

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from domain.kernel import fairness
 from domain.kernel.commandlog import CommandIssued, CommandUndone, Game, fold
 from domain.kernel.errors import LogError
 from domain.kernel.games import GameApp
@@ -44,12 +45,14 @@ class Report(msgspec.Struct, frozen=True, kw_only=True):
     commands: int
     divergence: Divergence | None = None
     signed_by: str = ""
+    seed: str = ""  # what became of the commitment to the seed (``domain.kernel.fairness``)
 
     def summary(self) -> str:
         """One or two lines a person can read."""
         if self.divergence is None:
             signed = f"; signed by key {self.signed_by}" if self.signed_by else "; not signed"
-            return f"ok: {self.lines} lines, {self.commands} commands checked, no divergence{signed}"
+            seed = f"\n  {self.seed}" if self.seed else ""
+            return f"ok: {self.lines} lines, {self.commands} commands checked, no divergence{signed}{seed}"
         d = self.divergence
         where = f"line {d.line}"
         if d.command_id:
@@ -137,6 +140,7 @@ class Check:
         self.trailer: dict[str, Any] | None = None
         self.setup_name = ""
         self.signed_by = ""
+        self.seed = SeedCheck()
 
     # -- the pass --------------------------------------------------------------
 
@@ -166,7 +170,8 @@ class Check:
 
     def _report(self, found: Divergence | None) -> Report:
         return Report(ok=found is None, lines=self.reader.lines, commands=self.commands, divergence=found,
-                      signed_by=self.signed_by if found is None else "")
+                      signed_by=self.signed_by if found is None else "",
+                      seed=self.seed.words() if found is None and self.rs is not None else "")
 
     def _header(self) -> None:
         header, rs = self.reader.header, self.reader.ruleset
@@ -255,7 +260,8 @@ class Check:
             raise Found(divergence(group[0].line, None, "REPLAY", "events that replay", error))
         step = Step(group, before, after, writes)
         found = [d for d in (self.others.check_prelude(step, prelude, self.referee.label), self._check_command(step),
-                             self.others.replay_writes(step, self.referee.spell)) if d is not None]
+                             self.others.replay_writes(step, self.referee.spell),
+                             self.seed.check(rs, step, self.referee.label)) if d is not None]
         if found:
             raise Found(min(found, key=lambda d: d.line))  # min() keeps the first of a tie
         self.game = after
@@ -290,3 +296,100 @@ class Check:
                               " (c or u and the version of its first line)",
                               f"command id {head.envelope.command_id!r}")
         return None
+
+
+class SeedCheck:
+    """The commitment to a game's seed against its reveal
+    (``domain.kernel.fairness``): the setup's commitment must be the hash
+    of the seed the game was set up with and its salt (SEED-1); the command
+    that ends the game reveals the seed and salt (SEED-2), which must hash
+    to the commitment (SEED-1) and be the seed every roll and draw derived
+    from (SEED-2); no other command reveals it."""
+
+    def __init__(self) -> None:
+        self.commitment = ""
+        self.committed_at = 0
+        self.revealed_at = 0
+
+    def check(self, rs: Ruleset, step: Step, label: Callable[[CommandIssued], Any]) -> Divergence | None:
+        head = step.group[0]
+        issued = head.event
+        if not isinstance(issued, CommandIssued):
+            if self.revealed_at and step.after is not None and not rs.summary(step.after.state).over:
+                self.revealed_at = 0  # a forced undo took the end back: the game goes on, with its seed known
+            return None
+        if not (self.commitment or issued.commitment or issued.salt or issued.revealed):
+            return None  # a game set up before seeds were committed
+        line, name = head.line, _Lazy(label, issued)  # spelled only for a divergence
+        if step.before is None:
+            return self._setup(step, issued, line, name)
+        if issued.commitment or issued.salt:
+            return divergence(line, name(), fairness.COMMITTED, "a commitment in the setup's line only",
+                              f"commitment {issued.commitment!r} on a later command")
+        ended = rs.summary(step.after.state).over and not rs.summary(step.before.state).over
+        reveal = issued.revealed
+        if reveal is None:
+            if ended and self.commitment:
+                return divergence(line, name(), fairness.REVEALED, "the seed and salt revealed with the command"
+                                  " that ends the game", "no reveal")
+            return None
+        if not ended:
+            return divergence(line, name(), fairness.REVEALED, "a reveal only with the command that ends the game",
+                              f"seed {reveal.seed} revealed while the game goes on")
+        if not self.commitment:
+            return divergence(line, name(), fairness.COMMITTED, "a reveal only of a seed committed at the setup",
+                              f"seed {reveal.seed} revealed, no commitment at the setup")
+        if not fairness.matches(self.commitment, reveal.seed, reveal.salt):
+            hashed = _hashed(reveal.seed, reveal.salt)
+            return divergence(line, name(), fairness.COMMITTED,
+                              f"a seed and salt that hash to the commitment of line {self.committed_at},"
+                              f" {self.commitment}",
+                              f"seed {reveal.seed} with salt {reveal.salt!r}, which hash to {hashed}: the reveal"
+                              " does not match the commitment")
+        used = fairness.seed_of(step.before.state)
+        if reveal.seed != used:
+            return divergence(line, name(), fairness.REVEALED, f"seed {used}, the one every roll and draw derived"
+                              " from", f"seed {reveal.seed} revealed")
+        self.revealed_at = line
+        return None
+
+    def _setup(self, step: Step, issued: CommandIssued, line: int, name: Any) -> Divergence | None:
+        if issued.revealed is not None:
+            return divergence(line, name(), fairness.REVEALED, "no reveal at the setup", "a reveal at the setup")
+        if not issued.commitment and not issued.salt:
+            return None  # set up before seeds were committed
+        seed = fairness.seed_of(step.after.state)
+        if seed is None or not fairness.matches(issued.commitment, seed, issued.salt):
+            return divergence(line, name(), fairness.COMMITTED, "a commitment that is the hash of the game's seed"
+                              " and the salt beside it",
+                              f"commitment {issued.commitment!r}, but seed {seed} with salt {issued.salt!r}"
+                              f" hash to {_hashed(seed, issued.salt)}")
+        self.commitment, self.committed_at = issued.commitment, line
+        return None
+
+    def words(self) -> str:
+        """What verification found of the seed, in a line."""
+        if not self.commitment:
+            return "seed: no commitment (a game set up before seeds were committed)"
+        if not self.revealed_at:
+            return (f"seed: committed at line {self.committed_at} ({fairness.short(self.commitment)}),"
+                    " not yet revealed: the game goes on")
+        return (f"seed: revealed at line {self.revealed_at}; it matches the commitment of line"
+                f" {self.committed_at} ({fairness.short(self.commitment)}) and every roll and draw derived from it")
+
+
+class _Lazy:
+    """A command's label, spelled when first asked for."""
+
+    def __init__(self, label: Callable[[CommandIssued], Any], issued: CommandIssued) -> None:
+        self.label, self.issued = label, issued
+
+    def __call__(self) -> Any:
+        return self.label(self.issued)
+
+
+def _hashed(seed: Any, salt: Any) -> str:
+    try:
+        return fairness.commit(int(seed), str(salt))
+    except (ValueError, TypeError, OverflowError):
+        return "nothing (not a seed and a salt of hex digits)"

@@ -10,7 +10,6 @@ every ruleset (``rk --help``) must not load an engine.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -26,8 +25,12 @@ NEW = "new"  # `rk new <setup>`
 
 def random_seed() -> int:
     """The seed of a game set up without one: the one default every setup
-    shares (shown in its first line, so the game can be played again)."""
-    return secrets.randbelow(2**31)
+    shares (shown to the host in its first line, so the game can be played
+    again). 63 random bits, with a random salt for its commitment
+    (``domain.kernel.fairness``)."""
+    from domain.kernel.fairness import random_seed as drawn
+
+    return drawn()
 
 
 # The parameters every setup takes, declared once.
