@@ -4,7 +4,7 @@ A command as a whole process mostly pays for imports (eventsourcing, typer,
 rich, the rules). When ``rk serve`` is running for the same store, this
 module hands the command line to it over a Unix socket and prints the
 answer, importing nothing but the standard library and the light modules
-``cli.protocol`` (what both sides agree on) and ``domain.kernel.store``;
+``cli.protocol`` (what both sides agree on) and ``domain.kernel.stores.store``;
 otherwise it runs the command in this process, exactly as ``cli.main.run``
 does.
 
@@ -30,7 +30,7 @@ import stat
 import sys
 import time
 
-from domain.kernel.store_setting import masked
+from domain.kernel.stores.store_setting import masked
 
 from .protocol import effective_store, in_process, socket_path
 

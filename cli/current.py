@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from domain.kernel.errors import NotFound
-from domain.kernel.store_setting import DEFAULT_HOME, HOME_VARIABLE
+from domain.kernel.stores.store_setting import DEFAULT_HOME, HOME_VARIABLE
 
 FILE = "current.json"
 _IN_PROCESS: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
 from domain.kernel.narration import given
-from domain.kernel.streams_order import envelopes_in_append_order
+from domain.kernel.stores.streams_order import envelopes_in_append_order
 
 from . import pager
 from .game import event_json

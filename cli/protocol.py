@@ -2,14 +2,14 @@
 on: where the socket is, which command lines a server may run, and which
 store a command line names.
 
-Only the standard library and ``domain.kernel.store`` (whose store settings
+Only the standard library and ``domain.kernel.stores.store`` (whose store settings
 this reads with its own functions; it imports nothing heavy): the client
 imports this module before it knows whether a server will answer.
 """
 
 import os
 
-from domain.kernel.store_setting import STORE_VARIABLE, home
+from domain.kernel.stores.store_setting import STORE_VARIABLE, home
 
 SOCKET_NAME = "rk.sock"
 # Kept in the caller's process: a shell and a server are processes of their

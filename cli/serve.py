@@ -39,8 +39,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from domain.kernel.errors import MalformedCommand
-from domain.kernel.store import default_store_path
-from domain.kernel.store_setting import STORE_VARIABLE, canonical_store, masked
+from domain.kernel.stores.store import default_store_path
+from domain.kernel.stores.store_setting import STORE_VARIABLE, canonical_store, masked
 
 from .protocol import in_process, socket_path, store_option
 from .session import Defaults, _store_failed
@@ -144,7 +144,7 @@ class Server:
     """A listening socket and the open application of one store."""
 
     def __init__(self, store: str, path: str, main: Callable[..., int]) -> None:
-        self.store = store  # canonical (see domain.kernel.store.canonical_store); "" is the default file
+        self.store = store  # canonical (see domain.kernel.stores.store.canonical_store); "" is the default file
         self.path = path
         self.main = main  # runs one command line: cli.main.main
         self.defaults = Defaults(store=store or None, keep_open=True)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from domain.kernel.errors import MalformedCommand, NotFound, RulekeeperError, RuleViolation
-from domain.kernel.store_setting import masked
+from domain.kernel.stores.store_setting import masked
 
 from .output import Output
 
@@ -170,7 +170,7 @@ class Session:
 def _check_store_file(store: str | None) -> None:
     """Refuse, in one line with the reason, an SQLite store a command that
     writes could not write (no such folder, a folder named as the file)."""
-    from domain.kernel.store_setting import store_form
+    from domain.kernel.stores.store_setting import store_form
 
     from .paths import why_not
 

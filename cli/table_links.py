@@ -23,7 +23,7 @@ def show(s: Session, base: str | None, seat: str | None = None) -> None:
     base = (base or running_base(warn=_warn) or f"http://{DEFAULT_HOST}:{DEFAULT_PORT}").rstrip("/")
     from server.passes import SECRET_FILE
 
-    from domain.kernel.store_setting import home
+    from domain.kernel.stores.store_setting import home
 
     with writing(f"{home()}/{SECRET_FILE}", "the server's secret"):
         secret = load_secret()

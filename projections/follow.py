@@ -4,7 +4,7 @@
 A ``Follower`` catches every view up with the store's notification log
 (``projections.views.catch_up``), then waits for more and catches up
 again, until told to stop. On PostgreSQL it wakes when the store
-NOTIFYs an insert (``domain.kernel.pglisten``), with a slow poll as the
+NOTIFYs an insert (``domain.kernel.stores.pglisten``), with a slow poll as the
 fallback; SQLite has no notifications, so it polls every ``POLL`` seconds
 (one query for the position, one for the log after it).
 
@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel.application import EventSourcedApp
+from domain.kernel.stores.application import EventSourcedApp
 
 from . import views
 
@@ -105,7 +105,7 @@ class Follower:
     def _listen(self) -> None:
         if self.app.env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
             return
-        from domain.kernel.pglisten import Listener, listen_target
+        from domain.kernel.stores.pglisten import Listener, listen_target
 
         target = listen_target(self.app)
         if target is not None:

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
 
-from domain.kernel.application import EventSourcedApp
+from domain.kernel.stores.application import EventSourcedApp
 from domain.kernel.envelope import Envelope
 from domain.kernel.read_model import Projection, handles
 
@@ -75,7 +75,7 @@ class Catchup:
         # Autocommit mode (isolation_level=None): every transaction here is an
         # explicit BEGIN ... COMMIT, so nothing commits behind our back.
         if path is not None:
-            from domain.kernel.store import create_private
+            from domain.kernel.stores.store import create_private
 
             create_private(path)  # 0600, as the store itself
         self.db = sqlite3.connect(

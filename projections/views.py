@@ -38,9 +38,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import unquote
 
-from domain.kernel.application import EventSourcedApp
+from domain.kernel.stores.application import EventSourcedApp
 from domain.kernel.errors import NotFound
-from domain.kernel.store_setting import DEFAULT_HOME, HOME_VARIABLE
+from domain.kernel.stores.store_setting import DEFAULT_HOME, HOME_VARIABLE
 
 from . import audit as _audit
 from . import battles as _battles
@@ -61,7 +61,7 @@ def views_path_for(app: EventSourcedApp) -> Path | None:
     """The views database file for ``app``'s store; None for in memory.
 
     Reads the settings the library itself used (``app.env``, where
-    ``domain.kernel.store`` put PERSISTENCE_MODULE and SQLITE_DBNAME or
+    ``domain.kernel.stores.store`` put PERSISTENCE_MODULE and SQLITE_DBNAME or
     POSTGRES_DBNAME). Raises ValueError for a persistence module it does
     not know.
     """

@@ -5,7 +5,7 @@ A command this process saves is told at once (``tell``). What other
 processes save is found by following the store's notification log: one
 cheap query for the newest notification id every ``POLL`` seconds, and
 when it moved, the new rows' streams matched against the games someone is
-watching. On PostgreSQL a listener (``domain.kernel.pglisten``) hears the
+watching. On PostgreSQL a listener (``domain.kernel.stores.pglisten``) hears the
 store's NOTIFY of every insert and wakes the loop at once, so another
 process's command reaches the viewers without waiting for the poll, which
 stays as the fallback (and is all SQLite has). Each viewer holds a queue
@@ -64,7 +64,7 @@ class ChangeFeed:
     async def _listen(self) -> None:
         """Wake on the store's notifications (PostgreSQL): from the
         listener's thread into this loop, the only thread-safe way in."""
-        from domain.kernel.pglisten import Listener, listen_target
+        from domain.kernel.stores.pglisten import Listener, listen_target
 
         target = await self.workers.run(listen_target)
         if target is None:

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from domain.kernel.store_setting import home
+from domain.kernel.stores.store_setting import home
 
 SECRET_VARIABLE = "RULEKEEPER_SERVER_SECRET"
 SECRET_FILE = "server.secret"

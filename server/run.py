@@ -22,7 +22,7 @@ from pathlib import Path
 
 from domain.kernel.errors import NotFound
 from domain.kernel.games import GameApp
-from domain.kernel.store_setting import home
+from domain.kernel.stores.store_setting import home
 
 from .passes import Keyring, load_secret
 

@@ -15,7 +15,7 @@ import anyio
 import anyio.to_thread
 
 from domain.kernel.games import GameApp
-from domain.kernel.store_setting import store_form
+from domain.kernel.stores.store_setting import store_form
 
 T = TypeVar("T")
 POSTGRES_WORKERS = 4

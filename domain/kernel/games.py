@@ -26,7 +26,7 @@ from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from domain.kernel import ruleset as registry
-from domain.kernel.application import MOVED_ON, EventSourcedApp
+from domain.kernel.stores.application import MOVED_ON, EventSourcedApp
 from domain.kernel.battle_index import (
     BattleDeleted,
     BattleIndex,

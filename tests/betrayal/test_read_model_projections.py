@@ -20,7 +20,7 @@ from domain.betrayal.battle.state import BattleState, Phase
 from domain.betrayal.vocab import Difficulty
 from domain.kernel.errors import NotFound, RuleViolation
 from domain.kernel.hexes import name
-from domain.kernel.store import store_env
+from domain.kernel.stores.store import store_env
 import betrayal_views as views
 from projections.audit import AuditView
 from projections.runner import Catchup

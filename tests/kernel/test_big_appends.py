@@ -168,7 +168,7 @@ def test_a_held_table_lock_gives_a_clear_error_not_a_hang(postgres_store, postgr
 
 @pytest.mark.postgres
 def test_a_long_statement_is_cancelled(postgres_store, postgres_app_name):
-    from domain.kernel.pgstore import StoreTimeout
+    from domain.kernel.stores.pgstore import StoreTimeout
 
     cls = type(postgres_app_name, (CounterApp,), {})
     app = cls(postgres_store, env={"POSTGRES_STATEMENT_TIMEOUT": "1"})

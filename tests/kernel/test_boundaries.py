@@ -123,3 +123,26 @@ def test_a_game_reads_the_stream_a_command_names_when_its_rules_ask():
             app.execute("saga", cc.Recruit(name="ysolda", race="argonian", class_id="bastion"))
         app.execute("saga", cc.Enlist(name="Ysolda", class_id="mender"))
         assert app.battle("saga").state.party[0].name == "Ysolda"
+
+
+# The application on top of the contract: games, their index, the portable log.
+APPLICATION = ("domain/kernel/games.py", "domain/kernel/battle_index.py", "domain/kernel/signing.py",
+               "domain/kernel/portable/", "domain/kernel/stores/")
+
+
+def test_the_kernels_contract_stands_apart_from_its_application_and_stores():
+    """Issue 20: what a ruleset implements and uses (the Ruleset contract,
+    the command log, messages, surface, narration...) imports nothing of
+    the application that runs games nor of the stores that keep them; the
+    stores use the contract, the application uses both."""
+    below = ("domain.kernel.stores", "domain.kernel.games", "domain.kernel.battle_index",
+             "domain.kernel.portable", "domain.kernel.signing")
+    offending = {
+        file: sorted(m for m in modules if m.startswith(below))
+        for file, modules in imported_modules(DOMAIN / "kernel").items()
+        if not file.startswith(APPLICATION)
+    }
+    assert {f: m for f, m in offending.items() if m} == {}
+    stores = {file: sorted(m for m in modules if m.startswith(below[1:]))
+              for file, modules in imported_modules(DOMAIN / "kernel" / "stores").items()}
+    assert {f: m for f, m in stores.items() if m} == {}

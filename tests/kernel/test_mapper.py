@@ -21,7 +21,7 @@ from domain.kernel.envelope import (
     state_class,
     state_topic,
 )
-from domain.kernel.mapper import MsgspecMapper
+from domain.kernel.stores.mapper import MsgspecMapper
 from domain.kernel.messages import Event
 
 WHEN = datetime(2025, 3, 1, 12, 30, 15, 123456, tzinfo=timezone.utc)

@@ -15,11 +15,11 @@ import msgspec
 import pytest
 from postgres_tables import drop_postgres_tables
 
-from domain.kernel.application import EventSourcedApp, projector
+from domain.kernel.stores.application import EventSourcedApp, projector
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state, wrap
 from domain.kernel.errors import ConcurrencyError, NotFound
 from domain.kernel.messages import Event
-from domain.kernel.store import default_store_path, store_env
+from domain.kernel.stores.store import default_store_path, store_env
 
 # -- a counter stream, for tests only ----------------------------------------
 
@@ -209,8 +209,8 @@ def test_passwords_are_not_repeated_in_errors() -> None:
 def test_choosing_postgresql_imports_no_psycopg() -> None:
     code = (
         "import sys\n"
-        "from domain.kernel.application import EventSourcedApp\n"
-        "from domain.kernel.store import store_env\n"
+        "from domain.kernel.stores.application import EventSourcedApp\n"
+        "from domain.kernel.stores.store import store_env\n"
         "store_env('postgresql://postgres@127.0.0.1:5432/test', app_name='A')\n"
         "assert 'psycopg' not in sys.modules, 'psycopg imported'\n"
         "assert 'eventsourcing.postgres' not in sys.modules\n"

@@ -1,4 +1,4 @@
-"""Store settings, read in one place (``domain.kernel.store_setting``): the
+"""Store settings, read in one place (``domain.kernel.stores.store_setting``): the
 form of a setting, the store it names from any directory, and its password
 masked. ``store_env`` (which opens stores) and the `rk` client and server
 (which match a command's store against a server's) read them alike."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.kernel.store import store_env
-from domain.kernel.store_setting import canonical_store, masked, store_form
+from domain.kernel.stores.store import store_env
+from domain.kernel.stores.store_setting import canonical_store, masked, store_form
 
 FORMS = [
     ("", ("default", "")),

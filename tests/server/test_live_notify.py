@@ -14,7 +14,7 @@ import pytest
 from domain.betrayal.table.party import party_member
 from domain.betrayal.battle.application import BetrayalApp
 from domain.kernel.games import GameApp
-from domain.kernel.pglisten import Listener, listen_target
+from domain.kernel.stores.pglisten import Listener, listen_target
 from server.live import ChangeFeed
 from server.workers import Workers
 

@@ -13,7 +13,7 @@ from domain.kernel.envelope import Envelope
 from domain.kernel.games import GameApp
 from domain.kernel.portable.chain import FORMAT, format_time, link, signed_bytes, state_digest, without_skipped_defaults
 from domain.kernel.portable.progress import Progress, ticking
-from domain.kernel.streams_order import envelopes_in_append_order
+from domain.kernel.stores.streams_order import envelopes_in_append_order
 
 
 def export_battle(app: GameApp, battle_id: str, *, sign: Any = None) -> bytes:

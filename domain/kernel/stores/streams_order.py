@@ -53,7 +53,7 @@ def _notifications(app: Any, streams: list[UUID], page: int) -> Iterator[Notific
 
 
 def _is_postgres(recorder: Any) -> bool:
-    # The kernel's own PostgreSQL recorder (domain.kernel.pgstore) subclasses the library's.
+    # The kernel's own PostgreSQL recorder (domain.kernel.stores.pgstore) subclasses the library's.
     return any(c.__module__ == "eventsourcing.postgres" for c in type(recorder).__mro__)
 
 

@@ -1,6 +1,6 @@
 """Store selection: one setting picks where the events live.
 
-This module turns the setting (its forms: ``domain.kernel.store_setting``)
+This module turns the setting (its forms: ``domain.kernel.stores.store_setting``)
 into the eventsourcing library's environment variables. It imports nothing
 from ``eventsourcing.postgres``: psycopg costs about 300 ms of start-up, and
 the library imports it lazily from ``PERSISTENCE_MODULE`` only when

@@ -6,7 +6,7 @@ environment variable and takes one of these forms:
 
 ============================================  =====================================
 empty or unset                                an SQLite file at ``default_store_path()``
-                                              (``domain.kernel.store``), in ``home()``
+                                              (``domain.kernel.stores.store``), in ``home()``
 ``memory``                                    in memory (``eventsourcing.popo``), for tests
 ``sqlite:PATH``, or a path ending in          that SQLite file
 ``.sqlite`` or ``.db``
@@ -16,7 +16,7 @@ empty or unset                                an SQLite file at ``default_store_
 Only ``os`` and ``re``: the `rk` client (``cli.client``) reads settings with
 these functions before it knows whether a server will answer, and a process
 that only forwards a command line should not pay for ``pathlib`` or
-``urllib``. ``domain.kernel.store`` turns a setting into the eventsourcing
+``urllib``. ``domain.kernel.stores.store`` turns a setting into the eventsourcing
 library's environment.
 """
 

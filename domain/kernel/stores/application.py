@@ -4,7 +4,7 @@ A ruleset subclasses ``EventSourcedApp``: it decides a command with its pure
 rules, wraps the resulting events in ``Envelope``s and ``append``s them (all
 streams a command touched, in one transaction); it rebuilds state with
 ``load`` and its own projector. The store is chosen by one setting
-(``domain.kernel.store``); events are encoded by ``MsgspecMapper``.
+(``domain.kernel.stores.store``); events are encoded by ``MsgspecMapper``.
 
 Two things of the library are deliberately side-stepped: its default replay
 loop (a runtime protocol check per event costs most of the replay time, so
@@ -42,9 +42,9 @@ from domain.kernel.envelope import (
     utc_now,
 )
 from domain.kernel.errors import ConcurrencyError, NotFound
-from domain.kernel.mapper import MsgspecMapper
+from domain.kernel.stores.mapper import MsgspecMapper
 from domain.kernel.messages import Event
-from domain.kernel.store import create_private, store_env
+from domain.kernel.stores.store import create_private, store_env
 
 S = TypeVar("S")
 
@@ -53,7 +53,7 @@ MOVED_ON = (
 )
 # Envelopes encoded at a time by ``append_batches`` (memory stays bounded).
 ENCODE_CHUNK = 1000
-# Bounds on every PostgreSQL wait, in seconds (see domain.kernel.pgstore);
+# Bounds on every PostgreSQL wait, in seconds (see domain.kernel.stores.pgstore);
 # the environment (or ``env``) overrides them, also per application
 # (``RULEKEEPER_POSTGRES_LOCK_TIMEOUT``). 0 means no bound.
 POSTGRES_BOUNDS = {
@@ -89,7 +89,7 @@ class EnvelopeStore(EventStore[UUID]):
 class EventSourcedApp(Application[UUID]):
     """Base of each ruleset's application: append, load, snapshot, read the log.
 
-    ``store`` is a store setting (see ``domain.kernel.store``; default: the
+    ``store`` is a store setting (see ``domain.kernel.stores.store``; default: the
     ``RULEKEEPER_STORE`` environment variable); ``env`` adds or overrides
     library settings. Usable as a context manager; ``close()`` releases the
     database connections.
@@ -130,10 +130,10 @@ class EventSourcedApp(Application[UUID]):
     # -- library construction hooks -------------------------------------
 
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
-        """The library's factory; for PostgreSQL, ours (``domain.kernel.pgstore``:
+        """The library's factory; for PostgreSQL, ours (``domain.kernel.stores.pgstore``:
         bounded waits, safe concurrent start-up, no pipeline mode)."""
         if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
-            from domain.kernel.pgstore import Factory
+            from domain.kernel.stores.pgstore import Factory
 
             return Factory(env)
         return super().construct_factory(env)
@@ -174,7 +174,7 @@ class EventSourcedApp(Application[UUID]):
         stored = self._stored_batches(batches)
         recorder: Any = self.recorder
         try:
-            if hasattr(recorder, "insert_batches"):  # PostgreSQL (domain.kernel.pgstore)
+            if hasattr(recorder, "insert_batches"):  # PostgreSQL (domain.kernel.stores.pgstore)
                 last = recorder.insert_batches(stored)
             elif hasattr(recorder, "datastore"):  # SQLite
                 last = self._insert_sqlite(stored)
