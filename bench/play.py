@@ -53,7 +53,8 @@ def play_rules(seed: int) -> tuple[int, list[float]]:
         members.append(adv.member(created.state, spec.form))
     ctx = context_for(pack, SETUP)
     state = None
-    for e in decide(None, StartClash(battle_id=f"play-{seed}", setup=SETUP, party=tuple(members), xp=1, seed=seed), ctx):
+    for e in decide(None, StartClash(battle_id=f"play-{seed}", setup=SETUP, party=tuple(members), xp=1,
+                                     seed=seed), ctx):
         state = evolve(state, e)
     per: list[float] = []
     while state.phase is not Phase.ENDED and len(per) < MAX_COMMANDS:

@@ -80,7 +80,8 @@ def postgres_rows(built: Built, url: str, quick: bool = False) -> list[Row]:
         with BetrayalApp(url, env=env) as app:
             _copy_stream(built, app, con)
             decoders = Decoders()
-            sql = f"SELECT topic, state FROM {PG_SCHEMA}.rulekeeper_events WHERE originator_id=%s ORDER BY originator_version"
+            sql = (f"SELECT topic, state FROM {PG_SCHEMA}.rulekeeper_events"
+                   " WHERE originator_id=%s ORDER BY originator_version")
 
             def floor():
                 return fold(con.execute(sql, (built.stream_id,), binary=True).fetchall(), decoders)
@@ -94,7 +95,8 @@ def load_from_store(app: BetrayalApp, built: Built) -> Game:
     return app.load(built.stream_id, lambda game, items: fold_game(BETRAYAL, game, items))
 
 
-def _compare(figure: str, built: Built, app: BetrayalApp, floor: Callable[[], Any], quick: bool, goal: float | None) -> Row:
+def _compare(figure: str, built: Built, app: BetrayalApp, floor: Callable[[], Any], quick: bool,
+             goal: float | None) -> Row:
     loaded = load_from_store(app, built)
     if loaded.state != floor():
         raise AssertionError(f"{figure}: the floor's fold differs from the application's state")

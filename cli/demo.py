@@ -39,7 +39,8 @@ def _declared(ruleset: str | None) -> tuple[Any, Any]:
     found = [s for s in surfaces() if s.demo is not None and (ruleset is None or s.ruleset == ruleset)]
     if not found:
         there = ", ".join(s.ruleset for s in surfaces() if s.demo is not None) or "none"
-        raise NotFound(f"no demo for {ruleset!r}; the rulesets with one: {there}" if ruleset else "no ruleset has a demo")
+        raise NotFound(f"no demo for {ruleset!r}; the rulesets with one: {there}" if ruleset
+                       else "no ruleset has a demo")
     return found[0], found[0].demo
 
 
@@ -73,7 +74,8 @@ def run(s: Session, seed: int, ruleset: str | None = None) -> None:
         command = demo.choose(state, ctx, bot)
         typed = rs.describe_command(command)
         result = app.execute(game_id, command)
-        who = demo.who(state) if demo.who is not None else seats.get(rs.actor(state, command) or "", "host" if rs.actor(state, command) == HOST else "table")
+        who = demo.who(state) if demo.who is not None else \
+            seats.get(rs.actor(state, command) or "", "host" if rs.actor(state, command) == HOST else "table")
         events = result.events[1:]
         told = demo.told(state, events, pack) if demo.told is not None else \
             "; ".join(_lines(rs, pack, state, events))

@@ -103,7 +103,8 @@ def rule(
         "--ruleset", metavar="NAME", show_default=False,
         help="The ruleset whose spec to read (`rk --version` names them; default: the one whose spec has ID; "
              "if several have it, the current battle's, else the first by name).")] = None,
-    all_: Annotated[bool, typer.Option("--all", help="Also print its sub-rules (EXPLORATION-9a to 9f under 9).")] = False,
+    all_: Annotated[bool, typer.Option("--all", help="Also print its sub-rules "
+                                                     "(EXPLORATION-9a to 9f under 9).")] = False,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
     """Print a rule's text from the spec, its notes, and the facts that fill it.
@@ -290,7 +291,8 @@ def server(
 def links(
     ctx: typer.Context,
     base: Annotated[Optional[str], typer.Option("--base", help="The server's address (default: the `rk server` "
-                                                               "running on this home, else http://127.0.0.1:8700).")] = None,
+                                                               "running on this home, else "
+                                                               "http://127.0.0.1:8700).")] = None,
     seat: Annotated[Optional[str], typer.Option("--seat", metavar="NAME", help="Only this seat's link (an "
                                                 "adventurer's or player's name, spectators, or host).")] = None,
     battle: BattleId = None, store: Store = None, json: Json = False,

@@ -206,7 +206,8 @@ def _decode(body: bytes, kind: Any) -> Any:
     decoded = msgspec.json.decode(body, type=kind)
     extra = unknown_field(_plain(body), decoded)
     if extra is not None:
-        raise malformed(f"the request has no field {extra.replace('$.', '', 1)}: unknown field `{extra.rsplit('.', 1)[-1]}`")
+        raise malformed(f"the request has no field {extra.replace('$.', '', 1)}:"
+                        f" unknown field `{extra.rsplit('.', 1)[-1]}`")
     return decoded
 
 

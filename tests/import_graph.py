@@ -54,7 +54,8 @@ def package_imports(path: Path, package: Path, dotted: str) -> set[str]:
 
 def package_graph(package: Path, dotted: str) -> dict[str, set[str]]:
     """Each module of ``package`` and the modules of it that it imports."""
-    return {p.stem: package_imports(p, package, dotted) - {p.stem} for p in package.glob("*.py") if p.stem != "__init__"}
+    return {p.stem: package_imports(p, package, dotted) - {p.stem}
+            for p in package.glob("*.py") if p.stem != "__init__"}
 
 
 def tree_graph(package: Path, dotted: str) -> dict[str, set[str]]:

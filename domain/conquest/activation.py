@@ -28,7 +28,19 @@ from .events import (
     StandsRemoved,
 )
 from .state import ConquestState, Regiment
-from .vocab import COMBAT, MAX_ACTIONS, NON_COMBAT, REPEATABLE, STANDARD_ACTIONS, Action, DrawEffect, Phase, Step, Use, Where
+from .vocab import (
+    COMBAT,
+    MAX_ACTIONS,
+    NON_COMBAT,
+    REPEATABLE,
+    STANDARD_ACTIONS,
+    Action,
+    DrawEffect,
+    Phase,
+    Step,
+    Use,
+    Where,
+)
 
 # ---------------------------------------------------------------- turns
 

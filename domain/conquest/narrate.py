@@ -39,10 +39,12 @@ def describe_event(e: Event, state: ConquestState | None) -> str:
             return f"{e.phase.value.title()} Phase{step}: {player(state, e.turn)} to decide (ROUND-4)"
         case ev.ReinforcementsRolled():
             return (f"{player(state, e.side)} rolls {len(e.faces)} {e.cls.value} Reinforcement dice: "
-                    f"{', '.join(map(str, e.faces))} needing {e.needed} or less, {e.successes} succeed (REINF-6, REINF-9)")
+                    f"{', '.join(map(str, e.faces))} needing {e.needed} or less, {e.successes} succeed"
+                    " (REINF-6, REINF-9)")
         case ev.RegimentsArrived():
             rule = {"chosen": "REINF-4", "forced": "REINF-5", "carried-over": "ARRIVE-6", "rolled": "REINF-8"}
-            return f"{player(state, e.side)}: {', '.join(e.regiments)} will arrive ({e.reason.value}, {rule[e.reason.value]})"
+            return (f"{player(state, e.side)}: {', '.join(e.regiments)} will arrive"
+                    f" ({e.reason.value}, {rule[e.reason.value]})")
         case ev.StackOrdered():
             return f"{player(state, e.side)} stacks {len(e.cards)} Command Cards face down (CMD-1)"
         case ev.SupremacyRolled():
@@ -60,7 +62,8 @@ def describe_event(e: Event, state: ConquestState | None) -> str:
         case ev.DrawEventResolved():
             return f"draw event {e.event} resolved (ACT-8)" if e.event else "draw event declined (ACT-8)"
         case ev.RegimentMarched():
-            how = " from a side edge (ARRIVE-4)" if e.side_edge else (" onto the battlefield (ARRIVE-2)" if e.entered else "")
+            how = (" from a side edge (ARRIVE-4)" if e.side_edge
+                   else (" onto the battlefield (ARRIVE-2)" if e.entered else ""))
             return f"{e.regiment} marches {e.inches}\"{how}, front at {e.front}\" ({e.use.value})"
         case ev.RegimentCharged():
             result = f"reaches {e.target}" if e.contact else f"falls short of {e.target}"

@@ -24,7 +24,7 @@ def check_name(name: str, what: str = "name") -> None:
     Traceback (most recent call last):
     ...
     domain.kernel.errors.MalformedCommand: name 'Evil\\x1b]0;PWNED\\x07' holds a control character (\\x1b); use printable characters
-    """
+    """  # noqa: E501 (the doctest's expected exception message is one line)
     if not name.strip():
         raise MalformedCommand(f"{what}: give a name")
     shown = repr(name if len(name) <= 40 else name[:40] + "...")

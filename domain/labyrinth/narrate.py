@@ -30,14 +30,16 @@ def describe_event(e: Any, state: Any) -> str:
         case ev.TurnStarted():
             return f"turn {e.turn}: Standby phase"
         case ev.AilmentRolled():
-            return f"{n(e.who)} rolls {_faces(e.faces)} for {e.ailment}: " + ("loses" if e.lost else "keeps") + " the turn"
+            return (f"{n(e.who)} rolls {_faces(e.faces)} for {e.ailment}: "
+                    + ("loses" if e.lost else "keeps") + " the turn")
         case ev.TurnLost():
             return f"{n(e.who)} cannot act this turn ({e.cause}): Waiting cancelled, Evasion 0"
         case ev.Confused():
             return f"{n(e.who)} is confused: it will attack its own row"
         case ev.Declared():
             x = e.declaration
-            extra = f" {x.row} {x.order}" if x.action == "move" else f" {x.skill} {x.target}".rstrip() if x.skill else ""
+            extra = (f" {x.row} {x.order}" if x.action == "move"
+                     else f" {x.skill} {x.target}".rstrip() if x.skill else "")
             fp = [f"{x.fp} FP for extra dice" if x.fp else "", "a reroll if it fails" if x.reroll else ""]
             spent = f" ({', '.join(w for w in fp if w)})" if x.fp or x.reroll else ""  # on its check (FUMBLE-2)
             return f"{n(x.who)} declares {x.action}{extra}{spent}"
@@ -59,7 +61,8 @@ def describe_event(e: Any, state: Any) -> str:
             first = f"; fastest actions first: {', '.join(n(i) for i in e.fastest)}" if e.fastest else ""
             return "Main phase, order: " + ", ".join(n(i) for i in e.queue) + first
         case ev.ActorUp():
-            return {"fastest": f"{n(e.who)} may take a fastest action", "delayed": f"{n(e.who)} takes its delayed action"
+            return {"fastest": f"{n(e.who)} may take a fastest action",
+                    "delayed": f"{n(e.who)} takes its delayed action"
                     }.get(e.window, f"{n(e.who)} acts")
         case ev.Held():
             return f"{n(e.who)} holds its action for its place in the order" + (f" (it {e.reason})" if e.reason else "")
@@ -101,7 +104,8 @@ def describe_event(e: Any, state: Any) -> str:
         case ev.TargetPicked():
             return f"{n(e.who)} targets {n(e.chosen)} (random among {len(e.among)})"
         case ev.SkillUsed():
-            roll = f", activation {_faces(e.faces)}" + (f" keeping {_faces(e.kept)}" if e.kept else "") if e.faces else ""
+            roll = (f", activation {_faces(e.faces)}" + (f" keeping {_faces(e.kept)}" if e.kept else "")
+                    if e.faces else "")
             paid = f", {e.fp_cost} FP" if e.fp_cost else ""  # an FP cost printed on the skill (FUMBLE-2)
             return f"{n(e.who)} uses {e.skill} ({e.tp} TP{paid}{roll})" + (f", +{e.fp} FP" if e.fp else "")
         case ev.ItemUsed():
@@ -126,7 +130,8 @@ def describe_event(e: Any, state: Any) -> str:
                     f"{' or '.join(e.skills)}, or none")
         case ev.ReactionChosen() if e.kind == "fp":
             spending = ([f"{e.fp} for extra dice"] if e.fp else []) + (["a reroll if it fails"] if e.reroll else [])
-            return f"{n(e.who)} spends on its roll: {', '.join(spending)}" if spending else f"{n(e.who)} spends no FP on it"
+            return (f"{n(e.who)} spends on its roll: {', '.join(spending)}" if spending
+                    else f"{n(e.who)} spends no FP on it")
         case ev.ReactionChosen():
             return f"{n(e.who)} chooses {e.skill}" if e.skill else f"{n(e.who)} makes no passive action"
         case ev.HpLost():

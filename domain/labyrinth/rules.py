@@ -311,7 +311,8 @@ def legal_commands(state: LabyrinthState | None, ctx: RulesContext) -> list[Laby
     if who == "standby":
         for c in standby.awaiting(state, pack):
             if c.side is not Side.PC:
-                out += [EnemyAct(actor=c.id, skill=s.id, target=t) for s in usable_skills(state, pack, c, Timing.STANDBY)
+                out += [EnemyAct(actor=c.id, skill=s.id, target=t)
+                        for s in usable_skills(state, pack, c, Timing.STANDBY)
                         for t in (skill_choices(state, pack, c, s) if s.effects else [""])]
                 out.append(EnemyAct(actor=c.id, skill="pass"))
                 continue

@@ -95,7 +95,8 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
             return Summary(round=state.turn, where=state.termination.value, who=party,
                            setup=state.encounter, over=True)
         waiting = waits_for(state)
-        where = f"turn {state.turn} {state.phase.value}" + (f", {waiting} to act" if waiting not in ("", "standby") else "")
+        where = (f"turn {state.turn} {state.phase.value}"
+                 + (f", {waiting} to act" if waiting not in ("", "standby") else ""))
         return Summary(round=state.turn, where=where, who=party, setup=state.encounter)
 
     def seats(self, state: LabyrinthState) -> tuple[Seat, ...]:

@@ -33,7 +33,8 @@ def test_the_ledger_follows_the_reward_phase_and_its_undos():
     run(app, cc.EndRewards())  # 7 unspent: 3 kept, 1 fills Tenacity to 10, 3 lost (ADVANCE-12)
     assert _ledger(app)[2:] == [("ADVANCE-12", -1, 6), ("ADVANCE-12", -3, 3)]
     assert app.adventurer("Ria").xp == _ledger(app)[-1][2]
-    assert [line.what for line in views.xp_ledger(app, "Tarn")] == ["the rewards of w1", "5 Tenacity (over the saved cap)"]
+    assert [line.what for line in views.xp_ledger(app, "Tarn")] == ["the rewards of w1",
+                                                                    "5 Tenacity (over the saved cap)"]
 
 
 def test_a_rebuild_from_zero_gives_the_same_ledger():

@@ -47,7 +47,8 @@ def end_of_round(given: DelveScenario):
 
 def last_shard_mid_turn(objective: str) -> DelveScenario:
     """Two skyshards gained; the third lies on t1, a step from Ysolda."""
-    given = DelveScenario.start(delve=objective, party=("Ysolda:nord", "Tarn:dark-elf"), placements=((17, 31), (15, 30)))
+    given = DelveScenario.start(delve=objective, party=("Ysolda:nord", "Tarn:dark-elf"),
+                                placements=((17, 31), (15, 30)))
     given = given.with_tiles(LONG_DRAIN).with_delve(obtained=shards(2), icons=3,
                                                     kept=(KeptCard("rattling-bones", "t1", 1),))
     return given.when(Move(to=(18, 31))).next()

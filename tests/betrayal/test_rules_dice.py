@@ -105,7 +105,8 @@ def index(then, kind, **fields) -> int:
 @pytest.mark.rule("ACTIVE-10")
 def test_an_active_face_puts_its_die_in_the_adventurers_own_active_slot():
     then = resolve(facing("shore-crab"), Engage(form=LIGHT_FORM, dice=(5,), faces=(GUARD_BLOCK_2,)))
-    then.then_has(ActiveChanged, hero="ysolda", rule="ACTIVE-10", active=(ActiveDie(DieKind.SKILL, 5, GUARD_BLOCK_2, 2),))
+    then.then_has(ActiveChanged, hero="ysolda", rule="ACTIVE-10",
+                  active=(ActiveDie(DieKind.SKILL, 5, GUARD_BLOCK_2, 2),))
     hero = then.state.hero("ysolda")
     assert hero.active == (ActiveDie(DieKind.SKILL, 5, GUARD_BLOCK_2, 2),)
     assert hero.track == ()

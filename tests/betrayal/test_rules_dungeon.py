@@ -239,7 +239,8 @@ def test_the_dungeon_is_won_at_the_end_of_the_round_its_objective_unit_falls_wha
 
 @pytest.mark.rule("OBJ-1")
 def test_a_conquer_dungeon_is_won_once_every_enemy_is_defeated():
-    pack = pack_with("dungeons.toml", lambda t: t.replace('objective = "eliminate"\nobjective_units = ["bound-sentinel"]',
+    pack = pack_with("dungeons.toml", lambda t: t.replace('objective = "eliminate"\n'
+                                                          'objective_units = ["bound-sentinel"]',
                                                           'objective = "conquer"'))
     given = dungeon(pack=pack)
     assert given.state.objective is Objective.CONQUER

@@ -233,7 +233,8 @@ def test_a_clash_is_set_up_on_the_map_of_its_setup(setup):
 
 @pytest.mark.rule("CLASH-5")
 def test_two_setups_lay_out_different_maps():
-    maps = {s: frozenset(context_for(starter_pack(), s).board.all_hexes()) for s in ("waystone-crossing", "cinder-rite")}
+    maps = {s: frozenset(context_for(starter_pack(), s).board.all_hexes())
+            for s in ("waystone-crossing", "cinder-rite")}
     assert maps["waystone-crossing"] != maps["cinder-rite"]
     assert set(ENTRANCE) == set(context_for(starter_pack(), SETUP).board.entrance_hexes())
 

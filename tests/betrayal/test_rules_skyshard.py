@@ -125,7 +125,8 @@ def test_the_count_adds_the_icons_on_face_up_cards_and_the_face_down_shortage_ca
 @pytest.mark.rule("SKYSHARD-2")
 @pytest.mark.rule("OBJ-4")
 def test_the_party_keeps_count_of_the_skyshards_obtained_and_is_done_with_all_of_them():
-    given = shard_tile().with_delve(obtained=(Skyshard("cold-draft", "", "", 1), Skyshard("fungus-bloom", "t9", "tarn", 1)))
+    given = shard_tile().with_delve(obtained=(Skyshard("cold-draft", "", "", 1),
+                                              Skyshard("fungus-bloom", "t9", "tarn", 1)))
     assert given.delve.gained == 2 and not given.delve.complete
     then = given.when(Move(to=(18, 31)))
     assert then.delve.gained == 3 and then.delve.complete

@@ -88,7 +88,8 @@ def test_delves_and_dungeons_are_listed_before_a_battle(store):
 @pytest.mark.rule("DUNGEON-6", "DUNGEON-9", "DUNGEON-8d")
 def test_new_dungeon_sets_up_its_diagram_like_a_clash(store):
     out = ok("new", "dungeon", "--setup", "sentinel-vault", "--party", "Ada:nord", "--xp", "2", "--seed", "5").stdout
-    assert "Dungeon sentinel-1" in out and "DUNGEON-9: Ada placed on a1" in out and "DUNGEON-8d: e1 Bound Sentinel" in out
+    assert ("Dungeon sentinel-1" in out and "DUNGEON-9: Ada placed on a1" in out
+            and "DUNGEON-8d: e1 Bound Sentinel" in out)
     assert "Dungeon sentinel-1" in ok("status").stdout
     assert any(line.startswith("rk move ") for line in legal())
     assert not any("explore" in line for line in legal())
@@ -227,6 +228,7 @@ def test_setups_of_delves_and_dungeons_are_spelled_as_rk_new(store):
     ok("new", "dungeon", "--setup", "sentinel-vault", "--party", "Cy:nord", "--xp", "1", "--seed", "5",
        "--specials", "g6", "--battle", "d1")
     first = json.loads(ok("log", "--json", "--battle", "drowned-1").stdout)[0]["text"]
-    assert first == "rk new delve --delve drowned-cistern --party Ada --party Bo --xp 2 --seed 11 --place af32 --place ag31"
+    assert first == ("rk new delve --delve drowned-cistern --party Ada --party Bo --xp 2 --seed 11"
+                     " --place af32 --place ag31")
     first = json.loads(ok("log", "--json", "--battle", "d1").stdout)[0]["text"]
     assert first == "rk new dungeon --setup sentinel-vault --party Cy --xp 1 --seed 5 --specials g6"

@@ -18,6 +18,7 @@ import termios
 from pathlib import Path
 
 import pytest
+from cli_store import rk, store  # noqa: F401  (store is a fixture)
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,9 +27,6 @@ NEW = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord",
 # waystone-crossing has rows 1 to 7: a letter and two digits is never a hex
 # there, and a command id from the fourteenth event on always is.
 COMMAND_ID = re.compile(r"\b[cu]\d{2,}\b")
-
-
-from cli_store import rk, store  # noqa: F401  (store is a fixture)
 
 
 @pytest.fixture

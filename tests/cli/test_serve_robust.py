@@ -343,4 +343,5 @@ def test_a_read_only_store_can_be_read_and_refuses_writes_in_one_line(tmp_path):
     failed = (out / "failed").read_text().split("\n")
     assert failed == ["write 1", ""], {p.name: p.read_text() for p in out.glob("*.err")}
     write = (out / "write.err").read_text()
-    assert write.count("\n") == 1 and ("can only be read here" in write or "not writable here" in write) and "Traceback" not in write
+    assert (write.count("\n") == 1 and ("can only be read here" in write or "not writable here" in write)
+            and "Traceback" not in write)

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_store import rk, store  # noqa: F401  (store is a fixture)
 
 from cli.output import to_json
 from domain.betrayal.battle.application import BetrayalApp
@@ -23,9 +24,6 @@ NEW_CLASH = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:
 NEW_DELVE = ["new", "delve", "--delve", "whispering-barrow", "--party", "Ysolda:nord", "--xp", "2", "--seed", "7"]
 MICROSECONDS = re.compile(r"\d\d:\d\d:\d\d\.\d{6}")
 ENTRY = re.compile(r"^v\d+ ")
-
-
-from cli_store import rk, store  # noqa: F401  (store is a fixture)
 
 
 def piped(store: Path, *args: str) -> str:

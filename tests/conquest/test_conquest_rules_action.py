@@ -58,7 +58,8 @@ def test_cards_with_nothing_to_activate_are_discarded_and_an_empty_stack_passes_
     s, events = when(s, DrawCard())
     assert [e.card for e in of(events, ev.CardDiscarded)] == ["ac1", "a4"]
     assert s.activation.regiment == "a3"
-    violates(_drawing(a=("a1",), a1={"where": Where.FIELD, "front": 5}, a2={"where": Where.FIELD, "front": 5, "activated": True}),
+    violates(_drawing(a=("a1",), a1={"where": Where.FIELD, "front": 5},
+                      a2={"where": Where.FIELD, "front": 5, "activated": True}),
              DrawCard(regiment="a2"), "ACT-4")
     s = _drawing(a=("a4",), b=("b1",), a4="destroyed", b1=10)
     s, events = when(s, DrawCard())
@@ -123,7 +124,8 @@ def test_a_free_action_does_not_use_up_one_of_the_two_actions():
     s, events = when(s, March(regiment="a1", inches=1))
     assert of(events, ev.RegimentMarched)[0].use is Use.FREE and s.activation.standard == 0
     s, events = when(s, March(regiment="a1", inches=1), Reform(regiment="a1"))
-    assert len(of(events, ev.ActivationEnded)) == 1 and s.regiment("a1").actions == (Action.MARCH,) * 2 + (Action.REFORM,)
+    assert (len(of(events, ev.ActivationEnded)) == 1
+            and s.regiment("a1").actions == (Action.MARCH,) * 2 + (Action.REFORM,))
 
 
 @pytest.mark.rule("ACTIONS-3")

@@ -155,7 +155,8 @@ def test_the_latest_game_is_found_past_many_pages_of_deletions(app):
 
 
 def test_a_battle_of_the_legacy_index_can_be_renamed_and_deleted(app):
-    app.append(wrap(legacy_stream("betrayal"), 0, [legacy_class("betrayal")(battle_id="old", setup="waystone-crossing")], "c1"))
+    app.append(wrap(legacy_stream("betrayal"), 0,
+                    [legacy_class("betrayal")(battle_id="old", setup="waystone-crossing")], "c1"))
     clash(app, "today", seed=1)
     app.rename_battle("old", "ancient")
     assert app.find_battle("ancient").battle_id == "old"

@@ -84,7 +84,8 @@ def test_battles_of_a_store_written_before_the_kernel_kept_the_index_are_listed(
                   battle_id="old")
         # The same events, but indexed where the old application indexed them.
         envelopes = [e for _, e in today.notifications() if e.originator_id != INDEX_STREAM]
-        old.append(envelopes + wrap(legacy_stream("betrayal"), 0, [legacy_class("betrayal")(battle_id="old", setup="waystone-crossing")], "c1"))
+        old.append(envelopes + wrap(legacy_stream("betrayal"), 0,
+                                    [legacy_class("betrayal")(battle_id="old", setup="waystone-crossing")], "c1"))
         assert [(g.battle_id, g.ruleset) for g in old.battles()] == [("old", "betrayal")]
         assert old.latest_battle() == "old"
         assert old.battle("old").state == today.battle("old").state

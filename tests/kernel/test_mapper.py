@@ -313,5 +313,6 @@ def test_any_event_round_trips(
 ) -> None:
     mapper = MsgspecMapper()
     for event in (CounterBumped(by=by), started(label=label, faces=faces, colour=colour, cells=cells, started_at=at)):
-        original = Envelope(originator_id=uuid4(), originator_version=1, timestamp=at, command_id=command_id, event=event)
+        original = Envelope(originator_id=uuid4(), originator_version=1, timestamp=at, command_id=command_id,
+                            event=event)
         assert mapper.to_domain_event(mapper.to_stored_event(original)) == original

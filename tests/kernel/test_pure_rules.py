@@ -27,7 +27,8 @@ LOADERS = (Path("betrayal", "packs", "load.py"),)  # a loader in a packs/ sub-pa
 def rule_modules() -> list[Path]:
     """Every module of every ruleset, in its sub-packages too."""
     return sorted(p for name in RULESETS for p in (DOMAIN / name).rglob("*.py")
-                  if "read_models" not in p.parts and not p.name.startswith(NOT_RULES) and p.name != "application.py" and not p.name.endswith("_app.py")
+                  if "read_models" not in p.parts and not p.name.startswith(NOT_RULES) and p.name != "application.py"
+                  and not p.name.endswith("_app.py")
                   and p.relative_to(DOMAIN) not in LOADERS)
 
 

@@ -80,4 +80,5 @@ def replace_armed(outer: Outer) -> Outer:
 def test_left_out_fields_keep_msgspecs_own_order_so_an_old_log_exports_byte_for_byte():
     new = Tagged(1, Inner(hp=2))
     assert msgspec.json.encode(without_skipped_defaults(new)) == msgspec.json.encode(OldTagged(1, OldInner(hp=2)))
-    assert without_skipped_defaults(OldTagged(1, OldInner(hp=2))) == OldTagged(1, OldInner(hp=2))  # nothing to leave out
+    # nothing to leave out
+    assert without_skipped_defaults(OldTagged(1, OldInner(hp=2))) == OldTagged(1, OldInner(hp=2))

@@ -53,7 +53,8 @@ def test_binds_cost_hits_attack_and_evasion():
 @pytest.mark.rule("BUFF-SPD-DOWN")
 @pytest.mark.rule("BUFF-HIT-UP")
 def test_buffs_and_debuffs_move_their_stats_by_their_amount():
-    state = edit(start(), "p1", buffs=(ActiveBuff(kind=Buff.PATK_UP, amount=3), ActiveBuff(kind=Buff.SPD_DOWN, amount=2),
+    state = edit(start(), "p1", buffs=(ActiveBuff(kind=Buff.PATK_UP, amount=3),
+                                       ActiveBuff(kind=Buff.SPD_DOWN, amount=2),
                                        ActiveBuff(kind=Buff.HIT_UP, amount=1)))
     s = stats(state.get("p1"), PACK)
     assert (s.patk, s.speed, s.phit, s.ehit) == (9, 6, 2, 2)

@@ -162,7 +162,8 @@ def test_the_planted_duel_is_played_through_the_api_and_a_pledge_is_hidden_from_
     duel = next(s for s in choices["setups"] if s["name"] == "duel")
     assert (duel["ruleset"], duel["title"]) == ("duel", "Duel")
     assert [p["name"] for p in duel["params"]] == ["width", "seed", "name"]
-    assert (duel["schema"]["properties"]["width"]["minimum"], duel["schema"]["properties"]["width"]["maximum"]) == (4, 9)
+    assert (duel["schema"]["properties"]["width"]["minimum"],
+            duel["schema"]["properties"]["width"]["maximum"]) == (4, 9)
     assert call(server, host, "POST", "/api/games", {"new": "duel", "width": 12})[0] == 400
     status, made = call(server, host, "POST", "/api/games", {"new": "duel", "width": 4, "seed": 11, "name": "api-duel"})
     assert status == 201, made

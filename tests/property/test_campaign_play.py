@@ -82,7 +82,8 @@ def test_random_campaign_play_undoes_exactly_and_exports_as_the_identity(seed: i
     for n in range(2):
         _fight(app, party, f"b{n}", rnd)
         if f"b{n}" in {b for p in party for b in app.adventurer(p).battles}:
-            app.execute("saga", cc.GainRewards(battle_id=f"b{n}", xp=ca.battle_reward(app, f"b{n}") + rnd.randint(0, 6)))
+            app.execute("saga", cc.GainRewards(battle_id=f"b{n}",
+                                               xp=ca.battle_reward(app, f"b{n}") + rnd.randint(0, 6)))
             undos += _between(app, party, rnd, 12)
             if ca.campaign(app, "saga").reward:
                 app.execute("saga", cc.EndRewards())

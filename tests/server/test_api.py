@@ -263,7 +263,8 @@ def test_a_log_exported_and_imported_into_a_fresh_store_is_the_same_game(table: 
     assert r.headers["content-disposition"] == f'attachment; filename="{g}.jsonl"'
     lines = [msgspec.json.decode(line) for line in r.content.splitlines()]
     assert lines[0]["battle_id"] == g and lines[0]["ruleset"] == "betrayal" and lines[-1]["end"] is True
-    imported = other_table.client.post("/api/import", headers={**other_table.host, "content-type": "application/x-ndjson"},
+    imported = other_table.client.post("/api/import",
+                                       headers={**other_table.host, "content-type": "application/x-ndjson"},
                                        content=r.content)
     assert imported.status_code == 201, imported.text
     assert imported.json()["game"] == g and imported.json()["summary"]["version"] == table.version(g)

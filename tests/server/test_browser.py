@@ -68,7 +68,8 @@ class Running:
         """An API request with the host's token; the decoded answer."""
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.base + path, data=data, method=method,
-                                     headers={"authorization": f"Bearer {self.host}", "content-type": "application/json"})
+                                     headers={"authorization": f"Bearer {self.host}",
+                                              "content-type": "application/json"})
         with urllib.request.urlopen(req, timeout=15) as answer:
             return json.loads(answer.read())
 
@@ -370,8 +371,10 @@ def test_the_hosts_lobby_lists_games_sets_one_up_and_hands_out_its_links(server,
 
     links = lobby.get_by_test_id("links-lobby-made")
     expect(links).to_be_visible()
-    expect(links.get_by_role("textbox", name="link for Ria", exact=True)).to_have_value(re.compile(r"/table/lobby-made#token=\S+"))
-    expect(links.get_by_role("textbox", name="link for spectators", exact=True)).to_have_value(re.compile(r"/table/lobby-made#token=\S+"))
+    expect(links.get_by_role("textbox", name="link for Ria", exact=True)).to_have_value(
+        re.compile(r"/table/lobby-made#token=\S+"))
+    expect(links.get_by_role("textbox", name="link for spectators", exact=True)).to_have_value(
+        re.compile(r"/table/lobby-made#token=\S+"))
     ria_link = links.get_by_role("textbox", name="link for Ria", exact=True).input_value()
     seat = open_page(ria_link)
     expect(seat.get_by_test_id("me")).to_have_text("you are: Ria")

@@ -336,7 +336,8 @@ _HANDLERS = {
     LineTrained: _line,
     XpCapped: lambda s, e: replace(s, xp=e.kept, tenacity=s.tenacity + e.tenacity),
     Rested: _rested,
-    ItemGained: lambda s, e: replace(s, ready=s.ready + (e.item,)) if e.ready else replace(s, packed=s.packed + (e.item,)),
+    ItemGained: lambda s, e: (replace(s, ready=s.ready + (e.item,)) if e.ready
+                              else replace(s, packed=s.packed + (e.item,))),
     ItemMoved: _moved,
     ItemDiscarded: lambda s, e: _drop(s, e.item),
     ItemUsed: _used,

@@ -31,7 +31,8 @@ def current_hero(d: Decision) -> Hero:
     """The adventurer whose turn it is; refuses when it is nobody's (TURN-5)."""
     s = d.state
     if s.phase is Phase.ENGAGE_RESOLVE:
-        raise RuleViolation("TURN-5", "resolve the engage's dice first: each action must be fully resolved before the next")
+        raise RuleViolation("TURN-5", "resolve the engage's dice first: "
+                                      "each action must be fully resolved before the next")
     if s.phase is not Phase.ADVENTURER_TURN or s.turn is None:
         raise RuleViolation("ROUND-5", f"it is not an adventurer's turn (the battle is at {s.phase.value})")
     return s.hero(s.turn.hero)
@@ -162,7 +163,8 @@ def check_dice(d: Decision, hero: Hero, form: BattleForm, uids: tuple[int, ...])
         if die.line == "combat" and form is BattleForm.MAGIC:
             raise RuleViolation("ENGAGE-7d", "Combat dice cannot be rolled in the Magic form")
         if die.form is not None and die.form is not form:
-            raise RuleViolation("ENGAGE-7b", f"die #{uid} ({die.name}) carries the {die.form.value} icon, not {form.value}")
+            raise RuleViolation("ENGAGE-7b", f"die #{uid} ({die.name}) carries the {die.form.value} icon,"
+                                             f" not {form.value}")
         dice.append(die)
     stamina = sum(1 for die in dice if die.pool is Pool.STAMINA)
     magicka = sum(1 for die in dice if die.pool is Pool.MAGICKA)
@@ -230,7 +232,8 @@ def _faces(d: Decision, cmd: Engage, dice: list[SkillDie], extra: int = 0) -> tu
     ``extra`` free enemy Combat dice (RACE-NORD) come after the gathered ones."""
     if not d.state.options.physical_dice:
         if cmd.faces is not None:
-            raise MalformedCommand("this battle rolls its own dice; faces can be typed only with the physical-dice option")
+            raise MalformedCommand("this battle rolls its own dice; "
+                                   "faces can be typed only with the physical-dice option")
         return None
     if not dice and not extra and not cmd.faces:  # nothing rolled (ENGAGE-7 is optional), nothing to type
         return ()

@@ -125,7 +125,8 @@ def _join(app: GameApp, pack, spec: PartySpec) -> tuple[adv.AdventurerState, adv
         existing = None
     if existing is not None:
         if spec.race and spec.race != existing.race:
-            raise MalformedCommand(f"an adventurer named {existing.name} already exists ({existing.race}); pick another name")
+            raise MalformedCommand(f"an adventurer named {existing.name} already exists ({existing.race});"
+                                   " pick another name")
         return existing, None
     if not spec.race:
         raise MalformedCommand(f"no adventurer named {spec.name!r}; give a race to create one (Name:race)")

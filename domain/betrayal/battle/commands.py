@@ -261,6 +261,6 @@ class Retreat(Command, frozen=True, kw_only=True):
     """At the end of a round, the party retreats (RETREAT-1, ROUND-8c)."""
 
 
-BattleCommand = (StartClash | StartDungeon | StartDelve | Move | MoveToExplore | Explore | PlaceTile | Engage | Resolve | ClearActive
-                 | EndTurn | RollEnemyDice | NextRound | Retreat | UseRaceAbility | Defend | UseGear
+BattleCommand = (StartClash | StartDungeon | StartDelve | Move | MoveToExplore | Explore | PlaceTile | Engage | Resolve
+                 | ClearActive | EndTurn | RollEnemyDice | NextRound | Retreat | UseRaceAbility | Defend | UseGear
                  | UseClassAbility | TurnClassSheet)

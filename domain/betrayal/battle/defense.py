@@ -44,7 +44,8 @@ def defend(d: Decision, cmd: Defend) -> None:
         if hero.race not in REACTIONS:
             raise RuleViolation(rule or "COMBAT-4", f"{hero.name}'s race ability is not a reaction to damage")
         if hero.race_used:
-            raise RuleViolation(rule, f"{NAMES[hero.race]} can be used once per battle, and {hero.name} used it already")
+            raise RuleViolation(rule, f"{NAMES[hero.race]} can be used once per battle,"
+                                      f" and {hero.name} used it already")
         rest = max(0, left - sum(hero.active[i].amount for i in blocks))
         if not reaction_prevents(hero, rest):
             why = f"{rest} damage would be left" if rest else "no damage would be left"

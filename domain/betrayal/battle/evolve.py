@@ -155,7 +155,8 @@ def _moved(s: BattleState, e: ev.HeroMoved) -> BattleState:
     t = s.turn
     if t is None:
         return s
-    return replace(s, turn=replace(t, moves=t.moves + 1, moved_first=t.moved_first or (t.moves == 0 and t.engages == 0)))
+    return replace(s, turn=replace(t, moves=t.moves + 1,
+                                   moved_first=t.moved_first or (t.moves == 0 and t.engages == 0)))
 
 
 def _engage(s: BattleState, e: ev.EngageDeclared) -> BattleState:

@@ -137,7 +137,8 @@ def explore(d: Decision, hero: Hero, hex_: Hex | None) -> None:
     far = board.range_distance(hero.pos, target)
     if far is None or far > hero.stamina:
         shown = "no route reaches it" if far is None else f"it is {far} hexes away"
-        raise RuleViolation("EXPLORE-1", f"hex {name(target)} is out of range: {shown}; you reach {hero.stamina} (Stamina)")
+        raise RuleViolation("EXPLORE-1", f"hex {name(target)} is out of range: {shown};"
+                                         f" you reach {hero.stamina} (Stamina)")
     mark(d, TurnMarks(round=marks.round, hero=hero.id, spent=marks.spent, explored=True, resume=0))
     begin(d, hero, target, entered=False)
 

@@ -196,7 +196,8 @@ def retreat(d: Decision) -> None:
 def _at_end_of_round(d: Decision, what: str) -> None:
     if d.state.phase is not Phase.END_OF_ROUND:
         rule = "RETREAT-1" if what == "Retreat" else "ROUND-8"
-        raise RuleViolation(rule, f"{what} is possible only at the end of a round (the battle is at {d.state.phase.value})")
+        raise RuleViolation(rule, f"{what} is possible only at the end of a round"
+                                  f" (the battle is at {d.state.phase.value})")
 
 
 def end_battle(d: Decision, how: Termination) -> None:
@@ -225,4 +226,5 @@ def _conclude_delve(d: Decision, how: Termination) -> None:
     delve = d.delve
     wiped = all_heroes_down(d)
     xp = delve.gained if delve.objective is Objective.UNCOVER and not wiped else 0
-    d.emit_delve(DelveConcluded(objective=delve.objective, outcome=how.outcome.value, reason=how, skyshards=delve.gained, xp=xp))
+    d.emit_delve(DelveConcluded(objective=delve.objective, outcome=how.outcome.value, reason=how,
+                                skyshards=delve.gained, xp=xp))

@@ -311,7 +311,8 @@ def _(e: ev.DamageDealt, state, pack) -> str:
         notes.append(f"{e.to_bonus} from bonus HP")
     note = f" ({e.amount} dealt, " + ", ".join(notes) + ")" if notes else ""
     source = _who(state, pack, e.source)
-    return _cite(cited_rule(e), f"{_who(state, pack, e.target)} takes {taken} {kind} from {source}{note}, {e.hp} HP left")
+    return _cite(cited_rule(e), f"{_who(state, pack, e.target)} takes {taken} {kind} from {source}{note},"
+                                f" {e.hp} HP left")
 
 
 @_describe.register

@@ -40,8 +40,10 @@ def in_form_range(d: Decision, hero: Hero, form: BattleForm, target_pos) -> str 
     if form is BattleForm.RANGED:
         if dist == 1:
             return "FORM-6: the Ranged form cannot target an adjacent unit"
-        return None if dist <= hero.stamina else f"FORM-6: Ranged reaches {hero.stamina} hexes (Stamina); that unit is {dist} away"
-    return None if dist <= hero.magicka else f"FORM-7: Magic reaches {hero.magicka} hexes (Magicka); that unit is {dist} away"
+        return None if dist <= hero.stamina else (f"FORM-6: Ranged reaches {hero.stamina} hexes (Stamina);"
+                                                  f" that unit is {dist} away")
+    return None if dist <= hero.magicka else (f"FORM-7: Magic reaches {hero.magicka} hexes (Magicka);"
+                                              f" that unit is {dist} away")
 
 
 def _stealth_blocks(d: Decision, hero: Hero, foe: Foe) -> bool:
@@ -66,7 +68,8 @@ def check_target(d: Decision, hero: Hero, form: BattleForm, target_id: str) -> F
         rule, _, text = why.partition(": ")
         raise RuleViolation(rule, text)
     if isinstance(unit, Foe) and _stealth_blocks(d, hero, unit):
-        raise RuleViolation("STATUS-1", f"{target_id} is in Stealth: only units adjacent to it when the turn began may target it")
+        raise RuleViolation("STATUS-1", f"{target_id} is in Stealth: "
+                                        "only units adjacent to it when the turn began may target it")
     if blind:
         near = [u for u in (*d.state.heroes, *d.state.foes)
                 if u.id != hero.id and not u.defeated and u.pos and distance(u.pos, hero.pos) == 1]

@@ -73,10 +73,12 @@ def decision(state: BattleState | None, command: BattleCommand, ctx: RulesContex
     if state.phase is Phase.ENDED:
         raise RuleViolation("END-1", f"the battle is over ({state.ended_reason})")
     if state.phase is Phase.ENEMY_ROLL and not isinstance(command, RollEnemyDice):
-        raise RuleViolation("ENEMY-6c", f"type the faces of {state.enemy_roll.foe}'s {state.enemy_roll.dice} dice first")
+        raise RuleViolation("ENEMY-6c", f"type the faces of {state.enemy_roll.foe}'s"
+                                        f" {state.enemy_roll.dice} dice first")
     if state.phase is Phase.DEFEND and not isinstance(command, Defend):
         who = state.defense.targets[state.defense.index]
-        raise RuleViolation("COMBAT-4", f"choose how {who} defends against {state.defense.amount} damage first (rk defend)")
+        raise RuleViolation("COMBAT-4", f"choose how {who} defends against {state.defense.amount} damage first"
+                                        " (rk defend)")
     placing = ctx.delve.placing if ctx.delve is not None else None
     if placing is not None and not isinstance(command, PlaceTile):
         raise RuleViolation("EXPLORATION-9", f"place the revealed tile {placing.tile} first (`rk legal` lists where)")

@@ -135,7 +135,8 @@ class Hero(msgspec.Struct, frozen=True, kw_only=True):
         {"race_used", "race_armed", "free_move", "class_id", "master", "ready", "weapons", "expended", "discarded",
          "promotion",
          "class_used", "class_armed", "class_ward", "class_block", "class_engages", "class_progress",
-         "packed", "wielding", "wield_overtax", "guarding", "braced", "item_ward", "chips", "attached", "stowed", "readied",
+         "packed", "wielding", "wield_overtax", "guarding", "braced", "item_ward", "chips", "attached", "stowed",
+         "readied",
          "opportunist", "enchanted_engage", "carried_in", "hunter_targets"})
 
 

@@ -133,4 +133,5 @@ class ReplenishItem(ItemCommand, frozen=True, kw_only=True):
 
 
 CampaignCommand = (StartCampaign | Recruit | Enlist | GainRewards | Advance | Untrain | EndRewards | TrainLine
-                   | Rest | Promote | EndSession | GainItem | ReadyItem | StowItem | DiscardItem | UseItem | ReplenishItem)
+                   | Rest | Promote | EndSession | GainItem | ReadyItem | StowItem | DiscardItem | UseItem
+                   | ReplenishItem)

@@ -43,7 +43,8 @@ _LINES: dict[type, tuple[str, Callable[[Any, Pack | None], str]]] = {
     ae.AdventurerRecruited: ("CLASS-1", lambda e, p: f"{e.state.name} the {e.state.race} {e.state.class_id} is"
                                                      f" recruited: {e.state.hp} HP, lines"
                                                      f" {', '.join(e.state.lines) or '—'}"),
-    ae.CampaignJoined: ("", lambda e, p: f"joins campaign {e.campaign}" + (f" as a {e.class_id}" if e.class_id else "")),
+    ae.CampaignJoined: ("", lambda e, p: f"joins campaign {e.campaign}"
+                                         + (f" as a {e.class_id}" if e.class_id else "")),
     ae.BattleJoined: ("BETWEEN-1", lambda e, p: f"goes into battle {e.battle_id}"),
     ae.XpGained: ("REWARD-1", lambda e, p: f"gains {e.xp} XP from {e.battle_id}"),
     ae.StatRaised: ("ADVANCE-4", lambda e, p: f"buys a {e.stat} token in column {e.column + 1} for {e.cost} XP"
@@ -61,7 +62,8 @@ _LINES: dict[type, tuple[str, Callable[[Any, Pack | None], str]]] = {
                                        + (f", gives up {_name(p, e.discarded)} (REST-2)" if e.discarded else "")),
     ae.ItemGained: ("READY-1", lambda e, p: f"gains {_name(p, e.item)} into "
                                             + ("a ready slot" if e.ready else "the Pack")),
-    ae.ItemMoved: ("READY-4", lambda e, p: f"moves {_name(p, e.item)} to " + ("a ready slot" if e.ready else "the Pack")),
+    ae.ItemMoved: ("READY-4", lambda e, p: f"moves {_name(p, e.item)} to "
+                                           + ("a ready slot" if e.ready else "the Pack")),
     ae.ItemDiscarded: ("", lambda e, p: f"discards {_name(p, e.item)}" + (f" ({e.why})" if e.why else "")),
     ae.ItemUsed: ("ITEM-7", lambda e, p: f"uses {_name(p, e.item)}"
                                          + (f": heals {e.healed} HP" if e.healed else "")
@@ -74,7 +76,8 @@ _LINES: dict[type, tuple[str, Callable[[Any, Pack | None], str]]] = {
                                                     " it may turn its class sheet (rk promote)"),
     ae.ClassPromoted: ("ADVANCE-15", lambda e, p: f"turns the {e.class_id} sheet to its Master side"),
     ae.ItemsReturned: ("", lambda e, p: f"comes back from {e.battle_id}"
-                                        + (f"; expended: {', '.join(_name(p, i) for i in e.expended)}" if e.expended else "")
+                                        + (f"; expended: {', '.join(_name(p, i) for i in e.expended)}"
+                                           if e.expended else "")
                                         + (f"; discarded: {', '.join(_name(p, i) for i in e.discarded)}"
                                            if e.discarded else "")
                                         + (f"; back in the Pack: {', '.join(_name(p, i) for i in e.stowed)}"

@@ -98,7 +98,8 @@ def adventurer_rows(db: sqlite3.Connection) -> list[AdventurerRow]:
     """Every adventurer, in the order they were created."""
     rows = db.execute(
         "SELECT a.name, a.race, a.hp, a.max_hp, a.battles, a.last_battle, coalesce(r.outcome, ''),"
-        " coalesce(a.fighting, '') FROM adventurer_rows3 a LEFT JOIN adventurer_results r ON r.stream = a.stream AND r.battle = a.last_battle"
+        " coalesce(a.fighting, '') FROM adventurer_rows3 a"
+        " LEFT JOIN adventurer_results r ON r.stream = a.stream AND r.battle = a.last_battle"
         " ORDER BY a.created, a.name"
     )
     return [AdventurerRow(name=name, race=race, hp=hp, max_hp=max_hp, battles=battles, last_battle=last,

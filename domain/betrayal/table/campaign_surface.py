@@ -46,7 +46,8 @@ class Whose(Kind):
     def parse(self, text: str, where: str) -> tuple[str, Any]:
         name, sep, value = text.partition(":")
         if not sep or not name.strip() or not value.strip():
-            raise MalformedCommand(f"{where} takes NAME:{self.inner.metavar}, e.g. Ria:{_EXAMPLES.get(self.inner.of, 'x')}"
+            raise MalformedCommand(f"{where} takes NAME:{self.inner.metavar},"
+                                   f" e.g. Ria:{_EXAMPLES.get(self.inner.of, 'x')}"
                                    f" (not {text[:40]!r})")
         return (name.strip(), self.inner.parse(value, where))
 

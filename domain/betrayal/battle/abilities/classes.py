@@ -497,7 +497,8 @@ def _walk(d: Decision, hero_id: str, route: list[Hex], rule: str) -> None:
     flow.finish_if_fallen(d, hero_id)
 
 
-def _reroll_choice(d: Decision, ability: ClassAbility, cmd: UseClassAbility) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+def _reroll_choice(d: Decision, ability: ClassAbility,
+                   cmd: UseClassAbility) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """Up to the amount of roll positions, and with physical dice their typed faces."""
     dice = d.state.pending.dice
     positions = tuple(cmd.dice)

@@ -94,7 +94,8 @@ def ready_card(d: Decision, hero: Hero, item: str) -> Gear:
         if item in hero.discarded:
             raise RuleViolation("OVERTAX-5", f"{found.name} was discarded and cannot be used again")
         if item in hero.packed:
-            raise RuleViolation("READY-3", f"{found.name} is in {hero.name}'s Pack: Pack items cannot be used in battle")
+            raise RuleViolation("READY-3", f"{found.name} is in {hero.name}'s Pack: "
+                                           "Pack items cannot be used in battle")
         raise RuleViolation("ITEM-6", f"{found.name} is not in {hero.name}'s ready slots: "
                                       "in battle only the items of the 4 ready slots can be used")
     if item in hero.expended:
@@ -340,7 +341,8 @@ def _reroll(d: Decision, hero: Hero, found: Gear, cmd: UseGear, rule: str) -> No
         faces, typed = list(cmd.faces), True
     else:
         if cmd.faces is not None:
-            raise MalformedCommand("this battle rolls its own dice; faces can be typed only with the physical-dice option")
+            raise MalformedCommand("this battle rolls its own dice; "
+                                   "faces can be typed only with the physical-dice option")
         faces, counter = d.roll(len(cmd.dice))
     new = dict(zip(cmd.dice, faces))
     dice = tuple(Rolled(r.uid, r.die, new[i]) if i in new else r for i, r in enumerate(pending.dice))
