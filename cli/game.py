@@ -79,7 +79,7 @@ def legal(s: Session) -> None:
     game, commands, opens = s.app.open_legal(s.battle_id)
     surface = _surface(s.ruleset)
     if s.json:
-        s.out.emit([open_json(o) for o in opens])
+        s.out.emit([open_json(o) | {"example": f"rk {surface.grammar.spell(o.example)}"} for o in opens])
         return
     s.out.print(*legal_lines(s, surface, game, commands, opens))
 
@@ -87,8 +87,8 @@ def legal(s: Session) -> None:
 def open_json(o: Any) -> dict[str, Any]:
     """An open command as ``rk legal --json`` gives it: ``rk``, its line
     (a finished command's, when every parameter is fixed); ``command``, a
-    finished command it gives that the rules listed; ``open``; its verb
-    and its parameters' domains."""
+    finished command it gives that the rules listed (``example``: its line,
+    typed as is); ``open``; its verb and its parameters' domains."""
     return {"rk": o.text(), "command": msgspec.to_builtins(o.example), "open": not o.fixed, "verb": o.verb.name,
             "params": o.params()}
 

@@ -37,6 +37,11 @@ def state_of(table: Defaults, battle: str = "lab"):
     return app_of(table).battle(battle).state
 
 
+def commands(listing: str) -> list[str]:
+    """The command lines of `rk legal` (a long one's legend hangs under it)."""
+    return [line for line in listing.splitlines() if line.startswith("rk ")]
+
+
 def declare_all(table: Defaults) -> None:
     """Every PC awaited in the Standby phase passes (and, under the GM, every
     Enemy awaited with a Standby skill)."""
@@ -72,15 +77,16 @@ def test_every_line_legal_lists_gives_back_the_very_command_listed(table, seed):
         if not listed:
             break
         pick = rnd.choice(listed)
-        assert pick["rk"].startswith("rk ")
-        ok(table, *shlex.split(pick["rk"])[1:])
-        assert msgspec.to_builtins(app.battle("lab").done[-1].command) == pick["command"], pick["rk"]
+        assert pick["rk"].startswith("rk ") and pick["example"].startswith("rk ")
+        # an open command's example, typed as listed, gives the very command listed
+        ok(table, *shlex.split(pick["example"])[1:])
+        assert msgspec.to_builtins(app.battle("lab").done[-1].command) == pick["command"], pick["example"]
     assert app.battle("lab").version > 3
 
 
 def test_legal_lists_the_standby_declarations_of_every_awaited_pc_then_the_acting_pcs_actions(table):
     ok(table, *NEW, "--seed", "3", "--battle", "lab")
-    lines = ok(table, "legal").splitlines()
+    lines = commands(ok(table, "legal"))
     for pc in ("p1", "p2", "p3"):
         assert f"rk pass {pc}" in lines and f"rk full-defense {pc}" in lines and f"rk escape {pc}" in lines
     assert "rk move p1 back 1" in lines and "rk swap p3" in lines
@@ -88,12 +94,12 @@ def test_legal_lists_the_standby_declarations_of_every_awaited_pc_then_the_actin
     declare_all(table)
     state = state_of(table)
     if state.window == "fastest":  # a fastest skill is offered first: use it, or hold (ORDER-3)
-        lines = ok(table, "legal").splitlines()
+        lines = commands(ok(table, "legal"))
         assert f"rk hold {state.acting}" in lines
         assert all(line.split()[1] in ("skill", "hold", "pass") for line in lines)
         hold_fastest(table)
     acting = state_of(table).acting
-    lines = ok(table, "legal").splitlines()
+    lines = commands(ok(table, "legal"))
     assert lines[-1] == f"rk pass {acting}"
     assert all(line.split()[1] in ("attack", "skill", "consume", "pass") for line in lines)
     assert all(line.split()[2] == acting for line in lines)

@@ -7,6 +7,7 @@ question exactly."""
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 from labyrinth_cli_harness import ok, rk, table  # noqa: F401 (the fixture)
@@ -27,7 +28,7 @@ def _asked(table):  # noqa: F811
             if state.question is not None or state.over:
                 break
             listed = json.loads(ok(table, "legal", "--json"))
-            ok(table, *listed[-1]["rk"].split()[1:])
+            ok(table, *shlex.split(listed[-1]["example"])[1:])
         if state.question is not None:
             return battle, state
     pytest.fail("no seed asks a passive")
@@ -63,14 +64,15 @@ def test_the_cli_asks_what_fp_to_spend_on_a_suppression_roll_with_ask_fp(table) 
         state = app_of(table).battle("fp").state
         if state.question is not None or state.over:
             break
-        lines = [line for line in ok(table, "legal").splitlines()
-                 if line.split()[1] not in ("escape", "move", "full-defense", "swap")]
-        ok(table, *lines[0].split()[1:])
+        lines = [e["example"] for e in json.loads(ok(table, "legal", "--json"))
+                 if e["example"].split()[1] not in ("escape", "move", "full-defense", "swap")]
+        ok(table, *shlex.split(lines[0])[1:])
     q = state.question
     assert q is not None and q.kind == "fp"
     status = " ".join(ok(table, "status").split())
     assert f"rk spend {q.who} N [--reroll]" in status and q.check in status
-    assert f"rk spend {q.who} 0" in ok(table, "legal").splitlines()
+    assert any(e["rk"].startswith(f"rk spend {q.who} ") and e["example"] == f"rk spend {q.who} 0"
+               for e in json.loads(ok(table, "legal", "--json")))
     other = "p1" if q.who == "p2" else "p2"
     code, out, err = rk(table, "spend", other, "1")
     assert code == 2 and "FUMBLE-2" in out + err
