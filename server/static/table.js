@@ -767,20 +767,27 @@
 
     // -- the commands ---------------------------------------------------------------
 
+    let drawnLegal = ""; // the commands last drawn: the same ones again keep what the player chose on them
     function drawLegal() {
       const box = $("legal");
-      if (view.summary.over) {
-        box.replaceChildren(el("p", { class: "muted", text: "The battle is over." }));
-      } else if (!view.legal.length) {
-        box.replaceChildren(el("p", { class: "muted", text: "Nothing may be done now." }));
-      } else {
-        const groups = new Map(); // actor -> its entries, in the order given
-        for (const entry of view.legal) {
-          const k = entry.actor ?? "";
-          if (!groups.has(k)) groups.set(k, []);
-          groups.get(k).push(entry);
+      // A second draw of the same version (the live feed after a command's own answer) leaves the
+      // controls as they are: dice toggled or cards ordered there are not thrown away.
+      const key = JSON.stringify([view.version, view.summary.over, view.legal]);
+      if (key !== drawnLegal) {
+        drawnLegal = key;
+        if (view.summary.over) {
+          box.replaceChildren(el("p", { class: "muted", text: "The battle is over." }));
+        } else if (!view.legal.length) {
+          box.replaceChildren(el("p", { class: "muted", text: "Nothing may be done now." }));
+        } else {
+          const groups = new Map(); // actor -> its entries, in the order given
+          for (const entry of view.legal) {
+            const k = entry.actor ?? "";
+            if (!groups.has(k)) groups.set(k, []);
+            groups.get(k).push(entry);
+          }
+          box.replaceChildren(...[...groups].map(([actor, entries]) => legalGroup(actor, entries)));
         }
-        box.replaceChildren(...[...groups].map(([actor, entries]) => legalGroup(actor, entries)));
       }
       const undo = $("undo"), redo = $("redo");
       undo.dataset.off = view.may_undo ? "0" : "1";
