@@ -144,8 +144,14 @@ def test_after_the_game_ends_everyone_reads_the_reveal_and_verify_says_it_matche
         answer = table.get(f"/api/games/{g}/verify", headers)
         assert answer["ok"] is True, (who, answer)
         assert "matches the commitment" in answer["summary"] and commitment[:23] in answer["summary"], answer
-    posted = table.client.post("/api/verify", headers={**table.host, "content-type": "application/x-ndjson"}, content=data).json()
+    posted = _verify(table, data)
     assert posted["ok"] is True and "matches the commitment" in posted["summary"]
+
+
+def _verify(table: Table, data: bytes) -> dict[str, Any]:
+    """The host's POST /api/verify of ``data``, sent as a log (NDJSON)."""
+    r = table.client.post("/api/verify", headers={**table.host, "content-type": "application/x-ndjson"}, content=data)
+    return r.json()
 
 
 def _forged(data: bytes, change: Any) -> tuple[bytes, int]:
@@ -169,7 +175,7 @@ def _forged(data: bytes, change: Any) -> tuple[bytes, int]:
 def test_a_forged_reveal_fails_verify_with_its_line_and_reason(table: Table, change):
     _, data = _ended(table)
     forged, line = _forged(data, change)
-    answer = table.client.post("/api/verify", headers={**table.host, "content-type": "application/x-ndjson"}, content=forged).json()
+    answer = _verify(table, forged)
     assert answer["ok"] is False, answer
     d = answer["divergence"]
     assert d["line"] == line and d["rule"] == "SEED-1", d
