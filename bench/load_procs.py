@@ -20,7 +20,7 @@ from uuid import uuid4
 ROOT = Path(__file__).resolve().parent.parent
 START_WAIT = 60.0  # seconds a server may take to print its links
 STOP_WAIT = 10.0  # seconds a server may take to stop after SIGTERM before it is killed
-HOST_LINK = re.compile(r"^host \(.*\): (http://\S+?)/\?token=(\S+)$", re.M)
+HOST_LINK = re.compile(r"^host \(.*\): (http://\S+?)/#token=(\S+)$", re.M)
 
 
 @contextmanager

@@ -39,10 +39,19 @@ def _why_not(target: Path) -> str | None:
     if not folder.is_dir():
         return f"{folder} is not a folder"
     if not os.access(folder, os.W_OK | os.X_OK):
+        if _read_only_mount(folder):
+            return f"the folder {folder} is on a read-only file system"
         return f"the folder {folder} is not writable by you"
     if target.exists() and not os.access(target, os.W_OK):
         return "it is not writable by you"
     return None
+
+
+def _read_only_mount(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        return False
 
 
 def check_writable(path: str | Path, what: str) -> Path:

@@ -169,7 +169,9 @@ class Session:
 
 def _check_store_file(store: str | None) -> None:
     """Refuse, in one line with the reason, an SQLite store a command that
-    writes could not write (no such folder, a folder named as the file)."""
+    writes could not write (no such folder, a folder named as the file; a
+    store that is there but can only be read, as on a read-only mount —
+    commands that only read are never checked here and still read it)."""
     from domain.kernel.stores.store_setting import store_form
 
     from .paths import why_not
@@ -180,9 +182,13 @@ def _check_store_file(store: str | None) -> None:
         return  # said by the application, as an unknown form of store
     if form != "sqlite":
         return
-    reason = why_not(os.path.expanduser(path))
-    if reason is not None:
-        raise StoreUnavailable(f"cannot use {masked(store or '')}: {reason}")
+    file = os.path.expanduser(path)
+    reason = why_not(file)
+    if reason is None:
+        return
+    if os.path.isfile(file) and os.access(file, os.R_OK):  # there to be read, not written: say so
+        reason = f"this store can only be read here, not written ({reason})"
+    raise StoreUnavailable(f"cannot use {masked(store or '')}: {reason}")
 
 
 def _store_failed(error: BaseException) -> bool:

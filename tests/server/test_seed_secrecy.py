@@ -87,8 +87,7 @@ def test_the_live_feed_and_what_a_viewer_reads_on_it_hold_no_seed(table: Table, 
     monkeypatch.setattr(server_app, "KEEPALIVE", 0.2)
     g = table.new_conquest(seed=SEED)
     for who, headers in _readers(table, g).items():
-        token = headers["authorization"].removeprefix("Bearer ")
-        with table.client.stream("GET", f"/api/games/{g}/live", params={"token": token}) as feed:
+        with table.client.stream("GET", f"/api/games/{g}/live", headers=headers) as feed:
             lines = feed.iter_lines()
             seen: list[str] = []
             deadline = time.monotonic() + 10
@@ -145,8 +144,14 @@ def test_after_the_game_ends_everyone_reads_the_reveal_and_verify_says_it_matche
         answer = table.get(f"/api/games/{g}/verify", headers)
         assert answer["ok"] is True, (who, answer)
         assert "matches the commitment" in answer["summary"] and commitment[:23] in answer["summary"], answer
-    posted = table.client.post("/api/verify", headers=table.host, content=data).json()
+    posted = _verify(table, data)
     assert posted["ok"] is True and "matches the commitment" in posted["summary"]
+
+
+def _verify(table: Table, data: bytes) -> dict[str, Any]:
+    """The host's POST /api/verify of ``data``, sent as a log (NDJSON)."""
+    r = table.client.post("/api/verify", headers={**table.host, "content-type": "application/x-ndjson"}, content=data)
+    return r.json()
 
 
 def _forged(data: bytes, change: Any) -> tuple[bytes, int]:
@@ -170,7 +175,7 @@ def _forged(data: bytes, change: Any) -> tuple[bytes, int]:
 def test_a_forged_reveal_fails_verify_with_its_line_and_reason(table: Table, change):
     _, data = _ended(table)
     forged, line = _forged(data, change)
-    answer = table.client.post("/api/verify", headers=table.host, content=forged).json()
+    answer = _verify(table, forged)
     assert answer["ok"] is False, answer
     d = answer["divergence"]
     assert d["line"] == line and d["rule"] == "SEED-1", d
