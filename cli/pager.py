@@ -33,8 +33,8 @@ def write_lines(lines: Iterable[str], *, page: bool = True) -> None:
     (the first screenful is held until that is known)."""
     lines = iter(lines)
     held: list[str] = []
-    if page and _terminal_rows() is not None:
-        rows = _terminal_rows() or 0
+    rows = _terminal_rows() if page else None
+    if rows is not None:
         for line in lines:
             held.append(line)
             if len(held) >= rows:
@@ -62,13 +62,8 @@ def pager_command(height: int) -> str | None:
     """The pager to show ``height`` lines with, or None to write them
     straight: stdout is no terminal, they fit on the screen, or no pager
     is set or found."""
-    try:
-        if not sys.stdout.isatty():
-            return None
-        rows = os.get_terminal_size(sys.stdout.fileno()).lines
-    except (AttributeError, ValueError, OSError):  # a swapped or closed stdout
-        return None
-    if rows and height < rows:
+    rows = _terminal_rows()
+    if rows is None or (rows and height < rows):
         return None
     command = os.environ.get("PAGER")
     if command is None:
@@ -81,6 +76,7 @@ def pager_command(height: int) -> str | None:
         program = shlex.split(command)[0]
     except (ValueError, IndexError):
         return None
+    # ``NAME=value pager``: the shell sets a variable first; the pager is then not checked
     return command if shutil.which(program) or "=" in program else None
 
 
