@@ -417,14 +417,17 @@ class GameApp(EventSourcedApp):
                 self.append(envelopes + entry)
                 return
             except ConcurrencyError:
-                now = self.events.last(INDEX_STREAM)
-                if (now.originator_version if now else 0) == (index.originator_version if index else 0):
-                    raise  # the index did not move: another stream this setup writes did
+                # The game's own stream first: a game of this id may have been
+                # set up between this attempt's read of the index and its
+                # append, so the index can look unmoved while the stream is taken.
                 if self.events.last(rs.game_stream(battle_id)) is not None:
                     raise MalformedCommand(f"battle {battle_id!r} already exists") from None
                 holder = self.index().holder(battle_id)
                 if holder is not None:
                     raise MalformedCommand(f"the name {battle_id!r} is taken by battle {_called(holder)}") from None
+                now = self.events.last(INDEX_STREAM)
+                if (now.originator_version if now else 0) == (index.originator_version if index else 0):
+                    raise  # the index did not move: another stream this setup writes did
                 if attempt == START_ATTEMPTS - 1:
                     raise
                 time.sleep(min(0.002 * 2 ** attempt, 0.1))

@@ -90,3 +90,41 @@ def test_the_same_game_set_up_twice_at_once_is_set_up_once(store: str) -> None:
     assert "already exists" in str(refused) or "taken" in str(refused), refused
     with GameApp(store=store) as app:
         assert [g.battle_id for g in app.battles()].count(name) == 1
+
+
+def test_a_game_set_up_between_two_retries_is_named_not_a_conflict(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The interleaving CI met on PostgreSQL: the first attempt loses the
+    index to another game; before the retry reads the index again, a game
+    of the SAME id is set up. The retry's conflict is then on the game's own
+    stream while the index looks unmoved: it must read "already exists",
+    never "the battle moved on"."""
+    store = f"sqlite:{tmp_path / 'shared.sqlite'}"
+    name = f"between-{uuid4().hex[:8]}"
+    other, same = GameApp(store=store), GameApp(store=store)
+    app = GameApp(store=store)
+    app.battles()
+    real_append = app.append
+    calls = {"append": 0}
+
+    def append_after_another_game(envelopes: Any) -> int:
+        calls["append"] += 1
+        if calls["append"] == 1:
+            setup, request = _setup_request(f"other-{uuid4().hex[:8]}")
+            setup.start(other, request)  # takes the index version this attempt read
+        return real_append(envelopes)
+
+    def sleep_while_the_same_game_is_set_up(_: float) -> None:
+        setup, request = _setup_request(name)
+        setup.start(same, request)
+
+    monkeypatch.setattr(app, "append", append_after_another_game)
+    monkeypatch.setattr("domain.kernel.games.time.sleep", sleep_while_the_same_game_is_set_up)
+    setup, request = _setup_request(name)
+    with pytest.raises(RulekeeperError, match="already exists|taken"):
+        setup.start(app, request)
+    assert calls["append"] == 2
+    for a in (other, same, app):
+        a.close()
+    with GameApp(store=store) as reader:
+        assert [g.battle_id for g in reader.battles()].count(name) == 1
