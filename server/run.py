@@ -155,6 +155,12 @@ def serve(store: str | None, host: str, port: int | None, game: str | None, work
     except NotFound as e:
         sys.stderr.write(f"rk server: {e}\n")
         return 1
+    # Kept before the links are shown: a server stopped as soon as it has
+    # shown them still leaves their port for the next start.
+    remember(listener.port, base)
+    where = address_file()
+    with contextlib.suppress(OSError):
+        write_private(where, {"base": base, "pid": os.getpid()})
     say(f"rulekeeper server on {base}")
     for line in lines:
         say(line)
@@ -168,10 +174,6 @@ def serve(store: str | None, host: str, port: int | None, game: str | None, work
     logging.getLogger("rulekeeper.server").setLevel(logging.INFO)
     throttle = RepeatThrottle()
     throttle.install(THROTTLED)  # after uvicorn.Config, which sets its loggers up
-    where = address_file()
-    remember(listener.port, base)
-    with contextlib.suppress(OSError):
-        write_private(where, {"base": base, "pid": os.getpid()})
     try:
         CleanStopServer(config, every_second=throttle.flush).run(sockets=[sock])
     finally:
