@@ -82,8 +82,10 @@ class GuardedH11Protocol(H11Protocol):
         self.idle_since = self.loop.time()
         super().connection_made(transport)
         self._await_headers()
-        if len(self.connections) > (self.limits.max_connections or MOST_CONNECTIONS):
-            self._make_room()
+        cap = self.limits.max_connections or MOST_CONNECTIONS
+        # Counted twice only past the cap: connections being closed stay in the set until they are gone.
+        if len(self.connections) > cap and sum(not c.transport.is_closing() for c in self.connections) > cap:
+            self._make_room(cap)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -119,13 +121,13 @@ class GuardedH11Protocol(H11Protocol):
         if self.idle() and not self.transport.is_closing():
             self.transport.close()  # nothing to answer: no request was read
 
-    def _make_room(self) -> None:
+    def _make_room(self, cap: int) -> None:
         """Close the connection idle the longest, or this one if none is."""
         idle = [c for c in self.connections
                 if c is not self and isinstance(c, GuardedH11Protocol) and c.idle() and not c.transport.is_closing()]
         if idle:
             min(idle, key=lambda c: c.idle_since).transport.close()
             return
-        log.warning("%d connections open, each with a request under way: a new one is closed",
-                    len(self.connections) - 1)
+        log.warning("%d connections open (--max-connections), each with a request under way: "
+                    "new ones are closed", cap)
         self.transport.close()

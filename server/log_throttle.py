@@ -60,14 +60,15 @@ class RepeatThrottle(logging.Filter):
             del self._runs[next(iter(self._runs))]
         return True
 
-    def flush(self) -> None:
+    def flush(self, everything: bool = False) -> None:
         """Say the count of every kind held back whose interval is over
-        (a flood that stopped still says how big it was)."""
+        (a flood that stopped still says how big it was); with
+        ``everything``, of every kind held back (the server is stopping)."""
         now = self.clock()
         summaries = []
         with self._lock:
             for key, run in list(self._runs.items()):
-                if now - run.since < self.interval:
+                if now - run.since < self.interval and not everything:
                     continue
                 if run.held and run.last is not None:
                     summary = copy.copy(run.last)

@@ -177,7 +177,7 @@ def serve(store: str | None, host: str, port: int | None, game: str | None, work
     try:
         CleanStopServer(config, every_second=throttle.flush).run(sockets=[sock])
     finally:
-        throttle.flush()
+        throttle.flush(everything=True)
         with contextlib.suppress(OSError, ValueError, KeyError):
             if json.loads(where.read_text())["pid"] == os.getpid():
                 where.unlink()

@@ -10,6 +10,7 @@ deadline (the machine is shared), never asserted to be quick."""
 from __future__ import annotations
 
 import contextlib
+import re
 import resource
 import select
 import socket
@@ -146,3 +147,28 @@ def test_the_connection_cap_stays_below_the_file_limit(asked, limit, cap):
     from server.connections import connection_cap
 
     assert connection_cap(asked, limit) == cap
+
+
+def test_when_every_connection_is_busy_a_new_one_is_closed_and_said_once(home, store):
+    with serving(home, store, "--max-connections", "3", name="busy") as running:
+        game = next(line[:-1] for line in running.lines if line.endswith(":") and " " not in line)
+        token = running.link("Ria").split("#token=", 1)[1]
+        feed = (f"GET /api/games/{game}/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+                "Accept: text/event-stream\r\n\r\n").encode()
+        feeds = silent(running.port, 3, feed)  # three live feeds: each a response under way
+        try:
+            for s in feeds:
+                assert s.recv(4096).startswith(b"HTTP/1.1 200")
+            extra = silent(running.port, 5)
+            assert closed_by_server(extra, time.monotonic() + GENEROUS) == 5
+            assert closed_by_server(feeds, time.monotonic() + 1) == 0  # the feeds were kept
+        finally:
+            for s in feeds + extra:
+                s.close()
+    said = running.errors.read_text().splitlines()
+    first = "3 connections open (--max-connections), each with a request under way: new ones are closed"
+    told = [line for line in said if "each with a request under way" in line]
+    counts = [re.fullmatch(rf"{re.escape(first)}(?: \(repeated (\d+) times in the last \d+ s\))?", line)
+              for line in told]
+    assert told[0] == first and all(counts), said  # said once, then counted (as the server stopped)
+    assert sum(int(c.group(1) or 1) for c in counts) == 5, said

@@ -94,3 +94,12 @@ def test_a_line_not_repeated_is_said_each_time_past_the_interval(logged, clock):
         clock.now += 11.0
         throttle.flush()
     assert lines(out) == ["ERROR once in a while"] * 3
+
+
+def test_flush_of_everything_says_the_counts_held_back_so_far(logged, clock):
+    logger, throttle, out = logged
+    for _ in range(4):
+        logger.warning("busy")
+    clock.now += 3.0
+    throttle.flush(everything=True)
+    assert lines(out) == ["WARNING busy", "WARNING busy (repeated 3 times in the last 3 s)"]
