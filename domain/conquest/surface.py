@@ -121,7 +121,8 @@ VERBS = (
           REGIMENT, INCHES,
           Param("side_edge", Number(0, MAX_INCHES, of="inches"), "Enter from a side edge, the front rank N inches "
                 "from the own edge (ARRIVE-4).", option="--side-edge")),
-    _verb("charge", c.Charge, "Charge an enemy Regiment; reaching it puts both in contact (ACT-12).",
+    _verb("charge", c.Charge, "Charge an enemy Regiment ahead within the March value: it moves the inches "
+          "into contact (ACT-12).",
           REGIMENT, TARGET, INCHES),
     _verb("volley", c.Volley, "Shoot an enemy Regiment within range; record the stands it removed (ACTIONS-1).",
           REGIMENT, TARGET, REMOVED),
