@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 
 from domain.kernel.errors import AmbiguousCommand, MalformedCommand, RuleViolation
 
-from .board import entry_possible, gap, march_value
+from .board import distance, entry_possible, gap, march_value
 from .commands import Charge, Clash, DrawCard, EndActivation, March, Reform, ResolveDrawEvent, Volley, Withdraw
 from .context import RulesContext
 from .decision import Decision
@@ -259,12 +259,29 @@ def check_charge(state: ConquestState, ctx: RulesContext, cmd: Charge) -> Regime
         raise RuleViolation("ACT-12", f"{r.id} arrived this Round and cannot Charge")
     t = _enemy(state, r, cmd.target)
     use = payment(state, r, Action.CHARGE)
-    reach, limit = max(0, gap(ctx, r, t)), march_value(state, ctx, r)
-    low = 0 if reach == 0 else 1
-    if not low <= cmd.inches <= min(reach, limit):
-        raise RuleViolation("ACT-12", f"{r.id} charges {low} to {min(reach, limit)} inches toward {t.id}")
+    reach = charge_reach(state, ctx, r, t)
+    if cmd.inches != reach:
+        raise RuleViolation("ACT-12", f"{r.id} is {reach}\" from {t.id}: a Charge moves straight into contact, "
+                                      f"{reach} inches, not {cmd.inches}")
     return RegimentCharged(regiment=r.id, target=t.id, inches=cmd.inches, front=r.front + cmd.inches,
-                           contact=cmd.inches == reach, use=use)
+                           contact=True, use=use)
+
+
+def charge_reach(state: ConquestState, ctx: RulesContext, r: Regiment, t: Regiment) -> int:
+    """How far ``r`` moves to charge ``t`` into contact, or the rule that
+    stops it (facts: Fills ACT-12): straight ahead (an enemy it has marched
+    past is behind it), no farther than its March value. A Charge that
+    would fall short is no Charge: the players measure before declaring,
+    and the engine's positions say whether it reaches."""
+    reach = distance(ctx, r, t)
+    if gap(ctx, r, t) < 0 < reach:
+        raise RuleViolation("ACT-12", f"{t.id} is behind {r.id} ({reach}\" from its rear): "
+                                      "a Charge goes straight ahead")
+    limit = march_value(state, ctx, r)
+    if reach > limit:
+        raise RuleViolation("ACT-12", f"{t.id} is {reach}\" away, beyond {r.id}'s charge reach of {limit}\" "
+                                      "(its March)")
+    return reach
 
 
 def _strike(state: ConquestState, ctx: RulesContext, cmd: Volley | Clash, action: Action) -> StandsRemoved:
@@ -273,8 +290,9 @@ def _strike(state: ConquestState, ctx: RulesContext, cmd: Volley | Clash, action
     if action is Action.VOLLEY:
         if not r.volley:
             raise RuleViolation("ACT-10", f"{r.id} has no missile weapons to Volley with")
-        if gap(ctx, r, t) > r.volley:
-            raise RuleViolation("ACT-10", f"{t.id} is beyond {r.id}'s Volley range of {r.volley}\"")
+        away = distance(ctx, r, t)
+        if away > r.volley:
+            raise RuleViolation("ACT-10", f"{t.id} is {away}\" away, beyond {r.id}'s Volley range of {r.volley}\"")
     elif t.id not in state.in_contact(r.id):
         raise RuleViolation("ACTIONS-1", f"{r.id} can only Clash with an enemy it is in contact with")
     use = payment(state, r, action)
@@ -352,8 +370,9 @@ def _legal(state: ConquestState, ctx: RulesContext, cmd: ActionCommand) -> bool:
 
 
 def action_options(state: ConquestState, ctx: RulesContext) -> list[ActionCommand]:
-    """Every legal action of the active Regiment, distances and stand counts
-    enumerated in whole numbers."""
+    """Every legal action of the active Regiment, March distances and stand
+    counts enumerated in whole numbers; a Charge only at the distance that
+    brings it into contact."""
     a = state.current_activation()
     r = state.regiment(a.regiment)
     rid, limit = r.id, march_value(state, ctx, r)
@@ -367,8 +386,8 @@ def action_options(state: ConquestState, ctx: RulesContext) -> list[ActionComman
         for t in state.regiments:
             if t.side == r.side or t.where is not Where.FIELD:
                 continue
-            reach = max(0, gap(ctx, r, t))
-            cands += [Charge(regiment=rid, target=t.id, inches=i) for i in range(0, min(reach, limit) + 1)]
+            # the one Charge that reaches, if any (charge_reach says which)
+            cands.append(Charge(regiment=rid, target=t.id, inches=distance(ctx, r, t)))
             for kind in (Volley, Clash):
                 cands += [kind(regiment=rid, target=t.id, removed=n) for n in range(t.stands + 1)]
     return [c for c in cands if _legal(state, ctx, c)]

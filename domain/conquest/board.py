@@ -15,8 +15,20 @@ def near_edge(ctx: RulesContext, enemy: Regiment) -> int:
 
 
 def gap(ctx: RulesContext, r: Regiment, enemy: Regiment) -> int:
-    """Distance between two opposing front ranks (negative once they overlap)."""
+    """Distance from ``r``'s front rank ahead to ``enemy``'s front rank
+    (negative once ``enemy``'s front has come level with or passed ``r``'s)."""
     return near_edge(ctx, enemy) - r.front
+
+
+def distance(ctx: RulesContext, r: Regiment, enemy: Regiment) -> int:
+    """The distance between two opposing Regiments: from the nearer edge
+    of one to the nearer edge of the other, ahead or behind, 0 where they
+    overlap. Once two Regiments have marched past each other their front
+    ranks face away, so the gap between front ranks (``gap``) no longer
+    measures anything: their rear edges are what is nearest."""
+    ahead = gap(ctx, r, enemy)
+    behind = r.rear - (ctx.scenario.depth - enemy.rear)  # from the enemy's rear edge to ours
+    return max(0, ahead, behind)
 
 
 def reinforcement_line(state: ConquestState, ctx: RulesContext, side: int) -> int:

@@ -50,21 +50,15 @@ def greedy_choice(state: ConquestState, ctx: RulesContext) -> ConquestCommand:
         attacker = state.regiment(strikes[0].regiment)
         want = 0 if state.seed % 3 == 0 else (state.seed + state.round * attacker.stands) % 3
         return max(strikes, key=lambda c: (isinstance(c, Clash), -abs(c.removed - want)))
-    charges = [c for c in legal if isinstance(c, Charge)]
-    reaching = [c for c in charges if c.inches == _reach(state, ctx, c)]
-    if reaching:
-        return min(reaching, key=lambda c: (state.regiment(c.target).stands, c.target))
+    charges = [c for c in legal if isinstance(c, Charge)]  # every legal Charge reaches (ACT-12)
+    if charges:
+        return min(charges, key=lambda c: (state.regiment(c.target).stands, c.target))
     marches = [c for c in legal if isinstance(c, March)]
     if marches:
         return max(marches, key=lambda c: (c.inches, c.side_edge))
     if any(isinstance(c, EndActivation) for c in legal):
         return EndActivation()
     return first
-
-
-def _reach(state: ConquestState, ctx: RulesContext, c: Charge) -> int:
-    r, t = state.regiment(c.regiment), state.regiment(c.target)
-    return max(0, ctx.scenario.depth - t.front - r.front)
 
 
 def _score(state: ConquestState, ctx: RulesContext, legal: list[EndRound]) -> EndRound:

@@ -92,7 +92,8 @@ VERBS = (
           Param("regiments", Names("regiments"), "One Regiment per success, e.g. a2,a4.", option="--regiments",
                 metavar="IDS"), opens=_cards("regiments")),
     _verb("order-stack", c.OrderStack, "Command Phase: build the Command Stack, top card first (CMD-1, CMD-2).",
-          Param("cards", Order(), "Every card of the stack, top first, e.g. a3,ac1,a1.", option="--cards",
+          Param("cards", Order(empty="none"), "Every card of the stack, top first, e.g. a3,ac1,a1; none when "
+                "nothing is on the table or arriving (CMD-1).", option="--cards",
                 metavar="CARDS"), opens=_cards("cards", order=True)),
     _verb("roll-off", c.RollOff, "Supremacy Phase: roll off (SUP-1, SUP-2, SUP-4).",
           Param("faces", Numbers(of="faces", low=1, high=6, size=2), "Physical dice: both players' faces, 1 to 6.",
@@ -121,7 +122,8 @@ VERBS = (
           REGIMENT, INCHES,
           Param("side_edge", Number(0, MAX_INCHES, of="inches"), "Enter from a side edge, the front rank N inches "
                 "from the own edge (ARRIVE-4).", option="--side-edge")),
-    _verb("charge", c.Charge, "Charge an enemy Regiment; reaching it puts both in contact (ACT-12).",
+    _verb("charge", c.Charge, "Charge an enemy Regiment ahead within the March value: it moves the inches "
+          "into contact (ACT-12).",
           REGIMENT, TARGET, INCHES),
     _verb("volley", c.Volley, "Shoot an enemy Regiment within range; record the stands it removed (ACTIONS-1).",
           REGIMENT, TARGET, REMOVED),

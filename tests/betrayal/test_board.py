@@ -1,12 +1,17 @@
 """Board: the map of one battle (MOVE-1, FORM-4 to FORM-6, sight, range;
 facts §3)."""
 
+from types import SimpleNamespace
+
 import pytest
 from ascii_map import at, board
 
 from domain.betrayal.battle.board import Board
+from domain.betrayal.battle.decision import Decision
+from domain.betrayal.battle.reach import in_form_range
+from domain.betrayal.battle.state import Hero
 from domain.betrayal.packs.catalog import MapHex, Setup
-from domain.betrayal.vocab import Marker, Objective
+from domain.betrayal.vocab import BattleForm, Marker, Objective
 from domain.kernel.hexes import distance, neighbours
 
 OPEN = board("AAAAA", "AAAAA", "AAAAA", "AAAAA", "AAAAA")
@@ -93,15 +98,14 @@ def test_range_counts_hexes_up_to_and_including_the_destination_FORM_6():
 def test_with_stamina_3_units_2_and_3_hexes_away_are_in_ranged_reach_FORM_6():
     # given a corridor and a ranged adventurer with Stamina 3 at one end
     corridor = board("AAAAAAA")
-    stamina = 3
-    # when the non-adjacent hexes within Stamina are picked
-    reachable = [
-        c
-        for c in range(1, 7)
-        if 1 < corridor.range_distance(at(0, 0), at(c, 0)) <= stamina
-    ]
-    # then they are the hexes 2 and 3 away (EX of FORM-6)
-    assert reachable == [2, 3]
+    archer = Hero(id="archer", name="Archer", race="nord", adventurer_id="archer", pos=at(0, 0), hp=5, max_hp=5,
+                  stamina=3, magicka=0, cooldown=0)
+    d = Decision(None, SimpleNamespace(board=corridor))  # reach reads the board only
+    # when the engine is asked, hex by hex, whether the Ranged form reaches
+    why = {c: in_form_range(d, archer, BattleForm.RANGED, at(c, 0)) for c in range(1, 7)}
+    # then it reaches the hexes 2 and 3 away, neither the adjacent one nor past Stamina (EX of FORM-6)
+    assert [c for c, reason in why.items() if reason is None] == [2, 3]
+    assert all(why[c].startswith("FORM-6: ") for c in (1, 4, 5, 6))
 
 
 @pytest.mark.rule("FORM-6")

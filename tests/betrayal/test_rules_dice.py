@@ -727,9 +727,10 @@ def test_a_stealthed_enemy_loses_stealth_once_it_deals_damage():
 
 
 # --- Physical dice: typed faces ---------------------------------------------------------------
+# The dice log and the physical-dice option (DESIGN.md, Randomness) are no rule
+# of the game: these tests cite none, except where a rule's outcome is checked.
 
 
-@pytest.mark.rule("ENGAGE-7")
 def test_typed_faces_are_recorded_as_typed_and_leave_the_battles_counter_alone():
     given = facing("shore-crab")
     counter = given.state.rng
@@ -739,7 +740,6 @@ def test_typed_faces_are_recorded_as_typed_and_leave_the_battles_counter_alone()
     assert then.state.rng == counter
 
 
-@pytest.mark.rule("ENGAGE-7")
 @pytest.mark.parametrize("faces", [None, (1,), (1, 1, 1), (1, 6), (-1, 1)],
                          ids=["missing", "too-few", "too-many", "no-face-7", "negative"])
 def test_typed_faces_must_name_one_face_of_each_die_rolled(faces):
@@ -747,13 +747,12 @@ def test_typed_faces_must_name_one_face_of_each_die_rolled(faces):
         facing("shore-crab").when(Engage(form=LIGHT_FORM, target="e1", dice=(1, 4), faces=faces))
 
 
-@pytest.mark.rule("ENGAGE-7")
 def test_faces_cannot_be_typed_when_the_battle_rolls_its_own_dice():
     with pytest.raises(MalformedCommand):
         Scenario.clash().when(Engage(form=LIGHT_FORM, dice=(1,), faces=(1,)))
 
 
-@pytest.mark.rule("ENGAGE-7")
+@pytest.mark.rule("ENGAGE-7")  # gathering and rolling dice is optional
 def test_with_physical_dice_an_engage_that_rolls_nothing_needs_no_faces():
     then = facing("shore-crab").when(Engage(form=LIGHT_FORM, target="e1"))
     then.then_lacks(DiceRolled)

@@ -209,13 +209,21 @@ def test_a_target_on_a_tile_that_does_not_touch_yours_is_out_of_sight():
 
 
 @pytest.mark.rule("ENGAGE-7")
+def test_the_dice_gathered_and_only_they_are_rolled_each_to_one_of_its_faces():
+    given = only_foe(Scenario.clash(), 1, "shore-crab")
+    then = given.when(Engage(form=LIGHT_FORM, target="e1", dice=(1, 4)))
+    rolled = then.then_has(DiceRolled, unit="ysolda")
+    assert [(r.uid, r.die) for r in rolled.dice] == [(1, "combat"), (4, "shield-bash")]
+    assert all(0 <= r.face < 6 for r in rolled.dice)
+
+
 def test_the_battles_own_dice_roll_from_its_counter_and_advance_it():
+    """The dice log (DESIGN.md, Randomness), no rule of the game: a roll
+    names the counter it was drawn at and moves it on one per die."""
     given = only_foe(Scenario.clash(), 1, "shore-crab")
     counter = given.state.rng
     then = given.when(Engage(form=LIGHT_FORM, target="e1", dice=(1, 4)))
-    rolled = then.then_has(DiceRolled, unit="ysolda", counter=counter, typed=False)
-    assert [(r.uid, r.die) for r in rolled.dice] == [(1, "combat"), (4, "shield-bash")]
-    assert all(0 <= r.face < 6 for r in rolled.dice)
+    then.then_has(DiceRolled, unit="ysolda", counter=counter, typed=False)
     assert then.state.rng == counter + 2
 
 

@@ -68,6 +68,32 @@ def _builtins(command):
     return msgspec.to_builtins(command)
 
 
+def _typed(table: Defaults, verb: str) -> str:
+    """Type the one line `rk legal` prints for ``verb``, as printed; the line."""
+    lines = [line.strip() for line in ok(table, "legal").splitlines() if line.strip().startswith(f"rk {verb} ")]
+    assert len(lines) == 1, lines
+    ok(table, *shlex.split(lines[0])[1:])
+    return lines[0]
+
+
+@pytest.mark.rule("CMD-1")
+def test_a_first_round_with_no_arrivals_is_finished_by_typing_what_legal_prints(table):
+    """Nothing on the table and nothing arriving: each Command Stack is
+    empty, and the line `rk legal` gives for it is one `rk` takes."""
+    ok(table, *NEW, "--physical-dice", "--seed", "1", "--battle", "bare")
+    ok(table, "choose-arrival", "--faces", "6,6,6")  # a 6 always fails (facts: REINF-9): no arrival
+    ok(table, "choose-arrival", "--faces", "6,6")
+    assert _typed(table, "order-stack") == "rk order-stack --cards none"
+    ok(table, "order-stack", "--cards", "")  # an empty word says the same
+    state = table.apps["memory"].battle("bare").state
+    assert [side.stack for side in state.sides] == [(), ()] and "supremacy phase" in ok(table, "status")
+    rnd = random.Random(1)
+    while table.apps["memory"].battle("bare").state.round == 1:  # the rest of the Round, as legal lists it
+        listed = [o for o in json.loads(ok(table, "legal", "--json")) if o["verb"] != "surrender"]
+        ok(table, *shlex.split(rnd.choice(listed)["example"])[1:])
+    assert "round 2" in ok(table, "status")
+
+
 def test_status_log_undo_redo_export_verify_and_battles_take_a_conquest_battle(table, tmp_path: Path):
     ok(table, *NEW, "--seed", "4", "--battle", "q")
     status = ok(table, "status")

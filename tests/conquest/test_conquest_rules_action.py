@@ -9,6 +9,7 @@ from domain.conquest import events as ev
 from domain.conquest.commands import (
     Charge, Clash, DrawCard, EndActivation, EndRound, March, Reform, ResolveDrawEvent, Surrender, Volley, Withdraw,
 )
+from domain.conquest.board import march_value
 from domain.conquest.narrate import describe_event
 from domain.conquest.rules import legal_commands
 from domain.conquest.views import header
@@ -109,6 +110,64 @@ def test_a_regiment_that_arrived_this_round_cannot_charge():
     old = acting(place(start(), a3=6, b1=40), "a3")
     s, events = when(old, Charge(regiment="a3", target="b1", inches=2))
     assert of(events, ev.RegimentCharged)[0].contact and ("a3", "b1") in s.contact
+
+
+def _offered(s, kind, target):
+    return [c for c in legal_commands(s, CTX) if isinstance(c, kind) and c.target == target]
+
+
+# Positions: border-clash is 48" deep, each front measured from its owner's edge.
+# b2 (Ash Skirmishers, Volley 10") stands with its front at 30", its 2" of depth
+# from 18" to 20" of a's edge.
+
+
+@pytest.mark.rule("ACT-10")
+def test_a_volley_reaches_an_enemy_within_its_range_and_no_farther():
+    ahead = acting(place(start(), b2=30, a2=8), "b2")  # a2's front at 40" of b's edge: 10" ahead
+    s, _ = when(ahead, Volley(regiment="b2", target="a2", removed=1))
+    assert s.regiment("a2").stands == 3
+    too_far = acting(place(start(), b2=30, a2=7), "b2")  # 11" ahead
+    rv = violates(too_far, Volley(regiment="b2", target="a2", removed=1), "ACT-10")
+    assert "11\" away" in str(rv) and not _offered(too_far, Volley, "a2")
+
+
+@pytest.mark.rule("ACT-10")
+def test_an_enemy_marched_past_is_as_far_as_its_rear_edge_from_ours():
+    """a2 (3" deep) marched on to 44": its rear edge at 41", 21" beyond b2's
+    rear at 20". The front ranks, back to back, are no measure: 21" is out
+    of a 10" Volley (the engine once took it and removed 4 stands)."""
+    passed = acting(place(start(), b2=30, a2=44), "b2")
+    violates(passed, Volley(regiment="b2", target="a2", removed=4), "ACT-10")
+    assert not _offered(passed, Volley, "a2")
+    near = acting(place(start(), b2=30, a2=33), "b2")  # a2's rear at 30": 10" behind b2
+    s, _ = when(near, Volley(regiment="b2", target="a2", removed=1))
+    assert s.regiment("a2").stands == 3
+
+
+@pytest.mark.rule("ACT-12")
+def test_a_charge_is_offered_and_taken_only_where_it_reaches():
+    """a3 (March 6", its front at 10") charges b1: straight into contact, so
+    exactly the distance between them, and only if that is within its March."""
+    s = acting(place(start(), a3=10, b1=34), "a3")  # b1's front 4" ahead
+    march = march_value(s, CTX, s.regiment("a3"))
+    assert _offered(s, Charge, "b1") == [Charge(regiment="a3", target="b1", inches=4)]
+    violates(s, Charge(regiment="a3", target="b1", inches=3), "ACT-12")  # would fall short
+    charged, events = when(s, Charge(regiment="a3", target="b1", inches=4))
+    assert ("a3", "b1") in charged.contact and of(events, ev.RegimentCharged)[0].front == 14
+    far = acting(place(start(), a3=10, b1=38 - march - 1), "a3")  # one inch beyond its March
+    rv = violates(far, Charge(regiment="a3", target="b1", inches=march), "ACT-12")
+    assert "charge reach" in str(rv) and not _offered(far, Charge, "b1")
+
+
+@pytest.mark.rule("ACT-12")
+def test_no_charge_at_an_enemy_behind():
+    """b1 (3" deep, its front at 36") stands from 12" to 15" of a's edge:
+    behind a3's rear at 18", 3" away, well within a3's March, and yet no
+    Charge: a Charge goes straight ahead (facts: Fills ACT-12)."""
+    s = acting(place(start(), a3=20, b1=36), "a3")
+    violates(s, Charge(regiment="a3", target="b1", inches=0), "ACT-12")
+    violates(s, Charge(regiment="a3", target="b1", inches=3), "ACT-12")
+    assert not _offered(s, Charge, "b1")
 
 
 @pytest.mark.rule("ACT-14")

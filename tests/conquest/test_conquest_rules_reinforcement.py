@@ -193,12 +193,39 @@ def test_with_no_friendly_regiment_left_behind_the_line_it_falls_back_to_the_edg
     assert of(events, ev.RoundStarted)[0].lines[0] == 0
 
 
+def _entering(s, regiment="a3"):
+    """``regiment``, waiting to arrive, activated next."""
+    return acting(replace(s, activation=None), regiment)
+
+
 @pytest.mark.rule("RLINE-5")
-def test_the_line_does_not_move_during_the_round():
-    s = place(start(), a1=33, b1=10)
+def test_the_line_never_moves_forward_during_the_round():
+    """The line was set through a1's rear edge, 30", as the Round began.
+    a1 marching 6" on brings its rear edge to 36", and the line stays at
+    30": a side-edge entry beyond 30" is still refused."""
+    s = place(start(), a1=33, a3="arriving")
     s = replace(s, sides=(replace(s.sides[0], line=30), s.sides[1]))
-    s, _ = when(acting(s, "b1"), March(regiment="b1", inches=8))  # b1 now 30" from a's edge... crossing
-    assert s.sides[0].line == 30
+    s, _ = when(acting(s, "a1"), March(regiment="a1", inches=6))
+    assert s.regiment("a1").rear == 36 and s.sides[0].line == 30
+    violates(_entering(s), March(regiment="a3", inches=6, side_edge=36), "ARRIVE-4")
+    violates(_entering(s), March(regiment="a3", inches=6, side_edge=31), "ARRIVE-4")
+    s, _ = when(_entering(s), March(regiment="a3", inches=6, side_edge=30))
+    assert s.regiment("a3").front == 30
+
+
+@pytest.mark.rule("RLINE-5")
+def test_an_enemy_crossing_the_line_during_the_round_leaves_it_until_the_next_round():
+    """Facts default (Fills RLINE-5: fixed once, at the start of the Round):
+    b1 marching 2" past the line at 30" does not push it back until the
+    next Round begins; a side-edge entry at 30" is still taken meanwhile."""
+    s = place(start(), a1=33, a3="arriving", b1=12)
+    s = replace(s, sides=(replace(s.sides[0], line=30), s.sides[1]))
+    s, _ = when(acting(s, "b1"), March(regiment="b1", inches=8))
+    assert 48 - s.regiment("b1").front == 28 and s.sides[0].line == 30  # b1's front 2" past the line
+    s, events = when(_entering(s), March(regiment="a3", inches=6, side_edge=30))
+    assert of(events, ev.RegimentMarched)[0].side_edge
+    s, events = _end_round(replace(s, activation=None))
+    assert of(events, ev.RoundStarted)[0].lines[0] == 28  # only now pushed back, to a3's rear edge (RLINE-4)
 
 
 @pytest.mark.rule("ARRIVE-5")

@@ -28,6 +28,8 @@ from domain.kernel.surface import surfaces
 
 SEEDS = range(3)
 LOGS = sorted((Path(__file__).resolve().parents[2] / "logs").glob("*.jsonl"))
+# the golden logs written before seeds were committed (a regenerated log commits to its seed)
+UNCOMMITTED = [p for p in LOGS if b'"commitment"' not in p.read_bytes()]
 
 
 def _examples() -> list[Any]:
@@ -180,7 +182,7 @@ def test_every_ruleset_commits_to_its_seed_and_reveals_it_as_its_game_ends(surfa
         assert verify_log(export_battle(app, battle_id)).ok
 
 
-@pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
+@pytest.mark.parametrize("path", UNCOMMITTED, ids=[p.stem for p in UNCOMMITTED])
 def test_a_golden_log_from_before_seeds_were_committed_verifies_with_no_commitment(path: Path):
     report = verify_log(path.read_bytes())
     assert report.ok and report.seed.startswith("seed: no commitment"), report.summary()

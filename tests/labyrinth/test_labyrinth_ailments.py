@@ -50,11 +50,16 @@ def test_natural_recovery_rolls_against_the_depth_and_a_success_ends_the_ailment
 @pytest.mark.rule("AILMENT-POISON")
 @pytest.mark.rule("DEPTH-2")
 def test_the_end_phase_deals_poison_then_lowers_its_depth():
+    """The natural recovery roll between the two (End step 4) is pinned to
+    fail: even at depth 30 two sixes would succeed (ATTACK-2) and end the
+    Poison, whatever the seed."""
     state = edit(start(), "p1", ailments=(Affliction(kind="poison", depth=30, poison=3),))
-    d = decision(state)
+    d = decision(at(state, pinned(state.seed, (1, 2), state.rng)))  # the End phase's only roll
     end_phase.run(d)
     lost = of(d.events, ev.HpLost)[0]
     assert (lost.who, lost.amount, lost.cause) == ("p1", 3, "poison")
+    recovery = of(d.events, ev.SuppressionRolled)
+    assert [(r.faces, r.success) for r in recovery] == [((1, 2), False)]
     assert d.state.get("p1").ailment(Ailment.POISON).depth == 29
 
 

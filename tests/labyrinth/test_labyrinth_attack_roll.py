@@ -1,6 +1,6 @@
 """The attack roll: hit checks per target (HIT-1, HIT-2), damage dice above
 resistance (DAMAGE-1), criticals (CRIT-1, CRIT-2), absolute success and
-failure, fumbles with FP (FUMBLE-1, FUMBLE-2), range, Full defense halving
+failure of the hit check (ATTACK-3), fumbles with FP (FUMBLE-1, FUMBLE-2), range, Full defense halving
 (STANDBY-7) and a guard passive (PASSIVE-3). Faces are pinned by choosing
 the RNG counter."""
 
@@ -50,8 +50,14 @@ def test_a_hit_check_below_evasion_misses_and_deals_nothing():
     assert not [e for e in of(events, ev.DamageRolled) if e.attacker == "p1"]
 
 
-@pytest.mark.rule("ATTACK-1")
+@pytest.mark.rule("ATTACK-3")
+@pytest.mark.rule("HIT-1")
+@pytest.mark.rule("FUMBLE-2")
 def test_two_sixes_always_hit_and_all_ones_always_miss():
+    """The hit check is an action check (ATTACK-3), and the facts filling
+    its formula make two 6s an absolute success and all 1s an absolute
+    failure whatever the target; it hits only on a success (HIT-1); each 1
+    of an action check gives 1 FP (facts: Fills FUMBLE-2)."""
     state = fighter_turn()
     dodgy = edit(state, "e1", base=_replace(state.get("e1").base, evasion=30))
     _, events = when(at(dodgy, pinned(state.seed, (6, 6), state.rng)), Attack(actor="p1", target="e1"))

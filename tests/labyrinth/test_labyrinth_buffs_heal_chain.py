@@ -5,13 +5,12 @@ Recovery roll (HEAL-1 .. HEAL-3), and the Pursuit/Counter chain
 from __future__ import annotations
 
 import pytest
-from labyrinth_harness import at, decision, edit, of, pinned, start, when
+from labyrinth_harness import at, decision, edit, legal, of, pinned, start, when
 
 from domain.labyrinth import buffs, end_phase
 from domain.labyrinth import events as ev
 from domain.labyrinth.attack import attack
-from domain.labyrinth.chain import pursue
-from domain.labyrinth.commands import Pass
+from domain.labyrinth.commands import Attack, Pass
 from domain.labyrinth.skills import heal
 from domain.labyrinth.state import ActiveBuff
 from domain.labyrinth.vocab import Attribute, Buff
@@ -91,32 +90,65 @@ def test_a_recovery_roll_heals_one_per_die_of_four_or_more():
     assert healed.faces == (1, 4, 6, 3, 5, 2, 4) and healed.amount == 4 and d.state.get("p1").hp == 6
 
 
+def _pursuing(cid: str, of_whom: str) -> dict:
+    return {"buffs": (ActiveBuff(kind=Buff.CHASE, target=of_whom, turns=3),)}
+
+
+def _both_sides_counter_and_pursue(**options):
+    """Every fighter holds Riposte (a Counter) and nothing else that
+    answers a roll, and each holds Pursuit on its side's other one: p1 and
+    p2 on each other, e2 on e1. p2 stands in p1's row (in reach of e1),
+    and no one falls."""
+    state = start(encounter="mixed", **options)
+    state = edit(state, "p1", skills=("riposte",), hp=99, **_pursuing("p1", "p2"))
+    state = edit(state, "p2", skills=("riposte",), hp=99, row=state.get("p1").row, **_pursuing("p2", "p1"))
+    state = edit(state, "e1", skills=("riposte",), hp=99)
+    state = edit(state, "e2", skills=("riposte",), hp=99, **_pursuing("e2", "e1"))
+    return state
+
+
+def _attack_in_main(state, actor: str, target: str):
+    """``actor``'s Normal attack on ``target`` in the Main phase, given as
+    a command; the attack rolls of that action, as (attacker, target, mode)."""
+    state, _ = when(state, Pass(actor="p1"), Pass(actor="p2"))
+    while state.acting != actor:
+        state, _ = when(state, Pass(actor=state.acting) if state.acting in ("p1", "p2") else legal(state)[-1])
+    state, events = when(state, Attack(actor=actor, target=target))
+    ended = next(i for i, e in enumerate(events) if isinstance(e, ev.ActionEnded) and e.who == actor)
+    return [(e.attacker, e.target, e.mode) for e in of(events[:ended], ev.AttackRolled)]  # not the turns after
+
+
 @pytest.mark.rule("BUFF-CHASE")
 @pytest.mark.rule("CHASE-2")
 @pytest.mark.rule("CHASE-3")
-@pytest.mark.rule("COUNTER-5")
-@pytest.mark.rule("COUNTER-4")
 @pytest.mark.rule("CHASE-4")
-def test_a_pursuit_follows_an_attack_a_counter_answers_the_pursuit_and_the_chain_stops():
-    state = start(encounter="mixed")  # e1 is a brute with a Counter passive
-    state = edit(state, "p2", buffs=(ActiveBuff(kind=Buff.CHASE, target="p1", turns=3),), row=state.get("p1").row)
-    state = edit(state, "p1", skills=())  # no guard: keep the chain plain
-    state = edit(state, "e1", hp=99)
-    d = decision(state)
-    attack(d, "p1", ("e1",), mode="normal")
-    pursue(d, "p1", ("e1",), "normal")
-    modes = [(e.attacker, e.mode) for e in of(d.events, ev.AttackRolled)]
-    # A -> E (E counters A), B pursues -> E (E counters B); no pursuit of a counter, no counter of a counter
-    assert modes == [("p1", "normal"), ("e1", "counter"), ("p2", "pursuit"), ("e1", "counter")]
-
-
 @pytest.mark.rule("CHASE-5")
-def test_no_pursuit_follows_a_counter():
-    state = edit(start(), "p2", buffs=(ActiveBuff(kind=Buff.CHASE, target="p1", turns=3),))
-    d = decision(state)
-    pursue(d, "p1", ("e1",), "counter")
-    pursue(d, "p1", ("e1",), "pursuit")
-    assert d.events == []
+@pytest.mark.rule("COUNTER-4")
+@pytest.mark.rule("COUNTER-5")
+def test_with_counters_and_pursuits_on_both_sides_the_chain_stops_where_the_rules_say():
+    """p1 attacks e1: e1 counters (COUNTER-1); p1 holds Riposte but a
+    Counter draws no Counter (COUNTER-4), and e2's Pursuit of e1 does not
+    follow e1's Counter (CHASE-5). p2 pursues p1's attack (BUFF-CHASE);
+    e1 counters the Pursuit (COUNTER-5); p2 does not counter that Counter
+    (COUNTER-4), and p1 does not pursue p2's Pursuit (CHASE-4). Each rule
+    broken loops for ever or adds a roll."""
+    rolls = _attack_in_main(_both_sides_counter_and_pursue(), "p1", "e1")
+    assert rolls == [("p1", "e1", "normal"), ("e1", "p1", "counter"),
+                     ("p2", "e1", "pursuit"), ("e1", "p2", "counter")]
+
+
+@pytest.mark.rule("CHASE-4")
+@pytest.mark.rule("CHASE-5")
+@pytest.mark.rule("COUNTER-4")
+@pytest.mark.rule("COUNTER-5")
+def test_every_reaction_is_one_the_chain_table_allows_however_the_hits_are_answered():
+    """The same fighters, each hit of an action its own attack roll (the
+    OQ 54 reading off) and pursuits needing no reach: still Attack ->
+    Counter, Attack -> Pursuit -> Counter, and nothing after a Counter."""
+    rolls = _attack_in_main(_both_sides_counter_and_pursue(one_passive_per_action=False,
+                                                           follow_ups_need_range=False), "p1", "e1")
+    assert rolls == [("p1", "e1", "normal"), ("e1", "p1", "counter"),
+                     ("p2", "e1", "pursuit"), ("e1", "p2", "counter")]
 
 
 @pytest.mark.rule("COUNTER-1")

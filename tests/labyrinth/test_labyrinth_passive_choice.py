@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from labyrinth_harness import legal, of, start, violates, when
+from labyrinth_harness import edit, legal, of, start, violates, when
 
 from domain.labyrinth import events as ev
 from domain.labyrinth.commands import Attack, LabyrinthCommand, Pass, React
@@ -120,8 +120,10 @@ def test_a_reaction_without_an_attack_roll_is_refused() -> None:
 def test_one_step_asks_the_gm_and_then_the_player_in_the_order_of_the_rolls() -> None:
     """The fighter attacks the brute (GM-run, Riposte): the GM chooses the
     brute's counter; the counter's roll against the fighter then asks for
-    the fighter's Guard (a guard may answer a Counter; a Counter may not)."""
+    the fighter's Guard (a guard may answer a Counter; a Counter may not:
+    the fighter holds Riposte too, and it is not offered)."""
     state = start(seed=3, encounter="mixed", ask_passives=True, gm_enemies=True)
+    state = edit(state, "p1", skills=state.get("p1").skills + ("riposte",))
     state, _ = when(state, Pass(actor="p1"), Pass(actor="p2"))
     while state.acting != "p1":
         state, _ = when(state, legal(state)[-1])
