@@ -4,6 +4,8 @@ find their streams."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from domain.kernel.messages import Command
 
 from domain.betrayal.vocab import Difficulty
@@ -82,10 +84,15 @@ class TrainLine(Command, frozen=True, kw_only=True):
 class Rest(Command, frozen=True, kw_only=True):
     """End the day: Adventurers Rest. ``remove`` picks, per adventurer, the
     positions (from 1) of the cooldown dice to take off; ``discard`` the item
-    each gives up where the difficulty asks one (Expert)."""
+    each gives up where the difficulty asks one (Expert); ``trade`` the
+    items handed over once they rested, as (giver, item, receiver)."""
 
     remove: tuple[tuple[str, tuple[int, ...]], ...] = ()
     discard: tuple[tuple[str, str], ...] = ()
+    trade: tuple[tuple[str, str, str], ...] = ()
+
+    # Added with trades: logs from before hold rests without it.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"trade"})
 
 
 class Promote(Command, frozen=True, kw_only=True):

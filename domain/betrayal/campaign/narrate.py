@@ -60,6 +60,13 @@ _LINES: dict[type, tuple[str, Callable[[Any, Pack | None], str]]] = {
     ae.XpCapped: ("ADVANCE-12", lambda e, p: f"keeps {e.kept} XP; {e.tenacity} buys Tenacity, {e.lost} is lost"),
     ae.Rested: ("REST-1", lambda e, p: f"rests: heals {e.healed} HP, {len(e.removed)} cooldown dice off"
                                        + (f", gives up {_name(p, e.discarded)} (REST-2)" if e.discarded else "")),
+    ae.RestForgone: ("REST-2", lambda e, p: ("keeps its items and does not rest (a rest costs one here)" if e.held
+                                             else "has no item to give up and does not rest")),
+    ae.PartyFell: ("END-1c", lambda e, p: f"fell with the whole party in {e.battle_id}: its next rest is owed"
+                                          " (on Expert 1 HP without an item given up)"),
+    ae.ItemGiven: ("REST-3", lambda e, p: f"gives {_name(p, e.item)} to {e.to} in a trade"),
+    ae.ItemReceived: ("REST-3", lambda e, p: f"receives {_name(p, e.item)} from {e.giver} into the Pack"
+                                             + (" (expended)" if e.expended else "")),
     ae.ItemGained: ("READY-1", lambda e, p: f"gains {_name(p, e.item)} into "
                                             + ("a ready slot" if e.ready else "the Pack")),
     ae.ItemMoved: ("READY-4", lambda e, p: f"moves {_name(p, e.item)} to "
