@@ -471,6 +471,10 @@ def _(e: dv.CardDiscarded, state, pack) -> str:
 
 @_describe.register
 def _(e: dv.SkyshardObtained, state, pack) -> str:
+    if not e.count:  # every required skyshard was held already
+        return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} obtains the skyshards on tile {e.tile}"
+                                    f" ({_card(pack, e.card)}): every one required is held, so they are ignored"
+                                    " (SKYSHARD-9), and the card's skyshard effect resolves all the same")
     return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} obtains {_plural(e.count, 'skyshard')} on tile"
                                 f" {e.tile} ({_card(pack, e.card)})")
 
