@@ -416,8 +416,10 @@ def _(e: ev.CacheOpened, state, pack) -> str:
 def _(e: dv.DelveBegun, state, pack) -> str:
     d = e.state
     piles = ", ".join(f"{len(tiles)} {shape}" for shape, tiles in d.piles)
+    aside = [card for card, spec in pack.cards.items() if spec.sp and card not in d.deck] if pack else []
+    held = f" ({_plural(len(aside), 'card')} marked SP set aside, CLEANUP-6)" if aside else ""
     return _cite(cited_rule(e), f"the Entrance is placed; tiles face down by shape ({piles}), a delve deck of"
-                                f" {_plural(len(d.deck), 'card')}; {_plural(d.required, 'skyshard')} required")
+                                f" {_plural(len(d.deck), 'card')}{held}; {_plural(d.required, 'skyshard')} required")
 
 
 @_describe.register
