@@ -203,6 +203,7 @@ def start_delve(d: Decision, cmd: StartDelve) -> None:
         piles=tuple((shape, tuple(sorted(t.id for t in pack.tiles.values() if t.shape == shape)))
                     for shape in shapes),
         deck=delve_deck(pack),  # CLEANUP-6: the cards marked SP are set aside
+        item_deck=cmd.item_deck,
     )))
     for member, h in zip(cmd.party, _placements(d, cmd, "DELVE-10a")):
         d.emit(ev.AdventurerPlaced(hero=hero_id(member.name), hex=h, form=member.form))

@@ -41,11 +41,16 @@ class Enlist(Command, frozen=True, kw_only=True):
 class GainRewards(Command, frozen=True, kw_only=True):
     """Open the Reward Phase of a finished battle: ``xp`` is what it gave
     (REWARD-1); ``loot`` the item cards its caches gave, as (adventurer,
-    item), each to the one who opened the cache (ITEM-1)."""
+    item), each to the one who opened the cache (ITEM-1); ``discarded``
+    the item cards given up in it (onto the item deck's pile, ITEM-9)."""
 
     battle_id: str
     xp: int
     loot: tuple[tuple[str, str], ...] = ()
+    discarded: tuple[str, ...] = ()  # item cards the battle's party gave up in it (ITEM-9: the discard pile)
+
+    # Added with the campaign's item deck: logs from before hold Reward Phases without it.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"discarded"})
 
 
 class Advance(Command, frozen=True, kw_only=True):

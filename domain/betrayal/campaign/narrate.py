@@ -40,6 +40,11 @@ _LINES: dict[type, tuple[str, Callable[[Any, Pack | None], str]]] = {
     cp.RewardPhaseEnded: ("REWARD-4", lambda e, p: f"the Reward Phase of {e.battle_id} ends"),
     cp.DayEnded: ("REST-1", lambda e, p: f"day {e.day} ends: the adventurers rest"),
     cp.SessionEnded: ("", lambda e, p: f"session {e.session} ends"),
+    cp.ItemCardsDealt: ("ITEM-9", lambda e, p: "the item deck gives up " + ", ".join(_name(p, i) for i in e.cards)),
+    cp.ItemCardsDiscarded: ("ITEM-9", lambda e, p: ", ".join(_name(p, i) for i in e.cards)
+                            + " onto the item deck's discard pile"),
+    cp.ItemPileShuffledBack: ("ITEM-9", lambda e, p: f"the item deck ran out: its discard pile of {len(e.cards)}"
+                                                     " shuffled back into the tray"),
     ae.AdventurerRecruited: ("CLASS-1", lambda e, p: f"{e.state.name} the {e.state.race} {e.state.class_id} is"
                                                      f" recruited: {e.state.hp} HP, lines"
                                                      f" {', '.join(e.state.lines) or '—'}"),

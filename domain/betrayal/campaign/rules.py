@@ -28,7 +28,7 @@ from domain.betrayal.adventurer.mat import starting_mat
 from domain.betrayal.adventurer.state import AdventurerState
 
 from . import game as cp
-from . import rest
+from . import item_deck, rest
 from . import commands as cc
 from .game import CampaignContext
 
@@ -149,7 +149,9 @@ def _rewards(state: cp.CampaignState, c: cc.GainRewards, ctx: CampaignContext) -
         events[member.adventurer_id].append(gained)
         held[member.adventurer_id] = ae.evolve(held[member.adventurer_id], gained)
     writes = tuple(_to(m, *events[m.adventurer_id]) for m, _ in fought)
-    return Outcome([cp.RewardsGained(battle_id=c.battle_id, xp=c.xp)], writes)
+    cards = item_deck.dealt(ctx.pack, state, tuple(item for _, item in c.loot)) \
+        + item_deck.discarded(ctx.pack, c.discarded)  # ITEM-9: the campaign's item deck
+    return Outcome([cp.RewardsGained(battle_id=c.battle_id, xp=c.xp), *cards], writes)
 
 
 def _in_phase(state: cp.CampaignState, what: str) -> None:
@@ -242,7 +244,10 @@ def _rest(state: cp.CampaignState, c: cc.Rest, ctx: CampaignContext) -> Outcome:
         for member, event in ((giver, given), (receiver, received)):
             events[member.adventurer_id].append(event)
             now[member.adventurer_id] = ae.evolve(now[member.adventurer_id], event)
-    return Outcome([cp.DayEnded(day=state.day)], tuple(_to(m, *events[m.adventurer_id]) for m in state.party))
+    given_up = [e.discarded for m in state.party for e in events[m.adventurer_id][:1]
+                if isinstance(e, ae.Rested) and e.discarded]
+    return Outcome([cp.DayEnded(day=state.day), *item_deck.discarded(ctx.pack, given_up)],
+                   tuple(_to(m, *events[m.adventurer_id]) for m in state.party))
 
 
 def _promote(state: cp.CampaignState, c: cc.Promote, ctx: CampaignContext) -> Outcome:
@@ -260,13 +265,15 @@ def _promote(state: cp.CampaignState, c: cc.Promote, ctx: CampaignContext) -> Ou
 def _end_session(state: cp.CampaignState, c: cc.EndSession, ctx: CampaignContext) -> Outcome:
     _not_in_phase(state, "end the session")
     writes = []
+    cards: tuple[str, ...] = ()
     for m in state.party:
         a = ctx.adventurers[m.adventurer_id]
         assert a is not None
         _not_fighting(a)
         gone = tuple(i for i in a.items if str(inventory.gear(ctx.pack, i).kind) in ("pet", "enchantment"))
         writes.append(_to(m, ae.SessionClosed(session=state.session, discarded=gone)))
-    return Outcome([cp.SessionEnded(session=state.session)], tuple(writes))
+        cards += gone
+    return Outcome([*item_deck.discarded(ctx.pack, cards), cp.SessionEnded(session=state.session)], tuple(writes))
 
 
 def _item(state: cp.CampaignState, c: cc.ItemCommand, ctx: CampaignContext) -> Outcome:
@@ -286,7 +293,8 @@ def _item(state: cp.CampaignState, c: cc.ItemCommand, ctx: CampaignContext) -> O
         event = inventory.use(a, item, pack)
     else:
         event = inventory.replenish(a, item, pack)
-    return Outcome([], (_to(member, event),))
+    gone = isinstance(event, ae.ItemDiscarded) or (isinstance(event, ae.ItemUsed) and event.discarded)
+    return Outcome(item_deck.discarded(pack, [item]) if gone else [], (_to(member, event),))
 
 
 _HANDLERS = {

@@ -122,6 +122,9 @@ REWARD = _verb(
           " the pack's reward table).", option="--xp", metavar="XP", required=False),
     Param("loot", Whose(Text("item", lower=True)), "An item card a cache gave, to the one who opened it (default:"
           " the delve's loot, ITEM-1).", option="--loot", metavar="NAME:ITEM", repeat=True),
+    Param("discarded", Text("item", lower=True), "An item card given up in the battle, onto the item deck's"
+          " discard pile (default: those the battle's party gave up, ITEM-9).", option="--discarded",
+          metavar="ITEM", repeat=True),
     details="Without --loot, the item cards the battle's caches gave go to those who opened them; without --xp, the"
             " pack's reward for the encounter on success, nothing on failure, an Uncover delve's skyshard XP either"
             " way (OBJ-10, OBJ-11).",
