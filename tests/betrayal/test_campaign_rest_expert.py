@@ -4,6 +4,8 @@ heals all the same (facts of END-1c), and a trade needs both sides rested
 (REST-3). REST-1 to REST-3 are our IDs for the facts' End of Day
 (betrayal-facts "Fills CLEANUP-4c ..."); RULES-COVERAGE.md lists them."""
 
+from types import SimpleNamespace
+
 import pytest
 from campaign_arrange import CAMPAIGN, campaign, me, play, run, set_adventurer
 
@@ -14,6 +16,7 @@ from domain.betrayal.campaign import application as ca
 from domain.betrayal.campaign import commands as cc
 from domain.betrayal.campaign.narrate import describe
 from domain.betrayal.ruleset import ADVENTURERS, BETRAYAL
+from domain.betrayal.table.adventurer_sheet import sheet
 from domain.kernel.errors import RuleViolation
 
 LIGHT = TrackDie(DieKind.LIGHT_FATIGUE)
@@ -89,11 +92,13 @@ def test_at_expert_a_party_that_fell_heals_1_hp_at_its_next_rest_without_giving_
     app = _wiped_out()
     assert (me(app).hp, me(app).wiped, me(app, "Tarn").wiped) == (0, "w1", "w1")
     assert _last(app, "Ria") == ae.PartyFell(battle_id="w1")
+    assert "its whole party fell in w1: its next rest is owed (END-1c" in str(sheet(SimpleNamespace(app=app), "Ria"))
     run(app, cc.GainItem(adventurer="Tarn", item="notched-dagger"))
     run(app, cc.Rest())
     assert (me(app).hp, me(app, "Tarn").hp) == (1, 1)  # Ria had no item, Tarn kept his: both heal 1
     assert me(app, "Tarn").items == ("notched-dagger",)
     assert me(app).wiped == ""  # owed once
+    assert "next rest is owed" not in str(sheet(SimpleNamespace(app=app), "Ria"))
     app.new_clash(setup="waystone-crossing", party=[PartySpec("Ria")], xp=1, seed=1, battle_id="w2")  # HEALTH-5
 
 
