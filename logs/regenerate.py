@@ -224,24 +224,24 @@ def _ran_short(app: BetrayalApp, battle_id: str) -> bool:
 
 def delve_survey_won(app: BetrayalApp) -> str:
     """A Survey delve won (whispering-barrow, the party of four, XP 1, seed
-    2): three skyshards found (OBJ-4, OBJ-5)."""
-    return _seeded(app, "golden-delve-survey-won", 2, _won,
+    5): three skyshards found (OBJ-4, OBJ-5)."""
+    return _seeded(app, "golden-delve-survey-won", 5, _won,
                    delve="whispering-barrow", party=DELVE_PARTY, xp=1)
 
 
 def delve_uncover_retreat(app: BetrayalApp) -> str:
     """An Uncover delve left early (drowned-cistern, Ysolda and Tarn, XP 1,
-    seed 2): the party retreats holding two of the three skyshards, so the
+    seed 5): the party retreats holding two of the three skyshards, so the
     delve fails (OBJ-9) but gives XP per skyshard (OBJ-10)."""
-    return _seeded(app, "golden-delve-uncover-retreat", 2, _retreated_early_with_xp,
+    return _seeded(app, "golden-delve-uncover-retreat", 5, _retreated_early_with_xp,
                    delve="drowned-cistern", party=PARTY, xp=1, bot=_early_retreat)
 
 
 def delve_shortage(app: BetrayalApp) -> str:
     """A delve that runs out of tiles of a shape (whispering-barrow, the
-    party of four, XP 1, seed 0): the card is kept face down as a skyshard
+    party of four, XP 1, seed 9): the card is kept face down as a skyshard
     (EXPLORATION-7a, SKYSHARD-4), and the party wins with it."""
-    return _seeded(app, "golden-delve-shortage", 0, _ran_short,
+    return _seeded(app, "golden-delve-shortage", 9, _ran_short,
                    delve="whispering-barrow", party=DELVE_PARTY, xp=1)
 
 

@@ -78,7 +78,7 @@ ROW = re.compile(r"^\|\s*([A-Z][A-Za-z0-9-]*)\s*\|\s*([a-z ]+?)\s*\|\s*(.*?)\s*\
 STATUSES = ("tested", "not modelled", "partly modelled")
 OUR_IDS = {"UNDO-1", "UNDO-2", "UNDO-3", "REDO-1",  # undo and redo: ours, not the book's
            # the Reward Phase and rest (facts)
-           "REWARD-1", "REWARD-2", "REWARD-3", "REWARD-4", "REST-1", "REST-2", "BETWEEN-1"}
+           "REWARD-1", "REWARD-2", "REWARD-3", "REWARD-4", "REST-1", "REST-2", "REST-3", "BETWEEN-1"}
 # The table's own rules (the server's seats: server/tables.py), shared by every ruleset.
 SEAT_IDS = {"SEAT-1", "SEAT-2", "SEAT-3", "SEAT-4", "SEAT-5"}
 OUR_IDS |= SEAT_IDS

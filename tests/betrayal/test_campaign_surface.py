@@ -151,9 +151,10 @@ def test_a_reward_phase_finds_its_battle_xp_and_loot_unless_given():
     from domain.betrayal.campaign import application as ca
 
     found = defaults.reward(app, CAMPAIGN, {})
-    assert found == {"battle_id": "w1", "xp": ca.battle_reward(app, "w1"), "loot": ca.battle_loot(app, "w1")}
-    assert defaults.reward(app, CAMPAIGN, {"battle_id": "W1", "xp": 5, "loot": ()}) == \
-        {"battle_id": "w1", "xp": 5, "loot": ()}
+    assert found == {"battle_id": "w1", "xp": ca.battle_reward(app, "w1"), "loot": ca.battle_loot(app, "w1"),
+                     "discarded": ca.battle_discards(app, "w1")}
+    assert defaults.reward(app, CAMPAIGN, {"battle_id": "W1", "xp": 5, "loot": (), "discarded": ()}) == \
+        {"battle_id": "w1", "xp": 5, "loot": (), "discarded": ()}
     run(app, cc.GainRewards(**found))
     with pytest.raises(MalformedCommand, match="no finished battle without its Reward Phase"):
         defaults.reward(app, CAMPAIGN, {})

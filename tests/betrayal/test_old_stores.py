@@ -26,6 +26,7 @@ from domain.kernel.portable import export_battle, state_digest, verify_battle
 
 HERE = Path(__file__).resolve().parent / "old_stores"
 EXPECTED = json.loads((HERE / "expected.json").read_text())
+DEALT_SP_CARDS = {"delve.sqlite"}  # stores whose delves dealt the SP cards (before CLEANUP-6 set them aside)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -39,6 +40,14 @@ def test_a_store_written_before_the_split_replays_to_what_it_held(tmp_path, name
         data = export_battle(app, battle_id)
         assert (len(data), hashlib.blake2b(data).hexdigest()) == (held["export_bytes"], held["export_blake2b"])
         report = verify_battle(app, battle_id)
+        if name in DEALT_SP_CARDS:
+            # CLEANUP-6 (issue 22): this delve was set up when the cards marked SP were still dealt into the
+            # delve deck. The current rules set them aside, so re-deciding its setup is where, and all, it
+            # diverges: a rules change, reported as one, not a store that no longer reads.
+            d = report.divergence
+            assert d is not None and d.command_id == "c1" and "state.deck" in d.found, report.summary()
+            assert "hidden-reliquary" in d.found or "mouth-of-the-lair" in d.found, report.summary()
+            continue
         assert report.ok, report.summary()
 
 

@@ -32,16 +32,17 @@ from projections.runner import Catchup
 
 HEROES = (("Ysolda", "nord"), ("Tarn", "dark-elf"), ("Brelyna", "breton"), ("Lydia", "argonian"))
 SURVEY, UNCOVER = "whispering-barrow", "drowned-cistern"
-# (delve, seed, heroes, xp). Played straight through by the bot: survey-13
-# and uncover-20 discard EP on every tile (uncover-20 with a When Revealed
-# rise); uncover-30 with one hero spends every tile's EP to 0; survey-12 at
-# XP 0 opens empty pools (spent at once) and one raised by a When Revealed
-# effect that discards. The undos below send each game its own way.
+# (delve, seed, heroes, xp). Played straight through by the bot (the delve
+# deck without its SP cards, CLEANUP-6): survey-13 and uncover-2 discard EP
+# on every tile (uncover-2 with a When Revealed rise); uncover-0 with one
+# hero spends every tile's EP to 0; survey-1 at XP 0 opens empty pools
+# (spent at once) and one raised by a When Revealed effect that discards.
+# The undos below send each game its own way.
 GAMES = [
     pytest.param(SURVEY, 13, 4, 1, id="survey-13"),
-    pytest.param(UNCOVER, 20, 4, 1, id="uncover-20-raised"),
-    pytest.param(UNCOVER, 30, 1, 1, id="uncover-30-one-hero"),
-    pytest.param(SURVEY, 12, 3, 0, id="survey-12-xp-0"),
+    pytest.param(UNCOVER, 2, 4, 1, id="uncover-2-raised"),
+    pytest.param(UNCOVER, 0, 1, 1, id="uncover-0-one-hero"),
+    pytest.param(SURVEY, 1, 3, 0, id="survey-1-xp-0"),
 ]
 
 
@@ -268,7 +269,7 @@ def test_rk_pool_shows_a_delve_tile_by_tile(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEKEEPER_STORE", str(tmp_path / "rk.sqlite"))
     monkeypatch.setenv("COLUMNS", "160")
     rk("new", "delve", "--delve", UNCOVER, "--party", "Ada:nord", "--party", "Bo:dark-elf", "--xp", "2",
-       "--seed", "11", "--place", "af32", "--place", "ag31")
+       "--seed", "73", "--place", "af32", "--place", "ag31")
     assert "no tile revealed yet: each will get a fresh EP of 4 (DELVE-4)" in rk("pool")
     rk("explore", "ag32")
     rk(*rk("legal").splitlines()[0].split()[1:])  # rk place-tile ...

@@ -27,17 +27,18 @@ from domain.betrayal.read_models.skyshards import Kept, Obtained, SkyshardProgre
 HEROES = (("Ysolda", "nord"), ("Tarn", "dark-elf"), ("Brelyna", "breton"), ("Lydia", "argonian"))
 SURVEY, UNCOVER = "whispering-barrow", "drowned-cistern"
 # Four heroes at XP 1 (apprentice) or two at XP 2 (adept). Played straight
-# through, the bot on seed 30 runs out of cell tiles (a face-down card) and
-# wins, 6 and 13 win (6 with Twin Shards, one skyshard over the requirement),
-# 20 gains every skyshard and then falls, 2 and 11 fall early; the undos
-# below send each game its own way.
+# through (the delve deck without its SP cards, CLEANUP-6), the bot on seed
+# 35 runs out of cell tiles (a face-down card) and wins, 13 and 9 win with
+# Twin Shards, one skyshard over the requirement, 19 draws every skyshard
+# but falls with two, 2 falls early; the undos below send each game its
+# own way.
 GAMES = [
-    pytest.param(SURVEY, 30, 4, id="survey-30"),
+    pytest.param(SURVEY, 35, 4, id="survey-35"),
     pytest.param(SURVEY, 13, 4, id="survey-13"),
-    pytest.param(SURVEY, 20, 4, id="survey-20"),
+    pytest.param(SURVEY, 19, 4, id="survey-19"),
     pytest.param(SURVEY, 2, 2, id="survey-2-two-heroes"),
-    pytest.param(UNCOVER, 6, 4, id="uncover-6"),
-    pytest.param(UNCOVER, 30, 4, id="uncover-30"),
+    pytest.param(UNCOVER, 9, 4, id="uncover-9"),
+    pytest.param(UNCOVER, 35, 4, id="uncover-35"),
     pytest.param(UNCOVER, 11, 2, id="uncover-11-two-heroes"),
 ]
 
@@ -193,10 +194,10 @@ def test_a_shortage_card_is_a_face_down_skyshard_gained(app, delve):
     """EXPLORATION-7a: no tile of the card's shape is left, so the card lies
     face down and counts as one skyshard obtained (SKYSHARD-4: and drawn).
     Undone, it goes; redone, it is back."""
-    bid = new_delve(app, delve, 30)
-    rnd = random.Random(30)
+    bid = new_delve(app, delve, 35)
+    rnd = random.Random(35)
     while not app.delve_of(bid).face_down:
-        assert not over(app, bid), "seed 30 runs out of cell tiles"
+        assert not over(app, bid), "seed 35 runs out of cell tiles"
         step(app, bid, rnd)
     shortage = next(e.event for e in reversed(app.events(delve_stream(bid)))
                     if isinstance(e.event, dv.ShortageSkyshard))
@@ -273,8 +274,8 @@ def test_the_objective_row_says_what_is_still_needed(app):
 def test_twin_shards_over_the_requirement_are_capped(app):
     """SKYSHARD-8: Twin Shards shows two skyshards; taken when the party
     needs one more, one counts and the other is ignored (SKYSHARD-9)."""
-    bid = new_delve(app, UNCOVER, 6)
-    rnd = random.Random(6)
+    bid = new_delve(app, UNCOVER, 9)
+    rnd = random.Random(9)
     while not over(app, bid):
         step(app, bid, rnd)
     rows = views.skyshards(app, bid)
@@ -333,17 +334,17 @@ def columns(monkeypatch):
 @pytest.mark.rule("EXPLORATION-5d")
 @pytest.mark.rule("OBJ-4")
 def test_rk_skyshards_shows_a_finished_survey_citing_the_rules(tmp_path, columns):
-    store = str(delve_store(tmp_path / "s.sqlite", SURVEY, 30))
+    store = str(delve_store(tmp_path / "s.sqlite", SURVEY, 35))
     result = rk("skyshards", "--store", store)  # the latest battle
     assert result.exit_code == 0, result.stderr
     out = result.stdout
-    assert out.startswith("Skyshards of delve battle v30: gained 3 of 3, drawn 3")
+    assert out.startswith("Skyshards of delve battle v35: gained 3 of 3, drawn 3")
     for cited in ("SKYSHARD-3, OBJ-5", "SKYSHARD-1", "EXPLORATION-7a, SKYSHARD-4", "SKYSHARD-5", "SKYSHARD-7",
                   "EXPLORATION-5d", "END-1a, OBJ-4"):
         assert cited in out, cited
     assert "The Whispering Barrow (Survey) requires 3 skyshards" in out
     assert "counts as 1 skyshard gained" in out and "all drawn: nothing left to explore" in out
-    assert rk("skyshards", "--store", store, "--battle", "v30").stdout == out
+    assert rk("skyshards", "--store", store, "--battle", "v35").stdout == out
 
 
 @pytest.mark.rule("OBJ-8")
@@ -351,14 +352,14 @@ def test_rk_skyshards_shows_a_finished_survey_citing_the_rules(tmp_path, columns
 @pytest.mark.rule("SKYSHARD-8")
 @pytest.mark.rule("SKYSHARD-9")
 def test_rk_skyshards_shows_an_uncover_delve_under_way_and_ended(tmp_path, columns):
-    under_way = str(delve_store(tmp_path / "u.sqlite", UNCOVER, 6, steps=40))
+    under_way = str(delve_store(tmp_path / "u.sqlite", UNCOVER, 9, steps=40))
     result = rk("skyshards", "--store", under_way)
     assert result.exit_code == 0, result.stderr
     assert "OBJ-8, RETREAT-5" in result.stdout
     assert "Uncover: obtain 1 more, then retreat at the end of a round" in result.stdout
 
-    ended = str(delve_store(tmp_path / "e.sqlite", UNCOVER, 6))
-    out = rk("skyshards", "--store", ended, "-b", "v6").stdout
+    ended = str(delve_store(tmp_path / "e.sqlite", UNCOVER, 9))
+    out = rk("skyshards", "--store", ended, "-b", "v9").stdout
     for cited in ("SKYSHARD-1, SKYSHARD-8", "SKYSHARD-5, SKYSHARD-9", "EXPLORATION-5d", "RETREAT-5, OBJ-10"):
         assert cited in out, cited
     rows = json.loads(rk("skyshards", "--store", ended, "--json").stdout)

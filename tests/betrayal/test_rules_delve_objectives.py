@@ -245,7 +245,7 @@ def play(delve: str, seed: int) -> tuple[BetrayalApp, list]:
 @pytest.mark.rule("END-2")
 @pytest.mark.rule("OBJ-4")
 def test_a_played_survey_ends_in_success_at_the_end_of_the_round_its_skyshards_were_complete():
-    app, results = play(SURVEY, 4)
+    app, results = play(SURVEY, 5)
     state = app.battle("v").state
     assert state.outcome is Outcome.SUCCESS
     last = results[-1]
@@ -257,7 +257,7 @@ def test_a_played_survey_ends_in_success_at_the_end_of_the_round_its_skyshards_w
 @pytest.mark.rule("RETREAT-5")
 @pytest.mark.rule("OBJ-8")
 def test_a_played_uncover_delve_ends_in_success_only_by_its_retreat():
-    app, results = play(UNCOVER, 4)
+    app, results = play(UNCOVER, 5)
     assert app.battle("v").state.outcome is Outcome.SUCCESS
     assert isinstance(results[-1].events[0].command, Retreat)
     concluded = [e for _, events in results[-1].written for e in events if isinstance(e, DelveConcluded)]

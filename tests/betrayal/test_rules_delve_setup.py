@@ -22,6 +22,7 @@ from domain.betrayal.battle.events import (
     TurnStarted,
 )
 from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.ruleset import BETRAYAL
 from domain.betrayal.battle.rules import decision
 from domain.betrayal.vocab import BattleForm, Objective
 from domain.kernel.errors import MalformedCommand, RuleViolation
@@ -54,8 +55,23 @@ def test_the_tiles_are_sorted_by_shape_into_face_down_piles_and_the_entrance_is_
     assert {shape for shape, _ in delve.piles} == shapes
     for shape, ids in delve.piles:
         assert set(ids) == {t.id for t in pack.tiles.values() if t.shape == shape}
-    assert set(delve.deck) == set(pack.cards) and delve.bottom == ()
+    assert set(delve.deck) == {c for c, card in pack.cards.items() if not card.sp} and delve.bottom == ()
     assert delve.objective is Objective.SURVEY and delve.required == 3
+
+
+@pytest.mark.rule("CLEANUP-6")
+def test_the_delve_deck_holds_every_delve_card_but_those_marked_sp_which_are_set_aside():
+    """CLEANUP-6: the delve cards go back into the deck after every battle
+    except those marked SP, set aside; so no delve deals them."""
+    pack = starter_pack()
+    marked = {c for c, card in pack.cards.items() if card.sp}
+    assert marked == {"hidden-reliquary", "mouth-of-the-lair"}
+    for delve in (SURVEY, UNCOVER):
+        d = start(delve=delve)
+        (begun,) = of(d.delve_events, DelveBegun)
+        assert set(begun.state.deck) == set(pack.cards) - marked
+        said = BETRAYAL.describe_event(begun, d.state, pack)
+        assert f"a delve deck of {len(pack.cards) - 2} cards (2 cards marked SP set aside, CLEANUP-6)" in said
 
 
 @pytest.mark.rule("DELVE-7")

@@ -13,6 +13,7 @@ from delve_arrange import SURVEY, UNCOVER, DelveScenario, pack_with
 from domain.betrayal.battle.commands import EndTurn, Explore, Move, MoveToExplore, PlaceTile
 from domain.betrayal.delve.aggregate import CardKept, KeptCard, PlacedTile, Skyshard, SkyshardObtained
 from domain.betrayal.battle.events import DamageDealt, Explored, Healed, HeroMoved, HeroStepped
+from domain.betrayal.ruleset import BETRAYAL
 from domain.betrayal.vocab import Objective
 
 LONG_DRAIN = PlacedTile("t1", "long-drain", 0, (18, 30))
@@ -147,6 +148,26 @@ def test_skyshards_beyond_the_requirement_are_ignored():
     then = given.when(Move(to=(18, 31)))
     then.has(SkyshardObtained, card="twin-shards", count=1)  # only one more was required
     assert then.delve.gained == 3 == then.delve.required
+
+
+@pytest.mark.rule("SKYSHARD-9")
+@pytest.mark.rule("SKYSHARD-5")
+def test_with_every_required_skyshard_held_entering_a_skyshard_tile_still_resolves_its_effect():
+    """SKYSHARD-9 ignores the excess *count*; SKYSHARD-5 still has the
+    adventurer obtain the tile's skyshard and resolve the card's effect."""
+    held = (Skyshard("cold-draft", "", "", 1), Skyshard("fungus-bloom", "t9", "tarn", 1),
+            Skyshard("twin-shards", "t8", "tarn", 1))
+    given = shard_tile().with_delve(obtained=held)
+    assert given.delve.complete
+    then = given.when(Move(to=(18, 31)))
+    then.has(SkyshardObtained, hero="ysolda", card="rattling-bones", tile="t1", count=0)
+    then.has(Healed, unit="ysolda", bonus_hp=1)  # Rattling Bones: 1 bonus HP to whoever takes it
+    assert then.delve.gained == 3 == then.delve.required
+    assert then.delve.kept == (KeptCard("rattling-bones", "t1", 0),)  # taken: nothing left there
+    said = BETRAYAL.describe_event(then.of(SkyshardObtained)[0], then.state, then.ctx.pack)
+    assert said.startswith("SKYSHARD-5: ") and "ignored (SKYSHARD-9)" in said and "resolves all the same" in said
+    vein = shard_tile("skyshard-vein", party=("Ysolda:nord", "Tarn:dark-elf")).with_delve(obtained=held)
+    assert {e.target for e in vein.when(Move(to=(18, 31))).of(DamageDealt)} == {"ysolda", "tarn"}
 
 
 # --- EXPLORATION-5d, 5e: no exploring once every required skyshard is drawn ---------------------

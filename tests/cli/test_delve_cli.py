@@ -70,7 +70,7 @@ def test_new_delve_then_status_draws_the_entrance_and_the_delve_progress(store):
     assert "     ae  af  ag" in status  # the table's own column letters, cropped to the Entrance
     assert " 31  Ad  Bo  E?" in status  # ag31: an explorable Connection hex
     assert "skyshards gained 0/3, drawn 0/3" in status
-    assert "Delve deck 20 cards · tiles left: bend 3, cavern 3, cell 3, hall 3" in status
+    assert "Delve deck 18 cards · tiles left: bend 3, cavern 3, cell 3, hall 3" in status  # CLEANUP-6: 2 SP cards aside
     assert "Explorable now (EXPLORATION-5): ag31, ag32" in status
     assert all(len(line) <= 100 for line in status.splitlines())
 

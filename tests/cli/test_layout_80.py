@@ -44,7 +44,7 @@ WHOLE = {
     "clash delves": ["whispering-barrow", "The Whispering Barrow"],
     "clash lines": ["Steady Shot", "Tainted Arrow", "instant true damage 1", "drained true damage 2"],
     "delve": ["party Ysolda, Tarn", "rk move HEX --explore", "EP 4 per tile (DELVE-4)"],
-    "delve explore": ["rk place-tile --rotation N --origin HEX", "Flooded Vault (cavern)"],
+    "delve explore": ["rk place-tile --rotation N --origin HEX", "Crooked Stair (bend)"],
     "conquest status": ["Warlord Tide Warden", "Warlord Ash Matron", "Brine Spears", "Ash Skirmishers"],
     "demo": ["rk log --battle demo-1", "rk verify --battle demo-1"],
 }

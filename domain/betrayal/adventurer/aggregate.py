@@ -11,7 +11,7 @@ from domain.kernel.messages import Event
 from domain.kernel.names import check_name
 
 from domain.betrayal.battle.commands import Member
-from domain.betrayal.battle.state import BattleState, Hero, Outcome, TrackDie
+from domain.betrayal.battle.state import BattleState, Hero, Outcome, Termination, TrackDie
 from domain.betrayal.packs.catalog import Pack
 from domain.betrayal.vocab import Attaches, BattleForm
 
@@ -125,6 +125,10 @@ def concluded(battle: BattleState, hero: Hero) -> tuple[Event, ...]:
         result += (campaign_events.ItemsReturned(battle_id=battle.battle_id, expended=hero.expended,
                                                  discarded=hero.discarded, stowed=hero.stowed,
                                                  readied=hero.readied, attached=attached),)
+    if hero.class_id and battle.termination is Termination.PARTY_DEFEATED:
+        # END-1c: a campaign's adventurer (one with a class, as BattleJoined has it) carries the wipe-out
+        # to its next End of Day; one made for a battle alone writes its result as it always did.
+        result += (campaign_events.PartyFell(battle_id=battle.battle_id),)
     if hero.promotion:  # met in this battle (a Master counts nothing): earned, or turned already (ADVANCE-16)
         result += (campaign_events.ClassPromoted(class_id=hero.class_id) if hero.master
                    else campaign_events.PromotionEarned(battle_id=battle.battle_id),)

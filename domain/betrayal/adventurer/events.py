@@ -137,6 +137,43 @@ class Rested(AdventurerEvent, frozen=True, kw_only=True):
     discarded: str = ""
 
 
+class RestForgone(AdventurerEvent, frozen=True, kw_only=True):
+    """REST-2: at a difficulty where a rest costs an item (Expert), the
+    adventurer kept its items (``held`` is how many; 0: it had none to
+    give up) and did not rest: no HP healed, no cooldown die taken off."""
+
+    TOPIC = "betrayal.RestForgone"
+    held: int
+
+
+class PartyFell(AdventurerEvent, frozen=True, kw_only=True):
+    """END-1c: every adventurer of ``battle_id`` was defeated. The party's
+    next End of Day owes this one its rest (facts: on Expert a wiped party
+    heals 1 HP without discarding)."""
+
+    TOPIC = "betrayal.PartyFell"
+    battle_id: str
+
+
+class ItemGiven(AdventurerEvent, frozen=True, kw_only=True):
+    """A trade at the End of Day (facts: Adventurers Rest): the item leaves
+    this adventurer for ``to`` (a party member's name)."""
+
+    TOPIC = "betrayal.ItemGiven"
+    item: str
+    to: str
+
+
+class ItemReceived(AdventurerEvent, frozen=True, kw_only=True):
+    """A trade at the End of Day: the item comes into this adventurer's
+    Pack from ``giver``, still expended if it was (EXPEND-1)."""
+
+    TOPIC = "betrayal.ItemReceived"
+    item: str
+    giver: str
+    expended: bool = False
+
+
 class ItemGained(AdventurerEvent, frozen=True, kw_only=True):
     """ITEM-1, READY-1: an item card into a ready slot or the Pack."""
 
@@ -284,7 +321,7 @@ def _line(s: AdventurerState, e: LineTrained) -> AdventurerState:
 
 def _rested(s: AdventurerState, e: Rested) -> AdventurerState:
     track = tuple(t for i, t in enumerate(s.track) if i not in e.removed)
-    s = replace(s, hp=s.hp + e.healed, track=track)
+    s = replace(s, hp=s.hp + e.healed, track=track, wiped="")  # END-1c: the rest a wipe-out owed is had
     return _drop(s, e.discarded) if e.discarded else s
 
 
@@ -336,6 +373,11 @@ _HANDLERS = {
     LineTrained: _line,
     XpCapped: lambda s, e: replace(s, xp=e.kept, tenacity=s.tenacity + e.tenacity),
     Rested: _rested,
+    RestForgone: lambda s, e: s,
+    PartyFell: lambda s, e: replace(s, wiped=e.battle_id),
+    ItemGiven: lambda s, e: _drop(s, e.item),
+    ItemReceived: lambda s, e: replace(s, packed=s.packed + (e.item,),
+                                       expended=s.expended + (e.item,) if e.expended else s.expended),
     ItemGained: lambda s, e: (replace(s, ready=s.ready + (e.item,)) if e.ready
                               else replace(s, packed=s.packed + (e.item,))),
     ItemMoved: _moved,

@@ -16,6 +16,7 @@ from domain.kernel.ruleset import Write
 
 from domain.betrayal.adventurer import aggregate as adv
 from domain.betrayal.delve.aggregate import DelveState
+from domain.betrayal.delve.deck import ItemDeck
 from domain.betrayal.table.party import PartySpec
 from domain.betrayal.vocab import Difficulty
 
@@ -81,14 +82,16 @@ def new_delve(
     app: GameApp, *, delve: str, party: Sequence[PartySpec], xp: int, seed: int,
     battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
     physical_dice: bool = False, placements: tuple = (), choose_defense: bool = False,
+    item_deck: ItemDeck | None = None,
 ) -> Result:
     """Set up a delve (DELVE-7 to DELVE-12); its Delve stream is written in
-    the same transaction."""
+    the same transaction. ``item_deck``: a campaign party's (ITEM-9)."""
     battle_id = battle_id or f"v{seed}-{app.max_notification_id() + 1}"
     members, created = _party(app, party)
     cmd = StartDelve(
         battle_id=battle_id, delve=delve, party=members, xp=xp, seed=seed, difficulty=difficulty,
         physical_dice=physical_dice, placements=tuple(placements), choose_defense=choose_defense,
+        item_deck=item_deck,
     )
     return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
 

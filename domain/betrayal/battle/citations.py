@@ -125,6 +125,7 @@ _RULES: dict[type, str | Callable[[Any], str]] = {
     dv.ItemFound: "DELVE-3",
     dv.ItemCycled: "DELVE-3",
     dv.TrapSprung: "EXPLORATION-12",
+    dv.ItemDeckReshuffled: "ITEM-9",
     dv.DelveRestored: "UNDO",
     adv.AdventurerCreated: "HEALTH-1",
     adv.BattleConcluded: "CLEANUP-3b",

@@ -10,6 +10,7 @@ import msgspec
 from domain.kernel.hexes import Hex
 from domain.kernel.messages import Command
 
+from domain.betrayal.delve.deck import ItemDeck
 from domain.betrayal.vocab import BattleForm, Difficulty
 
 
@@ -84,9 +85,10 @@ class StartDelve(Command, frozen=True, kw_only=True):
     physical_dice: bool = False
     placements: tuple[Hex, ...] = ()
     choose_defense: bool = False  # damage to an adventurer waits for a Defend (COMBAT-4)
+    item_deck: ItemDeck | None = None  # a campaign party's item deck as it stands (ITEM-9)
 
     # Added after logs were written: an old log's command is read without it.
-    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"choose_defense"})
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"choose_defense", "item_deck"})
 
 
 class Move(Command, frozen=True, kw_only=True):

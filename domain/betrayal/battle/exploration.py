@@ -25,6 +25,7 @@ from domain.betrayal.delve.aggregate import (
     ItemFound,
     PlacedTile,
     ShortageSkyshard,
+    ItemDeckReshuffled,
     SkyshardObtained,
     TileDrawn,
     TileEpRaised,
@@ -371,7 +372,7 @@ def open_cache(d: Decision, hero_id: str, h: Hex) -> None:
     once every card above it has been taken or cycled too, oldest first."""
     pack = d.ctx.pack
     legendary = next(c.kind for c in d.state.caches if tuple(c.hex) == h) is Marker.LEGENDARY_CACHE
-    kind = [i for i in sorted(pack.items) if pack.items[i].legendary == legendary] or sorted(pack.items)
+    kind = _item_cards(d, legendary)
     deck = [i for i in kind if i not in d.delve.items_drawn]
     above = [i for i in deck if i not in d.delve.items_cycled]
     if above:
@@ -389,6 +390,23 @@ def open_cache(d: Decision, hero_id: str, h: Hex) -> None:
         d.emit_delve(ItemFound(hero=hero_id, item=item.id, draw=n))
     else:
         d.emit_delve(ItemCycled(item=item.id, draw=n))
+
+
+def _item_cards(d: Decision, legendary: bool) -> list[str]:
+    """The item cards a cache of that face opens on: the pack's, fresh, or
+    a campaign's item deck as it stands (ITEM-9), whose discard pile is
+    shuffled back into the tray once every card of the deck is out."""
+    pack = d.ctx.pack
+    deck = d.delve.item_deck
+    if deck is None:
+        return [i for i in sorted(pack.items) if pack.items[i].legendary == legendary] or sorted(pack.items)
+    if not any(pack.items[i].legendary == legendary for i in pack.items):
+        legendary = not legendary  # a pack with no cards of that kind uses the others
+    cards, pile = deck.of_kind(pack, legendary)
+    if pile and all(i in d.delve.items_drawn for i in cards):
+        d.emit_delve(ItemDeckReshuffled(legendary=legendary, cards=pile))
+        cards, _ = d.delve.item_deck.of_kind(pack, legendary)
+    return list(cards)
 
 
 def lockpick(d: Decision, hero_id: str, what: str, h: Hex, code: LockCode) -> bool:

@@ -416,8 +416,14 @@ def _(e: ev.CacheOpened, state, pack) -> str:
 def _(e: dv.DelveBegun, state, pack) -> str:
     d = e.state
     piles = ", ".join(f"{len(tiles)} {shape}" for shape, tiles in d.piles)
+    aside = [card for card, spec in pack.cards.items() if spec.sp and card not in d.deck] if pack else []
+    held = f" ({_plural(len(aside), 'card')} marked SP set aside, CLEANUP-6)" if aside else ""
+    items = d.item_deck
+    dealt = (f"; the campaign's item deck: {_plural(len(items.cards), 'card')}, {len(items.discards)} on its"
+             " discard pile (ITEM-9)") if items is not None else ""
     return _cite(cited_rule(e), f"the Entrance is placed; tiles face down by shape ({piles}), a delve deck of"
-                                f" {_plural(len(d.deck), 'card')}; {_plural(d.required, 'skyshard')} required")
+                                f" {_plural(len(d.deck), 'card')}{held}; {_plural(d.required, 'skyshard')} required"
+                                + dealt)
 
 
 @_describe.register
@@ -471,6 +477,10 @@ def _(e: dv.CardDiscarded, state, pack) -> str:
 
 @_describe.register
 def _(e: dv.SkyshardObtained, state, pack) -> str:
+    if not e.count:  # every required skyshard was held already
+        return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} obtains the skyshards on tile {e.tile}"
+                                    f" ({_card(pack, e.card)}): every one required is held, so they are ignored"
+                                    " (SKYSHARD-9), and the card's skyshard effect resolves all the same")
     return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} obtains {_plural(e.count, 'skyshard')} on tile"
                                 f" {e.tile} ({_card(pack, e.card)})")
 
@@ -500,6 +510,13 @@ def _(e: dv.ItemFound, state, pack) -> str:
 @_describe.register
 def _(e: dv.ItemCycled, state, pack) -> str:
     return _cite(cited_rule(e), f"{_item(pack, e.item)} goes under the item deck")
+
+
+@_describe.register
+def _(e: dv.ItemDeckReshuffled, state, pack) -> str:
+    kind = "Legendary" if e.legendary else "Common"
+    return _cite(cited_rule(e), f"the {kind} item deck ran out: its discard pile of"
+                                f" {_plural(len(e.cards), 'card')} is shuffled into the tray")
 
 
 @_describe.register

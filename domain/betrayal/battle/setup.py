@@ -12,6 +12,7 @@ from domain.kernel.rng import check_seed
 
 from domain.betrayal import RULES_VERSION
 from domain.betrayal.delve.aggregate import DelveBegun, DelveState
+from domain.betrayal.delve.deck import delve_deck
 from domain.betrayal.delve.map import entrance
 from domain.betrayal.vocab import LEVELS, Objective, Status
 
@@ -201,7 +202,8 @@ def start_delve(d: Decision, cmd: StartDelve) -> None:
         party_size=len(cmd.party), xp=cmd.xp, seed=cmd.seed, tiles=(entrance(pack),),
         piles=tuple((shape, tuple(sorted(t.id for t in pack.tiles.values() if t.shape == shape)))
                     for shape in shapes),
-        deck=tuple(sorted(pack.cards)),
+        deck=delve_deck(pack),  # CLEANUP-6: the cards marked SP are set aside
+        item_deck=cmd.item_deck,
     )))
     for member, h in zip(cmd.party, _placements(d, cmd, "DELVE-10a")):
         d.emit(ev.AdventurerPlaced(hero=hero_id(member.name), hex=h, form=member.form))

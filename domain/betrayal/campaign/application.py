@@ -11,6 +11,7 @@ from domain.kernel.games import GameApp, Result
 from domain.betrayal.battle.ruleset import ADVENTURERS, BETRAYAL
 from domain.betrayal.battle.state import Outcome
 from domain.betrayal.delve.aggregate import DelveConcluded, DelveRestored
+from domain.betrayal.delve.deck import ItemDeck
 from domain.betrayal.vocab import Difficulty
 
 from . import commands as cc
@@ -102,6 +103,21 @@ def battle_loot(app: GameApp, battle_id: str) -> tuple[tuple[str, str], ...]:
         return ()
     names = {h.id: h.name for h in app.battle(battle_id).state.heroes}
     return tuple((names.get(hero, hero), item) for hero, item in delve.loot)
+
+
+def battle_discards(app: GameApp, battle_id: str) -> tuple[str, ...]:
+    """The item cards the party of a finished battle gave up in it
+    (OVERTAX-4, CONSUMABLE-1, PET-3): onto the item deck's pile (ITEM-9)."""
+    return tuple(item for h in app.battle(battle_id).state.heroes for item in h.discarded)
+
+
+def party_item_deck(app: GameApp, names: list[str]) -> ItemDeck | None:
+    """The item deck a delve of ``names`` is dealt: their campaign's
+    (ITEM-9), or None when they are not one campaign's party."""
+    from .item_deck import deck
+
+    state = party_campaign(app, names)
+    return deck(app.pack_of(CAMPAIGN), state) if state is not None else None
 
 
 def party_campaign(app: GameApp, names: list[str]) -> CampaignState | None:

@@ -4,6 +4,8 @@ find their streams."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from domain.kernel.messages import Command
 
 from domain.betrayal.vocab import Difficulty
@@ -39,11 +41,16 @@ class Enlist(Command, frozen=True, kw_only=True):
 class GainRewards(Command, frozen=True, kw_only=True):
     """Open the Reward Phase of a finished battle: ``xp`` is what it gave
     (REWARD-1); ``loot`` the item cards its caches gave, as (adventurer,
-    item), each to the one who opened the cache (ITEM-1)."""
+    item), each to the one who opened the cache (ITEM-1); ``discarded``
+    the item cards given up in it (onto the item deck's pile, ITEM-9)."""
 
     battle_id: str
     xp: int
     loot: tuple[tuple[str, str], ...] = ()
+    discarded: tuple[str, ...] = ()  # item cards the battle's party gave up in it (ITEM-9: the discard pile)
+
+    # Added with the campaign's item deck: logs from before hold Reward Phases without it.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"discarded"})
 
 
 class Advance(Command, frozen=True, kw_only=True):
@@ -82,10 +89,15 @@ class TrainLine(Command, frozen=True, kw_only=True):
 class Rest(Command, frozen=True, kw_only=True):
     """End the day: Adventurers Rest. ``remove`` picks, per adventurer, the
     positions (from 1) of the cooldown dice to take off; ``discard`` the item
-    each gives up where the difficulty asks one (Expert)."""
+    each gives up where the difficulty asks one (Expert); ``trade`` the
+    items handed over once they rested, as (giver, item, receiver)."""
 
     remove: tuple[tuple[str, tuple[int, ...]], ...] = ()
     discard: tuple[tuple[str, str], ...] = ()
+    trade: tuple[tuple[str, str, str], ...] = ()
+
+    # Added with trades: logs from before hold rests without it.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"trade"})
 
 
 class Promote(Command, frozen=True, kw_only=True):

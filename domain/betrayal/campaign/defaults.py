@@ -58,8 +58,9 @@ def promoting(app: GameApp, fields: dict[str, Any]) -> str:
 def reward(app: GameApp, campaign_id: str, fields: dict[str, Any]) -> dict[str, Any]:
     """A Reward Phase's fields, completed: the battle as its id (default:
     the last one the party finished without its Reward Phase), the XP it
-    gave (REWARD-1: ``battle_reward``) and its loot (ITEM-1:
-    ``battle_loot``), each unless given."""
+    gave (REWARD-1: ``battle_reward``), its loot (ITEM-1:
+    ``battle_loot``) and the item cards given up in it (ITEM-9:
+    ``battle_discards``), each unless given."""
     out = dict(fields)
     if out.get("battle_id"):
         out["battle_id"] = app.find_battle(str(out["battle_id"])).battle_id
@@ -69,6 +70,8 @@ def reward(app: GameApp, campaign_id: str, fields: dict[str, Any]) -> dict[str, 
         out["xp"] = ca.battle_reward(app, out["battle_id"])
     if "loot" not in out:
         out["loot"] = ca.battle_loot(app, out["battle_id"])
+    if "discarded" not in out:
+        out["discarded"] = ca.battle_discards(app, out["battle_id"])
     return out
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 from uuid import UUID
 
 import msgspec
@@ -49,6 +50,11 @@ class CampaignState(msgspec.Struct, frozen=True, kw_only=True):
     rewarded: tuple[str, ...] = ()  # battles whose Reward Phase was held (REWARD-1)
     reward: str = ""  # the battle whose Reward Phase is open, "" when none
     advanced: tuple[str, ...] = ()  # who has bought an advancement in the open phase (REWARD-2)
+    items_out: tuple[str, ...] = ()  # item cards caches dealt from the item deck, not discarded yet (ITEM-9)
+    item_discards: tuple[str, ...] = ()  # the item deck's discard pile (ITEM-9)
+
+    # Added with the campaign's item deck: logs from before hold campaigns without them.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"items_out", "item_discards"})
 
     def member(self, name: str) -> Member | None:
         """The party member called ``name`` (any case), or None."""
@@ -126,6 +132,30 @@ class DayEnded(CampaignEvent, frozen=True, kw_only=True):
     day: int
 
 
+class ItemCardsDealt(CampaignEvent, frozen=True, kw_only=True):
+    """ITEM-9: item cards a battle's caches took from the campaign's item
+    deck (ITEM-1), now in the party's hands."""
+
+    TOPIC = "betrayal.ItemCardsDealt"
+    cards: tuple[str, ...]
+
+
+class ItemCardsDiscarded(CampaignEvent, frozen=True, kw_only=True):
+    """ITEM-9: item cards of the item deck a party member gave up, onto its
+    discard pile."""
+
+    TOPIC = "betrayal.ItemCardsDiscarded"
+    cards: tuple[str, ...]
+
+
+class ItemPileShuffledBack(CampaignEvent, frozen=True, kw_only=True):
+    """ITEM-9: the Common (or Legendary) item deck ran out in a battle, so
+    its discard pile (``cards``) was shuffled and put back in the tray."""
+
+    TOPIC = "betrayal.ItemPileShuffledBack"
+    cards: tuple[str, ...]
+
+
 class SessionEnded(CampaignEvent, frozen=True, kw_only=True):
     """The session is over; the next begins (SESSION-EP-3 reads its number)."""
 
@@ -165,6 +195,22 @@ def evolve_campaign(state: CampaignState | None, event: Event) -> CampaignState:
         return replace(state, reward="", advanced=())
     if isinstance(event, DayEnded):
         return replace(state, day=event.day + 1)
+    if isinstance(event, ItemCardsDealt):
+        return replace(state, items_out=state.items_out + event.cards)
+    if isinstance(event, ItemCardsDiscarded):
+        return replace(state, items_out=_without(state.items_out, event.cards),
+                       item_discards=state.item_discards + event.cards)
+    if isinstance(event, ItemPileShuffledBack):
+        return replace(state, item_discards=_without(state.item_discards, event.cards))
     if isinstance(event, SessionEnded):
         return replace(state, session=event.session + 1)
     return state
+
+
+def _without(cards: tuple[str, ...], gone: tuple[str, ...]) -> tuple[str, ...]:
+    """``cards`` less one copy of each of ``gone``."""
+    left = list(cards)
+    for card in gone:
+        if card in left:
+            left.remove(card)
+    return tuple(left)

@@ -40,6 +40,11 @@ _LINES: dict[type, tuple[str, Callable[[Any, Pack | None], str]]] = {
     cp.RewardPhaseEnded: ("REWARD-4", lambda e, p: f"the Reward Phase of {e.battle_id} ends"),
     cp.DayEnded: ("REST-1", lambda e, p: f"day {e.day} ends: the adventurers rest"),
     cp.SessionEnded: ("", lambda e, p: f"session {e.session} ends"),
+    cp.ItemCardsDealt: ("ITEM-9", lambda e, p: "the item deck gives up " + ", ".join(_name(p, i) for i in e.cards)),
+    cp.ItemCardsDiscarded: ("ITEM-9", lambda e, p: ", ".join(_name(p, i) for i in e.cards)
+                            + " onto the item deck's discard pile"),
+    cp.ItemPileShuffledBack: ("ITEM-9", lambda e, p: f"the item deck ran out: its discard pile of {len(e.cards)}"
+                                                     " shuffled back into the tray"),
     ae.AdventurerRecruited: ("CLASS-1", lambda e, p: f"{e.state.name} the {e.state.race} {e.state.class_id} is"
                                                      f" recruited: {e.state.hp} HP, lines"
                                                      f" {', '.join(e.state.lines) or '—'}"),
@@ -60,6 +65,13 @@ _LINES: dict[type, tuple[str, Callable[[Any, Pack | None], str]]] = {
     ae.XpCapped: ("ADVANCE-12", lambda e, p: f"keeps {e.kept} XP; {e.tenacity} buys Tenacity, {e.lost} is lost"),
     ae.Rested: ("REST-1", lambda e, p: f"rests: heals {e.healed} HP, {len(e.removed)} cooldown dice off"
                                        + (f", gives up {_name(p, e.discarded)} (REST-2)" if e.discarded else "")),
+    ae.RestForgone: ("REST-2", lambda e, p: ("keeps its items and does not rest (a rest costs one here)" if e.held
+                                             else "has no item to give up and does not rest")),
+    ae.PartyFell: ("END-1c", lambda e, p: f"fell with the whole party in {e.battle_id}: its next rest is owed"
+                                          " (on Expert 1 HP without an item given up)"),
+    ae.ItemGiven: ("REST-3", lambda e, p: f"gives {_name(p, e.item)} to {e.to} in a trade"),
+    ae.ItemReceived: ("REST-3", lambda e, p: f"receives {_name(p, e.item)} from {e.giver} into the Pack"
+                                             + (" (expended)" if e.expended else "")),
     ae.ItemGained: ("READY-1", lambda e, p: f"gains {_name(p, e.item)} into "
                                             + ("a ready slot" if e.ready else "the Pack")),
     ae.ItemMoved: ("READY-4", lambda e, p: f"moves {_name(p, e.item)} to "

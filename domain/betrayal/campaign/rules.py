@@ -6,9 +6,8 @@ the rules leave to the facts (betrayal-facts "Fills CLEANUP-1 ..." and
 "Fills CLEANUP-4c ..."); RULES-COVERAGE.md lists them:
 REWARD-1 gain a finished battle's rewards once, REWARD-2 untrain before
 advancing, REWARD-3 advancements only in an open Reward Phase, REWARD-4 one
-phase at a time and nothing else while it is open, REST-1 the End of Day
-heals and clears the track by difficulty, REST-2 at Expert a rest costs an
-item, BETWEEN-1 an adventurer in a battle not ended is left be.
+phase at a time and nothing else while it is open, REST-1 to REST-3 the End
+of Day (``rest``), BETWEEN-1 an adventurer in a battle not ended is left be.
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ from domain.betrayal.adventurer.mat import starting_mat
 from domain.betrayal.adventurer.state import AdventurerState
 
 from . import game as cp
+from . import item_deck, rest
 from . import commands as cc
 from .game import CampaignContext
 
@@ -149,7 +149,9 @@ def _rewards(state: cp.CampaignState, c: cc.GainRewards, ctx: CampaignContext) -
         events[member.adventurer_id].append(gained)
         held[member.adventurer_id] = ae.evolve(held[member.adventurer_id], gained)
     writes = tuple(_to(m, *events[m.adventurer_id]) for m, _ in fought)
-    return Outcome([cp.RewardsGained(battle_id=c.battle_id, xp=c.xp)], writes)
+    cards = item_deck.dealt(ctx.pack, state, tuple(item for _, item in c.loot)) \
+        + item_deck.discarded(ctx.pack, c.discarded)  # ITEM-9: the campaign's item deck
+    return Outcome([cp.RewardsGained(battle_id=c.battle_id, xp=c.xp), *cards], writes)
 
 
 def _in_phase(state: cp.CampaignState, what: str) -> None:
@@ -215,46 +217,37 @@ def _train(state: cp.CampaignState, c: cc.TrainLine, ctx: CampaignContext) -> Ou
 
 
 def _rest(state: cp.CampaignState, c: cc.Rest, ctx: CampaignContext) -> Outcome:
+    """The End of Day: each adventurer rests as it chooses (REST-1, REST-2,
+    END-1c), then the trades (REST-3); ``rest`` has the rules."""
     _not_in_phase(state, "rest")
-    rule = ctx.pack.campaign.rest[state.difficulty.value] if ctx.pack.campaign else None
-    heal, remove, needs_item = (rule.heal, rule.remove, rule.discard_item) if rule else (1, 1, False)
+    t = rest.terms(ctx.pack, state.difficulty.value)
     picks = {name.lower(): positions for name, positions in c.remove}
     gives = {name.lower(): item for name, item in c.discard}
-    for name in list(picks) + list(gives):
+    for name in [*picks, *gives, *(n for giver, _, receiver in c.trade for n in (giver, receiver))]:
         _who(state, ctx, name)
-    writes = []
+    events: dict[str, list[Event]] = {}
+    now: dict[str, AdventurerState] = {}
     for m in state.party:
         a = ctx.adventurers[m.adventurer_id]
         assert a is not None
         _not_fighting(a)
-        discarded = gives.get(m.name.lower(), "")
-        if needs_item and a.items and not discarded:
-            raise RuleViolation("REST-2", f"at {state.difficulty.value} difficulty {a.name} discards an item to"
-                                          f" rest: name one (--discard {a.name}:ITEM)")
-        if discarded:
-            inventory.discard(a, discarded)
-        if needs_item and not a.items:
-            writes.append(_to(m, ae.Rested(healed=0)))  # nothing to give up: no rest
-            continue
-        chosen = picks.get(m.name.lower())
-        if chosen is None:
-            removed = tuple(range(min(remove, len(a.track))))  # default: the front of the queue
-        else:
-            if len(chosen) > remove or len(set(chosen)) != len(chosen):
-                raise RuleViolation("REST-1", f"{a.name} may take {remove} different cooldown dice off at"
-                                              f" {state.difficulty.value} difficulty")
-            if any(not 1 <= p <= len(a.track) for p in chosen):
-                raise MalformedCommand(f"{a.name}'s track holds {len(a.track)} dice: positions 1 to {len(a.track)}")
-            removed = tuple(sorted(p - 1 for p in chosen))
-        bonus = 0
-        if discarded:
-            card = inventory.gear(ctx.pack, discarded)
-            # CONSUMABLE-2: a consumable given up to rest may do its work first.
-            if str(card.kind) == "consumable" and card.effect is not None and str(card.effect.kind) == "heal":
-                bonus = card.effect.amount
-        healed = min(heal + bonus, a.max_hp - a.hp)
-        writes.append(_to(m, ae.Rested(healed=healed, removed=removed, discarded=discarded)))
-    return Outcome([cp.DayEnded(day=state.day)], tuple(writes))
+        done = rest.rest_one(a, t, ctx.pack, gives.get(m.name.lower(), ""), picks.get(m.name.lower()))
+        events[m.adventurer_id] = [done]
+        now[m.adventurer_id] = ae.evolve(a, done)
+    unrested = tuple(now[m.adventurer_id].name for m in state.party
+                     if not rest.rested(events[m.adventurer_id][0]))
+    for giver_name, item, receiver_name in c.trade:
+        giver, receiver = state.member(giver_name), state.member(receiver_name)
+        assert giver is not None and receiver is not None  # checked by _who above
+        given, received = rest.trade(now[giver.adventurer_id], now[receiver.adventurer_id], item.strip().lower(),
+                                     ctx.pack, t, unrested)
+        for member, event in ((giver, given), (receiver, received)):
+            events[member.adventurer_id].append(event)
+            now[member.adventurer_id] = ae.evolve(now[member.adventurer_id], event)
+    given_up = [e.discarded for m in state.party for e in events[m.adventurer_id][:1]
+                if isinstance(e, ae.Rested) and e.discarded]
+    return Outcome([cp.DayEnded(day=state.day), *item_deck.discarded(ctx.pack, given_up)],
+                   tuple(_to(m, *events[m.adventurer_id]) for m in state.party))
 
 
 def _promote(state: cp.CampaignState, c: cc.Promote, ctx: CampaignContext) -> Outcome:
@@ -272,13 +265,15 @@ def _promote(state: cp.CampaignState, c: cc.Promote, ctx: CampaignContext) -> Ou
 def _end_session(state: cp.CampaignState, c: cc.EndSession, ctx: CampaignContext) -> Outcome:
     _not_in_phase(state, "end the session")
     writes = []
+    cards: tuple[str, ...] = ()
     for m in state.party:
         a = ctx.adventurers[m.adventurer_id]
         assert a is not None
         _not_fighting(a)
         gone = tuple(i for i in a.items if str(inventory.gear(ctx.pack, i).kind) in ("pet", "enchantment"))
         writes.append(_to(m, ae.SessionClosed(session=state.session, discarded=gone)))
-    return Outcome([cp.SessionEnded(session=state.session)], tuple(writes))
+        cards += gone
+    return Outcome([*item_deck.discarded(ctx.pack, cards), cp.SessionEnded(session=state.session)], tuple(writes))
 
 
 def _item(state: cp.CampaignState, c: cc.ItemCommand, ctx: CampaignContext) -> Outcome:
@@ -298,7 +293,8 @@ def _item(state: cp.CampaignState, c: cc.ItemCommand, ctx: CampaignContext) -> O
         event = inventory.use(a, item, pack)
     else:
         event = inventory.replenish(a, item, pack)
-    return Outcome([], (_to(member, event),))
+    gone = isinstance(event, ae.ItemDiscarded) or (isinstance(event, ae.ItemUsed) and event.discarded)
+    return Outcome(item_deck.discarded(pack, [item]) if gone else [], (_to(member, event),))
 
 
 _HANDLERS = {

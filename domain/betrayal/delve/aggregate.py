@@ -16,7 +16,7 @@ counter (``draw_counter``), so they never disturb the battle's dice.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 from msgspec.structs import replace
@@ -24,6 +24,7 @@ from msgspec.structs import replace
 from domain.kernel.hexes import Hex
 from domain.kernel.messages import Event
 
+from domain.betrayal.delve.deck import ItemDeck
 from domain.betrayal.vocab import Objective
 
 
@@ -112,6 +113,10 @@ class DelveState(msgspec.Struct, frozen=True, kw_only=True):
     items_cycled: tuple[str, ...] = ()  # item cards put under the deck by a failed lockpick, oldest first
     sprung: tuple[str, ...] = ()  # tiles whose trap has been tested (facts default: once)
     concluded: str = ""  # how the delve ended, once it has
+    item_deck: ItemDeck | None = None  # a campaign's item deck (ITEM-9); None: the pack's item cards, fresh
+
+    # Added with the campaign's item deck: logs from before hold delves without it.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"item_deck"})
 
     @property
     def drawn(self) -> int:
@@ -283,6 +288,15 @@ class ItemCycled(DelveEvent, frozen=True, kw_only=True):
     draw: int  # as for ItemFound
 
 
+class ItemDeckReshuffled(DelveEvent, frozen=True, kw_only=True):
+    """ITEM-9: the campaign's Common (or Legendary) item deck ran out, so
+    its discard pile, ``cards``, was shuffled and put back in the tray."""
+
+    TOPIC = "betrayal.ItemDeckReshuffled"
+    legendary: bool
+    cards: tuple[str, ...]
+
+
 class TrapSprung(DelveEvent, frozen=True, kw_only=True):
     """The trap on a tile was tested (once: our default)."""
 
@@ -373,6 +387,11 @@ def evolve_delve(state: DelveState | None, event: Any) -> DelveState | None:
     if isinstance(event, ItemCycled):
         cycled = (*(i for i in s.items_cycled if i != event.item), event.item)  # under the deck (facts: MOVE-5)
         return replace(s, items_cycled=cycled, draws=max(s.draws, event.draw + 1))
+    if isinstance(event, ItemDeckReshuffled):
+        deck = s.item_deck or ItemDeck()
+        back = ItemDeck(cards=(*deck.cards, *event.cards), discards=tuple(i for i in deck.discards
+                                                                          if i not in event.cards))
+        return replace(s, item_deck=back)
     if isinstance(event, TrapSprung):
         return replace(s, sprung=(*s.sprung, event.tile))
     if isinstance(event, DelveConcluded):

@@ -52,6 +52,9 @@ def _rows(app: GameApp, a: AdventurerState, pack: Pack) -> list[tuple[str, str]]
     rows.append(("battles", ", ".join(names.get(b, b) + _outcome(app, b) for b in a.battles) or "—"))
     if a.hp <= 0:
         rows.append(("", "defeated: cannot join a battle (HEALTH-5) until a rest heals it (rk rest)"))
+    if a.wiped:
+        rows.append(("", f"its whole party fell in {names.get(a.wiped, a.wiped)}: its next rest is owed (END-1c;"
+                         " on Expert 1 HP without an item given up)"))
     if a.campaign or a.class_id:
         rows.append(("campaign", a.campaign or "—"))
         rows += _campaign_rows(a, pack)

@@ -66,6 +66,30 @@ class Whose(Kind):
 
 _EXAMPLES = {"positions": "1,3", "item": "bitterroot-draught"}
 
+
+@dataclass(frozen=True)
+class Trade(Kind):
+    """An item handed from one adventurer to another at the End of Day,
+    typed ``GIVER:ITEM:RECEIVER`` (``Ria:notched-dagger:Tarn``): held as
+    the triple (giver, item, receiver)."""
+
+    of: str = field(default="trade", kw_only=True)
+
+    metavar: ClassVar[str] = "GIVER:ITEM:RECEIVER"
+
+    def parse(self, text: str, where: str) -> tuple[str, str, str]:
+        parts = [p.strip() for p in text.split(":")]
+        if len(parts) != 3 or not all(parts):
+            raise MalformedCommand(f"{where} takes GIVER:ITEM:RECEIVER, e.g. Ria:notched-dagger:Tarn"
+                                   f" (not {text[:40]!r})")
+        return (parts[0], parts[1].lower(), parts[2])
+
+    def spell(self, value: Any, placeholders: bool = False) -> str:
+        return quoted(":".join(value))
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "array", "prefixItems": [{"type": "string"}] * 3, "minItems": 3, "maxItems": 3}
+
 WHO = Param("adventurer", Unit("adventurer"), "The adventurer's name (any case).", metavar="NAME")
 ITEM = Param("item", Text("item", lower=True), "An item id (see `rk items`).", metavar="ITEM")
 
@@ -98,6 +122,9 @@ REWARD = _verb(
           " the pack's reward table).", option="--xp", metavar="XP", required=False),
     Param("loot", Whose(Text("item", lower=True)), "An item card a cache gave, to the one who opened it (default:"
           " the delve's loot, ITEM-1).", option="--loot", metavar="NAME:ITEM", repeat=True),
+    Param("discarded", Text("item", lower=True), "An item card given up in the battle, onto the item deck's"
+          " discard pile (default: those the battle's party gave up, ITEM-9).", option="--discarded",
+          metavar="ITEM", repeat=True),
     details="Without --loot, the item cards the battle's caches gave go to those who opened them; without --xp, the"
             " pack's reward for the encounter on success, nothing on failure, an Uncover delve's skyshard XP either"
             " way (OBJ-10, OBJ-11).",
@@ -170,12 +197,16 @@ PROMOTE = _verb(
 )
 REST = _verb(
     "rest", cc.Rest, "End the day: every adventurer heals and takes cooldown dice off, as the difficulty allows"
-    " (REST-1, REST-2).",
+    " (REST-1, REST-2; END-1c: on Expert a party that fell heals 1 HP without an item), then trades (REST-3).",
     Param("remove", Whose(Numbers(of="positions", low=1)), "Which cooldown dice an adventurer takes off, by"
           " position from 1 (default: the front of the track).", option="--remove", metavar="NAME:POSITIONS",
           repeat=True),
     Param("discard", Whose(Text("item", lower=True)), "The item an adventurer gives up to rest (Expert"
-          " difficulty).", option="--discard", metavar="NAME:ITEM", repeat=True),
+          " difficulty; REST-2: one who keeps its items does not rest, the others still do).",
+          option="--discard", metavar="NAME:ITEM", repeat=True),
+    Param("trade", Trade(), "An item handed over once the adventurers rested, into the receiver's Pack"
+          " (REST-3: at Expert both sides must have rested).", option="--trade", metavar="GIVER:ITEM:RECEIVER",
+          repeat=True),
 )
 
 

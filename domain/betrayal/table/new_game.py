@@ -28,7 +28,11 @@ def start_dungeon(app: GameApp, r: Any) -> Result:
 
 def start_delve(app: GameApp, r: Any) -> Result:
     """Set up the delve ``r`` asks for (DELVE-7 to DELVE-12)."""
-    return application.new_delve(app, delve=r.delve, **_options(app, r, r.delve))
+    from domain.betrayal.campaign.application import party_item_deck
+
+    options = _options(app, r, r.delve)
+    deck = party_item_deck(app, [m.name for m in options["party"]])  # ITEM-9: a campaign party's caches
+    return application.new_delve(app, delve=r.delve, item_deck=deck, **options)
 
 
 def party_xp(app: GameApp, names: list[str], xp: int | None, climax: bool) -> int:
