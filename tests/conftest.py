@@ -55,3 +55,26 @@ def postgres_app_name(postgres_store: str):
     name = f"t{uuid4().hex[:12]}"
     yield name
     drop_postgres_tables(postgres_store, name)
+
+
+# -- tiers -------------------------------------------------------------------------
+# The quick tier (the default, the README's test command) runs every check:
+# every rule test, and each property, process and store test on a few
+# well-chosen cases. The full tier adds the rest of those cases (``slow``):
+# more seeds, the same checks through real processes, 100,000-event stores.
+# ``pytest -m slow`` runs only them; ``--full`` runs both; an explicit ``-m``
+# is obeyed as given. CI (.ci/run) runs both tiers.
+
+
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true",
+                     help="run the full tier too: every seed and case marked slow (default: the quick tier)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--full") or config.getoption("markexpr"):
+        return
+    quick = [item for item in items if item.get_closest_marker("slow") is None]
+    if len(quick) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("slow")])
+        items[:] = quick

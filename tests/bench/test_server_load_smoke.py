@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:  # bench/ is not an installed package
 
 from bench import server_load  # noqa: E402
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 def databases(url: str) -> set[str]:

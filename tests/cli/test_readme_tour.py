@@ -27,6 +27,7 @@ def test_the_readme_has_a_tour():
     assert steps[0].command.startswith("rk ")
 
 
+@pytest.mark.slow  # 90 `rk` processes: the full tier (CI) runs it
 def test_every_command_of_the_tour_exits_as_shown_and_prints_what_it_shows(tour):
     steps, results = tour
     for n, step in enumerate(steps):

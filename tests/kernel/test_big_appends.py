@@ -83,6 +83,7 @@ def test_append_batches_is_all_or_nothing_on_a_conflict(app):
     assert app.append(wrap(fresh, 0, [CounterStarted(start=0)], "a")) == app.max_notification_id()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_100k_event_stream_is_appended_in_one_transaction(kind, tmp_path, request):
     """Point 6: 100,000 events in one transaction, read back whole."""
@@ -120,6 +121,7 @@ print(app.append(envelopes), round(time.perf_counter() - t, 2))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_one_append_of_100k_events_on_postgresql_does_not_hang(postgres_store, postgres_app_name):
     """Point 6: a single ``append`` of 100,000 envelopes (which hung in
@@ -201,6 +203,7 @@ print(app.max_notification_id())
 """
 
 
+@pytest.mark.slow  # the same check with threads runs in the quick tier
 @pytest.mark.postgres
 def test_many_processes_starting_on_a_fresh_schema_all_succeed(postgres_store, postgres_app_name):
     """Point 7: 24 processes create the same tables at once: none fails."""

@@ -26,6 +26,7 @@ from uuid import uuid4
 
 import msgspec
 import pytest
+from tiers import quick_first
 from kernel_play import CheckedGame, Player, play_checked
 from postgres_tables import drop_postgres_tables
 
@@ -170,7 +171,7 @@ def check_export_import(game: CheckedGame) -> None:
         assert state_digest(fresh.battle(game.battle_id).state) == header["final_state_digest"]
 
 
-@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("seed", quick_first(range(24), 6))
 def test_random_labyrinth_battles_hold_through_the_kernel_with_undo_and_redo(seed: int) -> None:
     with Snapshotting("memory") as app:
         game = play_checked(app, PLAYER, f"lab{seed}", random.Random(seed))
@@ -192,7 +193,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[type
     drop_postgres_tables(setting, app_class.name)
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", quick_first(range(3), 1))
 def test_labyrinth_battles_on_a_real_store_match_memory(store, seed: int) -> None:
     app_class, setting = store
     with app_class(setting) as app:

@@ -24,6 +24,7 @@ from pathlib import Path
 from uuid import uuid4
 
 import pytest
+from tiers import quick_first
 from delve_play import (
     DELVES,
     DUNGEONS,
@@ -74,7 +75,7 @@ def _play(app: BetrayalApp, seed: int, checked: type[CheckedDelve] = CheckedDelv
     return play_delve(app, random_delve_table(rnd, SETUPS), f"v{seed}", rnd, checked=checked)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", quick_first(SEEDS, 12))
 def test_random_delves_and_dungeons_end_and_undo_exactly_across_both_streams(seed: int) -> None:
     """DELVE-7..12, EXPLORATION-5..12, UNDO-2: no dead end, every battle
     ends, undo restores battle and Delve, loads at past versions (battle and
@@ -156,7 +157,7 @@ def _same_as_memory(game: CheckedDelve, seed: int) -> None:
         assert [e.event for e in memory.events(stream)] == [e.event for e in game.app.events(stream)]
 
 
-@pytest.mark.parametrize("seed", SQLITE_SEEDS)
+@pytest.mark.parametrize("seed", quick_first(SQLITE_SEEDS, 1))
 def test_delves_hold_on_sqlite_and_match_memory(tmp_path: Path, seed: int) -> None:
     """Store independence: a new connection on the SQLite file loads the
     battle and its Delve at every version as they were live."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from tiers import quick_first
 from delve_play import DUNGEONS, random_delve_table
 from msgspec.structs import replace
 from random_battles import MAX_COMMANDS, pick, random_table, typed
@@ -45,8 +46,8 @@ def _faces_of(line: str) -> str:
     return words[words.index("--faces") + 1] if "--faces" in words else ""
 
 
-@pytest.mark.parametrize("seed, physical", [(seed, False) for seed in range(25)] +
-                         [(seed, True) for seed in range(2000, 2010)])
+@pytest.mark.parametrize("seed, physical", quick_first([(seed, False) for seed in range(25)], 4) +
+                         quick_first([(seed, True) for seed in range(2000, 2010)], 2))
 def test_every_command_legal_in_a_random_clash_reads_back_from_its_line(seed, physical):
     rnd = random.Random(seed)
     table = random_table(rnd, physical)
@@ -64,7 +65,7 @@ def test_every_command_legal_in_a_random_clash_reads_back_from_its_line(seed, ph
     assert state.phase is Phase.ENDED
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", quick_first(range(6), 2))
 def test_every_command_legal_in_a_random_delve_or_dungeon_reads_back_from_its_line(seed):
     rnd = random.Random(seed)
     table = random_delve_table(rnd, setups=("whispering-barrow", "drowned-cistern", *DUNGEONS))

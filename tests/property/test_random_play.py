@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from tiers import quick_first
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
@@ -66,7 +67,7 @@ def _accepted(seed, state, command, ctx) -> list[BattleEvent]:
         raise AssertionError(f"seed {seed}: listed {command} refused: {e!r} ({state_summary(state)})") from e
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", quick_first(SEEDS, 100))
 def test_random_legal_play_ends_without_dead_ends_and_replays_to_the_live_state(seed: int) -> None:
     play(seed)
 
@@ -77,13 +78,13 @@ def test_any_seed_plays_to_an_end_that_replay_reproduces(seed: int) -> None:
     play(seed)
 
 
-@pytest.mark.parametrize("seed", PHYSICAL_SEEDS)
+@pytest.mark.parametrize("seed", quick_first(PHYSICAL_SEEDS, 10))
 def test_physical_dice_battles_with_typed_faces_play_to_an_end(seed: int) -> None:
     _, events, _ = play(seed, physical_dice=True)
     assert all(e.typed for e in events if isinstance(e, DiceRolled))
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", quick_first(range(30), 10))
 def test_physical_dice_offer_the_same_engages_as_rolled_dice(seed: int) -> None:
     """The option changes who rolls, not what may be engaged: at every step
     of a battle the physical twin lists the same engages, with faces to type."""
