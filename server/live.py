@@ -24,6 +24,7 @@ from uuid import UUID
 
 from domain.kernel.games import GameApp
 
+from .store_down import one_line
 from .workers import Workers
 
 POLL = 0.2  # seconds between looks at the notification log
@@ -44,6 +45,7 @@ class ChangeFeed:
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._listener: Any = None
+        self._store_away = False
 
     async def start(self) -> None:
         self._seen = await self.workers.run(_max_id)
@@ -112,6 +114,15 @@ class ChangeFeed:
         """How many viewers are watching, over every game."""
         return sum(len(w) for w in self._watchers.values())
 
+    def _away(self, error: Exception | None) -> None:
+        """Say in one line when the store stops answering the feed, and
+        when it answers again (not once per look)."""
+        if error is not None and not self._store_away:
+            log.warning("change feed: cannot read the store: %s", one_line(str(error)) or type(error).__name__)
+        elif error is None and self._store_away:
+            log.warning("change feed: the store answers again")
+        self._store_away = error is not None
+
     async def _follow(self) -> None:
         while True:
             with contextlib.suppress(asyncio.TimeoutError):
@@ -121,13 +132,15 @@ class ChangeFeed:
                 # Nobody watches: only keep the position (one cheap query).
                 try:
                     self._seen = await self.workers.run(_max_id)
-                except Exception:  # the store is away for a moment: look again later
-                    log.warning("change feed: cannot read the store", exc_info=True)
+                    self._away(None)
+                except Exception as e:  # the store is away for a moment: look again later
+                    self._away(e)
                 continue
             try:
                 moved, self._seen = await self.workers.run(_moved_since, self._seen, dict(self._streams))
-            except Exception:
-                log.warning("change feed: cannot read the store", exc_info=True)
+                self._away(None)
+            except Exception as e:
+                self._away(e)
                 continue
             for battle_id, version in moved.items():
                 self.tell(battle_id, version)
