@@ -48,10 +48,19 @@ class ChangeFeed:
         self._store_away = False
 
     async def start(self) -> None:
-        self._seen = await self.workers.run(_max_id)
+        """Follow the store from where it is now; a store away at the
+        start is followed from where it is once it answers (one log line
+        says so), the server answering 503 meanwhile."""
+        try:
+            self._seen = await self.workers.run(_max_id)
+        except Exception as e:
+            self._away(e)
         self._task = asyncio.create_task(self._follow())
         if self.workers.postgres:
-            await self._listen()
+            try:
+                await self._listen()
+            except Exception as e:  # the poll is still there to find what others write
+                self._away(e)
 
     async def stop(self) -> None:
         if self._listener is not None:
@@ -128,8 +137,9 @@ class ChangeFeed:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll)
             self._wake.clear()
-            if not self._streams:
-                # Nobody watches: only keep the position (one cheap query).
+            if not self._streams or self._seen < 0:
+                # Nobody watches (or the position is not known yet): only
+                # keep the position (one cheap query).
                 try:
                     self._seen = await self.workers.run(_max_id)
                     self._away(None)

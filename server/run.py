@@ -22,9 +22,10 @@ from pathlib import Path
 
 from domain.kernel.errors import NotFound
 from domain.kernel.games import GameApp
-from domain.kernel.stores.store_setting import home
+from domain.kernel.stores.store_setting import home, masked
 
 from .passes import Keyring, load_secret
+from .store_down import is_store_error, reason_of
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8700
@@ -177,6 +178,16 @@ def serve(store: str | None, host: str, port: int, game: str | None, workers: in
             lines = links(reader, keyring, base, game).lines()
     except NotFound as e:
         sys.stderr.write(f"rk server: {e}\n")
+        return 1
+    except (ValueError, OSError) as e:  # a setting of no known form, or a bound of the store misspelt
+        sys.stderr.write(f"rk server: {reason_of(e, store)}\n")
+        return 1
+    except Exception as e:
+        if not is_store_error(e):
+            raise
+        # Unreachable, or one it can only read: a server writes, so it does not start.
+        where = masked(store) if store else "the default store"
+        sys.stderr.write(f"rk server: cannot serve {where}: {reason_of(e, store)}\n")
         return 1
     say(f"rulekeeper server on {base}")
     for line in lines:

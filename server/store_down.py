@@ -9,9 +9,9 @@ import sys
 from urllib.parse import unquote, urlsplit
 
 from domain.kernel.errors import RulekeeperError
-from domain.kernel.stores.store_setting import masked
 
 UNREACHABLE = "the store cannot be reached"
+_URL_PASSWORD = re.compile(r"(://[^:/@\s\[\]]+):[^@\s/]*@")  # user:password@ of a URL, not "user[:password]@"
 
 
 class StoreDown(RulekeeperError):
@@ -39,10 +39,15 @@ def store_down(error: BaseException, setting: str | None) -> StoreDown:
     """``error`` as one line that names what failed and not the password."""
     if isinstance(error, StoreDown):
         return error
+    return StoreDown(f"{UNREACHABLE}: {reason_of(error, setting)}")
+
+
+def reason_of(error: BaseException, setting: str | None) -> str:
+    """What the driver said, in one line, without the password."""
     said = one_line(str(error)) or type(error).__name__
     if "readonly" in said or "read-only" in said:
         said += " (this store can only be read here)"
-    return StoreDown(f"{UNREACHABLE}: {hide_password(said, setting)}")
+    return hide_password(said, setting)
 
 
 def one_line(text: str) -> str:
@@ -61,4 +66,4 @@ def hide_password(text: str, setting: str | None) -> str:
         for secret in {password, unquote(password or "")} - {None, ""}:
             text = text.replace(str(secret), "***")
     text = re.sub(r"(password\s*=\s*)('[^']*'|\S+)", r"\1***", text, flags=re.IGNORECASE)
-    return masked(text)
+    return _URL_PASSWORD.sub(r"\1:***@", text)

@@ -39,8 +39,10 @@ class _Failed:
     error: BaseException
 
 
-def pages(pieces: Iterable[bytes], size: int = PAGE_BYTES) -> Iterator[bytes]:
-    """``pieces`` joined into pages of about ``size`` bytes (the last may be shorter)."""
+def pages(pieces: Iterable[bytes], size: int | None = None) -> Iterator[bytes]:
+    """``pieces`` joined into pages of about ``size`` bytes (default
+    ``PAGE_BYTES``; the last may be shorter)."""
+    size = size or PAGE_BYTES
     page = bytearray()
     for piece in pieces:
         page += piece
