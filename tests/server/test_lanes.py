@@ -40,11 +40,11 @@ def test_a_command_and_a_state_read_are_answered_while_a_verify_runs(table: Tabl
         return real(app, p, battle_id)
 
     monkeypatch.setattr(tables, "verify_stored", held_verify)
+    command = table.legal(other)[0]["command"]
     verify, verified = _in_thread(lambda: table.client.get(f"/api/games/{slow}/verify", headers=table.host))
     try:
         assert started.wait(WAIT)
-        command = table.legal_of(other, "EndActivation") or [e["command"] for e in table.legal(other)]
-        acting, acted = _in_thread(lambda: (table.command(other, command[0]),
+        acting, acted = _in_thread(lambda: (table.command(other, command),
                                             table.client.get(f"/api/games/{other}/state", headers=table.host)))
         acting.join(WAIT / 2)
         answered_before_the_verify = bool(acted) and not release.is_set()
@@ -70,17 +70,19 @@ def test_a_command_is_answered_while_an_export_is_being_read(table: Table, monke
         return lines
 
     monkeypatch.setattr(tables, "export", held_export)
+    command = table.legal(other)[0]["command"]
     export, exported = _in_thread(lambda: table.client.get(f"/api/games/{slow}/export", headers=table.host))
     try:
         assert started.wait(WAIT)
-        acting, acted = _in_thread(lambda: table.command(other, table.legal(other)[0]["command"]))
+        acting, acted = _in_thread(lambda: (table.command(other, command),
+                                            table.client.get(f"/api/games/{other}/legal", headers=table.host)))
         acting.join(WAIT / 2)
         answered_before_the_export = bool(acted) and not release.is_set()
     finally:
         release.set()
         export.join(WAIT)
     assert answered_before_the_export, "the command waited behind the export"
-    assert acted[0].status_code == 200 and exported[0].status_code == 200
+    assert acted[0][0].status_code == 200 and acted[0][1].status_code == 200 and exported[0].status_code == 200
 
 
 def _asgi_get(app, path: str, token: str) -> tuple[int, list[bytes]]:
