@@ -82,9 +82,19 @@ async def streamed(workers: Workers, produce: Callable[[GameApp], tuple[Any, Ite
             with contextlib.suppress(RuntimeError):  # the loop is gone: nobody to tell
                 anyio.from_thread.run_sync(send.close)
 
+    def finished(task: asyncio.Task[Any]) -> None:
+        # A call refused before the pump ran (the store unreachable as the
+        # worker's application is made, the server stopping) is told here.
+        _pumps.discard(task)
+        error = None if task.cancelled() else task.exception()
+        if error is not None:
+            with contextlib.suppress(anyio.WouldBlock, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                send.send_nowait(_Failed(error))
+        send.close()
+
     task = asyncio.ensure_future(workers.run(pump))
     _pumps.add(task)
-    task.add_done_callback(_finished)
+    task.add_done_callback(finished)
     try:
         head = await _next(receive, deadline)
         first = await _next(receive, deadline)
@@ -114,9 +124,3 @@ async def _next(receive: Any, deadline: float) -> Any:
             raise item.error
         return item
     raise StoreDown(f"the store did not answer within {deadline:g} s")
-
-
-def _finished(task: asyncio.Task[Any]) -> None:
-    _pumps.discard(task)
-    if not task.cancelled() and task.exception() is not None:  # a worker stopping: nothing left to tell
-        log.warning("a whole log's reader stopped: %s", one_line(str(task.exception())))
