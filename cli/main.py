@@ -263,13 +263,26 @@ def server(
     store: Store = None,
     host: Annotated[str, typer.Option(help="Address to listen on: 127.0.0.1 keeps it to this machine; "
                                            "0.0.0.0 opens it to the network.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on (0: any free one).")] = 8700,
+    port: Annotated[Optional[int], typer.Option(
+        help="Port to listen on. Default: the one this home's server listened on last, else 8700; "
+             "0: the one used last, else any free one; either way a taken port gives way to a free "
+             "one, said in one line. Given a port N, that port or an error. The port is remembered "
+             "($RULEKEEPER_HOME/server-port.json): links handed out stay good across a restart.",
+        show_default="the port used last, else 8700", min=0, max=65535)] = None,
     game: Annotated[Optional[str], typer.Option("--game", help="Print the seat links of this game "
                                                                "(default: the current battle).")] = None,
     workers: Annotated[Optional[int], typer.Option(help="Store threads (default: 1 on SQLite, 4 on PostgreSQL).",
                                                    min=1, max=64)] = None,
     public_url: Annotated[Optional[str], typer.Option("--public-url", help="The address players reach the "
                                                       "server by, for the links (behind a proxy).")] = None,
+    header_timeout: Annotated[float, typer.Option(help="Seconds a connection may take to send a request's "
+                                                       "headers before it is closed.", min=0.1)] = 10.0,
+    keep_alive: Annotated[float, typer.Option(help="Seconds an idle kept-alive connection stays open.",
+                                              min=0.1)] = 5.0,
+    max_connections: Annotated[Optional[int], typer.Option(
+        help="Connections open at once; past it the one idle the longest is closed. Always kept below "
+             "the open-files limit (its soft limit is raised to the hard one at start).",
+        show_default="4096, or the open-files limit less 128", min=1)] = None,
 ) -> None:
     """Serve the table over HTTP: an API and a live table view in the browser.
 
@@ -278,11 +291,13 @@ def server(
     $RULEKEEPER_SERVER_SECRET). Runs until Ctrl-C. Several servers on one PostgreSQL
     store share its games and live updates. The API's document: /api/openapi.json.
     """
+    from server.connections import ConnectionLimits
     from server.run import serve as run_http
 
     root = ctx.find_root().obj
     code = run_http(store if store is not None else getattr(root, "store", None), host, port,
-                    game or getattr(root, "battle", None), workers, public_url)
+                    game or getattr(root, "battle", None), workers, public_url,
+                    limits=ConnectionLimits(header_timeout, keep_alive, max_connections))
     if code:
         raise typer.Exit(code)
 

@@ -18,9 +18,14 @@ def show(s: Session, base: str | None, seat: str | None = None) -> None:
     running on this home, or at ``base``; with ``seat``, that one link
     alone (a seat's name, ``spectators`` or ``host``)."""
     from server.passes import Keyring, load_secret
-    from server.run import DEFAULT_HOST, DEFAULT_PORT, links, running_base
+    from server.port_memory import DEFAULT_PORT, remembered
+    from server.run import DEFAULT_HOST, links, running_base
 
-    base = (base or running_base(warn=_warn) or f"http://{DEFAULT_HOST}:{DEFAULT_PORT}").rstrip("/")
+    base = base or running_base(warn=_warn)
+    if base is None:  # none running: the address a restart keeps (server.port_memory)
+        memory = remembered(warn=_warn)
+        base = memory.base if memory else f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
+    base = base.rstrip("/")
     from server.passes import SECRET_FILE
 
     from domain.kernel.stores.store_setting import home

@@ -11,5 +11,9 @@ An ASGI application over the same application layer as the CLI
 - ``live``: the change feed that tells viewers of every process a game moved;
 - ``views``: a game as the table view draws it, per ruleset;
 - ``openapi``: the OpenAPI document, made from the route table;
-- ``run``: ``rk server``: start, print the links, stop cleanly.
+- ``run``: ``rk server``: start, print the links, stop cleanly;
+- ``port_memory``: the port kept across restarts, so links stay good
+  (``home_files``: the home's small files, written and trusted privately);
+- ``connections``: bounds on silent, idle and too many connections;
+- ``log_throttle``: a repeated log line said once per interval, with a count.
 """

@@ -3,19 +3,20 @@ until Ctrl-C or SIGTERM.
 
 The socket is bound and listening before the links are printed, so a
 link is good the moment it is shown (a request waits in the backlog while
-uvicorn starts). ``--port 0`` takes a free port; the links say which.
+uvicorn starts). Which port: ``server.port_memory`` (the one used last on
+this home, so links outlive a restart). Silent and idle connections are
+bounded: ``server.connections``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
 import os
 import socket
-import stat
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,11 +25,17 @@ from domain.kernel.errors import NotFound
 from domain.kernel.games import GameApp
 from domain.kernel.stores.store_setting import home, masked
 
+from .connections import ConnectionLimits, connection_cap, guarded_protocol, raise_file_limit
+from .home_files import read_trusted, write_private
+from .log_throttle import RepeatThrottle
 from .passes import Keyring, load_secret
+from .port_memory import BACKLOG, listen, remember, remembered, wanted_port
 from .store_down import is_store_error, reason_of
 
 DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8700
+# The loggers whose repeated lines are said once per interval with a count:
+# asyncio's (a failing accept), uvicorn's and ours.
+THROTTLED = ("asyncio", "uvicorn", "uvicorn.error", "rulekeeper.server")
 ADDRESS_FILE = "server.json"  # in the home: where the running server listens, for `rk links`
 
 
@@ -40,30 +47,16 @@ def address_file() -> Path:
 
 def running_base(warn: Callable[[str], None] | None = None) -> str | None:
     """The address of the server started last on this home, if it still
-    runs. The file is trusted as the socket of `rk serve` is: only if it is
-    this user's and no one else may write it (a ``server.json`` planted in
-    a shared home would send the host's token to another machine); ``warn``
-    is told why one is passed over."""
-    path = address_file()
+    runs. The file is trusted only if it is this user's and no one else may
+    write it (``server.home_files``); ``warn`` is told why one is passed over."""
+    data = read_trusted(address_file(), warn)
+    if data is None:
+        return None
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None  # none, or a symbolic link (O_NOFOLLOW): nothing to trust
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
-            if warn is not None:
-                warn(f"{path} is not a file of this user's that only this user may write: "
-                     "its address is not trusted")
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = json.loads(f.read(4096))
         os.kill(int(data["pid"]), 0)
         return str(data["base"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    finally:
-        os.close(fd)
 
 
 @dataclass(frozen=True)
@@ -127,23 +120,11 @@ def _current(app: GameApp) -> str | None:
         return None
 
 
-def _write_private(path: Path, data: bytes) -> None:
-    """``data`` into ``path``, made anew (mode 0600) under a temporary name
-    and renamed into place: never written through a link someone left."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".server-json-")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
-def serve(store: str | None, host: str, port: int, game: str | None, workers: int | None,
-          public: str | None, say: Callable[[str], None] = print) -> int:
-    """Run the server until a signal; 0 once stopped cleanly."""
+def serve(store: str | None, host: str, port: int | None, game: str | None, workers: int | None,
+          public: str | None, say: Callable[[str], None] = print,
+          limits: ConnectionLimits = ConnectionLimits()) -> int:
+    """Run the server until a signal; 0 once stopped cleanly. ``port`` None
+    or 0 takes the port this home remembers (``server.port_memory``)."""
     import uvicorn
 
     from .app import create_app
@@ -154,24 +135,20 @@ def serve(store: str | None, host: str, port: int, game: str | None, workers: in
     except OSError as e:  # a home it may not write: one line, as every refusal
         sys.stderr.write(f"rk server: cannot keep the server's secret in {home()}: {e.strerror or e}\n")
         return 1
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP named, not left 0: asyncio turns Nagle's algorithm off only
-    # on sockets that say they are TCP, and with it on every answer on a kept-alive
-    # connection waits ~40 ms for the client's delayed ACK (headers, then body).
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    memory = remembered(warn=lambda text: sys.stderr.write(f"rk server: {text}\n"))
     try:
-        sock.bind((host, port))
+        listener = listen(host, port, memory)
     except OSError as e:
-        sys.stderr.write(f"rk server: cannot listen on {host}:{port}: {e.strerror}\n")
+        sys.stderr.write(f"rk server: cannot listen on {host}:{wanted_port(port, memory)}: {e.strerror or e}\n")
         return 1
-    sock.listen(128)
-    bound = sock.getsockname()[1]
+    sock = listener.sock
+    if listener.note:
+        sys.stderr.write(f"rk server: {listener.note}\n")
     if host in ("0.0.0.0", "::") and not public:
         shown = socket.gethostname()  # every interface: name the machine, not 0.0.0.0 (--public-url to choose)
     else:
-        shown = f"[{host}]" if family == socket.AF_INET6 else host
-    base = (public or f"http://{shown}:{bound}").rstrip("/")
+        shown = f"[{host}]" if ":" in host else host
+    base = (public or f"http://{shown}:{listener.port}").rstrip("/")
     app = create_app(store, keyring, workers=workers)
     try:
         with GameApp(store=store) as reader:
@@ -180,28 +157,40 @@ def serve(store: str | None, host: str, port: int, game: str | None, workers: in
         sys.stderr.write(f"rk server: {e}\n")
         return 1
     except (ValueError, OSError) as e:  # a setting of no known form, or a bound of the store misspelt
+        sock.close()
         sys.stderr.write(f"rk server: {reason_of(e, store)}\n")
         return 1
     except Exception as e:
         if not is_store_error(e):
             raise
         # Unreachable, or one it can only read: a server writes, so it does not start.
+        sock.close()
         where = masked(store) if store else "the default store"
         sys.stderr.write(f"rk server: cannot serve {where}: {reason_of(e, store)}\n")
         return 1
+    # Kept before the links are shown: a server stopped as soon as it has
+    # shown them still leaves their port for the next start.
+    remember(listener.port, base)
+    where = address_file()
+    with contextlib.suppress(OSError):
+        write_private(where, {"base": base, "pid": os.getpid()})
     say(f"rulekeeper server on {base}")
     for line in lines:
         say(line)
     say("Stop it with Ctrl-C.")
     sys.stdout.flush()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2)
+    cap = connection_cap(limits.max_connections, raise_file_limit())
+    limits = dataclasses.replace(limits, max_connections=cap)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2,
+                            http=guarded_protocol(limits), timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
+                            backlog=BACKLOG)  # also how many accepts asyncio tries per turn of the loop
     logging.getLogger("rulekeeper.server").setLevel(logging.INFO)
-    where = address_file()
-    with contextlib.suppress(OSError):
-        _write_private(where, json.dumps({"base": base, "pid": os.getpid()}).encode())
+    throttle = RepeatThrottle()
+    throttle.install(THROTTLED)  # after uvicorn.Config, which sets its loggers up
     try:
-        CleanStopServer(config).run(sockets=[sock])
+        CleanStopServer(config, every_second=throttle.flush).run(sockets=[sock])
     finally:
+        throttle.flush(everything=True)
         with contextlib.suppress(OSError, ValueError, KeyError):
             if json.loads(where.read_text())["pid"] == os.getpid():
                 where.unlink()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import uvicorn
 
@@ -18,7 +18,18 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class CleanStopServer(uvicorn.Server):
-    """A ``uvicorn.Server`` whose stop signals are not raised again."""
+    """A ``uvicorn.Server`` whose stop signals are not raised again, and
+    which calls ``every_second`` (if given) once a second while it serves."""
+
+    def __init__(self, config: uvicorn.Config, every_second: Callable[[], None] | None = None) -> None:
+        super().__init__(config)
+        self.every_second = every_second
+
+    async def on_tick(self, counter: int) -> bool:
+        # uvicorn's main loop ticks every 0.1 s.
+        if counter % 10 == 0 and self.every_second is not None:
+            self.every_second()
+        return await super().on_tick(counter)
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:

@@ -8,7 +8,7 @@ from domain.kernel.messages import Event
 
 from . import events as ev
 from .state import ConquestState
-from .vocab import SIDES
+from .vocab import SIDES, Termination
 
 
 
@@ -23,6 +23,18 @@ def player(state: ConquestState | None, side: int) -> str:
     armies = [s.army for s in state.sides]
     army = armies[side]
     return f"{army} ({SIDES[side]})" if armies[0] == armies[1] else army
+
+
+def ending_reason(state: ConquestState | None, winner: int, termination: Termination, reason: str) -> str:
+    """Why the battle ended, naming the players as the table knows them.
+    The event's own ``reason`` counted players from 1 ("player 2
+    surrendered") where every other line says their army or ``a``/``b``;
+    it stays in the event, as logged, and is worded again here."""
+    if winner in (0, 1) and termination is Termination.SURRENDER:
+        return f"{player(state, 1 - winner)} surrendered"
+    if winner in (0, 1) and termination is Termination.WIPE_OUT:
+        return f"{player(state, 1 - winner)}'s army was wiped out"
+    return reason
 
 
 def describe_event(e: Event, state: ConquestState | None) -> str:
@@ -83,5 +95,6 @@ def describe_event(e: Event, state: ConquestState | None) -> str:
             return f"VP scored {e.vp[0]}–{e.vp[1]}, totals {e.totals[0]}–{e.totals[1]} (VICTORY-3)"
         case ev.BattleEnded():
             who = "a draw" if e.winner < 0 else f"{player(state, e.winner)} wins"
-            return f"The battle ends, {who}: {e.reason} ({e.termination.value}, VICTORY-2)"
+            why = ending_reason(state, e.winner, e.termination, e.reason)
+            return f"The battle ends, {who}: {why} ({e.termination.value}, VICTORY-2)"
     return type(e).__name__

@@ -13,7 +13,7 @@ from typing import Any
 
 from domain.kernel.surface.document import Block, Column, Lines, Words, table
 
-from .narrate import player
+from .narrate import ending_reason, player
 from .state import ConquestState, Regiment
 from .vocab import SIDES, Phase, Where
 
@@ -44,7 +44,8 @@ def header(state: ConquestState, name: str | None = None) -> Lines:
     if state.phase is Phase.OVER and state.result is not None:
         winner = "a draw" if state.result.winner < 0 else f"{player(state, state.result.winner)} wins"
         return Lines((f"Battle {name} is over after round {state.round}: {winner} "
-                      f"({state.result.reason}); {vp}",), strong=True)
+                      f"({ending_reason(state, state.result.winner, state.result.termination, state.result.reason)});"
+                      f" {vp}",), strong=True)
     step = "" if state.step.value == "none" else f", {state.step.value}"
     doing = ""
     if state.activation is not None:

@@ -20,7 +20,7 @@ ruleset's snapshots decode to.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, cast
 
 import msgspec
 from msgspec.structs import replace
@@ -134,7 +134,7 @@ def game_types(ruleset: _Typed) -> tuple[type[Done], type[Game]]:
             bases=(Game,), frozen=True, kw_only=True, module=__name__,
         )
         register_state(ruleset.snapshot_topic, game)
-        found = _TYPES[ruleset.name] = (done, game)
+        found = _TYPES[ruleset.name] = cast(tuple[type[Done], type[Game]], (done, game))
     return found
 
 
@@ -161,7 +161,7 @@ def fold(ruleset: _Typed, game: Game | None, items: Iterable[Envelope | Snapshot
             state, version, done, undone = g.state, g.version, list(g.done), list(g.undone)  # type: ignore[attr-defined]
             random = bool(done) and done[-1].random
             continue
-        event = item.event  # type: ignore[union-attr]
+        event: Any = item.event  # type: ignore[union-attr]  # the exact-class checks below say which
         version = item.originator_version
         kind = type(event)
         if kind is issued:

@@ -130,10 +130,10 @@ def text(value: object, at: At) -> str:
 
 def ident(value: object, at: At) -> str:
     """An id: lowercase letters and digits joined by single hyphens."""
-    text(value, at)
-    if not ID.fullmatch(value):  # type: ignore[arg-type]
-        at.fail(f"{value!r} is not an id {ID_SHAPE}")
-    return value  # type: ignore[return-value]
+    word = text(value, at)
+    if not ID.fullmatch(word):
+        at.fail(f"{word!r} is not an id {ID_SHAPE}")
+    return word
 
 
 def flag(value: object, at: At) -> bool:

@@ -242,9 +242,14 @@ class GameApp(EventSourcedApp):
 
     def battles(self) -> list[GameRegistered]:
         """Every game of every ruleset, in creation order."""
-        legacy = [GameRegistered(battle_id=e.event.battle_id, ruleset=e.event.ruleset, setup=e.event.setup)
-                  for stream in legacy_streams() for e in self.events(stream)]
+        legacy = [GameRegistered(battle_id=old.battle_id, ruleset=old.ruleset, setup=old.setup)
+                  for stream in legacy_streams() for old in self._legacy_entries(stream)]
         return legacy + [e.event for e in self.events(INDEX_STREAM) if isinstance(e.event, GameRegistered)]
+
+    def _legacy_entries(self, stream: UUID) -> Iterator[Any]:
+        """The events of an old per-ruleset index stream (each ruleset's own
+        creation event, with a ``battle_id``, a ``ruleset`` and a ``setup``)."""
+        return (e.event for e in self.events(stream))
 
     def latest_battle(self) -> str:
         """The game created last and not deleted: what a command acts on
@@ -255,7 +260,7 @@ class GameApp(EventSourcedApp):
         for stream in (INDEX_STREAM, *legacy_streams()):
             below: int | None = None
             while below is None or below > 0:
-                page = list(self.events.get(stream, lte=below, desc=True, limit=INDEX_PAGE))  # type: ignore[arg-type]
+                page = self.events.page(stream, lte=below, desc=True, limit=INDEX_PAGE)
                 if not page:
                     break
                 for env in page:

@@ -206,7 +206,7 @@ def rulebook(ruleset: str) -> Rulebook:
     ``NotFound`` when it ships none."""
     folder = spec_files(ruleset) if ruleset.isidentifier() else None
     spec = folder.joinpath(f"{ruleset}.md") if folder is not None else None
-    if spec is None or not spec.is_file():
+    if folder is None or spec is None or not spec.is_file():
         raise NotFound(f"no rules text for ruleset {ruleset!r}; there is for {', '.join(with_spec())}")
     facts = folder.joinpath(f"{ruleset}-facts.md")
     return Rulebook(ruleset, parse_rules(spec.read_text(encoding="utf-8")),

@@ -9,6 +9,9 @@
   const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
+  // The live feed's pauses between tries when it breaks: doubled each time up to the most.
+  const RETRY_FIRST_MS = 1000;
+  const RETRY_MOST_MS = 8000;
 
   // -- small helpers ---------------------------------------------------------------
 
@@ -956,9 +959,13 @@
     listen();
 
     /** The live feed (server-sent events), read with fetch so that the token
-     * goes in the Authorization header, not in the address; read again after
-     * a pause when it breaks, unless the server refuses it. */
+     * goes in the Authorization header, not in the address. When it breaks
+     * (the server stopped, the network went) the page says "reconnecting…"
+     * and reads it again after a pause that grows (1 s, 2 s, 4 s… up to
+     * RETRY_MOST_MS), sooner when the browser says it is back online; once
+     * back, the table is fetched anew. A refusal (4xx) stops it for good. */
     async function listen() {
+      let failures = 0;
       for (;;) {
         let refused = false;
         try {
@@ -969,7 +976,9 @@
             refused = response.status >= 400 && response.status < 500;
             throw new Error(`live feed: ${response.status}`);
           }
+          if (document.body.classList.contains("offline")) refresh(); // what happened while away
           document.body.classList.remove("offline");
+          failures = 0;
           const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
           let buffer = "";
           for (;;) {
@@ -988,8 +997,23 @@
         document.body.classList.add("offline");
         document.body.classList.toggle("closed", refused);
         if (refused) return;
-        await new Promise((resolve) => setTimeout(resolve, 2000));
+        await pause(Math.min(RETRY_FIRST_MS * 2 ** failures, RETRY_MOST_MS));
+        failures += 1;
       }
+    }
+
+    /** Wait ``ms`` (a little more or less, so that pages do not all come
+     * back at once), or until the browser is back online. */
+    function pause(ms) {
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          window.removeEventListener("online", done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms * (0.8 + 0.4 * Math.random()));
+        window.addEventListener("online", done);
+      });
     }
 
     /** One event of the feed: a `version` newer than the one drawn redraws. */

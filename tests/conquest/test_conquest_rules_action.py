@@ -9,7 +9,9 @@ from domain.conquest import events as ev
 from domain.conquest.commands import (
     Charge, Clash, DrawCard, EndActivation, EndRound, March, Reform, ResolveDrawEvent, Surrender, Volley, Withdraw,
 )
+from domain.conquest.narrate import describe_event
 from domain.conquest.rules import legal_commands
+from domain.conquest.views import header
 from domain.conquest.vocab import Action, Phase, Step, Termination, Use, Where
 from domain.kernel.errors import AmbiguousCommand
 from conquest_harness import CTX, acting, in_phase, of, place, start, violates, when
@@ -191,6 +193,22 @@ def test_a_surrender_ends_the_battle_at_once_for_the_opponent():
     assert s.over and s.result.winner == 1 and s.result.termination is Termination.SURRENDER
     violates(s, EndRound(), "ROUND-3")
     assert legal_commands(s, CTX) == []
+
+
+@pytest.mark.rule("VICTORY-2")
+@pytest.mark.rule("ROUND-3")
+def test_the_end_of_a_battle_names_the_players_by_their_armies():
+    """The log and the header say who surrendered or was wiped out as every
+    other line names a player: by army (not "player 1", counted from one,
+    where the seats are a and b)."""
+    before = start()
+    after, events = when(before, Surrender(side=0))
+    line = describe_event(of(events, ev.BattleEnded)[0], before)
+    army_a, army_b = before.sides[0].army, before.sides[1].army
+    assert f"{army_b} wins: {army_a} surrendered" in line and "player 1" not in line
+    assert f"({army_a} surrendered)" in header(after).lines[0]
+    wiped = ev.BattleEnded(winner=0, termination=Termination.WIPE_OUT, reason="player 2's army was wiped out")
+    assert f"{army_b}'s army was wiped out" in describe_event(wiped, before)
 
 
 @pytest.mark.rule("VICTORY-3")

@@ -117,7 +117,7 @@ def _pruned(value: Any) -> Any:
 
 
 def _pruned_struct(value: msgspec.Struct) -> Any:
-    skip = getattr(type(value), "__digest_skip_default__", frozenset())
+    skip: frozenset[str] = getattr(type(value), "__digest_skip_default__", frozenset())
     config = value.__struct_config__
     fields = _FIELDS.get(type(value))
     if fields is None:

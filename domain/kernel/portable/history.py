@@ -68,11 +68,11 @@ class OtherStreams:
         except Exception as e:  # noqa: BLE001 - forged events may break a check
             problem = Problem("a setup the rules can check", repr(e))
         if problem is not None:
-            line = next((e.line for e in prelude if e.envelope.originator_id == problem.stream),
+            line = next((p.line for p in prelude if p.envelope.originator_id == problem.stream),
                         step.group[0].line)
             return divergence(line, label, "SETUP", problem.expected, problem.found)
-        for e in prelude:
-            found = self.fold(e)
+        for item in prelude:
+            found = self.fold(item)
             if found:
                 return found
         return None

@@ -128,8 +128,10 @@ class Check:
         self.on_header = on_header
         self.reader = Reader()
         self.rs: Ruleset | None = None
-        self.referee: Referee | None = None
-        self.others: OtherStreams | None = None
+        # ``referee`` and ``others`` are set when the setup's line opens the
+        # game (``_setup_opens``); every line that reads them comes after it.
+        self.referee: Referee
+        self.others: OtherStreams
         self.commands = 0
         self.game: Game | None = None
         self.group: list[Entry] = []  # the game-stream lines of the command being read

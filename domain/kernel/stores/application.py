@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 from uuid import UUID
 
 import msgspec
@@ -84,6 +84,12 @@ class EnvelopeStore(EventStore[UUID]):
         """The stored envelopes of ``stream_id`` with gt < version <= lte, in order."""
         return list(self.get(stream_id, gt=gt, lte=lte))  # type: ignore[arg-type]
 
+    def page(self, stream_id: UUID, *, lte: int | None = None, desc: bool = False,
+             limit: int | None = None) -> list[Envelope]:
+        """At most ``limit`` envelopes of ``stream_id`` with version <= ``lte``,
+        newest first when ``desc``."""
+        return list(self.get(stream_id, lte=lte, desc=desc, limit=limit))  # type: ignore[arg-type]
+
     def last(self, stream_id: UUID) -> Envelope | None:
         """The newest envelope of ``stream_id`` (one row read), or None."""
         for envelope in self.get(stream_id, desc=True, limit=1):
@@ -108,10 +114,10 @@ class EventSourcedApp(Application[UUID]):
     is_snapshotting_enabled = True
     snapshot_every: ClassVar[int] = 150
     # Defaults below the process environment and ``env`` (library rule).
-    env: ClassVar[dict[str, str]] = dict(POSTGRES_BOUNDS)  # type: ignore[misc]
+    env: ClassVar[dict[str, str]] = dict(POSTGRES_BOUNDS)
 
-    events: EnvelopeStore  # type: ignore[assignment]
-    snapshots: EventStore[UUID]  # type: ignore[assignment]
+    events: EnvelopeStore
+    snapshots: EventStore[UUID]
 
     def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *,
                  read_only: bool = False):
@@ -134,7 +140,7 @@ class EventSourcedApp(Application[UUID]):
 
     # -- library construction hooks -------------------------------------
 
-    def construct_factory(self, env: Environment) -> InfrastructureFactory:
+    def construct_factory(self, env: Environment) -> InfrastructureFactory[Any]:
         """The library's factory; for PostgreSQL, ours (``domain.kernel.stores.pgstore``:
         bounded waits, safe concurrent start-up, no pipeline mode)."""
         if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
@@ -197,7 +203,7 @@ class EventSourcedApp(Application[UUID]):
         for batch in batches:
             it = iter(batch)
             while chunk := list(islice(it, ENCODE_CHUNK)):
-                yield [encode(e) for e in chunk]  # type: ignore[arg-type]
+                yield [encode(e) for e in chunk]
 
     def _insert_sqlite(self, stored: Iterator[list[StoredEvent]]) -> int | None:
         recorder: Any = self.recorder
@@ -273,9 +279,11 @@ class EventSourcedApp(Application[UUID]):
         ``projector(evolve)`` makes such a function from an ``evolve``.
         """
         try:
-            return self.repository.get(  # type: ignore[return-value]
-                stream_id, version=version, projector_func=project  # type: ignore[arg-type]
+            # Not found raises below: a state was made, so it is an ``S``.
+            found = self.repository.get(  # type: ignore[type-var]  # the library's aggregate is our plain state
+                stream_id, version=version, projector_func=project
             )
+            return cast(S, found)
         except AggregateNotFoundError:
             at = "" if version is None else f" at version {version}"
             raise NotFound(f"no stream {stream_id}{at}") from None

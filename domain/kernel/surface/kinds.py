@@ -426,12 +426,12 @@ class Optional_(Kind):
 
     inner: Kind = field(default_factory=Text)
 
-    @property  # type: ignore[override]
+    @property
     def what(self) -> str:
         return self.inner.what
 
-    @property  # type: ignore[override]
-    def metavar(self) -> str:
+    @property
+    def metavar(self) -> str:  # type: ignore[override]  # the inner kind's, where Kind's is a class constant
         return self.inner.metavar
 
     def parse(self, text: str, where: str) -> Any:

@@ -189,6 +189,13 @@ def value(kind: Kind, v: Any, label: str = "", group: str = "") -> Value:
     return Value(value=v, word=kind.spell(v, placeholders=True) if given else "", label=label, group=group)
 
 
+def item(kind: Kind, v: Any, label: str = "", group: str = "") -> Value:
+    """One item ``v`` of a list kind (a die's uid, a card) as a ``Value``:
+    what ``some`` and ``order`` choose from, its word as typed alone."""
+    word = kind.spell((plain(v),), placeholders=True)
+    return Value(value=plain(v), word=word, label=label, group=group)
+
+
 def fixed(kind: Kind, v: Any) -> Domain:
     return Domain(how=FIXED, values=(value(kind, v),))
 
@@ -476,5 +483,5 @@ def _holds(verb: Verb, p: Param, d: Domain, v: Any, cls: type) -> bool:
 
 
 __all__ = ["FIXED", "HOW", "ONE", "ORDER", "RANGE", "SOME", "TYPED", "Domain", "Open", "Value", "derive",
-           "fields_of", "fixed", "free_by_default", "group", "merge", "number", "one_of", "open_commands",
+           "fields_of", "fixed", "free_by_default", "group", "item", "merge", "number", "one_of", "open_commands",
            "order", "seen", "some", "typed", "value"]
