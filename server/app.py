@@ -84,7 +84,7 @@ class Endpoint:
     body: Any = None  # the request body's type; bytes for a raw log
     query: tuple[Param, ...] = ()
     media: str = "application/json"
-    refusals: tuple[int, ...] = (400, 401, 403, 404, 410)
+    refusals: tuple[int, ...] = (400, 401, 403, 404, 410, 503)
     needs_token: bool = True
     handler: Callable[..., Awaitable[Response]] | None = field(default=None, compare=False)
 
@@ -461,17 +461,18 @@ async def static(srv: Server, request: Request) -> Response:
 
 
 LOG_BODY = bytes
+HEAVY_REFUSALS = (400, 401, 403, 404, 410, 429, 503)  # a whole log: the token's rate too
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", "/api/whoami", "whoami", "What the token is: host, a seat of a game, or a spectator.",
              Whoami, query=(Param("game", str, "the game a seat's or spectator's token is for"),), handler=whoami),
     Endpoint("GET", "/api/games", "listGames", "Every game of every ruleset (the host's).", list[GameSummary],
              query=(Param("all", bool, "list deleted games too"),), handler=list_games),
     Endpoint("POST", "/api/games", "createGame", "Set a game up (the host's): any setup of any ruleset, named by "
-             "`new` (see `listChoices`).", CommandResult, body=new_game_type(), refusals=(400, 401, 403, 413, 415, 422),
-             handler=create_game),
+             "`new` (see `listChoices`).", CommandResult, body=new_game_type(),
+             refusals=(400, 401, 403, 413, 415, 422, 503), handler=create_game),
     Endpoint("GET", "/api/choices", "listChoices", "Every setup `createGame` takes (the host's): its ruleset, its "
              "parameters, the JSON Schema of its request, and what the content packs offer for its fields.",
-             Choices, refusals=(401, 403), handler=list_choices),
+             Choices, refusals=(401, 403, 503), handler=list_choices),
     Endpoint("GET", "/api/games/{game}", "getGame", "Where a game stands.", GameSummary, handler=game_summary),
     Endpoint("GET", "/api/games/{game}/seats", "getSeats", "A game's seats; for the host, each seat's link.", Seats,
              handler=game_seats),
@@ -481,29 +482,30 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              "token may give it.", list[LegalCommand], handler=game_legal),
     Endpoint("GET", "/api/games/{game}/log", "getLog", "The log narrated, event by event.", list[Narrated],
              query=(Param("since", int, "only events after this version"),
-                    Param("limit", int, "at most this many, the newest (0: all)")), handler=game_log),
+                    Param("limit", int, "at most this many, the newest (0: all, or more than 400: the whole "
+                          "log, streamed, counted as an export)")), refusals=HEAVY_REFUSALS, handler=game_log),
     Endpoint("GET", "/api/games/{game}/table", "getTable", "Everything the table view draws, for this token.",
              table_view.TableView, handler=game_table),
     Endpoint("POST", "/api/games/{game}/commands", "giveCommand", "Give a command: decided by the rules, saved, "
              "or refused with its rule ID and nothing written.", CommandResult, body=CommandRequest,
-             refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422), handler=give_command),
+             refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503), handler=give_command),
     Endpoint("POST", "/api/games/{game}/undo", "undo", "Undo the last command.", CommandResult, body=UndoRequest,
-             refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422), handler=undo),
+             refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503), handler=undo),
     Endpoint("POST", "/api/games/{game}/redo", "redo", "Redo the command undone last.", CommandResult,
-             body=RedoRequest, refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422), handler=redo),
+             body=RedoRequest, refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503), handler=redo),
     Endpoint("GET", "/api/games/{game}/export", "exportLog", "The game's portable log (hash-chained JSON Lines).",
-             None, media="application/x-ndjson", handler=export),
+             None, media="application/x-ndjson", refusals=HEAVY_REFUSALS, handler=export),
     Endpoint("GET", "/api/games/{game}/verify", "verifyGame", "Verify the stored game against today's rules.",
-             VerifyAnswer, handler=verify_game),
+             VerifyAnswer, refusals=HEAVY_REFUSALS, handler=verify_game),
     Endpoint("GET", "/api/games/{game}/live", "liveFeed", "Server-sent events: `version` each time the game moves, "
              "whichever process saved it.", None, media="text/event-stream", handler=live),
     Endpoint("POST", "/api/import", "importLog", "Import a portable log as a new game (the host's); every check "
-             "first, nothing written if one fails.", Imported, body=LOG_BODY, refusals=(400, 401, 403, 413, 415),
+             "first, nothing written if one fails.", Imported, body=LOG_BODY, refusals=(400, 401, 403, 413, 415, 503),
              handler=import_log),
     Endpoint("POST", "/api/verify", "verifyLog", "Verify a posted log against today's rules (the host's); writes "
              "nothing.", VerifyAnswer, body=LOG_BODY, query=(Param("key", str, "the public key (hex) it must be "
                                                                           "signed with"),),
-             refusals=(400, 401, 403, 413, 415), handler=verify_log),
+             refusals=(400, 401, 403, 413, 415, 429, 503), handler=verify_log),
     Endpoint("GET", "/api/openapi.json", "openapi", "This document.", None, needs_token=False, refusals=(),
              handler=openapi),
 )
