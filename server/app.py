@@ -129,8 +129,9 @@ class Server:
         return await streamed(self.heavy, self.checked(request, game, fn, *args), self.heavy_deadline)
 
     def count_whole_log(self, request: Request, what: str) -> None:
-        if self.throttle is not None:
-            self.throttle.take(_token(request), what)
+        token = _token(request)
+        if self.throttle is not None and token:  # no token at all is refused 401 on the worker, never 429
+            self.throttle.take(token, what)
 
     def checked(self, request: Request, game: str | None, fn: Callable[..., T], *args: Any) -> Callable[[GameApp], T]:
         """``fn`` as a worker runs it: the token checked first, on the worker."""

@@ -171,6 +171,8 @@ def test_whole_log_reads_are_refused_429_past_the_tokens_rate_while_another_toke
         assert refusal(client.get(f"/api/games/{g}/verify", headers=t.host), 429, "throttled")
         seat = t.seat(g, t.get(f"/api/games/{g}/seats")["seats"][0]["key"])
         assert client.get(f"/api/games/{g}/log", headers=seat, params={"limit": 0}).status_code == 200
+        for _ in range(3):  # past the burst: no token is no pass, never a rate
+            assert refusal(client.get(f"/api/games/{g}/export"), 401, "unauthorized")
         # The table's own reads are not whole logs: never counted.
         assert client.get(f"/api/games/{g}/log", headers=t.host).status_code == 200
         assert client.get(f"/api/games/{g}/state", headers=t.host).status_code == 200
