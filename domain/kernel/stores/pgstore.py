@@ -30,6 +30,8 @@ library's ``PostgresFactory``; the differences:
 
 from __future__ import annotations
 
+import os
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -109,12 +111,9 @@ class SimplePool:
                 conn, since = self._idle.pop()
             if conn.closed or conn.broken:
                 continue
-            if time.monotonic() - since > PING_AFTER:
-                try:
-                    conn.execute("")
-                except psycopg.Error:
-                    conn.close()
-                    continue
+            if time.monotonic() - since > PING_AFTER and not _answers(conn, self.connect_timeout):
+                conn.close()
+                continue
             return conn
         failed = self._failed
         if failed is not None and time.monotonic() - failed[0] < FAILED_FOR:
@@ -147,6 +146,36 @@ class SimplePool:
                 self._idle.append((conn, time.monotonic()))
                 return
         conn.close()
+
+
+def _answers(conn: psycopg.Connection, within: float) -> bool:
+    """Whether the server answers an empty query on ``conn`` within
+    ``within`` seconds. A server frozen (its processes stopped) leaves the
+    query waiting for ever: the kernel still acknowledges every packet, so
+    no TCP bound notices. Past ``within`` the socket is shut down under
+    the waiting query, which then fails, and the pool connects afresh
+    (bounded by the connect timeout)."""
+    done = threading.Lock()  # held by whichever comes first: the answer or the cut
+    timer = threading.Timer(within, lambda: done.acquire(blocking=False) and _sever(conn))
+    timer.daemon = True
+    timer.start()
+    try:
+        conn.execute("")
+        return done.acquire(blocking=False)  # False: cut just as it answered; not to be trusted
+    except psycopg.Error:
+        return False
+    finally:
+        timer.cancel()
+
+
+def _sever(conn: psycopg.Connection) -> None:
+    """Shut ``conn``'s socket down (a duplicate of its descriptor: the
+    connection still owns and closes its own)."""
+    try:
+        with socket.socket(fileno=os.dup(conn.pgconn.socket)) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+    except (OSError, psycopg.Error):
+        pass  # closed meanwhile: nothing left to cut
 
 
 def _one_line(error: BaseException) -> str:
