@@ -21,12 +21,13 @@ if __package__ in (None, ""):  # run as a file: python bench/run.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import (  # noqa: E402
-    battles, conquest, delve, inprocess, labyrinth, log, memory, play, process, rebuild, size, snapshots, streams,
+    battles, conquest, delve, inprocess, labyrinth, log, memory, play, process, rebuild, server_memory, size,
+    snapshots, streams,
 )
 from bench.measure import Row  # noqa: E402
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
-ITEMS = ("rebuild", "snapshots", "process", "inprocess", "play", "battles", "log", "size", "memory")
+ITEMS = ("rebuild", "snapshots", "process", "inprocess", "play", "battles", "log", "size", "memory", "server-memory")
 HEADERS = ("figure", "size", "time/throughput", "floor", "ratio", "goal", "holds?")
 
 
@@ -114,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     if "memory" in only:
         _say("memory of export, verify, import")
         rows += memory.memory_rows(stream(max(sizes)), args.quick)
+    if "server-memory" in only:
+        _say("memory of rk server reading a whole log")
+        rows += server_memory.server_memory_rows(stream(max(sizes)))
 
     print(table(rows))
     if skipped:

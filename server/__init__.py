@@ -7,6 +7,11 @@ An ASGI application over the same application layer as the CLI
   table view's page;
 - ``passes``: seats, host and spectators, each known by a secret token;
 - ``tables``: the store work, on worker threads, one application each;
+- ``workers``: those threads, in two lanes (commands and reads of a game
+  as it stands; whole logs), each call answered by its deadline;
+- ``streaming``: a whole log (export, full narrated log) sent a page at a time;
+- ``throttle``: how often one token may read a whole log (429 past it);
+- ``store_down``: a store away or silent, said in one line (503);
 - ``refusals``: every error as the CLI's rule ID and reason, with its status;
 - ``live``: the change feed that tells viewers of every process a game moved;
 - ``views``: a game as the table view draws it, per ruleset;

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,6 +32,8 @@ from . import rights, table_view, tables
 from .live import ChangeFeed
 from .passes import Keyring
 from .refusals import Refused, malformed, refusal_of
+from .streaming import streamed
+from .throttle import Rate, Throttle, Throttled
 from .wire import (
     unknown_field,
     new_game_type,
@@ -55,6 +57,9 @@ from .wire import (
 T = TypeVar("T")
 STATIC = Path(__file__).parent / "static"
 KEEPALIVE = 15.0  # seconds between comments on an idle live feed, so proxies keep it open
+DEADLINE = 30.0  # seconds a request waits for the store before it is answered 503
+HEAVY_DEADLINE = 300.0  # the same for a whole log's verify, or each page of a whole log
+HEAVY_WORKERS = 1  # the heavy lane's threads: whole logs wait for each other, never for a command
 log = logging.getLogger("rulekeeper.server")
 
 
@@ -79,30 +84,64 @@ class Endpoint:
     body: Any = None  # the request body's type; bytes for a raw log
     query: tuple[Param, ...] = ()
     media: str = "application/json"
-    refusals: tuple[int, ...] = (400, 401, 403, 404, 410)
+    refusals: tuple[int, ...] = (400, 401, 403, 404, 410, 503)
     needs_token: bool = True
     handler: Callable[..., Awaitable[Response]] | None = field(default=None, compare=False)
 
 
 class Server:
-    """The state one server process keeps: the workers, the keyring, the feed."""
+    """The state one server process keeps: the two lanes of workers (the
+    main one, and ``heavy`` for the reads of a whole log), the keyring,
+    the feed, the whole-log reads' ``throttle`` (None: no limit) and the
+    seconds a request waits for the store (``deadline``; ``heavy_deadline``
+    for a whole log's verify, or each page of one read)."""
 
-    def __init__(self, workers: Any, keyring: Keyring, feed: ChangeFeed) -> None:
+    def __init__(self, workers: Any, keyring: Keyring, feed: ChangeFeed, *, heavy: Any = None,
+                 throttle: Throttle | None = None, deadline: float = DEADLINE,
+                 heavy_deadline: float = HEAVY_DEADLINE) -> None:
         self.workers = workers
+        self.heavy = heavy if heavy is not None else workers
         self.keyring = keyring
         self.feed = feed
+        self.throttle = throttle
+        self.deadline = deadline
+        self.heavy_deadline = heavy_deadline
 
     async def call(self, request: Request, game: str | None, fn: Callable[..., T], *args: Any) -> T:
         """``fn(app, pass, game id, *args)`` on a worker thread, once the
         request's token was checked there as a pass for ``game`` (None:
         outside any game) — one trip to a worker per request."""
+        checked = self.checked(request, game, fn, *args)
+        return await self.workers.run(checked, deadline=self.deadline)
+
+    async def call_heavy(self, request: Request, game: str | None, what: str, fn: Callable[..., T],
+                         *args: Any) -> T:
+        """``call`` for a read of a whole log (``what``, for the throttle's
+        refusal): counted against the token's rate, run on the heavy lane."""
+        self.count_whole_log(request, what)
+        return await self.heavy.run(self.checked(request, game, fn, *args), deadline=self.heavy_deadline)
+
+    async def stream_heavy(self, request: Request, game: str | None, what: str,
+                           fn: Callable[..., tuple[Any, Any]], *args: Any) -> tuple[Any, AsyncIterator[bytes]]:
+        """A whole log's head and pages (``server.streaming``), from
+        ``fn(app, pass, game id, *args) -> (head, pieces)`` on the heavy lane."""
+        self.count_whole_log(request, what)
+        return await streamed(self.heavy, self.checked(request, game, fn, *args), self.heavy_deadline)
+
+    def count_whole_log(self, request: Request, what: str) -> None:
+        token = _token(request)
+        if self.throttle is not None and token:  # no token at all is refused 401 on the worker, never 429
+            self.throttle.take(token, what)
+
+    def checked(self, request: Request, game: str | None, fn: Callable[..., T], *args: Any) -> Callable[[GameApp], T]:
+        """``fn`` as a worker runs it: the token checked first, on the worker."""
         token = _token(request)
 
         def checked(app: GameApp) -> T:
             p, battle_id = rights.check_pass(app, self.keyring, token, game)
             return fn(app, p, battle_id, *args)
 
-        return await self.workers.run(checked)
+        return checked
 
 
 def _token(request: Request) -> str:
@@ -279,7 +318,24 @@ async def game_log(srv: Server, request: Request) -> Response:
     limit = _int_param(request, "limit", tables.LOG_TAIL)
     if limit is None or limit < 0:
         raise malformed("limit must be 0 (everything) or more")
-    return _json(await srv.call(request, _game(request), tables.log, since, limit))
+    if 0 < limit <= tables.LOG_TAIL:
+        return _json(await srv.call(request, _game(request), tables.log, since, limit))
+    # More than a table shows: a read of a whole log, on its own lane, streamed.
+    def whole(app: GameApp, p: Any, battle_id: str) -> tuple[None, Any]:
+        return None, _json_array(tables.log_stream(app, p, battle_id, since, limit))
+
+    _, body = await srv.stream_heavy(request, _game(request), "a log of more than "
+                                     f"{tables.LOG_TAIL} events", whole)
+    return StreamingResponse(body, media_type="application/json")
+
+
+def _json_array(items: Any) -> Any:
+    """``items`` as the pieces of one JSON array."""
+    encode = msgspec.json.Encoder().encode
+    yield b"["
+    for i, item in enumerate(items):
+        yield (b"," if i else b"") + encode(item)
+    yield b"]"
 
 
 async def game_table(srv: Server, request: Request) -> Response:
@@ -310,10 +366,11 @@ async def redo(srv: Server, request: Request) -> Response:
 
 
 async def export(srv: Server, request: Request) -> Response:
-    battle_id, data = await srv.call(request, _game(request),
-                                     lambda app, p, battle_id: (battle_id, tables.export(app, p, battle_id)))
-    return Response(data, media_type="application/x-ndjson",
-                    headers={"content-disposition": f'attachment; filename="{_file_name(battle_id)}.jsonl"'})
+    battle_id, body = await srv.stream_heavy(
+        request, _game(request), "an export",
+        lambda app, p, battle_id: (battle_id, tables.export(app, p, battle_id)))
+    return StreamingResponse(body, media_type="application/x-ndjson",
+                             headers={"content-disposition": f'attachment; filename="{_file_name(battle_id)}.jsonl"'})
 
 
 def _file_name(battle_id: str) -> str:
@@ -324,7 +381,7 @@ def _file_name(battle_id: str) -> str:
 
 
 async def verify_game(srv: Server, request: Request) -> Response:
-    return _json(await srv.call(request, _game(request), tables.verify_stored))
+    return _json(await srv.call_heavy(request, _game(request), "a verify", tables.verify_stored))
 
 
 async def import_log(srv: Server, request: Request) -> Response:
@@ -337,7 +394,8 @@ async def import_log(srv: Server, request: Request) -> Response:
 async def verify_log(srv: Server, request: Request) -> Response:
     data = await _log_body(request)
     key = request.query_params.get("key") or None
-    return _json(await srv.call(request, None, lambda app, p, _: tables.verify_log(app, p, data, key)))
+    return _json(await srv.call_heavy(request, None, "a verify",
+                                      lambda app, p, _: tables.verify_log(app, p, data, key)))
 
 
 async def live(srv: Server, request: Request) -> Response:
@@ -404,17 +462,18 @@ async def static(srv: Server, request: Request) -> Response:
 
 
 LOG_BODY = bytes
+HEAVY_REFUSALS = (400, 401, 403, 404, 410, 429, 503)  # a whole log: the token's rate too
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", "/api/whoami", "whoami", "What the token is: host, a seat of a game, or a spectator.",
              Whoami, query=(Param("game", str, "the game a seat's or spectator's token is for"),), handler=whoami),
     Endpoint("GET", "/api/games", "listGames", "Every game of every ruleset (the host's).", list[GameSummary],
              query=(Param("all", bool, "list deleted games too"),), handler=list_games),
     Endpoint("POST", "/api/games", "createGame", "Set a game up (the host's): any setup of any ruleset, named by "
-             "`new` (see `listChoices`).", CommandResult, body=new_game_type(), refusals=(400, 401, 403, 413, 415, 422),
-             handler=create_game),
+             "`new` (see `listChoices`).", CommandResult, body=new_game_type(),
+             refusals=(400, 401, 403, 413, 415, 422, 503), handler=create_game),
     Endpoint("GET", "/api/choices", "listChoices", "Every setup `createGame` takes (the host's): its ruleset, its "
              "parameters, the JSON Schema of its request, and what the content packs offer for its fields.",
-             Choices, refusals=(401, 403), handler=list_choices),
+             Choices, refusals=(401, 403, 503), handler=list_choices),
     Endpoint("GET", "/api/games/{game}", "getGame", "Where a game stands.", GameSummary, handler=game_summary),
     Endpoint("GET", "/api/games/{game}/seats", "getSeats", "A game's seats; for the host, each seat's link.", Seats,
              handler=game_seats),
@@ -424,29 +483,30 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              "token may give it.", list[LegalCommand], handler=game_legal),
     Endpoint("GET", "/api/games/{game}/log", "getLog", "The log narrated, event by event.", list[Narrated],
              query=(Param("since", int, "only events after this version"),
-                    Param("limit", int, "at most this many, the newest (0: all)")), handler=game_log),
+                    Param("limit", int, "at most this many, the newest (0: all, or more than 400: the whole "
+                          "log, streamed, counted as an export)")), refusals=HEAVY_REFUSALS, handler=game_log),
     Endpoint("GET", "/api/games/{game}/table", "getTable", "Everything the table view draws, for this token.",
              table_view.TableView, handler=game_table),
     Endpoint("POST", "/api/games/{game}/commands", "giveCommand", "Give a command: decided by the rules, saved, "
              "or refused with its rule ID and nothing written.", CommandResult, body=CommandRequest,
-             refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422), handler=give_command),
+             refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503), handler=give_command),
     Endpoint("POST", "/api/games/{game}/undo", "undo", "Undo the last command.", CommandResult, body=UndoRequest,
-             refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422), handler=undo),
+             refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503), handler=undo),
     Endpoint("POST", "/api/games/{game}/redo", "redo", "Redo the command undone last.", CommandResult,
-             body=RedoRequest, refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422), handler=redo),
+             body=RedoRequest, refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503), handler=redo),
     Endpoint("GET", "/api/games/{game}/export", "exportLog", "The game's portable log (hash-chained JSON Lines).",
-             None, media="application/x-ndjson", handler=export),
+             None, media="application/x-ndjson", refusals=HEAVY_REFUSALS, handler=export),
     Endpoint("GET", "/api/games/{game}/verify", "verifyGame", "Verify the stored game against today's rules.",
-             VerifyAnswer, handler=verify_game),
+             VerifyAnswer, refusals=HEAVY_REFUSALS, handler=verify_game),
     Endpoint("GET", "/api/games/{game}/live", "liveFeed", "Server-sent events: `version` each time the game moves, "
              "whichever process saved it.", None, media="text/event-stream", handler=live),
     Endpoint("POST", "/api/import", "importLog", "Import a portable log as a new game (the host's); every check "
-             "first, nothing written if one fails.", Imported, body=LOG_BODY, refusals=(400, 401, 403, 413, 415),
+             "first, nothing written if one fails.", Imported, body=LOG_BODY, refusals=(400, 401, 403, 413, 415, 503),
              handler=import_log),
     Endpoint("POST", "/api/verify", "verifyLog", "Verify a posted log against today's rules (the host's); writes "
              "nothing.", VerifyAnswer, body=LOG_BODY, query=(Param("key", str, "the public key (hex) it must be "
                                                                           "signed with"),),
-             refusals=(400, 401, 403, 413, 415), handler=verify_log),
+             refusals=(400, 401, 403, 413, 415, 429, 503), handler=verify_log),
     Endpoint("GET", "/api/openapi.json", "openapi", "This document.", None, needs_token=False, refusals=(),
              handler=openapi),
 )
@@ -480,21 +540,35 @@ def _route(srv: Server, endpoint: Endpoint) -> Route:
                 log.exception("%s %s failed", request.method, request.url.path)
                 return _json(Refusal(error="internal", reason="the server failed; its log says why"), 500)
             status, refusal = known
-            return _json(refusal, status)
+            answer = _json(refusal, status)
+            if isinstance(error, Throttled):
+                answer.headers["retry-after"] = str(error.retry_after)
+            if status == 503:  # the store is away: one line, no stack
+                log.warning("%s %s: %s", request.method, request.url.path, refusal.reason)
+            return answer
 
     return Route(endpoint.path, run, methods=[endpoint.method], name=endpoint.name)
 
 
 def create_app(store: str | None, keyring: Keyring, *, workers: int | None = None,
-               poll: float | None = None, env: dict[str, str] | None = None) -> Starlette:
+               poll: float | None = None, env: dict[str, str] | None = None,
+               heavy_rate: Rate | None = Rate(), deadline: float = DEADLINE,
+               heavy_deadline: float = HEAVY_DEADLINE) -> Starlette:
     """The ASGI application on ``store`` (a store setting; None: the
     environment's), its passes made and checked with ``keyring``; ``env``
-    adds library settings to each application (tests: a PostgreSQL schema)."""
-    from .workers import Workers
+    adds library settings to each application (tests: a PostgreSQL schema).
+    ``heavy_rate``: how often one token may read a whole log (None: no
+    limit); ``deadline``, ``heavy_deadline``: the seconds a request waits
+    for the store before it is answered 503."""
+    from .workers import Workers, is_memory
 
     pool = Workers(store, workers, env)
+    # The heavy lane reads with applications of its own; an in-memory store
+    # is seen only by the application holding it, so there it shares the main lane.
+    heavy = pool if is_memory(store) else Workers(store, HEAVY_WORKERS, env, read_only=True)
     feed = ChangeFeed(pool, **({"poll": poll} if poll is not None else {}))
-    srv = Server(pool, keyring, feed)
+    srv = Server(pool, keyring, feed, heavy=heavy, throttle=Throttle(heavy_rate) if heavy_rate else None,
+                 deadline=deadline, heavy_deadline=heavy_deadline)
     routes = [_route(srv, e) for e in ENDPOINTS]
     pages = (("/", page), ("/table/{game}", page), ("/static/{name}", static))
     for path, handler in pages:
@@ -508,6 +582,8 @@ def create_app(store: str | None, keyring: Keyring, *, workers: int | None = Non
         finally:
             await feed.stop()
             pool.close()
+            if heavy is not pool:
+                heavy.close()
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: _no_route})
     app.state.server = srv

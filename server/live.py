@@ -24,6 +24,7 @@ from uuid import UUID
 
 from domain.kernel.games import GameApp
 
+from .store_down import one_line
 from .workers import Workers
 
 POLL = 0.2  # seconds between looks at the notification log
@@ -44,12 +45,22 @@ class ChangeFeed:
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._listener: Any = None
+        self._store_away = False
 
     async def start(self) -> None:
-        self._seen = await self.workers.run(_max_id)
+        """Follow the store from where it is now; a store away at the
+        start is followed from where it is once it answers (one log line
+        says so), the server answering 503 meanwhile."""
+        try:
+            self._seen = await self.workers.run(_max_id)
+        except Exception as e:
+            self._away(e)
         self._task = asyncio.create_task(self._follow())
         if self.workers.postgres:
-            await self._listen()
+            try:
+                await self._listen()
+            except Exception as e:  # the poll is still there to find what others write
+                self._away(e)
 
     async def stop(self) -> None:
         if self._listener is not None:
@@ -112,22 +123,34 @@ class ChangeFeed:
         """How many viewers are watching, over every game."""
         return sum(len(w) for w in self._watchers.values())
 
+    def _away(self, error: Exception | None) -> None:
+        """Say in one line when the store stops answering the feed, and
+        when it answers again (not once per look)."""
+        if error is not None and not self._store_away:
+            log.warning("change feed: cannot read the store: %s", one_line(str(error)) or type(error).__name__)
+        elif error is None and self._store_away:
+            log.warning("change feed: the store answers again")
+        self._store_away = error is not None
+
     async def _follow(self) -> None:
         while True:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll)
             self._wake.clear()
-            if not self._streams:
-                # Nobody watches: only keep the position (one cheap query).
+            if not self._streams or self._seen < 0:
+                # Nobody watches (or the position is not known yet): only
+                # keep the position (one cheap query).
                 try:
                     self._seen = await self.workers.run(_max_id)
-                except Exception:  # the store is away for a moment: look again later
-                    log.warning("change feed: cannot read the store", exc_info=True)
+                    self._away(None)
+                except Exception as e:  # the store is away for a moment: look again later
+                    self._away(e)
                 continue
             try:
                 moved, self._seen = await self.workers.run(_moved_since, self._seen, dict(self._streams))
-            except Exception:
-                log.warning("change feed: cannot read the store", exc_info=True)
+                self._away(None)
+            except Exception as e:
+                self._away(e)
                 continue
             for battle_id, version in moved.items():
                 self.tell(battle_id, version)

@@ -16,6 +16,7 @@ from domain.kernel.errors import (
     RulekeeperError,
 )
 
+from .store_down import StoreDown
 from .wire import Refusal
 
 
@@ -55,6 +56,8 @@ def refusal_of(error: BaseException) -> tuple[int, Refusal] | None:
     without its details)."""
     if isinstance(error, Refused):
         return error.status, error.refusal
+    if isinstance(error, StoreDown):
+        return 503, Refusal(error="unavailable", reason=str(error))
     if isinstance(error, RuleViolation):
         return 422, Refusal(error="rule", rule=error.rule, reason=str(error))
     if isinstance(error, ConcurrencyError):

@@ -23,13 +23,14 @@ from pathlib import Path
 
 from domain.kernel.errors import NotFound
 from domain.kernel.games import GameApp
-from domain.kernel.stores.store_setting import home
+from domain.kernel.stores.store_setting import home, masked
 
 from .connections import ConnectionLimits, connection_cap, guarded_protocol, raise_file_limit
 from .home_files import read_trusted, write_private
 from .log_throttle import RepeatThrottle
 from .passes import Keyring, load_secret
 from .port_memory import BACKLOG, listen, remember, remembered, wanted_port
+from .store_down import is_store_error, reason_of
 
 DEFAULT_HOST = "127.0.0.1"
 # The loggers whose repeated lines are said once per interval with a count:
@@ -154,6 +155,18 @@ def serve(store: str | None, host: str, port: int | None, game: str | None, work
             lines = links(reader, keyring, base, game).lines()
     except NotFound as e:
         sys.stderr.write(f"rk server: {e}\n")
+        return 1
+    except (ValueError, OSError) as e:  # a setting of no known form, or a bound of the store misspelt
+        sock.close()
+        sys.stderr.write(f"rk server: {reason_of(e, store)}\n")
+        return 1
+    except Exception as e:
+        if not is_store_error(e):
+            raise
+        # Unreachable, or one it can only read: a server writes, so it does not start.
+        sock.close()
+        where = masked(store) if store else "the default store"
+        sys.stderr.write(f"rk server: cannot serve {where}: {reason_of(e, store)}\n")
         return 1
     # Kept before the links are shown: a server stopped as soon as it has
     # shown them still leaves their port for the next start.

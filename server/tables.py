@@ -7,11 +7,14 @@ saw, or refused as "moved on"."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any, get_args
+from uuid import UUID
 
 import msgspec
 
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone, Game
+from domain.kernel.envelope import Envelope
 from domain.kernel.games import GameApp, Result
 from domain.kernel.narration import given
 from domain.kernel.ruleset import Ruleset
@@ -39,6 +42,7 @@ from .wire import (
 )
 
 LOG_TAIL = 400  # narrated events a log answer holds at most, unless asked for more
+LOG_PAGE = 500  # events read at a time for a whole log
 
 
 def whoami(app: GameApp, p: Pass, battle_id: str | None) -> Whoami:
@@ -144,25 +148,57 @@ def log(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int = LOG_
     short fold), so a table view costs the same late in a long game. A
     command that says what the rules hide from the other players is shown
     by its name alone to them (SEAT-5)."""
+    rs, stream, start, _ = _log_range(app, battle_id, since, limit)
+    envelopes = app.events(stream, gt=start)
+    return list(_narrated(app, p, rs, battle_id, start, envelopes, _undone(envelopes)))
+
+
+def log_stream(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int = 0) -> Iterator[Narrated]:
+    """What ``log`` answers, read ``LOG_PAGE`` events at a time (twice:
+    the undos first, which mark what they undid), so a whole log of any
+    length is narrated in bounded memory. The events are those there when
+    it was called: what is saved while it is read is the next log's."""
+    rs, stream, start, newest = _log_range(app, battle_id, since, limit)
+    undone = _undone(_paged(app, stream, start, newest))
+    return _narrated(app, p, rs, battle_id, start, _paged(app, stream, start, newest), undone)
+
+
+def _log_range(app: GameApp, battle_id: str, since: int, limit: int) -> tuple[Ruleset, UUID, int, int]:
+    """The game's ruleset and stream, the version its log starts after, and its newest."""
     rs = app.ruleset(battle_id)
-    pack = app.pack_of(rs)
     stream = rs.game_stream(battle_id)
     last = app.events.last(stream)
     newest = last.originator_version if last is not None else 0
     start = max(since, newest - limit) if limit else since
-    start = max(0, min(start, newest))
+    return rs, stream, max(0, min(start, newest)), newest
+
+
+def _paged(app: GameApp, stream: UUID, after: int, newest: int) -> Iterator[Envelope]:
+    while after < newest:
+        page = list(app.events.get(stream, gt=after, lte=newest, limit=LOG_PAGE))
+        if not page:
+            return
+        yield from page  # type: ignore[misc]
+        after = page[-1].originator_version
+
+
+def _undone(envelopes: Iterable[Envelope]) -> set[str]:
+    return {e.event.command_id for e in envelopes if isinstance(e.event, CommandUndone)}
+
+
+def _narrated(app: GameApp, p: Pass, rs: Ruleset, battle_id: str, start: int, envelopes: Iterable[Envelope],
+              undone: set[str]) -> Iterator[Narrated]:
     from domain.kernel.narration import Narrator
 
     state = app.battle(battle_id, version=start).state if start else None
-    envelopes = app.events(stream, gt=start)
-    undone = {e.event.command_id for e in envelopes if isinstance(e.event, CommandUndone)}
     # SEAT-5: a command that says what the rules hide is named by its verb alone to the other players
     hidden = None if p.is_host else (lambda command, state: rs.hides(command) and rs.actor(state, command) != p.seat)
-    narrator = Narrator(rs, pack, state, words=lambda command_id: _undone_words(app, rs, battle_id, command_id, hidden),
+    narrator = Narrator(rs, app.pack_of(rs), state,
+                        words=lambda command_id: _undone_words(app, rs, battle_id, command_id, hidden),
                         hidden=hidden, secret_seed=not p.is_host and app.seed_secret(battle_id))
-    return [Narrated(version=env.originator_version, command_id=env.command_id, text=narrator(env.event),
-                     command=isinstance(env.event, CommandIssued), undone=env.command_id in undone)
-            for env in envelopes]
+    for env in envelopes:
+        yield Narrated(version=env.originator_version, command_id=env.command_id, text=narrator(env.event),
+                       command=isinstance(env.event, CommandIssued), undone=env.command_id in undone)
 
 
 def _undone_words(app: GameApp, rs: Ruleset, battle_id: str, command_id: str,
@@ -288,15 +324,15 @@ def _answer(app: GameApp, rs: Ruleset, battle_id: str, before: Game | None, resu
 # -- logs ---------------------------------------------------------------------------------
 
 
-def export(app: GameApp, p: Pass, battle_id: str) -> bytes:
-    """The game's portable log (JSON Lines, hash-chained, with its trailer).
-    It holds every secret of the game, so while a game whose rules hide
-    anything goes on, it is the host's (SEAT-5)."""
+def export(app: GameApp, p: Pass, battle_id: str) -> Iterator[bytes]:
+    """The game's portable log (JSON Lines, hash-chained, with its
+    trailer), line by line as it is read (memory does not grow with the
+    game). It holds every secret of the game, so while a game whose rules
+    hide anything goes on, it is the host's (SEAT-5): checked at once."""
     from domain.kernel import portable
 
     rights.check_no_secrets(app, p, battle_id, "its log")
-
-    return portable.export_battle(app, battle_id)
+    return (line + b"\n" for line in portable.export_lines(app, battle_id))
 
 
 def import_log(app: GameApp, p: Pass, data: bytes) -> Imported:

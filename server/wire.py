@@ -94,7 +94,10 @@ class Refusal(msgspec.Struct, kw_only=True, omit_defaults=True):
     (no valid token, 401), ``forbidden`` (this pass may not, 403; ``rule``
     is the SEAT rule), ``not-found`` (404), ``moved-on`` (the game moved on,
     409; ``version`` is where it is now), ``gone`` (the game was deleted,
-    410), ``too-large`` (413), ``unsupported`` (a body not JSON, 415)."""
+    410), ``too-large`` (413), ``unsupported`` (a body not JSON, 415),
+    ``throttled`` (too many reads of a whole log for this token, 429, with
+    ``Retry-After``), ``unavailable`` (the store cannot be reached or did
+    not answer in time, 503)."""
 
     error: str
     reason: str

@@ -1,7 +1,19 @@
 """Store work off the event loop: each worker thread keeps its own
 ``GameApp`` (its own connection and caches), so requests never share an
 application across threads. SQLite is written by one worker at a time;
-PostgreSQL by several, its own locks keeping the order."""
+PostgreSQL by several, its own locks keeping the order.
+
+A server has two lanes of workers (``server.app``): the main one for
+commands and every read of a game as it stands, and one of its own for
+the reads of a whole log (export, verify, the full narrated log), with
+its own applications (on SQLite a read-only connection: WAL lets it read
+beside the writer), so a command never queues behind an hour-long log.
+
+A call with a ``deadline`` is answered (``StoreDown``, 503) once that
+many seconds pass, whether or not the store answered: a frozen database
+enforces none of its own timeouts. The thread may stay busy with it; the
+application it holds is used by no other call until it is done.
+"""
 
 from __future__ import annotations
 
@@ -17,23 +29,32 @@ import anyio.to_thread
 from domain.kernel.games import GameApp
 from domain.kernel.stores.store_setting import store_form
 
+from .store_down import StoreDown, is_store_error, store_down
+
 T = TypeVar("T")
 POSTGRES_WORKERS = 4
 CLOSE_WAIT = 15.0  # seconds ``close`` waits for the calls still running
 
 
 class Workers:
-    """Runs ``fn(app, ...)`` on a worker thread with that thread's application."""
+    """Runs ``fn(app, ...)`` on a worker thread with that thread's application.
+    ``read_only``: the applications only read (SQLite: a read-only connection)."""
 
-    def __init__(self, store: str | None, workers: int | None = None, env: dict[str, str] | None = None) -> None:
+    def __init__(self, store: str | None, workers: int | None = None, env: dict[str, str] | None = None,
+                 *, read_only: bool = False) -> None:
         self.store = store
         self.env = env
+        self.read_only = read_only
         self.postgres = _is_postgres(store)
         self.count = workers or (POSTGRES_WORKERS if self.postgres else 1)
         self._local = threading.local()
         self._apps: list[GameApp] = []
         self._lock = threading.Lock()
         self._limiter: anyio.CapacityLimiter | None = None
+        # Held by a call for as long as its thread runs, even once its request
+        # was answered at its deadline (the limiter is let go then): no more
+        # than ``count`` calls ever use the applications at once.
+        self._slots = threading.BoundedSemaphore(self.count)
         self._calls = threading.Condition()  # guards the two below
         self._running = 0
         self._closed = False
@@ -45,29 +66,44 @@ class Workers:
             # and an in-memory store exists only in the application holding it.
             with self._lock:
                 if not self._apps:
-                    self._apps.append(GameApp(store=self.store, env=self.env))
+                    self._apps.append(GameApp(store=self.store, env=self.env, read_only=self.read_only))
                 return self._apps[0]
         app = getattr(self._local, "app", None)
         if app is None:
-            app = GameApp(store=self.store, env=self.env)
+            app = GameApp(store=self.store, env=self.env, read_only=self.read_only)
             self._local.app = app
             with self._lock:
                 self._apps.append(app)
         return app
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(app, *args)`` on a worker thread."""
+    async def run(self, fn: Callable[..., T], *args: Any, deadline: float | None = None) -> T:
+        """``fn(app, *args)`` on a worker thread; ``StoreDown`` if it is not
+        done within ``deadline`` seconds (None: wait for it)."""
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(self.count)
-        return await anyio.to_thread.run_sync(partial(self._call, fn, *args), limiter=self._limiter)
+        call = partial(self._call, deadline, fn, *args)
+        if deadline is None:
+            return await anyio.to_thread.run_sync(call, limiter=self._limiter)
+        with anyio.move_on_after(deadline):
+            return await anyio.to_thread.run_sync(call, limiter=self._limiter, abandon_on_cancel=True)
+        raise StoreDown(f"the store did not answer within {deadline:g} s")
 
-    def _call(self, fn: Callable[..., T], *args: Any) -> T:
+    def _call(self, deadline: float | None, fn: Callable[..., T], *args: Any) -> T:
         with self._calls:
             if self._closed:
                 raise RuntimeError("the server is stopping")
             self._running += 1
         try:
-            return fn(self.app(), *args)
+            if not self._slots.acquire(timeout=deadline):
+                raise StoreDown(f"the store did not answer within {deadline:g} s")
+            try:
+                return fn(self.app(), *args)
+            except Exception as e:
+                if is_store_error(e):
+                    raise store_down(e, self.store) from None
+                raise
+            finally:
+                self._slots.release()
         finally:
             with self._calls:
                 self._running -= 1
@@ -94,5 +130,15 @@ def _is_postgres(store: str | None) -> bool:
     setting = store if store is not None else os.environ.get("RULEKEEPER_STORE", "")
     try:
         return store_form(setting)[0] == "postgresql"
+    except ValueError:
+        return False
+
+
+def is_memory(store: str | None) -> bool:
+    """Whether ``store`` is held in memory (by one application: a second
+    lane could not see it)."""
+    setting = store if store is not None else os.environ.get("RULEKEEPER_STORE", "")
+    try:
+        return store_form(setting)[0] == "memory"
     except ValueError:
         return False

@@ -9,6 +9,7 @@ the machine; a test that needs the database gone talks to it through a
 from __future__ import annotations
 
 import socket
+import time
 import threading
 from urllib.parse import urlsplit, urlunsplit
 
@@ -29,6 +30,8 @@ class Line:
         self.port = self.listener.getsockname()[1]
         self.store = urlunsplit(real._replace(netloc=f"{real.netloc.rsplit('@', 1)[0]}@127.0.0.1:{self.port}"))
         self.cut = threading.Event()
+        self.frozen = threading.Event()  # set: nothing passes, nothing is closed (a server SIGSTOPped)
+        self.waiting: list[socket.socket] = []  # connections accepted while frozen, never answered
         self.lock = threading.Lock()
         self.open: set[socket.socket] = set()
         threading.Thread(target=self._accept, daemon=True).start()
@@ -41,6 +44,9 @@ class Line:
                 return  # closed
             if self.cut.is_set():
                 near.close()
+                continue
+            if self.frozen.is_set():
+                self.waiting.append(near)
                 continue
             try:
                 far = socket.create_connection(self.upstream, timeout=5)
@@ -56,6 +62,8 @@ class Line:
     def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while chunk := source.recv(65536):
+                while self.frozen.is_set():  # held, as a stopped server holds what it was sent
+                    time.sleep(0.05)
                 sink.sendall(chunk)
         except OSError:
             pass
@@ -79,6 +87,19 @@ class Line:
 
     def up(self) -> None:
         self.cut.clear()
+
+    def freeze(self) -> None:
+        """As a server whose processes were stopped (SIGSTOP): connections
+        stay open and are accepted, and nothing is answered."""
+        self.frozen.set()
+
+    def thaw(self) -> None:
+        """The server goes on: what was held passes; connections accepted
+        while frozen are closed (they would have timed out)."""
+        self.frozen.clear()
+        waiting, self.waiting = self.waiting, []
+        for near in waiting:
+            near.close()
 
     def close(self) -> None:
         self.down()

@@ -61,7 +61,7 @@ def new_store(store_kind, request, tmp_path) -> Iterator[Callable[[], Store]]:
 @contextlib.contextmanager
 def serving(store: Store) -> Iterator[Table]:
     """A table on ``store``, its lifespan (workers, change feed) running."""
-    app = create_app(store.setting, Keyring(SECRET), poll=POLL, env=store.env)
+    app = create_app(store.setting, Keyring(SECRET), poll=POLL, env=store.env, heavy_rate=None)
     with TestClient(app, raise_server_exceptions=False) as client:
         yield Table(client, Keyring(SECRET), app)
 

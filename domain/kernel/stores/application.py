@@ -61,6 +61,11 @@ POSTGRES_BOUNDS = {
     "POSTGRES_STATEMENT_TIMEOUT": "60",
     "POSTGRES_LOCK_TIMEOUT": "15",
     "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "30",
+    # Kept by this process (libpq), not the server: see pgstore.client_bounds.
+    "POSTGRES_KEEPALIVES_IDLE": "10",
+    "POSTGRES_KEEPALIVES_INTERVAL": "5",
+    "POSTGRES_KEEPALIVES_COUNT": "3",
+    "POSTGRES_TCP_USER_TIMEOUT": "30",
 }
 
 

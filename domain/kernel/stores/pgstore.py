@@ -10,6 +10,9 @@ library's ``PostgresFactory``; the differences:
   with the server down a command fails at once (connection refused) or after
   ``POSTGRES_CONNECT_TIMEOUT`` seconds (an unreachable host), and the first
   command after the server is back simply connects.
+* **A connection is bounded by this process too** (``client_bounds``): TCP
+  keepalives and ``tcp_user_timeout``, so a server cut off is noticed
+  without its help.
 * **Every statement and lock wait is bounded**: ``statement_timeout``
   (``POSTGRES_STATEMENT_TIMEOUT``), ``lock_timeout`` (``POSTGRES_LOCK_TIMEOUT``,
   also the library's ``SET LOCAL`` before its table lock) and
@@ -27,6 +30,8 @@ library's ``PostgresFactory``; the differences:
 
 from __future__ import annotations
 
+import os
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -46,6 +51,10 @@ from eventsourcing.postgres import (
 )
 
 STATEMENT_TIMEOUT = "POSTGRES_STATEMENT_TIMEOUT"
+KEEPALIVES_IDLE = "POSTGRES_KEEPALIVES_IDLE"
+KEEPALIVES_INTERVAL = "POSTGRES_KEEPALIVES_INTERVAL"
+KEEPALIVES_COUNT = "POSTGRES_KEEPALIVES_COUNT"
+TCP_USER_TIMEOUT = "POSTGRES_TCP_USER_TIMEOUT"
 CHUNK = 1000  # rows per INSERT statement
 PING_AFTER = 2.0  # seconds idle after which a pooled connection is checked before use
 FAILED_FOR = 1.0  # seconds a failed connection attempt is remembered (no new attempt)
@@ -102,12 +111,9 @@ class SimplePool:
                 conn, since = self._idle.pop()
             if conn.closed or conn.broken:
                 continue
-            if time.monotonic() - since > PING_AFTER:
-                try:
-                    conn.execute("")
-                except psycopg.Error:
-                    conn.close()
-                    continue
+            if time.monotonic() - since > PING_AFTER and not _answers(conn, self.connect_timeout):
+                conn.close()
+                continue
             return conn
         failed = self._failed
         if failed is not None and time.monotonic() - failed[0] < FAILED_FOR:
@@ -140,6 +146,36 @@ class SimplePool:
                 self._idle.append((conn, time.monotonic()))
                 return
         conn.close()
+
+
+def _answers(conn: psycopg.Connection, within: float) -> bool:
+    """Whether the server answers an empty query on ``conn`` within
+    ``within`` seconds. A server frozen (its processes stopped) leaves the
+    query waiting for ever: the kernel still acknowledges every packet, so
+    no TCP bound notices. Past ``within`` the socket is shut down under
+    the waiting query, which then fails, and the pool connects afresh
+    (bounded by the connect timeout)."""
+    done = threading.Lock()  # held by whichever comes first: the answer or the cut
+    timer = threading.Timer(within, lambda: done.acquire(blocking=False) and _sever(conn))
+    timer.daemon = True
+    timer.start()
+    try:
+        conn.execute("")
+        return done.acquire(blocking=False)  # False: cut just as it answered; not to be trusted
+    except psycopg.Error:
+        return False
+    finally:
+        timer.cancel()
+
+
+def _sever(conn: psycopg.Connection) -> None:
+    """Shut ``conn``'s socket down (a duplicate of its descriptor: the
+    connection still owns and closes its own)."""
+    try:
+        with socket.socket(fileno=os.dup(conn.pgconn.socket)) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+    except (OSError, psycopg.Error):
+        pass  # closed meanwhile: nothing left to cut
 
 
 def _one_line(error: BaseException) -> str:
@@ -256,7 +292,26 @@ class Factory(PostgresFactory):
             f" -c lock_timeout={ds.lock_timeout * 1000}"
         )
         kwargs["application_name"] = "rulekeeper"
+        kwargs.update(client_bounds(self.env))
         ds.pool = SimplePool(kwargs, ds.after_connect_func(), connect_timeout)  # type: ignore[assignment]
+
+
+def client_bounds(env: Any) -> dict[str, int]:
+    """libpq's own bounds on a connection, kept by this process, not the
+    server: the server's timeouts above are enforced by the server, and a
+    server that is frozen or cut off enforces nothing. TCP keepalives find
+    a peer gone quiet on an idle connection (``POSTGRES_KEEPALIVES_IDLE``,
+    ``_INTERVAL``, ``_COUNT``), ``tcp_user_timeout`` drops one whose sent
+    data stays unacknowledged (``POSTGRES_TCP_USER_TIMEOUT``, seconds; 0:
+    the system's). A stopped server process on a live host still has its
+    packets acknowledged by the kernel: the server's per-request deadline
+    (``server.workers``) bounds that case."""
+    idle = _seconds(env.get(KEEPALIVES_IDLE) or "10", KEEPALIVES_IDLE)
+    interval = _seconds(env.get(KEEPALIVES_INTERVAL) or "5", KEEPALIVES_INTERVAL)
+    count = _seconds(env.get(KEEPALIVES_COUNT) or "3", KEEPALIVES_COUNT)
+    user_timeout = _seconds(env.get(TCP_USER_TIMEOUT) or "30", TCP_USER_TIMEOUT)
+    return {"keepalives": 1, "keepalives_idle": max(1, idle), "keepalives_interval": max(1, interval),
+            "keepalives_count": max(1, count), "tcp_user_timeout": user_timeout * 1000}
 
 
 def _seconds(text: str, name: str) -> int:
