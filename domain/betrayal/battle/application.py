@@ -48,6 +48,7 @@ def new_clash(
     app: GameApp, *, setup: str, party: Sequence[PartySpec], xp: int, seed: int,
     battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
     physical_dice: bool = False, placements: tuple = (), choose_defense: bool = False,
+    companions: tuple = (),
 ) -> Result:
     """Set up a clash; new adventurers in ``party`` are created in the same
     transaction."""
@@ -56,7 +57,7 @@ def new_clash(
     cmd = StartClash(
         battle_id=battle_id, setup=setup, party=members, xp=xp, seed=seed,
         difficulty=difficulty, physical_dice=physical_dice, placements=tuple(placements),
-        choose_defense=choose_defense,
+        choose_defense=choose_defense, companions=tuple(companions),
     )
     return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
 
@@ -65,6 +66,7 @@ def new_dungeon(
     app: GameApp, *, setup: str, party: Sequence[PartySpec], xp: int, seed: int,
     battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
     physical_dice: bool = False, placements: tuple = (), specials: tuple = (), choose_defense: bool = False,
+    companions: tuple = (),
 ) -> Result:
     """Set up a dungeon from its diagram (DUNGEON-6 to DUNGEON-11)."""
     battle_id = battle_id or f"d{seed}-{app.max_notification_id() + 1}"
@@ -72,7 +74,7 @@ def new_dungeon(
     cmd = StartDungeon(
         battle_id=battle_id, setup=setup, party=members, xp=xp, seed=seed, difficulty=difficulty,
         physical_dice=physical_dice, placements=tuple(placements), specials=tuple(specials),
-        choose_defense=choose_defense,
+        choose_defense=choose_defense, companions=tuple(companions),
     )
     return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
 
@@ -81,6 +83,7 @@ def new_delve(
     app: GameApp, *, delve: str, party: Sequence[PartySpec], xp: int, seed: int,
     battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
     physical_dice: bool = False, placements: tuple = (), choose_defense: bool = False,
+    companions: tuple = (),
 ) -> Result:
     """Set up a delve (DELVE-7 to DELVE-12); its Delve stream is written in
     the same transaction."""
@@ -89,6 +92,7 @@ def new_delve(
     cmd = StartDelve(
         battle_id=battle_id, delve=delve, party=members, xp=xp, seed=seed, difficulty=difficulty,
         physical_dice=physical_dice, placements=tuple(placements), choose_defense=choose_defense,
+        companions=tuple(companions),
     )
     return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
 

@@ -12,6 +12,8 @@ from domain.kernel.messages import Command
 
 from domain.betrayal.vocab import BattleForm, Difficulty
 
+from .companions.commands import CompanionEngage, CompanionMove, EndCompanionTurn, Escort
+
 
 class Member(msgspec.Struct, frozen=True, kw_only=True):
     """One adventurer joining a battle, as copied from its Adventurer."""
@@ -57,9 +59,10 @@ class StartClash(Command, frozen=True, kw_only=True):
     physical_dice: bool = False
     placements: tuple[Hex, ...] = ()
     choose_defense: bool = False  # damage to an adventurer waits for a Defend (COMBAT-4)
+    companions: tuple[Escort, ...] = ()  # companion units and who controls each (CLASH-9, DELVE-11, DUNGEON-10)
 
-    # Added after logs were written: an old log's command is read without it.
-    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"choose_defense"})
+    # Added after logs were written: an old log's command is read without them.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"choose_defense", "companions"})
 
 
 class StartDungeon(StartClash, frozen=True, kw_only=True):
@@ -84,9 +87,10 @@ class StartDelve(Command, frozen=True, kw_only=True):
     physical_dice: bool = False
     placements: tuple[Hex, ...] = ()
     choose_defense: bool = False  # damage to an adventurer waits for a Defend (COMBAT-4)
+    companions: tuple[Escort, ...] = ()  # companion units and who controls each (CLASH-9, DELVE-11, DUNGEON-10)
 
-    # Added after logs were written: an old log's command is read without it.
-    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"choose_defense"})
+    # Added after logs were written: an old log's command is read without them.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"choose_defense", "companions"})
 
 
 class Move(Command, frozen=True, kw_only=True):
@@ -263,4 +267,4 @@ class Retreat(Command, frozen=True, kw_only=True):
 
 BattleCommand = (StartClash | StartDungeon | StartDelve | Move | MoveToExplore | Explore | PlaceTile | Engage | Resolve
                  | ClearActive | EndTurn | RollEnemyDice | NextRound | Retreat | UseRaceAbility | Defend | UseGear
-                 | UseClassAbility | TurnClassSheet)
+                 | UseClassAbility | TurnClassSheet | CompanionMove | CompanionEngage | EndCompanionTurn)
