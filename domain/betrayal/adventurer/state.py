@@ -57,12 +57,13 @@ class AdventurerState(msgspec.Struct, frozen=True, kw_only=True):
     enchantments: tuple[str, ...] = ()  # Enchantments attached in a battle, gone at the session's end (ENCHANT-3)
     rewarded: tuple[str, ...] = ()  # battles whose rewards it gained (REWARD-1)
     fighting: str = ""  # the battle it is in, not ended yet (BETWEEN-1): "" between battles
+    companions: tuple[str, ...] = ()  # permanent companion chips it controls, kept between battles (CLEANUP-3c)
 
     # Logs written before the campaign hold adventurers without these fields:
     # left out at their defaults, old logs import and digest as they did.
     __digest_skip_default__: ClassVar[frozenset[str]] = frozenset(
         {"campaign", "class_id", "master", "promotable", "xp", "earned", "mat", "ready", "packed", "expended",
-         "enchantments", "rewarded", "fighting"})
+         "enchantments", "rewarded", "fighting", "companions"})
 
     @property
     def items(self) -> tuple[str, ...]:

@@ -37,12 +37,13 @@ class Member(msgspec.Struct, frozen=True, kw_only=True):
     expended: tuple[str, ...] = ()  # ready items turned sideways (EXPEND-1)
     packed: tuple[str, ...] = ()  # items in its Pack, for a Breton's Opportunist (RACE-BRETON)
     enchantments: tuple[str, ...] = ()  # attached to it earlier in the session, still on it (ENCHANT-2, ENCHANT-3)
+    companions: tuple[str, ...] = ()  # permanent companion chips it brings from earlier battles (CLEANUP-3c)
 
     fighting: str = ""  # a battle it is in, not ended yet (BETWEEN-1)
 
     # Added with the campaign: logs from before hold members without them.
     __digest_skip_default__: ClassVar[frozenset[str]] = frozenset(
-        {"class_id", "master", "ready", "weapons", "expended", "packed", "fighting", "enchantments"})
+        {"class_id", "master", "ready", "weapons", "expended", "packed", "fighting", "enchantments", "companions"})
 
 
 class StartClash(Command, frozen=True, kw_only=True):

@@ -212,6 +212,7 @@ def end_battle(d: Decision, how: Termination) -> None:
     for foe in d.state.foes:  # STATUS-5: statuses on enemies come off
         for mark in foe.marks:
             lift_mark(d, foe.id, mark.status, "STATUS-5")
+    companion_step.clean_up(d)  # CLEANUP-3c, STATUS-5
     for hero_id in d.state.order:
         empty_active(d, hero_id, "CLEANUP-4a")
         hero = d.state.hero(hero_id)

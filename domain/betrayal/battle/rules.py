@@ -151,7 +151,8 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
     if state.phase is Phase.END_OF_ROUND:
         return [NextRound(), Retreat(), *race_abilities.legal(d, lambda cmd: _is_legal(d, cmd))]
     if state.phase is Phase.COMPANION_TURN:
-        return companion_turn.legal(d, lambda cmd: _is_legal(d, cmd))
+        return [*companion_turn.legal(d, lambda cmd: _is_legal(d, cmd)),
+                *race_abilities.legal(d, lambda cmd: _is_legal(d, cmd))]  # RACE-WOOD-ELF: before a turn starts
     if state.phase is Phase.ENGAGE_RESOLVE:
         n = len(state.pending.dice)
         held = state.hero(state.turn.hero).active if state.turn is not None else ()

@@ -157,7 +157,7 @@ def start_clash(d: Decision, cmd: StartClash) -> None:
     place_enemies(d, number)
     for member, h in zip(cmd.party, _placements(d, cmd)):  # CLASH-8, CLASH-8d, DUNGEON-9
         d.emit(ev.AdventurerPlaced(hero=hero_id(member.name), hex=h, form=member.form))
-    companions.bring(d, cmd.companions, "dungeon" if dungeon else "clash")  # CLASH-9, DUNGEON-10
+    companions.bring(d, cmd.companions, "dungeon" if dungeon else "clash", cmd.party)  # CLASH-9, DUNGEON-10
     begin_round(d, 1)  # CLASH-10, DUNGEON-11
 
 
@@ -207,7 +207,7 @@ def start_delve(d: Decision, cmd: StartDelve) -> None:
     )))
     for member, h in zip(cmd.party, _placements(d, cmd, "DELVE-10a")):
         d.emit(ev.AdventurerPlaced(hero=hero_id(member.name), hex=h, form=member.form))
-    companions.bring(d, cmd.companions, "delve")  # DELVE-11
+    companions.bring(d, cmd.companions, "delve", cmd.party)  # DELVE-11
     begin_round(d, 1)  # DELVE-12
 
 

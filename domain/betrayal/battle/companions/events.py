@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from domain.kernel.hexes import Hex
 
+from domain.betrayal.vocab import Status
+
 from ..events import BattleEvent
 from .state import Ally
 
@@ -90,3 +92,33 @@ class CompanionsWithdrew(BattleEvent, frozen=True, kw_only=True):
     TOPIC = "betrayal.CompanionsWithdrew"
     companions: tuple[str, ...]
     rule: str = "END-1c"
+
+
+class CompanionStatusGained(BattleEvent, frozen=True, kw_only=True):
+    """A status effect on a companion (RACE-WOOD-ELF: a Stealth die from
+    Hunter's Eye; facts: a companion is a valid choice)."""
+
+    TOPIC = "betrayal.CompanionStatusGained"
+    companion: str
+    status: Status
+    rule: str
+
+
+class CompanionStatusLost(BattleEvent, frozen=True, kw_only=True):
+    """A status effect came off a companion (facts: STATUS-1, Stealth ends
+    once it deals damage)."""
+
+    TOPIC = "betrayal.CompanionStatusLost"
+    companion: str
+    status: Status
+    rule: str
+
+
+class CompanionCleanedUp(BattleEvent, frozen=True, kw_only=True):
+    """End of battle: statuses off the companion and HP above its chip's
+    gone (CLEANUP-3c for a permanent chip, STATUS-5 for any)."""
+
+    TOPIC = "betrayal.CompanionCleanedUp"
+    companion: str
+    hp: int
+    rule: str

@@ -49,6 +49,15 @@ def _withdrew(s: BattleState, e: ev.CompanionsWithdrew) -> BattleState:
     return replace(s, companions=allies, ally_turn=None)
 
 
+def _status_gained(s: BattleState, e: ev.CompanionStatusGained) -> BattleState:
+    a = s.companion(e.companion)
+    return ally(s, e.companion, statuses=tuple(x for x in a.statuses if x is not e.status) + (e.status,))
+
+
+def _status_lost(s: BattleState, e: ev.CompanionStatusLost) -> BattleState:
+    return ally(s, e.companion, statuses=tuple(x for x in s.companion(e.companion).statuses if x is not e.status))
+
+
 APPLY: dict[type, Callable] = {
     ev.CompanionJoined: _joined,
     ev.CompanionPlaced: lambda s, e: ally(s, e.companion, pos=e.hex),
@@ -59,4 +68,7 @@ APPLY: dict[type, Callable] = {
     ev.CompanionEngaged: lambda s, e: s,
     ev.CompanionTurnEnded: _turn_ended,
     ev.CompanionsWithdrew: _withdrew,
+    ev.CompanionStatusGained: _status_gained,
+    ev.CompanionStatusLost: _status_lost,
+    ev.CompanionCleanedUp: lambda s, e: ally(s, e.companion, hp=e.hp, statuses=()),
 }

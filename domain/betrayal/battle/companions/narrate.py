@@ -66,7 +66,21 @@ def withdrew(e: ev.CompanionsWithdrew, state, pack) -> str:
     return _cite(e.rule, f"with every adventurer down, {who} leave(s) the map, not defeated")
 
 
+def status_gained(e: ev.CompanionStatusGained, state, pack) -> str:
+    return _cite(e.rule, f"{_who(state, pack, e.companion)} gains {e.status.value}")
+
+
+def status_lost(e: ev.CompanionStatusLost, state, pack) -> str:
+    return _cite(e.rule, f"{_who(state, pack, e.companion)} loses {e.status.value}")
+
+
+def cleaned_up(e: ev.CompanionCleanedUp, state, pack) -> str:
+    return _cite(e.rule, f"{_who(state, pack, e.companion)} leaves the battle with {e.hp} HP, no status effects")
+
+
 LINES = {
+    ev.CompanionStatusGained: status_gained, ev.CompanionStatusLost: status_lost,
+    ev.CompanionCleanedUp: cleaned_up,
     ev.CompanionJoined: joined, ev.CompanionPlaced: placed, ev.CompanionWaits: waits,
     ev.CompanionTurnsBegan: turns_began, ev.CompanionTurnStarted: turn_started, ev.CompanionMoved: moved,
     ev.CompanionEngaged: engaged, ev.CompanionTurnEnded: turn_ended, ev.CompanionsWithdrew: withdrew,

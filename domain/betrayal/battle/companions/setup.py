@@ -22,15 +22,19 @@ PLACE_RULES = {"clash": ("CLASH-9", "CLASH-9a"), "delve": ("DELVE-11", "DELVE-11
                "dungeon": ("DUNGEON-10", "DUNGEON-10a")}
 
 
-def bring(d: Decision, escorts: tuple[Escort, ...], kind: str) -> None:
+def bring(d: Decision, escorts: tuple[Escort, ...], kind: str, party: tuple = ()) -> None:
     """Join and place the companions a setup brings, after the adventurers
-    are on the map (Setup step 5). Refuses an unknown chip or controller."""
-    if not escorts:
+    are on the map (Setup step 5): the permanent ones each member of
+    ``party`` kept from earlier battles (CLEANUP-3c), then ``escorts``.
+    Refuses an unknown chip or controller."""
+    carried = tuple(Escort(chip=chip, controller=m.name) for m in party for chip in m.companions)
+    if not escorts and not carried:
         return
-    if len(escorts) > MAX_COMPANIONS:
+    if len(escorts) + len(carried) > MAX_COMPANIONS:
         raise MalformedCommand(f"at most {MAX_COMPANIONS} companions join a battle")
     place_rule, wait_rule = PLACE_RULES[kind]
-    allies = [_ally(d, escort) for escort in escorts]
+    allies = [replace(_ally(d, e), carried=True, permanent=True) for e in carried]
+    allies += [_ally(d, escort) for escort in escorts]
     _name_apart(d, allies)
     order = {hero_id: i for i, hero_id in enumerate(d.state.order)}
     allies.sort(key=lambda a: order[a.controller])  # player turn order; stable within one controller

@@ -6,6 +6,8 @@ import msgspec
 
 from domain.kernel.hexes import Hex
 
+from domain.betrayal.vocab import Status
+
 
 class Ally(msgspec.Struct, frozen=True, kw_only=True):
     """A companion unit in a battle: the chip's numbers as they were when
@@ -26,6 +28,8 @@ class Ally(msgspec.Struct, frozen=True, kw_only=True):
     move: int
     skills: tuple[str, ...] = ()
     permanent: bool = False  # a permanent companion chip (CLEANUP-3c)
+    carried: bool = False  # brought from an earlier battle by its controller (CLEANUP-3c)
+    statuses: tuple[Status, ...] = ()  # status effects on it, one of each (facts: STATUS-1), e.g. Stealth
     pos: Hex | None = None
     acted: bool = False  # took its turn this round (ROUND-6)
     defeated: bool = False  # left the party for good (facts)

@@ -32,3 +32,15 @@ def withdraw(d: Decision) -> None:
     leaving = tuple(a.id for a in d.state.companions if in_party(a))
     if leaving:
         d.emit(ev.CompanionsWithdrew(companions=leaving))
+
+
+def clean_up(d: Decision) -> None:
+    """End of Battle Cleanup for companions still in the party: status
+    effects off (STATUS-5) and HP above the chip's gone; a permanent chip
+    goes near its controller's mat that way (CLEANUP-3c)."""
+    for a in d.state.companions:
+        if a.defeated:
+            continue
+        if a.statuses or a.hp > a.max_hp or a.permanent:
+            d.emit(ev.CompanionCleanedUp(companion=a.id, hp=min(a.hp, a.max_hp),
+                                         rule="CLEANUP-3c" if a.permanent else "STATUS-5"))

@@ -27,6 +27,7 @@ from .commands import CompanionEngage, CompanionMove, EndCompanionTurn
 from .damage import heal_ally
 from .setup import place
 from .state import Ally
+from .status import lose
 from .step import in_party
 
 
@@ -135,8 +136,12 @@ def engage(d: Decision, cmd: CompanionEngage) -> None:
     if CompanionSkill.BRUTAL in a.skills and total > 0:
         total += 1
     true_strike = CompanionSkill.TRUE_STRIKE in a.skills
+    dealt = 0
     for t in targets:
-        hurt_foe(d, t, 0 if true_strike else total, total if true_strike else 0, source=a.id, rule="ROUND-6")
+        dealt += hurt_foe(d, t, 0 if true_strike else total, total if true_strike else 0, source=a.id,
+                          rule="ROUND-6")
+    if dealt:  # Stealth is removed once it deals damage (facts: STATUS-1)
+        lose(d, a.id, Status.STEALTH, "STATUS-1")
     finish(d, a.id)
 
 

@@ -113,7 +113,11 @@ def _candidates(state: BattleState, foe: Foe, start_pos) -> tuple[list[Candidate
             hidden.append(h.id)
             continue
         out.append(Candidate(h.id, h.pos, h.hp, order[h.id]))
-    out += _companions(state)  # a companion is a unit of the party (ROUND-2, facts §2)
+    for c in _companions(state):  # a companion is a unit of the party (ROUND-2, facts §2)
+        if Status.STEALTH in state.companion(c.id).statuses and distance(c.pos, start_pos) != 1:
+            hidden.append(c.id)
+            continue
+        out.append(c)
     if Status.BLIND in _marks(foe):
         n = len(order) + len(state.companions)
         for f in state.foes:
