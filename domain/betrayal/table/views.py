@@ -36,7 +36,10 @@ def status(seen: Seen) -> tuple[Block, ...]:
     blocks: list[Block] = [header(state, ctx, seen.name), Lines(("",)), board(state, ctx)]
     if ctx.delve is not None:
         blocks += details(state, ctx)
-    blocks += [heroes_table(state, ctx), foes_table(state, ctx), *pending(state, ctx)]
+    blocks.append(heroes_table(state, ctx))
+    if state.companions:  # ROUND-6
+        blocks.append(Lines((_companion_line(state),)))
+    blocks += [foes_table(state, ctx), *pending(state, ctx)]
     return tuple(blocks)
 
 
