@@ -219,17 +219,31 @@ def test_with_the_entrance_still_full_a_waiting_companion_cannot_move():
 
 
 @pytest.mark.rule("EXPLORATION-3d")
-def test_companions_have_no_explore_command_and_moving_explores_nothing():
-    from domain.betrayal.battle.commands import Explore, MoveToExplore
+def test_a_companion_moving_onto_an_explorable_hex_explores_nothing():
+    from delve_arrange import ENTRANCE_LINKS, DelveScenario
 
-    given = at_companions(clash(companions=("fox:Ysolda",)))
+    from domain.betrayal.battle.commands import Explore, MoveToExplore, StartDelve
+    from domain.betrayal.battle.context import RulesContext
+    from domain.betrayal.battle.events import Explored
+    from domain.betrayal.battle.evolve import replay
+    from domain.betrayal.battle.rules import decision
+    from domain.betrayal.packs.load import starter_pack
+    from companion_arrange import escorts
+    from scenario import new_party
+
+    cmd = StartDelve(battle_id="v", delve="whispering-barrow", party=new_party("Ysolda:nord"), xp=1, seed=1,
+                     companions=escorts("fox:Ysolda"))
+    d = decision(None, cmd, RulesContext(starter_pack(), "whispering-barrow"))
+    given = DelveScenario(replay(d.events), d.ctx)
+    given = given.when(EndTurn()).next()
+    assert given.state.phase is Phase.COMPANION_TURN
     legal = given.legal()
     assert not [c for c in legal if isinstance(c, (Explore, MoveToExplore))]
-    # an adventurer's Explore in the companion step is refused: companions cannot explore
-    with pytest.raises(Exception):
-        from domain.betrayal.battle.rules import decide
-
-        decide(given.state, Explore(), given.ctx)
+    link = next(h for h in ENTRANCE_LINKS if CompanionMove(companion="fox", to=h) in legal)
+    then = given.when(CompanionMove(companion="fox", to=link))
+    assert then.state.companion("fox").pos == link
+    then.lacks(Explored)
+    assert then.delve_events == []  # no card drawn, no tile revealed
 
 
 # --- defeat, and a fallen party ---------------------------------------------------------------
