@@ -16,7 +16,7 @@ from domain.betrayal.vocab import Status
 from .. import events as bev
 from .. import flow
 from ..context import ENEMY_DIE, ENEMY_DIE_FACES
-from ..damage import hurt_foe
+from ..damage import hurt_foe, hurt_hero
 from ..decision import Decision
 from ..enemies.targeting import can_target
 from ..enemies.turn import turn_order
@@ -24,7 +24,7 @@ from ..reach import occupied
 from ..state import Phase, Rolled
 from . import events as ev
 from .commands import CompanionEngage, CompanionMove, EndCompanionTurn
-from .damage import heal_ally
+from .damage import heal_ally, hurt_ally
 from .setup import place
 from .state import Ally
 from .status import lose
@@ -60,6 +60,15 @@ def acting(d: Decision, named: str | None) -> Ally:
     return d.state.companion(a.id)
 
 
+def _able(a: Ally) -> None:
+    """Refuses an action of a companion that fell as its turn started (Bane)
+    or still waits beside a full Entrance (ROUND-6a)."""
+    if a.defeated:
+        raise RuleViolation("STATUS-1", f"{a.name} falls to Bane as its turn starts: end its turn (rk companion-end)")
+    if a.pos is None:
+        raise RuleViolation("ROUND-6a", f"{a.name} waits beside the Entrance tile: no Entrance hex is empty")
+
+
 def _find(d: Decision, named: str) -> Ally:
     word = named.strip().lower()
     for a in d.state.companions:
@@ -77,7 +86,9 @@ def _start(d: Decision, a: Ally) -> None:
     d.emit(ev.CompanionTurnStarted(companion=a.id, start_positions=positions))
     if a.pos is None:
         place(d, a.id, "ROUND-6a", "ROUND-6a")
-    if CompanionSkill.REGENERATE in a.skills:
+    if Status.BANE in a.statuses:  # 1 true damage at the start of each of its turns (facts: STATUS-1)
+        hurt_ally(d, a.id, 1, true_damage=True, source="bane", rule="STATUS-1")
+    if CompanionSkill.REGENERATE in skills(d.state.companion(a.id)):
         heal_ally(d, a.id, 1)
 
 
@@ -86,8 +97,7 @@ def move(d: Decision, cmd: CompanionMove) -> None:
     before it engages (facts §2; MOVE-1: no unit moves through another).
     A companion never explores, whatever hex it ends on (EXPLORATION-3d)."""
     a = acting(d, cmd.companion)
-    if a.pos is None:
-        raise RuleViolation("ROUND-6a", f"{a.name} waits beside the Entrance tile: no Entrance hex is empty")
+    _able(a)
     if d.state.ally_turn.moved:
         raise RuleViolation("ROUND-6", f"{a.name} has already moved this turn")
     to = tuple(cmd.to)
@@ -105,8 +115,9 @@ def engage(d: Decision, cmd: CompanionEngage) -> None:
     dice rolled once and the total (its skills applied) dealt to each as
     one damage instance; then its turn ends."""
     a = acting(d, cmd.companion)
-    if a.pos is None:
-        raise RuleViolation("ROUND-6a", f"{a.name} waits beside the Entrance tile: no Entrance hex is empty")
+    _able(a)
+    if Status.DAZE in a.statuses and d.state.ally_turn.moved:
+        raise RuleViolation("STATUS-1", f"{a.name} is dazed: it cannot move and roll dice in the same turn")
     targets = tuple(cmd.targets)
     if not targets:
         raise MalformedCommand("name the enemies it engages, e.g. --targets e1")
@@ -115,7 +126,10 @@ def engage(d: Decision, cmd: CompanionEngage) -> None:
     if len(targets) > a.targets:
         raise RuleViolation("ROUND-6", f"{a.name} may target up to {a.targets} unit(s) (its target value)")
     for t in targets:
-        check_target(d, a, t)
+        if Status.BLIND in a.statuses:
+            check_blind_target(d, a, t, len(targets))
+        else:
+            check_target(d, a, t)
     physical = d.state.options.physical_dice
     if physical and (cmd.faces is None or len(cmd.faces) != a.combat
                      or any(not 0 <= f < len(ENEMY_DIE_FACES) for f in cmd.faces)):
@@ -133,16 +147,46 @@ def engage(d: Decision, cmd: CompanionEngage) -> None:
             faces, counter = d.roll(a.combat)
             d.emit(bev.DiceRolled(unit=a.id, counter=counter, dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces)))
     total = sum(ENEMY_DIE_FACES[f] for f in faces)
-    if CompanionSkill.BRUTAL in a.skills and total > 0:
+    if Status.MAIM in a.statuses:  # damage rolled on its dice is halved, rounded down (facts: STATUS-1)
+        total //= 2
+    own = skills(a)
+    if CompanionSkill.BRUTAL in own and total > 0:
         total += 1
-    true_strike = CompanionSkill.TRUE_STRIKE in a.skills
+    true_strike = CompanionSkill.TRUE_STRIKE in own
     dealt = 0
     for t in targets:
-        dealt += hurt_foe(d, t, 0 if true_strike else total, total if true_strike else 0, source=a.id,
-                          rule="ROUND-6")
+        dealt += _hit(d, a, t, total, true_strike)
     if dealt:  # Stealth is removed once it deals damage (facts: STATUS-1)
         lose(d, a.id, Status.STEALTH, "STATUS-1")
     finish(d, a.id)
+
+
+def skills(a: Ally) -> tuple[str, ...]:
+    """Its skills as they act now: none under Fear (facts: STATUS-1, its
+    non-Combat skills do nothing)."""
+    return () if Status.FEAR in a.statuses else a.skills
+
+
+def _hit(d: Decision, a: Ally, target_id: str, total: int, true_strike: bool) -> int:
+    """One damage instance of the engage to its target, whoever it is (a
+    Blind companion may hit an ally); the HP it took."""
+    if any(h.id == target_id for h in d.state.heroes):
+        return hurt_hero(d, target_id, total, true_damage=true_strike, source=a.id, rule="ROUND-6")
+    if any(x.id == target_id for x in d.state.companions):
+        return hurt_ally(d, target_id, total, true_damage=true_strike, source=a.id, rule="ROUND-6")
+    return hurt_foe(d, target_id, 0 if true_strike else total, total if true_strike else 0, source=a.id,
+                    rule="ROUND-6")
+
+
+def check_blind_target(d: Decision, a: Ally, target_id: str, count: int) -> None:
+    """Blind: every unit is opposing, and it may target only the strongest
+    adjacent unit (facts: STATUS-1)."""
+    s = d.state
+    near = [u for u in (*s.heroes, *s.foes, *s.companions)
+            if u.id != a.id and not u.defeated and u.pos is not None and distance(u.pos, a.pos) == 1]
+    best = max((u.hp for u in near), default=None)
+    if count != 1 or not any(u.id == target_id and u.hp == best for u in near):
+        raise RuleViolation("STATUS-1", f"{a.name} is blind: it may target only the strongest adjacent unit")
 
 
 def check_target(d: Decision, a: Ally, target_id: str) -> None:
@@ -171,7 +215,9 @@ def end(d: Decision, cmd: EndCompanionTurn) -> None:
 
 
 def finish(d: Decision, companion_id: str) -> None:
-    """End of Turn; after the last companion, the enemies (ENEMY-1)."""
+    """End of Turn (Daze comes off: facts STATUS-1); after the last
+    companion, the enemies (ENEMY-1)."""
+    lose(d, companion_id, Status.DAZE, "STATUS-1")
     d.emit(ev.CompanionTurnEnded(companion=companion_id))
     if any(in_party(a) and not a.acted for a in d.state.companions):
         return
@@ -196,9 +242,10 @@ def legal(d: Decision, is_legal) -> list:
                 out += [CompanionMove(companion=cid, to=h) for h in sorted(reach, key=lambda h: (h[1], h[0]))
                         if h != a.pos]
             faces = (0,) * a.combat if s.options.physical_dice else None
-            for f in probe.state.foes:
-                cmd = CompanionEngage(companion=cid, targets=(f.id,), faces=faces)
-                if not f.defeated and f.pos is not None and is_legal(cmd):
+            units = (*probe.state.foes, *probe.state.heroes, *probe.state.companions)  # allies: when Blind
+            for u in units:
+                cmd = CompanionEngage(companion=cid, targets=(u.id,), faces=faces)
+                if u.id != cid and not u.defeated and u.pos is not None and is_legal(cmd):
                     out.append(cmd)
         out.append(EndCompanionTurn(companion=cid))
     return out

@@ -12,6 +12,7 @@ from domain.betrayal.vocab import EnemySkill, Priority, Status
 from .. import events as ev
 from .. import hooks
 from ..board import Board
+from ..companions import status as ally_status
 from ..companions.damage import hurt_ally
 from ..context import ENEMY_DIE, ENEMY_DIE_FACES, RulesContext
 from ..damage import heal_foe, hurt_foe, hurt_hero, left_after_ward, lift_mark
@@ -230,6 +231,8 @@ def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int],
                 gain_status(d, target, SKILL_STATUS[skill])
         elif any(a.id == target for a in d.state.companions):  # a companion chip has no Defense
             lost = hurt_ally(d, target, amount, true_damage=true_damage, source=foe_id, rule="ENEMY-6e")
+            if lost and skill in SKILL_STATUS:  # ESKILL-3: the full effect of its skill
+                ally_status.gain(d, target, SKILL_STATUS[skill], "ESKILL-3")
         else:
             physical, true_amount = (0, amount) if true_damage else (amount, 0)
             lost = hurt_foe(d, target, physical, true_amount, source=foe_id, rule="ENEMY-6e")
