@@ -285,3 +285,18 @@ def test_when_every_adventurer_falls_the_companions_leave_the_map_undefeated():
     then.then_has(CompanionsWithdrew, companions=("fox",))
     fox = then.state.companion("fox")
     assert fox.withdrawn and not fox.defeated and fox.pos is None
+
+
+@pytest.mark.rule("ROUND-6")
+def test_the_greedy_bot_plays_a_battle_with_companions_to_its_end():
+    import random
+
+    from domain.betrayal.battle.bots import greedy_choice
+
+    given = clash(companions=("golem:Ysolda", "fox:Ysolda"), xp=2, seed=5)
+    rnd = random.Random(5)
+    for _ in range(600):
+        if given.state.phase is Phase.ENDED:
+            break
+        given = given.when(greedy_choice(given.state, given.ctx, rnd)).next()
+    assert given.state.phase is Phase.ENDED
