@@ -106,3 +106,17 @@ def test_a_blind_companion_may_target_only_the_strongest_adjacent_unit_even_an_a
     given.then_violates(CompanionEngage(companion="golem", targets=("e1",), faces=(0, 0)), "STATUS-1")
     then = given.when(CompanionEngage(companion="golem", targets=("ysolda",), faces=(ONE_DAMAGE, 0)))
     then.then_has(DamageDealt, target="ysolda", source="golem")
+
+
+@pytest.mark.rule("END-1c")
+def test_a_blind_companion_felling_the_last_adventurer_ends_the_round_and_the_battle():
+    given = at_companions(clash(companions=("golem:Ysolda", "fox:Ysolda"), physical_dice=True))
+    golem = given.state.companion("golem")
+    assert distance(given.state.foe("e1").pos, golem.pos) > 1  # Ysolda will be the one unit beside it
+    given = with_ally(given, "fox", pos=_far(given, golem.pos))
+    given = given.with_hero("ysolda", pos=_free(given, golem.pos), hp=1)
+    given = with_ally(given, "golem", statuses=(Status.BLIND,))
+    then = given.when(CompanionEngage(companion="golem", targets=("ysolda",), faces=(ONE_DAMAGE, 0)))
+    assert then.state.hero("ysolda").defeated
+    assert then.state.phase.value == "ended"  # the fox's turn is skipped (facts default for END-1c)
+    assert then.state.companion("fox").withdrawn

@@ -219,6 +219,9 @@ def finish(d: Decision, companion_id: str) -> None:
     companion, the enemies (ENEMY-1)."""
     lose(d, companion_id, Status.DAZE, "STATUS-1")
     d.emit(ev.CompanionTurnEnded(companion=companion_id))
+    if flow.all_heroes_down(d):  # a Blind companion felled the last adventurer: the round's turns are over
+        flow.end_round(d)
+        return
     if any(in_party(a) and not a.acted for a in d.state.companions):
         return
     flow.run_enemies(d, turn_order(d))
