@@ -110,6 +110,9 @@ def test_a_companion_s_commands_outside_its_step_are_refused():
 def test_a_companion_s_seat_is_its_controller_s():
     given = at_companions(clash(companions=("fox:Tarn",), party=TWO))
     assert actor(given.state, EndCompanionTurn(companion="fox")) == "tarn"
+    fallen = given.with_hero("tarn", defeated=True, pos=None, hp=0)  # facts §2: its player keeps control
+    assert actor(fallen.state, EndCompanionTurn(companion="fox")) == "tarn"
+    fallen.when(EndCompanionTurn(companion="fox")).then_has(CompanionTurnEnded, companion="fox")
 
 
 # --- ROUND-6: the move ------------------------------------------------------------------------
