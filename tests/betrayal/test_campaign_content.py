@@ -118,6 +118,8 @@ def test_a_pack_without_the_campaign_files_loads_without_campaign_content():
 def test_a_pack_directory_with_the_campaign_files_loads_them(tmp_path):
     for name, content in all_files().items():
         (tmp_path / name).write_bytes(content)
+    content = resources.files("domain.betrayal.content")
+    (tmp_path / "companions.toml").write_bytes(content.joinpath("companions.toml").read_bytes())  # no hash holds it
     assert load_pack_dir(tmp_path) == starter_pack()
 
 

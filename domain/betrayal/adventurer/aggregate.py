@@ -109,6 +109,7 @@ def member(state: AdventurerState, form: BattleForm = BattleForm.LIGHT, pack: Pa
         expended=tuple(i for i in state.expended if i in state.ready), fighting=state.fighting,
         enchantments=tuple(i for i in state.enchantments if pack is None or i not in pack.gear
                            or pack.gear[i].attaches != Attaches.CLASH_TILE.value),
+        companions=state.companions,
     )
 
 
@@ -125,6 +126,9 @@ def concluded(battle: BattleState, hero: Hero) -> tuple[Event, ...]:
         result += (campaign_events.ItemsReturned(battle_id=battle.battle_id, expended=hero.expended,
                                                  discarded=hero.discarded, stowed=hero.stowed,
                                                  readied=hero.readied, attached=attached),)
+    kept = companions_kept(battle, hero)
+    if kept is not None:
+        result += (campaign_events.CompanionsKept(battle_id=battle.battle_id, companions=kept),)
     if hero.class_id and battle.termination is Termination.PARTY_DEFEATED:
         # END-1c: a campaign's adventurer (one with a class, as BattleJoined has it) carries the wipe-out
         # to its next End of Day; one made for a battle alone writes its result as it always did.
@@ -133,6 +137,17 @@ def concluded(battle: BattleState, hero: Hero) -> tuple[Event, ...]:
         result += (campaign_events.ClassPromoted(class_id=hero.class_id) if hero.master
                    else campaign_events.PromotionEarned(battle_id=battle.battle_id),)
     return result
+
+
+def companions_kept(battle: BattleState, hero: Hero) -> tuple[str, ...] | None:
+    """CLEANUP-3c: the permanent companion chips ``hero`` controls after the
+    battle, when they differ from those it brought (None: unchanged). A
+    defeated companion leaves for good; one that left the map with a
+    fallen party was not defeated, so it stays (facts §2)."""
+    mine = [a for a in battle.companions if a.controller == hero.id]
+    brought = tuple(a.chip for a in mine if a.carried)
+    kept = tuple(a.chip for a in mine if a.permanent and not a.defeated)
+    return None if kept == brought else kept
 
 
 def _newly_attached(hero: Hero) -> tuple[str, ...]:

@@ -241,6 +241,16 @@ class ItemsReturned(AdventurerEvent, frozen=True, kw_only=True):
     attached: tuple[str, ...] = ()  # Enchantments attached: out of the inventory for the session (ENCHANT-2)
 
 
+class CompanionsKept(AdventurerEvent, frozen=True, kw_only=True):
+    """CLEANUP-3c: the permanent companion chips the adventurer controls
+    after ``battle_id``, placed near its mat for later battles (statuses
+    and excess HP gone); a defeated one has left for good (facts §2)."""
+
+    TOPIC = "betrayal.CompanionsKept"
+    battle_id: str
+    companions: tuple[str, ...]
+
+
 class PromotionEarned(AdventurerEvent, frozen=True, kw_only=True):
     """ADVANCE-16: in ``battle_id`` the adventurer met its class sheet's
     promotion requirement; it may flip the sheet."""
@@ -386,6 +396,7 @@ _HANDLERS = {
     ItemReplenished: lambda s, e: replace(s, expended=_without(s.expended, e.item)),
     SessionClosed: _session,
     ItemsReturned: _returned,
+    CompanionsKept: lambda s, e: replace(s, companions=e.companions),
     PromotionEarned: lambda s, e: replace(s, promotable=True),
     ClassPromoted: lambda s, e: replace(s, master=True, promotable=False),
 }

@@ -58,12 +58,13 @@ class AdventurerState(msgspec.Struct, frozen=True, kw_only=True):
     rewarded: tuple[str, ...] = ()  # battles whose rewards it gained (REWARD-1)
     fighting: str = ""  # the battle it is in, not ended yet (BETWEEN-1): "" between battles
     wiped: str = ""  # the battle in which its whole party fell (END-1c), until the next rest
+    companions: tuple[str, ...] = ()  # permanent companion chips it controls, kept between battles (CLEANUP-3c)
 
     # Logs written before the campaign hold adventurers without these fields:
     # left out at their defaults, old logs import and digest as they did.
     __digest_skip_default__: ClassVar[frozenset[str]] = frozenset(
         {"campaign", "class_id", "master", "promotable", "xp", "earned", "mat", "ready", "packed", "expended",
-         "enchantments", "rewarded", "fighting", "wiped"})
+         "enchantments", "rewarded", "fighting", "wiped", "companions"})
 
     @property
     def items(self) -> tuple[str, ...]:

@@ -14,5 +14,5 @@ players for demos and tests (``bots``); Betrayal as the kernel sees it
 (``ruleset``) and its verbs on the kernel's application (``application``).
 
 Its parts with a concern of their own: the enemies' side (``enemies/``),
-the race and class abilities (``abilities/``) and the items used in battle
-(``items/``)."""
+the race and class abilities (``abilities/``), the items used in battle
+(``items/``) and the companion units (``companions/``)."""

@@ -49,6 +49,7 @@ def new_clash(
     app: GameApp, *, setup: str, party: Sequence[PartySpec], xp: int, seed: int,
     battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
     physical_dice: bool = False, placements: tuple = (), choose_defense: bool = False,
+    companions: tuple = (),
 ) -> Result:
     """Set up a clash; new adventurers in ``party`` are created in the same
     transaction."""
@@ -57,7 +58,7 @@ def new_clash(
     cmd = StartClash(
         battle_id=battle_id, setup=setup, party=members, xp=xp, seed=seed,
         difficulty=difficulty, physical_dice=physical_dice, placements=tuple(placements),
-        choose_defense=choose_defense,
+        choose_defense=choose_defense, companions=tuple(companions),
     )
     return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
 
@@ -66,6 +67,7 @@ def new_dungeon(
     app: GameApp, *, setup: str, party: Sequence[PartySpec], xp: int, seed: int,
     battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
     physical_dice: bool = False, placements: tuple = (), specials: tuple = (), choose_defense: bool = False,
+    companions: tuple = (),
 ) -> Result:
     """Set up a dungeon from its diagram (DUNGEON-6 to DUNGEON-11)."""
     battle_id = battle_id or f"d{seed}-{app.max_notification_id() + 1}"
@@ -73,7 +75,7 @@ def new_dungeon(
     cmd = StartDungeon(
         battle_id=battle_id, setup=setup, party=members, xp=xp, seed=seed, difficulty=difficulty,
         physical_dice=physical_dice, placements=tuple(placements), specials=tuple(specials),
-        choose_defense=choose_defense,
+        choose_defense=choose_defense, companions=tuple(companions),
     )
     return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
 
@@ -83,6 +85,7 @@ def new_delve(
     battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
     physical_dice: bool = False, placements: tuple = (), choose_defense: bool = False,
     item_deck: ItemDeck | None = None,
+    companions: tuple = (),
 ) -> Result:
     """Set up a delve (DELVE-7 to DELVE-12); its Delve stream is written in
     the same transaction. ``item_deck``: a campaign party's (ITEM-9)."""
@@ -92,6 +95,7 @@ def new_delve(
         battle_id=battle_id, delve=delve, party=members, xp=xp, seed=seed, difficulty=difficulty,
         physical_dice=physical_dice, placements=tuple(placements), choose_defense=choose_defense,
         item_deck=item_deck,
+        companions=tuple(companions),
     )
     return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
 

@@ -9,6 +9,7 @@ import random
 from domain.kernel.hexes import distance
 
 from .commands import BattleCommand, EndTurn, Engage, Explore, Move, MoveToExplore, NextRound, Resolve, Retreat
+from .commands import CompanionEngage, EndCompanionTurn
 from .context import RulesContext
 from .rules import legal_commands
 from .state import BattleState, Phase
@@ -31,6 +32,10 @@ def greedy_choice(state: BattleState, ctx: RulesContext, rnd: random.Random) -> 
     legal = legal_commands(state, ctx)
     if state.phase is Phase.END_OF_ROUND:
         return NextRound()
+    if state.phase is Phase.COMPANION_TURN:  # a companion strikes an enemy it can, else ends its turn
+        foes = {f.id for f in state.foes}
+        strike = [c for c in legal if isinstance(c, CompanionEngage) and set(c.targets) <= foes]
+        return strike[0] if strike else next(c for c in legal if isinstance(c, EndCompanionTurn))
     if state.phase is not Phase.ADVENTURER_TURN:
         return next((c for c in legal if isinstance(c, Resolve) and not c.skip), legal[0])
     foe_hp = {f.id: f.hp for f in state.foes if not f.defeated}

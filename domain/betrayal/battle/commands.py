@@ -13,6 +13,8 @@ from domain.kernel.messages import Command
 from domain.betrayal.delve.deck import ItemDeck
 from domain.betrayal.vocab import BattleForm, Difficulty
 
+from .companions.commands import CompanionEngage, CompanionMove, EndCompanionTurn, Escort
+
 
 class Member(msgspec.Struct, frozen=True, kw_only=True):
     """One adventurer joining a battle, as copied from its Adventurer."""
@@ -36,12 +38,13 @@ class Member(msgspec.Struct, frozen=True, kw_only=True):
     expended: tuple[str, ...] = ()  # ready items turned sideways (EXPEND-1)
     packed: tuple[str, ...] = ()  # items in its Pack, for a Breton's Opportunist (RACE-BRETON)
     enchantments: tuple[str, ...] = ()  # attached to it earlier in the session, still on it (ENCHANT-2, ENCHANT-3)
+    companions: tuple[str, ...] = ()  # permanent companion chips it brings from earlier battles (CLEANUP-3c)
 
     fighting: str = ""  # a battle it is in, not ended yet (BETWEEN-1)
 
     # Added with the campaign: logs from before hold members without them.
     __digest_skip_default__: ClassVar[frozenset[str]] = frozenset(
-        {"class_id", "master", "ready", "weapons", "expended", "packed", "fighting", "enchantments"})
+        {"class_id", "master", "ready", "weapons", "expended", "packed", "fighting", "enchantments", "companions"})
 
 
 class StartClash(Command, frozen=True, kw_only=True):
@@ -58,9 +61,10 @@ class StartClash(Command, frozen=True, kw_only=True):
     physical_dice: bool = False
     placements: tuple[Hex, ...] = ()
     choose_defense: bool = False  # damage to an adventurer waits for a Defend (COMBAT-4)
+    companions: tuple[Escort, ...] = ()  # companion units and who controls each (CLASH-9, DELVE-11, DUNGEON-10)
 
-    # Added after logs were written: an old log's command is read without it.
-    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"choose_defense"})
+    # Added after logs were written: an old log's command is read without them.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"choose_defense", "companions"})
 
 
 class StartDungeon(StartClash, frozen=True, kw_only=True):
@@ -86,9 +90,10 @@ class StartDelve(Command, frozen=True, kw_only=True):
     placements: tuple[Hex, ...] = ()
     choose_defense: bool = False  # damage to an adventurer waits for a Defend (COMBAT-4)
     item_deck: ItemDeck | None = None  # a campaign party's item deck as it stands (ITEM-9)
+    companions: tuple[Escort, ...] = ()  # companion units and who controls each (CLASH-9, DELVE-11, DUNGEON-10)
 
-    # Added after logs were written: an old log's command is read without it.
-    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"choose_defense", "item_deck"})
+    # Added after logs were written: an old log's command is read without them.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"choose_defense", "item_deck", "companions"})
 
 
 class Move(Command, frozen=True, kw_only=True):
@@ -265,4 +270,4 @@ class Retreat(Command, frozen=True, kw_only=True):
 
 BattleCommand = (StartClash | StartDungeon | StartDelve | Move | MoveToExplore | Explore | PlaceTile | Engage | Resolve
                  | ClearActive | EndTurn | RollEnemyDice | NextRound | Retreat | UseRaceAbility | Defend | UseGear
-                 | UseClassAbility | TurnClassSheet)
+                 | UseClassAbility | TurnClassSheet | CompanionMove | CompanionEngage | EndCompanionTurn)

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 
 from . import events as ev
 from .abilities import class_evolve
+from .companions import evolve as companion_evolve
 from .items import evolve as item_evolve
 from .state import (
     BattleState,
@@ -215,18 +216,24 @@ def _hero_status_lost(s: BattleState, e: ev.HeroStatusLost) -> BattleState:
 
 
 def _damage(s: BattleState, e: ev.DamageDealt) -> BattleState:
+    if companion_evolve.is_companion(s, e.target):
+        return companion_evolve.ally(s, e.target, hp=e.hp)
     if any(h.id == e.target for h in s.heroes):
         return _hero(s, e.target, hp=e.hp, bonus_hp=e.bonus_hp)
     return _foe(s, e.target, hp=e.hp)
 
 
 def _healed(s: BattleState, e: ev.Healed) -> BattleState:
+    if companion_evolve.is_companion(s, e.unit):
+        return companion_evolve.ally(s, e.unit, hp=e.hp)
     if any(h.id == e.unit for h in s.heroes):
         return _hero(s, e.unit, hp=e.hp, bonus_hp=e.bonus_hp)
     return _foe(s, e.unit, hp=e.hp)
 
 
 def _defeated(s: BattleState, e: ev.UnitDefeated) -> BattleState:
+    if companion_evolve.is_companion(s, e.unit):  # facts: it leaves the party for good
+        return companion_evolve.ally(s, e.unit, defeated=True, pos=None)
     if any(h.id == e.unit for h in s.heroes):
         return _hero(s, e.unit, defeated=True, pos=None)
     return replace(
@@ -343,4 +350,5 @@ def _check_complete() -> None:
 
 
 _APPLY.update(item_evolve.APPLY)  # items in battle (ITEM-*)
+_APPLY.update(companion_evolve.APPLY)  # companion units (ROUND-6)
 _check_complete()

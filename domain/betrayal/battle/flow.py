@@ -15,6 +15,7 @@ from . import track as tracks
 from .context import ENEMY_DIE
 from .damage import hurt_hero, lift_mark
 from .decision import Decision
+from .companions import step as companion_step
 from .enemies.turn import enemy_turn, finish_enemy_turn, strike, turn_order
 from .exploration import environment_at_turn_start
 from .heroes import empty_active, gain_fatigue, lose_status, statuses
@@ -58,6 +59,8 @@ def next_turn(d: Decision, after: str | None) -> None:
             if all_heroes_down(d):
                 end_round(d)
                 return
+    if companion_step.open_step(d):  # ROUND-6: the companions' turns come first
+        return
     run_enemies(d, turn_order(d))
 
 
@@ -165,6 +168,7 @@ def end_round(d: Decision) -> None:
     Otherwise the party may retreat or go on (ROUND-8c)."""
     d.emit(ev.RoundEnded(round=d.state.round))
     if all_heroes_down(d):
+        companion_step.withdraw(d)  # facts §2: companions leave the map, not defeated
         end_battle(d, Termination.PARTY_DEFEATED)
     elif objective_met(d):
         end_battle(d, Termination.OBJECTIVE_MET)
@@ -208,6 +212,7 @@ def end_battle(d: Decision, how: Termination) -> None:
     for foe in d.state.foes:  # STATUS-5: statuses on enemies come off
         for mark in foe.marks:
             lift_mark(d, foe.id, mark.status, "STATUS-5")
+    companion_step.clean_up(d)  # CLEANUP-3c, STATUS-5
     for hero_id in d.state.order:
         empty_active(d, hero_id, "CLEANUP-4a")
         hero = d.state.hero(hero_id)

@@ -26,14 +26,20 @@ def marks(state: BattleState) -> dict[str, str]:
         out[hero.id] = mark
     for foe in state.foes:
         out[foe.id] = foe.id
+    for i, ally in enumerate(state.companions):  # a companion: two letters of its chip id, lower case
+        mark = ally.id[:2].lower()
+        out[ally.id] = mark if mark not in out.values() else f"{ally.id[0].lower()}{i + 1}"
     return out
 
 
 def unit_name(state: BattleState, pack: Pack, unit_id: str) -> str:
-    """An adventurer's name, or an enemy as ``e2 Road Lookout``."""
+    """An adventurer's name, a companion's, or an enemy as ``e2 Road Lookout``."""
     for hero in state.heroes:
         if hero.id == unit_id:
             return hero.name
+    for ally in state.companions:
+        if ally.id == unit_id:
+            return ally.name
     for foe in state.foes:
         if foe.id == unit_id:
             enemy = pack.enemies.get(foe.enemy)

@@ -668,6 +668,16 @@ def _register_classes() -> None:
 _register_classes()
 
 
+def _register_companions() -> None:
+    from .companions import narrate as companion_narrate
+
+    for kind, line in companion_narrate.LINES.items():
+        _describe.register(kind)(line)
+
+
+_register_companions()
+
+
 # --- helpers ---------------------------------------------------------------------
 
 

@@ -16,9 +16,11 @@ from .state import Foe, Hero
 
 
 def occupied(d: Decision) -> set:
-    """Every hex a unit stands on (MOVE-1: no unit moves through another)."""
+    """Every hex a unit stands on (MOVE-1: no unit moves through another),
+    companions' included (ROUND-2: a companion is a unit)."""
     s = d.state
-    return {h.pos for h in s.heroes if h.pos is not None} | {f.pos for f in s.foes if f.pos is not None}
+    return ({h.pos for h in s.heroes if h.pos is not None} | {f.pos for f in s.foes if f.pos is not None}
+            | {a.pos for a in s.companions if a.pos is not None})
 
 
 def in_form_range(d: Decision, hero: Hero, form: BattleForm, target_pos) -> str | None:

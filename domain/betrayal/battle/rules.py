@@ -35,7 +35,8 @@ from .commands import (
     UseGear,
     UseRaceAbility,
 )
-from .commands import TurnClassSheet, UseClassAbility
+from .commands import CompanionEngage, CompanionMove, EndCompanionTurn, TurnClassSheet, UseClassAbility
+from .companions import turn as companion_turn
 from .context import ENEMY_DIE_FACES, RulesContext
 from .decision import Decision
 from .events import BattleEvent
@@ -129,6 +130,9 @@ _HANDLERS = {
     UseGear: item_use.use,
     UseClassAbility: class_abilities.use,
     TurnClassSheet: class_progress.turn_sheet,
+    CompanionMove: companion_turn.move,  # ROUND-6
+    CompanionEngage: companion_turn.engage,
+    EndCompanionTurn: companion_turn.end,
 }
 
 
@@ -146,6 +150,9 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
                 *item_use.legal_defenses(d, lambda cmd: _is_legal(d, cmd))]
     if state.phase is Phase.END_OF_ROUND:
         return [NextRound(), Retreat(), *race_abilities.legal(d, lambda cmd: _is_legal(d, cmd))]
+    if state.phase is Phase.COMPANION_TURN:
+        return [*companion_turn.legal(d, lambda cmd: _is_legal(d, cmd)),
+                *race_abilities.legal(d, lambda cmd: _is_legal(d, cmd))]  # RACE-WOOD-ELF: before a turn starts
     if state.phase is Phase.ENGAGE_RESOLVE:
         n = len(state.pending.dice)
         held = state.hero(state.turn.hero).active if state.turn is not None else ()

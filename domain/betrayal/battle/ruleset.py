@@ -64,7 +64,8 @@ DELVES = Aggregate(
 # What a battle waits for, as `rk battles` and the lobby say it (never a phase's id).
 _WAITS = {
     Phase.ADVENTURER_TURN: "an adventurer's turn", Phase.ENGAGE_RESOLVE: "dice to resolve",
-    Phase.ENEMY_ROLL: "an enemy's roll to type", Phase.DEFEND: "a defense to choose",
+    Phase.COMPANION_TURN: "a companion's turn", Phase.ENEMY_ROLL: "an enemy's roll to type",
+    Phase.DEFEND: "a defense to choose",
     Phase.END_OF_ROUND: "the end of a round", Phase.ENDED: "over",
 }
 

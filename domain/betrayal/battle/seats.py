@@ -17,6 +17,7 @@ from .state import BattleState
 
 # Commands of the whole party, not of one adventurer.
 TABLE_COMMANDS = (c.NextRound, c.Retreat, c.RollEnemyDice)
+COMPANION_COMMANDS = (c.CompanionMove, c.CompanionEngage, c.EndCompanionTurn)
 
 
 def seats(state: BattleState) -> tuple[Seat, ...]:
@@ -28,6 +29,8 @@ def actor(state: BattleState, command: Any) -> str | None:
     """The hero id ``command`` acts for, None for the table's commands."""
     if isinstance(command, TABLE_COMMANDS):
         return None
+    if isinstance(command, COMPANION_COMMANDS):  # a companion's seat is its controller's (ROUND-6)
+        return _controller(state, command.companion)
     if isinstance(command, c.Defend):
         pending = state.defense
         return pending.targets[pending.index] if pending is not None else None
@@ -43,3 +46,14 @@ def _hero_id(state: BattleState, named: str) -> str:
         if named.lower() in (h.id.lower(), h.name.lower()):
             return h.id
     return named
+
+
+def _controller(state: BattleState, named: str | None) -> str | None:
+    """The adventurer who controls the companion a command names (or the
+    one acting); a defeated controller's player keeps control (facts §2)."""
+    if named is None:
+        named = state.ally_turn.companion if state.ally_turn is not None else None
+    for a in state.companions:
+        if named is not None and named.strip().lower() in (a.id, a.name.lower()):
+            return a.controller
+    return None

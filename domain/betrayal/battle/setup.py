@@ -18,6 +18,7 @@ from domain.betrayal.vocab import LEVELS, Objective, Status
 
 from . import events as ev
 from .commands import Member, StartClash, StartDelve, StartDungeon
+from .companions import setup as companions
 from .decision import Decision
 from .enemies.bags import chip_side
 from .flow import begin_round
@@ -157,6 +158,7 @@ def start_clash(d: Decision, cmd: StartClash) -> None:
     place_enemies(d, number)
     for member, h in zip(cmd.party, _placements(d, cmd)):  # CLASH-8, CLASH-8d, DUNGEON-9
         d.emit(ev.AdventurerPlaced(hero=hero_id(member.name), hex=h, form=member.form))
+    companions.bring(d, cmd.companions, "dungeon" if dungeon else "clash", cmd.party)  # CLASH-9, DUNGEON-10
     begin_round(d, 1)  # CLASH-10, DUNGEON-11
 
 
@@ -207,6 +209,7 @@ def start_delve(d: Decision, cmd: StartDelve) -> None:
     )))
     for member, h in zip(cmd.party, _placements(d, cmd, "DELVE-10a")):
         d.emit(ev.AdventurerPlaced(hero=hero_id(member.name), hex=h, form=member.form))
+    companions.bring(d, cmd.companions, "delve", cmd.party)  # DELVE-11
     begin_round(d, 1)  # DELVE-12
 
 

@@ -14,6 +14,7 @@ import msgspec
 
 from domain.kernel.hexes import Hex
 
+from domain.betrayal.battle.companions.state import Ally, AllyTurn
 from domain.betrayal.vocab import BattleForm, Difficulty, Marker, Objective, Status
 
 
@@ -22,6 +23,7 @@ class Phase(str, Enum):
 
     ADVENTURER_TURN = "adventurer-turn"  # the current adventurer acts (TURN-5)
     ENGAGE_RESOLVE = "engage-resolve"  # rolled dice wait to be resolved (ENGAGE-8)
+    COMPANION_TURN = "companion-turn"  # the Companion Turns step: companions act in the party's order (ROUND-6)
     ENEMY_ROLL = "enemy-roll"  # physical dice: an enemy's roll waits to be typed
     DEFEND = "defend"  # choose-defense option: damage to an adventurer waits for its blocks (COMBAT-4)
     END_OF_ROUND = "end-of-round"  # the party may retreat or go on (ROUND-8c)
@@ -295,14 +297,22 @@ class BattleState(msgspec.Struct, frozen=True, kw_only=True):
     retreated: bool = False
     outcome: Outcome | None = None
     ended_reason: str = ""  # a Termination's value once the battle ends (see ``termination``)
+    companions: tuple[Ally, ...] = ()  # companion units, in placement order (CLASH-9)
+    ally_turn: AllyTurn | None = None  # the companion turn under way (ROUND-6)
 
-    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"defense"})
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"defense", "companions", "ally_turn"})
 
     def hero(self, hero_id: str) -> Hero:
         for h in self.heroes:
             if h.id == hero_id:
                 return h
         raise KeyError(hero_id)
+
+    def companion(self, companion_id: str) -> Ally:
+        for a in self.companions:
+            if a.id == companion_id:
+                return a
+        raise KeyError(companion_id)
 
     def foe(self, foe_id: str) -> Foe:
         for f in self.foes:

@@ -98,6 +98,9 @@ _LINES: dict[type, tuple[str, Callable[[Any, Pack | None], str]]] = {
                                            if e.readied else "")
                                         + (f"; attached for the session: {', '.join(_name(p, i) for i in e.attached)}"
                                            if e.attached else "")),
+    ae.CompanionsKept: ("CLEANUP-3c", lambda e, p: f"keeps its permanent companions after {e.battle_id}: "
+                                                   + (", ".join(p.companions[c].name if p and c in p.companions
+                                                                else c for c in e.companions) or "none")),
     ae.SessionClosed: ("", lambda e, p: f"session {e.session} ends: Tenacity back to 0"
                                         + (f", discards {', '.join(_name(p, i) for i in e.discarded)}"
                                            if e.discarded else "")),

@@ -27,6 +27,7 @@ from domain.betrayal.vocab import (
     TileIcon,
 )
 
+from .companions import CompanionChip
 from .catalog_campaign import (  # noqa: F401
     AbilityEffect,
     CampaignRules,
@@ -274,6 +275,8 @@ class Pack(msgspec.Struct, frozen=True, kw_only=True):
     classes: dict[str, ClassSheet] = {}
     gear: dict[str, Gear] = {}
     campaign: CampaignRules | None = None
+    # Companion chips (companions.toml, optional and in no hash).
+    companions: dict[str, CompanionChip] = {}
 
     def class_ability(self, ability_id: str) -> ClassAbility:
         """The class ability ``ability_id``, from a class sheet or granted by

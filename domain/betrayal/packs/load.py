@@ -44,6 +44,7 @@ from domain.kernel.content import (
 from domain.kernel.errors import ContentError
 
 from .campaign import CAMPAIGN_FILES, campaign_documents, parse_campaign_files
+from .companions import COMPANION_FILE, companion_chips
 from .catalog import Pack, Race, SkillLine
 from .delve import DELVE_FILES, DiagramReader, delve_documents, parse_delve_files
 from .dice import lines_and_dice
@@ -55,6 +56,8 @@ PACK_FILES = CORE_FILES + DELVE_FILES  # the files battles read; the delve ones 
 # every file a pack may hold: the campaign files are optional too, and kept
 # out of PACK_FILES so a pack built from those files is the battle pack alone
 ALL_FILES = PACK_FILES + CAMPAIGN_FILES
+# optional files outside every hash: companion chips (``companions``)
+EXTRA_FILES = (COMPANION_FILE,)
 
 # ---------------------------------------------------------------- public
 
@@ -74,7 +77,7 @@ def parse_pack(files: Mapping[str, bytes]) -> Pack:
 
 def _parse_pack(files: Mapping[str, bytes]) -> Pack:
     docs = {name: _document(name, files) for name in CORE_FILES}
-    extra = sorted(set(files) - set(ALL_FILES))
+    extra = sorted(set(files) - set(ALL_FILES + EXTRA_FILES))
     if extra:
         expected = ", ".join(ALL_FILES)
         raise ContentError(extra[0], "(file)", f"not a pack file (expected {expected})")
@@ -105,7 +108,10 @@ def _parse_pack(files: Mapping[str, bytes]) -> Pack:
             campaign_docs, lines=lines, dice=dice, items=delve["items"], encounters=encounters
         )
         dice = dice | campaign.pop("training")
-        campaign["campaign_hash"] = pack_hash(files)
+        # every file but the companions' (their numbers go into the battle's events)
+        campaign["campaign_hash"] = pack_hash({n: b for n, b in files.items() if n != COMPANION_FILE})
+    if COMPANION_FILE in files:
+        campaign["companions"] = companion_chips(_document(COMPANION_FILE, files))
     return Pack(
         id=head["id"],
         name=head["name"],
@@ -127,7 +133,7 @@ def load_pack_dir(path: str | PathLike[str]) -> Pack:
     """Read the pack files from a directory (the five core files, and the
     delve and campaign files when there) and parse them."""
     folder = Path(path)
-    files = {name: (folder / name).read_bytes() for name in ALL_FILES if (folder / name).is_file()}
+    files = {name: (folder / name).read_bytes() for name in ALL_FILES + EXTRA_FILES if (folder / name).is_file()}
     return parse_pack(files)
 
 
@@ -136,7 +142,7 @@ def starter_pack() -> Pack:
     """The starter pack bundled in ``domain/betrayal/content``, delve and
     campaign files included."""
     content = resources.files("domain.betrayal.content")
-    files = {name: content.joinpath(name).read_bytes() for name in ALL_FILES}
+    files = {name: content.joinpath(name).read_bytes() for name in ALL_FILES + EXTRA_FILES}
     return parse_pack(files)
 
 

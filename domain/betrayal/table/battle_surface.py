@@ -27,6 +27,7 @@ from domain.betrayal.battle import commands as c
 from domain.betrayal.read_models.declared import READ_MODEL_QUERIES
 from domain.betrayal.vocab import BattleForm, Difficulty
 
+from .companion_kind import CompanionKind
 from .kinds import Hexes
 from .party import MEMBER, PartySpec
 
@@ -208,6 +209,22 @@ VERBS = (
     _verb("next-round", c.NextRound, "At the end of a round, go on to the next one (ROUND-8)."),
     _verb("retreat", c.Retreat, "At the end of a round, retreat: the battle ends as a failure "
           "(RETREAT-1, RETREAT-4)."),
+    _verb("companion-move", c.CompanionMove, "In the Companion Turns step: move a companion up to 2 hexes by a "
+          "free route, before it engages (ROUND-6).",
+          Param("to", HexKind(), "Where to, e.g. c4.", metavar="HEX"),
+          Param("companion", Unit("companion"), "Which companion (default: the one whose turn it is); naming "
+                "one starts its turn.", option="--companion", metavar="COMPANION")),
+    _verb("companion-engage", c.CompanionEngage, "A companion engages: its Combat value in enemy dice, rolled "
+          "once, hits each target; its turn ends (ROUND-6).",
+          Param("targets", Names("enemies"), "Enemies in its sight and range, up to its target value, e.g. e1,e2.",
+                option="--targets", metavar="ENEMIES"),
+          Param("companion", Unit("companion"), "Which companion (default: the one whose turn it is).",
+                option="--companion", metavar="COMPANION"),
+          Param("faces", Faces(), "Physical dice only: the face each enemy die shows, 1 to 6.", option="--faces")),
+    _verb("companion-end", c.EndCompanionTurn, "End a companion's turn; naming one that has not acted, it takes "
+          "its turn doing nothing (ROUND-6). The enemies act after the last companion.",
+          Param("companion", Unit("companion"), "Which companion (default: the one whose turn it is).",
+                metavar="COMPANION")),
     _verb("roll-enemy", c.RollEnemyDice, "Physical dice: type the faces of the enemy's roll (ENEMY-6c).",
           Param("faces", Faces(), "The faces the enemy's dice show, 1 to 6, e.g. 1,6,3.", metavar="FACES"),
           build=_faces_typed),
@@ -235,6 +252,7 @@ class NewBattle(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     physical_dice: bool = False
     placements: tuple[Hex, ...] = ()
     name: str | None = None
+    companions: tuple[c.Escort, ...] = ()  # companion chips and who controls each (CLASH-9)
 
 
 class NewClash(NewBattle, forbid_unknown_fields=True, kw_only=True):
@@ -273,6 +291,10 @@ PHYSICAL = Param("physical_dice", Flag(), "Roll real dice and type their faces (
 ENTRANCE = "An Entrance hex for each adventurer, in party order (default: the first free ones)."
 AT = Param("placements", HexKind(), ENTRANCE, option="--at", metavar="HEX", repeat=True)
 PLACE = Param("placements", HexKind(), ENTRANCE, option="--place", short="--at", metavar="HEX", repeat=True)
+COMPANIONS = Param("companions", CompanionKind(), "A companion chip and the adventurer who controls it, once per "
+                   "companion, e.g. fox:Ria (see `rk companions`): placed on the Entrance after the party, in "
+                   "turn order (CLASH-9, DELVE-11, DUNGEON-10).", option="--companion", metavar="CHIP:ADVENTURER",
+                   repeat=True)
 SPECIALS = Param("specials", Hexes(), "The special hex of each objective unit, in order, e.g. c4,d5 (DUNGEON-8e; "
                  "default: the first ones).", option="--specials")
 
@@ -280,7 +302,7 @@ SPECIALS = Param("specials", Hexes(), "The special hex of each objective unit, i
 def _common(place: Param) -> tuple[Param, ...]:
     """The parameters every setup takes after what it is set up from, in
     the order a setup's line writes them."""
-    return (PARTY, XP, CLIMAX, SEED, DIFFICULTY, PHYSICAL, DEFENSE, place)
+    return (PARTY, XP, CLIMAX, SEED, DIFFICULTY, PHYSICAL, DEFENSE, place, COMPANIONS)
 
 
 def _fields(command: Any) -> dict[str, Any]:
@@ -290,7 +312,8 @@ def _fields(command: Any) -> dict[str, Any]:
     party = tuple(m if isinstance(m, PartySpec) else PartySpec(m.name) for m in command.party)
     out = {"party": party, "xp": command.xp, "seed": command.seed,
            "difficulty": command.difficulty, "physical_dice": command.physical_dice,
-           "choose_defense": command.choose_defense, "placements": command.placements}
+           "choose_defense": command.choose_defense, "placements": command.placements,
+           "companions": tuple(getattr(command, "companions", ()))}
     for name in ("setup", "delve", "specials"):  # what it is set up from, and a dungeon's special hexes
         if hasattr(command, name):
             out[name] = getattr(command, name)
@@ -382,6 +405,8 @@ QUERIES = (
           _answer("listings", "races"), panel=SETTING_UP),
     Query("lines", "List the starting skill lines and their dice, face by face (1 to 6).",
           _answer("listings", "lines"), panel=SETTING_UP),
+    Query("companions", "List the companion chips a setup may bring: HP, Combat, range, targets, move, skills.",
+          _answer("listings", "companions"), panel=SETTING_UP),
     Query("delves", "List the delve encounters of the content pack: id, name, objective, skyshards required.",
           _answer("listings", "delves"), panel=SETTING_UP),
     Query("why", "Explain an enemy's move and engage: candidates, priority, ranges, HP, ties, each with its rule.",

@@ -36,9 +36,12 @@ def board(seen: Any) -> dict[str, Any]:
         foes.append({"id": f.id, "name": enemy.name if enemy else f.enemy, "level": f.level, "hp": f.hp,
                      "max_hp": f.max_hp, "pos": _pos(f.pos), "defeated": f.defeated,
                      "marks": [m.status.value for m in f.marks]})
+    companions = [{"id": a.id, "name": a.name, "hp": a.hp, "max_hp": a.max_hp, "pos": _pos(a.pos),
+                   "controller": a.controller, "defeated": a.defeated or a.withdrawn, "acted": a.acted,
+                   "statuses": [x.value for x in a.statuses]} for a in state.companions]
     return {"kind": "hexes", "phase": state.phase.value, "round": state.round, "turn": turn,
             "outcome": state.outcome.value if state.outcome else None,
-            "hexes": hexes, "heroes": heroes, "foes": foes,
+            "hexes": hexes, "heroes": heroes, "foes": foes, "companions": companions,
             "caches": [{"q": c.hex[0], "r": c.hex[1], "kind": c.kind.value} for c in state.caches]}
 
 

@@ -135,3 +135,18 @@ def offers(app: Any, kind: str) -> dict[str, Any]:
         found["setup"] = [{"id": x.id, "name": x.name, "note": f"objective {x.objective.value}, {len(x.hexes)} hexes"}
                           for x in diagrams.values()]
     return found
+
+
+def companions(asked: Any) -> Report:
+    """The companion chips a setup may bring (`--companion CHIP:ADVENTURER`),
+    with their numbers (ROUND-6; facts §2)."""
+    pack = starter_pack()
+    columns = tuple(Column(name, align) for name, align in (
+        ("id", "left"), ("name", "left"), ("HP", "right"), ("Combat", "right"), ("range", "right"),
+        ("targets", "right"), ("move", "right"), ("skills", "left"), ("permanent", "left")))
+    chips = list(pack.companions.values())
+    listed = table(columns, [[k.id, k.name, str(k.hp), str(k.combat), str(k.range), str(k.targets), str(k.move),
+                              ", ".join(s.value for s in k.skills) or "-", "yes" if k.permanent else "no"]
+                             for k in chips])
+    hint = Lines(("A setup brings one with --companion CHIP:ADVENTURER, e.g. --companion fox:Ria.",))
+    return Report(chips, (listed, hint))

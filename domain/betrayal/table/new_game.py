@@ -66,5 +66,5 @@ def _options(app: GameApp, r: Any, setup: str) -> dict[str, Any]:
     return dict(party=party, xp=party_xp(app, [m.name for m in party], r.xp, r.climax), seed=seed,
                 battle_id=r.name or app.new_battle_id(setup), difficulty=r.difficulty,
                 physical_dice=r.physical_dice, placements=tuple(tuple(h) for h in r.placements),
-                choose_defense=r.choose_defense)
+                choose_defense=r.choose_defense, companions=tuple(r.companions))
 

@@ -77,6 +77,9 @@ def _units(state: BattleState) -> dict[Hex, tuple[str, Tone]]:
     for foe in state.foes:
         if foe.pos is not None and not foe.defeated:
             units[tuple(foe.pos)] = (m[foe.id], "foe")  # type: ignore[index]
+    for ally in state.companions:  # companions: lower-case marks on the party's side (ROUND-6)
+        if ally.pos is not None and not ally.defeated:
+            units[tuple(ally.pos)] = (m[ally.id], "ally")  # type: ignore[index]
     return units
 
 

@@ -36,7 +36,10 @@ def status(seen: Seen) -> tuple[Block, ...]:
     blocks: list[Block] = [header(state, ctx, seen.name), Lines(("",)), board(state, ctx)]
     if ctx.delve is not None:
         blocks += details(state, ctx)
-    blocks += [heroes_table(state, ctx), foes_table(state, ctx), *pending(state, ctx)]
+    blocks.append(heroes_table(state, ctx))
+    if state.companions:  # ROUND-6
+        blocks.append(Lines((_companion_line(state),)))
+    blocks += [foes_table(state, ctx), *pending(state, ctx)]
     return tuple(blocks)
 
 
@@ -54,6 +57,8 @@ def compact(seen: Seen) -> tuple[Block, ...]:
         if waiting is not None:
             blocks.append(waiting)
     blocks.append(Lines(tuple(_hero_line(state, ctx, hero) for hero in state.heroes)))
+    if state.companions:
+        blocks.append(Lines((_companion_line(state),)))
     foes = [f for f in state.foes if not f.defeated]
     if foes:
         line: list[Piece] = [("  ", "")]
@@ -67,6 +72,22 @@ def compact(seen: Seen) -> tuple[Block, ...]:
         blocks.append(Lines((tuple(line),)))
     blocks += pending(state, ctx)
     return tuple(blocks)
+
+
+def _companion_line(state: BattleState) -> Words:
+    """The companions, each with its mark, HP, hex (or "waiting") and
+    controller (ROUND-6)."""
+    m = marks(state)
+    line: list[Piece] = [("  ", "")]
+    for a in state.companions:
+        if a.defeated or a.withdrawn:
+            line += [(f"{a.name} gone", "bad"), ("  ", "")]
+            continue
+        at = where(a.pos) if a.pos is not None else "waiting beside the Entrance"
+        done = ", acted" if a.acted and state.phase is Phase.COMPANION_TURN else ""
+        line += [(f"{m[a.id]} {a.name}", "ally"),
+                 (f" {a.hp}/{a.max_hp} {at} ({state.hero(a.controller).name}'s{done})", ""), ("  ", "")]
+    return tuple(line)
 
 
 def _hero_line(state: BattleState, ctx: RulesContext, hero: Any) -> Words:
@@ -117,6 +138,12 @@ def turn_line(state: BattleState, pack: Pack) -> Words:
                 + ",".join("F" for _ in range(roll.dice)))
     if state.round == 0:
         return "Setting up (CLASH-5 to CLASH-10): the round counter is not yet at 1"
+    if state.phase is Phase.COMPANION_TURN:  # ROUND-6
+        if state.ally_turn is not None:
+            who = unit_name(state, pack, state.ally_turn.companion)
+            return ((f"{rnd} · ", ""), (f"{who}'s turn", "ally"), (" (rk companion-move, companion-engage, "
+                                                                   "companion-end)", ""))
+        return f"{rnd} · companions' turns: name the one who acts next (rk legal)"
     if state.turn is None:
         return f"{rnd} · enemy turns" if state.enemy_queue else f"{rnd} · {state.phase.value}"
     who = unit_name(state, pack, state.turn.hero)

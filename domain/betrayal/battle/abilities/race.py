@@ -36,6 +36,7 @@ from .. import events as ev
 from .. import flow, hooks
 from ..choices import check_positions
 from ..commands import BattleCommand, Engage, UseRaceAbility
+from ..companions import status as ally_status
 from ..context import MAX_TENACITY
 from ..damage import heal_hero
 from ..decision import Decision
@@ -250,6 +251,8 @@ def turn_starting(d: Decision) -> bool:
     s = d.state
     if s.phase is Phase.END_OF_ROUND:
         return True
+    if s.phase is Phase.COMPANION_TURN:  # before the next companion's turn (ROUND-6)
+        return s.ally_turn is None
     t = s.turn
     if s.phase is not Phase.ADVENTURER_TURN or t is None:
         return False
@@ -260,7 +263,8 @@ def turn_starting(d: Decision) -> bool:
 
 def _hunter(d: Decision, hero: Hero, cmd: UseRaceAbility) -> None:
     """RACE-WOOD-ELF: before a turn starts, up to 2 party members on the map
-    gain a Stealth status die (companions are not modelled)."""
+    gain a Stealth status die; a companion is a party member and a valid
+    choice (facts §2)."""
     _only(hero, cmd, "targets")
     rule = rule_of(hero)
     if cmd.arm:
@@ -278,10 +282,13 @@ def _hunter(d: Decision, hero: Hero, cmd: UseRaceAbility) -> None:
     if len(cmd.targets) > HUNTER_TARGETS:
         raise RuleViolation(rule, f"Hunter's Eye chooses up to {HUNTER_TARGETS} party members")
     for target_id in cmd.targets:
+        if ally_status.is_ally(d.state, target_id):
+            ally_status.check_deployed(d, target_id, rule)
+            continue
         try:
             target = d.state.hero(target_id)
         except KeyError:
-            raise MalformedCommand(f"no adventurer {target_id!r} in this battle") from None
+            raise MalformedCommand(f"no party member {target_id!r} in this battle") from None
         if target.defeated or target.pos is None:
             raise RuleViolation(rule, f"{target.name} is not deployed on the battlefield")
     if cmd.arm:
@@ -289,7 +296,7 @@ def _hunter(d: Decision, hero: Hero, cmd: UseRaceAbility) -> None:
         return
     _used(d, hero)
     for target_id in cmd.targets:
-        gain_status(d, target_id, Status.STEALTH)
+        _stealth(d, target_id, rule)
 
 
 def before_enemy_turn(d: Decision) -> None:
@@ -301,9 +308,20 @@ def before_enemy_turn(d: Decision) -> None:
             continue
         _used(d, hero)
         for target_id in hero.hunter_targets:
+            if ally_status.is_ally(d.state, target_id):
+                _stealth(d, target_id, rule_of(hero))
+                continue
             target = d.state.hero(target_id)
             if not target.defeated and target.pos is not None:
                 gain_status(d, target_id, Status.STEALTH)
+
+
+def _stealth(d: Decision, unit_id: str, rule: str) -> None:
+    """Hunter's Eye's Stealth die, on an adventurer's track or on a companion."""
+    if ally_status.is_ally(d.state, unit_id):
+        ally_status.gain(d, unit_id, Status.STEALTH, rule)
+    else:
+        gain_status(d, unit_id, Status.STEALTH)
 
 
 # --- armed reactions: Argonian, Imperial, Nord, Khajiit ------------------------------------

@@ -12,6 +12,8 @@ from domain.betrayal.vocab import EnemySkill, Priority, Status
 from .. import events as ev
 from .. import hooks
 from ..board import Board
+from ..companions import status as ally_status
+from ..companions.damage import hurt_ally
 from ..context import ENEMY_DIE, ENEMY_DIE_FACES, RulesContext
 from ..damage import heal_foe, hurt_foe, hurt_hero, left_after_ward, lift_mark
 from ..decision import Decision
@@ -74,14 +76,15 @@ def outlook(state: BattleState, ctx: RulesContext, foe_id: str) -> Outlook:
     hostiles = tuple(  # EMOVE-10 approaches a hostile unit whether or not it can be targeted
         Candidate(h.id, h.pos, h.hp, order[h.id])
         for h in state.heroes if not h.defeated and h.pos is not None
-    )
+    ) + _companions(state)
     return Outlook(
         foe=foe_id, start=foe.pos,
         reach=1 if blind else enemy.range,
         priority=Priority.STRONGEST if blind else enemy.priority,
         count=1 if blind else enemy.targets,
         blind=blind, candidates=tuple(candidates), hostiles=hostiles,
-        occupied=frozenset({h.pos for h in state.heroes if h.pos} | {f.pos for f in state.foes if f.pos}),
+        occupied=frozenset({h.pos for h in state.heroes if h.pos} | {f.pos for f in state.foes if f.pos}
+                           | {a.pos for a in state.companions if a.pos}),
         hidden=tuple(hidden),
     )
 
@@ -111,8 +114,13 @@ def _candidates(state: BattleState, foe: Foe, start_pos) -> tuple[list[Candidate
             hidden.append(h.id)
             continue
         out.append(Candidate(h.id, h.pos, h.hp, order[h.id]))
+    for c in _companions(state):  # a companion is a unit of the party (ROUND-2, facts §2)
+        if Status.STEALTH in state.companion(c.id).statuses and distance(c.pos, start_pos) != 1:
+            hidden.append(c.id)
+            continue
+        out.append(c)
     if Status.BLIND in _marks(foe):
-        n = len(order)
+        n = len(order) + len(state.companions)
         for f in state.foes:
             if f.id == foe.id or f.defeated or f.pos is None:
                 continue
@@ -123,6 +131,15 @@ def _candidates(state: BattleState, foe: Foe, start_pos) -> tuple[list[Candidate
                 continue
             out.append(Candidate(f.id, f.pos, f.hp, n + int(f.id[1:])))
     return out, hidden
+
+
+def _companions(state: BattleState) -> tuple[Candidate, ...]:
+    """The companions on the map as candidates, after the adventurers in
+    the order a priority tie goes (ENEMY-6b: our default for the party's
+    choice), in placement order (CLASH-9)."""
+    n = len(state.order)
+    return tuple(Candidate(a.id, a.pos, a.hp, n + i) for i, a in enumerate(state.companions)
+                 if a.pos is not None and not a.defeated)
 
 
 def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
@@ -212,6 +229,10 @@ def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int],
                 after()
             if lost and skill in SKILL_STATUS and not d.state.hero(target).defeated:
                 gain_status(d, target, SKILL_STATUS[skill])
+        elif any(a.id == target for a in d.state.companions):  # a companion chip has no Defense
+            lost = hurt_ally(d, target, amount, true_damage=true_damage, source=foe_id, rule="ENEMY-6e")
+            if lost and skill in SKILL_STATUS:  # ESKILL-3: the full effect of its skill
+                ally_status.gain(d, target, SKILL_STATUS[skill], "ESKILL-3")
         else:
             physical, true_amount = (0, amount) if true_damage else (amount, 0)
             lost = hurt_foe(d, target, physical, true_amount, source=foe_id, rule="ENEMY-6e")
