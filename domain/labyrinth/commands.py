@@ -181,8 +181,17 @@ class SpendFp(Command, frozen=True, kw_only=True):
     reroll: bool = False
 
 
+class TypeFaces(Command, frozen=True, kw_only=True):
+    """Physical dice (the ``physical_dice`` option): the ``faces`` (1 to 6)
+    the real dice show, for the roll the battle waits for, whoever rolls
+    it (``actor`` "": the roller asked, which `rk roll` fills in)."""
+
+    actor: str = ""
+    faces: tuple[int, ...]
+
+
 LabyrinthCommand = (StartLabyrinth | Move | SwapWeapons | UseStandbySkill | FullDefense | Escape | Pass
-                    | Attack | UseSkill | UseItem | EnemyAct | Hold | React | SpendFp)
+                    | Attack | UseSkill | UseItem | EnemyAct | Hold | React | SpendFp | TypeFaces)
 
 STANDBY_COMMANDS = (Move, SwapWeapons, UseStandbySkill, FullDefense, Escape, Pass)
 MAIN_COMMANDS = (Attack, UseSkill, UseItem, Pass, Hold)

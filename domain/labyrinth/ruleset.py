@@ -68,7 +68,7 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
         return isinstance(event, (ev.Rolled, ev.Picked)) and bool(getattr(event, "faces", True))
 
     def check_random(self, state: Any, event: Event) -> RandomCheck | None:
-        if isinstance(event, ev.Rolled):
+        if isinstance(event, ev.Rolled) and not event.typed:  # typed faces come off the table's dice
             expected = faces_at(state.seed, state.rng, len(event.faces))
             if event.counter != state.rng or tuple(event.faces) != expected:
                 return RandomCheck(expected=f"counter {state.rng}: faces {list(expected)}",
