@@ -3,6 +3,7 @@ subclass whose instance ``domain/labyrinth/__init__.py`` registers."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from domain.kernel.errors import MalformedCommand, NotFound
@@ -40,6 +41,11 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
         from .packs import starter_pack  # written alongside; imported only when a game needs it
 
         return starter_pack()
+
+    def load_pack(self, files: Mapping[str, bytes]) -> Pack:
+        from .packs import parse_pack
+
+        return parse_pack(files)
 
     def context(self, pack: Pack, state: LabyrinthState) -> RulesContext:
         if (pack.id, pack.hash) != (state.pack_id, state.pack_hash):

@@ -66,8 +66,9 @@ def verify_battle(app: GameApp, battle_id: str, *, key: str | None = None,
     would hold is checked), with the packs ``app`` uses, streaming.
     ``progress`` is told of the lines as they are checked (``portable.progress``)."""
     rs = app.ruleset(battle_id)
+    pack = app.pack_for(rs, app.battle(battle_id).state)  # the game's own, by the hash its setup recorded
     lines = enumerate(ticking(export_lines(app, battle_id), progress), start=1)
-    return Check(app.pack_of(rs), key=key).run(lines)
+    return Check(pack, key=key).run(lines)
 
 
 def verify_log(data: Source, pack: Any = None, *, key: str | None = None,
