@@ -184,7 +184,7 @@ def _use_pack(s: Session, surface: Surface, given: str) -> None:
     is (a refusal names the file and line, and nothing is written), a copy
     kept under its hash for replay, undo and verify, and the game set up
     with it."""
-    from domain.kernel import pack_dirs
+    from domain.kernel.stores import pack_dirs
     from domain.kernel.ruleset import load
 
     rs = load(surface.ruleset)

@@ -136,7 +136,7 @@ class GameApp(EventSourcedApp):
         return found
 
     def _pack_on_disk(self, rs: Ruleset, recorded: str) -> Any:
-        from domain.kernel import pack_dirs
+        from domain.kernel.stores import pack_dirs
         from domain.kernel.errors import ContentError
 
         for folder in pack_dirs.candidates(recorded):

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from domain.kernel.errors import MalformedCommand
-from domain.kernel.stores.store_setting import home
+from .store_setting import home
 
 PACKS = "packs"  # under $RULEKEEPER_HOME: one folder per pack, by the name `--pack NAME` gives
 KEPT = ".kept"  # under it: a copy of each pack a game was set up with, by its hash
