@@ -20,6 +20,7 @@ from domain.labyrinth.packs import starter_files as labyrinth_files
 
 CONQUEST = ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
             "--seed", "7"]
+CLASH = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--seed", "3"]
 LABYRINTH = ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard", "--party", "mender",
              "--seed", "7"]
 
@@ -54,16 +55,23 @@ def _recorded(battle: str) -> str:
     return json.loads(ok("export", "-b", battle).splitlines()[0])["pack_hash"]
 
 
-@pytest.mark.parametrize("new, files", [(CONQUEST, conquest_files), (LABYRINTH, labyrinth_files)],
-                         ids=["conquest", "labyrinth"])
+def betrayal_files() -> dict[str, bytes]:
+    content = Path(__file__).resolve().parents[2] / "domain" / "betrayal" / "content"
+    return {p.name: p.read_bytes() for p in content.glob("*.toml")}
+
+
+@pytest.mark.parametrize("ruleset, new, files", [("conquest", CONQUEST, conquest_files),
+                                                 ("labyrinth", LABYRINTH, labyrinth_files),
+                                                 ("betrayal", CLASH, betrayal_files)],
+                         ids=["conquest", "labyrinth", "betrayal"])
 def test_a_game_set_up_with_a_pack_folder_records_its_hash_and_plays_replays_and_verifies_with_it(
-        home, tmp_path, new, files):
+        home, tmp_path, ruleset, new, files):
     from domain.kernel.ruleset import load
 
     starter = files()
     own = _pack(tmp_path / "own", starter, b'name = "', b'name = "Our table\'s ')
-    ours = load(new[1]).load_pack({p.name: p.read_bytes() for p in own.iterdir()})
-    assert ours.hash != load(new[1]).pack().hash
+    ours = load(ruleset).load_pack({p.name: p.read_bytes() for p in own.iterdir()})
+    assert ours.hash != load(ruleset).pack().hash
     ok(*new, "--pack", str(own), "--name", "g")
     assert _recorded("g") == ours.hash
     shutil.rmtree(own)  # the folder given may go: the game's copy stays
