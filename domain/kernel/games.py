@@ -121,18 +121,27 @@ class GameApp(EventSourcedApp):
         one under ``$RULEKEEPER_HOME/packs`` (``pack_dirs``); NotFound,
         naming the hash, when none of them is it."""
         recorded = getattr(state, "pack_hash", None)
+        if recorded is None:
+            return self.pack_of(rs)
+        found = self.pack_by_hash(rs, recorded)
+        if found is None:
+            raise NotFound(f"{getattr(state, 'battle_id', 'this game')} was played with content pack "
+                           f"{getattr(state, 'pack_id', '?')} {recorded}, which is not here: put its folder in "
+                           f"$RULEKEEPER_HOME/packs/")
+        return found
+
+    def pack_by_hash(self, rs: Ruleset, recorded: str) -> Any:
+        """The pack of ``rs`` whose content hash is ``recorded`` (as
+        ``pack_for`` finds it), or None."""
         pack = self.pack_of(rs)
-        if recorded is None or recorded in rs.pack_hashes(pack):
+        if recorded in rs.pack_hashes(pack):
             return pack
         for known in self._known.get(rs.namespace, ()):
             if recorded in rs.pack_hashes(known):
                 return known
         found = self._pack_on_disk(rs, recorded)
-        if found is None:
-            raise NotFound(f"{getattr(state, 'battle_id', 'this game')} was played with content pack "
-                           f"{getattr(state, 'pack_id', '?')} {recorded}, which is not here: put its folder in "
-                           f"$RULEKEEPER_HOME/packs/")
-        self._known.setdefault(rs.namespace, []).append(found)
+        if found is not None:
+            self._known.setdefault(rs.namespace, []).append(found)
         return found
 
     def _pack_on_disk(self, rs: Ruleset, recorded: str) -> Any:

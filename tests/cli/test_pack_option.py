@@ -113,3 +113,14 @@ def test_a_game_whose_pack_is_not_here_says_so_in_one_line_naming_the_hash(home,
         result = rk(*command)
         assert result.exit_code != 0 and recorded in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_log_of_a_game_with_its_own_pack_imports_into_another_store_where_the_pack_is(home, tmp_path, monkeypatch):
+    own = _pack(tmp_path / "own", conquest_files(), b'name = "', b'name = "Travelling ')
+    ok(*CONQUEST, "--pack", str(own), "--name", "g")
+    ok("choose-arrival", "-b", "g")
+    log = tmp_path / "g.log"
+    log.write_text(ok("export", "-b", "g"))
+    monkeypatch.setenv("RULEKEEPER_STORE", str(tmp_path / "other.sqlite"))
+    ok("import", str(log))
+    assert ok("verify", "-b", "g").startswith("ok:")

@@ -113,14 +113,15 @@ class Check:
     before ends the pass: the command it would close is not judged, the
     break is. With ``strict`` (import) a problem raises LogError instead:
     a line that cannot be read with the reader's words, any divergence
-    (a broken chain too) as its rule and words. ``pack_of`` picks the pack
-    when none is given (else the ruleset's own); ``on_header`` is called with
+    (a broken chain too) as its rule and words. ``pack_of(ruleset,
+    pack_hash)`` finds the pack the header names when none is given (None,
+    or no ``pack_of``: the ruleset's own); ``on_header`` is called with
     the ruleset and the header once the header is read (import refuses a
     log whose streams exist).
     """
 
     def __init__(self, pack: Any, *, strict: bool = False, key: str | None = None,
-                 pack_of: Callable[[Ruleset], Any] | None = None,
+                 pack_of: Callable[[Ruleset, str], Any] | None = None,
                  on_header: Callable[[Ruleset, dict[str, Any]], None] | None = None) -> None:
         self.pack = pack
         self.strict = strict
@@ -181,7 +182,8 @@ class Check:
         assert rs is not None
         self.rs = rs
         if self.pack is None:
-            self.pack = self.pack_of(rs) if self.pack_of is not None else rs.pack()
+            found = self.pack_of(rs, header["pack_hash"]) if self.pack_of is not None else None
+            self.pack = found if found is not None else rs.pack()
         if header["pack_hash"] not in rs.pack_hashes(self.pack):
             if self.strict:
                 raise LogError(1, f"the log was played with pack {header['pack_id']} ({header['pack_hash']}),"
