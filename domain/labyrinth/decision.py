@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.kernel import rng
+from domain.kernel.errors import RuleViolation
 
 from .catalog import Pack
 from msgspec.structs import replace
@@ -78,6 +79,8 @@ class Decision:
         # and how many are used.
         self.answers: tuple = ()
         self.asked = 0
+        # Faces the command gave for its first roll (``--faces``, physical dice), until rolled.
+        self.carried: tuple[int, ...] | None = None
 
     def emit(self, event: LabyrinthEvent) -> None:
         if isinstance(event, Rolled) and self.state.options.physical_dice:
@@ -108,12 +111,21 @@ class Decision:
         question when they were given, ``rules.py``), or ``NeedReaction``."""
         if n <= 0:
             return ()
-        if self.asked >= len(self.answers):
+        if self.carried is not None:
+            faces, self.carried = self.carried, None
+        elif self.asked >= len(self.answers):
             raise NeedReaction(who or self.state.acting or self.state.side(True)[0].id, kind="faces",
                                check=what, dice=n, rule=rule)
-        given = self.answers[self.asked]
-        self.asked += 1
-        return tuple(given.faces)
+        else:
+            faces = tuple(self.answers[self.asked].faces)
+            self.asked += 1
+        # faces a command carried (``--faces`` on attack, skill) are checked here, at their roll
+        if len(faces) != n:
+            raise RuleViolation(rule, f"the roll ({what}) is {n} D6: type {n} faces, not {len(faces)}")
+        wrong = [f for f in faces if not 1 <= f <= DIE]
+        if wrong:
+            raise RuleViolation(rule, f"a D6 shows 1 to {DIE}, not {wrong[0]}")
+        return faces
 
     def pick(self, among: tuple[str, ...]) -> tuple[str, int]:
         """One of ``among``, uniformly, at the current counter, and that counter."""

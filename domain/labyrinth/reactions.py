@@ -95,6 +95,9 @@ def settle(d: Decision, step: Callable[[], object], command: LabyrinthCommand | 
     mark, state = len(d.events), d.state
     fp_given, boost, triggering = set(d.fp_given), d.boost, d.triggering
     d.answers, d.asked = state.answers, 0
+    # faces the command itself carries (physical dice) are its first roll's, whatever is asked before it
+    carried = getattr(command, "faces", None)
+    d.carried = tuple(carried) if carried is not None else None
     try:
         return step()
     except NeedReaction as need:
@@ -105,4 +108,4 @@ def settle(d: Decision, step: Callable[[], object], command: LabyrinthCommand | 
                                 rule=need.rule))
         return None
     finally:
-        d.answers, d.asked = (), 0
+        d.answers, d.asked, d.carried = (), 0, None

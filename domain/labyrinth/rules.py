@@ -211,6 +211,9 @@ def _main(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
     if c.side is not Side.PC:
         raise RuleViolation("MAIN-1", f"{c.name} acts by the Enemy policy")
     _fastest_only(d, c, command)
+    if getattr(command, "faces", None) is not None and not state.options.physical_dice:
+        raise RuleViolation("MAIN-2" if isinstance(command, Attack) else "MAIN-4",
+                            "this battle rolls its own dice: faces are typed only with --physical-dice")
     d.fp_given = set()
     _boost(d, c, command)
     if isinstance(command, Pass):

@@ -88,6 +88,8 @@ def _roller(app: Any, game_id: str, fields: dict[str, Any]) -> dict[str, Any]:
 
 
 FACES = Numbers(of="faces", low=1, high=6)  # held as read off the dice, 1 to 6
+TYPED = Param("faces", FACES, "Physical dice only: the faces of the first roll (hit check or activation), 1 to 6; "
+              "the rolls after it are typed when asked (rk roll).", option="--faces", metavar="FACES")
 
 
 VERBS = (
@@ -115,10 +117,10 @@ VERBS = (
           Param("actor", Unit("combatant"), "The PC asked (or, for the GM, the Enemy).", metavar="ID")),
     _verb("attack", c.Attack, "Main: a Normal attack with the Weapon slot's weapon (MAIN-2).",
           Param("actor", Unit("pc"), "The PC (default: the one acting now).", metavar="PC", required=False),
-          Param("target", Unit("enemy"), "The Enemy attacked, e.g. e2.", metavar="TARGET"), FP, REROLL,
+          Param("target", Unit("enemy"), "The Enemy attacked, e.g. e2.", metavar="TARGET"), FP, REROLL, TYPED,
           complete=_acting, opens=_aimed),
     _verb("skill", c.UseSkill, "Main: use a skill, paying its TP and any FP printed on it (MAIN-4, FUMBLE-2).",
-          PC, Param("skill", Text("skill"), "A Main skill's id.", metavar="SKILL"), TARGET, FP, REROLL,
+          PC, Param("skill", Text("skill"), "A Main skill's id.", metavar="SKILL"), TARGET, FP, REROLL, TYPED,
           opens=_aimed),
     _verb("consume", c.UseItem, "Main: use an item the PC carries; it is used up (MAIN-6).",
           PC, Param("item", Text("item"), "An item the PC carries.", metavar="ITEM"), TARGET, opens=_aimed),

@@ -107,6 +107,26 @@ def test_identify_before_turn_one_waits_for_the_partys_faces():
     assert of(events, ev.Identified)[0].typed and after.turn == 1
 
 
+@pytest.mark.rule("ATTACK-3")
+@pytest.mark.rule("MAIN-5")
+def test_a_main_action_may_carry_the_faces_of_its_first_roll():
+    s, events = when(_main(), UseSkill(actor="p2", skill="flame-burst", faces=(6, 5)))
+    _asked(s, "DAMAGE-1", s.question.dice)  # the hit check took the faces carried: the damage dice are asked
+    after, events = _typed_through(s)
+    assert of(events, ev.AttackRolled)[0].faces == (6, 5)
+    s, _ = when(_main(), UseSkill(actor="p2", skill="heal", target="p1", faces=(3, 4)))
+    _asked(s, "HEAL-3", s.question.dice)
+
+
+@pytest.mark.rule("ATTACK-3")
+@pytest.mark.rule("MAIN-4")
+def test_faces_carried_by_a_main_action_are_checked_at_their_roll():
+    violates(_main(), UseSkill(actor="p2", skill="flame-burst", faces=(6, 5, 4)), "ATTACK-3")
+    violates(_main(), UseSkill(actor="p2", skill="flame-burst", faces=(6, 0)), "ATTACK-3")
+    s, _ = when(start(), Pass(actor="p1"), Pass(actor="p2"))
+    violates(s, UseSkill(actor="p2", skill="flame-burst", faces=(6, 5)), "MAIN-4")
+
+
 @pytest.mark.rule("MAIN-1")
 def test_faces_cannot_be_typed_in_a_battle_that_rolls_its_own_dice():
     s, _ = when(start(), Pass(actor="p1"), Pass(actor="p2"))
