@@ -194,13 +194,15 @@ class Server:
         finished and answered first, for up to ``STOP_WAIT`` seconds)."""
         if not stop.requested():
             print(ready, flush=True)
+        sock = self.sock
+        assert sock is not None, "listen() first"
         try:
             while not stop.requested():
-                readable, _, _ = select.select([self.sock, stop.wake], [], [])
-                if self.sock not in readable:
+                readable, _, _ = select.select([sock, stop.wake], [], [])
+                if sock not in readable:
                     continue  # a signal: requested() says which
                 try:
-                    conn, _ = self.sock.accept()
+                    conn, _ = sock.accept()
                 except BlockingIOError:  # the client gave up between select and accept
                     continue
                 if not self._clients.acquire(blocking=False):
@@ -442,7 +444,7 @@ def _as_client(cwd: str, tty: bool, width: int, columns: str | None = None):
     for name in RENDER_ENV:
         os.environ.pop(name, None)
     if tty or columns is not None:
-        os.environ["COLUMNS"] = str(width) if tty else columns
+        os.environ["COLUMNS"] = str(width) if tty else str(columns)
     if tty:
         os.environ["FORCE_COLOR"] = "1"
     rich_utils.FORCE_TERMINAL = True if tty else None
@@ -464,4 +466,4 @@ def _as_client(cwd: str, tty: bool, width: int, columns: str | None = None):
 def _text(stream: io.TextIOWrapper) -> str:
     """What was written to a capturing stream (any bytes survive, as surrogates)."""
     stream.flush()
-    return stream.buffer.getvalue().decode("utf-8", "surrogateescape")
+    return stream.buffer.getvalue().decode("utf-8", "surrogateescape")  # type: ignore[attr-defined]  # a BytesIO

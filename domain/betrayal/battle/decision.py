@@ -20,7 +20,8 @@ class Decision:
     """Collects events and keeps the state they produce."""
 
     def __init__(self, state: BattleState | None, ctx: RulesContext) -> None:
-        self.state = state  # type: ignore[assignment]
+        # None only before the setup command's first event; every rule past setup reads a state.
+        self.state: BattleState = state  # type: ignore[assignment]
         self.ctx = ctx
         self.events: list[BattleEvent] = []
         self.delve_events: list[DelveEvent] = []  # for the Delve stream of a delve battle
