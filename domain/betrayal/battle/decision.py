@@ -35,6 +35,15 @@ class Decision:
         """The delve as the events so far leave it (None outside delves)."""
         return self.ctx.delve
 
+    @property
+    def in_delve(self) -> DelveState:
+        """The delve, for a rule that only runs in one (a rule outside a
+        delve reads ``delve``, None there)."""
+        delve = self.ctx.delve
+        if delve is None:
+            raise MalformedCommand("this can only be done in a delve")
+        return delve
+
     def emit_delve(self, event: DelveEvent) -> None:
         """An event for the Delve stream; the context follows it, so the
         board grows as soon as a tile is placed."""
@@ -44,7 +53,7 @@ class Decision:
     def draw(self, choices: int) -> tuple[int, int]:
         """One outcome in [0, choices) on the delve's own counter, and the
         draw index it used (``delve.draw_counter``)."""
-        n = self.ctx.delve.draws
+        n = self.in_delve.draws
         return rng.draw(self.state.seed, draw_counter(n), choices), n
 
     def roll(self, n: int, sides: int = 6) -> tuple[list[int], int]:
