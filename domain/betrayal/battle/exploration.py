@@ -113,7 +113,7 @@ def explore(d: Decision, hero: Hero, hex_: Hex | None) -> None:
     if d.delve is None:
         raise RuleViolation("EXPLORE-2", "Explore can be used only in delves")
     marks = _marks(d, hero.id)
-    t = d.state.turn
+    t = d.state.acting
     if hex_ is None:  # EXPLORATION-3a (start of turn), DELVE-10d (facts default)
         here = hero.pos
         if t.moves or t.engages or marks.explored or t.rolled:
