@@ -277,6 +277,9 @@ def server(
                                                       "server by, for the links (behind a proxy).")] = None,
     header_timeout: Annotated[float, typer.Option(help="Seconds a connection may take to send a request's "
                                                        "headers before it is closed.", min=0.1)] = 10.0,
+    body_timeout: Annotated[float, typer.Option(help="Seconds a request's body may take to arrive whole once "
+                                                     "its headers are in, before the connection is closed.",
+                                                min=0.1)] = 60.0,
     keep_alive: Annotated[float, typer.Option(help="Seconds an idle kept-alive connection stays open.",
                                               min=0.1)] = 5.0,
     max_connections: Annotated[Optional[int], typer.Option(
@@ -297,7 +300,8 @@ def server(
     root = ctx.find_root().obj
     code = run_http(store if store is not None else getattr(root, "store", None), host, port,
                     game or getattr(root, "battle", None), workers, public_url,
-                    limits=ConnectionLimits(header_timeout, keep_alive, max_connections))
+                    limits=ConnectionLimits(header_timeout=header_timeout, keep_alive=keep_alive,
+                                            max_connections=max_connections, body_timeout=body_timeout))
     if code:
         raise typer.Exit(code)
 
