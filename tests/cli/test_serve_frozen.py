@@ -92,3 +92,32 @@ def test_a_command_past_its_deadline_is_answered_in_one_line_or_one_json_object(
     said = late(["--json", "status"], 3.0)["stderr"]
     assert said.count("\n") == 1 and json.loads(said) == {"error": "StoreUnavailable",
                                                           "message": "the store did not answer within 3 s"}
+
+
+def test_past_the_deadline_a_command_is_answered_and_the_next_ones_declined_until_it_ends(tmp_path):
+    import threading
+
+    from cli.serve import Server
+    from domain.kernel.stores.store_setting import canonical_store
+
+    store = str(tmp_path / "s.sqlite")
+    release, entered = threading.Event(), []
+
+    def main(argv, obj):  # a command whose store does not answer until released
+        entered.append(argv)
+        if argv == ["status"]:
+            release.wait(GENEROUS)
+        return 0
+
+    server = Server(canonical_store(store, str(tmp_path)), str(tmp_path / "rk.sock"), main, deadline=0.2)
+    ask = {"argv": ["status"], "cwd": str(tmp_path), "store": store, "tty": False, "width": 80}
+    try:
+        assert server.answer(ask) == {"stdout": "", "stderr": "the store did not answer within 0.2 s\n", "exit": 1}
+        assert "decline" in server.answer(ask | {"argv": ["battles"]})  # run in the client's own process
+        release.set()
+        server._late.join(GENEROUS)
+        assert server.answer(ask | {"argv": ["battles"]}) == {"stdout": "", "stderr": "", "exit": 0}
+        assert entered == [["status"], ["battles"]]
+    finally:
+        release.set()
+        server.close()
