@@ -1,7 +1,7 @@
 """A frozen PostgreSQL (its processes stopped: connections accepted, the
 kernel acknowledging every packet, nothing answered) and the command line
-(issue 21, points 2 and 10): `rk status` in-process and through `rk serve`
-each fail within a bound, in one line, and `rk serve` serves on once the
+(issue 21, point 10): `rk status` in-process and through `rk serve` each
+fail within a bound, in one line, and `rk serve` serves on once the
 database is back.
 
 The database is frozen only as this test's connections see it, through a
