@@ -2,7 +2,7 @@
 through `rk serve`) take to answer when PostgreSQL freezes (#21 points 2
 and 10): its processes stopped, connections accepted and nothing answered.
 
-    .venv/bin/python bench/frozen_store.py [postgresql://postgres@127.0.0.1:5432/test]
+    .venv/bin/python bench/frozen_store.py [DATABASE_URL] [SERVERS_CONNECT_TIMEOUT]
 
 The database is frozen only as seen through a relay (``tests/postgres_line.py``),
 so other users of it go on. With the default bounds (connect timeout 5 s,
@@ -11,6 +11,8 @@ schema of its own, starts `rk server` and `rk serve` and reads once through
 each (a pooled connection open in each), freezes the relay, and times one
 `GET state`, one `rk status` in a process of its own, and one through
 `rk serve`, each with how it ended. Nothing waits longer than ``LIMIT``.
+A connect timeout for the two servers (say 600) leaves only their own
+deadlines to answer.
 """
 
 from __future__ import annotations
@@ -79,6 +81,8 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("RULEKEEPER_", "POSTGRES_"))}
     env |= {"RULEKEEPER_HOME": str(home), "RULEKEEPER_STORE": line.store, "POSTGRES_SCHEMA": schema}
     local = env | {"RULEKEEPER_NO_SERVER": "1"}
+    if len(sys.argv) > 2:
+        env["POSTGRES_CONNECT_TIMEOUT"] = sys.argv[2]
     procs: list[subprocess.Popen] = []
     try:
         subprocess.run([_rk(), *SETUP], env=local, check=True, capture_output=True, timeout=120)
