@@ -61,6 +61,7 @@ def test_rk_status_in_process_on_a_frozen_store_fails_in_one_line(frozen_env):
 
 
 @pytest.mark.postgres
+@pytest.mark.slow  # about 7 s; the quick tier keeps the deadline's own test, without a database, below
 def test_a_served_command_on_a_frozen_store_is_answered_at_the_deadline_and_the_server_serves_on(
         frozen_env, tmp_path, request):
     env, line = frozen_env
