@@ -242,7 +242,16 @@ def play(ctx: typer.Context, battle: BattleId = None, store: Store = None, json:
 
 
 @app.command(rich_help_panel=SESSIONS)
-def serve(ctx: typer.Context, store: Store = None) -> None:
+def serve(
+    ctx: typer.Context,
+    store: Store = None,
+    deadline: Annotated[float, typer.Option(
+        envvar="RULEKEEPER_SERVE_DEADLINE", min=0.1,
+        help="Seconds a command may run (ten times that for log, export, import, verify and audit) "
+             "before its client is answered \"the store did not answer within N s\" (status 1): a "
+             "frozen database answers nothing. Until the command ends, commands run in their own "
+             "process.")] = 30.0,
+) -> None:
     """Keep one resident process for the store: every `rk` command then runs in it,
     in a few milliseconds instead of a process's start-up.
 
@@ -252,7 +261,7 @@ def serve(ctx: typer.Context, store: Store = None) -> None:
     from .serve import serve as run_server
 
     root = ctx.find_root().obj
-    code = run_server(store if store is not None else getattr(root, "store", None), main)
+    code = run_server(store if store is not None else getattr(root, "store", None), main, deadline)
     if code:
         raise typer.Exit(code)
 
@@ -277,6 +286,9 @@ def server(
                                                       "server by, for the links (behind a proxy).")] = None,
     header_timeout: Annotated[float, typer.Option(help="Seconds a connection may take to send a request's "
                                                        "headers before it is closed.", min=0.1)] = 10.0,
+    body_timeout: Annotated[float, typer.Option(help="Seconds a request's body may take to arrive whole once "
+                                                     "its headers are in, before the connection is closed.",
+                                                min=0.1)] = 60.0,
     keep_alive: Annotated[float, typer.Option(help="Seconds an idle kept-alive connection stays open.",
                                               min=0.1)] = 5.0,
     max_connections: Annotated[Optional[int], typer.Option(
@@ -297,7 +309,8 @@ def server(
     root = ctx.find_root().obj
     code = run_http(store if store is not None else getattr(root, "store", None), host, port,
                     game or getattr(root, "battle", None), workers, public_url,
-                    limits=ConnectionLimits(header_timeout, keep_alive, max_connections))
+                    limits=ConnectionLimits(header_timeout=header_timeout, keep_alive=keep_alive,
+                                            max_connections=max_connections, body_timeout=body_timeout))
     if code:
         raise typer.Exit(code)
 
