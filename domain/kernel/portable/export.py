@@ -59,6 +59,14 @@ def export_lines(app: GameApp, battle_id: str, *, sign: Any = None) -> Iterator[
     yield from _chained_lines(header, envelopes_in_append_order(app, streams), {own: game.version}, sign)
 
 
+def export_group(app: GameApp, lead_id: str, *, sign: Any = None) -> bytes:
+    """The group log game ``lead_id`` leads, as bytes (``write_group_log``
+    into memory)."""
+    out = io.BytesIO()
+    write_group_log(app, lead_id, out, sign=sign)
+    return out.getvalue()
+
+
 def write_group_log(app: GameApp, lead_id: str, out: BinaryIO, *, sign: Any = None,
                     progress: Progress | None = None) -> int:
     """Write the group log game ``lead_id`` leads (``portable.group``: a

@@ -288,6 +288,8 @@ class Check:
 
         if not self.plays:
             raise LogError(1, "the log has no header")
+        if len(self.plays) > 1 and self.trailer is None:
+            check_end(self.reader, None, "", self.key)  # a group log cut short: the cut, not the games it lost
         for play in self.plays.values():
             if play.game is None:
                 raise LogError(self.reader.lines + (0 if self.trailer else 1),
