@@ -201,3 +201,13 @@ def test_the_export_streams_one_line_at_a_time(played):
     assert msgspec.json.decode(first)["group"] == "campaign"  # the header, before any other line is read
     assert sum(1 for _ in lines) + 1 == len(export_group(played, CAMPAIGN).splitlines())
     assert verify_log(io.BytesIO(export_group(played, CAMPAIGN))).ok  # read from a file, a line at a time
+
+
+def test_a_campaign_without_battles_exports_whole_too():
+    app = campaign()
+    log = export_group(app, CAMPAIGN)
+    assert [g["battle_id"] for g in objects(log)[0]["games"]] == [CAMPAIGN]
+    assert verify_log(log).ok, verify_log(log).summary()
+    copy = BetrayalApp(store="memory")
+    import_log(copy, log)
+    assert export_group(copy, CAMPAIGN) == log

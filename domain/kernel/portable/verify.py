@@ -288,13 +288,14 @@ class Check:
 
         if not self.plays:
             raise LogError(1, "the log has no header")
-        if len(self.plays) > 1 and self.trailer is None:
+        grouped = "games" in self.reader.header
+        if grouped and self.trailer is None:
             check_end(self.reader, None, "", self.key)  # a group log cut short: the cut, not the games it lost
         for play in self.plays.values():
             if play.game is None:
                 raise LogError(self.reader.lines + (0 if self.trailer else 1),
                                f"the {play.rs.game_kind} stream{play.of} is missing or has no setup")
-        if len(self.plays) == 1:
+        if not grouped:
             final = state_digest(self.lead.game.state)  # type: ignore[union-attr]
         else:
             for play in self.plays.values():
