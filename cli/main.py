@@ -182,7 +182,7 @@ def import_(
     _run(ctx, portable.import_log, store, None, json, file)
 
 
-@app.command(rich_help_panel=LOGS)
+@app.command(cls=GameCommand, rich_help_panel=LOGS)
 def verify(
     ctx: typer.Context,
     file: Annotated[Optional[str], typer.Argument(
@@ -194,7 +194,8 @@ def verify(
 ) -> None:
     """Replay a log through the current rules and report the first divergence.
 
-    Exit status 0 when the log holds, 1 when it does not.
+    Exit status 0 when the log holds, 1 when it does not. A campaign in the
+    store (`rk verify --campaign NAME`) is verified with all its battles.
     """
     from . import portable
 

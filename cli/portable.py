@@ -121,7 +121,9 @@ def verify(s: Session, file: str | None, key: str | None = None) -> None:
             report = portable.verify_log(source, key=public, progress=advance)
     else:
         with progress("verifying", None, json=s.json) as advance:
-            report = portable.verify_battle(s.app, s.battle_id, key=public, progress=advance)
+            # A game that leads others (a campaign) is verified with them, as it exports.
+            whole = portable.verify_group if s.app.ruleset(s.battle_id).group_kind else portable.verify_battle
+            report = whole(s.app, s.battle_id, key=public, progress=advance)
     if s.json:
         s.out.emit(report)
     else:

@@ -215,3 +215,9 @@ def test_a_campaign_log_cut_short_is_refused_with_its_line(party, tmp_path, monk
     assert verified.exit_code == 1 and ": CUT: " in verified.stdout
     monkeypatch.setenv("RULEKEEPER_STORE", str(tmp_path / "copy.sqlite"))
     assert "line " in rk("import", str(cut), code=1)
+
+
+def test_a_stored_campaign_verifies_with_its_battles(party):
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--seed", "3", "--name", "first")
+    out = rk("verify", "--campaign", "saga")
+    assert out.startswith("ok: ") and "first: seed: committed" in out

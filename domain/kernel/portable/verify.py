@@ -62,6 +62,16 @@ def verify_battle(app: GameApp, battle_id: str, *, key: str | None = None,
     return Check(app.pack_of(rs), key=key).run(lines)
 
 
+def verify_group(app: GameApp, lead_id: str, *, key: str | None = None,
+                 progress: Progress | None = None) -> Report:
+    """Verify a stored group of games (a campaign with its battles) through
+    its group log (``portable.group``), streaming."""
+    from domain.kernel.portable.export import group_lines
+
+    lines = enumerate(ticking(group_lines(app, lead_id), progress), start=1)
+    return Check(None, key=key, pack_of=app.pack_of).run(lines)
+
+
 def verify_log(data: Source, pack: Any = None, *, key: str | None = None,
                progress: Progress | None = None) -> Report:
     """Replay a log through the current rules of its ruleset, one line at a
