@@ -156,6 +156,9 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
     ``setup_commands``  the command classes that set a game up
     ``battles``         whether its games are battles (a campaign is not: it
                         is not listed with them nor made the current battle)
+    ``group_kind``      what a game of it leads, exported with the games
+                        ``grouped_games`` names as one group log
+                        (``portable.group``; Betrayal's campaign: "campaign")
     ``package``         the package under ``domain/`` that registers it, when
                         that is not its name: a package may register further
                         rulesets named ``<package>-<kind>`` (Betrayal's
