@@ -211,3 +211,16 @@ def test_a_campaign_without_battles_exports_whole_too():
     copy = BetrayalApp(store="memory")
     import_log(copy, log)
     assert export_group(copy, CAMPAIGN) == log
+
+
+def test_a_header_whose_games_do_not_hold_together_is_refused_at_line_1(log):
+    for edit in (lambda h: h["games"].pop(0),  # the lead left out
+                 lambda h: h["games"].append(dict(h["games"][1])),  # a battle named twice
+                 lambda h: h.update(group="league"),  # not what a campaign leads
+                 lambda h: h["games"][1].update(final_state_digest="0" * 32)):  # not the digests' digest
+        objs = objects(log)
+        edit(objs[0])
+        forged = rechained(objs)
+        report = verify_log(forged)
+        assert (report.divergence.rule, report.divergence.line) == ("FORMAT", 1), report.summary()
+        assert refused(forged).line == 1

@@ -135,7 +135,7 @@ class Check:
         self.on_header = on_header
         self.reader = Reader()
         self.rs: Ruleset | None = None  # the (lead) game's ruleset
-        self.plays: dict[str, Play] = {}  # game stream id -> its game; the lead's first
+        self.plays: dict[str, Play] = {}  # game stream id -> its game, in the header's order
         self.history: dict[str, list[Any]] = {}  # shared by the games: they write the same streams
         self.commands = 0
         self.play: Play | None = None  # the game of the command being read
@@ -144,11 +144,13 @@ class Check:
         self.closed = True  # no command is open to take writes
         self.pending: list[Entry] = []  # other streams' lines outside any command, not judged yet
         self.trailer: dict[str, Any] | None = None
+        self.signed_by = ""
 
     @property
     def lead(self) -> Play:
-        """The log's game (a group log's lead game)."""
-        return next(iter(self.plays.values()))
+        """The log's game (a group log's lead game: the header's)."""
+        assert self.rs is not None
+        return self.plays[str(self.rs.game_stream(self.reader.header["battle_id"]))]
 
     @property
     def game(self) -> Game | None:
@@ -193,8 +195,6 @@ class Check:
             seed = words[0][1] if len(words) == 1 else "\n  ".join(f"{who}: {w}" for who, w in words)
         return Report(ok=found is None, lines=self.reader.lines, commands=self.commands, divergence=found,
                       signed_by=self.signed_by if found is None else "", seed=seed)
-
-    signed_by = ""
 
     def _header(self) -> None:
         header, rs = self.reader.header, self.reader.ruleset
