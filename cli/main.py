@@ -176,6 +176,8 @@ def import_(
     """Import a battle log; a broken or edited log is refused whole, naming the line.
 
     The imported battle becomes the current one, as a new battle does (`rk use`).
+    A campaign's log (`rk export --campaign NAME`) brings the campaign and every
+    battle, each under its name, into a store that has none of them.
     """
     from . import portable
 
