@@ -224,3 +224,25 @@ def test_a_header_whose_games_do_not_hold_together_is_refused_at_line_1(log):
         report = verify_log(forged)
         assert (report.divergence.rule, report.divergence.line) == ("FORMAT", 1), report.summary()
         assert refused(forged).line == 1
+
+
+def test_an_adventurer_a_battle_made_and_the_campaign_enlisted_brings_that_battle():
+    """The battle's setup creates Bo right after the campaign's setup (both
+    command c1): Bo's creation is that battle's prelude, re-derived with it."""
+    app = BetrayalApp(store="memory")
+    from domain.betrayal.campaign import application as ca
+
+    ca.new_campaign(app, CAMPAIGN)
+    new_clash(app, setup="waystone-crossing", party=[PartySpec("Bo", race="nord")], xp=2, seed=2, battle_id="b1")
+    rnd = random.Random(2)
+    while (state := app.battle("b1").state).outcome is None:
+        app.execute("b1", bots.greedy_choice(state, app.context(state), rnd))
+    run(app, cc.Enlist(name="Bo", class_id="bastion"))
+    log = export_group(app, CAMPAIGN)
+    assert [g["battle_id"] for g in objects(log)[0]["games"]] == [CAMPAIGN, "b1"]
+    assert [o["type"] for o in objects(log)[1:5]] == [
+        "betrayal.CampaignIssued", "betrayal.CampaignStarted", "betrayal.AdventurerCreated", "betrayal.CommandIssued"]
+    assert verify_log(log).ok, verify_log(log).summary()
+    copy = BetrayalApp(store="memory")
+    import_log(copy, log)
+    assert export_group(copy, CAMPAIGN) == log
