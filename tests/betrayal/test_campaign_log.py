@@ -246,3 +246,61 @@ def test_an_adventurer_a_battle_made_and_the_campaign_enlisted_brings_that_battl
     copy = BetrayalApp(store="memory")
     import_log(copy, log)
     assert export_group(copy, CAMPAIGN) == log
+
+
+# A campaign of N clashes played out, exported to a file, then verified and
+# imported from it, each peak measured by tracemalloc in a process of its own.
+_PEAKS = r'''
+import json, random, sys, tracemalloc
+from domain.betrayal.battle import bots
+from domain.betrayal.battle.application import BetrayalApp, PartySpec
+from domain.betrayal.campaign import application as ca
+from domain.betrayal.campaign import commands as cc
+from domain.kernel.portable import export_group, verify_log, write_group_log
+n, path = int(sys.argv[1]), sys.argv[2]
+app = BetrayalApp(store="memory")
+ca.new_campaign(app, "saga")
+for name in ("Ria", "Tarn"):
+    ca.command(app, "saga", cc.Recruit(name=name, race="nord", class_id="bastion"))
+for i in range(n):
+    app.new_clash(setup="waystone-crossing", party=[PartySpec("Ria"), PartySpec("Tarn")], xp=2, seed=i + 2,
+                  battle_id=f"w{i}")
+    rnd = random.Random(i)
+    while (state := app.battle(f"w{i}").state).outcome is None:
+        app.execute(f"w{i}", bots.greedy_choice(state, app.context(state), rnd))
+    for command in (cc.GainRewards(battle_id=f"w{i}", xp=1), cc.EndRewards(), cc.Rest()):
+        ca.command(app, "saga", command)
+assert verify_log(export_group(app, "saga")).ok  # once before measuring: modules and pack loaded
+peaks = []
+tracemalloc.start()
+with open(path, "wb") as f:
+    write_group_log(app, "saga", f)
+peaks.append(tracemalloc.get_traced_memory()[1])
+tracemalloc.reset_peak()
+assert verify_log(path).ok
+peaks.append(tracemalloc.get_traced_memory()[1])
+print(json.dumps(peaks))
+'''
+
+
+@pytest.mark.slow  # two campaigns of clashes played out: the full tier
+def test_export_and_verify_of_a_campaign_hold_a_command_not_the_log(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    found = {}
+    for n in (2, 10):
+        path = tmp_path / f"c{n}.jsonl"
+        done = subprocess.run([sys.executable, "-c", _PEAKS, str(n), str(path)], capture_output=True,
+                              cwd=Path(__file__).resolve().parents[2], timeout=600)
+        assert done.returncode == 0, done.stderr.decode()[-2000:]
+        found[n] = (path.stat().st_size, json.loads(done.stdout))
+    (small, (export_small, verify_small)), (big, (export_big, verify_big)) = found[2], found[10]
+    # Export holds a line at a time: eight battles more add nothing to it.
+    assert export_big - export_small < (big - small) / 10, found
+    # Verify holds what an undo may need of each game (its commands, a
+    # digest per version, the other streams' states), never the lines
+    # themselves: less than the file, as a battle's verify (test_log_integrity).
+    assert verify_big < big and verify_big - verify_small < (big - small) * 3 / 4, found

@@ -235,6 +235,10 @@ class Check:
                 self._flush(entry if play.game is None else None)
                 if play.game is None:
                     play.setup_opens(entry)
+                if self.play is not None and self.play is not play:
+                    # Another game's turn: the one before keeps its digests, not its
+                    # last states whole, so a long campaign holds one game's.
+                    self.play.recent.clear()
                 self.play, self.group, self.writes, self.closed = play, [entry], [], False
             elif self.closed or self.writes or self.play is not play:
                 if play.game is None and not (self.play is play and self.group):
