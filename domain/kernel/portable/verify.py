@@ -2,7 +2,8 @@
 with the current rules of its ruleset (``redecide``), checks what undos
 restore (``undo``), the other streams' lines (``history``) and how the
 log ends (``trailer``), and reports the first place the log and the
-rules part ways."""
+rules part ways. A group log's games (``group``: a campaign with its
+battles) are replayed side by side in the same pass (``play``)."""
 
 from __future__ import annotations
 
@@ -159,6 +160,7 @@ class Check:
 
     @property
     def setup_name(self) -> str:
+        """The setup the (lead) game was set up with, once its setup is read."""
         return self.lead.setup_name if self.plays else ""
 
     # -- the pass --------------------------------------------------------------
