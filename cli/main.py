@@ -143,7 +143,7 @@ def redo(ctx: typer.Context, battle: BattleId = None, store: Store = None, json:
 # --- logs -------------------------------------------------------------------------
 
 
-@app.command(rich_help_panel=LOGS)
+@app.command(cls=GameCommand, rich_help_panel=LOGS)
 def export(
     ctx: typer.Context,
     output: Annotated[Optional[str], typer.Option(
@@ -151,12 +151,20 @@ def export(
     sign: Annotated[Optional[str], typer.Option(
         "--sign", metavar="KEYFILE", help="Sign the log with this private key (see `rk keygen`).",
         show_default=False)] = None,
+    alone: Annotated[bool, typer.Option(
+        "--alone", help="Of a game that leads others (a campaign): its own log only, without them.")] = False,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
-    """Export the battle as a portable, hash-chained JSON Lines log (signed with --sign)."""
+    """Export the battle as a portable, hash-chained JSON Lines log (signed with --sign).
+
+    A campaign (`rk export --campaign NAME -o FILE`) is exported whole, as one
+    log: the campaign, its adventurers and every battle they fought, in the
+    order they were played; `rk import FILE` brings them all into a store
+    that has none of them, and `rk verify FILE` re-decides every one.
+    """
     from . import portable
 
-    _run(ctx, portable.export, store, battle, json, output, sign)
+    _run(ctx, portable.export, store, battle, json, output, sign, alone)
 
 
 @app.command("import", rich_help_panel=LOGS)
@@ -168,13 +176,15 @@ def import_(
     """Import a battle log; a broken or edited log is refused whole, naming the line.
 
     The imported battle becomes the current one, as a new battle does (`rk use`).
+    A campaign's log (`rk export --campaign NAME`) brings the campaign and every
+    battle, each under its name, into a store that has none of them.
     """
     from . import portable
 
     _run(ctx, portable.import_log, store, None, json, file)
 
 
-@app.command(rich_help_panel=LOGS)
+@app.command(cls=GameCommand, rich_help_panel=LOGS)
 def verify(
     ctx: typer.Context,
     file: Annotated[Optional[str], typer.Argument(
@@ -186,7 +196,8 @@ def verify(
 ) -> None:
     """Replay a log through the current rules and report the first divergence.
 
-    Exit status 0 when the log holds, 1 when it does not.
+    Exit status 0 when the log holds, 1 when it does not. A campaign in the
+    store (`rk verify --campaign NAME`) is verified with all its battles.
     """
     from . import portable
 
