@@ -183,3 +183,41 @@ def test_the_reward_phase_by_its_words(party):
     assert "REWARD-4" in rk("reward", "done")
     assert "rk reward done" in rk("campaign", "log", "--no-pager")
     assert "BATTLE" in rk("reward", "--help") and "rk reward done" in rk("reward", "--help")
+
+
+def test_a_campaign_exports_whole_imports_into_an_empty_store_and_verifies(party, tmp_path, monkeypatch):
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--party", "Tarn", "--seed", "3",
+       "--name", "first")
+    finish(party, "first")
+    rk("reward", "first")
+    rk("reward", "done")
+    path, again = tmp_path / "saga.jsonl", tmp_path / "again.jsonl"
+    assert "Exported campaign saga with 1 game(s) (first)" in rk("export", "--campaign", "saga", "-o", str(path))
+    assert rk("verify", str(path)).startswith("ok: ")
+    monkeypatch.setenv("RULEKEEPER_STORE", str(tmp_path / "copy.sqlite"))
+    out = rk("import", str(path))
+    assert "Imported campaign saga with 1 game(s) (first)" in out and "first is the current battle now" in out
+    assert "the rewards of first" in rk("xp", "Ria")  # the adventurers came with the campaign
+    rk("export", "--campaign", "saga", "-o", str(again))
+    assert again.read_bytes() == path.read_bytes()
+    refusal = rk("import", str(path), code=1)
+    assert "line 1:" in refusal and "already exists" in refusal
+    alone = json.loads(rk("export", "--campaign", "saga", "--alone").splitlines()[0])
+    assert "games" not in alone and alone["streams"]
+
+
+def test_a_campaign_log_cut_short_is_refused_with_its_line(party, tmp_path, monkeypatch):
+    path = tmp_path / "saga.jsonl"
+    rk("export", "--campaign", "saga", "-o", str(path))
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"\n".join(path.read_bytes().splitlines()[:-1]) + b"\n")
+    verified = CliRunner().invoke(app, ["verify", str(cut)])
+    assert verified.exit_code == 1 and ": CUT: " in verified.stdout
+    monkeypatch.setenv("RULEKEEPER_STORE", str(tmp_path / "copy.sqlite"))
+    assert "line " in rk("import", str(cut), code=1)
+
+
+def test_a_stored_campaign_verifies_with_its_battles(party):
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--seed", "3", "--name", "first")
+    out = rk("verify", "--campaign", "saga")
+    assert out.startswith("ok: ") and "first: seed: committed" in out

@@ -177,3 +177,25 @@ def test_when_every_connection_is_busy_a_new_one_is_closed_and_said_once(home, s
               for line in told]
     assert told[0] == first and all(counts), said  # said once, then counted (as the server stopped)
     assert sum(int(c.group(1) or 1) for c in counts) == 5, said
+
+
+def test_a_request_whose_body_stops_short_is_closed_after_the_body_timeout_and_said_once(home, store):
+    # Headers whole, 10 of the 100 bytes promised, then nothing: without a bound
+    # the application would wait for the other 90 for ever, holding the connection.
+    with serving(home, store, "--body-timeout", "1", name="body") as running:
+        game = next(line[:-1] for line in running.lines if line.endswith(":") and " " not in line)
+        token = running.link("Ria").split("#token=", 1)[1]
+        head = (f"POST /api/games/{game}/commands HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+                "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n").encode()
+        short = silent(running.port, 3, head + b'{"verb": "')
+        try:
+            assert closed_by_server(short, time.monotonic() + GENEROUS) == 3
+            assert answered(running.base) == 200  # the server itself is fine
+        finally:
+            for s in short:
+                s.close()
+    said = running.errors.read_text().splitlines()
+    told = [line for line in said if "body" in line]
+    first = "a request's body did not arrive within 1 s (--body-timeout): its connection was closed"
+    assert told and told[0] == first, said  # said once, then counted
+    assert not [line for line in said if "Traceback" in line or "Exception" in line], said
