@@ -14,7 +14,7 @@ from domain.conquest.narrate import describe_event
 from domain.conquest.rules import legal_commands
 from domain.conquest.views import header
 from domain.conquest.vocab import Action, Phase, Step, Termination, Use, Where
-from domain.kernel.errors import AmbiguousCommand
+from domain.kernel.errors import AmbiguousCommand, MalformedCommand, RuleViolation
 from conquest_harness import CTX, acting, in_phase, of, place, start, violates, when
 
 
@@ -278,8 +278,9 @@ def test_victory_points_are_capped_by_the_scenario_and_reaching_its_target_wins(
     from conquest_harness import ctx_for
     ford = ctx_for("hold-the-ford")
     s = replace(s, sides=(replace(s.sides[0], vp=7), s.sides[1]), scenario="hold-the-ford")
-    s, _ = when(s, EndRound(vp=(1, 2)), ctx=ford)
+    s, events = when(s, EndRound(vp=(1, 2)), ctx=ford)
     assert s.result.termination is Termination.SCENARIO and s.result.winner == 0
+    assert of(events, ev.BattleEnded)[0].reason.endswith("VP reached (8–2)")
 
 
 @pytest.mark.rule("ROUND-3")
@@ -287,5 +288,48 @@ def test_at_the_round_limit_more_vp_wins_and_equal_vp_draws():
     s = in_phase(replace(place(start(), a1=10, b1=10), round=10), Phase.VICTORY)
     won, _ = when(s, EndRound(vp=(1, 0)))
     drawn, _ = when(s, EndRound(vp=(2, 2)))
+    lost, events = when(s, EndRound(vp=(0, 3)))
     assert (won.result.winner, won.result.termination) == (0, Termination.ROUND_LIMIT)
     assert drawn.result.winner == -1
+    assert (lost.result.winner, lost.result.termination) == (1, Termination.ROUND_LIMIT)  # the second player ahead
+    assert of(events, ev.BattleEnded)[0].reason == "Round 10 played (0–3 VP)"
+
+
+@pytest.mark.rule("VICTORY-3")
+def test_a_victory_point_declaration_out_of_bounds_is_refused_saying_the_bounds():
+    s = in_phase(replace(place(start(), a1=10, b1=10), round=2), Phase.VICTORY)
+    with pytest.raises(RuleViolation, match="VICTORY-3") as refused:
+        when(s, EndRound(vp=(0, 4)))
+    assert "0 to 3 VP per player in Round 2" in str(refused.value)
+    with pytest.raises(MalformedCommand, match="both players"):
+        when(s, EndRound(vp=(1,)))
+
+
+@pytest.mark.rule("VICTORY-2")
+def test_both_armies_wiped_out_in_the_same_round_is_a_draw():
+    """facts §6 default: each army wiped out by the Victory Phase: nobody wins."""
+    s = in_phase(place(start(), **{f"a{i}": "destroyed" for i in range(1, 6)},
+                       **{f"b{i}": "destroyed" for i in range(1, 6)}), Phase.VICTORY)
+    s, events = when(s, EndRound())
+    (ended,) = of(events, ev.BattleEnded)
+    assert (ended.winner, ended.termination) == (-1, Termination.WIPE_OUT) and s.result.winner == -1
+    assert ended.reason == "both armies wiped out"  # as logged: a log's events never change wording
+
+
+@pytest.mark.rule("VICTORY-2")
+def test_the_logged_reason_of_an_end_stays_as_logs_hold_it():
+    """An ending's reason is in the event, so in every log written: it keeps
+    its wording (players counted from 1 there), whatever the narration says."""
+    s = in_phase(place(start(), a1=10, **{f"b{i}": "destroyed" for i in range(1, 6)}), Phase.VICTORY)
+    _, events = when(s, EndRound())
+    assert of(events, ev.BattleEnded)[0].reason == "player 2's army was wiped out"
+    _, events = when(start(), Surrender(side=0))
+    assert of(events, ev.BattleEnded)[0].reason == "player 1 surrendered"
+
+
+@pytest.mark.rule("ROUND-3")
+def test_the_second_player_surrendering_gives_the_first_the_battle():
+    s, events = when(start(), Surrender(side=1))
+    assert s.over and s.result.winner == 0 and s.result.termination is Termination.SURRENDER
+    with pytest.raises(MalformedCommand, match="side"):
+        when(start(), Surrender(side=2))

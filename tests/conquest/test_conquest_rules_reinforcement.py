@@ -172,10 +172,10 @@ def _end_round(s):
 @pytest.mark.rule("RLINE-6")
 @pytest.mark.rule("VICTORY-4")
 def test_the_line_is_set_anew_at_the_start_of_each_round_through_the_foremost_rear_edge():
-    s = place(start(), a1=30, a3=18)  # a1 depth 3, a3 depth 2
+    s = place(start(), a1=30, a3=18, b1=14)  # a1 depth 3, a3 depth 2; b1 depth 3, from b's own edge
     s, events = _end_round(replace(s, round=2))
     started = of(events, ev.RoundStarted)[0]
-    assert started.round == 3 and started.lines[0] == 27 and s.phase is Phase.REINFORCEMENT
+    assert started.round == 3 and started.lines == (27, 11) and s.phase is Phase.REINFORCEMENT
 
 
 @pytest.mark.rule("RLINE-4")
