@@ -113,12 +113,13 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Path:
     """A fresh SQLite store of this test's own (``RULEKEEPER_STORE``), its own
-    home, and output at 80 columns (``@pytest.mark.columns(n)`` for another)."""
+    home, and plain output at 80 columns (``@pytest.mark.columns(n)`` for another)."""
     path = tmp_path / "rk.sqlite"
     mark = request.node.get_closest_marker("columns")
     monkeypatch.setenv("RULEKEEPER_STORE", str(path))
     monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("COLUMNS", str(mark.args[0] if mark else COLUMNS))
+    monkeypatch.delenv("FORCE_COLOR", raising=False)  # tests read plain text
     return path
 
 
