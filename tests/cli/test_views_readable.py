@@ -14,7 +14,6 @@ from domain.betrayal.battle.application import BetrayalApp
 
 import betrayal_views as views  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 NEW_CLASH = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--xp", "2", "--seed", "7"]
 NEW_DELVE = ["new", "delve", "--delve", "whispering-barrow", "--party", "Ysolda:nord", "--xp", "2", "--seed", "7"]
 MICROSECONDS = re.compile(r"\d\d:\d\d:\d\d\.\d{6}")
