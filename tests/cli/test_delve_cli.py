@@ -8,7 +8,6 @@ an SQLite file of each test's own, in-process (CliRunner)."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from domain.betrayal.battle import commands as c

@@ -18,7 +18,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from cli.hexmap import TILE_EDGE
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,6 @@ skill only: an Enemy's skill or an on-critical one with a cost is refused."""
 
 from __future__ import annotations
 
-
 import pytest
 from labyrinth_harness import PACK, at, edit, of, pinned, start, when
 from msgspec.structs import replace
