@@ -3,8 +3,8 @@ headless Chromium: while the server is down the page says it is
 reconnecting; the server comes back on the same port, the page's live
 feed reconnects by itself, and a move made after is drawn without a reload.
 
-Chromium and Playwright are ``test_browser``'s (Debian's /usr/bin/chromium;
-skipped without it)."""
+Chromium and Playwright are the fixtures of tests/server/conftest.py
+(Debian's /usr/bin/chromium; skipped without it)."""
 
 from __future__ import annotations
 
@@ -16,12 +16,14 @@ import urllib.request
 import pytest
 
 from rk_server import environment, new_clash, rk, start
-from test_browser import CHROMIUM, browser, expect, open_page, shown  # noqa: F401 - fixtures
+from browsing import CHROMIUM, shown
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}"),
 ]
+
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
 OFFLINE = re.compile(r"\boffline\b")
 BACK_MS = 40_000  # the page tries again after at most ~10 s, and a start takes a few on a loaded machine
@@ -40,7 +42,7 @@ def command_as(link: str, command: dict) -> dict:
         return json.loads(r.read())
 
 
-def test_an_open_page_reconnects_by_itself_after_a_restart_and_draws_what_happened(tmp_path, open_page):  # noqa: F811
+def test_an_open_page_reconnects_by_itself_after_a_restart_and_draws_what_happened(tmp_path, open_page):
     home = tmp_path / "home"
     home.mkdir()
     store = new_clash(home)
