@@ -33,7 +33,7 @@ def home(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def store(home):
+def clash_store(home):
     return new_clash(home)
 
 
@@ -78,8 +78,8 @@ def answered(base: str) -> int:
         return r.status
 
 
-def test_silent_and_half_sent_connections_are_closed_after_the_header_timeout(home, store):
-    with serving(home, store, "--header-timeout", "1", name="header") as running:
+def test_silent_and_half_sent_connections_are_closed_after_the_header_timeout(home, clash_store):
+    with serving(home, clash_store, "--header-timeout", "1", name="header") as running:
         quiet = silent(running.port, 20)
         half = silent(running.port, 20, b"GET /api/openapi.json HTTP/1.1\r\nHost: x\r\n")
         try:
@@ -89,8 +89,8 @@ def test_silent_and_half_sent_connections_are_closed_after_the_header_timeout(ho
                 s.close()
 
 
-def test_a_kept_alive_connection_left_idle_is_closed_after_the_keep_alive(home, store):
-    with serving(home, store, "--keep-alive", "1", name="keep") as running:
+def test_a_kept_alive_connection_left_idle_is_closed_after_the_keep_alive(home, clash_store):
+    with serving(home, clash_store, "--keep-alive", "1", name="keep") as running:
         s = socket.create_connection(("127.0.0.1", running.port), timeout=GENEROUS)
         with s:
             s.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -102,9 +102,9 @@ def test_a_kept_alive_connection_left_idle_is_closed_after_the_keep_alive(home, 
             assert closed_by_server([s], deadline) == 1
 
 
-def test_with_more_idle_connections_than_the_cap_a_real_request_is_still_answered(home, store):
+def test_with_more_idle_connections_than_the_cap_a_real_request_is_still_answered(home, clash_store):
     # A header timeout longer than any test: only the cap can make room.
-    with serving(home, store, "--max-connections", "20", "--header-timeout", "600", name="cap") as running:
+    with serving(home, clash_store, "--max-connections", "20", "--header-timeout", "600", name="cap") as running:
         idle = silent(running.port, 30)
         try:
             assert answered(running.base) == 200
@@ -118,13 +118,13 @@ def _files_1024() -> None:  # in the server's process, before it starts: the com
     resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
 
 
-def test_at_1024_open_files_1100_silent_connections_do_not_starve_a_request_nor_flood_stderr(home, store):
+def test_at_1024_open_files_1100_silent_connections_do_not_starve_a_request_nor_flood_stderr(home, clash_store):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < 1200:  # the test's own end of 1,100 connections
         if hard != resource.RLIM_INFINITY and hard < 1200:
             pytest.skip(f"this process may open only {hard} files")
         resource.setrlimit(resource.RLIMIT_NOFILE, (1200, hard))
-    with serving(home, store, name="flood", limit=_files_1024) as running:
+    with serving(home, clash_store, name="flood", limit=_files_1024) as running:
         before = running.errors.stat().st_size
         idle = silent(running.port, 1100)
         try:
@@ -154,8 +154,8 @@ def test_the_connection_cap_stays_below_the_file_limit(asked, limit, cap):
     assert connection_cap(asked, limit) == cap
 
 
-def test_when_every_connection_is_busy_a_new_one_is_closed_and_said_once(home, store):
-    with serving(home, store, "--max-connections", "3", name="busy") as running:
+def test_when_every_connection_is_busy_a_new_one_is_closed_and_said_once(home, clash_store):
+    with serving(home, clash_store, "--max-connections", "3", name="busy") as running:
         game = next(line[:-1] for line in running.lines if line.endswith(":") and " " not in line)
         token = running.link("Ria").split("#token=", 1)[1]
         feed = (f"GET /api/games/{game}/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
