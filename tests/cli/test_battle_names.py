@@ -15,9 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app
 
 PARTY = ["--party", "Ysolda:nord", "--party", "Tarn:dark-elf:bow+destruction-staff:ranged"]
 CLASH = ["new", "clash", "--setup", "waystone-crossing", *PARTY, "--xp", "2", "--seed", "7"]
@@ -57,11 +55,12 @@ def test_a_new_battle_is_named_after_its_setup_and_becomes_current(rk, store):
     assert acting_on(rk) == "waystone-2"
 
 
-def test_rk_new_takes_a_name(rk, store):
+def test_rk_new_takes_a_name(rk, store, monkeypatch):
     rk(*CLASH, "--name", "friday-night")
     rk(*CONQUEST, "--battle", "war")  # --battle still names a new battle, as before
     assert [b["name"] for b in listed(rk)] == ["friday-night", "war"]
-    help_text = CliRunner().invoke(app, ["new", "clash", "--help"], env={"COLUMNS": "200"}).stdout
+    monkeypatch.setenv("COLUMNS", "200")
+    help_text = rk("new", "clash", "--help").stdout
     assert "A name for the new game" in help_text
 
 

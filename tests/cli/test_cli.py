@@ -1,7 +1,7 @@
 """The command line: what a player types, what comes back, exit statuses,
 and that a refused command writes nothing.
 
-Most tests drive the typer app in-process (CliRunner) on an SQLite file of
+Most tests run `rk` in-process (the shared ``rk`` fixture) on an SQLite file of
 their own; a few run `python -m cli.main` as a separate process, as a
 player's shell does."""
 

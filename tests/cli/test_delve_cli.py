@@ -4,7 +4,7 @@ and the log, audit, pool and time travel of a delve.
 
 The delve here is the starter pack's; its Entrance lies mid-table (columns
 ae to ag, rows 31 to 33), its Connection hexes on ag31 and ag32. Played on
-an SQLite file of each test's own, in-process (CliRunner)."""
+an SQLite file of each test's own, in-process (the shared ``rk`` fixture)."""
 
 from __future__ import annotations
 
