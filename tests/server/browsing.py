@@ -1,14 +1,13 @@
-"""The browser tests' harness: Debian's Chromium, a real `rk server` read
-until it prints its links (``start_server``), and what the pages are waited
-on. Playwright is imported only where a page is driven, so the fixtures
-built from this (tests/server/conftest.py) load without it."""
+"""The browser tests' harness: Debian's Chromium, what a real `rk server`
+prints (``Running``, ``read_links``: its address, the host's token and the
+links) and what pages are waited on. Playwright is imported only where a
+page is driven, so the fixtures built from this (tests/server/conftest.py)
+load without it."""
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
-import sys
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,12 +18,6 @@ WAIT_MS = 10_000  # the longest any expectation waits
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 SETUP = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ria:nord", "--party", "Tarn:orc", "--seed", "7"]
-
-
-def rk_script() -> str:
-    """The `rk` of the interpreter running the tests (the venv's)."""
-    beside = Path(sys.executable).parent / "rk"
-    return str(beside) if beside.exists() else (shutil.which("rk") or "rk")
 
 
 @dataclass

@@ -25,7 +25,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from api_table import SECRET, Table
-from browsing import CHROMIUM, DESKTOP, REPO, SETUP, WAIT_MS, Running, read_links, rk_script
+from browsing import CHROMIUM, DESKTOP, REPO, SETUP, WAIT_MS, Running, read_links
+from rk_server import rk_script
 from pg_schemas import drop_schema, fresh_schema
 from server.app import create_app
 from server.passes import Keyring

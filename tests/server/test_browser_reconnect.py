@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from rk_server import environment, new_clash, rk, start
+from rk_server import environment, new_clash, rk_script, start
 from browsing import CHROMIUM, shown
 
 pytestmark = [
@@ -57,7 +57,7 @@ def test_an_open_page_reconnects_by_itself_after_a_restart_and_draws_what_happen
     assert page.evaluate("() => getComputedStyle(document.querySelector('.status'), '::after').content") \
         == '"reconnecting…"'
     # While it is down, Ria moves from the command line: the page learns of it once back.
-    subprocess.run([rk(), "--store", str(store), "move", "a2"], env=environment(home), check=True, timeout=60,
+    subprocess.run([rk_script(), "--store", str(store), "move", "a2"], env=environment(home), check=True, timeout=60,
                    capture_output=True)
     again = start(home, store, "--port", "0", name="again")
     try:
