@@ -9,7 +9,6 @@ from __future__ import annotations
 import shlex
 
 import pytest
-from test_labyrinth_cli import app_of
 
 NEW = ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard", "--party", "mender",
        "--option", "ask_passives=true"]
@@ -22,7 +21,7 @@ def _asked(table):  # noqa: F811
         battle = f"lab{seed}"
         table(*NEW, "--battle", battle, "--seed", str(seed))
         for _ in range(200):
-            state = app_of(table).battle(battle).state
+            state = table.defaults.apps["memory"].battle(battle).state
             if state.question is not None or state.over:
                 break
             listed = table("legal", json=True).json()
@@ -41,17 +40,17 @@ def test_the_cli_asks_for_the_passive_and_takes_the_answer(table) -> None:  # no
     assert f"rk react {q.who} {'|'.join(q.skills)}|none" in status
     lines = table("legal").stdout.splitlines()
     assert lines == [f"rk react {q.who} {s}" for s in q.skills] + [f"rk react {q.who} none"]
-    version = app_of(table).battle(battle).version
+    version = table.defaults.apps["memory"].battle(battle).version
     code, out, err = table("pass", "p2", code=None)
     assert code == 2 and "PASSIVE-1" in out + err
-    assert app_of(table).battle(battle).version == version  # nothing written
+    assert table.defaults.apps["memory"].battle(battle).version == version  # nothing written
     table("react", q.who, q.skills[0])
-    after = app_of(table).battle(battle)
+    after = table.defaults.apps["memory"].battle(battle)
     assert after.state.question is None or after.state.question != q
     log = table("log").stdout
     assert f"chooses {q.skills[0]}" in log
     table("undo", "--force")
-    assert app_of(table).battle(battle).state == state  # back at the question, exactly
+    assert table.defaults.apps["memory"].battle(battle).state == state  # back at the question, exactly
 
 
 @pytest.mark.rule("FUMBLE-2")
@@ -59,7 +58,7 @@ def test_the_cli_asks_what_fp_to_spend_on_a_suppression_roll_with_ask_fp(table) 
     table("new", "labyrinth", "--encounter", "warren-gate", "--party", "vanguard:2", "--party", "mender:2",
           "--seed", "4", "--ask-fp", "--passives", "auto", "--battle", "fp")
     for _ in range(80):
-        state = app_of(table).battle("fp").state
+        state = table.defaults.apps["memory"].battle("fp").state
         if state.question is not None or state.over:
             break
         lines = [e["example"] for e in table("legal", json=True).json()
@@ -77,5 +76,5 @@ def test_the_cli_asks_what_fp_to_spend_on_a_suppression_roll_with_ask_fp(table) 
     fp = state.get(q.who).fp
     table("spend", q.who, "1")
     assert f"spend {q.who} 1" in table("log").stdout
-    assert app_of(table).battle("fp").state.get(q.who).fp <= fp
+    assert table.defaults.apps["memory"].battle("fp").state.get(q.who).fp <= fp
     assert "--ask-fp" in table("log").stdout  # the setup as the log tells it
