@@ -83,10 +83,11 @@ class Rk:
         """The same runner typing at ``defaults`` (one open application)."""
         return Rk(defaults)
 
-    def process(self, *args: str, code: int | None = 0, input: str | None = None,
+    def process(self, *args: str, code: int | None = 0, input: str | None = None, json: bool = False,
                 env: dict[str, str] | None = None, cwd: Path | None = None) -> Ran:
         """``python -m cli.main ARGS`` as a separate process, its output
         piped, in this test's environment (plus ``env``)."""
+        args = (*args, "--json") if json else args
         done = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=cwd or ROOT,
                               env={**os.environ, **(env or {})}, input=input, capture_output=True,
                               text=True, timeout=TIMEOUT)
