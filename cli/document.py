@@ -77,8 +77,8 @@ class _Listing:
         from .tables import simple_table
 
         columns = tuple((plain(c.name), c.align) for c in self.block.columns)
-        wrap = tuple(plain(c.name) for c in self.block.columns if c.wrap)
-        yield simple_table(columns, [list(r) for r in self.block.rows], options.max_width, wrap=wrap)
+        wrap: tuple[str, ...] = tuple(plain(c.name) for c in self.block.columns if c.wrap)
+        yield simple_table(columns, [[plain(w) for w in r] for r in self.block.rows], options.max_width, wrap=wrap)
 
 
 # Where a cell of terms may break: after a clause's mark, or before an

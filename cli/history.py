@@ -203,7 +203,8 @@ def battles(s: Session, all_: bool = False) -> None:
         return
     cells = [["*" if r["current"] else "x" if r["deleted"] else "",
               *(printable(str(r[k])) for k in ("name", "setup", "round", "phase", "who"))] for r in rows]
-    columns, width, wrap = BATTLE_COLUMNS, s.out.console.width, ("where", "who")
+    columns: tuple[tuple[str, str], ...] = BATTLE_COLUMNS
+    width, wrap = s.out.console.width, ("where", "who")
     if least_width(columns, cells, wrap) > width:  # the setup goes first: a default name says it
         columns, cells = columns[:2] + columns[3:], [row[:2] + row[3:] for row in cells]
     s.out.print(simple_table(columns, cells, width, wrap=wrap))

@@ -143,7 +143,7 @@ def redo(ctx: typer.Context, battle: BattleId = None, store: Store = None, json:
 # --- logs -------------------------------------------------------------------------
 
 
-@app.command(rich_help_panel=LOGS)
+@app.command(cls=GameCommand, rich_help_panel=LOGS)
 def export(
     ctx: typer.Context,
     output: Annotated[Optional[str], typer.Option(
@@ -151,12 +151,20 @@ def export(
     sign: Annotated[Optional[str], typer.Option(
         "--sign", metavar="KEYFILE", help="Sign the log with this private key (see `rk keygen`).",
         show_default=False)] = None,
+    alone: Annotated[bool, typer.Option(
+        "--alone", help="Of a game that leads others (a campaign): its own log only, without them.")] = False,
     battle: BattleId = None, store: Store = None, json: Json = False,
 ) -> None:
-    """Export the battle as a portable, hash-chained JSON Lines log (signed with --sign)."""
+    """Export the battle as a portable, hash-chained JSON Lines log (signed with --sign).
+
+    A campaign (`rk export --campaign NAME -o FILE`) is exported whole, as one
+    log: the campaign, its adventurers and every battle they fought, in the
+    order they were played; `rk import FILE` brings them all into a store
+    that has none of them, and `rk verify FILE` re-decides every one.
+    """
     from . import portable
 
-    _run(ctx, portable.export, store, battle, json, output, sign)
+    _run(ctx, portable.export, store, battle, json, output, sign, alone)
 
 
 @app.command("import", rich_help_panel=LOGS)
@@ -168,13 +176,15 @@ def import_(
     """Import a battle log; a broken or edited log is refused whole, naming the line.
 
     The imported battle becomes the current one, as a new battle does (`rk use`).
+    A campaign's log (`rk export --campaign NAME`) brings the campaign and every
+    battle, each under its name, into a store that has none of them.
     """
     from . import portable
 
     _run(ctx, portable.import_log, store, None, json, file)
 
 
-@app.command(rich_help_panel=LOGS)
+@app.command(cls=GameCommand, rich_help_panel=LOGS)
 def verify(
     ctx: typer.Context,
     file: Annotated[Optional[str], typer.Argument(
@@ -186,7 +196,8 @@ def verify(
 ) -> None:
     """Replay a log through the current rules and report the first divergence.
 
-    Exit status 0 when the log holds, 1 when it does not.
+    Exit status 0 when the log holds, 1 when it does not. A campaign in the
+    store (`rk verify --campaign NAME`) is verified with all its battles.
     """
     from . import portable
 
@@ -242,7 +253,16 @@ def play(ctx: typer.Context, battle: BattleId = None, store: Store = None, json:
 
 
 @app.command(rich_help_panel=SESSIONS)
-def serve(ctx: typer.Context, store: Store = None) -> None:
+def serve(
+    ctx: typer.Context,
+    store: Store = None,
+    deadline: Annotated[float, typer.Option(
+        envvar="RULEKEEPER_SERVE_DEADLINE", min=0.1,
+        help="Seconds a command may run (ten times that for log, export, import, verify and audit) "
+             "before its client is answered \"the store did not answer within N s\" (status 1): a "
+             "frozen database answers nothing. Until the command ends, commands run in their own "
+             "process.")] = 30.0,
+) -> None:
     """Keep one resident process for the store: every `rk` command then runs in it,
     in a few milliseconds instead of a process's start-up.
 
@@ -252,7 +272,7 @@ def serve(ctx: typer.Context, store: Store = None) -> None:
     from .serve import serve as run_server
 
     root = ctx.find_root().obj
-    code = run_server(store if store is not None else getattr(root, "store", None), main)
+    code = run_server(store if store is not None else getattr(root, "store", None), main, deadline)
     if code:
         raise typer.Exit(code)
 
@@ -277,6 +297,9 @@ def server(
                                                       "server by, for the links (behind a proxy).")] = None,
     header_timeout: Annotated[float, typer.Option(help="Seconds a connection may take to send a request's "
                                                        "headers before it is closed.", min=0.1)] = 10.0,
+    body_timeout: Annotated[float, typer.Option(help="Seconds a request's body may take to arrive whole once "
+                                                     "its headers are in, before the connection is closed.",
+                                                min=0.1)] = 60.0,
     keep_alive: Annotated[float, typer.Option(help="Seconds an idle kept-alive connection stays open.",
                                               min=0.1)] = 5.0,
     max_connections: Annotated[Optional[int], typer.Option(
@@ -297,7 +320,8 @@ def server(
     root = ctx.find_root().obj
     code = run_http(store if store is not None else getattr(root, "store", None), host, port,
                     game or getattr(root, "battle", None), workers, public_url,
-                    limits=ConnectionLimits(header_timeout, keep_alive, max_connections))
+                    limits=ConnectionLimits(header_timeout=header_timeout, keep_alive=keep_alive,
+                                            max_connections=max_connections, body_timeout=body_timeout))
     if code:
         raise typer.Exit(code)
 

@@ -25,12 +25,16 @@ from .progress import progress, wanted
 from .session import Session
 
 
-def export(s: Session, output: str | None, sign: str | None = None) -> None:
+def export(s: Session, output: str | None, sign: str | None = None, alone: bool = False) -> None:
     """Write the battle's log to ``output``, or to stdout; ``sign``: a
-    private key file (``rk keygen``) to sign it with."""
+    private key file (``rk keygen``) to sign it with. A game that leads a
+    group (a campaign) writes the group log, with every game of the group
+    (its battles), unless ``alone``."""
     target = check_writable(output, "the log") if output else None
     battle_id = s.battle_id
     key = _private(sign)
+    grouped = bool(s.app.ruleset(battle_id).group_kind) and not alone
+    write = portable.write_group_log if grouped else portable.write_log
     if output and target is not None:
         # Written beside the target and renamed: a failed export never
         # leaves half a log under the name asked for.
@@ -39,21 +43,21 @@ def export(s: Session, output: str | None, sign: str | None = None) -> None:
         try:
             with writing(output, "the log"):
                 with os.fdopen(fd, "wb") as f, progress("exporting", None, json=s.json) as advance:
-                    lines = portable.write_log(s.app, battle_id, f, sign=key, progress=advance)
+                    lines = write(s.app, battle_id, f, sign=key, progress=advance)
                     size = f.tell()
                 os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        games = _group(s, battle_id) if grouped else [battle_id]
         if s.json:
             s.out.emit({"battle": battle_id, "file": output, "lines": lines, "bytes": size,
-                        "signed": key is not None})
+                        "signed": key is not None, "games": games})
         else:
-            s.out.print(f"Exported {called(s.app, battle_id)}: {lines} lines to {output}"
-                        + (" (signed)" if key else ""))
+            s.out.print(f"Exported {_what(s, games)}: {lines} lines to {output}" + (" (signed)" if key else ""))
         return
     sys.stdout.flush()
-    portable.write_log(s.app, battle_id, sys.stdout.buffer, sign=key)
+    write(s.app, battle_id, sys.stdout.buffer, sign=key)
     sys.stdout.buffer.flush()
 
 
@@ -64,6 +68,8 @@ def import_log(s: Session, file: str) -> None:
     with _source(file) as source, progress("importing", _lines_of(source, s.json, passes=2),
                                            json=s.json) as advance:
         battle_id = portable.import_log(s.app, source, progress=advance)
+    if s.app.ruleset(battle_id).group_kind and not s.app.ruleset(battle_id).battles:
+        return _imported_group(s, battle_id, file)
     chosen = remember(s.app, battle_id)
     if s.json:
         s.out.emit({"battle": battle_id, "file": file, "chosen": chosen})
@@ -71,6 +77,35 @@ def import_log(s: Session, file: str) -> None:
         s.out.print(f"Imported battle {battle_id} from {file}: it is the current battle now.")
     else:
         s.out.print(f"Imported battle {battle_id} from {file} (see `rk status --battle {battle_id}`)")
+
+
+def _imported_group(s: Session, lead: str, file: str) -> None:
+    """What a group log's import brought: its lead game and every other,
+    the newest battle among them made the current one."""
+    games = _group(s, lead)
+    battles = [g for g in games if s.app.ruleset(g).battles]
+    chosen = remember(s.app, battles[-1]) if battles else False
+    if s.json:
+        s.out.emit({"battle": lead, "file": file, "games": games, "chosen": chosen})
+        return
+    s.out.print(f"Imported {_what(s, games)} from {file}"
+                + (f"; {called(s.app, battles[-1])} is the current battle now." if chosen else "."))
+
+
+def _group(s: Session, lead: str) -> list[str]:
+    from domain.kernel.portable.group import group_of
+
+    return group_of(s.app, lead)
+
+
+def _what(s: Session, games: list[str]) -> str:
+    """``campaign saga with 2 battles (w1, w2)``: a group log's games in words."""
+    lead = s.app.ruleset(games[0])
+    if len(games) == 1 and not lead.group_kind:
+        return called(s.app, games[0])
+    others = [called(s.app, g) for g in games[1:]]
+    return (f"{lead.group_kind} {called(s.app, games[0])} with {len(others)} game(s)"
+            + (f" ({', '.join(others)})" if others else ""))
 
 
 def verify(s: Session, file: str | None, key: str | None = None) -> None:
@@ -86,7 +121,9 @@ def verify(s: Session, file: str | None, key: str | None = None) -> None:
             report = portable.verify_log(source, key=public, progress=advance)
     else:
         with progress("verifying", None, json=s.json) as advance:
-            report = portable.verify_battle(s.app, s.battle_id, key=public, progress=advance)
+            # A game that leads others (a campaign) is verified with them, as it exports.
+            whole = portable.verify_group if s.app.ruleset(s.battle_id).group_kind else portable.verify_battle
+            report = whole(s.app, s.battle_id, key=public, progress=advance)
     if s.json:
         s.out.emit(report)
     else:

@@ -13,6 +13,17 @@ as ``rk`` in-process, with the client's directory, terminal width and colour,
 and the stdout and stderr captured for the reply. The application stays
 open between requests, as in ``rk play``.
 
+A command has ``deadline`` seconds (``--deadline``, ``$RULEKEEPER_SERVE_DEADLINE``,
+30 s; ten times that for a command over a whole log) before its client is
+answered "the store did not answer within N s" with status 1: a PostgreSQL
+whose processes are stopped leaves a query on an open connection waiting
+for ever (its host still acknowledges every packet, so no TCP bound fires,
+and it enforces none of its own timeouts). The command's thread is left to
+finish when the store answers (it cannot be stopped safely: it holds the
+process's streams and directory); until it has, requests are declined, so
+each client runs its command in a process of its own, with a connection of
+its own, bounded by the connect timeout.
+
 Start and stop leave nothing to chance: one server runs per home (it holds
 an flock on ``rk.lock`` beside the socket); the socket file appears only
 once it listens, and the ready line ("listening on ...") is printed once
@@ -42,13 +53,18 @@ from domain.kernel.errors import MalformedCommand
 from domain.kernel.stores.store import default_store_path
 from domain.kernel.stores.store_setting import STORE_VARIABLE, canonical_store, masked
 
-from .protocol import in_process, socket_path, store_option
+from .protocol import command_of, in_process, socket_path, store_option
 from .session import Defaults, _store_failed
 
 READ_TIMEOUT = 5.0  # seconds a client may take to send its whole request
 SEND_TIMEOUT = 30.0  # ...and to take the answer, so that no client can hang the server
 QUEUE_WAIT = 2.0  # seconds a request may wait for the command before it to finish
 STOP_WAIT = 30.0  # seconds SIGTERM waits for a command under way
+DEADLINE = 30.0  # seconds a command may run before its client is told the store did not answer
+DEADLINE_VARIABLE = "RULEKEEPER_SERVE_DEADLINE"
+# Commands over a whole log (a 100,000-event verify takes a while): ten times the deadline.
+WHOLE_LOG = frozenset({"log", "export", "import", "verify", "audit"})
+WHOLE_LOG_FACTOR = 10
 MAX_CLIENTS = 64  # connections handled at once; more are closed unanswered
 MAX_REQUEST = 1 << 20
 MAX_WIDTH = 10_000
@@ -62,17 +78,18 @@ def _warm_handlers() -> None:
     from . import document, game, history, portable, verbs, views  # noqa: F401
 
 
-def serve(store: str | None, main: Callable[..., int]) -> int:
+def serve(store: str | None, main: Callable[..., int], deadline: float = DEADLINE) -> int:
     """Serve ``store`` (a store setting; None for ``$RULEKEEPER_STORE``, else
     the default SQLite file) until SIGINT or SIGTERM, running each request's
     command line with ``main`` (``cli.main.main``, handed over by `rk serve`:
-    this module never imports ``cli.main``, which imports it).
+    this module never imports ``cli.main``, which imports it), each within
+    ``deadline`` seconds (see the module's docstring).
 
     Returns the exit status: 0 once stopped by either signal, whenever it
     comes after this is called (while the store opens too); 1 if another
     server already runs for this home or the store cannot be opened."""
     setting = store if store is not None else os.environ.get(STORE_VARIABLE) or ""
-    server = Server(canonical_store(setting, os.getcwd()), socket_path(), main)
+    server = Server(canonical_store(setting, os.getcwd()), socket_path(), main, deadline)
     with StopSignals() as stop:
         try:
             server.open()
@@ -143,10 +160,12 @@ def _note_signal(signum, frame) -> None:
 class Server:
     """A listening socket and the open application of one store."""
 
-    def __init__(self, store: str, path: str, main: Callable[..., int]) -> None:
+    def __init__(self, store: str, path: str, main: Callable[..., int], deadline: float = DEADLINE) -> None:
         self.store = store  # canonical (see domain.kernel.stores.store.canonical_store); "" is the default file
         self.path = path
         self.main = main  # runs one command line: cli.main.main
+        self.deadline = deadline
+        self._late: threading.Thread | None = None  # a command answered at its deadline, still running
         self.defaults = Defaults(store=store or None, keep_open=True)
         self.sock: socket.socket | None = None
         self._inode: int | None = None
@@ -194,13 +213,15 @@ class Server:
         finished and answered first, for up to ``STOP_WAIT`` seconds)."""
         if not stop.requested():
             print(ready, flush=True)
+        sock = self.sock
+        assert sock is not None, "listen() first"
         try:
             while not stop.requested():
-                readable, _, _ = select.select([self.sock, stop.wake], [], [])
-                if self.sock not in readable:
+                readable, _, _ = select.select([sock, stop.wake], [], [])
+                if sock not in readable:
                     continue  # a signal: requested() says which
                 try:
-                    conn, _ = self.sock.accept()
+                    conn, _ = sock.accept()
                 except BlockingIOError:  # the client gave up between select and accept
                     continue
                 if not self._clients.acquire(blocking=False):
@@ -214,8 +235,10 @@ class Server:
             if self.sock is not None:
                 self.sock.close()  # no new clients while finishing
             # Wait for a command under way (later ones are declined), then
-            # give the answers a moment to go out.
-            self._running.acquire(timeout=STOP_WAIT)
+            # give the answers a moment to go out. One already answered at
+            # its deadline waits for a store that may never answer: not for it.
+            if not self._still_late():
+                self._running.acquire(timeout=STOP_WAIT)
             deadline = time.monotonic() + 5.0
             for worker in list(self._threads):
                 worker.join(timeout=max(0.0, deadline - time.monotonic()))
@@ -284,19 +307,40 @@ class Server:
             return {"decline": f"this server is for store {self.describe()}"}
         if not (os.path.isdir(cwd) and os.access(cwd, os.X_OK)):
             return {"decline": f"cannot work in {cwd}"}
+        if self._still_late():
+            return {"decline": "a command answered at its deadline still waits for the store"}
         if not self._running.acquire(timeout=QUEUE_WAIT):
             return {"decline": "the server is busy with another command"}
+        if self._stopping:
+            self._running.release()
+            return {"decline": "the server is stopping"}
         try:
-            if self._stopping:
-                return {"decline": "the server is stopping"}
             if conn is not None:
                 conn.settimeout(SEND_TIMEOUT)
                 conn.sendall(b'{"started": true}\n')
-            with _as_client(cwd, request["tty"], request["width"], request.get("columns")) as (out, err):
-                code = self._run(_unmasked(argv, self.store))
-            return {"stdout": _text(out), "stderr": _text(err), "exit": code}
-        finally:
+        except BaseException:
             self._running.release()
+            raise
+        # From here the command's thread lets the command lock go, when it ends.
+        command = _Command(lambda: self._client_run(request, argv), self._running.release)
+        deadline = self.deadline * (WHOLE_LOG_FACTOR if command_of(argv) in WHOLE_LOG else 1)
+        reply = command.result(deadline)
+        if reply is None:
+            self._late = command.thread
+            if sys.__stderr__ is not None:
+                print(f"rk serve: `rk {' '.join(argv)}` answered at its deadline ({deadline:g} s): "
+                      "the store did not answer", file=sys.__stderr__, flush=True)
+            return late(argv, deadline)
+        return reply
+
+    def _client_run(self, request: dict[str, Any], argv: list[str]) -> dict[str, Any]:
+        with _as_client(request["cwd"], request["tty"], request["width"], request.get("columns")) as (out, err):
+            code = self._run(_unmasked(argv, self.store))
+        return {"stdout": _text(out), "stderr": _text(err), "exit": code}
+
+    def _still_late(self) -> bool:
+        """Whether a command answered at its deadline is still running."""
+        return self._late is not None and self._late.is_alive()
 
     def _run(self, argv: list[str]) -> int:
         app = self._app()
@@ -338,6 +382,49 @@ class Server:
                 raise MalformedCommand(str(e)) from None
             self.defaults.apps[self.defaults.store] = app
         return app
+
+class _Command:
+    """A command run on a thread of its own, so that its client can be
+    answered at a deadline whether or not it has ended; ``finish`` is
+    called when it ends, either way."""
+
+    def __init__(self, run: Callable[[], dict[str, Any]], finish: Callable[[], None]) -> None:
+        self._run, self._finish = run, finish
+        self._done = threading.Event()
+        self._reply: dict[str, Any] | None = None
+        self._error: BaseException | None = None
+        self.thread = threading.Thread(target=self._main, daemon=True, name="rk-command")
+        self.thread.start()
+
+    def _main(self) -> None:
+        try:
+            self._reply = self._run()
+        except BaseException as e:  # answered by the waiting thread, which raises it
+            self._error = e
+        finally:
+            self._finish()  # first: the next command may start as soon as this one is answered
+            self._done.set()
+
+    def result(self, deadline: float) -> dict[str, Any] | None:
+        """The reply, or None if the command has not ended within ``deadline`` seconds."""
+        if not self._done.wait(deadline):
+            return None
+        if self._error is not None:
+            raise self._error
+        return self._reply
+
+
+def late(argv: list[str], deadline: float) -> dict[str, Any]:
+    """The reply to a command not done within ``deadline`` seconds: one
+    line, as a JSON object with ``--json``, and status 1."""
+    message = f"the store did not answer within {deadline:g} s"
+    options = argv[:argv.index("--")] if "--" in argv else argv
+    if "--json" in options:
+        from .output import to_json
+
+        message = to_json({"error": "StoreUnavailable", "message": message}, indent=0)
+    return {"stdout": "", "stderr": message + "\n", "exit": 1}
+
 
 def _invalid(request: Any) -> str:
     """What is wrong with a request, or "" when nothing is."""
@@ -442,7 +529,7 @@ def _as_client(cwd: str, tty: bool, width: int, columns: str | None = None):
     for name in RENDER_ENV:
         os.environ.pop(name, None)
     if tty or columns is not None:
-        os.environ["COLUMNS"] = str(width) if tty else columns
+        os.environ["COLUMNS"] = str(width) if tty else str(columns)
     if tty:
         os.environ["FORCE_COLOR"] = "1"
     rich_utils.FORCE_TERMINAL = True if tty else None
@@ -464,4 +551,4 @@ def _as_client(cwd: str, tty: bool, width: int, columns: str | None = None):
 def _text(stream: io.TextIOWrapper) -> str:
     """What was written to a capturing stream (any bytes survive, as surrogates)."""
     stream.flush()
-    return stream.buffer.getvalue().decode("utf-8", "surrogateescape")
+    return stream.buffer.getvalue().decode("utf-8", "surrogateescape")  # type: ignore[attr-defined]  # a BytesIO

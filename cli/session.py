@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import typer
 
@@ -49,7 +49,7 @@ class Defaults:
     battle: str | None = None
     json: bool = False
     keep_open: bool = False  # the shell reuses applications between commands
-    apps: dict[str | None, Any] = field(default_factory=dict)
+    apps: dict[Any, Any] = field(default_factory=dict)  # by store, or (store, "read") for a read-only one
 
     def close(self) -> None:
         """Close the applications (and any read models opened on them)."""
@@ -148,7 +148,7 @@ class Session:
     def __enter__(self) -> Session:
         return self
 
-    def __exit__(self, kind, error, tb) -> bool:
+    def __exit__(self, kind, error, tb) -> Literal[False]:
         if not self.defaults.keep_open:
             self.defaults.close()
         if error is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import typer
 
@@ -31,7 +32,7 @@ def help_text(app: typer.Typer) -> str:
     ruleset's verbs included): made from the app, so it never drifts."""
     from typer._click import Context
 
-    root = typer.main.get_command(app)
+    root: Any = typer.main.get_command(app)  # a group: it lists its commands
     ctx = Context(root)
     panels: dict[str, list[str]] = {}
     for name in root.list_commands(ctx):
@@ -99,7 +100,7 @@ class Completer:
 
     def __init__(self, app: typer.Typer) -> None:
         self._app = app
-        self._root = None  # the app's click command, built on the first Tab
+        self._root: Any = None  # the app's click command, built on the first Tab
         self._found: list[str] = []
 
     def matches(self, before: str, text: str) -> list[str]:

@@ -6,10 +6,11 @@ box, wrapping only the columns allowed to."""
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from rich import box
 from rich.cells import cell_len
-from rich.console import RenderableType
+from rich.console import JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -35,9 +36,10 @@ def simple_table(columns: tuple[tuple[str, str], ...], cells: list[list[str]], w
             least = None  # too narrow even so: rich shares the width out and folds what must be
         for i, (name, justify) in enumerate(columns):
             if wrap is None:
-                table.add_column(name, justify=justify)
+                table.add_column(name, justify=cast(JustifyMethod, justify))
             else:
-                table.add_column(name, justify=justify, overflow="fold", min_width=least[i] if least else None)
+                table.add_column(name, justify=cast(JustifyMethod, justify), overflow="fold",
+                                 min_width=least[i] if least else None)
         for row in cells:
             table.add_row(*(Text(c) for c in row))
         return table

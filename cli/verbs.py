@@ -164,7 +164,7 @@ def set_up(s: Session, surface: Surface, setup: Setup, words: list[str]) -> None
     if "name" not in fields and s.battle:
         fields["name"] = s.battle
     try:
-        request = msgspec.convert(fields, setup.request)
+        request: Any = msgspec.convert(fields, setup.request)
     except msgspec.ValidationError as e:
         raise MalformedCommand(f"new {setup.name}: {e}") from None
     result = setup.start(s.app, request)

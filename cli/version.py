@@ -26,6 +26,7 @@ def show() -> None:
     """Print the versions, one line each."""
     found = versions()
     lines = [f"{DISTRIBUTION} {found[DISTRIBUTION]}"]
-    for name, rs in found["rulesets"].items():  # type: ignore[union-attr]
+    rulesets: dict[str, dict[str, str]] = found["rulesets"]  # type: ignore[assignment]  # as versions() made it
+    for name, rs in rulesets.items():
         lines.append(f"rules {rs['rules_version']} ({rs['title']})")
     sys.stdout.write("\n".join(lines) + "\n")

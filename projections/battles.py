@@ -62,7 +62,7 @@ class BattlesView(Projection):
 
     @handles(GameRegistered, BattleRegistered)
     def registered(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        e = env.event
+        e: Any = env.event  # a GameRegistered, or an old BattleRegistered: both name ruleset and battle
         rs = registry.load(e.ruleset)
         # A game imported under an id another goes by as a name: the name yields (BattleIndex.apply).
         db.execute("UPDATE battle_list SET name = battle WHERE lower(name) = lower(?) AND lower(name) != lower(battle)",
@@ -76,13 +76,15 @@ class BattlesView(Projection):
 
     @handles(BattleRenamed)
     def renamed(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        e: Any = env.event
         db.execute("UPDATE battle_list SET name = ? WHERE battle = ? AND registered IS NOT NULL",
-                   (env.event.name, env.event.battle_id))
+                   (e.name, e.battle_id))
 
     @handles(BattleDeleted, BattleRestored)
     def deleted(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        e: Any = env.event
         db.execute("UPDATE battle_list SET deleted = ? WHERE battle = ? AND registered IS NOT NULL",
-                   (int(isinstance(env.event, BattleDeleted)), env.event.battle_id))
+                   (int(isinstance(e, BattleDeleted)), e.battle_id))
 
     @handles(Event)
     def game_event(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:

@@ -97,7 +97,7 @@ class Follower:
     def _catch_up_again(self) -> None:
         try:
             self.catch_up()
-        except (sqlite3.OperationalError, *_store_errors()) as e:
+        except (sqlite3.OperationalError, *_store_errors()) as e:  # type: ignore[misc]  # a tuple of classes
             # The store (or the views' file) is away or locked for a moment:
             # the next look tries again. A bug in a view still stops us.
             log.warning("cannot catch the views up now: %s", " ".join(str(e).split()) or type(e).__name__)

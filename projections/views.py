@@ -169,7 +169,7 @@ def audit(app: EventSourcedApp, battle_id: str) -> list[AuditLine]:
 def _ready(app: EventSourcedApp, battle_id: str) -> tuple[Catchup, str]:
     views = views_for(app)
     views.catch_up(app)
-    return views, str(app.ruleset(battle_id).game_stream(battle_id))
+    return views, str(app.ruleset(battle_id).game_stream(battle_id))  # type: ignore[attr-defined]  # a GameApp
 
 
 def _missing(battle_id: str) -> NotFound:

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import msgspec
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, Response, StreamingResponse
 from starlette.routing import Route
 
@@ -534,6 +534,8 @@ def _route(srv: Server, endpoint: Endpoint) -> Route:
     async def run(request: Request) -> Response:
         try:
             return await handler(srv, request)
+        except ClientDisconnect:  # gone before its body came whole (or closed for it): no one to answer, no bug
+            return Response(status_code=400)
         except Exception as error:  # every refusal is an answer; a bug is logged, not shown
             known = refusal_of(error)
             if known is None:

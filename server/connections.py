@@ -9,6 +9,12 @@ queued connection, every loop turn). Here:
 
 - a request's headers must arrive within ``header_timeout`` seconds of the
   connection (or of their first byte, on a kept-alive one), else it closes;
+- a request's body must arrive whole within ``body_timeout`` seconds of its
+  headers, else the connection closes and the server says so (once, then
+  with a count): the application, waiting for the rest of a body trickled
+  or never sent, would otherwise hold it for ever (the clock stops while
+  the server itself is not reading, the application having not yet taken
+  what came);
 - an idle kept-alive connection closes after ``keep_alive`` seconds
   (uvicorn's own timer);
 - past ``max_connections``, the connection idle the longest (no request
@@ -28,6 +34,9 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEADER_TIMEOUT = 10.0  # seconds a connection may take to send a request's headers
+# Seconds a request's body may take once its headers are in: the largest body
+# taken (4 MB, a log to import) needs about 70 kB/s.
+BODY_TIMEOUT = 60.0
 KEEP_ALIVE = 5.0  # seconds an idle kept-alive connection stays open
 # Descriptors kept back from the connections: the store's files or sockets
 # (one SQLite connection holds up to three per worker thread), the event
@@ -45,6 +54,7 @@ class ConnectionLimits:
     header_timeout: float = HEADER_TIMEOUT
     keep_alive: float = KEEP_ALIVE
     max_connections: int | None = None  # None: MOST_CONNECTIONS, or fewer as the file limit says
+    body_timeout: float = BODY_TIMEOUT
 
 
 def raise_file_limit() -> int:
@@ -72,13 +82,14 @@ def guarded_protocol(limits: ConnectionLimits) -> type[H11Protocol]:
 
 
 class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, with a deadline on a request's headers and a
-    cap on the connections open at once (``limits``)."""
+    """uvicorn's h11 protocol, with deadlines on a request's headers and
+    body and a cap on the connections open at once (``limits``)."""
 
     limits: ClassVar[ConnectionLimits] = ConnectionLimits()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self._header_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
         self.idle_since = self.loop.time()
         super().connection_made(transport)
         self._await_headers()
@@ -93,7 +104,12 @@ class GuardedH11Protocol(H11Protocol):
             if self._header_timer is None:
                 self._await_headers()  # the first bytes of a request: the rest of its headers within the bound
         else:
-            self._stop_header_timer()  # a request came whole: the application has it now
+            self._stop_header_timer()  # a request's headers came whole: the application has it now
+        if self.conn.their_state is h11.SEND_BODY:
+            if self._body_timer is None:
+                self._body_timer = self.loop.call_later(self.limits.body_timeout, self._body_late)
+        else:
+            self._stop_body_timer()
 
     def on_response_complete(self) -> None:
         self.idle_since = self.loop.time()
@@ -101,6 +117,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_header_timer()
+        self._stop_body_timer()
         super().connection_lost(exc)
 
     def idle(self) -> bool:
@@ -120,6 +137,23 @@ class GuardedH11Protocol(H11Protocol):
         self._header_timer = None
         if self.idle() and not self.transport.is_closing():
             self.transport.close()  # nothing to answer: no request was read
+
+    def _stop_body_timer(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _body_late(self) -> None:
+        self._body_timer = None
+        if self.conn.their_state is not h11.SEND_BODY or self.transport.is_closing():
+            return
+        if self.flow.read_paused:
+            # The server stopped reading (the application has not taken what came yet): not the client's delay.
+            self._body_timer = self.loop.call_later(self.limits.body_timeout, self._body_late)
+            return
+        log.warning("a request's body did not arrive within %g s (--body-timeout): its connection was closed",
+                    self.limits.body_timeout)
+        self.transport.close()  # the application's receive() is told the client left
 
     def _make_room(self, cap: int) -> None:
         """Close the connection idle the longest, or this one if none is."""

@@ -120,6 +120,10 @@ def _current(app: GameApp) -> str | None:
         return None
 
 
+def _warn(text: str) -> None:
+    sys.stderr.write(f"rk server: {text}\n")
+
+
 def serve(store: str | None, host: str, port: int | None, game: str | None, workers: int | None,
           public: str | None, say: Callable[[str], None] = print,
           limits: ConnectionLimits = ConnectionLimits()) -> int:
@@ -135,7 +139,7 @@ def serve(store: str | None, host: str, port: int | None, game: str | None, work
     except OSError as e:  # a home it may not write: one line, as every refusal
         sys.stderr.write(f"rk server: cannot keep the server's secret in {home()}: {e.strerror or e}\n")
         return 1
-    memory = remembered(warn=lambda text: sys.stderr.write(f"rk server: {text}\n"))
+    memory = remembered(warn=_warn)
     try:
         listener = listen(host, port, memory)
     except OSError as e:
@@ -165,8 +169,8 @@ def serve(store: str | None, host: str, port: int | None, game: str | None, work
             raise
         # Unreachable, or one it can only read: a server writes, so it does not start.
         sock.close()
-        where = masked(store) if store else "the default store"
-        sys.stderr.write(f"rk server: cannot serve {where}: {reason_of(e, store)}\n")
+        named = masked(store) if store else "the default store"
+        sys.stderr.write(f"rk server: cannot serve {named}: {reason_of(e, store)}\n")
         return 1
     # Kept before the links are shown: a server stopped as soon as it has
     # shown them still leaves their port for the next start.

@@ -37,7 +37,7 @@ def new_game_type() -> Any:
                     "New" + "".join(w.title() for w in setup.name.replace("-", " ").split()), [],
                     bases=(setup.request,), tag_field="new", tag=setup.name, kw_only=True,
                     forbid_unknown_fields=True, module=__name__))
-        union = kinds[0]
+        union: Any = kinds[0]  # the tagged union of every setup request
         for kind in kinds[1:]:
             union = union | kind
         _NEW_GAME = union

@@ -23,7 +23,7 @@ produces. The header of a portable log is read from them.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -156,6 +156,9 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
     ``setup_commands``  the command classes that set a game up
     ``battles``         whether its games are battles (a campaign is not: it
                         is not listed with them nor made the current battle)
+    ``group_kind``      what a game of it leads, exported with the games
+                        ``grouped_games`` names as one group log
+                        (``portable.group``; Betrayal's campaign: "campaign")
     ``package``         the package under ``domain/`` that registers it, when
                         that is not its name: a package may register further
                         rulesets named ``<package>-<kind>`` (Betrayal's
@@ -352,6 +355,15 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
         """The other streams that belong in the game's portable log, by id,
         each named ``kind:key`` (Betrayal: its party's adventurers)."""
         return {}
+
+    group_kind: ClassVar[str] = ""  # a game of this ruleset leads a group log ("campaign"); "" when none
+
+    def grouped_games(self, state: State, events_of: Callable[[UUID], Iterable[Event]]) -> tuple[str, ...]:
+        """The other games exported with a game in ``state`` as one group
+        log (``domain.kernel.portable.group``), by id, oldest first (a
+        campaign's battles); ``events_of(stream)`` reads a stream's events
+        from the store. Only a ruleset with a ``group_kind`` names any."""
+        return ()
 
     def game_stream(self, game_id: str) -> UUID:
         """The stream of game ``game_id``."""

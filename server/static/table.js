@@ -9,11 +9,37 @@
   const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
-  // The live feed's pauses between tries when it breaks: doubled each time up to the most.
+  // The live feed's pauses between tries when it breaks: doubled each time up to the most,
+  // each drawn within ±RETRY_JITTER of it so that pages do not all come back at once.
   const RETRY_FIRST_MS = 1000;
   const RETRY_MOST_MS = 8000;
+  const RETRY_JITTER = 0.2;
 
   // -- small helpers ---------------------------------------------------------------
+
+  /** The pause before the live feed's next try, after `failures` tries in a
+   * row have failed: 1 s, 2 s, 4 s, then 8 s each time, times a jitter of
+   * ±20 % drawn from `random` (a number from 0 to 1). */
+  function retryDelay(failures, random = Math.random()) {
+    const ms = Math.min(RETRY_FIRST_MS * 2 ** failures, RETRY_MOST_MS);
+    return ms * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random);
+  }
+
+  /** Wait `ms`, or until the browser says it is back online (then at once). */
+  function pause(ms) {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        window.removeEventListener("online", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      window.addEventListener("online", done);
+    });
+  }
+
+  // The schedule as the page keeps it, for the browser tests to pin down.
+  window.rulekeeperRetry = Object.freeze({ delay: retryDelay, pause });
 
   /** An element with attributes and children (strings become text). */
   function el(tag, attrs = {}, ...children) {
@@ -961,8 +987,8 @@
     /** The live feed (server-sent events), read with fetch so that the token
      * goes in the Authorization header, not in the address. When it breaks
      * (the server stopped, the network went) the page says "reconnecting…"
-     * and reads it again after a pause that grows (1 s, 2 s, 4 s… up to
-     * RETRY_MOST_MS), sooner when the browser says it is back online; once
+     * and reads it again after a pause that grows (`retryDelay`: 1 s, 2 s,
+     * 4 s, then 8 s), at once when the browser says it is back online; once
      * back, the table is fetched anew. A refusal (4xx) stops it for good. */
     async function listen() {
       let failures = 0;
@@ -997,23 +1023,9 @@
         document.body.classList.add("offline");
         document.body.classList.toggle("closed", refused);
         if (refused) return;
-        await pause(Math.min(RETRY_FIRST_MS * 2 ** failures, RETRY_MOST_MS));
+        await pause(retryDelay(failures));
         failures += 1;
       }
-    }
-
-    /** Wait ``ms`` (a little more or less, so that pages do not all come
-     * back at once), or until the browser is back online. */
-    function pause(ms) {
-      return new Promise((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          window.removeEventListener("online", done);
-          resolve();
-        };
-        const timer = setTimeout(done, ms * (0.8 + 0.4 * Math.random()));
-        window.addEventListener("online", done);
-      });
     }
 
     /** One event of the feed: a `version` newer than the one drawn redraws. */

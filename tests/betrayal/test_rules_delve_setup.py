@@ -44,7 +44,11 @@ def of(events, kind):
 
 
 @pytest.mark.rule("DELVE-7")
+@pytest.mark.rule("CLEANUP-5b")
 def test_the_tiles_are_sorted_by_shape_into_face_down_piles_and_the_entrance_is_placed():
+    """DELVE-7, and CLEANUP-5b as a delve sees it: whatever the delves
+    before it drew, each delve starts with every tile of each shape back in
+    that shape's face-down pile (its draws are seeded picks: shuffled)."""
     d = start()
     begun = of(d.delve_events, DelveBegun)
     assert len(begun) == 1

@@ -42,11 +42,12 @@ class ClientRan:
         return (self.stdout, self.stderr, self.code) == (other.stdout, other.stderr, other.code)
 
 
-def rk_client(env: dict[str, str], *args: str, local: bool = False, cwd: Path | None = None) -> ClientRan:
+def rk_client(env: dict[str, str], *args: str, local: bool = False, cwd: Path | None = None,
+              timeout: float = 120) -> ClientRan:
     """Run the `rk` client; ``local`` sets RULEKEEPER_NO_SERVER."""
     run_env = env | ({client.NO_SERVER: "1"} if local else {})
     done = subprocess.run([sys.executable, "-c", CLIENT, *args], env=run_env, cwd=cwd or home_of(env),
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, check=False)
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout, check=False)
     report = Path(env["RK_TEST_REPORT"])
     modules = set(report.read_text().split())
     report.unlink()

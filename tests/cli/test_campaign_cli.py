@@ -5,6 +5,7 @@ log exported and verified; refusals name their rule and write nothing."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import msgspec
@@ -165,3 +166,41 @@ def test_the_reward_phase_by_its_words(rk, party):
     assert "REWARD-4" in rk("reward", "done").stdout
     assert "rk reward done" in rk("campaign", "log", "--no-pager").stdout
     assert "BATTLE" in rk("reward", "--help").stdout and "rk reward done" in rk("reward", "--help").stdout
+
+
+def test_a_campaign_exports_whole_imports_into_an_empty_store_and_verifies(rk, party, tmp_path, monkeypatch):
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--party", "Tarn", "--seed", "3",
+       "--name", "first")
+    finish(party, "first")
+    rk("reward", "first")
+    rk("reward", "done")
+    path, again = tmp_path / "saga.jsonl", tmp_path / "again.jsonl"
+    assert "Exported campaign saga with 1 game(s) (first)" in rk("export", "--campaign", "saga", "-o", str(path)).stdout
+    assert rk("verify", str(path)).stdout.startswith("ok: ")
+    monkeypatch.setenv("RULEKEEPER_STORE", str(tmp_path / "copy.sqlite"))
+    out = rk("import", str(path)).stdout
+    assert "Imported campaign saga with 1 game(s) (first)" in out and "first is the current battle now" in out
+    assert "the rewards of first" in rk("xp", "Ria").stdout  # the adventurers came with the campaign
+    rk("export", "--campaign", "saga", "-o", str(again))
+    assert again.read_bytes() == path.read_bytes()
+    refusal = rk("import", str(path), code=1).stderr
+    assert "line 1:" in refusal and "already exists" in refusal
+    alone = json.loads(rk("export", "--campaign", "saga", "--alone").stdout.splitlines()[0])
+    assert "games" not in alone and alone["streams"]
+
+
+def test_a_campaign_log_cut_short_is_refused_with_its_line(rk, party, tmp_path, monkeypatch):
+    path = tmp_path / "saga.jsonl"
+    rk("export", "--campaign", "saga", "-o", str(path))
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"\n".join(path.read_bytes().splitlines()[:-1]) + b"\n")
+    verified = rk("verify", str(cut), code=None)
+    assert verified.code == 1 and ": CUT: " in verified.stdout
+    monkeypatch.setenv("RULEKEEPER_STORE", str(tmp_path / "copy.sqlite"))
+    assert "line " in rk("import", str(cut), code=1).stderr
+
+
+def test_a_stored_campaign_verifies_with_its_battles(rk, party):
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--seed", "3", "--name", "first")
+    out = rk("verify", "--campaign", "saga").stdout
+    assert out.startswith("ok: ") and "first: seed: committed" in out

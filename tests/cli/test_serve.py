@@ -20,7 +20,6 @@ import threading
 import time
 from pathlib import Path
 
-
 from served import NEW, Server, ask, both, rk_client, sock_of
 
 from cli import protocol

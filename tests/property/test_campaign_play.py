@@ -6,7 +6,8 @@ Every undo restores, exactly, the campaign and every party member as they
 were before the undone command; a redo gives back the state after it; the
 campaign replayed from the store equals the live one; the exported log
 verifies, and imports into an empty store as the identity (the same
-campaign, the same adventurers, the same log written again)."""
+campaign, the same adventurers, the same log written again), alone and
+with its battles (one group log)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from domain.betrayal.campaign import application as ca
 from domain.betrayal.campaign import commands as cc
 from domain.betrayal.battle.application import BetrayalApp, PartySpec
 from domain.kernel.errors import MalformedCommand, RuleViolation
-from domain.kernel.portable.export import export_battle
+from domain.kernel.portable.export import export_battle, export_group
 from domain.kernel.portable.importer import import_log
 from domain.kernel.portable.verify import verify_log
 
@@ -100,3 +101,10 @@ def test_random_campaign_play_undoes_exactly_and_exports_as_the_identity(seed: i
     assert copy.battle("saga").state == live[0]
     assert [copy.adventurer(n) for n in party] == list(live[1:])
     assert export_battle(copy, "saga") == data
+    whole = export_group(app, "saga")  # the campaign with its battles, one log
+    report = verify_log(whole)
+    assert report.ok, report.summary()
+    copy = BetrayalApp(store="memory")
+    import_log(copy, whole)
+    assert [copy.adventurer(n) for n in party] == list(live[1:])
+    assert export_group(copy, "saga") == whole

@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import time
 import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -27,6 +30,9 @@ expect = pytest.importorskip("playwright.sync_api", reason="the playwright packa
 
 OFFLINE = re.compile(r"\boffline\b")
 BACK_MS = 40_000  # the page tries again after at most ~10 s, and a start takes a few on a loaded machine
+STATIC = Path(__file__).resolve().parents[2] / "server" / "static"
+SETTLE = 0.5  # seconds (real) a try the page would wrongly make is given to show (never asserted as a duration)
+WAIT = 30.0  # seconds (real) a try the page must make is given to show
 
 
 def command_as(link: str, command: dict) -> dict:
@@ -69,3 +75,72 @@ def test_an_open_page_reconnects_by_itself_after_a_restart_and_draws_what_happen
         expect(page.get_by_test_id("turn")).to_have_text("Tarn")
     finally:
         again.stop()
+
+
+# -- the schedule of the tries, pinned down (#21 point 7) ------------------------------------
+
+
+@pytest.fixture
+def unreachable_table(browser):  # noqa: F811
+    """The table page, served from the repository's files, whose server
+    answers nothing else: each try of the live feed fails and is counted.
+    The page's clock is Playwright's: its pauses pass only when the test
+    says, so no test waits them out."""
+    context = browser.new_context()
+    tries: list[str] = []
+
+    def answer(route) -> None:
+        path = urlsplit(route.request.url).path
+        if path.startswith("/static/"):
+            route.fulfill(path=STATIC / path.rsplit("/", 1)[1])
+        elif path.startswith("/table/"):
+            route.fulfill(path=STATIC / "table.html")
+        elif path.endswith("/live"):
+            tries.append(path)
+            route.abort()
+        else:
+            route.fulfill(status=503, json={"error": "store-down", "reason": "the store cannot be reached"})
+
+    context.route("http://rk.test/**", answer)
+    page = context.new_page()
+    page.clock.install(time=0)
+    page.clock.pause_at(1)  # from now on the page's time passes only as the test says
+    page.goto("http://rk.test/table/g1#token=t")
+    try:
+        yield page, tries
+    finally:
+        context.close()
+
+
+def tried(page, tries: list[str], n: int, within: float = WAIT) -> bool:
+    """Whether the page has made ``n`` tries by ``within`` seconds from now
+    (Playwright handles the routes while the page is waited on)."""
+    deadline = time.monotonic() + within
+    while len(tries) < n and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    return len(tries) >= n
+
+
+def test_the_pauses_between_tries_grow_1_2_4_then_8_seconds_with_a_fifth_of_jitter(unreachable_table):
+    page, _ = unreachable_table
+    middle = page.evaluate("() => [0, 1, 2, 3, 4, 10].map((n) => rulekeeperRetry.delay(n, 0.5))")
+    assert middle == [1000, 2000, 4000, 8000, 8000, 8000]
+    edges = page.evaluate("() => [rulekeeperRetry.delay(0, 0), rulekeeperRetry.delay(3, 1)]")
+    assert edges == pytest.approx([800, 9600])  # a fifth either way
+
+
+def test_the_page_tries_again_at_once_when_back_online_and_else_after_each_pause(unreachable_table):
+    page, tries = unreachable_table
+    assert tried(page, tries, 1)
+    expect(page.locator("body")).to_have_class(OFFLINE)
+    page.wait_for_timeout(SETTLE * 1000)
+    assert len(tries) == 1  # the clock stands still: the page waits out its pause
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    assert tried(page, tries, 2)  # back online: at once, with no time passed
+    for failures, most in ((1, 2400), (2, 4800), (3, 9600), (4, 9600)):
+        least = int(most / 1.2 * 0.8)
+        page.clock.run_for(least - 1)
+        page.wait_for_timeout(SETTLE * 1000)
+        assert len(tries) == failures + 1, f"tried again before {least} ms"
+        page.clock.run_for(most - least + 1)
+        assert tried(page, tries, failures + 2), f"not tried again within {most} ms"

@@ -33,7 +33,7 @@ def home(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def clash_store(home):
+def store(home):
     return new_clash(home)
 
 
@@ -78,8 +78,8 @@ def answered(base: str) -> int:
         return r.status
 
 
-def test_silent_and_half_sent_connections_are_closed_after_the_header_timeout(home, clash_store):
-    with serving(home, clash_store, "--header-timeout", "1", name="header") as running:
+def test_silent_and_half_sent_connections_are_closed_after_the_header_timeout(home, store):
+    with serving(home, store, "--header-timeout", "1", name="header") as running:
         quiet = silent(running.port, 20)
         half = silent(running.port, 20, b"GET /api/openapi.json HTTP/1.1\r\nHost: x\r\n")
         try:
@@ -89,8 +89,8 @@ def test_silent_and_half_sent_connections_are_closed_after_the_header_timeout(ho
                 s.close()
 
 
-def test_a_kept_alive_connection_left_idle_is_closed_after_the_keep_alive(home, clash_store):
-    with serving(home, clash_store, "--keep-alive", "1", name="keep") as running:
+def test_a_kept_alive_connection_left_idle_is_closed_after_the_keep_alive(home, store):
+    with serving(home, store, "--keep-alive", "1", name="keep") as running:
         s = socket.create_connection(("127.0.0.1", running.port), timeout=GENEROUS)
         with s:
             s.sendall(b"GET /api/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -102,9 +102,9 @@ def test_a_kept_alive_connection_left_idle_is_closed_after_the_keep_alive(home, 
             assert closed_by_server([s], deadline) == 1
 
 
-def test_with_more_idle_connections_than_the_cap_a_real_request_is_still_answered(home, clash_store):
+def test_with_more_idle_connections_than_the_cap_a_real_request_is_still_answered(home, store):
     # A header timeout longer than any test: only the cap can make room.
-    with serving(home, clash_store, "--max-connections", "20", "--header-timeout", "600", name="cap") as running:
+    with serving(home, store, "--max-connections", "20", "--header-timeout", "600", name="cap") as running:
         idle = silent(running.port, 30)
         try:
             assert answered(running.base) == 200
@@ -118,13 +118,13 @@ def _files_1024() -> None:  # in the server's process, before it starts: the com
     resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
 
 
-def test_at_1024_open_files_1100_silent_connections_do_not_starve_a_request_nor_flood_stderr(home, clash_store):
+def test_at_1024_open_files_1100_silent_connections_do_not_starve_a_request_nor_flood_stderr(home, store):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < 1200:  # the test's own end of 1,100 connections
         if hard != resource.RLIM_INFINITY and hard < 1200:
             pytest.skip(f"this process may open only {hard} files")
         resource.setrlimit(resource.RLIMIT_NOFILE, (1200, hard))
-    with serving(home, clash_store, name="flood", limit=_files_1024) as running:
+    with serving(home, store, name="flood", limit=_files_1024) as running:
         before = running.errors.stat().st_size
         idle = silent(running.port, 1100)
         try:
@@ -154,8 +154,8 @@ def test_the_connection_cap_stays_below_the_file_limit(asked, limit, cap):
     assert connection_cap(asked, limit) == cap
 
 
-def test_when_every_connection_is_busy_a_new_one_is_closed_and_said_once(home, clash_store):
-    with serving(home, clash_store, "--max-connections", "3", name="busy") as running:
+def test_when_every_connection_is_busy_a_new_one_is_closed_and_said_once(home, store):
+    with serving(home, store, "--max-connections", "3", name="busy") as running:
         game = next(line[:-1] for line in running.lines if line.endswith(":") and " " not in line)
         token = running.link("Ria").split("#token=", 1)[1]
         feed = (f"GET /api/games/{game}/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
@@ -177,3 +177,25 @@ def test_when_every_connection_is_busy_a_new_one_is_closed_and_said_once(home, c
               for line in told]
     assert told[0] == first and all(counts), said  # said once, then counted (as the server stopped)
     assert sum(int(c.group(1) or 1) for c in counts) == 5, said
+
+
+def test_a_request_whose_body_stops_short_is_closed_after_the_body_timeout_and_said_once(home, store):
+    # Headers whole, 10 of the 100 bytes promised, then nothing: without a bound
+    # the application would wait for the other 90 for ever, holding the connection.
+    with serving(home, store, "--body-timeout", "1", name="body") as running:
+        game = next(line[:-1] for line in running.lines if line.endswith(":") and " " not in line)
+        token = running.link("Ria").split("#token=", 1)[1]
+        head = (f"POST /api/games/{game}/commands HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+                "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n").encode()
+        short = silent(running.port, 3, head + b'{"verb": "')
+        try:
+            assert closed_by_server(short, time.monotonic() + GENEROUS) == 3
+            assert answered(running.base) == 200  # the server itself is fine
+        finally:
+            for s in short:
+                s.close()
+    said = running.errors.read_text().splitlines()
+    told = [line for line in said if "body" in line]
+    first = "a request's body did not arrive within 1 s (--body-timeout): its connection was closed"
+    assert told and told[0] == first, said  # said once, then counted
+    assert not [line for line in said if "Traceback" in line or "Exception" in line], said

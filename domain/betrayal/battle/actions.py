@@ -43,7 +43,7 @@ def current_hero(d: Decision) -> Hero:
 
 def check_move(d: Decision, hero: Hero) -> None:
     """MOVE-2, MOVE-3, ENGAGE-3, and Daze (facts: STATUS-1)."""
-    t = d.state.turn
+    t = d.state.acting
     if t.moves >= MOVES_PER_TURN:
         raise RuleViolation("MOVE-2", f"you may take at most {MOVES_PER_TURN} Move actions in a turn")
     if t.moves == 1 and t.engages > 0:
@@ -188,7 +188,7 @@ def _where(d: Decision, hero: Hero, uid: int) -> tuple[str, str]:
 def engage(d: Decision, cmd: Engage) -> None:
     """ENGAGE-4 to ENGAGE-7: fatigue from the second engage, form, target, gather and roll."""
     hero = current_hero(d)
-    t = d.state.turn
+    t = d.state.acting
     if t.moves >= MOVES_PER_TURN:
         raise RuleViolation("MOVE-3", f"you took {MOVES_PER_TURN} Move actions this turn, so you cannot engage")
     if cmd.target is not None:

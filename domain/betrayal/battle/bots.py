@@ -33,19 +33,19 @@ def greedy_choice(state: BattleState, ctx: RulesContext, rnd: random.Random) -> 
     if state.phase is Phase.END_OF_ROUND:
         return NextRound()
     if state.phase is Phase.COMPANION_TURN:  # a companion strikes an enemy it can, else ends its turn
-        foes = {f.id for f in state.foes}
-        strike = [c for c in legal if isinstance(c, CompanionEngage) and set(c.targets) <= foes]
+        foe_ids = {f.id for f in state.foes}
+        strike = [c for c in legal if isinstance(c, CompanionEngage) and set(c.targets) <= foe_ids]
         return strike[0] if strike else next(c for c in legal if isinstance(c, EndCompanionTurn))
     if state.phase is not Phase.ADVENTURER_TURN:
         return next((c for c in legal if isinstance(c, Resolve) and not c.skip), legal[0])
     foe_hp = {f.id: f.hp for f in state.foes if not f.defeated}
     engages = [c for c in legal if isinstance(c, Engage) and c.target in foe_hp and c.dice]
-    if engages and state.turn.engages == 0:
+    if engages and state.acting.engages == 0:
         return max(engages, key=lambda c: (len(c.dice), -foe_hp[c.target], rnd.random()))
     moves = [c for c in legal if isinstance(c, Move)]
     foes = [f.pos for f in state.foes if not f.defeated and f.pos is not None]
-    if moves and foes and state.turn.moves == 0 and state.turn.engages == 0:
-        hero = state.hero(state.turn.hero)
+    if moves and foes and state.acting.moves == 0 and state.acting.engages == 0:
+        hero = state.hero(state.acting.hero)
         here = min(distance(hero.pos, f) for f in foes)
         best = min(moves, key=lambda c: (min(distance(c.to, f) for f in foes), rnd.random()))
         if min(distance(best.to, f) for f in foes) < here:
@@ -75,10 +75,10 @@ def delve_choice(state: BattleState, ctx: RulesContext, rnd: random.Random) -> B
     explores = [c for c in legal if isinstance(c, (Explore, MoveToExplore))]
     if explores:
         return rnd.choice(explores)
-    hero = state.hero(state.turn.hero)
+    hero = state.hero(state.acting.hero)
     foe_hp = {f.id: f.hp for f in state.foes if not f.defeated}
     engages = [c for c in legal if isinstance(c, Engage) and c.target in foe_hp and c.dice]
-    if engages and state.turn.engages == 0 and rnd.random() < 0.7:
+    if engages and state.acting.engages == 0 and rnd.random() < 0.7:
         return max(engages, key=lambda c: (len(c.dice), -foe_hp[c.target], rnd.random()))
     moves = [c for c in legal if isinstance(c, Move)]
     goals = [h for k in delve.kept if k.skyshards for h in ctx.map.hexes_of(k.tile)] or _explorable(ctx)

@@ -20,7 +20,8 @@ class Decision:
     """Collects events and keeps the state they produce."""
 
     def __init__(self, state: BattleState | None, ctx: RulesContext) -> None:
-        self.state = state  # type: ignore[assignment]
+        # None only before the setup command's first event; every rule past setup reads a state.
+        self.state: BattleState = state  # type: ignore[assignment]
         self.ctx = ctx
         self.events: list[BattleEvent] = []
         self.delve_events: list[DelveEvent] = []  # for the Delve stream of a delve battle
@@ -34,6 +35,15 @@ class Decision:
         """The delve as the events so far leave it (None outside delves)."""
         return self.ctx.delve
 
+    @property
+    def in_delve(self) -> DelveState:
+        """The delve, for a rule that only runs in one (a rule outside a
+        delve reads ``delve``, None there)."""
+        delve = self.ctx.delve
+        if delve is None:
+            raise MalformedCommand("this can only be done in a delve")
+        return delve
+
     def emit_delve(self, event: DelveEvent) -> None:
         """An event for the Delve stream; the context follows it, so the
         board grows as soon as a tile is placed."""
@@ -43,7 +53,7 @@ class Decision:
     def draw(self, choices: int) -> tuple[int, int]:
         """One outcome in [0, choices) on the delve's own counter, and the
         draw index it used (``delve.draw_counter``)."""
-        n = self.ctx.delve.draws
+        n = self.in_delve.draws
         return rng.draw(self.state.seed, draw_counter(n), choices), n
 
     def roll(self, n: int, sides: int = 6) -> tuple[list[int], int]:

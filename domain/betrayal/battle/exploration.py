@@ -55,7 +55,6 @@ LOCKPICK_DICE = 3  # facts: MOVE-5, "roll the 3 lockpick D6"
 
 def why_not_explorable(d: Decision, h: Hex) -> tuple[str, str] | None:
     """The rule and reason ``h`` cannot be explored now, or None."""
-    delve = d.delve
     m = d.ctx.map
     if m.icon.get(h) is not TileIcon.CONNECTION:
         return "EXPLORATION-5", f"hex {name(h)} has no Connection icon"
@@ -63,6 +62,7 @@ def why_not_explorable(d: Decision, h: Hex) -> tuple[str, str] | None:
         return "EXPLORATION-5a", f"hex {name(h)} shares every edge with a tile: it is no edge hex"
     if m.is_explored(h):
         return "EXPLORATION-5b", f"hex {name(h)} already touches a Connection hex of another tile: it is explored"
+    delve = d.in_delve
     if delve.drawn >= delve.required:
         return "EXPLORATION-5d", f"all {delve.required} skyshards have been drawn: the delve is fully explored"
     if not delve.deck:
@@ -72,19 +72,19 @@ def why_not_explorable(d: Decision, h: Hex) -> tuple[str, str] | None:
 
 def explorable(d: Decision) -> list[Hex]:
     """Every hex that may be explored now (EXPLORATION-5)."""
-    if d.delve is None or d.delve.concluded:
+    if d.delve is None or d.in_delve.concluded:
         return []
     return [h for h in d.ctx.map.open_connections() if why_not_explorable(d, h) is None]
 
 
 def _marks(d: Decision, hero_id: str) -> TurnMarks:
-    return d.delve.marks_for(d.state.round, hero_id)
+    return d.in_delve.marks_for(d.state.round, hero_id)
 
 
 def mark(d: Decision, marks: TurnMarks) -> None:
     """Record the current turn's exploration marks if they changed (marks
     stored for an earlier turn read as fresh ones: ``marks_for``)."""
-    if marks != d.delve.marks_for(marks.round, marks.hero):
+    if marks != d.in_delve.marks_for(marks.round, marks.hero):
         d.emit_delve(TurnMarked(marks=marks))
 
 
@@ -113,7 +113,7 @@ def explore(d: Decision, hero: Hero, hex_: Hex | None) -> None:
     if d.delve is None:
         raise RuleViolation("EXPLORE-2", "Explore can be used only in delves")
     marks = _marks(d, hero.id)
-    t = d.state.turn
+    t = d.state.acting
     if hex_ is None:  # EXPLORATION-3a (start of turn), DELVE-10d (facts default)
         here = hero.pos
         if t.moves or t.engages or marks.explored or t.rolled:
@@ -148,7 +148,7 @@ def begin(d: Decision, hero: Hero, h: Hex, *, entered: bool) -> None:
     """EXPLORATION-6: draw a card (step 1 draws its tile), resolve When
     Revealed (step 2), then connect the tile (step 3) at once when only one
     placement is legal, else wait for the party's choice."""
-    delve = d.delve
+    delve = d.in_delve
     pack = d.ctx.pack
     deck = delve.deck
     k, n = d.draw(len(deck))
@@ -156,7 +156,7 @@ def begin(d: Decision, hero: Hero, h: Hex, *, entered: bool) -> None:
     d.emit_delve(CardDrawn(card=card.id, hero=hero.id, hex=h, entered=entered, draw=n,
                            tile_ep=delve.xp * delve.party_size))
     d.emit(ev.Explored(hero=hero.id, hex=h, card=card.id, entered=entered))
-    pile, under = d.delve.pile(card.shape), d.delve.under(card.shape)
+    pile, under = d.in_delve.pile(card.shape), d.in_delve.under(card.shape)
     if not pile and not under:  # EXPLORATION-7a
         d.emit_delve(ShortageSkyshard(card=card.id, shape=card.shape))
         return
@@ -169,7 +169,7 @@ def begin(d: Decision, hero: Hero, h: Hex, *, entered: bool) -> None:
         card_action(d, card.when_revealed, hero.id, "EXPLORATION-8")
     options = placements(d)
     if not options:  # EXPLORATION-9f
-        pending = d.delve.pending
+        pending = d.in_delve.pending
         d.emit_delve(TileReturned(tile=pending.tile, shape=card.shape, card=card.id))
         return
     if len(options) == 1:
@@ -178,7 +178,7 @@ def begin(d: Decision, hero: Hero, h: Hex, *, entered: bool) -> None:
 
 def placements(d: Decision) -> list[Placement]:
     """The legal placements of the tile waiting to be connected."""
-    pending = d.delve.pending
+    pending = d.in_delve.pending
     return d.ctx.map.placements(d.ctx.pack.tiles[pending.tile], pending.hex)
 
 
@@ -196,10 +196,10 @@ def place_tile(d: Decision, rotation: int, origin: Hex) -> None:
 
 def place(d: Decision, placement: Placement) -> None:
     """Steps 3 to 6 (EXPLORATION-9 to EXPLORATION-12)."""
-    pending = d.delve.pending
+    pending = d.in_delve.pending
     pack = d.ctx.pack
     card = pack.cards[pending.card]
-    key = f"t{len(d.delve.tiles)}"
+    key = f"t{len(d.in_delve.tiles)}"
     d.emit_delve(TilePlaced(placed=PlacedTile(key, pending.tile, placement.rotation, placement.origin)))
     m = d.ctx.map
     # Step 4 (EXPLORATION-10, 10a, 10b; facts: only Common item hexes hold caches)
@@ -212,7 +212,7 @@ def place(d: Decision, placement: Placement) -> None:
     d.emit(ev.EnemyPoolOpened(tile=key, ep=pending.tile_ep))
     spots = m.farthest_first(key, TileIcon.ENEMY, pending.hex)
     number = len(d.state.foes)
-    for box in card.scale[d.delve.party_size - 1]:
+    for box in card.scale[d.in_delve.party_size - 1]:
         left = d.state.ep_left
         if left <= 0 or not spots:
             break
@@ -286,7 +286,7 @@ def card_action(d: Decision, action: CardAction, hero_id: str, rule: str) -> Non
     elif action.effect is CardEffect.BONUS_HP:
         heal_hero(d, hero_id, action.amount, bonus=True)
     elif action.effect is CardEffect.EXTRA_EP:
-        if d.delve.pending is not None:
+        if d.in_delve.pending is not None:
             d.emit_delve(TileEpRaised(amount=action.amount))
 
 
@@ -297,7 +297,7 @@ def environment_at_turn_start(d: Decision, hero_id: str) -> None:
     if d.delve is None or hero.pos is None:
         return
     tile = d.ctx.map.tile_of.get(hero.pos)
-    for kept in d.delve.kept:
+    for kept in d.in_delve.kept:
         env = d.ctx.pack.cards[kept.card].environment
         if kept.tile != tile or env is None:
             continue
@@ -316,9 +316,9 @@ def _set_off(d: Decision, h: Hex, came_from: Hex) -> tuple[list[KeptCard], bool,
     tested), whether a cache lies there, and the kept cards whose skyshards
     wait on that tile."""
     tile = d.ctx.map.tile_of.get(h)
-    mine = [k for k in d.delve.kept if k.tile == tile]
+    mine = [k for k in d.in_delve.kept if k.tile == tile]
     newly = d.ctx.map.tile_of.get(came_from) != tile
-    traps = [k for k in mine if newly and tile not in d.delve.sprung and d.ctx.pack.cards[k.card].trap is not None]
+    traps = [k for k in mine if newly and tile not in d.in_delve.sprung and d.ctx.pack.cards[k.card].trap is not None]
     cache = any(tuple(c.hex) == h for c in d.state.caches)
     return traps, cache, [k for k in mine if k.skyshards]
 
@@ -373,13 +373,13 @@ def open_cache(d: Decision, hero_id: str, h: Hex) -> None:
     pack = d.ctx.pack
     legendary = next(c.kind for c in d.state.caches if tuple(c.hex) == h) is Marker.LEGENDARY_CACHE
     kind = _item_cards(d, legendary)
-    deck = [i for i in kind if i not in d.delve.items_drawn]
-    above = [i for i in deck if i not in d.delve.items_cycled]
+    deck = [i for i in kind if i not in d.in_delve.items_drawn]
+    above = [i for i in deck if i not in d.in_delve.items_cycled]
     if above:
         k, n = d.draw(len(above))
         item = pack.items[above[k]]
     elif deck:
-        item = pack.items[next(i for i in d.delve.items_cycled if i in deck)]
+        item = pack.items[next(i for i in d.in_delve.items_cycled if i in deck)]
         n = -1  # known, not drawn: the card cycled longest ago
     else:
         d.emit(ev.CacheOpened(hero=hero_id, hex=h, success=False))
@@ -397,15 +397,15 @@ def _item_cards(d: Decision, legendary: bool) -> list[str]:
     a campaign's item deck as it stands (ITEM-9), whose discard pile is
     shuffled back into the tray once every card of the deck is out."""
     pack = d.ctx.pack
-    deck = d.delve.item_deck
+    deck = d.in_delve.item_deck
     if deck is None:
         return [i for i in sorted(pack.items) if pack.items[i].legendary == legendary] or sorted(pack.items)
     if not any(pack.items[i].legendary == legendary for i in pack.items):
         legendary = not legendary  # a pack with no cards of that kind uses the others
     cards, pile = deck.of_kind(pack, legendary)
-    if pile and all(i in d.delve.items_drawn for i in cards):
+    if pile and all(i in d.in_delve.items_drawn for i in cards):
         d.emit_delve(ItemDeckReshuffled(legendary=legendary, cards=pile))
-        cards, _ = d.delve.item_deck.of_kind(pack, legendary)
+        cards, _ = d.in_delve.item_deck.of_kind(pack, legendary)
     return list(cards)
 
 

@@ -52,7 +52,7 @@ def _stealth_blocks(d: Decision, hero: Hero, foe: Foe) -> bool:
     """Stealth: targetable only by units adjacent to it when the turn began."""
     if not any(m.status is Status.STEALTH for m in foe.marks):
         return False
-    start = dict(d.state.turn.start_positions)
+    start = dict(d.state.acting.start_positions)
     mine, theirs = start.get(hero.id), start.get(foe.id)
     return not (mine and theirs and distance(mine, theirs) == 1)
 

@@ -101,7 +101,7 @@ def _place_tile(d: Decision, cmd: PlaceTile) -> None:
     if d.delve is None or d.delve.placing is None:
         raise RuleViolation("EXPLORATION-9", "no revealed tile is waiting to be placed")
     exploration.place_tile(d, cmd.rotation, tuple(cmd.origin))
-    flow.finish_if_fallen(d, d.state.turn.hero)
+    flow.finish_if_fallen(d, d.state.acting.hero)
 
 
 def _roll_enemy(d: Decision, cmd: RollEnemyDice) -> None:
@@ -161,7 +161,7 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
                 *class_abilities.legal(d, lambda cmd: _is_legal(d, cmd))]  # a reroll (CLASS-1)
     if ctx.delve is not None and ctx.delve.placing is not None:
         return [PlaceTile(rotation=p.rotation, origin=p.origin) for p in exploration.placements(d)]
-    hero = state.hero(state.turn.hero)
+    hero = state.hero(state.acting.hero)
     out: list[BattleCommand] = []
     out += _moves(d, hero)
     out += _explores(d, hero)
@@ -212,7 +212,7 @@ def _explores(d: Decision, hero) -> list[Explore]:
 
 
 def _engages(d: Decision, hero) -> list[Engage]:
-    if d.state.turn.moves >= actions.MOVES_PER_TURN:  # MOVE-3
+    if d.state.acting.moves >= actions.MOVES_PER_TURN:  # MOVE-3
         return []
     out = []
     free = available_dice(d, hero)

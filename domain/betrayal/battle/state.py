@@ -321,6 +321,14 @@ class BattleState(msgspec.Struct, frozen=True, kw_only=True):
         raise KeyError(foe_id)
 
     @property
+    def acting(self) -> TurnState:
+        """The adventurer's turn under way, for what happens only in one
+        (``turn`` is None between turns); KeyError outside a turn."""
+        if self.turn is None:
+            raise KeyError("no adventurer's turn is under way")
+        return self.turn
+
+    @property
     def termination(self) -> Termination | None:
         """Why the battle ended; None while it goes on."""
         return Termination(self.ended_reason) if self.ended_reason else None

@@ -7,7 +7,7 @@ and verify."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from uuid import UUID
 
@@ -45,6 +45,7 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
     aggregates = (ADVENTURERS,)
     setup_commands = (cc.StartCampaign,)
     battles = False  # `rk campaign list` lists campaigns; `rk battles` the battles
+    group_kind = "campaign"  # `rk export --campaign NAME`: the campaign with its battles, one log
 
     def pack(self) -> Pack:
         return starter_pack()
@@ -117,6 +118,17 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
 
     def related_streams(self, state: cp.CampaignState) -> dict[UUID, str]:
         return {UUID(m.adventurer_id): f"{ADVENTURERS.kind}:{m.name}" for m in state.party}
+
+    def grouped_games(self, state: cp.CampaignState,
+                      events_of: Callable[[UUID], Iterable[Event]]) -> tuple[str, ...]:
+        """A campaign's battles: every battle a party member joined or came
+        back from (as its adventurer's stream says), in the order met."""
+        found: dict[str, None] = {}
+        for member in state.party:
+            for event in events_of(UUID(member.adventurer_id)):
+                if isinstance(event, (ae.BattleJoined, adv.BattleConcluded)):
+                    found.setdefault(event.battle_id)
+        return tuple(found)
 
     def check_other(self, kind: str, stream: UUID, event: Event, state: object, pack: Pack) -> Problem | None:
         """An adventurer's history from outside this campaign (its battles,

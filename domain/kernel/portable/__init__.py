@@ -53,16 +53,23 @@ undo must restore), ``trailer`` (how a log must end), ``diff``
 
 from domain.kernel.portable.chain import FORMAT, SIGNED_PREFIX, state_digest
 from domain.kernel.portable.diff import Divergence
-from domain.kernel.portable.export import export_battle, export_lines, write_log
+from domain.kernel.portable.export import (
+    export_battle,
+    export_group,
+    export_lines,
+    group_lines,
+    write_group_log,
+    write_log,
+)
 from domain.kernel.portable.importer import import_log
 from domain.kernel.portable.parse import MAX_DEPTH, MAX_LINE_BYTES, Source
 from domain.kernel.portable.progress import PROGRESS_EVERY, Progress
 from domain.kernel.portable.reader import Entry, ParsedLog, read_log
-from domain.kernel.portable.verify import Report, verify_battle, verify_log
+from domain.kernel.portable.verify import Report, verify_battle, verify_group, verify_log
 
 __all__ = [
     "FORMAT", "MAX_DEPTH", "MAX_LINE_BYTES", "PROGRESS_EVERY", "SIGNED_PREFIX",
     "Divergence", "Entry", "ParsedLog", "Progress", "Report", "Source",
-    "export_battle", "export_lines", "import_log", "read_log", "state_digest", "verify_battle", "verify_log",
-    "write_log",
+    "export_battle", "export_group", "export_lines", "group_lines", "import_log", "read_log", "state_digest",
+    "verify_battle", "verify_group", "verify_log", "write_group_log", "write_log",
 ]

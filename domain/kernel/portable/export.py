@@ -55,6 +55,57 @@ def export_lines(app: GameApp, battle_id: str, *, sign: Any = None) -> Iterator[
         "streams": {str(sid): name for sid, name in streams.items()},
         "final_state_digest": digest,
     }
+    own = rs.game_stream(battle_id)
+    yield from _chained_lines(header, envelopes_in_append_order(app, streams), {own: game.version}, sign)
+
+
+def export_group(app: GameApp, lead_id: str, *, sign: Any = None) -> bytes:
+    """The group log game ``lead_id`` leads, as bytes (``write_group_log``
+    into memory)."""
+    out = io.BytesIO()
+    write_group_log(app, lead_id, out, sign=sign)
+    return out.getvalue()
+
+
+def write_group_log(app: GameApp, lead_id: str, out: BinaryIO, *, sign: Any = None,
+                    progress: Progress | None = None) -> int:
+    """Write the group log game ``lead_id`` leads (``portable.group``: a
+    campaign with its battles) to ``out``, one line at a time, and return
+    its line count. NotFound when the game leads no group."""
+    n = 0
+    for n, line in enumerate(ticking(group_lines(app, lead_id, sign=sign), progress), start=1):
+        out.write(line + b"\n")
+    return n
+
+
+def group_lines(app: GameApp, lead_id: str, *, sign: Any = None) -> Iterator[bytes]:
+    """The lines of the group log game ``lead_id`` leads: the header, every
+    line of every stream of its games in append order, up to the last of
+    their commands (what other games wrote to those streams between them is
+    held as history), then the trailer."""
+    from domain.kernel.portable import group
+
+    rs = app.ruleset(lead_id)
+    ids = group.group_of(app, lead_id)
+    games = list(group.games_entries(app, ids))
+    streams = group.streams_of(app, ids)
+    lead = app.battle(lead_id).state
+    header = {
+        "format": FORMAT, "ruleset": rs.name,
+        **{key: getattr(lead, key) for key in ("rules_version", "pack_id", "pack_hash")},
+        "battle_id": lead_id,
+        "streams": {str(sid): name for sid, name in streams.items()},
+        "final_state_digest": group.group_digest([g["final_state_digest"] for g in games]),
+        "group": rs.group_kind, "games": games,
+    }
+    last = {app.ruleset(g).game_stream(g): app.battle(g).version for g in ids}
+    yield from _chained_lines(header, envelopes_in_append_order(app, streams), last, sign)
+
+
+def _chained_lines(header: dict[str, Any], envelopes: Iterator[Envelope], last: dict[Any, int],
+                   sign: Any) -> Iterator[bytes]:
+    """The header, each envelope's line up to the command that writes the
+    last version ``last`` gives each game stream, and the trailer, chained."""
     previous = ""
 
     def chained(obj: dict[str, Any]) -> bytes:
@@ -64,17 +115,19 @@ def export_lines(app: GameApp, battle_id: str, *, sign: Any = None) -> Iterator[
 
     yield chained(header)
     n = 1
-    own = rs.game_stream(battle_id)
-    last_command = None  # once the game's last event is out: its command, whose writes follow it
-    for n, env in enumerate(envelopes_in_append_order(app, streams), start=2):
+    remaining = dict(last)
+    last_command = None  # once the games' last events are out: the command of the last, whose writes follow it
+    for n, env in enumerate(envelopes, start=2):
         if last_command is not None and env.command_id != last_command:
             n -= 1
-            break  # past the game's last command: what follows in other streams is other games'
+            break  # past the games' last command: what follows in other streams is other games'
         yield chained(_row(n, env))
-        if env.originator_id == own and env.originator_version == game.version:
-            last_command = env.command_id
+        if remaining.get(env.originator_id) == env.originator_version:
+            del remaining[env.originator_id]
+            if not remaining:
+                last_command = env.command_id
     trailer: dict[str, Any] = {"n": n + 1, "end": True, "events": n - 1, "last_hash": previous,
-                               "final_state_digest": digest, "signature": None}
+                               "final_state_digest": header["final_state_digest"], "signature": None}
     if sign is not None:
         from domain.kernel import signing
 

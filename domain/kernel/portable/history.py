@@ -1,7 +1,8 @@
 """The streams a log holds besides the game's (Betrayal: the party's
 adventurers, a delve): each one's state at every version, folded in as
-its lines are read. Lines before the setup wait for it: the run just
-before it is the setup's prelude, the rest the streams' earlier history.
+its lines are read. Lines before the setup wait for it (``verify.Check``):
+the run just before it is the setup's prelude, the rest the streams'
+earlier history.
 What the ruleset can re-decide of them, it does (``Ruleset.check_setup``,
 ``Ruleset.check_other``); an undo must restore each one it touches."""
 
@@ -25,29 +26,14 @@ class OtherStreams:
     """The other streams of one log (``streams``: the header's, uuid text
     -> name), checked with ``rs`` and ``pack``."""
 
-    def __init__(self, rs: Ruleset, pack: Any, streams: dict[str, str]) -> None:
+    def __init__(self, rs: Ruleset, pack: Any, streams: dict[str, str],
+                 history: dict[str, list[Any]] | None = None) -> None:
         self.rs = rs
         self.pack = pack
         self.streams = streams
-        self.history: dict[str, list[Any]] = {}  # other stream -> its state at each version (index)
-        self.pending: list[Entry] = []  # other streams' lines before the setup
-
-    def hold(self, entry: Entry) -> None:
-        """A line before the setup: judged once the setup is read."""
-        self.pending.append(entry)
-
-    def split_pending(self, setup: Entry) -> list[Entry]:
-        """The other streams' lines before the setup: the run just before it
-        with its command id is its prelude (returned); those before are the
-        streams' history, checked now, in order."""
-        cut = len(self.pending)
-        while cut and self.pending[cut - 1].envelope.command_id == setup.envelope.command_id:
-            cut -= 1
-        history, prelude = self.pending[:cut], self.pending[cut:]
-        self.pending = []
-        for entry in history:
-            self.other(entry)
-        return prelude
+        # other stream -> its state at each version (index); the games of a
+        # group log share one, as they share the streams
+        self.history: dict[str, list[Any]] = {} if history is None else history
 
     def check_prelude(self, step: Step, prelude: list[Entry],
                       label_of: Callable[[CommandIssued], Label]) -> Divergence | None:

@@ -10,8 +10,10 @@ from uuid import UUID
 
 from domain.kernel import ruleset as registry
 from domain.kernel.envelope import Envelope, wrap
-from domain.kernel.errors import LogError
-from domain.kernel.games import INDEX_STREAM, GameApp, GameRegistered
+from domain.kernel.battle_index import check_name
+from domain.kernel.errors import LogError, MalformedCommand
+from domain.kernel.games import INDEX_STREAM, BattleRenamed, GameApp, GameRegistered
+from domain.kernel.messages import Event
 from domain.kernel.portable.parse import Source, opened, read_lines
 from domain.kernel.portable.progress import Progress, ticking
 from domain.kernel.portable.reader import Entry, Reader
@@ -22,7 +24,9 @@ from domain.kernel.ruleset import Ruleset
 def import_log(app: GameApp, data: Source, *, progress: Progress | None = None) -> str:
     """Import a log into ``app``'s store and return the battle id.
 
-    Everything ``verify_log`` checks is checked first, in a streaming pass
+    A group log (``portable.group``) brings every game it holds, each
+    with its name; the lead game's id is returned. Everything
+    ``verify_log`` checks is checked first, in a streaming pass
     (each line, the hash chain, the trailer, every command re-decided with
     the loaded pack, every write and undo, the final state, a signature if
     there is one), and that none of the log's streams exists yet; LogError
@@ -38,12 +42,10 @@ def import_log(app: GameApp, data: Source, *, progress: Progress | None = None) 
                       on_header=lambda rs, header: check_new_streams(app, rs, header))
         check.run(ticking(read_lines(f), progress))
         assert check.rs is not None and check.reader.ruleset is not None
-        rs, header, last = check.rs, check.reader.header, check.reader.previous
+        header, last = check.reader.header, check.reader.previous
         f.seek(start)
-        setup_name = check.setup_name
         index = app.events.last(INDEX_STREAM)
-        entry = wrap(INDEX_STREAM, index.originator_version if index else 0,
-                     [GameRegistered(battle_id=header["battle_id"], ruleset=rs.name, setup=setup_name)], "import")
+        entry = wrap(INDEX_STREAM, index.originator_version if index else 0, list(_registered(check)), "import")
         batches = _batches(f, last, entry, progress=progress)
         append_batches = getattr(app, "append_batches", None)
         if append_batches is not None:
@@ -51,6 +53,17 @@ def import_log(app: GameApp, data: Source, *, progress: Progress | None = None) 
         else:
             app.append([e for batch in batches for e in batch])
     return header["battle_id"]
+
+
+def _registered(check: Check) -> Iterator[Event]:
+    """The index's entries for the log's games: each registered, and in a
+    group log called by the name it had (``portable.group``)."""
+    for play in check.plays.values():
+        battle_id = play.entry["battle_id"]
+        yield GameRegistered(battle_id=battle_id, ruleset=play.rs.name, setup=play.setup_name)
+        name = play.entry.get("name", battle_id)
+        if name != battle_id:
+            yield BattleRenamed(battle_id=battle_id, name=name)
 
 
 def _batches(f: BinaryIO, last_hash: str, index: list[Envelope], size: int = 1000,
@@ -74,12 +87,26 @@ def _batches(f: BinaryIO, last_hash: str, index: list[Envelope], size: int = 100
 
 def check_new_streams(app: GameApp, rs: Ruleset, header: dict[str, Any]) -> None:
     """None of the log's streams, nor a battle of its id in another
-    ruleset, exists in ``app``'s store yet: an import never merges."""
+    ruleset, exists in ``app``'s store yet, nor (a group log's) a game of
+    one of its names: an import never merges."""
     for sid, name in header["streams"].items():
         if app.events(UUID(sid), lte=1):
             raise LogError(1, f"stream {sid} ({name}) already exists in this store;"
                               " importing never merges into existing streams")
-    battle_id = header["battle_id"]
-    for other in registry.all_rulesets():
-        if other is not rs and app.events(other.game_stream(battle_id), lte=1):
-            raise LogError(1, f"a {other.title} battle {battle_id!r} already exists in this store")
+    games = header.get("games") or [{"battle_id": header["battle_id"], "ruleset": rs.name}]
+    for game in games:
+        battle_id = game["battle_id"]
+        for other in registry.all_rulesets():
+            if other.name != game["ruleset"] and app.events(other.game_stream(battle_id), lte=1):
+                raise LogError(1, f"a {other.title} battle {battle_id!r} already exists in this store")
+        if "games" not in header:
+            continue  # a game's own log: its id is checked above
+        try:
+            check_name(game["name"], "game name")
+        except MalformedCommand as e:
+            raise LogError(1, f"game {battle_id!r}: {e}") from None
+        for name in {battle_id, game["name"]}:
+            holder = app.index().holder(name)
+            if holder is not None:
+                raise LogError(1, f"the name {name!r} of game {battle_id!r} is taken in this store by"
+                                  f" {holder.battle_id!r}; importing never merges")

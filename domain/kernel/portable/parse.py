@@ -71,7 +71,10 @@ def _looks_like_trailer(text: bytes) -> bool:
 
 def line_types(text: bytes, *, header: bool) -> dict[str, Any]:
     """The keys and types a line must have: the header's, or an event line's or the trailer's."""
-    return _HEADER_TYPES if header else _TRAILER_TYPES if _looks_like_trailer(text) else _LINE_TYPES
+    if header:
+        # A group log's header (``portable.group``) has its games besides.
+        return _GROUP_HEADER_TYPES if b'"games"' in text else _HEADER_TYPES
+    return _TRAILER_TYPES if _looks_like_trailer(text) else _LINE_TYPES
 
 
 def well_formed(text: bytes, *, header: bool) -> dict[str, Any] | None:
@@ -131,11 +134,12 @@ def json_object(n: int, text: bytes, types: dict[str, Any]) -> dict[str, Any]:
 
 
 _HEADER_TYPES: dict[str, Any] = {k: (dict if k == "streams" else str) for k in _HEADER_KEYS}
+_GROUP_HEADER_TYPES: dict[str, Any] = {**_HEADER_TYPES, "group": str, "games": list}
 _LINE_TYPES: dict[str, Any] = {"n": int, "stream": str, "version": int, "type": str, "command": str,
                                "time": str, "data": dict, "hash": str}
 _TRAILER_TYPES: dict[str, Any] = {"n": int, "end": bool, "events": int, "last_hash": str,
                                   "final_state_digest": str, "signature": None, "hash": str}
-_KIND_NAMES = {dict: "an object", bool: "true or false"}
+_KIND_NAMES = {dict: "an object", bool: "true or false", list: "an array"}
 
 
 def is_kind(value: Any, kind: type) -> bool:
@@ -153,11 +157,35 @@ def check_header(h: dict[str, Any]) -> tuple[Ruleset, dict[str, str]]:
     except NotFound as e:
         raise LogError(1, str(e)) from None
     streams: dict[str, str] = h["streams"]
+    if "games" in h:
+        _check_group_streams(rs, h, streams)
+        return rs, streams
     for sid, name in streams.items():
         _check_stream(rs, sid, name, h["battle_id"])
     if list(streams.values()).count(rs.game_kind) != 1:
         raise LogError(1, f"the header must name exactly one {rs.game_kind} stream")
     return rs, streams
+
+
+def _check_group_streams(rs: Ruleset, h: dict[str, Any], streams: dict[str, str]) -> None:
+    """A group header's streams: each one's id derived from its name, each
+    game's stream named (``portable.group``)."""
+    from domain.kernel.portable import group
+
+    games = group.check_games(h, rs)
+    for sid, name in streams.items():
+        if not isinstance(name, str):
+            raise LogError(1, f"stream {sid}: its name must be a string")
+        expected = group.expected_stream(games, name)
+        if expected is None:
+            raise LogError(1, f"stream {sid}: name {name!r} is neither a game's \"kind:id\" nor an"
+                              " aggregate's \"kind:name\"")
+        if sid != str(expected):
+            raise LogError(1, f"stream {sid} is not the stream of {name!r} ({expected})")
+    named = set(streams.values())
+    for game_id, (game_rs, _) in games.items():
+        if group.game_stream_name(game_rs, game_id) not in named:
+            raise LogError(1, f"the header must name the stream of game {game_id!r}")
 
 
 def _check_stream(rs: Ruleset, sid: str, name: Any, battle_id: str) -> None:
@@ -179,15 +207,19 @@ def _check_stream(rs: Ruleset, sid: str, name: Any, battle_id: str) -> None:
         raise LogError(1, f"stream {sid} is not the stream of {name!r} ({expected})")
 
 
-def decode_event(n: int, rs: Ruleset, topic: str, data: dict[str, Any], stream: str) -> Any:
+def decode_event(n: int, rs: Ruleset, topic: str, data: dict[str, Any], stream: str,
+                 base: type | None = None) -> Any:
     """The event of class ``topic``, decoded strictly from ``data``, which
-    must be exactly the event's fields (nothing silently dropped or added)."""
+    must be exactly the event's fields (nothing silently dropped or added).
+    ``base``: the class its stream's events have (default: as ``rs`` names
+    ``stream``)."""
     try:
         cls = event_class(topic)
     except KeyError:
         raise LogError(n, f"unknown event type {topic!r}") from None
     kind = stream.partition(":")[0]
-    base = rs.event_base if stream == rs.game_kind else rs.aggregate(kind).event_base
+    if base is None:
+        base = rs.event_base if stream == rs.game_kind else rs.aggregate(kind).event_base
     if not issubclass(cls, base):
         raise LogError(n, f"{topic} does not belong in a {kind} stream")
     try:

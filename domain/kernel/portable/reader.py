@@ -91,6 +91,7 @@ class Reader:
         self.header: dict[str, Any] = {}
         self.ruleset: Ruleset | None = None
         self.streams: dict[str, str] = {}
+        self.bases: dict[str, type] = {}  # a group log's streams: the class of each one's events
         self.versions: dict[str, int] = {}
         self.lines = 0
         self.ended = 0  # the trailer's line
@@ -128,6 +129,11 @@ class Reader:
         if n == 1:
             self.header = obj
             self.ruleset, self.streams = check_header(obj)
+            if "games" in obj:
+                from domain.kernel.portable import group
+
+                games = group.check_games(obj, self.ruleset)
+                self.bases = {name: group.event_base(games, name) for name in self.streams.values()}
             return None
         if "end" in obj:
             if obj["n"] != n:
@@ -154,7 +160,7 @@ class Reader:
             raise LogError(n, f"stream {sid} ({name}): version {version} where {expected} was due"
                               " (versions run 1, 2, 3... with no gap)")
         self.versions[sid] = version
-        event = decode_event(n, self.ruleset, obj["type"], obj["data"], name)
+        event = decode_event(n, self.ruleset, obj["type"], obj["data"], name, self.bases.get(name))
         at = parse_time(obj["time"])
         if at is None:
             raise LogError(n, f"time {obj['time']!r} is not ISO-8601 UTC as YYYY-MM-DDTHH:MM:SS.ffffffZ")

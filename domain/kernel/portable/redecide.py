@@ -48,14 +48,15 @@ class Referee:
     about one command at a time. ``companion(kind, stream)``: another
     stream's state as the log has it so far (a delve's map)."""
 
-    def __init__(self, rs: Ruleset, pack: Any, companion: Callable[[str, UUID], Any]) -> None:
+    def __init__(self, rs: Ruleset, pack: Any, companion: Callable[[str, UUID], Any], prefix: str = "") -> None:
         self.rs = rs
         self.pack = pack
         self.companion = companion
+        self.prefix = prefix  # a group log's ``game: `` before each command's words
 
     def label(self, issued: CommandIssued) -> Label:
         """The command as a divergence names it: its id and how it reads."""
-        return Label(issued.command_id, self.spell(issued.command))
+        return Label(issued.command_id, self.prefix + self.spell(issued.command))
 
     def spell(self, command: Any) -> str:
         """``command`` as the ruleset writes it, or its fields when it cannot."""

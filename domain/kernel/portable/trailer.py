@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.commandlog import Game
-from domain.kernel.portable.chain import FORMAT, signed_bytes, state_digest
+from domain.kernel.portable.chain import FORMAT, signed_bytes
 from domain.kernel.portable.diff import Found, divergence
 from domain.kernel.portable.reader import Reader
 
 
-def check_end(reader: Reader, trailer: dict[str, Any] | None, game: Game | None, key: str | None) -> str:
-    """Check the end of a log read whole by ``reader``, whose game replayed
-    to ``game``; raise ``Found`` at the first divergence (CUT, TRAILER,
+def check_end(reader: Reader, trailer: dict[str, Any] | None, digest: str, key: str | None) -> str:
+    """Check the end of a log read whole by ``reader``, whose game (or
+    group of games) replayed to the final state ``digest``; raise ``Found`` at the first divergence (CUT, TRAILER,
     DIGEST, SIGNATURE). Returns the key that signed it, "" if none did."""
     last = reader.lines
     if trailer is None:
@@ -29,8 +28,6 @@ def check_end(reader: Reader, trailer: dict[str, Any] | None, game: Game | None,
                             ("final_state_digest", header_digest, trailer["final_state_digest"])):
         if want != got:
             raise Found(divergence(line, None, "TRAILER", f"{what} {want}", f"{what} {got}"))
-    assert game is not None
-    digest = state_digest(game.state)
     if digest != header_digest:
         raise Found(divergence(1, None, "DIGEST", f"final_state_digest {digest} (the replayed final state)",
                                header_digest))

@@ -2,37 +2,30 @@
 with the current rules of its ruleset (``redecide``), checks what undos
 restore (``undo``), the other streams' lines (``history``) and how the
 log ends (``trailer``), and reports the first place the log and the
-rules part ways."""
+rules part ways. A group log's games (``group``: a campaign with its
+battles) are replayed side by side in the same pass (``play``)."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
 
-from domain.kernel import fairness
-from domain.kernel.commandlog import CommandIssued, CommandUndone, Game, fold
+from domain.kernel.commandlog import CommandIssued, CommandUndone, Game
 from domain.kernel.errors import LogError
 from domain.kernel.games import GameApp
 from domain.kernel.portable.chain import state_digest
 from domain.kernel.portable.diff import Divergence, Found, divergence, reason
 from domain.kernel.portable.export import export_lines
 from domain.kernel.portable.history import OtherStreams
+from domain.kernel.portable.play import Play
 from domain.kernel.portable.parse import Source, opened, read_lines
 from domain.kernel.portable.progress import Progress, ticking
 from domain.kernel.portable.reader import ChainBroken, Entry, Reader
-from domain.kernel.portable.redecide import Referee, Step
 from domain.kernel.portable.trailer import check_end
-from domain.kernel.portable.undo import check_undone
 from domain.kernel.ruleset import Ruleset
 
-# The state attributes the header repeats (the ruleset contract).
-_STATE_KEYS = ("battle_id", "rules_version", "pack_id", "pack_hash")
-# Game states kept whole for the wording of an UNDO divergence (a digest of
-# every other one is kept: an undo is checked against it).
-_RECENT_STATES = 16
 
 
 class Report(msgspec.Struct, frozen=True, kw_only=True):
@@ -70,6 +63,16 @@ def verify_battle(app: GameApp, battle_id: str, *, key: str | None = None,
     return Check(app.pack_of(rs), key=key).run(lines)
 
 
+def verify_group(app: GameApp, lead_id: str, *, key: str | None = None,
+                 progress: Progress | None = None) -> Report:
+    """Verify a stored group of games (a campaign with its battles) through
+    its group log (``portable.group``), streaming."""
+    from domain.kernel.portable.export import group_lines
+
+    lines = enumerate(ticking(group_lines(app, lead_id), progress), start=1)
+    return Check(None, key=key, pack_of=app.pack_of).run(lines)
+
+
 def verify_log(data: Source, pack: Any = None, *, key: str | None = None,
                progress: Progress | None = None) -> Report:
     """Replay a log through the current rules of its ruleset, one line at a
@@ -101,8 +104,9 @@ def _unreadable(error: LogError) -> Divergence:
 
 class Check:
     """Verifies a log in one pass over its lines, holding only the command
-    being checked, the game so far, a digest of the game after each command
-    (what an undo must restore) and the other streams' states (``history``).
+    being checked, each game so far (``Play``: a log holds one game, a
+    group log several), a digest of each game after each command (what an
+    undo must restore) and the other streams' states (``history``).
 
     A command's lines are checked once its last line is read (the next
     command, a line of no command, or the trailer). Within a command the
@@ -116,6 +120,10 @@ class Check:
     when none is given (else the ruleset's own); ``on_header`` is called with
     the ruleset and the header once the header is read (import refuses a
     log whose streams exist).
+
+    Lines of other streams outside any command wait until the next line
+    that is not one of them: if it sets a game up, the run just before it
+    with its command id is that setup's prelude, and the rest is history.
     """
 
     def __init__(self, pack: Any, *, strict: bool = False, key: str | None = None,
@@ -127,22 +135,33 @@ class Check:
         self.pack_of = pack_of
         self.on_header = on_header
         self.reader = Reader()
-        self.rs: Ruleset | None = None
-        # ``referee`` and ``others`` are set when the setup's line opens the
-        # game (``_setup_opens``); every line that reads them comes after it.
-        self.referee: Referee
-        self.others: OtherStreams
+        self.rs: Ruleset | None = None  # the (lead) game's ruleset
+        self.plays: dict[str, Play] = {}  # game stream id -> its game, in the header's order
+        self.history: dict[str, list[Any]] = {}  # shared by the games: they write the same streams
         self.commands = 0
-        self.game: Game | None = None
+        self.play: Play | None = None  # the game of the command being read
         self.group: list[Entry] = []  # the game-stream lines of the command being read
         self.writes: list[Entry] = []  # its lines in other streams, after them
         self.closed = True  # no command is open to take writes
-        self.digests: dict[int, str] = {0: state_digest(None)}
-        self.recent: OrderedDict[int, Any] = OrderedDict()
+        self.pending: list[Entry] = []  # other streams' lines outside any command, not judged yet
         self.trailer: dict[str, Any] | None = None
-        self.setup_name = ""
         self.signed_by = ""
-        self.seed = SeedCheck()
+
+    @property
+    def lead(self) -> Play:
+        """The log's game (a group log's lead game: the header's)."""
+        assert self.rs is not None
+        return self.plays[str(self.rs.game_stream(self.reader.header["battle_id"]))]
+
+    @property
+    def game(self) -> Game | None:
+        """The (lead) game as replayed so far."""
+        return self.lead.game if self.plays else None
+
+    @property
+    def setup_name(self) -> str:
+        """The setup the (lead) game was set up with, once its setup is read."""
+        return self.lead.setup_name if self.plays else ""
 
     # -- the pass --------------------------------------------------------------
 
@@ -157,6 +176,7 @@ class Check:
                     elif item is not None:
                         self.trailer = item
                         self._close()
+                        self._flush()
                 if self.reader.lines == 0:
                     raise LogError(1, "the log is empty")
                 self._end()
@@ -171,227 +191,130 @@ class Check:
         return self._report(None)
 
     def _report(self, found: Divergence | None) -> Report:
+        seed = ""
+        if found is None and self.plays:
+            words = [(p.label, p.seed.words()) for p in self.plays.values()]
+            seed = words[0][1] if len(words) == 1 else "\n  ".join(f"{who}: {w}" for who, w in words)
         return Report(ok=found is None, lines=self.reader.lines, commands=self.commands, divergence=found,
-                      signed_by=self.signed_by if found is None else "",
-                      seed=self.seed.words() if found is None and self.rs is not None else "")
+                      signed_by=self.signed_by if found is None else "", seed=seed)
 
     def _header(self) -> None:
         header, rs = self.reader.header, self.reader.ruleset
         assert rs is not None
         self.rs = rs
-        if self.pack is None:
-            self.pack = self.pack_of(rs) if self.pack_of is not None else rs.pack()
-        if header["pack_hash"] not in rs.pack_hashes(self.pack):
-            if self.strict:
-                raise LogError(1, f"the log was played with pack {header['pack_id']} ({header['pack_hash']}),"
-                                  f" not the loaded pack {self.pack.id} ({self.pack.hash})")
-            raise Found(divergence(1, None, "PACK", f"pack {self.pack.id} ({self.pack.hash}), the one loaded",
-                                   f"pack {header['pack_id']} ({header['pack_hash']}):"
-                                   " the log cannot be re-decided"))
-        self.others = OtherStreams(rs, self.pack, self.reader.streams)
-        self.referee = Referee(rs, self.pack, self.others.companion)
+        if "games" in header:
+            from domain.kernel.portable import group
+
+            for game_id, (game_rs, entry) in group.check_games(header, rs).items():
+                self._add(game_rs, entry, game_id)
+        else:
+            self._add(rs, header, "")
         if self.on_header is not None:
             self.on_header(rs, header)
 
+    def _add(self, rs: Ruleset, entry: dict[str, Any], label: str) -> None:
+        """One game of the log, as the header (or its ``games``) names it."""
+        pack = self.pack
+        if pack is None:
+            pack = self.pack_of(rs) if self.pack_of is not None else rs.pack()
+        if entry["pack_hash"] not in rs.pack_hashes(pack):
+            if self.strict:
+                raise LogError(1, f"the log was played with pack {entry['pack_id']} ({entry['pack_hash']}),"
+                                  f" not the loaded pack {pack.id} ({pack.hash})")
+            raise Found(divergence(1, None, "PACK", f"pack {pack.id} ({pack.hash}), the one loaded",
+                                   f"pack {entry['pack_id']} ({entry['pack_hash']}):"
+                                   " the log cannot be re-decided"))
+        others = OtherStreams(rs, pack, self.reader.streams, self.history)
+        play = Play(rs, pack, entry, others, label)
+        self.plays[str(rs.game_stream(entry["battle_id"]))] = play
+
     def _entry(self, entry: Entry) -> None:
-        rs = self.rs
-        assert rs is not None
-        if entry.stream == rs.game_kind:
+        play = self.plays.get(str(entry.envelope.originator_id))
+        if play is not None:
             if isinstance(entry.event, (CommandIssued, CommandUndone)):
                 self.commands += 1
                 self._close()
-                if self.game is None:
-                    self._setup_opens(entry)
-                self.group, self.writes, self.closed = [entry], [], False
-            elif self.closed or self.writes:
-                if self.game is None and not self.group:
-                    self._setup_opens(entry)
+                self._flush(entry if play.game is None else None)
+                if play.game is None:
+                    play.setup_opens(entry)
+                if self.play is not None and self.play is not play:
+                    # Another game's turn: the one before keeps its digests, not its
+                    # last states whole, so a long campaign holds one game's.
+                    self.play.recent.clear()
+                self.play, self.group, self.writes, self.closed = play, [entry], [], False
+            elif self.closed or self.writes or self.play is not play:
+                if play.game is None and not (self.play is play and self.group):
+                    play.setup_opens(entry)
+                self._flush()
                 raise Found(divergence(entry.line, None, "LOG", "a game event right after its command's"
                                        " other game events", "a game event outside its command's run of lines"))
             else:
                 self.group.append(entry)
-        elif not self.closed and entry.envelope.command_id == self.group[0].envelope.command_id:
+        elif not self.closed and entry.envelope.command_id == self.group[0].envelope.command_id \
+                and not self._next_prelude(entry):
             self.writes.append(entry)
-        elif self.game is None and not self.group:
-            self.others.hold(entry)
         else:
             self._close()
-            self.others.other(entry)
-
-    def _setup_opens(self, first: Entry) -> None:
-        """The game stream must open with a setup command."""
-        rs = self.rs
-        assert rs is not None
-        if not (isinstance(first.event, CommandIssued) and isinstance(first.event.command, rs.setup_commands)):
-            setups = " or ".join(c.__name__ for c in rs.setup_commands)
-            raise LogError(first.line, f"the {rs.game_kind} stream must open with the {setups} command")
-
-    def _end(self) -> None:
-        rs = self.rs
-        assert rs is not None
-        if self.game is None and not self.group:
-            raise LogError(self.reader.lines + (0 if self.trailer else 1),
-                           f"the {rs.game_kind} stream is missing or has no setup")
-        self.signed_by = check_end(self.reader, self.trailer, self.game, self.key)
-
-    # -- one command -------------------------------------------------------------
+            self.pending.append(entry)
 
     def _close(self) -> None:
-        """Check the command just read, all its lines."""
-        group, writes = self.group, self.writes
+        """Check the command just read, all its lines (``Play.close``); a
+        setup takes the lines held just before it as its prelude."""
+        group, writes, play = self.group, self.writes, self.play
         self.group, self.writes, self.closed = [], [], True
-        if not group:
-            return
-        rs = self.rs
-        assert rs is not None
-        before = self.game
-        prelude: list[Entry] = []
-        if before is None:
-            prelude = self.others.split_pending(group[0])
-        try:
-            after = fold(rs, before, [e.envelope for e in group])
-        except Exception as e:  # noqa: BLE001 - a log's events may be anything
-            after, error = None, f"the game cannot replay this command's events: {e!r}"
+        if group and play is not None:
+            prelude: list[Entry] = []
+            if play.game is None:
+                prelude, self.pending = self.pending, []
+            play.close(group, writes, prelude)
+
+    def _next_prelude(self, entry: Entry) -> bool:
+        """Whether a line of the open command's id is, in a group log, the
+        start of the next game's setup prelude instead: the open command is
+        a setup too (setups share their id) and did not write that stream."""
+        if len(self.plays) < 2 or self.play is None or self.play.game is not None:
+            return False
+        issued = self.group[0].event
+        touched = {sid for sid, _ in getattr(issued, "touched", ())}
+        return str(entry.envelope.originator_id) not in touched
+
+    def _flush(self, setup: Entry | None = None) -> None:
+        """Judge the lines outside any command read so far: as history, but
+        for the prelude of ``setup`` (the run of its id just before it),
+        which its game keeps to check with the setup."""
+        pending, self.pending = self.pending, []
+        if setup is not None:
+            cut = len(pending)
+            while cut and pending[cut - 1].envelope.command_id == setup.envelope.command_id:
+                cut -= 1
+            pending, self.pending = pending[:cut], pending[cut:]
+        for entry in pending:
+            self._others_of(entry).other(entry)
+
+    def _others_of(self, entry: Entry) -> OtherStreams:
+        """The other streams of the game whose ruleset knows ``entry``'s stream."""
+        kind = entry.stream.partition(":")[0]
+        for play in self.plays.values():
+            if kind in {a.kind for a in play.rs.aggregates}:
+                return play.others
+        return self.lead.others
+
+    def _end(self) -> None:
+        from domain.kernel.portable import group
+
+        if not self.plays:
+            raise LogError(1, "the log has no header")
+        grouped = "games" in self.reader.header
+        if grouped and self.trailer is None:
+            check_end(self.reader, None, "", self.key)  # a group log cut short: the cut, not the games it lost
+        for play in self.plays.values():
+            if play.game is None:
+                raise LogError(self.reader.lines + (0 if self.trailer else 1),
+                               f"the {play.rs.game_kind} stream{play.of} is missing or has no setup")
+        if not grouped:
+            final = state_digest(self.lead.game.state)  # type: ignore[union-attr]
         else:
-            error = "the game has no state after this command"
-        if before is None:
-            if after is None:
-                raise LogError(group[0].line, f"the setup does not replay: {error}")
-            self._check_setup_state(group, after)
-        if after is None:
-            raise Found(divergence(group[0].line, None, "REPLAY", "events that replay", error))
-        step = Step(group, before, after, writes)
-        found = [d for d in (self.others.check_prelude(step, prelude, self.referee.label), self._check_command(step),
-                             self.others.replay_writes(step, self.referee.spell),
-                             self.seed.check(rs, step, self.referee.label)) if d is not None]
-        if found:
-            raise Found(min(found, key=lambda d: d.line))  # min() keeps the first of a tie
-        self.game = after
-        self.digests[after.version] = state_digest(after.state)
-        self.recent[after.version] = after.state
-        if len(self.recent) > _RECENT_STATES:
-            self.recent.popitem(last=False)
-
-    def _check_setup_state(self, group: list[Entry], after: Game) -> None:
-        """The setup's outcome is the game the header names."""
-        header = self.reader.header
-        for key in _STATE_KEYS:
-            if getattr(after.state, key, None) != header[key]:
-                raise LogError(group[-1].line, f"the setup's {key} {getattr(after.state, key, None)!r}"
-                                               f" is not the header's {header[key]!r}")
-        command = group[0].event.command
-        self.setup_name = str(getattr(command, "setup", "") or getattr(command, "scenario", ""))
-
-    def _check_command(self, step: Step) -> Divergence | None:
-        head = step.group[0]
-        if isinstance(head.event, CommandIssued):
-            found = self.referee.check_issued(step)
-        else:
-            found = check_undone(step, self.referee.spell, self.digests, self.recent)
-        if found:
-            return found
-        # Ids are given by the application (c or u and the version of the
-        # command's first line): one edited by hand is an edit.
-        expected_id = ("c" if isinstance(head.event, CommandIssued) else "u") + str(head.envelope.originator_version)
-        if head.envelope.command_id != expected_id:
-            return divergence(head.line, None, "LOG", f"command id {expected_id!r}"
-                              " (c or u and the version of its first line)",
-                              f"command id {head.envelope.command_id!r}")
-        return None
-
-
-class SeedCheck:
-    """The commitment to a game's seed against its reveal
-    (``domain.kernel.fairness``): the setup's commitment must be the hash
-    of the seed the game was set up with and its salt (SEED-1); the command
-    that ends the game reveals the seed and salt (SEED-2), which must hash
-    to the commitment (SEED-1) and be the seed every roll and draw derived
-    from (SEED-2); no other command reveals it."""
-
-    def __init__(self) -> None:
-        self.commitment = ""
-        self.committed_at = 0
-        self.revealed_at = 0
-
-    def check(self, rs: Ruleset, step: Step, label: Callable[[CommandIssued], Any]) -> Divergence | None:
-        head = step.group[0]
-        issued = head.event
-        if not isinstance(issued, CommandIssued):
-            if self.revealed_at and step.after is not None and not rs.summary(step.after.state).over:
-                self.revealed_at = 0  # a forced undo took the end back: the game goes on, with its seed known
-            return None
-        if not (self.commitment or issued.commitment or issued.salt or issued.revealed):
-            return None  # a game set up before seeds were committed
-        line, name = head.line, _Lazy(label, issued)  # spelled only for a divergence
-        if step.before is None:
-            return self._setup(step, issued, line, name)
-        if issued.commitment or issued.salt:
-            return divergence(line, name(), fairness.COMMITTED, "a commitment in the setup's line only",
-                              f"commitment {issued.commitment!r} on a later command")
-        ended = rs.summary(step.after.state).over and not rs.summary(step.before.state).over
-        reveal = issued.revealed
-        if reveal is None:
-            if ended and self.commitment:
-                return divergence(line, name(), fairness.REVEALED, "the seed and salt revealed with the command"
-                                  " that ends the game", "no reveal")
-            return None
-        if not ended:
-            return divergence(line, name(), fairness.REVEALED, "a reveal only with the command that ends the game",
-                              f"seed {reveal.seed} revealed while the game goes on")
-        if not self.commitment:
-            return divergence(line, name(), fairness.COMMITTED, "a reveal only of a seed committed at the setup",
-                              f"seed {reveal.seed} revealed, no commitment at the setup")
-        if not fairness.matches(self.commitment, reveal.seed, reveal.salt):
-            hashed = _hashed(reveal.seed, reveal.salt)
-            return divergence(line, name(), fairness.COMMITTED,
-                              f"a seed and salt that hash to the commitment of line {self.committed_at},"
-                              f" {self.commitment}",
-                              f"seed {reveal.seed} with salt {reveal.salt!r}, which hash to {hashed}: the reveal"
-                              " does not match the commitment")
-        used = fairness.seed_of(step.before.state)
-        if reveal.seed != used:
-            return divergence(line, name(), fairness.REVEALED, f"seed {used}, the one every roll and draw derived"
-                              " from", f"seed {reveal.seed} revealed")
-        self.revealed_at = line
-        return None
-
-    def _setup(self, step: Step, issued: CommandIssued, line: int, name: Any) -> Divergence | None:
-        if issued.revealed is not None:
-            return divergence(line, name(), fairness.REVEALED, "no reveal at the setup", "a reveal at the setup")
-        if not issued.commitment and not issued.salt:
-            return None  # set up before seeds were committed
-        seed = fairness.seed_of(step.after.state)
-        if seed is None or not fairness.matches(issued.commitment, seed, issued.salt):
-            return divergence(line, name(), fairness.COMMITTED, "a commitment that is the hash of the game's seed"
-                              " and the salt beside it",
-                              f"commitment {issued.commitment!r}, but seed {seed} with salt {issued.salt!r}"
-                              f" hash to {_hashed(seed, issued.salt)}")
-        self.commitment, self.committed_at = issued.commitment, line
-        return None
-
-    def words(self) -> str:
-        """What verification found of the seed, in a line."""
-        if not self.commitment:
-            return "seed: no commitment (a game set up before seeds were committed)"
-        if not self.revealed_at:
-            return (f"seed: committed at line {self.committed_at} ({fairness.short(self.commitment)}),"
-                    " not yet revealed: the game goes on")
-        return (f"seed: revealed at line {self.revealed_at}; it matches the commitment of line"
-                f" {self.committed_at} ({fairness.short(self.commitment)}) and every roll and draw derived from it")
-
-
-class _Lazy:
-    """A command's label, spelled when first asked for."""
-
-    def __init__(self, label: Callable[[CommandIssued], Any], issued: CommandIssued) -> None:
-        self.label, self.issued = label, issued
-
-    def __call__(self) -> Any:
-        return self.label(self.issued)
-
-
-def _hashed(seed: Any, salt: Any) -> str:
-    try:
-        return fairness.commit(int(seed), str(salt))
-    except (ValueError, TypeError, OverflowError):
-        return "nothing (not a seed and a salt of hex digits)"
+            for play in self.plays.values():
+                play.check_digest()
+            final = group.group_digest([state_digest(p.game.state) for p in self.plays.values()])  # type: ignore[union-attr]
+        self.signed_by = check_end(self.reader, self.trailer, final, self.key)

@@ -36,7 +36,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -156,7 +156,11 @@ def _answers(conn: psycopg.Connection, within: float) -> bool:
     the waiting query, which then fails, and the pool connects afresh
     (bounded by the connect timeout)."""
     done = threading.Lock()  # held by whichever comes first: the answer or the cut
-    timer = threading.Timer(within, lambda: done.acquire(blocking=False) and _sever(conn))
+    def cut() -> None:
+        if done.acquire(blocking=False):
+            _sever(conn)
+
+    timer = threading.Timer(within, cut)
     timer.daemon = True
     timer.start()
     try:
@@ -188,7 +192,7 @@ class Datastore(PostgresDatastore):
     statement_timeout: int = 0
 
     @contextmanager
-    def get_connection(self) -> Iterator[psycopg.Connection]:
+    def get_connection(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
         try:
             with super().get_connection() as conn:
                 yield conn
@@ -216,7 +220,7 @@ class _CreatesSafely:
     """``create_table`` that is quick when the tables exist and serialised
     (advisory lock) when they do not."""
 
-    datastore: Datastore
+    datastore: Any  # our Datastore, as the library's recorders hold it
     events_table_name: str
     stored_event_type_name: str
 
@@ -242,7 +246,7 @@ class _CreatesSafely:
             row = conn.execute(
                 "SELECT to_regclass(%s) IS NULL OR to_regtype(%s) IS NULL AS missing", (table, kind)
             ).fetchone()
-        return bool(row["missing"])  # type: ignore[index]
+        return bool(row["missing"])
 
 
 class AggregateRecorder(_CreatesSafely, PostgresAggregateRecorder):
@@ -279,21 +283,21 @@ class Factory(PostgresFactory):
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
-        ds = self.datastore
+        ds = cast(Datastore, self.datastore)
         statement_timeout = _seconds(self.env.get(STATEMENT_TIMEOUT) or "0", STATEMENT_TIMEOUT)
         connect_timeout = _seconds(self.env.get(self.POSTGRES_CONNECT_TIMEOUT) or "5",
                                    self.POSTGRES_CONNECT_TIMEOUT)
         # The library builds its datastore itself; give it our behaviour.
         ds.__class__ = Datastore
         ds.statement_timeout = statement_timeout
-        kwargs = dict(ds.pool.kwargs or {})
+        kwargs = dict(ds.pool.kwargs or {})  # type: ignore[arg-type]  # a dict where the library made the pool
         kwargs["options"] = (
             f"-c statement_timeout={statement_timeout * 1000}"
             f" -c lock_timeout={ds.lock_timeout * 1000}"
         )
         kwargs["application_name"] = "rulekeeper"
         kwargs.update(client_bounds(self.env))
-        ds.pool = SimplePool(kwargs, ds.after_connect_func(), connect_timeout)  # type: ignore[assignment]
+        ds.pool = SimplePool(kwargs, ds.after_connect_func(), connect_timeout)  # type: ignore[assignment]  # ours, in the library's place
 
 
 def client_bounds(env: Any) -> dict[str, int]:

@@ -223,7 +223,7 @@ def _own_turn(d: Decision, hero: Hero, ability: ClassAbility) -> None:
 def _mark(d: Decision, ability: ClassAbility) -> str:
     """What CLASS-2 remembers: an Action or a move once per turn, an Innate
     or Enduring reroll (or an Innate move) once per engage."""
-    t = d.state.turn
+    t = d.state.acting
     per_engage = ability.timing is not T.ACTION and (
         ability.effect.kind is K.REROLL or ability.timing is T.INNATE)
     return f"{ability.id}@{t.engages}" if per_engage else ability.id
@@ -252,7 +252,7 @@ def _form_change(d: Decision, hero: Hero, ability: ClassAbility, change: bool) -
 def _innate_ready(d: Decision, hero: Hero, ability: ClassAbility) -> None:
     """An Innate move follows an engage this turn, in the form it names."""
     s = d.state
-    if ability.effect.kind is K.MOVE and (s.turn.engages == 0 or s.phase is not Phase.ADVENTURER_TURN):
+    if ability.effect.kind is K.MOVE and (s.acting.engages == 0 or s.phase is not Phase.ADVENTURER_TURN):
         raise RuleViolation("CLASS-2a", f"{ability.name} is used after an engage this turn")
     if ability.effect.kind is K.REROLL and ability.form is not None and s.pending.form is not ability.form:
         raise RuleViolation("CLASS-2a", f"{ability.name} rerolls an engage in {ability.form.value} form only")
