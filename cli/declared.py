@@ -301,7 +301,7 @@ class SetupCommand(_Declared):
         self.surface = surface
         self.setup = setup
         details = f"\n\n{setup.details}" if setup.details else ""
-        params = [_shown(p, None) for p in setup.params]
+        params = [_shown(p, None) for p in setup.verb.params]
         super().__init__(setup.name, f"{setup.summary}{details}", setup.summary, None,
                          params + _global_params(None))
 

@@ -40,7 +40,7 @@ def seen(s: Session, game: Game) -> Any:
         return s.app.rules_context(battle_id, None if game.version >= latest.version else game.version)
 
     return Seen(app=s.app, state=game.state, version=game.version, name=s.app.called(battle_id),
-                pack=s.app.pack_of(rs), context=context)
+                pack=s.app.pack_for(rs, game.state), context=context)
 
 
 def show(s: Session, game: Game, full: bool = True) -> None:
@@ -156,7 +156,7 @@ def narration(s: Session, result: Result, state: Any) -> list[str]:
     from domain.kernel.narration import Narrator
 
     rs = s.app.ruleset(result.battle.state.battle_id)
-    pack = s.app.pack_of(rs)
+    pack = s.app.pack_for(rs, result.battle.state)
     setup = state is None
     narrator = Narrator(rs, pack, state, words=lambda _: _undone_words(s, rs))
     lines = [narrator(event) for event in result.events if not isinstance(event, CommandIssued)]

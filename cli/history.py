@@ -129,7 +129,7 @@ def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]
     reverted with ``scan.words``."""
     from domain.kernel.narration import Narrator
 
-    pack = s.app.pack_of(rs)
+    pack = s.app.pack_for(rs, s.app.battle(s.game_id).state)
     written = scan.companions
     narrator = Narrator(rs, pack, words=lambda command_id: scan.words.get(command_id, LAST_COMMAND))
     pending: Any = None  # each event is narrated once the next is read: a command's last one is known so

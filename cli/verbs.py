@@ -159,6 +159,9 @@ def set_up(s: Session, surface: Surface, setup: Setup, words: list[str]) -> None
     named, words = _pull(words, ("--battle", "-b") + (() if "--name" in declared else ("--name",)))
     _, fields = _read(setup.verb, words)
     fields = _read_files(setup.verb, fields)
+    given_pack = fields.pop("pack", None)
+    if given_pack:
+        _use_pack(s, surface, given_pack)
     if named is not None and "name" not in fields:
         fields["name"] = named
     if "name" not in fields and s.battle:
@@ -174,6 +177,21 @@ def set_up(s: Session, surface: Surface, setup: Setup, words: list[str]) -> None
     else:  # a game that is not a battle (a campaign) never becomes the current battle
         s.set_game(game_id)
     report(s, result, None, full=True)
+
+
+def _use_pack(s: Session, surface: Surface, given: str) -> None:
+    """``--pack DIR|NAME``: the pack read and checked as the starter pack
+    is (a refusal names the file and line, and nothing is written), a copy
+    kept under its hash for replay, undo and verify, and the game set up
+    with it."""
+    from domain.kernel.stores import pack_dirs
+    from domain.kernel.ruleset import load
+
+    rs = load(surface.ruleset)
+    files = pack_dirs.read(pack_dirs.locate(given))
+    pack = rs.load_pack(files)
+    pack_dirs.keep(files, pack.hash)
+    s.app.use_pack(rs, pack)
 
 
 MAX_FILE = 1024 * 1024  # bytes of a file named on the command line (a sheet): more is refused

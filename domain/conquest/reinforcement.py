@@ -11,7 +11,7 @@ from domain.kernel.errors import MalformedCommand, RuleViolation
 
 from .catalog import AUTO, NO
 from .commands import ChooseArrival, PickArrivals
-from .decision import Decision
+from .decision import Decision, typed_faces
 from .events import PlayPassed, ReinforcementsRolled, RegimentsArrived
 from .board import ability_bonus
 from .state import ConquestState, Regiment
@@ -91,15 +91,7 @@ def choose_arrival(d: Decision, cmd: ChooseArrival) -> None:
 
 
 def _faces(d: Decision, cmd: ChooseArrival, n: int) -> tuple[int, ...]:
-    if not d.state.physical_dice:
-        if cmd.faces is not None:
-            raise MalformedCommand("faces are typed only when the battle uses physical dice")
-        return ()
-    if cmd.faces is None or len(cmd.faces) != n:
-        raise MalformedCommand(f"type the faces of {n} Reinforcement dice, in Class order")
-    if any(not 1 <= f <= DIE for f in cmd.faces):
-        raise MalformedCommand(f"a D6 face is 1 to {DIE}")
-    return tuple(cmd.faces)
+    return typed_faces(d.state, cmd.faces, n, "REINF-6", "the Reinforcement Rolls, in Class order") or ()
 
 
 def pick_arrivals(d: Decision, cmd: PickArrivals) -> None:

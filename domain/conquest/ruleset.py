@@ -3,6 +3,7 @@ subclass whose instance ``domain/conquest/__init__.py`` registers."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from domain.kernel.errors import MalformedCommand, NotFound
@@ -17,7 +18,7 @@ from .citations import cited_rule
 from .commands import ConquestCommand, StartConquest
 from .context import RulesContext, context_for
 from .decision import faces_at
-from .packs import starter_pack
+from .packs import parse_pack, starter_pack
 from .state import ConquestState
 from .vocab import RULES_VERSION, Phase
 
@@ -40,6 +41,9 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
 
     def pack(self) -> Pack:
         return starter_pack()
+
+    def load_pack(self, files: Mapping[str, bytes]) -> Pack:
+        return parse_pack(files)
 
     def context(self, pack: Pack, state: ConquestState) -> RulesContext:
         if (pack.id, pack.hash) != (state.pack_id, state.pack_hash):

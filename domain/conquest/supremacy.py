@@ -3,16 +3,16 @@ Supremacy Phase (SUP-1 to SUP-11)."""
 
 from __future__ import annotations
 
-from domain.kernel.errors import MalformedCommand, RuleViolation
+from domain.kernel.errors import RuleViolation
 
 from .board import on_battlefield
 from .catalog import Ability
 from .commands import ChooseFirstPlayer, DeclareAbility, OrderStack, RollOff
 from .context import RulesContext
-from .decision import Decision
+from .decision import Decision, typed_faces
 from .events import AbilityDeclared, FirstPlayerChosen, PlayPassed, StackOrdered, SupremacyRolled
 from .state import ConquestState
-from .vocab import DIE, SCORE_MAX, SCORE_MIN, AbilityKind, Phase, Step, Where
+from .vocab import SCORE_MAX, SCORE_MIN, AbilityKind, Phase, Step, Where
 from . import activation
 
 
@@ -52,14 +52,8 @@ def scores(state: ConquestState, faces: tuple[int, int]) -> tuple[int, int]:
 
 
 def roll_off(d: Decision, cmd: RollOff) -> None:
-    if d.state.physical_dice:
-        if cmd.faces is None or len(cmd.faces) != 2 or any(not 1 <= f <= DIE for f in cmd.faces):
-            raise MalformedCommand(f"type both roll-off faces, each 1 to {DIE}")
-        faces, counter = tuple(cmd.faces), d.state.rng
-    else:
-        if cmd.faces is not None:
-            raise MalformedCommand("faces are typed only when the battle uses physical dice")
-        faces, counter = d.roll(2)
+    typed = typed_faces(d.state, cmd.faces, 2, "SUP-1", "both players' roll-off dice")
+    faces, counter = (typed, d.state.rng) if typed is not None else d.roll(2)
     first, second = faces  # two faces either way: checked above, or rolled
     a, b = scores(d.state, (first, second))
     lower = -1 if a == b else (0 if a < b else 1)

@@ -92,6 +92,7 @@ class GameApp(EventSourcedApp):
                  packs: dict[str, Any] | None = None, *, read_only: bool = False):
         super().__init__(store=store, env=env, read_only=read_only)
         self._packs: dict[str, Any] = dict(packs or {})
+        self._known: dict[str, list[Any]] = {}  # packs used in this application, by namespace (``pack_for``)
         self._latest: OrderedDict[str, Game] = OrderedDict()
         self._rulesets: dict[str, Ruleset] = {}
         self._companions: dict[UUID, tuple[int, Any]] = {}  # stream -> (version, state)
@@ -106,6 +107,55 @@ class GameApp(EventSourcedApp):
         if pack is None:
             pack = self._packs[rs.namespace] = rs.pack()
         return pack
+
+    def use_pack(self, ruleset: str | Ruleset, pack: Any) -> None:
+        """Play the games this application sets up for ``ruleset`` with
+        ``pack`` (`rk new --pack`); games set up before keep theirs."""
+        rs = ruleset if isinstance(ruleset, Ruleset) else registry.load(ruleset)
+        self._packs[rs.namespace] = pack
+        self._known.setdefault(rs.namespace, []).append(pack)
+
+    def pack_for(self, rs: Ruleset, state: Any) -> Any:
+        """The pack game ``state`` was set up with, by the hash its setup
+        recorded: the one in use, one used before in this application, or
+        one under ``$RULEKEEPER_HOME/packs`` (``pack_dirs``); NotFound,
+        naming the hash, when none of them is it."""
+        recorded = getattr(state, "pack_hash", None)
+        if recorded is None:
+            return self.pack_of(rs)
+        found = self.pack_by_hash(rs, recorded)
+        if found is None:
+            raise NotFound(f"{getattr(state, 'battle_id', 'this game')} was played with content pack "
+                           f"{getattr(state, 'pack_id', '?')} {recorded}, which is not here: put its folder in "
+                           f"$RULEKEEPER_HOME/packs/")
+        return found
+
+    def pack_by_hash(self, rs: Ruleset, recorded: str) -> Any:
+        """The pack of ``rs`` whose content hash is ``recorded`` (as
+        ``pack_for`` finds it), or None."""
+        pack = self.pack_of(rs)
+        if recorded in rs.pack_hashes(pack):
+            return pack
+        for known in self._known.get(rs.namespace, ()):
+            if recorded in rs.pack_hashes(known):
+                return known
+        found = self._pack_on_disk(rs, recorded)
+        if found is not None:
+            self._known.setdefault(rs.namespace, []).append(found)
+        return found
+
+    def _pack_on_disk(self, rs: Ruleset, recorded: str) -> Any:
+        from domain.kernel.stores import pack_dirs
+        from domain.kernel.errors import ContentError
+
+        for folder in pack_dirs.candidates(recorded):
+            try:
+                pack = rs.load_pack(pack_dirs.read(folder))
+            except (ContentError, MalformedCommand, OSError, NotImplementedError):
+                continue  # not a pack of this ruleset, or not a valid one: not the one recorded
+            if recorded in rs.pack_hashes(pack):
+                return pack
+        return None
 
     def ruleset(self, battle_id: str) -> Ruleset:
         """The ruleset battle ``battle_id`` is played under; NotFound if none
@@ -131,7 +181,7 @@ class GameApp(EventSourcedApp):
         A game whose rules read companion aggregates (``Ruleset.companions``)
         needs ``rules_context`` instead, which knows where it stands."""
         rs = self.ruleset_of_state(state)
-        return rs.context(self.pack_of(rs), state)
+        return rs.context(self.pack_for(rs, state), state)
 
     def rules_context(self, battle_id: str, version: int | None = None) -> Any:
         """The rules context of game ``battle_id`` now, or at ``version``:
@@ -141,7 +191,7 @@ class GameApp(EventSourcedApp):
         return self._rules_context(rs, self.battle(battle_id, version).state, version)
 
     def _rules_context(self, rs: Ruleset, state: Any, version: int | None, command: Any = None) -> Any:
-        return registry.rules_context(rs, self.pack_of(rs), state,
+        return registry.rules_context(rs, self.pack_for(rs, state), state,
                                       lambda kind, stream: self.companion(rs, kind, stream, version), command)
 
     def companion(self, rs: Ruleset, kind: str, stream: UUID, version: int | None = None) -> Any:

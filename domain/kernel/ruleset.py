@@ -193,6 +193,12 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
         """The default content pack (an object with ``id`` and ``hash``)."""
         raise NotImplementedError
 
+    def load_pack(self, files: Mapping[str, bytes]) -> Pack:
+        """A content pack from the raw bytes of its files, by name, checked
+        exactly as the starter pack is (a ``ContentError`` names the file,
+        the line and why). For `rk new --pack`."""
+        raise NotImplementedError
+
     def pack_hashes(self, pack: Pack) -> tuple[str, ...]:
         """The content hashes a game played with ``pack`` may record (its
         setup event's ``pack_hash``): the pack's own by default; a ruleset

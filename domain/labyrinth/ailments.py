@@ -27,7 +27,8 @@ def check(d: Decision, who: str, target_value: int, kind: str, purpose: str) -> 
     sdef = stats(c, d.pack).sdef
     boost = reactions.spend(d, c, f"{purpose} {kind} against {target_value}")
     rolled = roll_spending(d, who, boost, lambda kept, absolute: absolute == "success" or (
-        absolute != "failure" and sum(kept) + sdef >= target_value))
+        absolute != "failure" and sum(kept) + sdef >= target_value),
+        rule="SUPPRESS-2", what=f"Suppression defense: {purpose} {kind} against {target_value}")
     d.emit(ev.SuppressionRolled(who=who, kind=kind, purpose=purpose, target_value=target_value,
                                 faces=rolled.faces, counter=rolled.counter,
                                 total=sum(rolled.kept or rolled.faces) + sdef, success=rolled.ok,
@@ -74,7 +75,7 @@ def inflict(d: Decision, source: str, who: str, kind: Ailment | Bind, target_val
 def roll_turn(d: Decision, who: str, kind: Ailment) -> None:
     """The 1D6 of Paralysis, Fear or Confusion: 1-3 loses the turn (or, for
     Confusion, turns its action on its own row)."""
-    faces, counter = d.roll(1)
+    faces, counter = d.roll(1, who=who, rule=f"AILMENT-{kind.name}", what=f"{kind.value}: 1-3 loses the turn")
     lost = faces[0] <= 3
     d.emit(ev.AilmentRolled(who=who, ailment=kind.value, faces=faces, counter=counter, lost=lost))
     if lost and kind is Ailment.CONFUSE:

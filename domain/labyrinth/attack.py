@@ -97,7 +97,7 @@ def hit_check(d: Decision, a: Combatant, t: Combatant, mode: str,
     def lands(kept: tuple[int, ...], result: str) -> bool:
         return result == "success" or (result != "failure" and sum(kept) + bonus >= st.evasion)
 
-    check = roll_check(d, a.id, lands)
+    check = roll_check(d, a.id, lands, rule="ATTACK-3", what=f"attack roll against {t.id}")
     total = sum(check.kept or check.faces) + bonus
     d.emit(ev.AttackRolled(attacker=a.id, target=t.id, mode=mode, faces=check.faces, counter=check.counter,
                            total=total, evasion=st.evasion, hit=check.ok, absolute=check.absolute, fp=check.fp,
@@ -116,7 +116,7 @@ def damage(d: Decision, a: Combatant, t: Combatant, effect: SkillEffect | None, 
     if n <= 0 and not d.state.options.zero_dice_deal_nothing:
         n = 1  # without the OQ 1 reading a damage roll is never empty
     res = resistance(st, attributes)
-    faces, counter, critical = _damage_dice(d, max(n, 0), sa.crit_margin)
+    faces, counter, critical = _damage_dice(d, a.id, max(n, 0), sa.crit_margin)
     dealt = sum(1 for f in faces if f > res)
     amount, why = dealt, []
     if guard is not None:
@@ -137,7 +137,7 @@ def damage(d: Decision, a: Combatant, t: Combatant, effect: SkillEffect | None, 
         curse(d, a.id, amount // 2)
 
 
-def _damage_dice(d: Decision, n: int, margin: int) -> tuple[tuple[int, ...], int, bool]:
+def _damage_dice(d: Decision, who: str, n: int, margin: int) -> tuple[tuple[int, ...], int, bool]:
     """``n`` damage dice, and 4 more on a critical (CRIT-1, CRIT-2): the
     faces, their counter, whether it was a critical. No dice, no damage
     (OQ 1). By default the 4 extra dice make no further critical (OQ 2);
@@ -145,13 +145,13 @@ def _damage_dice(d: Decision, n: int, margin: int) -> tuple[tuple[int, ...], int
     counter = d.state.rng
     if n <= 0:
         return (), counter, False
-    faces, counter = d.roll(n)
+    faces, counter = d.roll(n, who=who, rule="DAMAGE-1", what="damage dice")
     judged, critical = faces, False
     for _ in range(CRITICAL_CHAIN_LIMIT):
         if judged.count(6) - judged.count(1) < margin:
             break
         critical = True
-        faces, counter = d.roll(len(faces) + CRITICAL_DICE)
+        faces = d.more(faces, CRITICAL_DICE, who=who, rule="CRIT-2", what="a critical's extra damage dice")
         judged = faces[-CRITICAL_DICE:]
         if d.state.options.critical_dice_never_crit:
             break

@@ -34,7 +34,8 @@ def board(seen: Any) -> dict[str, Any]:
     return {"kind": "rows", "turn": s.turn, "round": s.turn, "phase": s.phase.value, "waits_for": who,
             "awaited": awaited, "acting": s.acting or None,
             "question": None if q is None else {"kind": q.kind, "who": q.who, "attacker": q.attacker,
-                                                "skills": list(q.skills), "check": q.check},
+                                                "skills": list(q.skills), "check": q.check, "dice": q.dice,
+                                                "rule": q.rule},
             "window": s.window or None, "queue": list(s.queue),
             "outcome": s.termination.value if s.termination is not None else None,
             "sides": [{"side": side, "rows": {row.value: [_card(s, pack, c) for c in _row(s, pc, row)]

@@ -48,7 +48,8 @@ def drops(d: Decision) -> None:
         kind = d.pack.enemies.get(enemy.kind)
         if kind is None or not kind.drops or enemy.placer:  # a token is no defeated Enemy
             continue
-        faces, counter = d.roll(2)
+        # the GM rolls a drop (facts: Drops), cited by the rule of the battle against Enemies
+        faces, counter = d.roll(2, who=enemy.id, rule="ENEMY-2", what=f"drop roll of {enemy.id}")
         total = sum(faces)
         lines = [line for line in kind.drops if total >= line.roll]
         item = max(lines, key=lambda line: line.roll).item if lines else ""

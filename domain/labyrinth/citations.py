@@ -25,6 +25,7 @@ _COMMAND_RULES: dict[type, str] = {
     cmd.Hold: "ORDER-3",
     cmd.React: "PASSIVE-2",
     cmd.SpendFp: "FUMBLE-2",
+    cmd.TypeFaces: "",  # the roll's own rule: its question's (``ReactionAsked.rule``)
 }
 
 _DECLARED = {"move": "STANDBY-2", "swap": "STANDBY-4", "skill": "STANDBY-5", "defend": "STANDBY-6",
@@ -97,8 +98,8 @@ _RULES: dict[type, str | Callable[[Any], str]] = {
     ev.AttackRolled: lambda e: _MODES.get(e.mode, "HIT-1"),
     ev.DamageRolled: _damage,
     ev.PassiveUsed: "PASSIVE-3",
-    ev.ReactionAsked: lambda e: "FUMBLE-2" if e.kind == "fp" else "PASSIVE-1",
-    ev.ReactionChosen: lambda e: "FUMBLE-2" if e.kind == "fp" else "PASSIVE-2",
+    ev.ReactionAsked: lambda e: e.rule if e.kind == "faces" else "FUMBLE-2" if e.kind == "fp" else "PASSIVE-1",
+    ev.ReactionChosen: lambda e: "" if e.kind == "faces" else "FUMBLE-2" if e.kind == "fp" else "PASSIVE-2",
     ev.HpLost: _hp_lost,
     ev.Incapacitated: "",
     ev.Healed: "HEAL-3",

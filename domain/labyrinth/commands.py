@@ -122,24 +122,35 @@ class Attack(Command, frozen=True, kw_only=True):
     (MAIN-2). ``fp``: FP spent on its hit check for as many extra dice (the
     best 2 kept); ``reroll``: reroll that check once if it fails, for FP
     (facts: Fills FUMBLE-2). ``actor`` "": the one acting now, which `rk
-    attack TARGET` fills in before the command is given."""
+    attack TARGET` fills in before the command is given. ``faces``: with
+    physical dice, the faces of its hit check, 1 to 6 (2, plus one per FP
+    die); the rolls after it are typed when asked (``TypeFaces``)."""
 
     actor: str = ""
     target: str
     fp: int = 0
     reroll: bool = False
+    faces: tuple[int, ...] | None = None
+
+    # Added with physical dice: logs from before hold Attack without it.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"faces"})
 
 
 class UseSkill(Command, frozen=True, kw_only=True):
     """Main: use a Main-action skill (MAIN-4); ``target`` "" for itself or a
     whole side, a row member's id for a skill aimed at a row. ``fp`` and
-    ``reroll`` as for ``Attack``, on its activation roll (or first hit check)."""
+    ``reroll`` as for ``Attack``, on its activation roll (or first hit
+    check); so are ``faces``, that roll's typed off physical dice."""
 
     actor: str
     skill: str
     target: str = ""
     fp: int = 0
     reroll: bool = False
+    faces: tuple[int, ...] | None = None
+
+    # Added with physical dice: logs from before hold UseSkill without it.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"faces"})
 
 
 class UseItem(Command, frozen=True, kw_only=True):
@@ -181,8 +192,17 @@ class SpendFp(Command, frozen=True, kw_only=True):
     reroll: bool = False
 
 
+class TypeFaces(Command, frozen=True, kw_only=True):
+    """Physical dice (the ``physical_dice`` option): the ``faces`` (1 to 6)
+    the real dice show, for the roll the battle waits for, whoever rolls
+    it (``actor`` "": the roller asked, which `rk roll` fills in)."""
+
+    actor: str = ""
+    faces: tuple[int, ...]
+
+
 LabyrinthCommand = (StartLabyrinth | Move | SwapWeapons | UseStandbySkill | FullDefense | Escape | Pass
-                    | Attack | UseSkill | UseItem | EnemyAct | Hold | React | SpendFp)
+                    | Attack | UseSkill | UseItem | EnemyAct | Hold | React | SpendFp | TypeFaces)
 
 STANDBY_COMMANDS = (Move, SwapWeapons, UseStandbySkill, FullDefense, Escape, Pass)
 MAIN_COMMANDS = (Attack, UseSkill, UseItem, Pass, Hold)

@@ -10,8 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.kernel import rng
+from domain.kernel.errors import RuleViolation
 
 from .catalog import Pack
+from msgspec.structs import replace
+
+from .event_base import Rolled
 from .events import LabyrinthEvent
 from .evolve import evolve
 from .state import LabyrinthState
@@ -23,13 +27,14 @@ class NeedReaction(Exception):
     given yet: a passive action against an attack roll on ``who``
     (``ask_passives``), or (``kind`` "fp") the FP ``who`` spends on its
     ``check`` (``ask_fp``). The step being resolved is set aside and the
-    question asked (``reactions.py``)."""
+    question asked (``reactions.py``). ``kind`` "faces": ``who``'s roll of
+    ``dice`` D6 under ``rule`` waits for the faces typed off real dice."""
 
     def __init__(self, who: str, attacker: str = "", mode: str = "", skills: tuple[str, ...] = (),
-                 kind: str = "passive", check: str = "") -> None:
+                 kind: str = "passive", check: str = "", dice: int = 0, rule: str = "") -> None:
         super().__init__(f"{who} is asked: {kind} {check or attacker}")
         self.who, self.attacker, self.mode, self.skills = who, attacker, mode, skills
-        self.kind, self.check = kind, check
+        self.kind, self.check, self.dice, self.rule = kind, check, dice, rule
 
 
 @dataclass(frozen=True)
@@ -74,15 +79,53 @@ class Decision:
         # and how many are used.
         self.answers: tuple = ()
         self.asked = 0
+        # Faces the command gave for its first roll (``--faces``, physical dice), until rolled.
+        self.carried: tuple[int, ...] | None = None
 
     def emit(self, event: LabyrinthEvent) -> None:
+        if isinstance(event, Rolled) and self.state.options.physical_dice:
+            # with physical dice every D6 of the battle is typed (``roll``): marked once, here
+            event = replace(event, typed=True)
         self.events.append(event)
         self.state = evolve(self.state, event)
 
-    def roll(self, n: int) -> tuple[tuple[int, ...], int]:
-        """``n`` D6 faces (1 to 6) at the current counter, and that counter."""
+    def roll(self, n: int, *, who: str = "", rule: str = "", what: str = "") -> tuple[tuple[int, ...], int]:
+        """``n`` D6 faces (1 to 6) at the current counter, and that counter.
+        With physical dice the faces are those typed for this roll (``who``
+        rolls them for ``what``, under ``rule``), asked for if not given yet."""
         counter = self.state.rng
+        if self.state.options.physical_dice:
+            return self.typed(n, who, rule, what), counter
         return faces_at(self.state.seed, counter, n), counter
+
+    def more(self, faces: tuple[int, ...], n: int, *, who: str = "", rule: str = "",
+             what: str = "") -> tuple[int, ...]:
+        """``faces`` and ``n`` more dice after them: from the same counter,
+        further on (so a log rolled before reads the same), or typed."""
+        if self.state.options.physical_dice:
+            return faces + self.typed(n, who, rule, what)
+        return faces_at(self.state.seed, self.state.rng, len(faces) + n)
+
+    def typed(self, n: int, who: str, rule: str, what: str) -> tuple[int, ...]:
+        """The next faces typed for a roll of ``n`` dice (checked against the
+        question when they were given, ``rules.py``), or ``NeedReaction``."""
+        if n <= 0:
+            return ()
+        if self.carried is not None:
+            faces, self.carried = self.carried, None
+        elif self.asked >= len(self.answers):
+            raise NeedReaction(who or self.state.acting or self.state.side(True)[0].id, kind="faces",
+                               check=what, dice=n, rule=rule)
+        else:
+            faces = tuple(self.answers[self.asked].faces)
+            self.asked += 1
+        # faces a command carried (``--faces`` on attack, skill) are checked here, at their roll
+        if len(faces) != n:
+            raise RuleViolation(rule, f"the roll ({what}) is {n} D6: type {n} faces, not {len(faces)}")
+        wrong = [f for f in faces if not 1 <= f <= DIE]
+        if wrong:
+            raise RuleViolation(rule, f"a D6 shows 1 to {DIE}, not {wrong[0]}")
+        return faces
 
     def pick(self, among: tuple[str, ...]) -> tuple[str, int]:
         """One of ``among``, uniformly, at the current counter, and that counter."""

@@ -55,7 +55,8 @@ def attempt(d: Decision, escapers: set[str], boosts: dict[str, Boost] | None = N
     takers = tuple(c.id for c in everyone if (c.id in escapers or c.side is Side.NPC) and not c.bound(Bind.LEG))
     spend = spending(d, takers, boosts or {})
     counts = tuple(KEPT + (spend[c.id].dice if c.id in spend else 0) for c in everyone)
-    faces, counter = d.roll(sum(counts))
+    faces, counter = d.roll(sum(counts), who=takers[0] if takers else everyone[0].id, rule="STANDBY-8",
+                            what="Escape: everyone's [Evasion] check, in battle order")
     starts = [sum(counts[:i]) for i in range(len(counts))]
     checks = [faces[a:a + n] for a, n in zip(starts, counts)]
     evasion = [stats(c, d.pack).evasion for c in everyone]
@@ -75,7 +76,7 @@ def attempt(d: Decision, escapers: set[str], boosts: dict[str, Boost] | None = N
             break
         if c.id in spend and spend[c.id].reroll:
             # the same counter, further on: the new faces follow the ones already rolled
-            faces = d.roll(len(faces) + counts[i])[0]
+            faces = d.more(faces, counts[i], who=c.id, rule="STANDBY-8", what=f"{c.id}'s Escape check, rerolled")
             checks[i] = faces[-counts[i]:]
             rerolled.append(c.id)
             kept, totals, escaped = outcome()

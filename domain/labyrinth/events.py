@@ -16,7 +16,7 @@ import msgspec
 from domain.kernel import commandlog
 
 from .commands import LabyrinthCommand
-from .event_base import LabyrinthEvent, Picked, Rolled
+from .event_base import ROLLED_SKIP, LabyrinthEvent, Picked, Rolled
 from .events_special import (
     ActionDelayed,
     CheckRerolled,
@@ -167,7 +167,7 @@ class EscapeRolled(Rolled, frozen=True, kw_only=True):
     kept: tuple[int, ...] = ()  # (): the faces themselves
 
     # Added after logs were written: an escape with no FP spent leaves them out.
-    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"dice", "rerolled", "kept"})
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"dice", "rerolled", "kept"}) | ROLLED_SKIP
 
     def checks(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
         """Each participant's (first faces, faces rolled again or ()), in ``ids`` order."""
@@ -271,7 +271,7 @@ class SkillUsed(Rolled, frozen=True, kw_only=True):
     fp_cost: int = 0  # the FP printed on the skill, paid with its TP (facts: Fills FUMBLE-2)
 
     # Logs written before FP costs hold it without ``fp_cost``: left out at 0, they import as they did.
-    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"fp_cost"})
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"fp_cost"}) | ROLLED_SKIP
 
 
 class ItemUsed(LabyrinthEvent, frozen=True, kw_only=True):
@@ -369,7 +369,7 @@ class SuppressionRolled(Rolled, frozen=True, kw_only=True):
     kept: tuple[int, ...] = ()  # the best 2, when FP added dice (FUMBLE-2)
 
     # Logs written before FP could be spent on it hold it without ``kept``: left out when empty.
-    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"kept"})
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"kept"}) | ROLLED_SKIP
 
 
 class Afflicted(LabyrinthEvent, frozen=True, kw_only=True):

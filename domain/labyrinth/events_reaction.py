@@ -6,6 +6,8 @@ Re-exported by ``events.py``; import them from there."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from .commands import LabyrinthCommand
 from .event_base import LabyrinthEvent
 
@@ -25,6 +27,11 @@ class ReactionAsked(LabyrinthEvent, frozen=True, kw_only=True):
     command: LabyrinthCommand | None = None
     kind: str = "passive"
     check: str = ""
+    dice: int = 0  # kind "faces": how many faces the roll waits for
+    rule: str = ""  # kind "faces": the rule of the roll
+
+    # Logs from before physical dice hold the event without them.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"dice", "rule"})
 
 
 class ReactionChosen(LabyrinthEvent, frozen=True, kw_only=True):
@@ -37,4 +44,8 @@ class ReactionChosen(LabyrinthEvent, frozen=True, kw_only=True):
     skill: str = ""
     fp: int = 0
     reroll: bool = False
-    kind: str = "passive"  # the question's: "passive" or "fp"
+    kind: str = "passive"  # the question's: "passive", "fp" or "faces"
+    faces: tuple[int, ...] = ()  # kind "faces": the faces typed off the dice, 1 to 6
+
+    # Logs from before physical dice hold the event without it.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"faces"})

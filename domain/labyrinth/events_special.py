@@ -7,7 +7,7 @@ from there."""
 
 from __future__ import annotations
 
-from .event_base import LabyrinthEvent, Rolled
+from .event_base import ROLLED_SKIP, LabyrinthEvent, Rolled
 from .state import Combatant
 
 
@@ -101,7 +101,7 @@ class Identified(Rolled, frozen=True, kw_only=True):
 
     TOPIC = "labyrinth.Identified"
     # Added after logs were written: those logs hold the event without it.
-    __digest_skip_default__ = frozenset({"spotted"})
+    __digest_skip_default__ = frozenset({"spotted"}) | ROLLED_SKIP
     ids: tuple[str, ...]
     totals: tuple[int, ...]
     known: tuple[str, ...]

@@ -20,8 +20,9 @@ def evolve(state: LabyrinthState | None, event: ev.LabyrinthEvent) -> LabyrinthS
     if isinstance(event, (ev.Rolled, ev.Picked)):
         # only the setup event finds no state, and it rolls and picks nothing
         assert state is not None
-        moved = len(event.faces) if isinstance(event, ev.Rolled) else 1
-        state = replace(state, rng=event.counter + moved)
+        if not (isinstance(event, ev.Rolled) and event.typed):  # typed faces draw nothing from the RNG
+            moved = len(event.faces) if isinstance(event, ev.Rolled) else 1
+            state = replace(state, rng=event.counter + moved)
     if state is not None and state.answers and type(event) not in _ASKING:
         # the answers were for the step now resolved (``reactions.py``): spent
         state = replace(state, answers=())
@@ -44,7 +45,7 @@ def _one(state: LabyrinthState, cid: str, **changes) -> LabyrinthState:
 def _asked(s: LabyrinthState, e: ev.ReactionAsked) -> LabyrinthState:
     command = msgspec.json.encode(e.command).decode() if e.command is not None else ""
     return replace(s, question=Question(who=e.who, attacker=e.attacker, mode=e.mode, skills=e.skills,
-                                        command=command, kind=e.kind, check=e.check))
+                                        command=command, kind=e.kind, check=e.check, dice=e.dice, rule=e.rule))
 
 
 def _started(_: None, e: ev.BattleStarted) -> LabyrinthState:
@@ -211,7 +212,7 @@ _APPLY: dict[type, Callable[..., LabyrinthState]] = {
     ev.DropRolled: _drop,
     ev.ReactionAsked: _asked,
     ev.ReactionChosen: lambda s, e: replace(s, question=None, answers=s.answers + (
-        Answer(skill=e.skill, fp=e.fp, reroll=e.reroll),)),
+        Answer(skill=e.skill, fp=e.fp, reroll=e.reroll, faces=e.faces),)),
 }
 _ASKING = (ev.ReactionAsked, ev.ReactionChosen)
 

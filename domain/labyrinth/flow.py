@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import ailments, end_phase, enemies, reactions, standby, windows
 from . import events as ev
 from .decision import Decision
+from .identify import identify, tec_bonuses
 from .order import acting_order
 from .state import LabyrinthState
 from .targeting import automatic, cannot_act
@@ -64,6 +65,9 @@ def _pcs_standing(state: LabyrinthState) -> bool:
 def _step(d: Decision) -> bool:
     """One automatic step; False where a player is needed."""
     s = d.state
+    if s.turn == 0:
+        begin(d)
+        return True
     if s.phase is Phase.STANDBY:
         if standby.awaiting(s, d.pack):
             return False
@@ -94,6 +98,14 @@ def _step(d: Decision) -> bool:
         if not d.state.over:
             start_turn(d)
     return True
+
+
+def begin(d: Decision) -> None:
+    """The battle's first step, after setup: Identify if the table plays
+    it (ENEMY-3, ENEMY-4), then turn 1."""
+    if d.state.options.identify:
+        identify(d, tec_bonuses(d.state))
+    start_turn(d)
 
 
 def start_main(d: Decision) -> None:

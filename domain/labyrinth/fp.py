@@ -94,34 +94,36 @@ def judge(faces: tuple[int, ...], extra: int) -> tuple[tuple[int, ...], str]:
     return kept, "failure" if kept and kept.count(1) == len(kept) else ""
 
 
-def roll_check(d: Decision, who: str, succeeds: Callable[[tuple[int, ...], str], bool]) -> Check:
+def roll_check(d: Decision, who: str, succeeds: Callable[[tuple[int, ...], str], bool], *, rule: str,
+               what: str) -> Check:
     """Roll ``who``'s 2D6 check, spending the FP it committed (``d.boost``)
     on its first one; ``succeeds(kept, absolute)`` says whether it passed.
     Its 1s give FP only on the first check of the Main action."""
     boost = d.boost if d.boost is not None and d.boost.who == who else None
     d.boost = None if boost is not None else d.boost
-    check = roll_spending(d, who, boost, succeeds)
+    check = roll_spending(d, who, boost, succeeds, rule=rule, what=what)
     gained = d.fp_for(who, check.faces)  # marks the action's first check even when it gives none
     return replace(check, fp=gained if check.fp or not check.spent else 0)
 
 
 def roll_spending(d: Decision, who: str, boost: Boost | None,
-                  succeeds: Callable[[tuple[int, ...], str], bool]) -> Check:
+                  succeeds: Callable[[tuple[int, ...], str], bool], *, rule: str, what: str) -> Check:
     """Roll ``who``'s 2D6 check with the FP of ``boost`` spent on it: its
     extra dice (the best 2 kept), and a reroll if it fails. The FP its 1s
-    give: none once FP was spent on it."""
+    give: none once FP was spent on it. ``rule`` and ``what``: the check's
+    rule and name, for faces typed off physical dice."""
     extra = boost.dice if boost else 0
     options = d.state.options
     if extra:
         d.emit(ev.FpSpent(who=who, amount=extra, reason="extra dice"))
-    faces, counter = d.roll(KEPT + extra)
+    faces, counter = d.roll(KEPT + extra, who=who, rule=rule, what=what)
     kept, result = judge(faces, extra)
     ok = succeeds(kept, result)
     rerolled = False
     if not ok and boost is not None and boost.reroll and d.state.get(who).fp >= options.fp_reroll_cost:
         d.emit(ev.CheckRerolled(who=who, faces=faces, counter=counter))
         d.emit(ev.FpSpent(who=who, amount=options.fp_reroll_cost, reason="reroll"))
-        faces, counter = d.roll(KEPT + extra)
+        faces, counter = d.roll(KEPT + extra, who=who, rule=rule, what=f"{what}, rerolled for FP")
         kept, result = judge(faces, extra)
         ok, rerolled = succeeds(kept, result), True
     spent = bool(extra) or rerolled

@@ -123,6 +123,10 @@ def describe_event(e: Any, state: Any) -> str:
                     f"{n(e.target)} takes {e.damage}{why} ({e.hp} HP left)")
         case ev.PassiveUsed():
             return f"{n(e.who)} answers with {e.skill}" + (f" ({e.tp} TP, {e.fp_cost} FP)" if e.fp_cost else "")
+        case ev.ReactionAsked() if e.kind == "faces":
+            return f"{n(e.who)}'s roll ({e.check}) waits: type the faces of {e.dice} D6"
+        case ev.ReactionChosen() if e.kind == "faces":
+            return f"{n(e.who)} rolls {_faces(e.faces)}"
         case ev.ReactionAsked() if e.kind == "fp":
             return f"{n(e.who)}'s Suppression defense roll ({e.check}) waits: FP to spend on it?"
         case ev.ReactionAsked():

@@ -124,7 +124,7 @@ def rare_slots(slots: list[str]) -> tuple[str, ...]:
 
 def options(r: NewLabyrinth) -> Options:
     """The table options: those ``passives`` sets (PASSIVE-2), then each
-    named outright, then ``ambush``, ``gm_enemies`` and ``ask_fp``."""
+    named outright, then ``ambush``, ``gm_enemies``, ``ask_fp`` and ``physical_dice``."""
     settings = passive_settings(r.passives.strip().lower())
     if settings is None:
         raise MalformedCommand(f"passives: {r.passives[:20]!r} is not ask, auto or off")
@@ -142,6 +142,8 @@ def options(r: NewLabyrinth) -> Options:
         chosen["gm_enemies"] = True
     if r.ask_fp:
         chosen["ask_fp"] = True
+    if r.physical_dice:
+        chosen["physical_dice"] = True
     return msgspec.structs.replace(Options(), **chosen)
 
 

@@ -42,9 +42,10 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
     pursuit_stays: bool = True  # Pursuit:● is not used up by pursuing (OQ 64); off: one Pursuit per grant
     fp_reroll_cost: int = 1  # FP for rerolling a check (OQ 18)
     identify: bool = False  # the party Identifies the Enemies before the battle (ENEMY-3, ENEMY-4)
+    physical_dice: bool = False  # the table rolls real dice and types every roll's faces (`rk roll --faces`)
 
     # Logs written before passives could be asked hold no ``ask_passives``: left out when off.
-    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"ask_passives", "ask_fp"})
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"ask_passives", "ask_fp", "physical_dice"})
 
 
 # How the passive actions of a battle are chosen (PASSIVE-2), as `rk new labyrinth --passives` and the

@@ -1,6 +1,8 @@
 """Choices made by hand in the middle of a step: passive actions
-(PASSIVE-1 .. PASSIVE-3, the ``ask_passives`` option) and the FP a PC
-spends on its Suppression defense rolls (FUMBLE-2, the ``ask_fp`` option).
+(PASSIVE-1 .. PASSIVE-3, the ``ask_passives`` option), the FP a PC
+spends on its Suppression defense rolls (FUMBLE-2, the ``ask_fp`` option)
+and the faces of every roll made with real dice (the ``physical_dice``
+option: ``Decision.roll``).
 
 A passive action answers an attack roll against oneself, and whoever
 controls the target chooses it: the player for a PC, the GM for an Enemy
@@ -93,13 +95,17 @@ def settle(d: Decision, step: Callable[[], object], command: LabyrinthCommand | 
     mark, state = len(d.events), d.state
     fp_given, boost, triggering = set(d.fp_given), d.boost, d.triggering
     d.answers, d.asked = state.answers, 0
+    # faces the command itself carries (physical dice) are its first roll's, whatever is asked before it
+    carried = getattr(command, "faces", None)
+    d.carried = tuple(carried) if carried is not None else None
     try:
         return step()
     except NeedReaction as need:
         del d.events[mark:]
         d.state, d.fp_given, d.boost, d.triggering = state, fp_given, boost, triggering
         d.emit(ev.ReactionAsked(who=need.who, attacker=need.attacker, mode=need.mode, skills=need.skills,
-                                command=command, kind=need.kind, check=need.check))
+                                command=command, kind=need.kind, check=need.check, dice=need.dice,
+                                rule=need.rule))
         return None
     finally:
-        d.answers, d.asked = (), 0
+        d.answers, d.asked, d.carried = (), 0, None

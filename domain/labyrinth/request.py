@@ -44,7 +44,8 @@ class NewLabyrinth(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     A member is ``CLASS[:LEVEL[:NAME[:ROW]]]`` or a ``PartyMember``.
     ``passives``: who chooses the passive actions (PASSIVE-2): ask each
     PC's player, auto or off; ``ask_fp``: ask each PC's player the FP spent
-    on its Suppression defense rolls (FUMBLE-2); ``ambush``: the side caught
+    on its Suppression defense rolls (FUMBLE-2); ``physical_dice``: the
+    table rolls real dice and types every roll's faces (`rk roll`); ``ambush``: the side caught
     by surprise, pcs or enemies; ``gm_enemies``: the GM chooses each
     Enemy's action; ``options``: any table option by name, as ``NAME=VALUE``
     texts or a {name: value} object, applied after ``passives``."""
@@ -59,6 +60,7 @@ class NewLabyrinth(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     ambush: str | None = None
     gm_enemies: bool = False
     ask_fp: bool = False
+    physical_dice: bool = False
     options: list[str] | dict[str, Any] = []
     rare: list[str] = []
     name: str | None = None

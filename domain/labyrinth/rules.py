@@ -24,6 +24,7 @@ from .commands import (
     SpendFp,
     StartLabyrinth,
     SwapWeapons,
+    TypeFaces,
     UseItem,
     UseSkill,
     UseStandbySkill,
@@ -33,9 +34,9 @@ from .decision import Decision, RulesContext
 from .enemies import ATTACK, attack_choices, fastest_skills, perform, skill_choices, usable_skills
 from .evolve import evolve, replay
 from .fp import Boost, check_cost
-from .state import Combatant, Declaration, LabyrinthState
+from .state import Combatant, Declaration, LabyrinthState, Question
 from .targeting import attack_pending, cannot_act, choices, effect_reach, skill_blocked
-from .vocab import Phase, Row, Side, Speed, Timing
+from .vocab import DIE, Phase, Row, Side, Speed, Timing
 
 __all__ = ["decide", "evolve", "replay", "legal_commands"]
 
@@ -56,10 +57,12 @@ def decide(state: LabyrinthState | None, command: LabyrinthCommand, ctx: RulesCo
         raise MalformedCommand("no battle has been set up yet")
     if state.over:
         raise RuleViolation("STANDBY-1", f"the battle is over ({state.termination})")
+    if isinstance(command, TypeFaces) and not command.actor and state.question is not None:
+        command = msgspec.structs.replace(command, actor=state.question.who)  # the roller asked
     c = state.find(getattr(command, "actor", ""))
     if c is None:
         raise MalformedCommand(f"no one called {getattr(command, 'actor', '')!r} is in this battle")
-    if state.question is not None or isinstance(command, (React, SpendFp)):
+    if state.question is not None or isinstance(command, (React, SpendFp, TypeFaces)):
         _answer(d, c, command)
     elif isinstance(command, EnemyAct) and state.phase is Phase.STANDBY:
         _enemy_declare(d, c, command)
@@ -80,10 +83,20 @@ def _answer(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
     interrupted step resolved again from its start with it (``reactions.py``)."""
     q = d.state.question
     if q is None:
+        if isinstance(command, TypeFaces):
+            raise RuleViolation("STANDBY-1" if d.state.phase is Phase.STANDBY else "MAIN-1",
+                                "no roll waits for typed faces" if d.state.options.physical_dice
+                                else "this battle rolls its own dice: faces are typed only with --physical-dice")
         rule, what = ("FUMBLE-2", "no check waits for FP") if isinstance(command, SpendFp) else (
             "PASSIVE-1", "no attack roll waits for a passive action")
         raise RuleViolation(rule, what)
-    if q.kind == "fp":
+    if q.kind == "faces":
+        _type_faces(d, c, command, q)
+    elif isinstance(command, TypeFaces):
+        raise RuleViolation("FUMBLE-2" if q.kind == "fp" else "PASSIVE-1",
+                            f"no roll waits for faces: {d.state.get(q.who).name} is asked "
+                            + ("the FP to spend first" if q.kind == "fp" else "for a passive action first"))
+    elif q.kind == "fp":
         _spend(d, c, command, q.who, q.check)
     else:
         _react(d, c, command, q.who, q.attacker, q.skills)
@@ -119,6 +132,24 @@ def _spend(d: Decision, c: Combatant, command: LabyrinthCommand, who: str, check
     if command.fp < 0 or need > c.fp:
         raise RuleViolation("FUMBLE-2", f"{c.name} has {c.fp} FP; that needs {need}")
     d.emit(ev.ReactionChosen(who=c.id, fp=command.fp, reroll=command.reroll, kind="fp"))
+
+
+def _type_faces(d: Decision, c: Combatant, command: LabyrinthCommand, q: Question) -> None:
+    """Physical dice: the faces typed for the roll asked, checked against
+    it (how many, each 1 to 6) and refused with the roll's rule."""
+    asked = d.state.get(q.who)
+    if not isinstance(command, TypeFaces):
+        raise RuleViolation(q.rule, f"{asked.name}'s roll ({q.check}) waits for the faces of its {q.dice} "
+                                    f"dice first (rk roll --faces)")
+    if c.id != q.who:
+        raise RuleViolation(q.rule, f"the roll is {asked.name}'s, not {c.name}'s")
+    if len(command.faces) != q.dice:
+        raise RuleViolation(q.rule, f"{asked.name}'s roll ({q.check}) is {q.dice} D6: type {q.dice} faces, "
+                                    f"not {len(command.faces)}")
+    wrong = [f for f in command.faces if not 1 <= f <= DIE]
+    if wrong:
+        raise RuleViolation(q.rule, f"a D6 shows 1 to {DIE}, not {wrong[0]}")
+    d.emit(ev.ReactionChosen(who=c.id, faces=tuple(command.faces), kind="faces"))
 
 
 def _act(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
@@ -180,6 +211,9 @@ def _main(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
     if c.side is not Side.PC:
         raise RuleViolation("MAIN-1", f"{c.name} acts by the Enemy policy")
     _fastest_only(d, c, command)
+    if getattr(command, "faces", None) is not None and not state.options.physical_dice:
+        raise RuleViolation("MAIN-2" if isinstance(command, Attack) else "MAIN-4",
+                            "this battle rolls its own dice: faces are typed only with --physical-dice")
     d.fp_given = set()
     _boost(d, c, command)
     if isinstance(command, Pass):
@@ -301,6 +335,8 @@ def legal_commands(state: LabyrinthState | None, ctx: RulesContext) -> list[Laby
     pack = ctx.pack
     if state.question is not None:
         q = state.question
+        if q.kind == "faces":  # any faces will do: the listing shows one to type (open: F,F)
+            return [TypeFaces(actor=q.who, faces=(1,) * q.dice)]
         if q.kind == "fp":
             fp, cost = state.get(q.who).fp, state.options.fp_reroll_cost
             return [SpendFp(actor=q.who, fp=n, reroll=r) for n in range(fp + 1) for r in (False, True)

@@ -3,6 +3,7 @@ subclass whose instance ``domain/labyrinth/__init__.py`` registers."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from domain.kernel.errors import MalformedCommand, NotFound
@@ -41,6 +42,11 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
 
         return starter_pack()
 
+    def load_pack(self, files: Mapping[str, bytes]) -> Pack:
+        from .packs import parse_pack
+
+        return parse_pack(files)
+
     def context(self, pack: Pack, state: LabyrinthState) -> RulesContext:
         if (pack.id, pack.hash) != (state.pack_id, state.pack_hash):
             raise NotFound(f"battle {state.battle_id} was played with pack {state.pack_id} "
@@ -68,7 +74,7 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
         return isinstance(event, (ev.Rolled, ev.Picked)) and bool(getattr(event, "faces", True))
 
     def check_random(self, state: Any, event: Event) -> RandomCheck | None:
-        if isinstance(event, ev.Rolled):
+        if isinstance(event, ev.Rolled) and not event.typed:  # typed faces come off the table's dice
             expected = faces_at(state.seed, state.rng, len(event.faces))
             if event.counter != state.rng or tuple(event.faces) != expected:
                 return RandomCheck(expected=f"counter {state.rng}: faces {list(expected)}",

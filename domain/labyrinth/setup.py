@@ -19,11 +19,10 @@ from .catalog import Pack
 from .commands import Member, StartLabyrinth
 from .decision import Decision
 from .state import Combatant
-from .stats import abilities_at, bonus, enemy_base, pc_base, rare_base, rare_name
+from .stats import enemy_base, pc_base, rare_base, rare_name
 from .vocab import ROW_LIMIT, RULES_VERSION, SIDE_LIMIT, Row, Side
 
 START_FP = 1  # facts: Fills FUMBLE-2, "Start"
-RARE_SPOT_MARGIN = 2  # facts: Fills ENEMY-3, spotting a rare variant needs Rarity + 2
 
 
 def start(d: Decision, command: StartLabyrinth) -> None:
@@ -39,13 +38,9 @@ def start(d: Decision, command: StartLabyrinth) -> None:
     if len(command.party) + len(command.allies) > SIDE_LIMIT or len(encounter.enemies) > SIDE_LIMIT:
         raise RuleViolation("SCALE-1", f"a battle is at most {SIDE_LIMIT} against {SIDE_LIMIT}{counted}")
     people: list[Combatant] = []
-    tec: dict[str, int] = {}  # each PC's TEC bonus, for Identify
     for n, member in enumerate(command.party + command.allies, start=1):
         pc = n <= len(command.party)
-        c, tec_bonus = _pc(pack, member, f"p{n}" if pc else f"a{n - len(command.party)}", n, pc)
-        people.append(c)
-        if pc:
-            tec[c.id] = tec_bonus
+        people.append(_pc(pack, member, f"p{n}" if pc else f"a{n - len(command.party)}", n, pc))
     for row in Row:
         if sum(1 for c in people if c.row is row) > ROW_LIMIT:
             raise RuleViolation("SCALE-1", f"PCs stand at most {ROW_LIMIT} to a row{counted}")
@@ -73,17 +68,16 @@ def start(d: Decision, command: StartLabyrinth) -> None:
     d.emit(ev.BattleStarted(battle_id=command.battle_id, rules_version=RULES_VERSION, pack_id=pack.id,
                             pack_hash=pack.hash, seed=command.seed, encounter=encounter.id,
                             options=command.options, combatants=_placed(people)))
-    if command.options.identify:
-        identify(d, tec)
-    flow.start_turn(d)
+    # Identify and turn 1 are the battle's first step (``flow.begin``): a roll typed off physical dice
+    # may have to wait for its faces there, as anywhere
     flow.advance(d)
 
 
-def _pc(pack: Pack, member: Member, cid: str, roster: int, pc: bool) -> tuple[Combatant, int]:
+def _pc(pack: Pack, member: Member, cid: str, roster: int, pc: bool) -> Combatant:
     """A PC (``pc``) or an allied NPC from its class and level, or from its
     own sheet (``sheets.py``): derived stats by the facts' formulas (Fills
     MAIN-2), its equipment, skills and items, 1 FP for a PC (Fills FUMBLE-2;
-    an NPC, which never spends FP, starts with none); and its TEC bonus."""
+    an NPC, which never spends FP, starts with none)."""
     who = "" if pc else f"ally {cid}: "
     cls = pack.classes.get(member.cls)
     if cls is None:
@@ -101,40 +95,7 @@ def _pc(pack: Pack, member: Member, cid: str, roster: int, pc: bool) -> tuple[Co
         id=cid, name=member.name or cls.name, side=Side.PC if pc else Side.NPC, kind=cls.id, level=member.level,
         base=base, row=member.row or cls.row, order=member.order, roster=roster, hp=base.max_hp,
         tp=base.max_tp, fp=START_FP if pc else 0, weapon=kit.weapon, other=kit.other, armor=kit.armor,
-        skills=kit.skills, items=kit.items), bonus(abilities_at(shaped, member.level).tec)
-
-
-def identify(d: Decision, tec: dict[str, int]) -> None:
-    """Identify (ENEMY-3, ENEMY-4; facts: Fills ENEMY-3): before the battle,
-    at no cost, each PC makes one TEC check (2D6 + TEC bonus) that covers
-    every Enemy: it identifies those whose Rarity it reaches (two 6s always
-    do, all 1s never). An Enemy no PC identified keeps its resistances at
-    3 or more and its "Weakness" skills do not apply. A rare variant is
-    spotted only by a result of Rarity + 2 (two 6s again always do); a
-    lower success shows the sheet's data. Each 1 gives its roller FP, as
-    on any action check."""
-    ids = tuple(tec)
-    faces, counter = d.roll(2 * len(ids))
-    pairs = [faces[2 * i:2 * i + 2] for i in range(len(ids))]
-    totals = tuple(sum(p) + tec[cid] for cid, p in zip(ids, pairs))
-    known: list[str] = []
-    unknown: list[str] = []
-    spotted: list[str] = []
-    for enemy in d.state.side(False):
-        kind = d.pack.enemies[enemy.kind]
-        found = any(_reaches(p, total, kind.rarity) for p, total in zip(pairs, totals))
-        (known if found else unknown).append(enemy.id)
-        spot = kind.rarity + RARE_SPOT_MARGIN
-        if enemy.rare and any(_reaches(p, total, spot) for p, total in zip(pairs, totals)):
-            spotted.append(enemy.id)
-    d.emit(ev.Identified(ids=ids, faces=faces, counter=counter, totals=totals, known=tuple(known),
-                         unknown=tuple(unknown), fp=tuple(p.count(1) for p in pairs), spotted=tuple(spotted)))
-
-
-def _reaches(pair: tuple[int, ...], total: int, rarity: int) -> bool:
-    if pair.count(6) >= 2:
-        return True  # absolute success
-    return pair.count(1) < len(pair) and total >= rarity
+        skills=kit.skills, items=kit.items)
 
 
 def _placed(people: list[Combatant]) -> tuple[Combatant, ...]:

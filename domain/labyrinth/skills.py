@@ -32,7 +32,8 @@ def use_skill(d: Decision, who: str, skill_id: str, target: str) -> None:
     fp = 0
     kept: tuple[int, ...] = ()
     if not attacks_first:
-        check = roll_check(d, who, lambda kept, result: result != "failure")
+        check = roll_check(d, who, lambda kept, result: result != "failure", rule="MAIN-5",
+                           what=f"activation roll of {skill_id}")
         faces, counter, kept, fumbled, fp = check.faces, check.counter, check.kept, not check.ok, check.fp
     pays = not fumbled or d.state.options.failed_activation_pays  # OQ 9: its TP and FP costs alike
     d.emit(ev.SkillUsed(who=who, skill=skill_id, tp=skill.tp if pays else 0, faces=faces, counter=counter,
@@ -123,7 +124,7 @@ def heal(d: Decision, who: str, target: str, modifier: int, item: bool) -> None:
     if t.down:
         return
     n = modifier + (0 if item else stats(d.state.get(who), d.pack).eatk)
-    faces, counter = d.roll(max(n, 0))
+    faces, counter = d.roll(max(n, 0), who=who, rule="HEAL-3", what=f"Recovery roll for {target}")
     amount = sum(1 for f in faces if f >= HEALED_FROM)
     hp = min(t.hp + amount, max(stats(t, d.pack).max_hp, t.hp))
     d.emit(ev.Healed(who=who, target=target, faces=faces, counter=counter, amount=hp - t.hp, hp=hp))

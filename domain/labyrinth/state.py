@@ -174,7 +174,9 @@ class Question(msgspec.Struct, frozen=True, kw_only=True):
     passive action (PASSIVE-1 .. PASSIVE-3, the ``ask_passives`` option):
     one of ``skills`` or none. ``kind`` "fp": ``who``'s Suppression defense
     roll (``check`` says which) waits for the FP spent on it (FUMBLE-2, the
-    ``ask_fp`` option). ``command``: the command whose resolution it
+    ``ask_fp`` option). ``kind`` "faces": ``who``'s roll of ``dice`` D6
+    (``check`` says which) waits for the faces typed off real dice (the
+    ``physical_dice`` option). ``command``: the command whose resolution it
     interrupted, as JSON, resumed once answered ("": the automatic step,
     which simply runs again). Text, because commands are built on this
     module's types."""
@@ -186,15 +188,25 @@ class Question(msgspec.Struct, frozen=True, kw_only=True):
     command: str = ""
     kind: str = "passive"
     check: str = ""
+    dice: int = 0  # kind "faces" (the ``physical_dice`` option): how many faces ``who``'s roll waits for
+    rule: str = ""  # kind "faces": the rule of the roll, cited when the faces typed are refused
+
+    # Battles from before physical dice hold questions without them.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"dice", "rule"})
 
 
 class Answer(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     """One answer given to a ``Question``: the passive ``skill`` ("" none),
-    or the FP spent on a check (``fp`` extra dice, ``reroll``)."""
+    or the FP spent on a check (``fp`` extra dice, ``reroll``), or the
+    ``faces`` typed off physical dice for a roll."""
 
     skill: str = ""
     fp: int = 0
     reroll: bool = False
+    faces: tuple[int, ...] = ()
+
+    # Battles from before physical dice hold answers without them.
+    __digest_skip_default__: ClassVar[frozenset[str]] = frozenset({"faces"})
 
 
 class LabyrinthState(msgspec.Struct, frozen=True, kw_only=True):

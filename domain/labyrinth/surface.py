@@ -8,7 +8,8 @@ The verbs: in the Standby phase ``move PC ROW [PLACE]``, ``swap``,
 phase ``attack``, ``skill``, ``consume``, ``pass``, and in the fastest
 window ``hold``; the GM's ``enemy`` under the gm_enemies option; a passive
 action chosen by hand, ``react ID SKILL|none``; FP on a Suppression
-defense roll, ``spend PC N``.
+defense roll, ``spend PC N``; with physical dice, every roll's faces,
+``roll --faces F,F``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import msgspec
 
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.surface import NAME, SEED, Param, Query, Setup, Surface, Verb
-from domain.kernel.surface.kinds import Choice, File, Flag, Number, Text, Unit
+from domain.kernel.surface.kinds import Choice, File, Flag, Number, Numbers, Text, Unit
 
 from . import commands as c
 from .options import PASSIVES, Options, option_text, passive_mode, passive_settings
@@ -76,6 +77,21 @@ def _acting(app: Any, game_id: str, fields: dict[str, Any]) -> dict[str, Any]:
     return {**fields, "actor": acting}
 
 
+def _roller(app: Any, game_id: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """``roll --faces F,F``: the roller is the one the battle asks."""
+    if fields.get("actor"):
+        return fields
+    question = app.battle(game_id).state.question
+    if question is None or question.kind != "faces":
+        raise MalformedCommand("roll: no roll waits for typed faces (see `rk legal`)")
+    return {**fields, "actor": question.who}
+
+
+FACES = Numbers(of="faces", low=1, high=6)  # held as read off the dice, 1 to 6
+TYPED = Param("faces", FACES, "Physical dice only: the faces of the first roll (hit check or activation), 1 to 6; "
+              "the rolls after it are typed when asked (rk roll).", option="--faces", metavar="FACES")
+
+
 VERBS = (
     # --- the Standby phase
     _verb("move", c.Move, "Standby: move the PC to the front or back row (STANDBY-2, STANDBY-3).",
@@ -101,10 +117,10 @@ VERBS = (
           Param("actor", Unit("combatant"), "The PC asked (or, for the GM, the Enemy).", metavar="ID")),
     _verb("attack", c.Attack, "Main: a Normal attack with the Weapon slot's weapon (MAIN-2).",
           Param("actor", Unit("pc"), "The PC (default: the one acting now).", metavar="PC", required=False),
-          Param("target", Unit("enemy"), "The Enemy attacked, e.g. e2.", metavar="TARGET"), FP, REROLL,
+          Param("target", Unit("enemy"), "The Enemy attacked, e.g. e2.", metavar="TARGET"), FP, REROLL, TYPED,
           complete=_acting, opens=_aimed),
     _verb("skill", c.UseSkill, "Main: use a skill, paying its TP and any FP printed on it (MAIN-4, FUMBLE-2).",
-          PC, Param("skill", Text("skill"), "A Main skill's id.", metavar="SKILL"), TARGET, FP, REROLL,
+          PC, Param("skill", Text("skill"), "A Main skill's id.", metavar="SKILL"), TARGET, FP, REROLL, TYPED,
           opens=_aimed),
     _verb("consume", c.UseItem, "Main: use an item the PC carries; it is used up (MAIN-6).",
           PC, Param("item", Text("item"), "An item the PC carries.", metavar="ITEM"), TARGET, opens=_aimed),
@@ -122,6 +138,11 @@ VERBS = (
           Param("actor", Unit("combatant"), "The one attacked: a PC (or, for the GM, an Enemy).", metavar="ID"),
           Param("skill", Text("skill", empty="none"), "The passive skill offered (see `rk legal`), or none.",
                 metavar="SKILL", required=True)),
+    _verb("roll", c.TypeFaces, "Physical dice: type the faces of the roll the battle waits for (see `rk legal`: "
+          "its rule and how many dice).",
+          Param("actor", Unit("combatant"), "Who rolls (default: the one asked).", metavar="ID", required=False),
+          Param("faces", FACES, "The faces the dice show, 1 to 6, e.g. 3,5.", option="--faces", metavar="FACES"),
+          complete=_roller),
 )
 
 
@@ -129,7 +150,7 @@ VERBS = (
 
 
 # The options a flag or --passives sets; the others are written NAME=VALUE.
-OWN_FLAGS = ("ambush", "gm_enemies", "ask_fp")
+OWN_FLAGS = ("ambush", "gm_enemies", "ask_fp", "physical_dice")
 AMBUSH_WORDS = {Side.PC: "pcs", Side.ENEMY: "enemies"}
 
 
@@ -167,7 +188,7 @@ def _fields(command: c.StartLabyrinth) -> dict[str, Any]:
     assert settings is not None  # passive_mode names one of the modes passive_settings knows
     given = msgspec.structs.replace(Options(), **settings)
     values |= {"passives": mode, "ambush": AMBUSH_WORDS.get(o.ambush) if o.ambush else None,
-               "gm_enemies": o.gm_enemies, "ask_fp": o.ask_fp,
+               "gm_enemies": o.gm_enemies, "ask_fp": o.ask_fp, "physical_dice": o.physical_dice,
                "options": [f"{f.name}={option_text(getattr(o, f.name))}" for f in msgspec.structs.fields(Options)
                            if f.name not in OWN_FLAGS and getattr(o, f.name) != getattr(given, f.name)]}
     return values
@@ -212,6 +233,8 @@ SETUP = Setup(
               option="--gm-enemies"),
         Param("ask_fp", Flag(), "Ask each PC's player, before each of its Suppression defense rolls, what FP to "
               "spend on it (rk spend).", option="--ask-fp"),
+        Param("physical_dice", Flag(), "Roll real dice and type their faces (rk roll --faces): every roll "
+              "waits for them.", option="--physical-dice"),
         Param("options", Text("option"), "A table option, e.g. default_buff_turns=4 or reapply_raises_depth=false "
               "(the list is above).", option="--option", metavar="NAME=VALUE", repeat=True),
         Param("rare", Text("enemy", lower=True), "An Enemy slot (e1, e2...) met as its kind's rare variant, once "

@@ -65,8 +65,8 @@ def legal_note(state: LabyrinthState, commands: list[Any]) -> str:
 
 
 def typed_faces(state: LabyrinthState) -> bool:
-    """Never: the labyrinth's dice are rolled from the seed, none typed."""
-    return False
+    """With physical dice the table types every roll's faces: a listing writes ``F``."""
+    return state.options.physical_dice
 
 
 # --- the header ---------------------------------------------------------------------------
@@ -95,6 +95,9 @@ def _doing(state: LabyrinthState, pack: Any) -> str:
     """Whose decision the battle waits for, and how it is given."""
     who = waits_for(state)
     q = state.question
+    if q is not None and q.kind == "faces":  # physical dice: the table types the roll's faces
+        return (f"{_who(state.get(q.who))}'s roll ({q.check}, {q.rule}) waits for its faces: "
+                f"rk roll --faces {','.join('F' * q.dice)}")
     if q is not None and q.kind == "fp":  # FP on a Suppression defense roll (FUMBLE-2, ask_fp)
         return (f"{_who(state.get(q.who))}'s Suppression defense roll ({q.check}): FP to spend? "
                 f"rk spend {q.who} N [--reroll]")

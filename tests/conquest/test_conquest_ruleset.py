@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from domain.conquest import events as ev
 from domain.conquest.commands import ChooseArrival, March, RollOff, StartConquest
-from domain.kernel.errors import MalformedCommand, NotFound
+from domain.kernel.errors import NotFound, RuleViolation
 from domain.kernel.ruleset import Outcome, RandomCheck, load
 from conquest_harness import ARMIES, in_phase, of, start, when
 from domain.conquest.vocab import Phase, Step
@@ -48,10 +48,10 @@ def test_rolled_faces_are_rederived_and_a_forged_face_or_counter_is_reported():
 
 def test_physical_dice_are_typed_checked_and_recorded_as_typed():
     s = in_phase(start(physical=True), Phase.SUPREMACY, Step.ROLL_OFF)
-    with pytest.raises(MalformedCommand):
-        when(s, RollOff())
-    with pytest.raises(MalformedCommand):
-        when(s, RollOff(faces=(0, 7)))
+    for wrong in (RollOff(), RollOff(faces=(0, 7))):
+        with pytest.raises(RuleViolation) as caught:
+            when(s, wrong)
+        assert caught.value.rule == "SUP-1"
     s2, events = when(s, RollOff(faces=(2, 5)))
     assert of(events, ev.SupremacyRolled)[0].typed and s2.rng == s.rng
 

@@ -16,7 +16,7 @@ from domain.kernel.games import GameApp
 from domain.kernel.portable import export_battle, verify_log
 from domain.labyrinth.ruleset import RULESET
 from domain.labyrinth.catalog import Abilities
-from domain.labyrinth.commands import Attack, Member, StartLabyrinth, UseSkill
+from domain.labyrinth.commands import Attack, Member, StartLabyrinth, TypeFaces, UseSkill
 from domain.labyrinth.sheets import PcSheet
 from domain.labyrinth.rules import decide, evolve, replay
 from domain.labyrinth.state import Options
@@ -31,8 +31,11 @@ ALLIES = (Member(cls="mage", level=2, name="Aid"),
 
 
 def choose(state, ctx, rnd: random.Random):
-    """Mostly attack and use skills, so battles end; sometimes anything."""
+    """Mostly attack and use skills, so battles end; sometimes anything;
+    with physical dice, any faces for the roll asked."""
     options = RULESET.legal_commands(state, ctx)
+    if len(options) == 1 and isinstance(options[0], TypeFaces):  # physical dice: the table's faces, any
+        return TypeFaces(actor=options[0].actor, faces=tuple(rnd.randint(1, 6) for _ in options[0].faces))
     fighting = [c for c in options if isinstance(c, (Attack, UseSkill))]
     return rnd.choice(fighting if fighting and rnd.random() < 0.8 else options)
 
@@ -40,7 +43,7 @@ def choose(state, ctx, rnd: random.Random):
 def _options(seed: int) -> Options:
     return Options(gm_enemies=seed % 5 == 0, ambush=(None, Side.PC, Side.ENEMY)[seed % 3],
                    auto_passives=seed % 7 != 0, one_ailment_at_a_time=seed % 4 == 0, ask_passives=seed % 2 == 1,
-                   ask_fp=seed % 3 == 1)
+                   ask_fp=seed % 3 == 1, physical_dice=seed % 8 == 3)
 
 
 def play(seed: int):

@@ -81,13 +81,14 @@ def test_the_golden_logs_lines_are_the_ones_they_always_were():
 
 def _options(seed: int) -> Options:
     return Options(gm_enemies=seed % 3 == 0, ask_passives=seed % 2 == 0, ask_fp=seed % 4 < 2,
-                   ambush=(None, None, Side.PC, Side.ENEMY)[seed % 4], identify=seed % 5 == 0)
+                   ambush=(None, None, Side.PC, Side.ENEMY)[seed % 4], identify=seed % 5 == 0,
+                   physical_dice=seed % 6 == 5)
 
 
 def _play(seed: int, listed: Counter) -> None:
     """A battle on the starter pack played by random legal commands, each
     listed command read back from its line (and its line from a listing
-    with placeholders: the labyrinth types no faces)."""
+    with placeholders; typed faces are written F,F by `rk legal`, not here)."""
     rnd = random.Random(seed)
     encounter = sorted(PACK.encounters)[seed % len(PACK.encounters)]
     party = tuple(c.Member(cls=cls, level=1 + seed % 3) for cls in rnd.sample(sorted(PACK.classes), 3))
@@ -104,7 +105,10 @@ def _play(seed: int, listed: Counter) -> None:
             assert GRAMMAR.parse(line) == command, line
             assert GRAMMAR.spell(command, placeholders=True) == line
             listed[type(command).__name__] += 1
-        for event in decide(state, rnd.choice(commands), CTX):
+        chosen = rnd.choice(commands)
+        if isinstance(chosen, c.TypeFaces):  # the table's dice: any faces
+            chosen = c.TypeFaces(actor=chosen.actor, faces=tuple(rnd.randint(1, 6) for _ in chosen.faces))
+        for event in decide(state, chosen, CTX):
             state = evolve(state, event)
 
 
@@ -112,10 +116,12 @@ def _play(seed: int, listed: Counter) -> None:
 @pytest.mark.rule("MAIN-1")
 @pytest.mark.rule("PASSIVE-2")
 @pytest.mark.rule("FUMBLE-2")
+@pytest.mark.rule("ATTACK-3")
 def test_every_command_rk_legal_lists_reads_back_from_its_line_over_many_seeds():
     """Standby declarations (STANDBY-1), Main actions (MAIN-1), the GM's
-    Enemy actions, passives asked by hand (PASSIVE-2) and FP asked on a
-    Suppression defense roll (FUMBLE-2): every verb is listed somewhere."""
+    Enemy actions, passives asked by hand (PASSIVE-2), FP asked on a
+    Suppression defense roll (FUMBLE-2) and the faces of physical dice
+    (ATTACK-3 and every roll): every verb is listed somewhere."""
     listed: Counter = Counter()
     for seed in range(24):
         _play(seed, listed)

@@ -23,7 +23,7 @@ from domain.betrayal.adventurer import aggregate as adv
 from domain.betrayal.adventurer import events as campaign_events
 from domain.betrayal.delve import aggregate as dv
 from domain.betrayal.packs.catalog import Pack
-from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.packs.load import parse_pack, starter_pack
 from domain.betrayal.vocab import DELVE_OBJECTIVES
 
 from . import seats
@@ -89,6 +89,9 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
 
     def pack(self) -> Pack:
         return starter_pack()
+
+    def load_pack(self, files: Mapping[str, bytes]) -> Pack:
+        return parse_pack(files)
 
     def pack_hashes(self, pack: Pack) -> tuple[str, ...]:
         """A clash records the hash of the core files, a delve or a dungeon

@@ -20,7 +20,7 @@ from domain.betrayal.adventurer import aggregate as adv
 from domain.betrayal.adventurer import events as ae
 from domain.betrayal.battle.ruleset import ADVENTURERS, BETRAYAL
 from domain.betrayal.packs.catalog import Pack
-from domain.betrayal.packs.load import starter_pack
+from domain.betrayal.packs.load import parse_pack, starter_pack
 
 from . import game as cp
 from . import commands as cc
@@ -49,6 +49,9 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
 
     def pack(self) -> Pack:
         return starter_pack()
+
+    def load_pack(self, files: Mapping[str, bytes]) -> Pack:
+        return parse_pack(files)
 
     def pack_hashes(self, pack: Pack) -> tuple[str, ...]:
         return (pack.campaign_hash,)

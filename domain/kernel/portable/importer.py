@@ -38,7 +38,7 @@ def import_log(app: GameApp, data: Source, *, progress: Progress | None = None) 
     """
     with opened(data) as f:
         start = f.tell() if not isinstance(data, (bytes, bytearray, memoryview)) else 0
-        check = Check(None, strict=True, pack_of=app.pack_of,
+        check = Check(None, strict=True, pack_of=lambda rs, h: app.pack_by_hash(rs, h) or app.pack_of(rs),
                       on_header=lambda rs, header: check_new_streams(app, rs, header))
         check.run(ticking(read_lines(f), progress))
         assert check.rs is not None and check.reader.ruleset is not None

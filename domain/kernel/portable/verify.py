@@ -59,8 +59,9 @@ def verify_battle(app: GameApp, battle_id: str, *, key: str | None = None,
     would hold is checked), with the packs ``app`` uses, streaming.
     ``progress`` is told of the lines as they are checked (``portable.progress``)."""
     rs = app.ruleset(battle_id)
+    pack = app.pack_for(rs, app.battle(battle_id).state)  # the game's own, by the hash its setup recorded
     lines = enumerate(ticking(export_lines(app, battle_id), progress), start=1)
-    return Check(app.pack_of(rs), key=key).run(lines)
+    return Check(pack, key=key).run(lines)
 
 
 def verify_group(app: GameApp, lead_id: str, *, key: str | None = None,
@@ -70,7 +71,7 @@ def verify_group(app: GameApp, lead_id: str, *, key: str | None = None,
     from domain.kernel.portable.export import group_lines
 
     lines = enumerate(ticking(group_lines(app, lead_id), progress), start=1)
-    return Check(None, key=key, pack_of=app.pack_of).run(lines)
+    return Check(None, key=key, pack_of=lambda rs, h: app.pack_by_hash(rs, h) or app.pack_of(rs)).run(lines)
 
 
 def verify_log(data: Source, pack: Any = None, *, key: str | None = None,
@@ -116,8 +117,9 @@ class Check:
     before ends the pass: the command it would close is not judged, the
     break is. With ``strict`` (import) a problem raises LogError instead:
     a line that cannot be read with the reader's words, any divergence
-    (a broken chain too) as its rule and words. ``pack_of`` picks the pack
-    when none is given (else the ruleset's own); ``on_header`` is called with
+    (a broken chain too) as its rule and words. ``pack_of(ruleset,
+    pack_hash)`` finds the pack the header names when none is given (None,
+    or no ``pack_of``: the ruleset's own); ``on_header`` is called with
     the ruleset and the header once the header is read (import refuses a
     log whose streams exist).
 
@@ -127,7 +129,7 @@ class Check:
     """
 
     def __init__(self, pack: Any, *, strict: bool = False, key: str | None = None,
-                 pack_of: Callable[[Ruleset], Any] | None = None,
+                 pack_of: Callable[[Ruleset, str], Any] | None = None,
                  on_header: Callable[[Ruleset, dict[str, Any]], None] | None = None) -> None:
         self.pack = pack
         self.strict = strict
@@ -216,7 +218,8 @@ class Check:
         """One game of the log, as the header (or its ``games``) names it."""
         pack = self.pack
         if pack is None:
-            pack = self.pack_of(rs) if self.pack_of is not None else rs.pack()
+            found = self.pack_of(rs, entry["pack_hash"]) if self.pack_of is not None else None
+            pack = found if found is not None else rs.pack()
         if entry["pack_hash"] not in rs.pack_hashes(pack):
             if self.strict:
                 raise LogError(1, f"the log was played with pack {entry['pack_id']} ({entry['pack_hash']}),"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 
-from .declared import NAME, NEW, SEED, Demo, Query, Report, Setup, Surface, random_seed
+from .declared import NAME, NEW, PACK, SEED, Demo, Query, Report, Setup, Surface, random_seed
 from .grammar import Grammar, parse, plain, read, spell, usage, words_of
 from .verbs import Param, Verb
 
@@ -51,5 +51,5 @@ def surface_of(ruleset: str) -> Surface:
     return _FOUND[ruleset]
 
 
-__all__ = ["NAME", "NEW", "SEED", "Demo", "Grammar", "Param", "Query", "Report", "Setup", "Surface", "Verb",
+__all__ = ["NAME", "NEW", "PACK", "SEED", "Demo", "Grammar", "Param", "Query", "Report", "Setup", "Surface", "Verb",
            "parse", "plain", "random_seed", "read", "spell", "surface_of", "surfaces", "usage", "words_of"]
