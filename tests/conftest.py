@@ -18,6 +18,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 POSTGRES_TEST_STORE = "postgresql://postgres@127.0.0.1:5432/test"
 
+# ``store`` and ``rk``: every test's store and command line (rk_fixture.py).
+pytest_plugins = ["rk_fixture"]
+
 
 @pytest.fixture(autouse=True)
 def _test_home(tmp_path_factory, monkeypatch) -> None:

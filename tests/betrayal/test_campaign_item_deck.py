@@ -8,9 +8,7 @@ from __future__ import annotations
 import pytest
 from campaign_arrange import CAMPAIGN, campaign, me, play, run
 from delve_arrange import DelveScenario
-from typer.testing import CliRunner
 
-from cli.main import app as rk_app
 from domain.betrayal.battle.application import BetrayalApp
 from domain.betrayal.battle.state import Cache
 from domain.betrayal.battle.commands import Move
@@ -95,22 +93,14 @@ def test_loot_from_the_discard_pile_shows_the_deck_was_refilled_from_it():
 
 
 @pytest.mark.rule("ITEM-9")
-def test_rk_new_delve_deals_a_campaign_party_its_campaign_s_item_deck(tmp_path, monkeypatch):
-    store = str(tmp_path / "rk.sqlite")
-    monkeypatch.setenv("RULEKEEPER_STORE", store)
-
-    def rk(*args: str) -> str:
-        result = CliRunner().invoke(rk_app, list(args))
-        assert result.exit_code == 0, (args, result.stdout, result.stderr)
-        return result.stdout
-
+def test_rk_new_delve_deals_a_campaign_party_its_campaign_s_item_deck(rk, store):
     rk("new", "campaign", "saga")
     rk("adventurer", "new", "Ria", "--race", "nord", "--class", "bastion")
     rk("item", "gain", "Ria", "notched-dagger")
     rk("item", "discard", "Ria", "notched-dagger")
     rk("new", "delve", "--delve", "drowned-cistern", "--party", "Ria", "--seed", "3", "--name", "d1")
     rk("new", "delve", "--delve", "drowned-cistern", "--party", "Ada:nord", "--seed", "3", "--name", "d2")
-    app = BetrayalApp(store)
+    app = BetrayalApp(str(store))
     try:
         dealt = app.delve_of("d1").item_deck
         assert dealt == ItemDeck(cards=tuple(sorted(set(PACK.items) - {"notched-dagger"})),

@@ -8,16 +8,13 @@ single pool, with no tile."""
 
 from __future__ import annotations
 
-import json
 import random
 import sqlite3
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app as rk_app
 from domain.betrayal.battle import events as ev
 from domain.betrayal.battle.application import BetrayalApp, PartySpec
 from domain.betrayal.battle.bots import delve_choice, greedy_choice
@@ -256,31 +253,24 @@ def test_a_pool_undone_with_its_tile_leaves_the_earlier_tiles_alone(app):
 # -- the command line ---------------------------------------------------------------
 
 
-def rk(*args: str) -> str:
-    result = CliRunner().invoke(rk_app, list(args))
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
-    return result.stdout
-
-
 @pytest.mark.rule("DELVE-4")
 @pytest.mark.rule("EXPLORATION-11b")
 @pytest.mark.rule("EXPLORATION-11c")
-def test_rk_pool_shows_a_delve_tile_by_tile(tmp_path, monkeypatch):
-    monkeypatch.setenv("RULEKEEPER_STORE", str(tmp_path / "rk.sqlite"))
-    monkeypatch.setenv("COLUMNS", "160")
+@pytest.mark.columns(160)
+def test_rk_pool_shows_a_delve_tile_by_tile(rk):
     rk("new", "delve", "--delve", UNCOVER, "--party", "Ada:nord", "--party", "Bo:dark-elf", "--xp", "2",
        "--seed", "73", "--place", "af32", "--place", "ag31")
-    assert "no tile revealed yet: each will get a fresh EP of 4 (DELVE-4)" in rk("pool")
+    assert "no tile revealed yet: each will get a fresh EP of 4 (DELVE-4)" in rk("pool").stdout
     rk("explore", "ag32")
-    rk(*rk("legal").splitlines()[0].split()[1:])  # rk place-tile ...
-    out = rk("pool")
+    rk(*rk("legal").stdout.splitlines()[0].split()[1:])  # rk place-tile ...
+    out = rk("pool").stdout
     header = next(line for line in out.splitlines() if "kind" in line)
     assert header.split()[:3] == ["tile", "kind", "rule"]
     lines = [line.split() for line in out.splitlines() if line.strip().startswith("t1 ")]
     assert [line[1:3] for line in lines] == [["ep", "DELVE-4"], ["draw", "EXPLORATION-11b"],
                                              ["draw", "EXPLORATION-11b"], ["discarded", "EXPLORATION-11c"]]
     assert "The Long Drain (card Echoing" in out and "fresh EP = XP 2 x party" in out
-    rows = json.loads(rk("pool", "--json"))
+    rows = rk("pool", json=True).json()
     assert [(r["tile"], r["kind"], r["ep_left"]) for r in rows] == [
         ("t1", "ep", 4), ("t1", "draw", 3), ("t1", "draw", 2), ("t1", "discarded", 0)]
     assert rows[-1]["discarded"] == 2

@@ -11,9 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app as rk_app
 from domain.betrayal.delve import aggregate as dv
 from domain.betrayal.battle.application import BetrayalApp, PartySpec, delve_stream
 from domain.betrayal.battle.bots import delve_choice
@@ -318,25 +316,17 @@ def delve_store(path: Path, delve: str, seed: int, steps: int | None = None, her
     return path
 
 
-def rk(*args: str):
-    return CliRunner().invoke(rk_app, list(args))
-
-
-@pytest.fixture
-def columns(monkeypatch):
-    monkeypatch.setenv("COLUMNS", "200")
-
-
 @pytest.mark.rule("SKYSHARD-3")
 @pytest.mark.rule("SKYSHARD-4")
 @pytest.mark.rule("SKYSHARD-5")
 @pytest.mark.rule("EXPLORATION-7a")
 @pytest.mark.rule("EXPLORATION-5d")
 @pytest.mark.rule("OBJ-4")
-def test_rk_skyshards_shows_a_finished_survey_citing_the_rules(tmp_path, columns):
+@pytest.mark.columns(200)
+def test_rk_skyshards_shows_a_finished_survey_citing_the_rules(rk, tmp_path):
     store = str(delve_store(tmp_path / "s.sqlite", SURVEY, 35))
-    result = rk("skyshards", "--store", store)  # the latest battle
-    assert result.exit_code == 0, result.stderr
+    result = rk("skyshards", "--store", store, code=None)  # the latest battle
+    assert result.code == 0, result.stderr
     out = result.stdout
     assert out.startswith("Skyshards of delve battle v35: gained 3 of 3, drawn 3")
     for cited in ("SKYSHARD-3, OBJ-5", "SKYSHARD-1", "EXPLORATION-7a, SKYSHARD-4", "SKYSHARD-5", "SKYSHARD-7",
@@ -344,57 +334,60 @@ def test_rk_skyshards_shows_a_finished_survey_citing_the_rules(tmp_path, columns
         assert cited in out, cited
     assert "The Whispering Barrow (Survey) requires 3 skyshards" in out
     assert "counts as 1 skyshard gained" in out and "all drawn: nothing left to explore" in out
-    assert rk("skyshards", "--store", store, "--battle", "v35").stdout == out
+    assert rk("skyshards", "--store", store, "--battle", "v35", code=None).stdout == out
 
 
 @pytest.mark.rule("OBJ-8")
 @pytest.mark.rule("RETREAT-5")
 @pytest.mark.rule("SKYSHARD-8")
 @pytest.mark.rule("SKYSHARD-9")
-def test_rk_skyshards_shows_an_uncover_delve_under_way_and_ended(tmp_path, columns):
+@pytest.mark.columns(200)
+def test_rk_skyshards_shows_an_uncover_delve_under_way_and_ended(rk, tmp_path):
     under_way = str(delve_store(tmp_path / "u.sqlite", UNCOVER, 9, steps=40))
-    result = rk("skyshards", "--store", under_way)
-    assert result.exit_code == 0, result.stderr
+    result = rk("skyshards", "--store", under_way, code=None)
+    assert result.code == 0, result.stderr
     assert "OBJ-8, RETREAT-5" in result.stdout
     assert "Uncover: obtain 1 more, then retreat at the end of a round" in result.stdout
 
     ended = str(delve_store(tmp_path / "e.sqlite", UNCOVER, 9))
-    out = rk("skyshards", "--store", ended, "-b", "v9").stdout
+    out = rk("skyshards", "--store", ended, "-b", "v9", code=None).stdout
     for cited in ("SKYSHARD-1, SKYSHARD-8", "SKYSHARD-5, SKYSHARD-9", "EXPLORATION-5d", "RETREAT-5, OBJ-10"):
         assert cited in out, cited
-    rows = json.loads(rk("skyshards", "--store", ended, "--json").stdout)
+    rows = json.loads(rk("skyshards", "--store", ended, "--json", code=None).stdout)
     assert [r["kind"] for r in rows][0] == "required" and rows[-1]["kind"] == "concluded"
     assert {r["kind"]: r["count"] for r in rows if r["kind"] in ("required", "gained", "drawn-total")} == {
         "required": 3, "gained": 3, "drawn-total": 4}
     assert all(r["rule"] for r in rows)
 
 
-def test_rk_skyshards_refuses_a_clash_and_a_conquest_battle_in_one_line(tmp_path, columns):
+@pytest.mark.columns(200)
+def test_rk_skyshards_refuses_a_clash_and_a_conquest_battle_in_one_line(rk, tmp_path):
     """As `rk track` refuses a Conquest battle: one line on stderr, exit
     status 1 (a refusal that is not a rule's), nothing on stdout."""
     store = str(tmp_path / "mixed.sqlite")
     assert rk("new", "clash", "--store", store, "--setup", "waystone-crossing", "--party", "Ysolda:nord",
-              "--xp", "2", "--seed", "7").exit_code == 0
-    refused = rk("skyshards", "--store", store)
-    assert refused.exit_code == 1 and refused.stdout == ""
+              "--xp", "2", "--seed", "7", code=None).code == 0
+    refused = rk("skyshards", "--store", store, code=None)
+    assert refused.code == 1 and refused.stdout == ""
     (line,) = refused.stderr.strip().splitlines()
     assert "is not a delve: it has no skyshards" in line and "SKYSHARD-1" in line
     assert "Traceback" not in refused.stderr
 
     assert rk("new", "conquest", "--store", store, "--scenario", "border-clash", "--army", "saltmarch",
-              "--army", "cinderpact", "--seed", "4").exit_code == 0
-    refused = rk("skyshards", "--store", store)
-    assert refused.exit_code == 1 and refused.stdout == ""
+              "--army", "cinderpact", "--seed", "4", code=None).code == 0
+    refused = rk("skyshards", "--store", store, code=None)
+    assert refused.code == 1 and refused.stdout == ""
     (line,) = refused.stderr.strip().splitlines()
     assert "not a Betrayal battle" in line and "it has no skyshards" in line
 
-    as_json = rk("skyshards", "--store", store, "--json")
-    assert as_json.exit_code == 1 and json.loads(as_json.stderr)["error"] == "NotFound"
+    as_json = rk("skyshards", "--store", store, "--json", code=None)
+    assert as_json.code == 1 and json.loads(as_json.stderr)["error"] == "NotFound"
 
 
-def test_rk_skyshards_only_reads_the_store(tmp_path, columns):
+@pytest.mark.columns(200)
+def test_rk_skyshards_only_reads_the_store(rk, tmp_path):
     """A read model: a missing store is not created (as `rk track`)."""
     missing = tmp_path / "none.sqlite"
-    refused = rk("skyshards", "--store", str(missing))
-    assert refused.exit_code == 1 and "there is no battle yet" in refused.stderr
+    refused = rk("skyshards", "--store", str(missing), code=None)
+    assert refused.code == 1 and "there is no battle yet" in refused.stderr
     assert not missing.exists()

@@ -15,9 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app
 
 PARTY = ["--party", "Ysolda:nord", "--party", "Tarn:dark-elf:bow+destruction-staff:ranged"]
 CLASH = ["new", "clash", "--setup", "waystone-crossing", *PARTY, "--xp", "2", "--seed", "7"]
@@ -25,39 +23,19 @@ CONQUEST = ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarc
             "--seed", "7"]
 
 
-@pytest.fixture
-def store(tmp_path, monkeypatch) -> Path:
-    path = tmp_path / "rk.sqlite"
-    monkeypatch.setenv("RULEKEEPER_STORE", str(path))
-    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("COLUMNS", "80")
-    return path
-
-
-def rk(*args: str, input: str | None = None):
-    return CliRunner().invoke(app, list(args), input=input)
-
-
-def ok(*args: str, input: str | None = None) -> str:
-    result = rk(*args, input=input)
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
-    return result.stdout
-
-
-def refused(*args: str) -> str:
+def refused(rk, *args: str) -> str:
     """The one line a refused command writes (exit status 1)."""
-    result = rk(*args)
-    assert result.exit_code == 1, (args, result.stdout, result.stderr)
+    result = rk(*args, code=1)
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr, result.stderr
     return result.stderr
 
 
-def listed(*flags: str) -> list[dict]:
-    return json.loads(ok("battles", "--json", *flags))
+def listed(rk, *flags: str) -> list[dict]:
+    return rk("battles", "--json", *flags).json()
 
 
-def acting_on(*args: str) -> str:
-    return json.loads(ok("status", "--json", *args))["battle"]
+def acting_on(rk, *args: str) -> str:
+    return rk("status", "--json", *args).json()["battle"]
 
 
 def written(store: Path) -> int:
@@ -68,20 +46,21 @@ def written(store: Path) -> int:
 # --- naming new battles ------------------------------------------------------------------
 
 
-def test_a_new_battle_is_named_after_its_setup_and_becomes_current(store):
-    ok(*CLASH)
-    ok(*CONQUEST)
-    ok(*CLASH[:-1], "8")
-    assert [(b["battle"], b["current"]) for b in listed()] == \
+def test_a_new_battle_is_named_after_its_setup_and_becomes_current(rk, store):
+    rk(*CLASH)
+    rk(*CONQUEST)
+    rk(*CLASH[:-1], "8")
+    assert [(b["battle"], b["current"]) for b in listed(rk)] == \
         [("waystone-1", False), ("border-1", False), ("waystone-2", True)]
-    assert acting_on() == "waystone-2"
+    assert acting_on(rk) == "waystone-2"
 
 
-def test_rk_new_takes_a_name(store):
-    ok(*CLASH, "--name", "friday-night")
-    ok(*CONQUEST, "--battle", "war")  # --battle still names a new battle, as before
-    assert [b["name"] for b in listed()] == ["friday-night", "war"]
-    help_text = CliRunner().invoke(app, ["new", "clash", "--help"], env={"COLUMNS": "200"}).stdout
+def test_rk_new_takes_a_name(rk, store, monkeypatch):
+    rk(*CLASH, "--name", "friday-night")
+    rk(*CONQUEST, "--battle", "war")  # --battle still names a new battle, as before
+    assert [b["name"] for b in listed(rk)] == ["friday-night", "war"]
+    monkeypatch.setenv("COLUMNS", "200")
+    help_text = rk("new", "clash", "--help").stdout
     assert "A name for the new game" in help_text
 
 
@@ -90,194 +69,195 @@ def test_rk_new_takes_a_name(store):
     [*CLASH, "--name", "taken"], ["rename", "taken", "bad/name"], ["rename", "nowhere", "somewhere"],
     ["use", "nowhere"], ["delete", "nowhere"], ["restore", "taken"], ["status", "--battle", "nowhere"],
 ])
-def test_a_malformed_unknown_or_taken_name_is_refused_in_one_line_and_writes_nothing(store, args):
-    ok(*CLASH, "--name", "taken")
+def test_a_malformed_unknown_or_taken_name_is_refused_in_one_line_and_writes_nothing(rk, store, args):
+    rk(*CLASH, "--name", "taken")
     before = written(store)
-    refused(*args)
+    refused(rk, *args)
     assert written(store) == before
 
 
 # --- rename ---------------------------------------------------------------------------------
 
 
-def test_a_renamed_battle_is_found_by_its_name_and_exports_imports_and_verifies_by_its_id(store, tmp_path):
-    ok(*CLASH)
-    ok(*CONQUEST)
-    renamed = json.loads(ok("rename", "waystone-1", "friday", "--json"))
+def test_a_renamed_battle_is_found_by_its_name_and_exports_imports_and_verifies_by_its_id(rk, store, tmp_path):
+    rk(*CLASH)
+    rk(*CONQUEST)
+    renamed = rk("rename", "waystone-1", "friday", json=True).json()
     assert (renamed["battle"], renamed["name"], renamed["was"]) == ("waystone-1", "friday", "waystone-1")
-    assert acting_on("--battle", "Friday") == acting_on("--battle", "waystone-1") == "waystone-1"
-    ok("move", "b2", "--battle", "friday")
+    assert acting_on(rk, "--battle", "Friday") == acting_on(rk, "--battle", "waystone-1") == "waystone-1"
+    rk("move", "b2", "--battle", "friday")
     log = tmp_path / "friday.jsonl"
-    ok("export", "--battle", "friday", "-o", str(log))
+    rk("export", "--battle", "friday", "-o", str(log))
     assert json.loads(log.read_bytes().split(b"\n", 1)[0])["battle_id"] == "waystone-1"
-    assert "ok" in ok("verify", str(log)) and "ok" in ok("verify", "--battle", "friday")
-    assert "Imported battle waystone-1" in ok("import", str(log), "--store", str(tmp_path / "other.sqlite"))
-    ok("rename", "friday", "saturday")
-    assert "no battle 'friday'" in refused("status", "--battle", "friday")
-    assert "friday" not in ok("battles") and "saturday" in ok("battles")
+    assert "ok" in rk("verify", str(log)).stdout and "ok" in rk("verify", "--battle", "friday").stdout
+    assert "Imported battle waystone-1" in rk("import", str(log), "--store", str(tmp_path / "other.sqlite")).stdout
+    rk("rename", "friday", "saturday")
+    assert "no battle 'friday'" in refused(rk, "status", "--battle", "friday")
+    assert "friday" not in rk("battles").stdout and "saturday" in rk("battles").stdout
 
 
-def test_status_and_export_call_a_renamed_battle_by_its_name_and_its_id(store, tmp_path):
-    ok(*CLASH)
-    ok(*CONQUEST)
-    ok("rename", "waystone-1", "friday")
-    ok("rename", "border-1", "saturday")
-    assert ok("status", "--battle", "friday").startswith("Battle friday (id waystone-1) · Waystone Crossing")
-    assert ok("status", "--battle", "saturday").startswith("saturday (id border-1): round 1")
+def test_status_and_export_call_a_renamed_battle_by_its_name_and_its_id(rk, store, tmp_path):
+    rk(*CLASH)
+    rk(*CONQUEST)
+    rk("rename", "waystone-1", "friday")
+    rk("rename", "border-1", "saturday")
+    assert rk("status", "--battle", "friday").stdout.startswith("Battle friday (id waystone-1) · Waystone Crossing")
+    assert rk("status", "--battle", "saturday").stdout.startswith("saturday (id border-1): round 1")
     log = tmp_path / "friday.jsonl"
-    assert ok("export", "--battle", "friday", "-o", str(log)).startswith("Exported friday (id waystone-1): ")
+    assert rk("export", "--battle", "friday", "-o", str(log)).stdout.startswith("Exported friday (id waystone-1): ")
     assert json.loads(log.read_bytes().split(b"\n", 1)[0])["battle_id"] == "waystone-1"  # the file keeps the id
-    ok("rename", "friday", "waystone-1")  # its id again: shown once
-    assert ok("status", "--battle", "waystone-1").startswith("Battle waystone-1 · ")
+    rk("rename", "friday", "waystone-1")  # its id again: shown once
+    assert rk("status", "--battle", "waystone-1").stdout.startswith("Battle waystone-1 · ")
 
 
-def test_rk_import_makes_the_imported_battle_current(store, tmp_path):
-    ok(*CLASH)
+def test_rk_import_makes_the_imported_battle_current(rk, store, tmp_path):
+    rk(*CLASH)
     log = tmp_path / "waystone.jsonl"
-    ok("export", "-o", str(log))
+    rk("export", "-o", str(log))
     other = str(tmp_path / "other.sqlite")
-    ok(*CONQUEST, "--store", other)
-    assert acting_on("--store", other) == "border-1"
-    assert "it is the current battle now" in ok("import", str(log), "--store", other)
-    assert acting_on("--store", other) == "waystone-1"
-    assert json.loads(ok("use", "--store", other, "--json"))["chosen"]
-    ok("use", "border-1", "--store", other)
-    imported = json.loads(ok("import", str(log), "--store", str(tmp_path / "third.sqlite"), "--json"))
+    rk(*CONQUEST, "--store", other)
+    assert acting_on(rk, "--store", other) == "border-1"
+    assert "it is the current battle now" in rk("import", str(log), "--store", other).stdout
+    assert acting_on(rk, "--store", other) == "waystone-1"
+    assert rk("use", "--store", other, json=True).json()["chosen"]
+    rk("use", "border-1", "--store", other)
+    imported = rk("import", str(log), "--store", str(tmp_path / "third.sqlite"), "--json").json()
     assert imported == {"battle": "waystone-1", "file": str(log), "chosen": True}
-    assert acting_on("--store", other) == "border-1"  # each store keeps its own choice
+    assert acting_on(rk, "--store", other) == "border-1"  # each store keeps its own choice
 
 
 # --- delete and restore ----------------------------------------------------------------------
 
 
-def test_a_deleted_battle_leaves_the_list_keeps_its_log_and_comes_back(store, tmp_path):
-    ok(*CLASH)
-    ok(*CONQUEST)
-    deleted = json.loads(ok("delete", "border-1", "--json"))
+def test_a_deleted_battle_leaves_the_list_keeps_its_log_and_comes_back(rk, store, tmp_path):
+    rk(*CLASH)
+    rk(*CONQUEST)
+    deleted = rk("delete", "border-1", json=True).json()
     assert deleted["deleted"] and deleted["current"] == "waystone-1"  # the current battle falls back
-    assert [b["battle"] for b in listed()] == ["waystone-1"]
-    assert [(b["battle"], b["deleted"]) for b in listed("--all")] == [("waystone-1", False), ("border-1", True)]
-    assert "x   border-1" in ok("battles", "--all") and "1 deleted not shown" in ok("battles")
+    assert [b["battle"] for b in listed(rk)] == ["waystone-1"]
+    assert [(b["battle"], b["deleted"]) for b in listed(rk, "--all")] == [("waystone-1", False), ("border-1", True)]
+    assert "x   border-1" in rk("battles", "--all").stdout and "1 deleted not shown" in rk("battles").stdout
     # Read, exported, verified; never changed nor chosen until restored.
-    ok("export", "--battle", "border-1", "-o", str(tmp_path / "b.jsonl"))
-    assert "ok" in ok("verify", "--battle", "border-1")
+    rk("export", "--battle", "border-1", "-o", str(tmp_path / "b.jsonl"))
+    assert "ok" in rk("verify", "--battle", "border-1").stdout
     before = written(store)
-    assert "rk restore border-1" in refused("choose-arrival", "a1", "--battle", "border-1")
-    assert "deleted" in refused("use", "border-1")
+    assert "rk restore border-1" in refused(rk, "choose-arrival", "a1", "--battle", "border-1")
+    assert "deleted" in refused(rk, "use", "border-1")
     assert written(store) == before
-    assert acting_on() == "waystone-1"
-    ok("restore", "border-1")
-    assert [b["battle"] for b in listed()] == ["waystone-1", "border-1"]
+    assert acting_on(rk) == "waystone-1"
+    rk("restore", "border-1")
+    assert [b["battle"] for b in listed(rk)] == ["waystone-1", "border-1"]
 
 
-def test_deleting_every_battle_leaves_none_to_act_on(store):
-    ok(*CLASH)
-    ok("delete", "waystone-1")
-    assert "no battle yet" in refused("status")
-    assert "1 deleted" in ok("battles")
+def test_deleting_every_battle_leaves_none_to_act_on(rk, store):
+    rk(*CLASH)
+    rk("delete", "waystone-1")
+    assert "no battle yet" in refused(rk, "status")
+    assert "1 deleted" in rk("battles").stdout
 
 
 # --- the current battle ------------------------------------------------------------------------
 
 
-def test_rk_use_chooses_the_battle_commands_act_on(store):
-    ok(*CLASH)
-    ok(*CONQUEST)
-    assert "border-1: the latest" not in ok("use")  # `rk new` chose it
-    ok("use", "WAYSTONE-1")  # any case, when one battle alone matches
-    assert acting_on() == "waystone-1"
-    assert json.loads(ok("use", "--json")) == {"battle": "waystone-1", "name": "waystone-1", "ruleset": "betrayal",
+def test_rk_use_chooses_the_battle_commands_act_on(rk, store):
+    rk(*CLASH)
+    rk(*CONQUEST)
+    assert "border-1: the latest" not in rk("use").stdout  # `rk new` chose it
+    rk("use", "WAYSTONE-1")  # any case, when one battle alone matches
+    assert acting_on(rk) == "waystone-1"
+    assert rk("use", json=True).json() == {"battle": "waystone-1", "name": "waystone-1", "ruleset": "betrayal",
                                                "deleted": False, "chosen": True}
-    assert "MOVE-1" in ok("move", "b2")  # acted on the clash, not on the newer Conquest battle
-    assert [b["battle"] for b in listed() if b["current"]] == ["waystone-1"]
-    assert "*   waystone-1" in ok("battles")
-    ok("rename", "waystone-1", "mine")  # the choice is kept by id: a rename keeps it
-    assert acting_on() == "waystone-1"
+    assert "MOVE-1" in rk("move", "b2").stdout  # acted on the clash, not on the newer Conquest battle
+    assert [b["battle"] for b in listed(rk) if b["current"]] == ["waystone-1"]
+    assert "*   waystone-1" in rk("battles").stdout
+    rk("rename", "waystone-1", "mine")  # the choice is kept by id: a rename keeps it
+    assert acting_on(rk) == "waystone-1"
 
 
-def test_the_choice_is_kept_per_store_outside_it(store, tmp_path):
-    ok(*CLASH)
-    ok(*CONQUEST)
-    ok("use", "waystone-1")
+def test_the_choice_is_kept_per_store_outside_it(rk, store, tmp_path):
+    rk(*CLASH)
+    rk(*CONQUEST)
+    rk("use", "waystone-1")
     other = str(tmp_path / "other.sqlite")
-    ok(*CONQUEST, "--store", other)
-    assert acting_on("--store", other) == "border-1"
-    assert acting_on() == "waystone-1"
+    rk(*CONQUEST, "--store", other)
+    assert acting_on(rk, "--store", other) == "border-1"
+    assert acting_on(rk) == "waystone-1"
     kept = json.loads((tmp_path / "home" / "current.json").read_text())
     assert kept == {f"sqlite:{store}": "waystone-1", f"sqlite:{other}": "border-1"}
 
 
-def test_rk_demo_does_not_steal_the_current_battle(store):
-    ok(*CLASH)
-    assert "commands still act on waystone-1" in " ".join(ok("demo", "--seed", "3").split())
-    assert acting_on() == "waystone-1"
-    ok(*CONQUEST)
-    ok("demo", "--seed", "3")
-    assert acting_on() == "border-1"
-    assert [b["battle"] for b in listed() if b["current"]] == ["border-1"]
+def test_rk_demo_does_not_steal_the_current_battle(rk, store):
+    rk(*CLASH)
+    assert "commands still act on waystone-1" in " ".join(rk("demo", "--seed", "3").stdout.split())
+    assert acting_on(rk) == "waystone-1"
+    rk(*CONQUEST)
+    rk("demo", "--seed", "3")
+    assert acting_on(rk) == "border-1"
+    assert [b["battle"] for b in listed(rk) if b["current"]] == ["border-1"]
 
 
-def test_rk_demo_does_not_steal_the_latest_battle_when_none_was_chosen(store):
+def test_rk_demo_does_not_steal_the_latest_battle_when_none_was_chosen(rk, store):
     from domain.betrayal.battle.application import BetrayalApp, PartySpec
 
     with BetrayalApp(f"sqlite:{store}") as app:  # written without `rk new`: nothing chosen
         app.new_clash(setup="waystone-crossing", party=[PartySpec("Brand", "nord")], xp=1, seed=1, battle_id="older")
-    ok("demo", "--seed", "3")
-    assert acting_on() == "older"
+    rk("demo", "--seed", "3")
+    assert acting_on(rk) == "older"
 
 
 # --- the lists at 80 columns ---------------------------------------------------------------------
 
 
-def test_rk_battles_cuts_nothing_at_80_columns(store):
-    ok(*CLASH)
-    ok(*CONQUEST, "--name", "friday-night-at-the-inn-1")
-    ok("new", "delve", "--delve", "whispering-barrow", "--party", "Ysolda", "--party", "Tarn", "--xp", "2")
-    out = ok("battles")
+def test_rk_battles_cuts_nothing_at_80_columns(rk, store):
+    rk(*CLASH)
+    rk(*CONQUEST, "--name", "friday-night-at-the-inn-1")
+    rk("new", "delve", "--delve", "whispering-barrow", "--party", "Ysolda", "--party", "Tarn", "--xp", "2")
+    out = rk("battles").stdout
     assert max(len(line) for line in out.splitlines()) <= 80
     assert "…" not in out
     words = out.split()
     assert "setup" not in words  # a long name: the setup column goes (--json keeps it), no word is broken
-    for b in listed():
+    for b in listed(rk):
         for text in (b["name"], *b["phase"].split(), *b["who"].split()):
             assert text in words, text
-    ok("rename", "friday-night-at-the-inn-1", "friday")
-    assert "waystone-crossing" in ok("battles").split()
+    rk("rename", "friday-night-at-the-inn-1", "friday")
+    assert "waystone-crossing" in rk("battles").stdout.split()
 
 
-def test_rk_adventurers_lists_each_with_the_last_battle_it_fought(store):
-    ok("demo", "--seed", "3")
-    ok(*CLASH)
-    rows = {r["name"]: r for r in json.loads(ok("adventurers", "--json"))}
-    demo = [b for b in listed() if b["battle"].startswith("demo-")][0]
+def test_rk_adventurers_lists_each_with_the_last_battle_it_fought(rk, store):
+    rk("demo", "--seed", "3")
+    rk(*CLASH)
+    rows = {r["name"]: r for r in rk("adventurers", json=True).json()}
+    demo = [b for b in listed(rk) if b["battle"].startswith("demo-")][0]
     number = demo["battle"].split("-")[1]
     hero = rows[f"Ysolda-{number}"]
     assert (hero["race"], hero["battles"], hero["last_battle"], hero["last_outcome"]) == \
         ("nord", 1, demo["battle"], demo["phase"])
     assert hero["can_fight"] == (hero["hp"] > 0)
     assert (rows["Tarn"]["battles"], rows["Tarn"]["last_battle"]) == (0, "")
-    ok("rename", demo["battle"], "first-demo")
-    out = ok("adventurers")
+    rk("rename", demo["battle"], "first-demo")
+    out = rk("adventurers").stdout
     assert "first-demo:" in out and "Dark Elf" in out and max(len(line) for line in out.splitlines()) <= 80
-    assert "first-demo" in ok("adventurer", f"Ysolda-{number}")
+    assert "first-demo" in rk("adventurer", f"Ysolda-{number}").stdout
 
 
 # --- in a shell, through a server -----------------------------------------------------------------
 
 
-def test_rk_play_names_and_chooses_battles(store):
-    ok(*CLASH)
-    ok(*CONQUEST)
-    result = rk("play", input="use waystone-1\nrename waystone-1 mine\nstatus\ndelete border-1\nbattles\nquit\n")
-    assert result.exit_code == 0, result.stderr
+def test_rk_play_names_and_chooses_battles(rk, store):
+    rk(*CLASH)
+    rk(*CONQUEST)
+    result = rk("play", input="use waystone-1\nrename waystone-1 mine\nstatus\ndelete border-1\nbattles\nquit\n",
+                code=None)
+    assert result.code == 0, result.stderr
     assert "Battle mine (id waystone-1)" in result.stdout and "*   mine" in result.stdout
     table = result.stdout.split("────")[-1].split("* current")[0]
     assert "mine" in table and "border-1" not in table
 
 
-def test_the_naming_verbs_run_in_rk_serve(store, tmp_path):
-    ok(*CLASH)
-    ok(*CONQUEST)
+def test_the_naming_verbs_run_in_rk_serve(rk, store, tmp_path):
+    rk(*CLASH)
+    rk(*CONQUEST)
     env = {k: v for k, v in os.environ.items() if k not in ("RULEKEEPER_NO_SERVER", "FORCE_COLOR", "NO_COLOR")}
     report = tmp_path / "imported"
     client = ("import atexit, os, sys\n"
@@ -305,4 +285,4 @@ def test_the_naming_verbs_run_in_rk_serve(store, tmp_path):
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=20)
         server.stdout.close()
-    assert acting_on() == "waystone-1" and [b["battle"] for b in listed()] == ["waystone-1"]
+    assert acting_on(rk) == "waystone-1" and [b["battle"] for b in listed(rk)] == ["waystone-1"]

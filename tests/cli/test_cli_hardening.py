@@ -5,7 +5,6 @@ traceback, and writes nothing."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import sqlite3
@@ -13,22 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
-from cli.session import Defaults
+pytestmark = pytest.mark.columns(100)  # the width these tests read output at
 
 NINES = "9" * 5000
 NEW_CLASH = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--seed", "7"]
 NEW_CONQUEST = ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
                 "--seed", "7"]
 EVIL = "Evil\x1b]0;PWNED\x07"
-
-
-def run(store: Path, *args: str) -> tuple[int, str, str]:
-    """``rk --store STORE args`` in-process: exit status, stdout, stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(["--store", f"sqlite:{store}", *args], obj=Defaults())
-    return code, out.getvalue(), err.getvalue()
 
 
 def written(store: Path) -> int:
@@ -40,10 +30,10 @@ def written(store: Path) -> int:
         con.close()
 
 
-def refused(store: Path, *args: str) -> str:
+def refused(rk, store: Path, *args: str) -> str:
     """Run a command that must be refused: one line on stderr, nothing written."""
     before = written(store)
-    code, _, err = run(store, *args)
+    code, _, err = rk("--store", f"sqlite:{store}", *args, code=None)
     assert code in (1, 2), err
     assert "Traceback" not in err and err.strip() and err.strip().count("\n") == 0, err
     assert len(err) < 500, err
@@ -52,12 +42,10 @@ def refused(store: Path, *args: str) -> str:
 
 
 @pytest.fixture
-def store(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("COLUMNS", "100")
-    path = tmp_path / "rk.sqlite"
-    assert run(path, *NEW_CLASH)[0] == 0
-    return path
+def clash(rk, store) -> Path:
+    """The store holds one clash (seed 7)."""
+    rk(*NEW_CLASH)
+    return store
 
 
 # --- 12: every argument parser is bounded ---------------------------------------------
@@ -68,25 +56,25 @@ def store(tmp_path, monkeypatch) -> Path:
     ["resolve", "--skip", NINES], ["roll-enemy", NINES], ["clear", NINES], ["status", "--at", NINES],
     ["status", "--at", str(2**63)], ["status", "--at", "-1"], ["move", "c4\x00"], ["clear", "0"],
 ], ids=lambda a: " ".join(x[:12] for x in a))
-def test_a_huge_or_broken_argument_is_refused_in_one_line_and_writes_nothing(store, args):
-    refused(store, *args)
+def test_a_huge_or_broken_argument_is_refused_in_one_line_and_writes_nothing(rk, clash, store, args):
+    refused(rk, store, *args)
 
 
-def test_a_usage_error_is_one_line_naming_the_help(store):
-    assert refused(store, "clear", "x").endswith("(see `rk clear -h`)")
-    assert "No such command" in refused(store, "nosuch\x1b[2J")
-    assert "\x1b" not in refused(store, "nosuch\x1b[2J")
+def test_a_usage_error_is_one_line_naming_the_help(rk, clash, store):
+    assert refused(rk, store, "clear", "x").endswith("(see `rk clear -h`)")
+    assert "No such command" in refused(rk, store, "nosuch\x1b[2J")
+    assert "\x1b" not in refused(rk, store, "nosuch\x1b[2J")
 
 
 # --- 13: no escape code reaches the terminal -----------------------------------------------
 
 
-def test_a_name_with_a_control_character_is_refused(store):
-    message = refused(store, "new", "clash", "--setup", "waystone-crossing", "--party", f"{EVIL}:nord")
+def test_a_name_with_a_control_character_is_refused(rk, clash, store):
+    message = refused(rk, store, "new", "clash", "--setup", "waystone-crossing", "--party", f"{EVIL}:nord")
     assert "control character" in message and "\x1b" not in message
 
 
-def test_names_from_a_log_written_without_the_check_are_printed_escaped(store, monkeypatch):
+def test_names_from_a_log_written_without_the_check_are_printed_escaped(rk, clash, store, monkeypatch):
     """An imported log may carry a name the rules would refuse now: output
     escaping holds on its own, in status, log, battles and audit."""
     import domain.betrayal.adventurer.aggregate as adventurer
@@ -95,16 +83,16 @@ def test_names_from_a_log_written_without_the_check_are_printed_escaped(store, m
 
     for module in (adventurer, application, setup):
         monkeypatch.setattr(module, "check_name", lambda name, what="": None)
-    assert run(store, "new", "clash", "--setup", "waystone-crossing", "--party",
-               f"{EVIL}[bold]y[/bold]\u202e:nord", "--battle", "evil")[0] == 0
+    assert rk("--store", f"sqlite:{store}", "new", "clash", "--setup", "waystone-crossing", "--party",
+              f"{EVIL}[bold]y[/bold]\u202e:nord", "--battle", "evil", code=None).code == 0
     monkeypatch.undo()
     for command in (["status"], ["log"], ["battles"], ["audit"], ["legal"], ["end-turn"]):
-        code, out, err = run(store, "--battle", "evil", *command)
+        code, out, err = rk("--store", f"sqlite:{store}", "--battle", "evil", *command, code=None)
         assert code == 0, err
         assert not {"\x1b", "\x07", "\u202e"} & set(out + err), command
         assert "\\x1b" in out or command in (["legal"],), command
         assert "[bold]y[/bold]" in out or command in (["legal"], ["battles"]), command  # markup shown as typed
-    code, out, _ = run(store, "--json", "battles")
+    code, out, _ = rk("--store", f"sqlite:{store}", "--json", "battles", code=None)
     assert EVIL in json.loads(out)[-1]["who"]  # JSON keeps the name, escaped by JSON itself
 
 
@@ -113,35 +101,35 @@ def test_names_from_a_log_written_without_the_check_are_printed_escaped(store, m
 
 @pytest.mark.parametrize("new", [NEW_CLASH, NEW_CONQUEST], ids=["clash", "conquest"])
 @pytest.mark.parametrize("seed", [str(2**64), str(2**63), "-1"])
-def test_a_seed_outside_0_to_2_63_is_refused(store, new, seed):
+def test_a_seed_outside_0_to_2_63_is_refused(rk, clash, store, new, seed):
     args = [*new[:-1], seed]
-    assert "--seed" in refused(store, *args)
+    assert "--seed" in refused(rk, store, *args)
 
 
-def test_a_seed_of_2_63_minus_1_is_kept(store):
-    assert run(store, *NEW_CLASH[:-1], str(2**63 - 1), "--battle", "big")[0] == 0
+def test_a_seed_of_2_63_minus_1_is_kept(rk, clash, store):
+    rk("--store", f"sqlite:{store}", *NEW_CLASH[:-1], str(2**63 - 1), "--battle", "big")
 
 
-def test_xp_beyond_the_dial_is_refused_citing_ep_2(store):
-    assert refused(store, *NEW_CLASH, "--xp", str(2**63 - 1)).startswith("EP-2: ")
-    assert "--xp" in refused(store, *NEW_CLASH, "--xp", str(2**63))
-    assert refused(store, *NEW_CLASH, "--xp", "81").startswith("EP-2: ")
-    assert "--xp" in refused(store, *NEW_CLASH, "--xp", "-1")
+def test_xp_beyond_the_dial_is_refused_citing_ep_2(rk, clash, store):
+    assert refused(rk, store, *NEW_CLASH, "--xp", str(2**63 - 1)).startswith("EP-2: ")
+    assert "--xp" in refused(rk, store, *NEW_CLASH, "--xp", str(2**63))
+    assert refused(rk, store, *NEW_CLASH, "--xp", "81").startswith("EP-2: ")
+    assert "--xp" in refused(rk, store, *NEW_CLASH, "--xp", "-1")
 
 
 # --- 16: rk battles from its read model ----------------------------------------------------
 
 
-def test_rk_battles_lists_where_each_game_stands_after_undo_and_redo(store):
+def test_rk_battles_lists_where_each_game_stands_after_undo_and_redo(rk, clash, store):
     from domain.kernel.games import GameApp
 
-    assert run(store, *NEW_CONQUEST)[0] == 0
-    assert run(store, *NEW_CLASH[:-1], "8", "--battle", "second")[0] == 0
-    assert run(store, "--battle", "second", "move", "b2")[0] == 0
-    assert run(store, "--battle", "second", "end-turn")[0] == 0
+    rk("--store", f"sqlite:{store}", *NEW_CONQUEST)
+    rk("--store", f"sqlite:{store}", *NEW_CLASH[:-1], "8", "--battle", "second")
+    rk("--store", f"sqlite:{store}", "--battle", "second", "move", "b2")
+    rk("--store", f"sqlite:{store}", "--battle", "second", "end-turn")
     for step in (["undo", "--force"], ["undo"], ["redo"]):
-        assert run(store, "--battle", "second", *step)[0] == 0, step
-        code, out, err = run(store, "--json", "battles")
+        rk("--store", f"sqlite:{store}", "--battle", "second", *step)
+        code, out, err = rk("--store", f"sqlite:{store}", "--json", "battles", code=None)
         listed = json.loads(out)
         with GameApp(store=f"sqlite:{store}") as app:
             expected = []

@@ -18,10 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from cli.hexmap import TILE_EDGE
-from cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH = 80
@@ -50,22 +47,6 @@ WHOLE = {
 }
 
 
-@pytest.fixture
-def rk(tmp_path, monkeypatch, capsys):
-    """Run one `rk` command line in-process, piped at 80 columns; returns
-    its stdout (stderr is one line by rule, and not laid out)."""
-    monkeypatch.setenv("RULEKEEPER_STORE", str(tmp_path / "rk.sqlite"))
-    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("COLUMNS", str(WIDTH))
-    monkeypatch.delenv("FORCE_COLOR", raising=False)
-
-    def run(*argv: str) -> str:
-        main(list(argv))
-        return capsys.readouterr().out
-
-    return run
-
-
 def assert_laid_out(name: str, out: str) -> None:
     """No line wider than the screen, cut short, or ending where its phrase goes on."""
     for line in out.splitlines():
@@ -78,36 +59,36 @@ def assert_laid_out(name: str, out: str) -> None:
 
 
 def test_a_clash_reads_at_80_columns(rk):
-    shown = {"clash": rk(*CLASH)}
+    shown = {"clash": rk(*CLASH).stdout}
     for command in ("status", "legal", "track", "pool", "log", "audit", "battles", "setups", "races", "lines",
                     "delves", "adventurers", "rule MOVE-1", "move b2", "move c2", "end-turn"):
-        shown[f"clash {command}"] = rk(*command.split())
+        shown[f"clash {command}"] = rk(*command.split()).stdout
     for name, out in shown.items():
         assert_laid_out(name, out)
 
 
 def test_a_delve_reads_at_80_columns_and_its_map_fits(rk):
-    shown = {"delve": rk(*DELVE), "delve explore": rk("explore", "ag31")}
-    placing = [line for line in rk("legal").splitlines() if line.startswith("rk place-tile")]
+    shown = {"delve": rk(*DELVE).stdout, "delve explore": rk("explore", "ag31").stdout}
+    placing = [line for line in rk("legal").stdout.splitlines() if line.startswith("rk place-tile")]
     assert placing, "the explored tile waits to be placed"
-    shown["delve place-tile"] = rk(*placing[0].split()[1:])
+    shown["delve place-tile"] = rk(*placing[0].split()[1:]).stdout
     for command in ("status", "legal", "skyshards", "log"):
-        shown[f"delve {command}"] = rk(command)
+        shown[f"delve {command}"] = rk(command).stdout
     for name, out in shown.items():
         assert_laid_out(name, out)
     assert "  t1  " in shown["delve status"]  # a second tile is on the map
 
 
 def test_a_conquest_reads_at_80_columns(rk):
-    shown = {"conquest": rk(*CONQUEST)}
+    shown = {"conquest": rk(*CONQUEST).stdout}
     for command in ("status", "legal"):
-        shown[f"conquest {command}"] = rk(command)
+        shown[f"conquest {command}"] = rk(command).stdout
     for name, out in shown.items():
         assert_laid_out(name, out)
 
 
 def test_the_demo_reads_at_80_columns(rk):
-    assert_laid_out("demo", rk("demo"))
+    assert_laid_out("demo", rk("demo").stdout)
 
 
 def test_prose_breaks_between_phrases_and_never_inside_a_command():
@@ -139,7 +120,7 @@ def map_rows(out: str) -> list[str]:
 
 def test_tile_borders_show_piped(rk):
     rk(*CLASH)
-    rows = map_rows(rk("status"))
+    rows = map_rows(rk("status").stdout)
     # Waystone Crossing's row 1: Entrance, tile a from c1, tile b from g1 (setups.toml).
     assert re.search(rf"Ta *\{TILE_EDGE}a +a +e2 +a *\{TILE_EDGE}b +b +b", rows[0]), rows[0]
     assert all(TILE_EDGE in row for row in rows[:5])
@@ -183,7 +164,7 @@ def _on_a_terminal(argv: list[str], env: dict[str, str]) -> str:
     return b"".join(chunks).decode()
 
 
-def test_refusals_fit_one_80_column_line(rk, capsys):
+def test_refusals_fit_one_80_column_line(rk):
     """The one line a refusal writes on stderr fits the screen: an unknown
     battle, `rk skyshards` on a clash and on a Conquest battle, `rk track`
     and `rk pool` on a Conquest battle (issue 10)."""
@@ -193,10 +174,8 @@ def test_refusals_fit_one_80_column_line(rk, capsys):
                 ["skyshards", "--battle", "border-1"], ["track", "--battle", "border-1"],
                 ["pool", "--battle", "border-1"]]
     for argv in refusals:
-        assert main(argv) == 1, argv
-        captured = capsys.readouterr()
-        (line,) = captured.err.strip().splitlines()
-        assert captured.out == "" and len(line) <= WIDTH, f"{argv}: {len(line)} columns: {line!r}"
+        refused = rk(*argv, code=1)
+        (line,) = refused.stderr.strip().splitlines()
+        assert refused.stdout == "" and len(line) <= WIDTH, f"{argv}: {len(line)} columns: {line!r}"
     for argv in refusals[1:3]:  # the rule behind the refusal is still named
-        main(argv)
-        assert "(SKYSHARD-1)" in capsys.readouterr().err
+        assert "(SKYSHARD-1)" in rk(*argv, code=None).stderr

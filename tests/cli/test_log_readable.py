@@ -7,7 +7,6 @@ with --no-pager."""
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import pty
 import re
@@ -18,7 +17,6 @@ import termios
 from pathlib import Path
 
 import pytest
-from cli_store import rk, store  # noqa: F401  (store is a fixture)
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,13 +28,13 @@ COMMAND_ID = re.compile(r"\b[cu]\d{2,}\b")
 
 
 @pytest.fixture
-def session(store) -> dict[str, str]:
+def session(rk, store) -> dict[str, str]:
     """A clash with a move undone and redone, then a roll undone with
     --force: what each of those commands printed, by name."""
     rk(*NEW)
-    said = {"move": rk("move", "b2"), "undo": rk("undo"), "redo": rk("redo")}
-    said["engage"] = rk("engage", "--form", "light", "--target", "e1", "--dice", "1,2")
-    said["forced undo"] = rk("undo", "--force")
+    said = {"move": rk("move", "b2").stdout, "undo": rk("undo").stdout, "redo": rk("redo").stdout}
+    said["engage"] = rk("engage", "--form", "light", "--target", "e1", "--dice", "1,2").stdout
+    said["forced undo"] = rk("undo", "--force").stdout
     return said
 
 
@@ -45,15 +43,15 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def command_ids() -> set[str]:
+def command_ids(rk) -> set[str]:
     """Every command id of the battle's log, as --json gives them."""
-    return {row["command_id"] for row in json.loads(rk("log", "--json"))}
+    return {row["command_id"] for row in rk("log", json=True).json()}
 
 
-def test_no_command_id_in_what_a_player_reads(session):
-    ids = {i for i in command_ids() if int(i[1:]) >= 10}
+def test_no_command_id_in_what_a_player_reads(rk, session):
+    ids = {i for i in command_ids(rk) if int(i[1:]) >= 10}
     assert ids  # the moves, undos and redos of the session
-    for name, out in {**session, "log": rk("log"), "audit": rk("audit")}.items():
+    for name, out in {**session, "log": rk("log").stdout, "audit": rk("audit").stdout}.items():
         assert not COMMAND_ID.search(out), (name, COMMAND_ID.search(out), out)
         assert not ids & set(re.findall(r"\w+", out)), name
 
@@ -65,19 +63,19 @@ def test_undo_and_redo_say_the_command_as_typed(session):
         "Undid the last command, rk engage --form light --target e1 --dice 1,2 (it had revealed dice")
 
 
-def test_the_log_names_what_each_undo_reverted_with_its_events(session):
-    rows = json.loads(rk("log", "--json"))
+def test_the_log_names_what_each_undo_reverted_with_its_events(rk, session):
+    rows = rk("log", json=True).json()
     moved = [r["version"] for r in rows if r["undone"] and "b2" in r["text"]]
-    text = flat(rk("log"))
+    text = flat(rk("log").stdout)
     assert f"UNDO-1: rk move b2 (events {moved[0]}-{moved[-1]}) is reverted; back to round 1" in text
     assert "rk move b2 (redone)" in text
     assert "UNDO-2: " in text and "is reverted with force, past the dice or draw it revealed" in text
     assert "↶ marks the events of 2 undone command(s)" in text
 
 
-def test_the_log_is_numbered_by_version_as_status_at_counts(session):
-    rows = json.loads(rk("log", "--json"))
-    text = rk("log")
+def test_the_log_is_numbered_by_version_as_status_at_counts(rk, session):
+    rows = rk("log", json=True).json()
+    text = rk("log").stdout
     numbers = [int(m[1]) for m in re.finditer(r"^ *(\d+) ", text, re.M)]
     assert numbers == [r["version"] for r in rows] == list(range(1, len(rows) + 1))
     undone = [r["version"] for r in rows if r["undone"]]
@@ -86,10 +84,10 @@ def test_the_log_is_numbered_by_version_as_status_at_counts(session):
     assert all(len(line) <= 80 for line in text.splitlines())
 
 
-def test_the_audit_marks_undone_events_with_the_undo_version(session):
-    rows = json.loads(rk("audit", "--json"))
+def test_the_audit_marks_undone_events_with_the_undo_version(rk, session):
+    rows = rk("audit", json=True).json()
     undo = next(r for r in rows if r["event"] == "CommandUndone")
-    text = rk("audit")
+    text = rk("audit").stdout
     assert all(len(line) <= 80 for line in text.splitlines())
     text = flat(text)
     assert f"(undone at v{undo['version']})" in text
@@ -97,14 +95,14 @@ def test_the_audit_marks_undone_events_with_the_undo_version(session):
     assert "forced)" in text  # the undo past the roll
 
 
-def test_json_keeps_the_command_ids(session):
-    rows = json.loads(rk("log", "--json"))
+def test_json_keeps_the_command_ids(rk, session):
+    rows = rk("log", json=True).json()
     undos = [r for r in rows if r["event"]["type"] == "CommandUndone"]
     assert len(undos) == 2 and all(r["command_id"].startswith("u") for r in undos)
     assert all(r["event"]["command_id"].startswith("c") for r in undos)  # the command each one reverted
-    audit = json.loads(rk("audit", "--json"))
+    audit = rk("audit", json=True).json()
     assert {r["undone_by"] for r in audit if r["undone"]} == {r["command_id"] for r in undos}
-    redo = json.loads(rk("redo", "--json"))
+    redo = rk("redo", json=True).json()
     assert redo["command_id"].startswith("c")
 
 

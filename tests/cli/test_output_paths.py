@@ -5,23 +5,13 @@ with the reason, never a traceback, and nothing is written."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
 
-from cli.main import main
-from cli.session import Defaults
+pytestmark = pytest.mark.columns(100)  # the width these tests read output at
 
 NEW_CLASH = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--seed", "7"]
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(args), obj=Defaults())
-    return code, out.getvalue(), err.getvalue()
 
 
 def one_line(code: int, err: str, *says: str) -> None:
@@ -32,12 +22,10 @@ def one_line(code: int, err: str, *says: str) -> None:
 
 
 @pytest.fixture
-def store(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("COLUMNS", "100")
-    path = tmp_path / "rk.sqlite"
-    assert run("--store", f"sqlite:{path}", *NEW_CLASH)[0] == 0
-    return path
+def clash(rk, store) -> Path:
+    """The store holds one clash (seed 7)."""
+    rk(*NEW_CLASH)
+    return store
 
 
 def listing(folder: Path) -> list[str]:
@@ -49,16 +37,16 @@ def listing(folder: Path) -> list[str]:
     ("{tmp}", "it is a folder"),
     ("{tmp}/rk.sqlite/x.jsonl", "is not a folder"),
 ])
-def test_an_export_to_a_path_that_cannot_be_written_is_one_line(store, tmp_path, where, says):
+def test_an_export_to_a_path_that_cannot_be_written_is_one_line(rk, clash, store, tmp_path, where, says):
     before = listing(tmp_path)
     target = where.format(tmp=tmp_path)
-    code, out, err = run("--store", f"sqlite:{store}", "export", "-o", target)
+    code, out, err = rk("--store", f"sqlite:{store}", "export", "-o", target, code=None)
     one_line(code, err, "cannot write the log to", target, says)
     assert listing(tmp_path) == before
 
 
-def test_the_issues_export_to_a_folder_that_does_not_exist(store):
-    code, _, err = run("--store", f"sqlite:{store}", "export", "-o", "/nonexistent/dir/x.jsonl")
+def test_the_issues_export_to_a_folder_that_does_not_exist(rk, clash, store):
+    code, _, err = rk("--store", f"sqlite:{store}", "export", "-o", "/nonexistent/dir/x.jsonl", code=None)
     one_line(code, err, "/nonexistent/dir")
 
 
@@ -68,10 +56,10 @@ def test_the_issues_export_to_a_folder_that_does_not_exist(store):
     ("{tmp}/taken", "taken.pub exists"),
     ("{tmp}/rk.sqlite/k", "is not a folder"),
 ])
-def test_a_key_to_a_path_that_cannot_be_written_is_one_line(store, tmp_path, where, says):
+def test_a_key_to_a_path_that_cannot_be_written_is_one_line(rk, clash, store, tmp_path, where, says):
     (tmp_path / "taken.pub").write_text("someone's\n")
     before = listing(tmp_path)
-    code, _, err = run("keygen", "-o", where.format(tmp=tmp_path))
+    code, _, err = rk("keygen", "-o", where.format(tmp=tmp_path), code=None)
     one_line(code, err, says)
     assert listing(tmp_path) == before and (tmp_path / "taken.pub").read_text() == "someone's\n"
 
@@ -81,16 +69,16 @@ def test_a_key_to_a_path_that_cannot_be_written_is_one_line(store, tmp_path, whe
     ("sqlite:{tmp}", "it is a folder"),
     ("{tmp}/rk.sqlite/s.db", "is not a folder"),
 ])
-def test_a_store_that_cannot_be_written_is_one_line(store, tmp_path, where, says):
+def test_a_store_that_cannot_be_written_is_one_line(rk, clash, store, tmp_path, where, says):
     before = listing(tmp_path)
-    code, _, err = run("--store", where.format(tmp=tmp_path), *NEW_CLASH)
+    code, _, err = rk("--store", where.format(tmp=tmp_path), *NEW_CLASH, code=None)
     one_line(code, err, "cannot use", says)
     assert listing(tmp_path) == before
 
 
-def test_a_home_that_cannot_keep_the_server_secret_is_one_line(store, tmp_path, monkeypatch):
+def test_a_home_that_cannot_keep_the_server_secret_is_one_line(rk, clash, store, tmp_path, monkeypatch):
     (tmp_path / "a-file").write_text("")
     monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "a-file" / "home"))
     monkeypatch.delenv("RULEKEEPER_SERVER_SECRET", raising=False)
-    code, _, err = run("--store", f"sqlite:{store}", "links")
+    code, _, err = rk("--store", f"sqlite:{store}", "links", code=None)
     one_line(code, err, "the server's secret")

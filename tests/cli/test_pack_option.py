@@ -12,11 +12,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app
 from domain.conquest.packs import starter_files as conquest_files
 from domain.labyrinth.packs import starter_files as labyrinth_files
+
+pytestmark = pytest.mark.columns(100)  # the width these tests read output at
 
 CONQUEST = ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
             "--seed", "7"]
@@ -26,21 +26,9 @@ LABYRINTH = ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vang
 
 
 @pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("RULEKEEPER_STORE", str(tmp_path / "rk.sqlite"))
-    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("COLUMNS", "100")
-    return tmp_path / "home"
-
-
-def rk(*args: str):
-    return CliRunner().invoke(app, list(args))
-
-
-def ok(*args: str) -> str:
-    result = rk(*args)
-    assert result.exit_code == 0, (args, result.stdout, result.stderr)
-    return result.stdout
+def home(store) -> Path:
+    """The test's home (RULEKEEPER_HOME, beside the shared store)."""
+    return store.parent / "home"
 
 
 def _pack(folder: Path, files: dict[str, bytes], old: bytes, new: bytes) -> Path:
@@ -51,8 +39,8 @@ def _pack(folder: Path, files: dict[str, bytes], old: bytes, new: bytes) -> Path
     return folder
 
 
-def _recorded(battle: str) -> str:
-    return json.loads(ok("export", "-b", battle).splitlines()[0])["pack_hash"]
+def _recorded(rk, battle: str) -> str:
+    return json.loads(rk("export", "-b", battle).stdout.splitlines()[0])["pack_hash"]
 
 
 def betrayal_files() -> dict[str, bytes]:
@@ -65,62 +53,63 @@ def betrayal_files() -> dict[str, bytes]:
                                                  ("betrayal", CLASH, betrayal_files)],
                          ids=["conquest", "labyrinth", "betrayal"])
 def test_a_game_set_up_with_a_pack_folder_records_its_hash_and_plays_replays_and_verifies_with_it(
-        home, tmp_path, ruleset, new, files):
+        rk, home, tmp_path, ruleset, new, files):
     from domain.kernel.ruleset import load
 
     starter = files()
     own = _pack(tmp_path / "own", starter, b'name = "', b'name = "Our table\'s ')
     ours = load(ruleset).load_pack({p.name: p.read_bytes() for p in own.iterdir()})
     assert ours.hash != load(ruleset).pack().hash
-    ok(*new, "--pack", str(own), "--name", "g")
-    assert _recorded("g") == ours.hash
+    rk(*new, "--pack", str(own), "--name", "g")
+    assert _recorded(rk, "g") == ours.hash
     shutil.rmtree(own)  # the folder given may go: the game's copy stays
-    ok("status", "-b", "g")
-    first = ok("legal", "-b", "g").splitlines()[0]
-    ok(*first.removeprefix("rk ").split(), "-b", "g")
-    ok("undo", "--force", "-b", "g")
-    ok("redo", "-b", "g")
-    assert ok("verify", "-b", "g").startswith("ok:")
+    rk("status", "-b", "g")
+    first = rk("legal", "-b", "g").stdout.splitlines()[0]
+    rk(*first.removeprefix("rk ").split(), "-b", "g")
+    rk("undo", "--force", "-b", "g")
+    rk("redo", "-b", "g")
+    assert rk("verify", "-b", "g").stdout.startswith("ok:")
 
 
-def test_a_pack_named_from_the_home_folder_is_used(home):
+def test_a_pack_named_from_the_home_folder_is_used(rk, home):
     _pack(home / "packs" / "house", conquest_files(), b'version = "', b'version = "house-')
-    ok(*CONQUEST, "--pack", "house", "--name", "g")
-    assert _recorded("g") != _recorded_of_starter()
-    assert "house" in rk(*CONQUEST, "--pack", "nosuch", "--name", "h").stderr  # the packs there are named
+    rk(*CONQUEST, "--pack", "house", "--name", "g")
+    assert _recorded(rk, "g") != _recorded_of_starter(rk)
+    assert "house" in rk(*CONQUEST, "--pack", "nosuch", "--name", "h", code=None).stderr  # the packs there are named
 
 
-def _recorded_of_starter() -> str:
-    ok(*CONQUEST, "--name", "plain")
-    return _recorded("plain")
+def _recorded_of_starter(rk) -> str:
+    rk(*CONQUEST, "--name", "plain")
+    return _recorded(rk, "plain")
 
 
-def test_an_invalid_pack_is_refused_with_its_file_and_line_and_nothing_is_written(home, tmp_path):
+def test_an_invalid_pack_is_refused_with_its_file_and_line_and_nothing_is_written(rk, home, tmp_path):
     bad = _pack(tmp_path / "bad", conquest_files(), b'version = "1"', b"version = 1")
-    result = rk(*CONQUEST, "--pack", str(bad), "--name", "g")
-    assert result.exit_code != 0
+    result = rk(*CONQUEST, "--pack", str(bad), "--name", "g", code=None)
+    assert result.code != 0
     assert "pack.toml: line" in result.stderr and "version" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
-    assert "g" not in ok("battles", "--json")
+    assert "g" not in rk("battles", "--json").stdout
 
 
-def test_a_game_whose_pack_is_not_here_says_so_in_one_line_naming_the_hash(home, tmp_path):
+def test_a_game_whose_pack_is_not_here_says_so_in_one_line_naming_the_hash(rk, home, tmp_path):
     own = _pack(tmp_path / "own", conquest_files(), b'name = "', b'name = "Gone ')
-    ok(*CONQUEST, "--pack", str(own), "--name", "g")
-    recorded = _recorded("g")
+    rk(*CONQUEST, "--pack", str(own), "--name", "g")
+    recorded = _recorded(rk, "g")
     shutil.rmtree(home / "packs" / ".kept")
     for command in (("status", "-b", "g"), ("verify", "-b", "g")):
-        result = rk(*command)
-        assert result.exit_code != 0 and recorded in result.stderr
+        result = rk(*command, code=None)
+        assert result.code != 0 and recorded in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
-def test_a_log_of_a_game_with_its_own_pack_imports_into_another_store_where_the_pack_is(home, tmp_path, monkeypatch):
+def test_a_log_of_a_game_with_its_own_pack_imports_into_another_store_where_the_pack_is(
+        rk, home, tmp_path, monkeypatch):
     own = _pack(tmp_path / "own", conquest_files(), b'name = "', b'name = "Travelling ')
-    ok(*CONQUEST, "--pack", str(own), "--name", "g")
-    ok("choose-arrival", "-b", "g")
+    rk(*CONQUEST, "--pack", str(own), "--name", "g")
+    rk("choose-arrival", "-b", "g")
     log = tmp_path / "g.log"
-    log.write_text(ok("export", "-b", "g"))
+    log.write_text(rk("export", "-b", "g").stdout)
     monkeypatch.setenv("RULEKEEPER_STORE", str(tmp_path / "other.sqlite"))
-    ok("import", str(log))
-    assert ok("verify", "-b", "g").startswith("ok:")
+    rk("import", str(log))
+    assert rk("verify", "-b", "g").stdout.startswith("ok:")

@@ -14,7 +14,6 @@ from importlib import metadata, resources
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import domain
 from cli import client, shell
@@ -22,25 +21,14 @@ from cli.main import app, main
 from domain.kernel import spec
 from domain.kernel.ruleset import load
 
+pytestmark = pytest.mark.columns(300)  # the width these tests read output at
+
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_RULES = ROOT.parent / "shared" / "rules"
 SPEC_FILES = {"betrayal": ("betrayal.md", "betrayal-facts.md"), "conquest": ("conquest.md", "conquest-facts.md"),
               "labyrinth": ("labyrinth.md", "labyrinth-facts.md")}
 CONQUEST = ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
             "--seed", "3"]
-
-
-@pytest.fixture
-def store(tmp_path, monkeypatch) -> Path:
-    """An SQLite store of the test's own (holding no battle), and wide output."""
-    path = tmp_path / "rk.sqlite"
-    monkeypatch.setenv("RULEKEEPER_STORE", str(path))
-    monkeypatch.setenv("COLUMNS", "300")  # one line per paragraph: the tests read whole sentences
-    return path
-
-
-def rk(*args: str):
-    return CliRunner().invoke(app, list(args))
 
 
 # --- rk --version and shell completion ----------------------------------------------------
@@ -55,14 +43,14 @@ def test_version_prints_the_package_version_and_each_rulesets_rules_version(caps
     assert "rules betrayal-0.1 (Betrayal of the Second Era)" in lines
 
 
-def test_version_needs_no_command_and_wins_over_one():
-    assert rk("--version").exit_code == 0
-    result = rk("--version", "status")  # eager: nothing else runs, no store is opened
-    assert result.exit_code == 0 and result.stdout.startswith("rulekeeper ")
+def test_version_needs_no_command_and_wins_over_one(rk):
+    rk("--version")
+    result = rk("--version", "status", code=None)  # eager: nothing else runs, no store is opened
+    assert result.code == 0 and result.stdout.startswith("rulekeeper ")
 
 
-def test_the_shell_completion_options_are_offered():
-    out = rk("--help").stdout
+def test_the_shell_completion_options_are_offered(rk):
+    out = rk("--help", code=None).stdout
     assert "--install-completion" in out and "--show-completion" in out and "--version" in out
 
 
@@ -134,9 +122,9 @@ def test_outside_the_shell_usage_errors_still_name_rk(capsys):
 # --- rk rule ---------------------------------------------------------------------------------
 
 
-def test_rule_prints_the_rules_text_and_its_notes(store):
-    result = rk("rule", "MOVE-1")
-    assert result.exit_code == 0, result.stderr
+def test_rule_prints_the_rules_text_and_its_notes(rk, store):
+    result = rk("rule", "MOVE-1", code=None)
+    assert result.code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == ("MOVE-1 (betrayal): Move through adjacent hexes, up to as many hexes as your Stamina "
                         "stat. (000 §Action: Move, L65)")
@@ -146,17 +134,17 @@ def test_rule_prints_the_rules_text_and_its_notes(store):
 
 
 @pytest.mark.parametrize("typed", ["EXPLORATION-9E", "exploration-9e", "[Exploration-9e]"])
-def test_rule_ids_are_read_in_any_case(store, typed):
-    result = rk("rule", typed)
-    assert result.exit_code == 0, result.stderr
+def test_rule_ids_are_read_in_any_case(rk, store, typed):
+    result = rk("rule", typed, code=None)
+    assert result.code == 0, result.stderr
     assert result.stdout.startswith(
         "EXPLORATION-9e (betrayal): When the first delve tile is attached to the Entrance tile, place it so that "
         "one Connection hex of the new tile touches both Connection hexes of the Entrance tile.")
     assert "facts.md" not in result.stdout  # no facts section fills 9e
 
 
-def test_rule_prints_the_facts_that_fill_it(store):
-    out = rk("rule", "exploration-9b").stdout
+def test_rule_prints_the_facts_that_fill_it(rk, store):
+    out = rk("rule", "exploration-9b", code=None).stdout
     assert out.startswith("EXPLORATION-9b (betrayal): The tile may be rotated to any orientation.")
     assert "  Ambiguity: the source does not say who chooses the orientation (presumably the party)." in out
     assert ("betrayal-facts.md, Fills DELVE-10d, EXPLORE-4, EXPLORATION-5b, EXPLORATION-9b, EXPLORATION-9f, "
@@ -164,17 +152,17 @@ def test_rule_prints_the_facts_that_fill_it(store):
     assert "- **Fact:** the party chooses the new tile's shift and rotation." in out
 
 
-def test_rule_prints_sub_rules_only_when_asked(store):
-    alone = rk("rule", "EXPLORATION-9").stdout
+def test_rule_prints_sub_rules_only_when_asked(rk, store):
+    alone = rk("rule", "EXPLORATION-9", code=None).stdout
     assert "EXPLORATION-9a" not in alone and "facts.md" not in alone
-    everything = rk("rule", "EXPLORATION-9", "--all").stdout
+    everything = rk("rule", "EXPLORATION-9", "--all", code=None).stdout
     subs = [line.split(":")[0] for line in everything.splitlines() if line.startswith("  EXPLORATION-9")]
     assert subs == [f"  EXPLORATION-9{x}" for x in "abcdef"]
     assert "Fills DELVE-10d, EXPLORE-4" in everything  # the facts that fill 9b and 9f
 
 
-def test_rule_json_gives_ruleset_id_text_notes_and_facts(store):
-    body = json.loads(rk("rule", "move-1", "--json").stdout)
+def test_rule_json_gives_ruleset_id_text_notes_and_facts(rk, store):
+    body = rk("rule", "move-1", "--json", code=None).json()
     assert set(body) == {"ruleset", "id", "text", "notes", "facts"}
     assert (body["ruleset"], body["id"]) == ("betrayal", "MOVE-1")
     assert body["text"].startswith("Move through adjacent hexes")
@@ -183,46 +171,46 @@ def test_rule_json_gives_ruleset_id_text_notes_and_facts(store):
     assert body["facts"][0]["text"].startswith("**Fact.** No unit may move through")
 
 
-def test_a_conquest_rule_is_found_with_ruleset_conquest(store):
-    body = json.loads(rk("rule", "ROUND-3", "--ruleset", "conquest", "--json").stdout)
+def test_a_conquest_rule_is_found_with_ruleset_conquest(rk, store):
+    body = rk("rule", "ROUND-3", "--ruleset", "conquest", "--json", code=None).json()
     assert (body["ruleset"], body["id"]) == ("conquest", "ROUND-3")
     assert body["text"].startswith("Rounds are repeated until (a) the number of Rounds set by the scenario")
     assert body["notes"][0].startswith("Not in source: the scenario's Round count")  # a note inside the line
     assert body["facts"][0]["heading"] == "Fills ROUND-3, VICTORY-2, VICTORY-3, VICTORY-4"
-    assert json.loads(rk("rule", "ROUND-3(b)", "--ruleset", "conquest", "--json").stdout)["id"] == "ROUND-3"
+    assert rk("rule", "ROUND-3(b)", "--ruleset", "conquest", "--json", code=None).json()["id"] == "ROUND-3"
 
 
-def test_an_id_of_one_ruleset_only_is_found_there(store):
-    out = rk("rule", "reinf-4").stdout
+def test_an_id_of_one_ruleset_only_is_found_there(rk, store):
+    out = rk("rule", "reinf-4", code=None).stdout
     assert out.startswith("REINF-4 (conquest): The player may choose one Regiment")
     assert "conquest-facts.md, Fills REINF-4, REINF-5, REINF-9 (Reinforcement Table):" in out
 
 
-def test_an_id_of_both_rulesets_is_the_current_battles_else_betrayals(store):
-    assert rk("rule", "ROUND-3").stdout.startswith("ROUND-3 (betrayal): A battle continues until")
-    assert rk(*CONQUEST).exit_code == 0
-    assert rk("rule", "ROUND-3").stdout.startswith("ROUND-3 (conquest): Rounds are repeated until")
-    assert rk("rule", "ROUND-3", "--ruleset", "betrayal").stdout.startswith("ROUND-3 (betrayal)")
+def test_an_id_of_both_rulesets_is_the_current_battles_else_betrayals(rk, store):
+    assert rk("rule", "ROUND-3", code=None).stdout.startswith("ROUND-3 (betrayal): A battle continues until")
+    rk(*CONQUEST)
+    assert rk("rule", "ROUND-3", code=None).stdout.startswith("ROUND-3 (conquest): Rounds are repeated until")
+    assert rk("rule", "ROUND-3", "--ruleset", "betrayal", code=None).stdout.startswith("ROUND-3 (betrayal)")
 
 
-def test_an_unknown_rule_exits_1_suggesting_close_ids(store):
-    result = rk("rule", "MOVE-99")
-    assert (result.exit_code, result.stdout) == (1, "")
+def test_an_unknown_rule_exits_1_suggesting_close_ids(rk, store):
+    result = rk("rule", "MOVE-99", code=None)
+    assert (result.code, result.stdout) == (1, "")
     assert result.stderr.count("\n") == 1
     assert result.stderr.startswith("no rule 'MOVE-99' in betrayal or conquest or labyrinth; did you mean MOVE-")
-    error = json.loads(rk("rule", "exploration-9z", "--json").stderr)
+    error = json.loads(rk("rule", "exploration-9z", "--json", code=None).stderr)
     assert error["error"] == "UnknownRule" and "EXPLORATION-9" in error["message"]
 
 
-def test_a_rule_of_the_other_ruleset_is_pointed_to(store):
-    result = rk("rule", "REINF-4", "--ruleset", "betrayal")
-    assert result.exit_code == 1
+def test_a_rule_of_the_other_ruleset_is_pointed_to(rk, store):
+    result = rk("rule", "REINF-4", "--ruleset", "betrayal", code=None)
+    assert result.code == 1
     assert result.stderr.strip() == "no rule 'REINF-4' in betrayal; conquest has it (--ruleset conquest)"
 
 
-def test_an_unknown_ruleset_is_refused(store):
-    result = rk("rule", "MOVE-1", "--ruleset", "chess")
-    assert result.exit_code == 1 and "betrayal, conquest" in result.stderr
+def test_an_unknown_ruleset_is_refused(rk, store):
+    result = rk("rule", "MOVE-1", "--ruleset", "chess", code=None)
+    assert result.code == 1 and "betrayal, conquest" in result.stderr
 
 
 # --- the spec files ship in the package ------------------------------------------------------

@@ -8,10 +8,7 @@ from __future__ import annotations
 import random
 
 import msgspec
-from cli_store import rk, store  # noqa: F401 - the fixture
-from typer.testing import CliRunner
 
-from cli.main import app as cli
 from domain.kernel.games import GameApp
 from domain.kernel.portable import export_battle
 from domain.kernel.portable.chain import link
@@ -21,14 +18,14 @@ NEW = ("new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "
        "--seed", str(SEED))
 
 
-def test_the_host_at_the_command_line_sees_its_seed_and_the_commitment(store):  # noqa: F811
-    started = rk(*NEW)
+def test_the_host_at_the_command_line_sees_its_seed_and_the_commitment(rk, store):
+    started = rk(*NEW).stdout
     assert str(SEED) in started
-    log = " ".join(rk("log", "--no-pager").split())  # as words: lines wrap at 80 columns
+    log = " ".join(rk("log", "--no-pager").stdout.split())  # as words: lines wrap at 80 columns
     assert f"--seed {SEED}" in log and f"seed {SEED};" in log, log
-    said = " ".join(rk("verify").split())
+    said = " ".join(rk("verify").stdout.split())
     assert said.startswith("ok:") and "not yet revealed" in said and "(sha256:" in said, said
-    first = msgspec.json.decode(rk("log", "--json"))[0]
+    first = msgspec.json.decode(rk("log", "--json").stdout)[0]
     assert first["event"]["commitment"].startswith("sha256:") and first["event"]["command"]["seed"] == SEED
 
 
@@ -45,11 +42,11 @@ def _ended_log() -> bytes:
         return export_battle(app, battle_id)
 
 
-def test_rk_verify_says_an_ended_games_reveal_matches_and_where_a_forged_one_fails(tmp_path, store):  # noqa: F811
+def test_rk_verify_says_an_ended_games_reveal_matches_and_where_a_forged_one_fails(rk, tmp_path, store):
     data = _ended_log()
     good = tmp_path / "ended.jsonl"
     good.write_bytes(data)
-    said = " ".join(rk("verify", str(good)).split())
+    said = " ".join(rk("verify", str(good)).stdout.split())
     assert "no divergence" in said and "matches the commitment" in said, said
 
     lines = [msgspec.json.decode(t) for t in data.splitlines()]
@@ -62,8 +59,8 @@ def test_rk_verify_says_an_ended_games_reveal_matches_and_where_a_forged_one_fai
         obj["hash"] = previous = link(previous, obj)
     forged = tmp_path / "forged.jsonl"
     forged.write_bytes(b"\n".join(msgspec.json.encode(obj) for obj in lines) + b"\n")
-    result = CliRunner().invoke(cli, ["verify", str(forged)])
+    result = rk("verify", str(forged), code=None)
     said = " ".join(result.stdout.split())
-    assert result.exit_code == 1, said
+    assert result.code == 1, said
     assert said.startswith(f"line {at + 1}, command c") and ": SEED-1: expected a seed and salt that hash" in said, said
     assert "does not match the commitment" in said, said

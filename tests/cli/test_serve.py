@@ -10,9 +10,7 @@ command (the client imported no ``cli.main``) from one run in-process."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import select
 import signal
 import socket
 import stat
@@ -22,120 +20,9 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
+from served import NEW, Server, ask, both, rk_client, sock_of
 
-from cli import client, protocol
-
-PARTY = ["--party", "Ysolda:nord", "--party", "Tarn:dark-elf:bow+destruction-staff:ranged"]
-NEW = ["new", "clash", "--setup", "waystone-crossing", *PARTY, "--xp", "2", "--seed", "7"]
-WATCHED = ("cli.main", "eventsourcing", "typer", "rich")
-# The console script, plus a report of what the client process imported.
-CLIENT = (
-    "import atexit, os, sys\n"
-    f"atexit.register(lambda: open(os.environ['RK_TEST_REPORT'], 'w').write("
-    f"' '.join(m for m in {WATCHED!r} if m in sys.modules)))\n"
-    "from cli.client import run\n"
-    "run()\n"
-)
-
-
-class Ran:
-    """One client process: its output, status and imports."""
-
-    def __init__(self, done: subprocess.CompletedProcess, modules: set[str]) -> None:
-        self.stdout, self.stderr, self.code = done.stdout, done.stderr, done.returncode
-        self.modules = modules
-
-    @property
-    def served(self) -> bool:
-        return "cli.main" not in self.modules
-
-    def same_as(self, other: Ran) -> bool:
-        return (self.stdout, self.stderr, self.code) == (other.stdout, other.stderr, other.code)
-
-
-@pytest.fixture
-def env(tmp_path) -> dict[str, str]:
-    """A home, a store with a fresh clash (seed 7), output as piped to a file."""
-    home = tmp_path / "h"
-    home.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in (client.NO_SERVER, "FORCE_COLOR", "NO_COLOR")}
-    env |= {"RULEKEEPER_HOME": str(home), "RULEKEEPER_STORE": str(tmp_path / "rk.sqlite"),
-            "COLUMNS": "100", "PYTHONIOENCODING": "utf-8", "RK_TEST_REPORT": str(tmp_path / "report")}
-    assert rk(env, *NEW, local=True).code == 0
-    return env
-
-
-def rk(env: dict[str, str], *args: str, local: bool = False, cwd: Path | None = None, timeout: float = 120) -> Ran:
-    """Run the `rk` client; ``local`` sets RULEKEEPER_NO_SERVER."""
-    run_env = env | ({client.NO_SERVER: "1"} if local else {})
-    done = subprocess.run([sys.executable, "-c", CLIENT, *args], env=run_env, cwd=cwd or home_of(env),
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout, check=False)
-    report = Path(env["RK_TEST_REPORT"])
-    modules = set(report.read_text().split())
-    report.unlink()
-    return Ran(done, modules)
-
-
-def sock_of(env: dict[str, str]) -> Path:
-    """Where the server's socket is for this test's home."""
-    return Path(env["RULEKEEPER_HOME"]) / f"rk-{os.getuid()}" / protocol.SOCKET_NAME
-
-
-def home_of(env: dict[str, str]) -> Path:
-    """The test's directory (the store and report are in it)."""
-    return Path(env["RK_TEST_REPORT"]).parent
-
-
-def both(env: dict[str, str], *args: str) -> tuple[Ran, Ran]:
-    """The command via the server, then in-process."""
-    served, local = rk(env, *args), rk(env, *args, local=True)
-    assert served.served and not local.served
-    return served, local
-
-
-class Server:
-    """A running `rk serve` subprocess."""
-
-    def __init__(self, env: dict[str, str], cwd: Path) -> None:
-        self.path = sock_of(env)
-        self.log = cwd / "serve.log"
-        with open(self.log, "w") as errors:
-            self.proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=cwd,
-                                         stdout=subprocess.PIPE, stderr=errors, text=True)
-        ready, _, _ = select.select([self.proc.stdout], [], [], 60)
-        self.line = self.proc.stdout.readline() if ready else ""
-        if "listening" not in self.line:
-            self.stop()
-            raise AssertionError(f"rk serve did not start: {self.line!r} {self.log.read_text()}")
-
-    def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.proc.stdout.close()
-        return self.proc.returncode
-
-
-@pytest.fixture
-def server(env, tmp_path, request) -> Server:
-    running = Server(env, tmp_path)
-    request.addfinalizer(running.stop)
-    return running
-
-
-def ask(env: dict[str, str], argv: list[str], **fields) -> dict:
-    """One request straight to the server, as the client would send it."""
-    request = {"argv": argv, "cwd": str(home_of(env)), "store": env["RULEKEEPER_STORE"],
-               "tty": False, "width": 100} | fields
-    reply = client.exchange(request, str(sock_of(env)))
-    assert reply is not None
-    return reply
-
+from cli import protocol
 
 # --- served like in-process -------------------------------------------------------------
 
@@ -178,16 +65,16 @@ def test_a_usage_error_is_exit_1(server, env):
 
 
 def test_a_served_move_advances_the_battle_for_everyone(server, env):
-    before = json.loads(rk(env, "status", "--json", local=True).stdout)["version"]
-    hex = next(line.split()[2] for line in rk(env, "legal").stdout.splitlines() if line.startswith("rk move "))
-    moved = rk(env, "move", hex)
+    before = json.loads(rk_client(env, "status", "--json", local=True).stdout)["version"]
+    hex = next(line.split()[2] for line in rk_client(env, "legal").stdout.splitlines() if line.startswith("rk move "))
+    moved = rk_client(env, "move", hex)
     assert moved.served and moved.code == 0, moved.stderr
-    after = json.loads(rk(env, "status", "--json", local=True).stdout)
+    after = json.loads(rk_client(env, "status", "--json", local=True).stdout)
     assert after["version"] > before and after["state"]["turn"]["moves"] == 1
-    assert rk(env, "status", "--json").stdout == rk(env, "status", "--json", local=True).stdout
+    assert rk_client(env, "status", "--json").stdout == rk_client(env, "status", "--json", local=True).stdout
 
     # ...and what another process appends is seen by the server's open application.
-    assert rk(env, "undo", local=True).code == 0
+    assert rk_client(env, "undo", local=True).code == 0
     served, local = both(env, "status", "--json")
     assert served.same_as(local) and json.loads(served.stdout)["state"]["turn"]["moves"] == 0
 
@@ -204,16 +91,16 @@ def test_colour_and_width_follow_the_client(server, env):
 
 def test_a_different_store_is_declined_and_runs_in_process(server, env, tmp_path):
     assert "decline" in ask(env, ["battles"], store=str(tmp_path / "other.sqlite"))
-    other = rk(env, "--store", "other.sqlite", *NEW)
+    other = rk_client(env, "--store", "other.sqlite", *NEW)
     assert not other.served and other.code == 0
-    served, local = (rk(env, "battles", "--store", "other.sqlite", local=local) for local in (False, True))
+    served, local = (rk_client(env, "battles", "--store", "other.sqlite", local=local) for local in (False, True))
     assert not served.served and served.same_as(local)
 
 
 def test_the_same_store_named_relatively_is_served(server, env, tmp_path):
-    served = rk(env, "--store", "rk.sqlite", "status")
-    assert served.served and served.same_as(rk(env, "status", local=True))
-    assert rk(env, "--store", "sqlite:../rk.sqlite", "status", cwd=tmp_path / "h").served
+    served = rk_client(env, "--store", "rk.sqlite", "status")
+    assert served.served and served.same_as(rk_client(env, "status", local=True))
+    assert rk_client(env, "--store", "sqlite:../rk.sqlite", "status", cwd=tmp_path / "h").served
 
 
 def test_sessions_are_not_served(server, env):
@@ -224,14 +111,14 @@ def test_sessions_are_not_served(server, env):
 def test_relative_paths_are_the_clients(server, env, tmp_path):
     here = tmp_path / "sub"
     here.mkdir()
-    done = rk(env, "export", "-o", "x.jsonl", cwd=here)
+    done = rk_client(env, "export", "-o", "x.jsonl", cwd=here)
     assert done.served and done.code == 0, done.stderr
     assert (here / "x.jsonl").stat().st_size > 0 and not (tmp_path / "x.jsonl").exists()
-    assert rk(env, "verify", "x.jsonl", cwd=here).code == 0
+    assert rk_client(env, "verify", "x.jsonl", cwd=here).code == 0
 
 
 def test_help_via_the_server_imports_nothing_of_the_app_in_the_client(server, env):
-    done = rk(env, "--help")
+    done = rk_client(env, "--help")
     assert done.code == 0 and "Usage" in done.stdout
     assert done.modules == set()  # no cli.main, eventsourcing, typer or rich
 
@@ -244,7 +131,7 @@ def test_a_refused_export_is_one_line_served_as_in_process(server, env, tmp_path
     assert served.code == local.code == 1
     assert served.stderr == local.stderr and served.stderr.count("\n") == 1, served.stderr
     assert "there is no folder" in served.stderr and "Traceback" not in served.stderr
-    again = rk(env, "status")
+    again = rk_client(env, "status")
     assert again.served and again.code == 0
 
 
@@ -278,13 +165,13 @@ def test_the_socket_is_private_and_a_second_server_is_refused(server, env, tmp_p
     second = subprocess.run([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=tmp_path,
                             capture_output=True, text=True, timeout=60, check=False)
     assert second.returncode == 1 and "already listening" in second.stderr
-    assert rk(env, "status").served
+    assert rk_client(env, "status").served
 
 
 def test_sigterm_stops_the_server_and_removes_the_socket(server, env):
     assert server.stop() == 0
     assert not server.path.exists()
-    done = rk(env, "status")
+    done = rk_client(env, "status")
     assert not done.served and done.code == 0
 
 
@@ -294,12 +181,12 @@ def test_a_stale_socket_falls_back_then_is_replaced(env, tmp_path, request):
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as dead:
         dead.bind(str(path))  # bound, never listening: as if a server had been killed
     assert path.exists()
-    done = rk(env, "status")
-    assert not done.served and done.same_as(rk(env, "status", local=True))
+    done = rk_client(env, "status")
+    assert not done.served and done.same_as(rk_client(env, "status", local=True))
 
     running = Server(env, tmp_path)
     request.addfinalizer(running.stop)
-    assert rk(env, "status").served
+    assert rk_client(env, "status").served
 
 
 # --- stopping, whenever the signal comes ------------------------------------------------------
@@ -364,7 +251,7 @@ def test_of_two_servers_started_at_once_one_serves_and_the_other_is_refused(env,
         assert sorted("listening" in line for line in lines) == [False, True], lines
         refused = started[lines.index("")]
         assert refused.wait(timeout=60) == 1 and "already listening" in refused.stderr.read()
-        assert rk(env, "status").served
+        assert rk_client(env, "status").served
     finally:
         for proc in started:
             if proc.poll() is None:

@@ -18,7 +18,7 @@ from uuid import uuid4
 
 import pytest
 from postgres_line import Line
-from test_serve import NEW, Server, env, rk  # noqa: F401  (fixtures)
+from served import NEW, Server, rk_client
 
 GENEROUS = 90  # seconds a command is given to end (its bounds here are 2 to 5 s)
 DEADLINE = "3"  # seconds `rk serve` gives a command in these tests
@@ -36,7 +36,7 @@ def frozen_env(env, postgres_store) -> Iterator[tuple[dict[str, str], Line]]:
         conn.execute(f'CREATE SCHEMA "{schema}"')
     try:
         env = env | {"RULEKEEPER_STORE": line.store, "POSTGRES_SCHEMA": schema, "POSTGRES_CONNECT_TIMEOUT": "2"}
-        assert rk(env, *NEW, local=True).code == 0
+        assert rk_client(env, *NEW, local=True).code == 0
         yield env, line
     finally:
         line.thaw()
@@ -47,7 +47,7 @@ def frozen_env(env, postgres_store) -> Iterator[tuple[dict[str, str], Line]]:
 
 def within(env: dict[str, str], *args: str, **kw):
     try:
-        return rk(env, *args, **kw, timeout=GENEROUS)
+        return rk_client(env, *args, **kw, timeout=GENEROUS)
     except subprocess.TimeoutExpired:  # the failure being tested: no bound held
         pytest.fail(f"rk {' '.join(args)} still waiting after {GENEROUS} s on a frozen store")
 
@@ -70,7 +70,7 @@ def test_a_served_command_on_a_frozen_store_is_answered_at_the_deadline_and_the_
     served_env = env | {"RULEKEEPER_SERVE_DEADLINE": DEADLINE, "POSTGRES_CONNECT_TIMEOUT": "600"}
     running = Server(served_env, tmp_path)
     request.addfinalizer(running.stop)
-    first = rk(env, "status")
+    first = rk_client(env, "status")
     assert first.served and first.code == 0, first.stderr  # a pooled connection is open now
     line.freeze()
     stuck = within(env, "status")

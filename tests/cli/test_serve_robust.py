@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from postgres_line import Line
-from test_serve import NEW, Server, ask, env, home_of, rk, server, sock_of  # noqa: F401  (fixtures)
+from served import NEW, Server, ask, home_of, rk_client, sock_of
 
 from cli import client, protocol
 
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def timed_rk(env, *args, limit: float = 30.0, **kw):
     started = time.monotonic()
     try:
-        done = rk(env, *args, **kw)
+        done = rk_client(env, *args, **kw)
     except subprocess.TimeoutExpired:  # pragma: no cover - the failure being tested
         pytest.fail(f"rk {' '.join(args)} still waiting after {time.monotonic() - started:.0f} s")
     return done, time.monotonic() - started
@@ -174,7 +174,7 @@ def test_a_planted_socket_is_not_used(env, plant, monkeypatch):
             os.chown(path, 65534, 65534)
         else:
             os.chmod(path.parent, 0o777)
-        done = rk(env, "status")
+        done = rk_client(env, "status")
         assert not done.served and done.code == 0
         assert fake.received == []  # the command line never reached it
     finally:
@@ -186,7 +186,7 @@ def test_no_password_goes_over_the_socket(env, monkeypatch):
     fake = FakeServer(path)
     try:
         store = "postgresql://someone:s3cret-pw@127.0.0.1:1/nowhere"
-        rk(env | {"RULEKEEPER_STORE": store}, "status", "--store", store)
+        rk_client(env | {"RULEKEEPER_STORE": store}, "status", "--store", store)
         assert fake.received, "the client did not ask the (trusted) server"
         assert all(b"s3cret-pw" not in data for data in fake.received)
         assert b"someone:***@127.0.0.1" in fake.received[0]
@@ -213,7 +213,7 @@ def test_a_malformed_request_gets_a_one_line_error(server, env):
         assert reply["exit"] == 1 and reply["stdout"] == "", fields
         assert reply["stderr"].startswith("rk serve: bad request:") and reply["stderr"].count("\n") == 1, fields
         assert "Traceback" not in server.log.read_text()
-        assert rk(env, "status").served, fields  # and the server serves on
+        assert rk_client(env, "status").served, fields  # and the server serves on
 
 
 # -- point 8: PostgreSQL down, through the server -------------------------------------------
@@ -240,10 +240,10 @@ def test_postgresql_down_through_the_server_fails_fast_and_recovers(env, tmp_pat
 
     request.addfinalizer(drop)
     env = env | {"RULEKEEPER_STORE": store, "POSTGRES_SCHEMA": schema}
-    assert rk(env, *NEW, local=True).code == 0
+    assert rk_client(env, *NEW, local=True).code == 0
     running = Server(env, tmp_path)
     request.addfinalizer(running.stop)
-    first = rk(env, "status")
+    first = rk_client(env, "status")
     assert first.served and first.code == 0
     line.down()
     down, took_served = timed_rk(env, "status")

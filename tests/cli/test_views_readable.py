@@ -4,43 +4,28 @@ at 80 columns and piped; `--json` keeps every field of the read models."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from cli_store import rk, store  # noqa: F401  (store is a fixture)
 
 from cli.output import to_json
 from domain.betrayal.battle.application import BetrayalApp
 
 import betrayal_views as views  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 NEW_CLASH = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--xp", "2", "--seed", "7"]
 NEW_DELVE = ["new", "delve", "--delve", "whispering-barrow", "--party", "Ysolda:nord", "--xp", "2", "--seed", "7"]
 MICROSECONDS = re.compile(r"\d\d:\d\d:\d\d\.\d{6}")
 ENTRY = re.compile(r"^v\d+ ")
 
 
-def piped(store: Path, *args: str) -> str:
-    """`rk ARGS | cat`: a separate process whose stdout is a pipe, 80 columns."""
-    env = {**os.environ, "RULEKEEPER_STORE": str(store), "COLUMNS": "80"}
-    done = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 @pytest.fixture
-def delve(store) -> Path:
+def delve(rk, store) -> Path:
     """A delve with one tile placed: its fresh EP, a draw and a discard."""
     rk(*NEW_DELVE)
     rk("explore", "ag31")
-    place = next(line for line in rk("legal").splitlines() if line.startswith("rk place-tile"))
+    place = next(line for line in rk("legal").stdout.splitlines() if line.startswith("rk place-tile"))
     rk(*place.split()[1:])
     return store
 
@@ -68,56 +53,56 @@ def assert_audit_lines(out: str, rows: list) -> None:
             assert f"{row.rule}: " in line
 
 
-def rows_of(store: Path, view: str):
+def rows_of(rk, store: Path, view: str):
     """The rows ``projections.views`` gives for the current battle."""
     app_ = BetrayalApp(store=f"sqlite:{store}")
     try:
-        battle = json.loads(rk("status", "--json"))["battle"]
+        battle = rk("status", json=True).json()["battle"]
         return getattr(views, view)(app_, battle)
     finally:
         views.close_views(app_)
         app_.close()
 
 
-def test_rk_pool_is_a_table_of_ep_and_draws(store):
+def test_rk_pool_is_a_table_of_ep_and_draws(rk, store):
     rk(*NEW_CLASH)
-    for out in (rk("pool"), piped(store, "pool")):
+    for out in (rk("pool").stdout, rk.process("pool").stdout):
         assert_pool_table(out, draws=2)
         assert re.search(r"^draw +CLASH-7a, EP-4 +1 +e1 +c3 +Ash Imp +1 +1 ", out, re.M)
         assert re.search(r"^ep +EP-2 +2 +EP = XP 2( |$)", out, re.M)
         assert "x party size 1 = 2" in out  # a term of the sum is never split
 
 
-def test_rk_pool_of_a_delve_shows_the_tile(delve):
-    for out in (rk("pool"), piped(delve, "pool")):
+def test_rk_pool_of_a_delve_shows_the_tile(rk, delve):
+    for out in (rk("pool").stdout, rk.process("pool").stdout):
         assert_pool_table(out, draws=1)
         assert re.search(r"^t1 +ep +DELVE-4 ", out, re.M)
         assert re.search(r"^t1 +discarded +EXPLORATION-11c ", out, re.M)
 
 
-def test_rk_audit_is_narrated_with_rule_ids(store):
+def test_rk_audit_is_narrated_with_rule_ids(rk, store):
     rk(*NEW_CLASH)
-    rows = rows_of(store, "audit")
-    for out in (rk("audit"), piped(store, "audit")):
+    rows = rows_of(rk, store, "audit")
+    for out in (rk("audit").stdout, rk.process("audit").stdout):
         assert_audit_lines(out, rows)
         assert "CLASH-7a: e1 Ash Imp" in out
         assert "[adventurer:Ysolda] HEALTH-1: Ysolda" in out  # another stream than the battle's, named
 
 
-def test_rk_audit_of_a_delve_marks_an_undone_command(delve):
+def test_rk_audit_of_a_delve_marks_an_undone_command(rk, delve):
     rk("undo", "--force")
-    rows = rows_of(delve, "audit")
+    rows = rows_of(rk, delve, "audit")
     assert any(r.undone for r in rows)
-    out = rk("audit")
+    out = rk("audit").stdout
     assert_audit_lines(out, rows)
     assert "[delve:" in out and "(undone at v" in out and "↶ marks the events of 1 undone command(s)" in out
 
 
 @pytest.mark.parametrize("view, command", [("enemy_pool", "pool"), ("audit", "audit")])
-def test_json_keeps_the_rows_of_the_read_models(delve, view, command):
-    rows = rows_of(delve, view)
-    assert rk(command, "--json") == to_json(rows) + "\n"
-    first = json.loads(rk(command, "--json"))[0]
+def test_json_keeps_the_rows_of_the_read_models(rk, delve, view, command):
+    rows = rows_of(rk, delve, view)
+    assert rk(command, "--json").stdout == to_json(rows) + "\n"
+    first = rk(command, json=True).json()[0]
     if view == "audit":
         assert {"notification_id", "at", "command_id"} <= set(first)
     else:
@@ -129,7 +114,7 @@ NEW_PARTY = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:
 
 
 @pytest.fixture
-def engaged(store) -> Path:
+def engaged(rk, store) -> Path:
     """The README's clash after Ysolda's and Tarn's engages: both tracks hold dice."""
     rk(*NEW_PARTY)
     for command in (["move", "b2"], ["engage", "--form", "light", "--target", "e1", "--dice", "1,2"], ["resolve"],
@@ -138,8 +123,8 @@ def engaged(store) -> Path:
     return store
 
 
-def test_rk_track_names_the_dice_without_ids(engaged):
-    for out in (rk("track"), piped(engaged, "track")):
+def test_rk_track_names_the_dice_without_ids(rk, engaged):
+    for out in (rk("track").stdout, rk.process("track").stdout):
         assert all(len(line) <= 80 for line in out.splitlines())
         header = next(line.split() for line in out.splitlines() if line.strip())
         assert header == ["adventurer", "position", "die", "kind", "face", "shows"]
@@ -147,22 +132,22 @@ def test_rk_track_names_the_dice_without_ids(engaged):
         assert re.search(r"^Ysolda +1 +#1 Combat +skill +5 +combat 1 *$", out, re.M)
         assert re.search(r"^ +2 +#2 Combat +skill +3 +combat 1 *$", out, re.M)  # named once per adventurer
         assert re.search(r"^Tarn +1 +#5 Cinder Bolt +skill +3 +instant damage 2 *$", out, re.M)
-    rows = rows_of(engaged, "cooldown_track")
-    assert rk("track", "--json") == to_json(rows) + "\n"
-    assert {"hero", "hero_name", "uid", "die", "die_name", "face", "shown"} <= set(json.loads(rk("track", "--json"))[0])
+    rows = rows_of(rk, engaged, "cooldown_track")
+    assert rk("track", "--json").stdout == to_json(rows) + "\n"
+    assert {"hero", "hero_name", "uid", "die", "die_name", "face", "shown"} <= set(rk("track", json=True).json()[0])
 
 
-def test_rk_adventurer_keeps_each_die_whole_at_80_columns(engaged):
+def test_rk_adventurer_keeps_each_die_whole_at_80_columns(rk, engaged):
     for name, dice in (("Ysolda", ["#6 Brace", "#7 Second Wind"]), ("Tarn", ["#5 Cinder Bolt", "#6 Rime Veil"])):
-        for out in (rk("adventurer", name), piped(engaged, "adventurer", name)):
+        for out in (rk("adventurer", name).stdout, rk.process("adventurer", name).stdout):
             assert all(len(line) <= 80 for line in out.splitlines())
             assert not re.search(r"#\d+,? *$", out, re.M)  # a die's number never ends a line
             for die in dice:
                 assert die in out
 
 
-def test_rk_pool_notes_break_between_phrases_at_80_columns(engaged):
-    out = piped(engaged, "pool")
+def test_rk_pool_notes_break_between_phrases_at_80_columns(rk, engaged):
+    out = rk.process("pool").stdout
     assert all(len(line) <= 80 for line in out.splitlines())
     assert "x party size 2 = 4" in out  # not "party size" then "2 = 4"
     assert not re.search(r"(size|level|XP|EP) *$", out, re.M)

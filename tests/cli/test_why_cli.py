@@ -10,36 +10,22 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "logs" / "won-waystone-crossing.jsonl"
 
 
 @pytest.fixture
-def store(tmp_path, monkeypatch) -> Path:
-    path = tmp_path / "rk.sqlite"
-    monkeypatch.setenv("RULEKEEPER_STORE", str(path))
-    monkeypatch.setenv("COLUMNS", "80")
-    return path
-
-
-def rk(*args: str, input: str | None = None):
-    return CliRunner().invoke(app, list(args), input=input)
-
-
-@pytest.fixture
-def battle(store) -> str:
-    result = rk("import", str(GOLDEN))
-    assert result.exit_code == 0, result.stderr
+def battle(rk, store) -> str:
+    result = rk("import", str(GOLDEN), code=None)
+    assert result.code == 0, result.stderr
     return "golden-won-waystone-crossing"
 
 
-def test_why_on_an_enemy_move_narrates_each_step_under_its_rule(battle):
-    result = rk("why", "41")
-    assert result.exit_code == 0, result.stderr
+def test_why_on_an_enemy_move_narrates_each_step_under_its_rule(rk, battle):
+    result = rk("why", "41", code=None)
+    assert result.code == 0, result.stderr
     out = result.stdout
     assert out.startswith("Events 40 to 46, round 1: e2 Tunnel Rat moved e1 → d1 → c1 and designated")
     assert "EMOVE-2   Nearest empty hexes from which a candidate is in range and sight," in out
@@ -49,13 +35,14 @@ def test_why_on_an_enemy_move_narrates_each_step_under_its_rule(battle):
     assert all(len(line) <= 80 and line == line.rstrip() for line in out.splitlines())
 
 
-def test_any_event_of_the_turn_names_the_same_turn(battle):
-    assert rk("why", "40").stdout == rk("why", "44").stdout == rk("why", "--enemy", "e2", "46").stdout
+def test_any_event_of_the_turn_names_the_same_turn(rk, battle):
+    assert (rk("why", "40", code=None).stdout == rk("why", "44", code=None).stdout
+            == rk("why", "--enemy", "e2", "46", code=None).stdout)
 
 
-def test_why_json_gives_the_steps_the_lines_and_what_the_log_recorded(battle):
-    result = rk("why", "42", "--json")
-    assert result.exit_code == 0, result.stderr
+def test_why_json_gives_the_steps_the_lines_and_what_the_log_recorded(rk, battle):
+    result = rk("why", "42", "--json", code=None)
+    assert result.code == 0, result.stderr
     data = json.loads(result.stdout)
     assert (data["foe"], data["first"], data["last"], data["decided"]) == ("e2", 40, 46, 41)
     assert data["agrees"] is True and data["undone"] is False
@@ -66,38 +53,38 @@ def test_why_json_gives_the_steps_the_lines_and_what_the_log_recorded(battle):
     assert {"rule": "ENEMY-6a", "text": "It designates Tarn (up to 1 target)."} in data["lines"]
 
 
-def test_why_alone_explains_the_last_enemy_turn(battle):
-    turns = json.loads(rk("why", "--json").stdout)
+def test_why_alone_explains_the_last_enemy_turn(rk, battle):
+    turns = rk("why", "--json", code=None).json()
     assert turns["last"] >= 46 and turns["agrees"]
-    mine = json.loads(rk("why", "--enemy", "E2", "--json").stdout)
+    mine = rk("why", "--enemy", "E2", "--json", code=None).json()
     assert mine["foe"] == "e2"
 
 
-def test_an_event_outside_any_enemy_turn_is_refused_in_one_line(battle):
-    result = rk("why", "39")
-    assert result.exit_code == 1
+def test_an_event_outside_any_enemy_turn_is_refused_in_one_line(rk, battle):
+    result = rk("why", "39", code=None)
+    assert result.code == 1
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1
     assert "event 39 is not part of an enemy's turn" in result.stderr and "Tarn ends the turn" in result.stderr
 
 
-def test_an_event_past_the_end_and_an_enemy_that_never_acted_are_refused(battle):
-    past = rk("why", "100000")
-    assert past.exit_code == 1 and "has no event 100000" in past.stderr
-    never = rk("why", "--enemy", "e9")
-    assert never.exit_code == 1 and "enemy e9 took no turn" in never.stderr
+def test_an_event_past_the_end_and_an_enemy_that_never_acted_are_refused(rk, battle):
+    past = rk("why", "100000", code=None)
+    assert past.code == 1 and "has no event 100000" in past.stderr
+    never = rk("why", "--enemy", "e9", code=None)
+    assert never.code == 1 and "enemy e9 took no turn" in never.stderr
 
 
-def test_a_conquest_battle_is_refused_in_one_line(store):
-    assert rk("import", str(ROOT / "logs" / "conquest-undo.jsonl")).exit_code == 0
-    result = rk("why")
-    assert result.exit_code == 1
+def test_a_conquest_battle_is_refused_in_one_line(rk, store):
+    rk("import", str(ROOT / "logs" / "conquest-undo.jsonl"))
+    result = rk("why", code=None)
+    assert result.code == 1
     assert result.stderr.count("\n") == 1 and "no enemy AI" in result.stderr
-    as_json = json.loads(rk("why", "--json").stderr)
+    as_json = json.loads(rk("why", "--json", code=None).stderr)
     assert as_json["error"] == "NotFound"
 
 
-def test_why_runs_in_the_shell(battle):
-    result = rk("play", input="why 41\nquit\n")
-    assert result.exit_code == 0, result.stderr
+def test_why_runs_in_the_shell(rk, battle):
+    result = rk("play", input="why 41\nquit\n", code=None)
+    assert result.code == 0, result.stderr
     assert "EMOVE-5   It reaches c1 and stops there." in result.stdout

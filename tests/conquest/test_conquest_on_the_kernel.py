@@ -53,7 +53,7 @@ def test_random_conquest_games_hold_through_the_kernel(seed: int) -> None:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[type[GameApp], str]]:
+def app_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[type[GameApp], str]]:
     """An application class and a store setting; PostgreSQL gets fresh tables."""
     if request.param == "sqlite":
         yield Snapshotting, f"sqlite:{tmp_path / 'games.sqlite'}"
@@ -65,8 +65,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[type
 
 
 @pytest.mark.parametrize("seed", quick_first(range(3), 1))
-def test_conquest_on_a_real_store_matches_memory(store, seed: int) -> None:
-    app_class, setting = store
+def test_conquest_on_a_real_store_matches_memory(app_store, seed: int) -> None:
+    app_class, setting = app_store
     with app_class(setting) as app:
         game = play_checked(app, RANDOM, f"q{seed}", random.Random(seed))
         with app_class(setting) as again:  # a new connection loads the same, at every version

@@ -66,29 +66,29 @@ def _stores(tmp_path: Path, request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(tmp_path: Path, request: pytest.FixtureRequest) -> str:
+def store_setting(tmp_path: Path, request: pytest.FixtureRequest) -> str:
     return _stores(tmp_path, request)
 
 
-def test_different_games_set_up_at_once_all_succeed(store: str) -> None:
+def test_different_games_set_up_at_once_all_succeed(store_setting: str) -> None:
     names = [f"at-once-{uuid4().hex[:8]}-{n}" for n in range(WRITERS)]
-    outcome = _set_up_at_once(store, names)
+    outcome = _set_up_at_once(store_setting, names)
     assert sorted(outcome, key=str) == sorted(((name, "ok") for name in names), key=str)
-    with GameApp(store=store) as app:
+    with GameApp(store=store_setting) as app:
         listed = {g.battle_id for g in app.battles()}
         assert set(names) <= listed
         for name in names:
             assert app.battle(name).version >= 1
 
 
-def test_the_same_game_set_up_twice_at_once_is_set_up_once(store: str) -> None:
+def test_the_same_game_set_up_twice_at_once_is_set_up_once(store_setting: str) -> None:
     name = f"twice-{uuid4().hex[:8]}"
-    outcome = _set_up_at_once(store, [name, name])
+    outcome = _set_up_at_once(store_setting, [name, name])
     results = [result for _, result in outcome]
     assert len(results) == 2 and results.count("ok") == 1, results
     refused = next(r for r in results if r != "ok")
     assert "already exists" in str(refused) or "taken" in str(refused), refused
-    with GameApp(store=store) as app:
+    with GameApp(store=store_setting) as app:
         assert [g.battle_id for g in app.battles()].count(name) == 1
 
 

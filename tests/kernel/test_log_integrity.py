@@ -339,18 +339,13 @@ def _rechain_keep_signature(objs: list[dict]) -> bytes:
     return b"\n".join(out) + b"\n"
 
 
-def test_keygen_writes_a_private_key_only_its_owner_reads(tmp_path):
-    from typer.testing import CliRunner
-
-    from cli.main import app
-
+def test_keygen_writes_a_private_key_only_its_owner_reads(rk, tmp_path):
     key = tmp_path / "signing"
-    result = CliRunner().invoke(app, ["keygen", "-o", str(key)])
-    assert result.exit_code == 0, result.output
+    result = rk("keygen", "-o", str(key))
     assert key.stat().st_mode & 0o777 == 0o600
     public = (tmp_path / "signing.pub").read_text().strip()
-    assert len(public) == 64 and public in result.output
-    assert CliRunner().invoke(app, ["keygen", "-o", str(key)]).exit_code == 1  # never overwritten
+    assert len(public) == 64 and public in result.stdout + result.stderr
+    rk("keygen", "-o", str(key), code=1)  # never overwritten
 
 
 def test_the_command_line_does_not_import_cryptography_to_start():

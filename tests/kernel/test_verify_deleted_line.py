@@ -241,16 +241,10 @@ def test_a_deletion_re_chained_throughout_is_still_caught_by_re_deciding():
     assert d.line == n and d.rule not in ("CHAIN", "FORMAT"), d
 
 
-def test_rk_verify_prints_the_chain_break_and_fails(tmp_path, monkeypatch):
-    from typer.testing import CliRunner
-
-    from cli.main import app
-
-    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("RULEKEEPER_STORE", str(tmp_path / "store.sqlite"))
+def test_rk_verify_prints_the_chain_break_and_fails(rk, tmp_path):
     log = tmp_path / "deleted.jsonl"
     log.write_bytes(deleted(raw(), 79))
-    result = CliRunner().invoke(app, ["verify", str(log)])
-    assert result.exit_code == 1, result.output
-    assert result.output.startswith("line 79: CHAIN: expected the hash chained from the previous line")
-    assert "its line 79 is missing" in " ".join(result.output.split())
+    result = rk("verify", str(log), code=1)
+    output = result.stdout + result.stderr
+    assert output.startswith("line 79: CHAIN: expected the hash chained from the previous line")
+    assert "its line 79 is missing" in " ".join(output.split())

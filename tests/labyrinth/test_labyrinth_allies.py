@@ -14,7 +14,6 @@ import random
 import pytest
 from labyrinth_harness import CTX, PACK, PARTY, decision, edit, of, when
 
-from labyrinth_cli_harness import rk, table  # noqa: F401 (the fixture)
 from domain.kernel.errors import RuleViolation
 from domain.kernel.games import GameApp
 from domain.kernel.portable import export_battle, verify_log
@@ -186,31 +185,31 @@ def test_a_battle_with_allies_exports_and_verifies_through_the_kernel():
 
 
 def test_rk_new_labyrinth_takes_allies_and_the_status_shows_them_with_the_party(table):
-    code, out, err = rk(table, "new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender",
-                        "--ally", "vanguard:2:Bram", "--seed", "3", "--battle", "lab")
+    code, out, err = table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender",
+                           "--ally", "vanguard:2:Bram", "--seed", "3", "--battle", "lab", code=None)
     assert code == 0, err
-    state = table.apps["memory"].battle("lab").state
+    state = table.defaults.apps["memory"].battle("lab").state
     bram = state.get("a1")
     assert (bram.name, bram.side, bram.level) == ("Bram", Side.NPC, 2)
     party = out[out.index("Party"):out.index("Enemies")]
     assert "a1   Bram" in party and "allied NPC" in party
     assert all(len(line) <= 80 for line in out.splitlines())
-    code, out, _ = rk(table, "log")
+    code, out, _ = table("log", code=None)
     assert "--ally vanguard:2:Bram" in out
 
 
 @pytest.mark.rule("SCALE-1")
 def test_rk_refuses_an_ally_past_the_row_limit_naming_scale_1_and_writes_nothing(table):
-    code, _, err = rk(table, "new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard",
-                      "--party", "vanguard", "--party", "bulwark", "--ally", "vanguard", "--seed", "3")
+    code, _, err = table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard",
+                         "--party", "vanguard", "--party", "bulwark", "--ally", "vanguard", "--seed", "3", code=None)
     assert code == 2 and "SCALE-1" in err and "Traceback" not in err, err
-    code, out, _ = rk(table, "battles", "--json")
+    code, out, _ = table("battles", "--json", code=None)
     assert json.loads(out) == []
 
 
 def test_rk_refuses_a_malformed_ally_naming_the_option(table):
-    code, _, err = rk(table, "new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender",
-                      "--ally", "vanguard:x")
+    code, _, err = table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender",
+                         "--ally", "vanguard:x", code=None)
     assert code == 1 and "--ally 'vanguard:x'" in err, err
 
 

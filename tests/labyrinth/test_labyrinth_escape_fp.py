@@ -11,11 +11,9 @@ the slime's, then any reroll's, from one counter."""
 
 from __future__ import annotations
 
-
 import msgspec
 import pytest
 from labyrinth_harness import PACK, at, edit, of, pinned, start, violates, when
-from labyrinth_cli_harness import rk, table  # noqa: F401 (the fixture)
 from msgspec.structs import replace
 
 from domain.kernel.portable.chain import without_skipped_defaults
@@ -213,20 +211,20 @@ def test_a_plain_escape_is_stored_and_digested_as_before_the_fp_fields():
 @pytest.mark.rule("FUMBLE-2")
 @pytest.mark.rule("STANDBY-8")
 def test_rk_escape_takes_fp_and_reroll_refuses_what_a_pc_lacks_and_the_log_shows_them(table):
-    code, out, err = rk(table, "new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard",
-                        "--party", "mender", "--seed", "4", "--battle", "lab")
+    code, out, err = table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard",
+                           "--party", "mender", "--seed", "4", "--battle", "lab", code=None)
     assert code == 0, err
-    app = table.apps["memory"]
+    app = table.defaults.apps["memory"]
     before = app.battle("lab").version
-    code, out, err = rk(table, "escape", "p1", "--fp", "1", "--reroll")  # 1 FP held, 2 needed
+    code, out, err = table("escape", "p1", "--fp", "1", "--reroll", code=None)  # 1 FP held, 2 needed
     assert (code, err.split(":")[0]) == (2, "FUMBLE-2"), err
     assert app.battle("lab").version == before
-    assert rk(table, "escape", "p1", "--fp", "1")[0] == 0
-    assert rk(table, "escape", "p2", "--reroll")[0] == 0
-    code, log, err = rk(table, "log")
+    table("escape", "p1", "--fp", "1")
+    table("escape", "p2", "--reroll")
+    code, log, err = table("log", code=None)
     text = " ".join(log.split())
     assert "rk escape p1 --fp 1" in text and "rk escape p2 --reroll" in text
     assert "declares escape (1 FP for extra dice)" in text and "spends 1 FP: extra dice" in text
     assert "escape check" in text
-    code, out, err = rk(table, "verify")
+    code, out, err = table("verify", code=None)
     assert code == 0 and "ok" in out, (out, err)

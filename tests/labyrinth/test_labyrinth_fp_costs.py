@@ -8,8 +8,6 @@ skill only: an Enemy's skill or an on-critical one with a cost is refused."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from labyrinth_harness import PACK, at, edit, of, pinned, start, when
 from msgspec.structs import replace
@@ -288,16 +286,8 @@ def test_an_on_critical_skill_with_an_fp_cost_is_refused():
 
 
 @pytest.mark.rule("FUMBLE-2")
-def test_rk_labyrinth_classes_json_gives_each_skills_tp_and_fp_cost():
-    from labyrinth_cli_harness import ok
-
-    from cli.session import Defaults
-
-    defaults = Defaults(store="memory", keep_open=True)
-    try:
-        listed = json.loads(ok(defaults, "labyrinth-classes", "--json"))
-    finally:
-        defaults.close()
+def test_rk_labyrinth_classes_json_gives_each_skills_tp_and_fp_cost(table):
+    listed = table("labyrinth-classes", json=True).json()
     pack = starter_pack()
     for entry in listed:
         costs = entry["skill_costs"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from labyrinth_cli_harness import ok, rk, table  # noqa: F401 (the fixture)
 from labyrinth_harness import legal, of, start, violates, when
 
 from domain.kernel.errors import RuleViolation
@@ -150,14 +149,14 @@ NEW = ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard",
 
 @pytest.mark.rule("ENEMY-3")
 def test_rk_legal_lists_the_roll_as_typed_faces_and_rk_roll_types_them(table):  # noqa: F811 (the fixture)
-    ok(table, *NEW)
-    assert ok(table, "legal").splitlines()[0] == "rk roll p1 --faces F,F,F,F"
-    listed = json.loads(ok(table, "legal", "--json"))[0]
+    table(*NEW)
+    assert table("legal").stdout.splitlines()[0] == "rk roll p1 --faces F,F,F,F"
+    listed = table("legal", json=True).json()[0]
     faces = next(p for p in listed["params"] if p["name"] == "faces")
     assert (faces["how"], faces["size"]) == ("typed", 4)
-    code, _, err = rk(table, "roll", "--faces", "3,4", "--json")
+    code, _, err = table("roll", "--faces", "3,4", "--json", code=None)
     assert code != 0 and json.loads(err)["rule"] == "ENEMY-3"
-    ok(table, "roll", "--faces", "3,4,5,6")
-    assert "Identify [3 4 5 6]" in ok(table, "log")
-    assert "rk pass p1" in ok(table, "legal")
-    ok(table, "verify")
+    table("roll", "--faces", "3,4,5,6")
+    assert "Identify [3 4 5 6]" in table("log").stdout
+    assert "rk pass p1" in table("legal").stdout
+    table("verify")

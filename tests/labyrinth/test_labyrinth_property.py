@@ -180,7 +180,7 @@ def test_random_labyrinth_battles_hold_through_the_kernel_with_undo_and_redo(see
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[type[GameApp], str]]:
+def app_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[type[GameApp], str]]:
     """An application class and a store setting; PostgreSQL gets fresh
     tables of the class's own name, dropped afterwards."""
     if request.param == "sqlite":
@@ -194,8 +194,8 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[type
 
 
 @pytest.mark.parametrize("seed", quick_first(range(3), 1))
-def test_labyrinth_battles_on_a_real_store_match_memory(store, seed: int) -> None:
-    app_class, setting = store
+def test_labyrinth_battles_on_a_real_store_match_memory(app_store, seed: int) -> None:
+    app_class, setting = app_store
     with app_class(setting) as app:
         game = play_checked(app, PLAYER, f"lab{seed}", random.Random(seed))
         with app_class(setting) as again:  # a new connection loads the same, at every version sampled

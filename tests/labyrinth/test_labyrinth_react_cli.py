@@ -6,12 +6,9 @@ question exactly."""
 
 from __future__ import annotations
 
-import json
 import shlex
 
 import pytest
-from labyrinth_cli_harness import ok, rk, table  # noqa: F401 (the fixture)
-from test_labyrinth_cli import app_of
 
 NEW = ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard", "--party", "mender",
        "--option", "ask_passives=true"]
@@ -22,13 +19,13 @@ def _asked(table):  # noqa: F811
     played until a passive is asked (the Vanguard's Riposte)."""
     for seed in range(1, 40):
         battle = f"lab{seed}"
-        ok(table, *NEW, "--battle", battle, "--seed", str(seed))
+        table(*NEW, "--battle", battle, "--seed", str(seed))
         for _ in range(200):
-            state = app_of(table).battle(battle).state
+            state = table.defaults.apps["memory"].battle(battle).state
             if state.question is not None or state.over:
                 break
-            listed = json.loads(ok(table, "legal", "--json"))
-            ok(table, *shlex.split(listed[-1]["example"])[1:])
+            listed = table("legal", json=True).json()
+            table(*shlex.split(listed[-1]["example"])[1:])
         if state.question is not None:
             return battle, state
     pytest.fail("no seed asks a passive")
@@ -39,45 +36,45 @@ def _asked(table):  # noqa: F811
 def test_the_cli_asks_for_the_passive_and_takes_the_answer(table) -> None:  # noqa: F811
     battle, state = _asked(table)
     q = state.question
-    status = " ".join(ok(table, "status").split())
+    status = " ".join(table("status").stdout.split())
     assert f"rk react {q.who} {'|'.join(q.skills)}|none" in status
-    lines = ok(table, "legal").splitlines()
+    lines = table("legal").stdout.splitlines()
     assert lines == [f"rk react {q.who} {s}" for s in q.skills] + [f"rk react {q.who} none"]
-    version = app_of(table).battle(battle).version
-    code, out, err = rk(table, "pass", "p2")
+    version = table.defaults.apps["memory"].battle(battle).version
+    code, out, err = table("pass", "p2", code=None)
     assert code == 2 and "PASSIVE-1" in out + err
-    assert app_of(table).battle(battle).version == version  # nothing written
-    ok(table, "react", q.who, q.skills[0])
-    after = app_of(table).battle(battle)
+    assert table.defaults.apps["memory"].battle(battle).version == version  # nothing written
+    table("react", q.who, q.skills[0])
+    after = table.defaults.apps["memory"].battle(battle)
     assert after.state.question is None or after.state.question != q
-    log = ok(table, "log")
+    log = table("log").stdout
     assert f"chooses {q.skills[0]}" in log
-    ok(table, "undo", "--force")
-    assert app_of(table).battle(battle).state == state  # back at the question, exactly
+    table("undo", "--force")
+    assert table.defaults.apps["memory"].battle(battle).state == state  # back at the question, exactly
 
 
 @pytest.mark.rule("FUMBLE-2")
 def test_the_cli_asks_what_fp_to_spend_on_a_suppression_roll_with_ask_fp(table) -> None:  # noqa: F811
-    ok(table, "new", "labyrinth", "--encounter", "warren-gate", "--party", "vanguard:2", "--party", "mender:2",
-       "--seed", "4", "--ask-fp", "--passives", "auto", "--battle", "fp")
+    table("new", "labyrinth", "--encounter", "warren-gate", "--party", "vanguard:2", "--party", "mender:2",
+          "--seed", "4", "--ask-fp", "--passives", "auto", "--battle", "fp")
     for _ in range(80):
-        state = app_of(table).battle("fp").state
+        state = table.defaults.apps["memory"].battle("fp").state
         if state.question is not None or state.over:
             break
-        lines = [e["example"] for e in json.loads(ok(table, "legal", "--json"))
+        lines = [e["example"] for e in table("legal", json=True).json()
                  if e["example"].split()[1] not in ("escape", "move", "full-defense", "swap")]
-        ok(table, *shlex.split(lines[0])[1:])
+        table(*shlex.split(lines[0])[1:])
     q = state.question
     assert q is not None and q.kind == "fp"
-    status = " ".join(ok(table, "status").split())
+    status = " ".join(table("status").stdout.split())
     assert f"rk spend {q.who} N [--reroll]" in status and q.check in status
     assert any(e["rk"].startswith(f"rk spend {q.who} ") and e["example"] == f"rk spend {q.who} 0"
-               for e in json.loads(ok(table, "legal", "--json")))
+               for e in table("legal", json=True).json())
     other = "p1" if q.who == "p2" else "p2"
-    code, out, err = rk(table, "spend", other, "1")
+    code, out, err = table("spend", other, "1", code=None)
     assert code == 2 and "FUMBLE-2" in out + err
     fp = state.get(q.who).fp
-    ok(table, "spend", q.who, "1")
-    assert f"spend {q.who} 1" in ok(table, "log")
-    assert app_of(table).battle("fp").state.get(q.who).fp <= fp
-    assert "--ask-fp" in ok(table, "log")  # the setup as the log tells it
+    table("spend", q.who, "1")
+    assert f"spend {q.who} 1" in table("log").stdout
+    assert table.defaults.apps["memory"].battle("fp").state.get(q.who).fp <= fp
+    assert "--ask-fp" in table("log").stdout  # the setup as the log tells it

@@ -14,7 +14,6 @@ import msgspec
 import pytest
 from labyrinth_harness import CTX, PACK, of, start, when
 
-from labyrinth_cli_harness import rk, table  # noqa: F401 (the fixture)
 from domain.kernel.errors import ContentError, MalformedCommand
 from domain.kernel.toml_lines import key_lines, line_of
 from domain.labyrinth import events as ev
@@ -202,10 +201,10 @@ def test_rk_new_labyrinth_takes_a_sheet_file_after_the_party_members(table):
     """Wren's sheet (examples/labyrinth/sheet-tracker.toml): VIT 12, TEC 11,
     AGI 17 at level 3: max HP 2 x 2 + 3 + 5 = 12, max TP 2 + 3 + 3 = 8,
     Speed 17 (bow and jerkin add nothing)."""
-    code, out, err = rk(table, "new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender",
-                        "--sheet", str(EXAMPLES / "sheet-tracker.toml"), "--seed", "3", "--battle", "lab")
+    code, out, err = table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender",
+                           "--sheet", str(EXAMPLES / "sheet-tracker.toml"), "--seed", "3", "--battle", "lab", code=None)
     assert code == 0, err
-    state = table.apps["memory"].battle("lab").state
+    state = table.defaults.apps["memory"].battle("lab").state
     p1, p2 = state.get("p1"), state.get("p2")
     assert (p1.name, p2.name, p2.kind, p2.level) == ("Mender", "Wren", "tracker", 3)
     assert (p2.base.max_hp, p2.base.max_tp, p2.base.speed) == (12, 8, 17)
@@ -214,10 +213,10 @@ def test_rk_new_labyrinth_takes_a_sheet_file_after_the_party_members(table):
 
 
 def test_a_sheet_file_alone_makes_the_party(table):
-    code, _, err = rk(table, "new", "labyrinth", "--encounter", "mossy-hollow",
-                      "--sheet", str(EXAMPLES / "sheets-pair.toml"), "--seed", "3", "--battle", "lab")
+    code, _, err = table("new", "labyrinth", "--encounter", "mossy-hollow",
+                         "--sheet", str(EXAMPLES / "sheets-pair.toml"), "--seed", "3", "--battle", "lab", code=None)
     assert code == 0, err
-    state = table.apps["memory"].battle("lab").state
+    state = table.defaults.apps["memory"].battle("lab").state
     assert [c.name for c in state.side(True)] == ["Brannoc", "Sela"]
 
 
@@ -233,15 +232,15 @@ def test_a_malformed_sheet_file_is_refused_with_its_name_line_and_reason_and_wri
                                                                                           text, says):
     path = tmp_path / "bad.toml"
     path.write_text(text)
-    code, _, err = rk(table, "new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender",
-                      "--sheet", str(path), "--seed", "3")
+    code, _, err = table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender",
+                         "--sheet", str(path), "--seed", "3", code=None)
     assert code == 1 and "Traceback" not in err, err
     assert str(path) in err and says in " ".join(err.split()), err
-    code, out, _ = rk(table, "battles", "--json")
+    code, out, _ = table("battles", "--json", code=None)
     assert code == 0 and json.loads(out) == []
 
 
 def test_a_missing_sheet_file_is_refused_naming_it(table, tmp_path):
-    code, _, err = rk(table, "new", "labyrinth", "--encounter", "mossy-hollow",
-                      "--sheet", str(tmp_path / "nowhere.toml"))
+    code, _, err = table("new", "labyrinth", "--encounter", "mossy-hollow",
+                         "--sheet", str(tmp_path / "nowhere.toml"), code=None)
     assert code == 1 and "nowhere.toml" in err and "cannot read" in err, err

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from labyrinth_cli_harness import ok, rk, table  # noqa: F401 (the fixture)
 from msgspec.structs import replace
 
 from domain.kernel.errors import MalformedCommand
@@ -233,29 +232,29 @@ def test_the_builder_refuses_what_cannot_be_set_up_saying_where(request_, says):
 
 @pytest.mark.rule("MAIN-2")
 def test_rk_attack_with_the_target_alone_is_the_acting_pcs_attack(table):  # noqa: F811
-    ok(table, "new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard:2", "--party", "mender",
-       "--seed", "3", "--passives", "auto", "--battle", "lab")
-    code, _, err = rk(table, "attack", "e1")
+    table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard:2", "--party", "mender",
+          "--seed", "3", "--passives", "auto", "--battle", "lab")
+    code, _, err = table("attack", "e1", code=None)
     assert code == 1 and "no one is acting now" in err, err  # the Standby phase: no one acts yet
-    ok(table, "pass", "p1")
-    ok(table, "full-defense", "p2")
-    app = table.apps["memory"]
+    table("pass", "p1")
+    table("full-defense", "p2")
+    app = table.defaults.apps["memory"]
     acting = app.battle("lab").state.acting
-    ok(table, "attack", "e1")
+    table("attack", "e1")
     assert app.battle("lab").done[-1].command == c.Attack(actor=acting, target="e1")
 
 
 def test_rk_new_labyrinth_help_lists_every_table_option(table):  # noqa: F811
-    out = " ".join(ok(table, "new", "labyrinth", "--help").split())
+    out = " ".join(table("new", "labyrinth", "--help").stdout.split())
     assert all(f.name in out for f in msgspec.structs.fields(Options))
     assert "--sheet" in out and "--ally-sheet" in out and "NAME=VALUE" in out
 
 
 def test_the_setup_as_the_log_tells_it_keeps_a_renamed_battle_apart(table):  # noqa: F811
-    ok(table, "new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard", "--seed", "5",
-       "--rare", "E2", "--name", "one")
-    first = table.apps["memory"].battle("one").done[0].command
+    table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard", "--seed", "5",
+          "--rare", "E2", "--name", "one")
+    first = table.defaults.apps["memory"].battle("one").done[0].command
     assert first.rare == ("e2",)
-    line = table.apps["memory"].ruleset("one").describe_command(first)
-    ok(table, *shlex.split(line), "--name", "two")
-    assert table.apps["memory"].battle("two").done[0].command == replace(first, battle_id="two")
+    line = table.defaults.apps["memory"].ruleset("one").describe_command(first)
+    table(*shlex.split(line), "--name", "two")
+    assert table.defaults.apps["memory"].battle("two").done[0].command == replace(first, battle_id="two")

@@ -4,13 +4,11 @@ SIGTERM ends it cleanly; `--once` catches up and stops."""
 
 from __future__ import annotations
 
-import os
 import random
 import selectors
 import signal
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from contextlib import closing
@@ -25,14 +23,7 @@ from domain.betrayal.battle.bots import greedy_choice
 from projections.follow import Follower
 from projections.views import views_path_for
 
-ROOT = Path(__file__).resolve().parents[2]
 DEADLINE = 15.0  # seconds any one wait may take before the test fails
-
-
-def rk(tmp_path: Path, *args: str) -> subprocess.Popen:
-    env = dict(os.environ, RULEKEEPER_HOME=str(tmp_path / "home"))
-    return subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=ROOT, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def line_of(proc: subprocess.Popen) -> str:
@@ -78,11 +69,11 @@ def wait_until(condition, what: str) -> None:
         time.sleep(0.05)
 
 
-def test_the_follower_keeps_the_views_caught_up_while_commands_are_played_and_stops_on_sigterm(tmp_path):
+def test_the_follower_keeps_the_views_caught_up_while_commands_are_played_and_stops_on_sigterm(rk, tmp_path):
     store = f"sqlite:{tmp_path / 'games.sqlite'}"
     app = BetrayalApp(store=store)
     bid = new_clash(app)
-    follower = rk(tmp_path, "projections", "follow", "--store", store)
+    follower = rk.spawn("projections", "follow", "--store", store)
     try:
         first = line_of(follower)
         assert "following the log" in first, first + follower.stderr.read()
@@ -106,17 +97,17 @@ def test_the_follower_keeps_the_views_caught_up_while_commands_are_played_and_st
         app.close()
 
 
-def test_following_once_catches_up_says_how_many_events_it_read_and_stops(tmp_path):
+def test_following_once_catches_up_says_how_many_events_it_read_and_stops(rk, tmp_path):
     store = f"sqlite:{tmp_path / 'games.sqlite'}"
     with BetrayalApp(store=store) as app:
         bid = new_clash(app)
         play(app, bid, 3)
         events = len(list(app.notifications()))
-    once = rk(tmp_path, "projections", "follow", "--once", "--store", store)
+    once = rk.spawn("projections", "follow", "--once", "--store", store)
     out, err = once.communicate(timeout=60)
     assert once.returncode == 0, err
     assert out.startswith(f"{events} events read into the read models"), out
-    again = rk(tmp_path, "projections", "follow", "--once", "--store", store)
+    again = rk.spawn("projections", "follow", "--once", "--store", store)
     out, err = again.communicate(timeout=60)
     assert again.returncode == 0 and out.startswith("0 events read"), out + err
 

@@ -5,8 +5,6 @@ on stderr, never a traceback, and a refused command writes no event."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import sqlite3
 from pathlib import Path
@@ -17,8 +15,9 @@ from typer._click import Context
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.main import app, main
+from cli.main import app
 from cli.session import Defaults
+from rk_fixture import Rk
 
 # Not fed random arguments: `serve`, `server` and `projections follow` run
 # until stopped and `play` reads a terminal; their arguments are the global
@@ -90,27 +89,19 @@ def written(store: Path) -> int:
         con.close()
 
 
-def rk(store: Path, argv: list[str]) -> tuple[int, str, str]:
-    # stdout with a byte buffer under it, as a real one (`rk export` writes bytes)
-    out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv, obj=Defaults(store=f"sqlite:{store}"))
-    out.flush()
-    return code, out.buffer.getvalue().decode("utf-8", "replace"), err.getvalue()
-
-
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    """A store holding one Betrayal clash and one Conquest battle."""
+def two_battles(tmp_path_factory):
+    """A store holding one Betrayal clash and one Conquest battle, shared by
+    every example (so not the per-test ``store`` fixture)."""
     home = tmp_path_factory.mktemp("rk")
     os.environ.setdefault("RULEKEEPER_HOME", str(home / "home"))
     path = home / "rk.sqlite"
     here = os.getcwd()
     os.chdir(home)  # whatever a command writes beside it stays in the test's directory
-    assert rk(path, ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--seed", "7",
-                     "--battle", "clash"])[0] == 0
-    assert rk(path, ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army",
-                     "cinderpact", "--seed", "7", "--battle", "war"])[0] == 0
+    rk = Rk(Defaults(store=f"sqlite:{path}"))
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--seed", "7", "--battle", "clash")
+    rk("new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact", "--seed", "7",
+       "--battle", "war")
     yield path
     os.chdir(here)
 
@@ -123,15 +114,15 @@ def test_every_command_is_enumerated():
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
-def test_random_arguments_to_any_command_are_done_or_refused_in_one_line(store, data):
+def test_random_arguments_to_any_command_are_done_or_refused_in_one_line(two_battles, data):
     words, command = data.draw(st.sampled_from(COMMANDS), label="command")
     argv = argv_for(words, command, data)
     if data.draw(st.booleans()):
         argv = ["--battle", data.draw(st.sampled_from(["clash", "war"]) | texts), *argv]
     if data.draw(st.booleans()):
         argv = ["--json", *argv]
-    before = written(store)
-    code, out, err = rk(store, argv)
+    before = written(two_battles)
+    code, out, err = Rk(Defaults(store=f"sqlite:{two_battles}"))(*argv, code=None)
     assert "Traceback" not in err + out
     if code == 0:
         return
@@ -139,4 +130,4 @@ def test_random_arguments_to_any_command_are_done_or_refused_in_one_line(store, 
     lines = err.strip().splitlines()
     assert len(lines) == 1, (argv, err)
     assert "\x1b" not in err and "\x00" not in err
-    assert written(store) == before, argv
+    assert written(two_battles) == before, argv

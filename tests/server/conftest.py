@@ -1,13 +1,20 @@
 """Fixtures of the HTTP server's tests: a ``Table`` (a client of the ASGI
 application with the host's token) on a fresh store, once on an SQLite
-file and once on the real PostgreSQL, each test in a schema of its own."""
+file and once on the real PostgreSQL, each test in a schema of its own;
+and the browser tests' real `rk server`, Chromium and pages (browsing.py)."""
 
 from __future__ import annotations
 
 import contextlib
+import os
+import re
+import signal
+import subprocess
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from uuid import uuid4
 
 import pytest
@@ -18,6 +25,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from api_table import SECRET, Table
+from browsing import CHROMIUM, DESKTOP, REPO, SETUP, WAIT_MS, Running, read_links
+from rk_server import rk_script
 from pg_schemas import drop_schema, fresh_schema
 from server.app import create_app
 from server.passes import Keyring
@@ -78,3 +87,97 @@ def other_table(new_store) -> Iterator[Table]:
     """A second table on a store of its own (an import's destination)."""
     with serving(new_store()) as t:
         yield t
+
+
+# -- the browser tests: a real `rk server`, Chromium, pages ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Running]:
+    """`rk server` on a fresh store holding one clash (set up with `rk new`)."""
+    home = tmp_path_factory.mktemp("browser-home")
+    store = str(home / "t.sqlite")
+    env = {k: v for k, v in os.environ.items() if k not in ("RULEKEEPER_STORE", "RULEKEEPER_SERVER_SECRET")}
+    env["RULEKEEPER_HOME"] = str(home)
+    rk = rk_script()
+    subprocess.run([rk, "--store", store, *SETUP], env=env, check=True, timeout=60,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    errors = (home / "server.err").open("wb")
+    proc = subprocess.Popen([rk, "--store", store, "server", "--port", "0"], env=env, stdout=subprocess.PIPE,
+                            stderr=errors, text=True)
+    lines: list[str] = []
+    ready = threading.Event()
+
+    def drain() -> None:  # keeps the pipe empty for the server's whole life
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.startswith("Stop it with"):
+                ready.set()
+        ready.set()  # the server ended before it was ready: the test says so below
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        ready.wait(timeout=60)
+        if proc.poll() is not None or not any(line.startswith("Stop it with") for line in lines):
+            errors.flush()
+            pytest.fail(f"rk server did not start: {lines} {(home / 'server.err').read_text()}")
+        yield read_links(lines)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=15)
+        reader.join(timeout=5)
+        errors.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's Chromium, headless; skips when it does not start (or without
+    the playwright package)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    sync_api.expect.set_options(timeout=WAIT_MS)
+    playwright = sync_api.sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+    except Exception as e:  # noqa: BLE001 - any launch failure means no browser to test with
+        playwright.stop()
+        pytest.skip(f"Chromium at {CHROMIUM} does not start under Playwright: {e}")
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+        playwright.stop()
+
+
+@pytest.fixture
+def open_page(browser) -> Iterator[object]:
+    """Opens a link in a context of its own (its own cookies, its own live
+    feed; ``live=False``: none), closed at the end of the test."""
+    contexts = []
+
+    def opener(link: str, viewport: dict[str, int] = DESKTOP, live: bool = True, **options: object):
+        context = browser.new_context(viewport=viewport, **options)
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        if not live:
+            context.route(re.compile(r"/live$"), lambda route: route.abort())
+        page = context.new_page()
+        page.goto(link)
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def artifacts() -> Path:
+    """Where screenshots go."""
+    path = Path(os.environ.get("RULEKEEPER_ARTIFACTS") or REPO / "test-artifacts")
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import queue
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,10 +20,10 @@ START = 60  # seconds a process may take to say where it listens (the machine is
 SETUP = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ria:nord", "--party", "Tarn:orc", "--seed", "7"]
 
 
-def rk() -> str:
+def rk_script() -> str:
     """The `rk` of the interpreter running the tests (the venv's)."""
     beside = Path(sys.executable).parent / "rk"
-    return str(beside) if beside.exists() else "rk"
+    return str(beside) if beside.exists() else (shutil.which("rk") or "rk")
 
 
 def environment(home: Path) -> dict[str, str]:
@@ -35,7 +36,7 @@ def environment(home: Path) -> dict[str, str]:
 def new_clash(home: Path) -> Path:
     """A store in ``home`` holding one clash (Ria and Tarn); its path."""
     store = home / "t.sqlite"
-    subprocess.run([rk(), "--store", str(store), *SETUP], env=environment(home), check=True, timeout=60,
+    subprocess.run([rk_script(), "--store", str(store), *SETUP], env=environment(home), check=True, timeout=60,
                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     return store
 
@@ -71,7 +72,7 @@ def start(home: Path, store: Path, *args: str, name: str = "server",
     ``limit`` runs in the child before `rk` starts (resource limits)."""
     errors = home / f"{name}.err"
     with errors.open("ab") as err:
-        proc = subprocess.Popen([rk(), "--store", str(store), "server", *args], env=environment(home),
+        proc = subprocess.Popen([rk_script(), "--store", str(store), "server", *args], env=environment(home),
                                 stdout=subprocess.PIPE, stderr=err, text=True, preexec_fn=limit)
     said: queue.Queue[str | None] = queue.Queue()
 

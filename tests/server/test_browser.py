@@ -1,6 +1,7 @@
 """The table view in a real headless Chromium against a real `rk server`.
 
-The server runs as `rk server --port 0` in a subprocess on a throwaway SQLite
+The fixtures (tests/server/conftest.py, from browsing.py): the server runs
+as `rk server --port 0` in a subprocess on a throwaway SQLite
 store, the links read from what it prints; Chromium is Debian's
 (/usr/bin/chromium), driven by Playwright's sync API. Pages are never
 reloaded: what one seat does reaches the others by the live feed. Every wait
@@ -12,23 +13,12 @@ under the repository root).
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import signal
-import subprocess
-import sys
-import threading
-import urllib.request
 import uuid
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
 import pytest
-
-CHROMIUM = Path("/usr/bin/chromium")
+from browsing import CHROMIUM, PHONE, Running, shown
 
 pytestmark = [
     pytest.mark.browser,
@@ -36,142 +26,7 @@ pytestmark = [
                        "Playwright's own browser download is not used)"),
 ]
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-expect = sync_api.expect
-
-REPO = Path(__file__).resolve().parents[2]
-WAIT_MS = 10_000  # the longest any expectation waits
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
-SETUP = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ria:nord", "--party", "Tarn:orc", "--seed", "7"]
-
-expect.set_options(timeout=WAIT_MS)
-
-
-def _rk() -> str:
-    """The `rk` of the interpreter running the tests (the venv's)."""
-    beside = Path(sys.executable).parent / "rk"
-    return str(beside) if beside.exists() else (shutil.which("rk") or "rk")
-
-
-@dataclass
-class Running:
-    """A running `rk server`: its address, the host's token and the links it printed."""
-
-    base: str
-    host: str
-    game: str
-    links: dict[str, str]  # seat name (and "spectators") -> link
-    out: list[str] = field(default_factory=list)
-
-    def request(self, method: str, path: str, body: object = None) -> object:
-        """An API request with the host's token; the decoded answer."""
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, method=method,
-                                     headers={"authorization": f"Bearer {self.host}",
-                                              "content-type": "application/json"})
-        with urllib.request.urlopen(req, timeout=15) as answer:
-            return json.loads(answer.read())
-
-
-def _read_links(lines: list[str]) -> Running:
-    base = re.search(r"rulekeeper server on (\S+)", "\n".join(lines)).group(1)
-    host = re.search(r"host .*#token=(\S+)", "\n".join(lines)).group(1)
-    game = next(line[:-1] for line in lines if re.fullmatch(r"[\w-]+:", line))
-    links = {}
-    for line in lines:
-        found = re.fullmatch(r"\s+(\S+)\s+(http\S+/table/\S+)", line)
-        if found:
-            links[found.group(1)] = found.group(2)
-    return Running(base=base, host=host, game=game, links=links, out=lines)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Running]:
-    """`rk server` on a fresh store holding one clash (set up with `rk new`)."""
-    home = tmp_path_factory.mktemp("browser-home")
-    store = str(home / "t.sqlite")
-    env = {k: v for k, v in os.environ.items() if k not in ("RULEKEEPER_STORE", "RULEKEEPER_SERVER_SECRET")}
-    env["RULEKEEPER_HOME"] = str(home)
-    rk = _rk()
-    subprocess.run([rk, "--store", store, *SETUP], env=env, check=True, timeout=60,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    errors = (home / "server.err").open("wb")
-    proc = subprocess.Popen([rk, "--store", store, "server", "--port", "0"], env=env, stdout=subprocess.PIPE,
-                            stderr=errors, text=True)
-    lines: list[str] = []
-    ready = threading.Event()
-
-    def drain() -> None:  # keeps the pipe empty for the server's whole life
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.append(line.rstrip("\n"))
-            if line.startswith("Stop it with"):
-                ready.set()
-        ready.set()  # the server ended before it was ready: the test says so below
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    try:
-        ready.wait(timeout=60)
-        if proc.poll() is not None or not any(line.startswith("Stop it with") for line in lines):
-            errors.flush()
-            pytest.fail(f"rk server did not start: {lines} {(home / 'server.err').read_text()}")
-        yield _read_links(lines)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=15)
-        reader.join(timeout=5)
-        errors.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    """Debian's Chromium, headless; skips when it does not start."""
-    playwright = sync_api.sync_playwright().start()
-    try:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-    except Exception as e:  # noqa: BLE001 - any launch failure means no browser to test with
-        playwright.stop()
-        pytest.skip(f"Chromium at {CHROMIUM} does not start under Playwright: {e}")
-    try:
-        yield chromium
-    finally:
-        chromium.close()
-        playwright.stop()
-
-
-@pytest.fixture
-def open_page(browser) -> Iterator[object]:
-    """Opens a link in a context of its own (its own cookies, its own live
-    feed; ``live=False``: none), closed at the end of the test."""
-    contexts = []
-
-    def opener(link: str, viewport: dict[str, int] = DESKTOP, live: bool = True, **options: object):
-        context = browser.new_context(viewport=viewport, **options)
-        context.set_default_timeout(WAIT_MS)
-        contexts.append(context)
-        if not live:
-            context.route(re.compile(r"/live$"), lambda route: route.abort())
-        page = context.new_page()
-        page.goto(link)
-        return page
-
-    yield opener
-    for context in contexts:
-        context.close()
-
-
-@pytest.fixture(scope="module")
-def artifacts() -> Path:
-    """Where screenshots go."""
-    path = Path(os.environ.get("RULEKEEPER_ARTIFACTS") or REPO / "test-artifacts")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
 
 @dataclass
@@ -219,11 +74,6 @@ def give_engage(page, form: str, target: str, dice: list[str]) -> None:
         die.click()
         expect(die).to_have_attribute("aria-pressed", "true")
     block.locator("button.give").click()
-
-
-def shown(page) -> None:
-    """Wait until the page has drawn the table."""
-    expect(page.locator("body")).to_have_attribute("data-version", re.compile(r"^\d+$"))
 
 
 def post_from(page, path: str, body: object) -> dict:

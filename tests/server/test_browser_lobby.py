@@ -4,8 +4,9 @@ setup of every ruleset, its fields and what the packs offer for them) and
 sets up a labyrinth battle, a Conquest battle and a campaign as well as a
 Betrayal one; a refusal shows its reason in the page.
 
-The server, the browser and the page opener are ``test_browser``'s
-fixtures (Debian's Chromium at /usr/bin/chromium; skipped without it).
+The server, the browser and the page opener are the fixtures of
+tests/server/conftest.py (Debian's Chromium at /usr/bin/chromium; skipped
+without it).
 """
 
 from __future__ import annotations
@@ -14,25 +15,18 @@ import re
 
 import pytest
 
-from test_browser import CHROMIUM, PHONE, artifacts, browser, expect, open_page, server  # noqa: F401 - fixtures
+from browsing import CHROMIUM, PHONE, lobby_of
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}"),
 ]
 
-
-def lobby_of(server, open_page):  # noqa: F811 - the fixtures, passed on
-    """The host's lobby, once its form has its choices (the button is enabled then)."""
-    lobby = open_page(f"{server.base}/#token={server.host}")
-    expect(lobby.get_by_test_id("me")).to_have_text("you are: host")
-    form = lobby.get_by_test_id("new-game")
-    expect(form.get_by_role("button", name="Set it up")).to_be_enabled()
-    return lobby, form
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
 
 @pytest.mark.rule("SCALE-1")
-def test_the_lobby_sets_up_a_labyrinth_battle_and_lists_it_with_its_links(server, open_page, artifacts):  # noqa: F811
+def test_the_lobby_sets_up_a_labyrinth_battle_and_lists_it_with_its_links(server, open_page, artifacts):
     lobby, form = lobby_of(server, open_page)
     form.get_by_label("Game").select_option("labyrinth")
     encounter = form.get_by_label("encounter")
@@ -81,7 +75,7 @@ def test_the_lobby_sets_up_a_labyrinth_battle_and_lists_it_with_its_links(server
 
 
 @pytest.mark.rule("SCALE-1")
-def test_a_refused_labyrinth_party_shows_its_rule_and_reason_and_sets_nothing_up(server, open_page):  # noqa: F811
+def test_a_refused_labyrinth_party_shows_its_rule_and_reason_and_sets_nothing_up(server, open_page):
     lobby, form = lobby_of(server, open_page)
     before = [g["id"] for g in server.request("GET", "/api/games")]
     form.get_by_label("Game").select_option("labyrinth")
@@ -97,7 +91,7 @@ def test_a_refused_labyrinth_party_shows_its_rule_and_reason_and_sets_nothing_up
     assert [g["id"] for g in server.request("GET", "/api/games")] == before
 
 
-def test_the_lobby_sets_up_a_conquest_battle_and_a_campaign(server, open_page):  # noqa: F811
+def test_the_lobby_sets_up_a_conquest_battle_and_a_campaign(server, open_page):
     lobby, form = lobby_of(server, open_page)
     form.get_by_label("Game").select_option("conquest")
     form.get_by_label("scenario").select_option("hold-the-ford")
@@ -122,7 +116,7 @@ def test_the_lobby_sets_up_a_conquest_battle_and_a_campaign(server, open_page): 
     assert summary["ruleset"] == "betrayal-campaign"
 
 
-def test_the_lobbys_labyrinth_form_fits_a_phone_screen(server, open_page, artifacts):  # noqa: F811
+def test_the_lobbys_labyrinth_form_fits_a_phone_screen(server, open_page, artifacts):
     lobby = open_page(f"{server.base}/#token={server.host}", viewport=PHONE, is_mobile=True, has_touch=True)
     form = lobby.get_by_test_id("new-game")
     expect(form.get_by_role("button", name="Set it up")).to_be_enabled()

@@ -3,27 +3,29 @@ allied NPCs (a1, a2...; counted with the party toward 6, SCALE-1), makes
 Enemy slots of the chosen encounter rare, and chooses who decides the
 passive actions (PASSIVE-2); the battle set up has them.
 
-The server, the browser and the page opener are ``test_browser``'s
-fixtures (Debian's Chromium at /usr/bin/chromium; skipped without it).
+The server, the browser and the page opener are the fixtures of
+tests/server/conftest.py (Debian's Chromium at /usr/bin/chromium; skipped
+without it).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from test_browser import CHROMIUM, artifacts, browser, expect, open_page, server  # noqa: F401 - fixtures
-from test_browser_lobby import lobby_of
+from browsing import CHROMIUM, lobby_of
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}"),
 ]
 
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
+
 
 @pytest.mark.rule("SCALE-1")
 @pytest.mark.rule("PASSIVE-2")
-def test_the_lobby_sets_up_a_labyrinth_battle_with_allies_a_rare_enemy_and_passives(server, open_page,  # noqa: F811
-                                                                                    artifacts):  # noqa: F811
+def test_the_lobby_sets_up_a_labyrinth_battle_with_allies_a_rare_enemy_and_passives(server, open_page,
+                                                                                    artifacts):
     lobby, form = lobby_of(server, open_page)
     form.get_by_label("Game").select_option("labyrinth")
     form.get_by_label("encounter").select_option("tallow-cellar")

@@ -3,8 +3,8 @@ headless Chromium: while the server is down the page says it is
 reconnecting; the server comes back on the same port, the page's live
 feed reconnects by itself, and a move made after is drawn without a reload.
 
-Chromium and Playwright are ``test_browser``'s (Debian's /usr/bin/chromium;
-skipped without it)."""
+Chromium and Playwright are the fixtures of tests/server/conftest.py
+(Debian's /usr/bin/chromium; skipped without it)."""
 
 from __future__ import annotations
 
@@ -18,13 +18,15 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from rk_server import environment, new_clash, rk, start
-from test_browser import CHROMIUM, browser, expect, open_page, shown  # noqa: F401 - fixtures
+from rk_server import environment, new_clash, rk_script, start
+from browsing import CHROMIUM, shown
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}"),
 ]
+
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
 OFFLINE = re.compile(r"\boffline\b")
 BACK_MS = 40_000  # the page tries again after at most ~10 s, and a start takes a few on a loaded machine
@@ -46,7 +48,7 @@ def command_as(link: str, command: dict) -> dict:
         return json.loads(r.read())
 
 
-def test_an_open_page_reconnects_by_itself_after_a_restart_and_draws_what_happened(tmp_path, open_page):  # noqa: F811
+def test_an_open_page_reconnects_by_itself_after_a_restart_and_draws_what_happened(tmp_path, open_page):
     home = tmp_path / "home"
     home.mkdir()
     store = new_clash(home)
@@ -61,7 +63,7 @@ def test_an_open_page_reconnects_by_itself_after_a_restart_and_draws_what_happen
     assert page.evaluate("() => getComputedStyle(document.querySelector('.status'), '::after').content") \
         == '"reconnecting…"'
     # While it is down, Ria moves from the command line: the page learns of it once back.
-    subprocess.run([rk(), "--store", str(store), "move", "a2"], env=environment(home), check=True, timeout=60,
+    subprocess.run([rk_script(), "--store", str(store), "move", "a2"], env=environment(home), check=True, timeout=60,
                    capture_output=True)
     again = start(home, store, "--port", "0", name="again")
     try:

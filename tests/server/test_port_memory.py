@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from rk_server import environment, new_clash, rk, start
+from rk_server import environment, new_clash, rk_script, start
 from server.port_memory import DEFAULT_PORT, PORT_FILE, Remembered, listen, remember, remembered, wanted_port
 
 
@@ -31,7 +31,7 @@ def test_a_server_started_with_port_0_stopped_and_started_again_listens_on_the_s
     first = start(home, store, "--port", "0", name="first")
     first.stop()
     # Stopped: `rk links` prints the links the restarted server will answer.
-    links = subprocess.run([rk(), "--store", str(store), "links", "--seat", "Ria"], env=environment(home),
+    links = subprocess.run([rk_script(), "--store", str(store), "links", "--seat", "Ria"], env=environment(home),
                            capture_output=True, text=True, timeout=60)
     assert links.stdout.strip() == first.link("Ria"), links.stderr
     again = start(home, store, "--port", "0", name="again")
