@@ -494,9 +494,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503), handler=undo),
     Endpoint("POST", "/api/games/{game}/redo", "redo", "Redo the command undone last.", CommandResult,
              body=RedoRequest, refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503), handler=redo),
-    Endpoint("GET", "/api/games/{game}/export", "exportLog", "The game's portable log (hash-chained JSON Lines).",
+    Endpoint("GET", "/api/games/{game}/export", "exportLog", "The game's portable log (hash-chained JSON Lines); of a "
+             "game that leads a group (a campaign), the whole group's.",
              None, media="application/x-ndjson", refusals=HEAVY_REFUSALS, handler=export),
-    Endpoint("GET", "/api/games/{game}/verify", "verifyGame", "Verify the stored game against today's rules.",
+    Endpoint("GET", "/api/games/{game}/verify", "verifyGame", "Verify the stored game against today's rules (a "
+             "game that leads a group, a campaign, with every game of its group).",
              VerifyAnswer, refusals=HEAVY_REFUSALS, handler=verify_game),
     Endpoint("GET", "/api/games/{game}/live", "liveFeed", "Server-sent events: `version` each time the game moves, "
              "whichever process saved it.", None, media="text/event-stream", handler=live),

@@ -327,12 +327,29 @@ def _answer(app: GameApp, rs: Ruleset, battle_id: str, before: Game | None, resu
 def export(app: GameApp, p: Pass, battle_id: str) -> Iterator[bytes]:
     """The game's portable log (JSON Lines, hash-chained, with its
     trailer), line by line as it is read (memory does not grow with the
-    game). It holds every secret of the game, so while a game whose rules
-    hide anything goes on, it is the host's (SEAT-5): checked at once."""
+    game); of a game that leads a group (a campaign), the group's log,
+    every game of it in one (the same bytes as `rk export --campaign`).
+    It holds every secret of each game it holds, so while one of them whose
+    rules hide anything goes on, it is the host's (SEAT-5): checked at once."""
     from domain.kernel import portable
 
-    rights.check_no_secrets(app, p, battle_id, "its log")
-    return (line + b"\n" for line in portable.export_lines(app, battle_id))
+    grouped = _check_whole_log(app, p, battle_id, "its log")
+    lines = portable.group_lines(app, battle_id) if grouped else portable.export_lines(app, battle_id)
+    return (line + b"\n" for line in lines)
+
+
+def _check_whole_log(app: GameApp, p: Pass, battle_id: str, what: str) -> bool:
+    """SEAT-5 for every game the whole log of ``battle_id`` holds: a game
+    that leads a group (its ruleset's ``group_kind``), with every game of
+    its group; any other game, alone. Whether it leads a group."""
+    rights.check_no_secrets(app, p, battle_id, what)  # the lead first: its refusal names no other game
+    if not app.ruleset(battle_id).group_kind:
+        return False
+    from domain.kernel.portable.group import group_of
+
+    for game in group_of(app, battle_id)[1:]:
+        rights.check_no_secrets(app, p, game, f"{what}, which holds game {game},")
+    return True
 
 
 def import_log(app: GameApp, p: Pass, data: bytes) -> Imported:
@@ -362,13 +379,15 @@ def _check_logged_name(data: bytes) -> None:
 
 
 def verify_stored(app: GameApp, p: Pass, battle_id: str) -> VerifyAnswer:
-    """Verify the stored game against today's rules (its divergence may
-    quote any secret: SEAT-5 as for the export)."""
+    """Verify the stored game against today's rules; a game that leads a
+    group (a campaign), with every game of its group, as its export holds
+    them (`rk verify --campaign`). Its divergence may quote any secret:
+    SEAT-5 as for the export."""
     from domain.kernel import portable
 
-    rights.check_no_secrets(app, p, battle_id, "verifying it")
-
-    return _verified(portable.verify_battle(app, battle_id))
+    grouped = _check_whole_log(app, p, battle_id, "verifying it")
+    whole = portable.verify_group if grouped else portable.verify_battle
+    return _verified(whole(app, battle_id))
 
 
 def verify_log(app: GameApp, p: Pass, data: bytes, key: str | None) -> VerifyAnswer:
