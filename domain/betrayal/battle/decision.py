@@ -6,9 +6,9 @@ touched through ``roll`` and ``pick``, which derive outcomes from
 from __future__ import annotations
 
 from domain.kernel import rng
-from domain.kernel.errors import MalformedCommand
+from domain.kernel.errors import MalformedCommand, RuleViolation
 
-from domain.betrayal.delve.aggregate import DelveEvent, DelveState, draw_counter, evolve_delve
+from domain.betrayal.delve.aggregate import DelveEvent, DelveState, Pending, draw_counter, evolve_delve
 
 from .context import RulesContext
 from .events import BattleEvent
@@ -43,6 +43,14 @@ class Decision:
         if delve is None:
             raise MalformedCommand("this can only be done in a delve")
         return delve
+
+    @property
+    def tile_waiting(self) -> Pending:
+        """The drawn tile waiting to be connected (EXPLORATION-9)."""
+        pending = self.in_delve.pending
+        if pending is None:
+            raise RuleViolation("EXPLORATION-9", "no tile is waiting to be connected")
+        return pending
 
     def emit_delve(self, event: DelveEvent) -> None:
         """An event for the Delve stream; the context follows it, so the

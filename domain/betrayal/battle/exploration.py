@@ -114,8 +114,10 @@ def explore(d: Decision, hero: Hero, hex_: Hex | None) -> None:
         raise RuleViolation("EXPLORE-2", "Explore can be used only in delves")
     marks = _marks(d, hero.id)
     t = d.state.acting
+    pos = hero.pos
+    assert pos is not None, "the acting adventurer stands on the map"
     if hex_ is None:  # EXPLORATION-3a (start of turn), DELVE-10d (facts default)
-        here = hero.pos
+        here = pos
         if t.moves or t.engages or marks.explored or t.rolled:
             raise RuleViolation("EXPLORATION-3a", "the hex you stand on can be explored only as your turn starts,"
                                                   " before any action, or as you enter it (move --explore)")
@@ -126,16 +128,16 @@ def explore(d: Decision, hero: Hero, hex_: Hex | None) -> None:
                            explored=marks.explored, resume=0))
         begin(d, hero, here, entered=True)
         return
-    target = tuple(hex_)
+    target: Hex = (hex_[0], hex_[1])
     if not d.ctx.board.contains(target):
         raise RuleViolation("EXPLORE-1", f"hex {name(target)} is not on this map")
     if t.moves:
         raise RuleViolation("EXPLORE-3", "you moved this turn, so you cannot take the Explore action")
     _require_explorable(d, target)
     board = d.ctx.board
-    if not board.sees(hero.pos, target):
+    if not board.sees(pos, target):
         raise RuleViolation("EXPLORE-1", f"hex {name(target)} is out of sight (not on your tile or a touching one)")
-    far = board.range_distance(hero.pos, target)
+    far = board.range_distance(pos, target)
     if far is None or far > hero.stamina:
         shown = "no route reaches it" if far is None else f"it is {far} hexes away"
         raise RuleViolation("EXPLORE-1", f"hex {name(target)} is out of range: {shown};"
@@ -169,7 +171,7 @@ def begin(d: Decision, hero: Hero, h: Hex, *, entered: bool) -> None:
         card_action(d, card.when_revealed, hero.id, "EXPLORATION-8")
     options = placements(d)
     if not options:  # EXPLORATION-9f
-        pending = d.in_delve.pending
+        pending = d.tile_waiting
         d.emit_delve(TileReturned(tile=pending.tile, shape=card.shape, card=card.id))
         return
     if len(options) == 1:
@@ -178,7 +180,7 @@ def begin(d: Decision, hero: Hero, h: Hex, *, entered: bool) -> None:
 
 def placements(d: Decision) -> list[Placement]:
     """The legal placements of the tile waiting to be connected."""
-    pending = d.in_delve.pending
+    pending = d.tile_waiting
     return d.ctx.map.placements(d.ctx.pack.tiles[pending.tile], pending.hex)
 
 
@@ -196,7 +198,7 @@ def place_tile(d: Decision, rotation: int, origin: Hex) -> None:
 
 def place(d: Decision, placement: Placement) -> None:
     """Steps 3 to 6 (EXPLORATION-9 to EXPLORATION-12)."""
-    pending = d.in_delve.pending
+    pending = d.tile_waiting
     pack = d.ctx.pack
     card = pack.cards[pending.card]
     key = f"t{len(d.in_delve.tiles)}"
