@@ -52,3 +52,26 @@ def test_a_companion_is_drawn_on_its_hex_with_its_hp_and_follows_its_move(server
     expect(ria.get_by_test_id("turn")).to_have_text("Ember the Fox (Ria's)")
     expect(fox).to_have_class(re.compile(r"\bturn\b"))
     expect(ria.get_by_test_id("waiting")).to_have_count(0)  # none waits: the fox is on the map
+
+
+def test_a_companion_waiting_beside_the_map_is_listed_there_not_drawn_on_a_hex(server, open_page):
+    """ROUND-6a: a companion with no empty Entrance hex waits off the map. A
+    clash's Entrance holds every companion a setup may bring, so the board the
+    page reads is altered in flight: the fox's hex taken away."""
+    game, links = escorted(server)
+    ria = open_page(links["Ria"])
+    shown(ria)
+
+    def unplaced(route) -> None:
+        answer = route.fetch()
+        view = answer.json()
+        for ally in view["board"]["companions"]:
+            ally["pos"] = None
+        route.fulfill(response=answer, json=view)
+
+    ria.route(re.compile(r"/table$"), unplaced)
+    server.request("POST", f"/api/games/{game}/commands", {"line": "end-turn"})  # the page reads its table again
+
+    expect(ria.get_by_test_id("waiting-fox")).to_have_text("fo Ember the Fox 3/3")
+    expect(ria.get_by_test_id("ally-fox")).to_have_count(0)
+    expect(ria.get_by_test_id("card-ally-fox")).to_contain_text("Ria's · waiting")
