@@ -551,7 +551,10 @@
       $("round").textContent = String(b.round ?? view.summary.round);
       $("phase").textContent = b.phase || view.summary.where;
       let turn = "—";
-      if (b.kind === "hexes" && b.turn) {
+      if (b.kind === "hexes" && b.ally_step) { // the allies' own step: whose ally acts, or the players choose
+        const ally = (b.companions || []).find((a) => a.id === b.ally_turn);
+        turn = ally ? `${ally.name} (${possessive(ally.controller_name)})` : "allies: choose who acts next";
+      } else if (b.kind === "hexes" && b.turn) {
         const hero = b.heroes.find((h) => h.id === b.turn);
         turn = hero ? hero.name : b.turn;
       } else if (b.kind === "regiments" && b.turn) {
@@ -585,7 +588,19 @@
         holder.replaceChildren(rowsBoard(b));
         return;
       }
-      holder.replaceChildren(hexBoard(b));
+      const waiting = (b.companions || []).filter((a) => !a.pos && !a.defeated);
+      holder.replaceChildren(hexBoard(b), ...(waiting.length ? [waitingList(waiting)] : []));
+    }
+
+    /** The allies not on the map yet (waiting to be placed), listed beside it. */
+    function waitingList(waiting) {
+      return el("div", { class: "waiting", "data-testid": "waiting" },
+        el("span", { class: "row-name", text: "waiting" }),
+        ...waiting.map((a) => el("span", {
+          class: "chip ally", "data-testid": `waiting-${a.id}`,
+          title: `${a.name} (${possessive(a.controller_name)}): ${a.hp}/${a.max_hp} HP, not yet placed`,
+          text: `${a.mark} ${a.name} ${a.hp}/${a.max_hp}`,
+        })));
     }
 
     const SIZE = 30;
@@ -629,6 +644,7 @@
       };
       (b.heroes || []).forEach((h, i) => { if (!h.defeated) place(h.pos, { hero: h, colour: HERO_COLOURS[i % HERO_COLOURS.length] }); });
       (b.foes || []).forEach((f) => { if (!f.defeated) place(f.pos, { foe: f }); });
+      (b.companions || []).forEach((a) => { if (!a.defeated) place(a.pos, { ally: a }); });
 
       let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
       const hexes = svg("g", { class: "hexes" });
@@ -671,7 +687,8 @@
         const here = units.get(key(h.q, h.r)) || [];
         here.forEach((unit, i) => {
           const dx = here.length > 1 ? (i - (here.length - 1) / 2) * 14 : 0;
-          tokens.append(unit.hero ? heroToken(unit.hero, unit.colour, x + dx, y, b.turn) : foeToken(unit.foe, x + dx, y));
+          tokens.append(unit.hero ? heroToken(unit.hero, unit.colour, x + dx, y, b.turn)
+            : unit.ally ? allyToken(unit.ally, x + dx, y) : foeToken(unit.foe, x + dx, y));
         });
       }
       const pad = SIZE + 4;
@@ -703,6 +720,22 @@
         svg("title", { text: `${f.id} ${f.name}: ${f.hp}/${f.max_hp} HP on ${f.pos.label}` }),
         svg("rect", { x: x - 12, y: y - 12, width: 24, height: 24, rx: 5, class: "foe-box" }),
         svg("text", { x, y: y + 4, class: "token-text", text: f.id }));
+    }
+
+    /** An ally the players control (a companion): a small diamond with its mark and HP; its name,
+     *  HP and controller in its title. */
+    function allyToken(a, x, y) {
+      const s = 11;
+      const g = svg("g", {
+        class: `token ally${a.turn ? " turn" : ""}`, "data-testid": `ally-${a.id}`, "data-hex": a.pos.label,
+        "pointer-events": "none",
+      }, svg("title", { text: `${a.name} (${possessive(a.controller_name)}): ${a.hp}/${a.max_hp} HP on ${a.pos.label}`
+        + `${a.turn ? ", on turn" : ""}` }));
+      if (a.turn) g.append(svg("circle", { cx: x, cy: y, r: 15, class: "turn-ring" }));
+      g.append(svg("polygon", { class: "ally-diamond", points: `${x},${y - s} ${x + s},${y} ${x},${y + s} ${x - s},${y}` }),
+        svg("text", { x, y: y + 3.5, class: "token-text ally-mark", text: a.mark }),
+        svg("text", { x, y: y + s + 8, class: "ally-hp", "data-testid": `ally-${a.id}-hp`, text: `${a.hp}/${a.max_hp}` }));
+      return g;
     }
 
     function sideName(side) {
@@ -922,7 +955,8 @@
       const b = view.board;
       box.closest("section").hidden = !b || b.kind !== "hexes"; // regiments are listed on the board's place
       if (!b || b.kind !== "hexes") return;
-      box.replaceChildren(...(b.heroes || []).map((h) => heroCard(h, b.turn)), ...(b.foes || []).map(foeCard));
+      box.replaceChildren(...(b.heroes || []).map((h) => heroCard(h, b.turn)), ...(b.companions || []).map(allyCard),
+        ...(b.foes || []).map(foeCard));
     }
 
     function hpBar(who, hp, max) {
@@ -957,6 +991,21 @@
         : null,
       h.dice !== undefined ? el("div", { class: "row muted",
         text: `${h.dice} dice${h.ready && h.ready.length ? ` · ready: ${h.ready.join(", ")}` : ""}` }) : null);
+    }
+
+    /** An ally (a companion): its mark and name, its controller, its hex or "waiting" while it is not
+     *  on the map yet, its HP and statuses. */
+    function allyCard(a) {
+      const where = a.defeated ? "gone" : a.pos ? a.pos.label : "waiting";
+      return el("article", {
+        class: `card ally${a.turn ? " turn" : ""}${a.defeated ? " defeated" : ""}${!a.pos && !a.defeated ? " waiting" : ""}`,
+        "data-testid": `card-ally-${a.id}`,
+      },
+      el("h3", {}, `${a.mark} ${a.name}`, el("span", { class: "muted", text:
+        ` ${possessive(a.controller_name)} · ${where}${a.acted ? " · acted" : ""}${a.turn ? " · on turn" : ""}` })),
+      hpBar(a.name, a.hp, a.max_hp),
+      a.statuses && a.statuses.length ? el("div", { class: "row" }, el("span", { class: "row-name", text: "status" }),
+        ...a.statuses.map((m) => chip("status", m))) : null);
     }
 
     function foeCard(f) {

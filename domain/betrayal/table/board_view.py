@@ -1,6 +1,9 @@
 """A Betrayal battle as the page draws it ("hexes"): the map's hexes (axial
 q, r with their labels, tiles and markers), the units on them, each
-adventurer's HP, track and active slots, and each enemy."""
+adventurer's HP, track and active slots, each enemy, and each companion
+(its mark, HP, hex or none while it waits, its controller) with, in the
+Companion Turns step (``ally_step``), the one whose turn is under way
+(``ally_turn``, ROUND-6)."""
 
 from __future__ import annotations
 
@@ -8,7 +11,8 @@ from typing import Any
 
 from domain.kernel.hexes import label
 
-from domain.betrayal.battle.state import BattleState
+from domain.betrayal.battle.names import marks
+from domain.betrayal.battle.state import BattleState, Phase
 
 
 def board(seen: Any) -> dict[str, Any]:
@@ -36,10 +40,16 @@ def board(seen: Any) -> dict[str, Any]:
         foes.append({"id": f.id, "name": enemy.name if enemy else f.enemy, "level": f.level, "hp": f.hp,
                      "max_hp": f.max_hp, "pos": _pos(f.pos), "defeated": f.defeated,
                      "marks": [m.status.value for m in f.marks]})
-    companions = [{"id": a.id, "name": a.name, "hp": a.hp, "max_hp": a.max_hp, "pos": _pos(a.pos),
-                   "controller": a.controller, "defeated": a.defeated or a.withdrawn, "acted": a.acted,
+    ally_turn = state.ally_turn.companion if state.ally_turn is not None else None
+    mark = marks(state)
+    names = {h.id: h.name for h in state.heroes}
+    companions = [{"id": a.id, "name": a.name, "mark": mark.get(a.id, a.id[:1]), "hp": a.hp, "max_hp": a.max_hp,
+                   "pos": _pos(a.pos), "controller": a.controller,
+                   "controller_name": names.get(a.controller, a.controller),
+                   "defeated": a.defeated or a.withdrawn, "acted": a.acted, "turn": a.id == ally_turn,
                    "statuses": [x.value for x in a.statuses]} for a in state.companions]
-    return {"kind": "hexes", "phase": state.phase.value, "round": state.round, "turn": turn,
+    return {"kind": "hexes", "phase": state.phase.value, "round": state.round, "turn": turn, "ally_turn": ally_turn,
+            "ally_step": state.phase is Phase.COMPANION_TURN,
             "outcome": state.outcome.value if state.outcome else None,
             "hexes": hexes, "heroes": heroes, "foes": foes, "companions": companions,
             "caches": [{"q": c.hex[0], "r": c.hex[1], "kind": c.kind.value} for c in state.caches]}
