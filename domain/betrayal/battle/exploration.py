@@ -263,6 +263,7 @@ def draw_enemy(d: Decision, wanted: int, h: Hex, number: int) -> bool:
             continue
         k, counter = d.pick(len(choices))
         enemy_id = chip_side(pack, bag[choices[k]], level)
+        assert enemy_id is not None  # the choices are the chips with a side of this level
         enemy = pack.enemies[enemy_id]
         d.emit(ev.EnemyPlaced(foe=f"e{number}", enemy=enemy_id, level=level, hp=enemy.hp, hex=h,
                               number=number, draw=counter, ep_left=left - level))
@@ -340,6 +341,7 @@ def entered(d: Decision, hero_id: str, h: Hex, came_from: Hex) -> None:
     traps, cache, shards = _set_off(d, h, came_from)
     for kept in traps:
         trap = d.ctx.pack.cards[kept.card].trap
+        assert trap is not None  # _set_off keeps only the cards with a trap
         d.emit_delve(TrapSprung(tile=kept.tile))
         if not lockpick(d, hero_id, "trap", h, trap.code):
             hurt_hero(d, hero_id, trap.damage, true_damage=False, source="trap", rule="EXPLORATION-12")
@@ -354,7 +356,7 @@ def entered(d: Decision, hero_id: str, h: Hex, came_from: Hex) -> None:
 def take_skyshards(d: Decision, hero_id: str, card_id: str, tile: str, icons: int) -> None:
     """SKYSHARD-5, SKYSHARD-8, SKYSHARD-9: take every skyshard of the tile's
     card, never more than still required; then the card's skyshard effect."""
-    delve = d.delve
+    delve = d.in_delve
     count = max(0, min(icons, delve.required - delve.gained))
     d.emit_delve(SkyshardObtained(hero=hero_id, card=card_id, tile=tile, count=count))
     effect = d.ctx.pack.cards[card_id].skyshard_effect
@@ -407,7 +409,9 @@ def _item_cards(d: Decision, legendary: bool) -> list[str]:
     cards, pile = deck.of_kind(pack, legendary)
     if pile and all(i in d.in_delve.items_drawn for i in cards):
         d.emit_delve(ItemDeckReshuffled(legendary=legendary, cards=pile))
-        cards, _ = d.in_delve.item_deck.of_kind(pack, legendary)
+        reshuffled = d.in_delve.item_deck
+        assert reshuffled is not None  # the reshuffle keeps the deck
+        cards, _ = reshuffled.of_kind(pack, legendary)
     return list(cards)
 
 
