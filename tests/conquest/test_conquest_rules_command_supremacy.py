@@ -10,6 +10,7 @@ from domain.conquest.board import march_value
 from domain.conquest.commands import ChooseArrival, ChooseFirstPlayer, DeclareAbility, OrderStack, RollOff
 from domain.conquest.supremacy import scores
 from domain.conquest.vocab import Phase, Step
+from domain.kernel.errors import RuleViolation
 from conquest_harness import CTX, in_phase, of, place, start, violates, when
 
 
@@ -118,6 +119,53 @@ def test_an_activated_ability_is_declared_after_the_first_player_once_per_battle
     assert activated_ability(again, CTX, 1) is None
     s, _ = when(_declaring(a1=5), ChooseFirstPlayer(first=True))  # Warlord not on the field
     assert s.phase is Phase.ACTION
+
+
+def _armies(a: str, b: str, **where):
+    """A Supremacy Phase's choice (player a to choose) between armies ``a``
+    and ``b``; of the starter lists only cinderpact's Warlord holds an
+    Activated ability (Kindled Fury, +3")."""
+    from domain.conquest.commands import StartConquest
+    from domain.conquest.rules import decide, replay
+
+    s = replay(decide(None, StartConquest(battle_id="t", scenario="border-clash", armies=(a, b), seed=1,
+                                          physical_dice=True), CTX))
+    return in_phase(place(s, **where), Phase.SUPREMACY, Step.CHOOSE, turn=0)
+
+
+@pytest.mark.rule("SUP-11")
+def test_with_both_warlords_able_the_first_player_declares_then_the_opponent():
+    s, _ = when(_armies("cinderpact", "cinderpact", a3=5, b3=5), ChooseFirstPlayer(first=False))
+    assert s.first == 1 and s.step is Step.DECLARE and s.turn == 1  # the First Player first
+    s, events = when(s, DeclareAbility(use=False))
+    assert of(events, ev.AbilityDeclared)[0].bonus == 0  # declined: no bonus
+    assert s.phase is Phase.SUPREMACY and s.step is Step.DECLARE and s.turn == 0  # then the opponent
+    s, events = when(s, DeclareAbility(use=True))
+    assert of(events, ev.AbilityDeclared)[0].bonus == 3 and s.phase is not Phase.SUPREMACY  # declaring is over
+
+
+@pytest.mark.rule("SUP-11")
+def test_a_first_player_with_no_ability_to_declare_is_skipped_for_the_opponent():
+    s, _ = when(_armies("cinderpact", "saltmarch", a3=5, b1=5), ChooseFirstPlayer(first=False))
+    assert s.first == 1 and s.step is Step.DECLARE and s.turn == 0
+
+
+@pytest.mark.rule("CMD-1")
+def test_a_card_given_twice_is_refused_saying_which():
+    s = _command(a1=10)
+    with pytest.raises(RuleViolation, match="CMD-1") as refused:
+        when(s, OrderStack(cards=("a1", "a1", "ac1")))
+    assert "a1 does not belong: the stack holds exactly a1, ac1" in str(refused.value)
+    with pytest.raises(RuleViolation, match="ac1's card is missing"):
+        when(s, OrderStack(cards=("a1",)))
+
+
+@pytest.mark.rule("CMD-2")
+@pytest.mark.rule("SUP-1")
+def test_once_both_stacks_are_ordered_the_first_player_rolls_off_first():
+    s, events = when(_command(a1=10), OrderStack(cards=("ac1", "a1")), OrderStack(cards=()))
+    passed = of(events, ev.PlayPassed)[-1]
+    assert (passed.phase, passed.step, passed.turn) == (Phase.SUPREMACY, Step.ROLL_OFF, 0)
 
 
 @pytest.mark.rule("SUP-10")
