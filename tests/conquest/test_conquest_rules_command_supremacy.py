@@ -156,6 +156,8 @@ def test_a_card_given_twice_is_refused_saying_which():
     with pytest.raises(RuleViolation, match="CMD-1") as refused:
         when(s, OrderStack(cards=("a1", "a1", "ac1")))
     assert "a1 does not belong: the stack holds exactly a1, ac1" in str(refused.value)
+    with pytest.raises(RuleViolation, match="ac1 does not belong"):  # the card given twice is named
+        when(s, OrderStack(cards=("a1", "ac1", "ac1")))
     with pytest.raises(RuleViolation, match="ac1's card is missing"):
         when(s, OrderStack(cards=("a1",)))
 

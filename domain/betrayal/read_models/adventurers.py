@@ -11,6 +11,7 @@ battle, so the last battle's outcome is right again after an undo.
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 import msgspec
 
@@ -50,16 +51,19 @@ class AdventurersView(Projection):
 
     @handles(AdventurerCreated)
     def created(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        _put(db, str(env.originator_id), env.event.state, nid)
+        e: Any = env.event  # the event this handler is for
+        _put(db, str(env.originator_id), e.state, nid)
 
     @handles(ae.AdventurerRecruited)
     def recruited(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        _put(db, str(env.originator_id), env.event.state, nid)
+        e: Any = env.event  # the event this handler is for
+        _put(db, str(env.originator_id), e.state, nid)
 
     @handles(ae.StatRaised, ae.StatUntrained, ae.Rested, ae.ItemUsed)
     def health(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
         """The campaign's events that move HP or the Health stat."""
-        e, stream = env.event, str(env.originator_id)
+        e: Any = env.event  # the event this handler is for
+        stream = str(env.originator_id)
         if isinstance(e, ae.StatRaised) and e.stat == "health":  # HEALTH-6
             db.execute("UPDATE adventurer_rows3 SET hp = hp + 1, max_hp = max_hp + 1 WHERE stream = ?", (stream,))
         elif isinstance(e, ae.StatUntrained) and e.stat == "health":  # HEALTH-7
@@ -69,19 +73,22 @@ class AdventurersView(Projection):
 
     @handles(ae.BattleJoined)
     def joined(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        e: Any = env.event  # the event this handler is for
         db.execute("UPDATE adventurer_rows3 SET fighting = ? WHERE stream = ?",
-                   (env.event.battle_id, str(env.originator_id)))
+                   (e.battle_id, str(env.originator_id)))
 
     @handles(BattleConcluded)
     def concluded(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        e, stream = env.event, str(env.originator_id)
+        e: Any = env.event  # the event this handler is for
+        stream = str(env.originator_id)
         db.execute("UPDATE adventurer_rows3 SET hp = ?, battles = battles + 1, last_battle = ?, fighting = ''"
                    " WHERE stream = ?", (e.hp, e.battle_id, stream))
         db.execute("INSERT OR REPLACE INTO adventurer_results VALUES (?, ?, ?)", (stream, e.battle_id, e.outcome.value))
 
     @handles(AdventurerRestored)
     def restored(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        _put(db, str(env.originator_id), env.event.restored, None)
+        e: Any = env.event  # the event this handler is for
+        _put(db, str(env.originator_id), e.restored, None)
 
 
 def _put(db: sqlite3.Connection, stream: str, state: AdventurerState, created: int | None) -> None:

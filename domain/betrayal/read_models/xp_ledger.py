@@ -12,6 +12,7 @@ command ids are its own, so the pair (stream, command) finds them.
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 import msgspec
 
@@ -53,29 +54,32 @@ class XpLedgerView(Projection):
 
     @handles(ae.XpGained)
     def gained(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        self._line(db, nid, env, "REWARD-1", f"the rewards of {env.event.battle_id}", env.event.xp)
+        e: Any = env.event  # the event this handler is for
+        self._line(db, nid, env, "REWARD-1", f"the rewards of {e.battle_id}", e.xp)
 
     @handles(ae.StatRaised)
     def stat(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        e = env.event
+        e: Any = env.event  # the event this handler is for
         self._line(db, nid, env, "ADVANCE-4", f"a {e.stat} token, column {e.column + 1}", -e.cost)
 
     @handles(ae.DieAdded)
     def die(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        e = env.event
+        e: Any = env.event  # the event this handler is for
         self._line(db, nid, env, "ADVANCE-6", f"die {e.uid} ({e.die}), column {e.column + 1}", -e.cost)
 
     @handles(ae.CooldownRaised)
     def cooldown(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        self._line(db, nid, env, "ADVANCE-9", f"Cooldown {env.event.to}", -env.event.cost)
+        e: Any = env.event  # the event this handler is for
+        self._line(db, nid, env, "ADVANCE-9", f"Cooldown {e.to}", -e.cost)
 
     @handles(ae.TenacityBought)
     def tenacity(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        self._line(db, nid, env, "ADVANCE-11", f"{env.event.amount} Tenacity", -env.event.amount)
+        e: Any = env.event  # the event this handler is for
+        self._line(db, nid, env, "ADVANCE-11", f"{e.amount} Tenacity", -e.amount)
 
     @handles(ae.XpCapped)
     def capped(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        e = env.event
+        e: Any = env.event  # the event this handler is for
         if e.tenacity:
             self._line(db, nid, env, "ADVANCE-12", f"{e.tenacity} Tenacity (over the saved cap)", -e.tenacity)
         if e.lost:
@@ -83,8 +87,9 @@ class XpLedgerView(Projection):
 
     @handles(AdventurerRestored)
     def restored(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
+        e: Any = env.event  # the event this handler is for
         db.execute("DELETE FROM xp_lines WHERE stream = ? AND command = ?",
-                   (str(env.originator_id), env.event.command_id))
+                   (str(env.originator_id), e.command_id))
 
 
 def xp_lines(db: sqlite3.Connection, stream: str, name: str) -> list[XpLine]:
