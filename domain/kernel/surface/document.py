@@ -13,6 +13,7 @@ skyshard), ``open`` (explorable now).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 Tone = str
@@ -95,7 +96,7 @@ class HexMap:
 Block = Table | Lines | HexMap
 
 
-def table(columns: tuple[str | Column, ...], rows: list[list[Words]] | list[tuple[Words, ...]], title: Words = "",
+def table(columns: tuple[str | Column, ...], rows: Sequence[Sequence[Words]], title: Words = "",
           edge: bool = True, row_tones: tuple[Tone, ...] = (), listing: bool = False) -> Table:
     """A table from column names (or ``Column``s) and rows of cells."""
     cols = tuple(c if isinstance(c, Column) else Column(c) for c in columns)
