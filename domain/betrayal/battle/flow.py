@@ -153,8 +153,8 @@ def objective_met(d: Decision) -> bool:
     skyshard obtained. Uncover (OBJ-8) is met only by retreating after that
     (RETREAT-5), never at the end of a round."""
     foes = d.state.foes
-    if d.state.objective is Objective.SURVEY:
-        return d.delve.complete
+    if d.state.objective is Objective.SURVEY:  # a delve's objective
+        return d.in_delve.complete
     if d.state.objective is Objective.UNCOVER:
         return False
     if d.state.objective is Objective.ELIMINATE:
@@ -187,7 +187,7 @@ def retreat(d: Decision) -> None:
     _at_end_of_round(d, "Retreat")
     d.emit(ev.PartyRetreated(round=d.state.round))
     objective = d.state.objective
-    if objective is Objective.UNCOVER and d.delve.complete:
+    if objective is Objective.UNCOVER and d.in_delve.complete:
         end_battle(d, Termination.RETREATED_WITH_EVERY_SKYSHARD)
     elif objective is Objective.UNCOVER:
         end_battle(d, Termination.RETREATED_UNEXPLORED)
@@ -228,7 +228,7 @@ def _conclude_delve(d: Decision, how: Termination) -> None:
     """OBJ-10: an Uncover delve gives 1 XP per skyshard gained, up to the
     requirement (facts), even after an early retreat; OBJ-11: nothing when
     the whole party was defeated. Other objectives give only printed XP."""
-    delve = d.delve
+    delve = d.in_delve
     wiped = all_heroes_down(d)
     xp = delve.gained if delve.objective is Objective.UNCOVER and not wiped else 0
     d.emit_delve(DelveConcluded(objective=delve.objective, outcome=how.outcome.value, reason=how,
