@@ -127,6 +127,7 @@ def run_enemies(d: Decision, queue: tuple[str, ...]) -> None:
 def resume_enemy(d: Decision, faces: tuple[int, ...]) -> None:
     """Physical dice: apply an enemy's typed roll and go on with the round."""
     pending = d.state.enemy_roll
+    assert pending is not None  # RollEnemyDice is decided only while the roll waits
     d.emit(ev.DiceRolled(
         unit=pending.foe, counter=d.state.rng, typed=True,
         dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces),

@@ -74,11 +74,14 @@ def decision(state: BattleState | None, command: BattleCommand, ctx: RulesContex
     if state.phase is Phase.ENDED:
         raise RuleViolation("END-1", f"the battle is over ({state.ended_reason})")
     if state.phase is Phase.ENEMY_ROLL and not isinstance(command, RollEnemyDice):
-        raise RuleViolation("ENEMY-6c", f"type the faces of {state.enemy_roll.foe}'s"
-                                        f" {state.enemy_roll.dice} dice first")
+        roll = state.enemy_roll
+        assert roll is not None  # the phase waits on it
+        raise RuleViolation("ENEMY-6c", f"type the faces of {roll.foe}'s {roll.dice} dice first")
     if state.phase is Phase.DEFEND and not isinstance(command, Defend):
-        who = state.defense.targets[state.defense.index]
-        raise RuleViolation("COMBAT-4", f"choose how {who} defends against {state.defense.amount} damage first"
+        defense = state.defense
+        assert defense is not None  # the phase waits on it
+        who = defense.targets[defense.index]
+        raise RuleViolation("COMBAT-4", f"choose how {who} defends against {defense.amount} damage first"
                                         " (rk defend)")
     placing = ctx.delve.placing if ctx.delve is not None else None
     if placing is not None and not isinstance(command, PlaceTile):
