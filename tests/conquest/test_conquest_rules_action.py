@@ -170,6 +170,17 @@ def test_no_charge_at_an_enemy_behind():
     assert not _offered(s, Charge, "b1")
 
 
+@pytest.mark.rule("ACT-10")
+def test_regiments_that_overlap_or_touch_are_no_distance_apart():
+    from domain.conquest.board import distance
+
+    for a, b in ((30, 20), (24, 24), (26, 22)):  # overlapping by 2 to 6 inches, in contact at 24/24
+        s = place(start(), a1=a, b1=b)
+        assert distance(CTX, s.regiment("a1"), s.regiment("b1")) == 0, (a, b)
+    s = place(start(), a1=20, b1=20)
+    assert distance(CTX, s.regiment("a1"), s.regiment("b1")) == 8
+
+
 @pytest.mark.rule("ACT-14")
 def test_no_action_but_march_twice_in_a_round():
     s = acting(place(start(), a3={"where": Where.FIELD, "front": 6, "actions": (Action.REFORM,)}), "a3")

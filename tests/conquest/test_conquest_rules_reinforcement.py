@@ -106,6 +106,7 @@ def test_each_success_lets_the_player_pick_any_waiting_regiment_of_that_class():
     assert s.step is Step.PICK and s.picks[0].count == 1
     violates(s, PickArrivals(regiments=("a4",)), "REINF-8")
     violates(s, PickArrivals(regiments=("a1", "a2")), "REINF-8")
+    violates(s, PickArrivals(regiments=("a1", "a1")), "REINF-8")  # one Regiment named twice is not two
     s, events = when(s, PickArrivals(regiments=("a1",)))  # not the die's own Regiment, a3
     assert s.regiment("a1").where is Where.ARRIVING and s.regiment("a3").where is Where.WAITING
     assert s.turn == 1 and s.step is Step.NONE
@@ -226,6 +227,14 @@ def test_an_enemy_crossing_the_line_during_the_round_leaves_it_until_the_next_ro
     assert of(events, ev.RegimentMarched)[0].side_edge
     s, events = _end_round(replace(s, activation=None))
     assert of(events, ev.RoundStarted)[0].lines[0] == 28  # only now pushed back, to a3's rear edge (RLINE-4)
+
+
+@pytest.mark.rule("ARRIVE-5")
+def test_only_an_enemy_on_the_table_edge_closes_it_not_one_an_inch_away():
+    from domain.conquest.board import entry_possible
+
+    assert not entry_possible(place(start(), b2=48), CTX, 0)  # its front rank on a's edge
+    assert entry_possible(place(start(), b2=47), CTX, 0)  # an inch short of it
 
 
 @pytest.mark.rule("ARRIVE-5")
