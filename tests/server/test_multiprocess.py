@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import queue
 import re
-import signal
 import subprocess
 import sys
 import threading
@@ -22,6 +21,7 @@ import pytest
 
 from api_table import PARTY, bearer
 from pg_schemas import drop_schema, fresh_schema
+from rk_server import stop
 from server.passes import SECRET_VARIABLE, Keyring
 
 pytestmark = pytest.mark.postgres
@@ -72,18 +72,8 @@ def _start(url: str, schema: str, home: Path, name: str) -> Process:
             if found:
                 return Process(found.group(1), proc)
     except BaseException:
-        _stop(proc)
+        stop(proc)
         raise
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +88,7 @@ def pair(postgres_store, tmp_path_factory) -> Iterator[tuple[Process, Process]]:
         yield started[0], started[1]
     finally:
         for process in started:
-            _stop(process.proc)
+            stop(process.proc)
         drop_schema(postgres_store, schema)
 
 
