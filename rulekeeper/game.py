@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.kernel.commandlog import CommandIssued, CommandUndone
-from domain.kernel.errors import MalformedCommand, RuleViolation
+from domain.kernel.errors import MalformedCommand, NotFound, RuleViolation
 from domain.kernel.games import GameApp, Result
 from domain.kernel.messages import Event
 from domain.kernel.narration import Narrator
@@ -68,6 +68,8 @@ class Moment:
         self._app = app
         self.game_id = game_id
         self._game = app.battle(game_id, version)
+        if version is not None and self._game.version != version:  # the store gives the last one it has
+            raise NotFound(f"{game_id} has no version {version}: it is at version {self._game.version}")
         self.version: int = self._game.version
         """The game's version (its number of events) at this moment."""
         self._asked = version  # None: the latest version, whose companions are read as they are now
