@@ -34,20 +34,46 @@ rulekeeper is installed) gives tests fixtures and given/when/then
 (``rulekeeper.testing``). examples/README.md shows both.
 """
 
-from domain.kernel.errors import (
-    AmbiguousCommand,
-    ContentError,
-    LogError,
-    MalformedCommand,
-    NotFound,
-    RulekeeperError,
-    RuleViolation,
-)
+from __future__ import annotations
 
-from .game import Game, Moment, Played
-from .keeper import Rulekeeper, verify
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from domain.kernel.errors import (
+        AmbiguousCommand,
+        ContentError,
+        LogError,
+        MalformedCommand,
+        NotFound,
+        RulekeeperError,
+        RuleViolation,
+    )
+
+    from .game import Game, Moment, Played, Step
+    from .keeper import Rulekeeper, verify
+
+# Each name from the module that defines it, imported when first asked for:
+# pytest loads the plugin (``rulekeeper.pytest_plugin``) in every run, and a
+# run that uses none of it should not pay for the kernel and its store.
+_WHERE = {
+    **dict.fromkeys(("AmbiguousCommand", "ContentError", "LogError", "MalformedCommand", "NotFound",
+                     "RulekeeperError", "RuleViolation"), "domain.kernel.errors"),
+    **dict.fromkeys(("Game", "Moment", "Played", "Step"), "rulekeeper.game"),
+    **dict.fromkeys(("Rulekeeper", "verify"), "rulekeeper.keeper"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'rulekeeper' has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "AmbiguousCommand", "ContentError", "Game", "LogError", "MalformedCommand", "Moment", "NotFound", "Played",
-    "RuleViolation", "Rulekeeper", "RulekeeperError", "verify",
+    "RuleViolation", "Rulekeeper", "RulekeeperError", "Step", "verify",
 ]
