@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -24,6 +26,14 @@ CLASH = '{"setup": "waystone-crossing", "party": [{"name": "Ria", "race": "nord"
 def test_the_plugin_is_declared_as_a_pytest11_entry_point():
     found = [e for e in entry_points(group="pytest11") if e.name == "rulekeeper"]
     assert [e.value for e in found] == ["rulekeeper.pytest_plugin"]
+
+
+def test_loading_the_plugin_imports_nothing_of_the_kernel():
+    # pytest loads it in every run of every suite where rulekeeper is installed
+    loaded = subprocess.run([sys.executable, "-c", "import sys, rulekeeper.pytest_plugin; "
+                             "print(sorted(m for m in sys.modules if m.startswith(('domain', 'eventsourcing'))))"],
+                            capture_output=True, text=True, check=True, timeout=60)
+    assert loaded.stdout.strip() == "[]"
 
 
 def test_its_fixtures_play_a_suite_of_ones_own(pytester):
