@@ -90,6 +90,7 @@ class _Scan:
     own: UUID
     undone: set[str] = field(default_factory=set)
     words: dict[str, str] = field(default_factory=dict)
+    spelled: dict[str, str] = field(default_factory=dict)  # each command's line as given, by its id
     writes: list[tuple[str, tuple[tuple[str, int], ...], bool]] = field(default_factory=list)
     companions: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
     last: int = 0
@@ -104,7 +105,10 @@ class _Scan:
         for env in envelopes_in_append_order(s.app, (scan.own,)):
             event = env.event
             if isinstance(event, CommandIssued):
-                typed[env.command_id] = given(rs, event).removesuffix(" (redone)")
+                line = given(rs, event)
+                # an id given twice (no command of ours is) is spelled again where it is narrated
+                scan.spelled[event.command_id] = "" if event.command_id in scan.spelled else line
+                typed[env.command_id] = line.removesuffix(" (redone)")
                 touched[event.command_id] = event.touched
                 scan.writes.append((env.command_id, event.touched, True))
             elif isinstance(event, CommandUndone):
@@ -131,7 +135,8 @@ def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]
 
     pack = s.app.pack_for(rs, s.app.battle(s.game_id).state)
     written = scan.companions
-    narrator = Narrator(rs, pack, words=lambda command_id: scan.words.get(command_id, LAST_COMMAND))
+    narrator = Narrator(rs, pack, words=lambda command_id: scan.words.get(command_id, LAST_COMMAND),
+                        spelled=lambda event: scan.spelled.get(event.command_id))
     pending: Any = None  # each event is narrated once the next is read: a command's last one is known so
     for env in envelopes_in_append_order(s.app, (scan.own,)):
         if pending is not None:

@@ -150,6 +150,25 @@ class MsgspecMapper(Mapper[UUID]):
         try:
             cls: type = event_class(topic)
         except KeyError:
+            pass
+        else:
+            # The common case first, in one step: an event of this version, stored plain.
+            decoder = self._decoders.get(cls)
+            if decoder is not None and not self.cipher and not self.compressor:
+                try:
+                    body = decoder.decode(stored_event.state)
+                except Exception:  # noqa: BLE001 - the full path below says what is wrong
+                    body = None
+                if body is not None and body.v == getattr(cls, "class_version", 1):
+                    originator_id = stored_event.originator_id
+                    return Envelope(
+                        originator_id=originator_id if isinstance(originator_id, UUID) else UUID(originator_id),
+                        originator_version=stored_event.originator_version,
+                        timestamp=body.t, command_id=body.c, event=body.d,
+                    )
+        try:
+            cls = event_class(topic)
+        except KeyError:
             if not is_state_topic(topic) and load_for_topic(topic):
                 return self.to_domain_event(stored_event)
             if not is_state_topic(topic):
