@@ -64,6 +64,13 @@ class _LooseBody(msgspec.Struct, kw_only=True):
     d: dict[str, Any]
 
 
+class _Header(msgspec.Struct):
+    """What a stored event says of its command, its event left unread."""
+
+    c: str
+
+
+_header_decoder = msgspec.json.Decoder(_Header)
 _encoder = msgspec.json.Encoder()
 _loose_decoder = msgspec.json.Decoder(_LooseBody)
 
@@ -205,6 +212,20 @@ class MsgspecMapper(Mapper[UUID]):
             command_id=c,
             event=payload,
         )
+
+    def command_id_of(self, stored_event: StoredEvent) -> str:
+        """The id of the command that wrote ``stored_event``, its event left
+        undecoded (a reader that needs only that skips the event's fields).
+        Raises as ``to_domain_event`` does for bytes that do not decode."""
+        data = stored_event.state
+        try:
+            if self.cipher:
+                data = self.cipher.decrypt(data)
+            if self.compressor:
+                data = self.compressor.decompress(data)
+            return _header_decoder.decode(data).c
+        except Exception as e:  # noqa: BLE001 - any failure here is bad stored bytes
+            raise self._error(stored_event, str(e)) from e
 
     def _decode(self, cls: type, data: bytes) -> tuple[datetime, str, Any]:
         class_version = getattr(cls, "class_version", 1)
