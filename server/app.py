@@ -28,7 +28,7 @@ from starlette.routing import Route
 
 from domain.kernel.games import GameApp
 
-from . import rights, table_view, tables
+from . import dispute, past_table, rights, table_view, tables
 from .live import ChangeFeed
 from .passes import Keyring
 from .refusals import Refused, malformed, refusal_of
@@ -59,6 +59,8 @@ STATIC = Path(__file__).parent / "static"
 KEEPALIVE = 15.0  # seconds between comments on an idle live feed, so proxies keep it open
 DEADLINE = 30.0  # seconds a request waits for the store before it is answered 503
 HEAVY_DEADLINE = 300.0  # the same for a whole log's verify, or each page of a whole log
+# The public dispute page's pace per client address: a page of boards is a request too.
+PUBLIC_RATE = Rate(burst=12, per_minute=12.0)
 HEAVY_WORKERS = 1  # the heavy lane's threads: whole logs wait for each other, never for a command
 log = logging.getLogger("rulekeeper.server")
 
@@ -98,12 +100,13 @@ class Server:
 
     def __init__(self, workers: Any, keyring: Keyring, feed: ChangeFeed, *, heavy: Any = None,
                  throttle: Throttle | None = None, deadline: float = DEADLINE,
-                 heavy_deadline: float = HEAVY_DEADLINE) -> None:
+                 heavy_deadline: float = HEAVY_DEADLINE, public_throttle: Throttle | None = None) -> None:
         self.workers = workers
         self.heavy = heavy if heavy is not None else workers
         self.keyring = keyring
         self.feed = feed
         self.throttle = throttle
+        self.public_throttle = public_throttle  # the dispute page's, per client address (it has no token)
         self.deadline = deadline
         self.heavy_deadline = heavy_deadline
 
@@ -127,6 +130,13 @@ class Server:
         ``fn(app, pass, game id, *args) -> (head, pieces)`` on the heavy lane."""
         self.count_whole_log(request, what)
         return await streamed(self.heavy, self.checked(request, game, fn, *args), self.heavy_deadline)
+
+    async def call_public(self, request: Request, what: str, fn: Callable[[], T]) -> T:
+        """``fn()`` on the heavy lane for a request that carries no token (a
+        token sent is not read): counted against the client address's rate."""
+        if self.public_throttle is not None:
+            self.public_throttle.take(request.client.host if request.client else "", what)
+        return await self.heavy.run(lambda app: fn(), deadline=self.heavy_deadline)
 
     def count_whole_log(self, request: Request, what: str) -> None:
         token = _token(request)
@@ -339,7 +349,10 @@ def _json_array(items: Any) -> Any:
 
 
 async def game_table(srv: Server, request: Request) -> Response:
-    return _json(await srv.call(request, _game(request), table_view.table))
+    at = _int_param(request, "at")
+    if at is None:
+        return _json(await srv.call(request, _game(request), table_view.table))
+    return _json(await srv.call(request, _game(request), past_table.table_at, at))
 
 
 async def _write(srv: Server, request: Request, kind: Any, act: Callable[..., CommandResult]) -> Response:
@@ -398,6 +411,15 @@ async def verify_log(srv: Server, request: Request) -> Response:
                                       lambda app, p, _: tables.verify_log(app, p, data, key)))
 
 
+async def dispute_log(srv: Server, request: Request) -> Response:
+    """The dispute page's request: anyone's dropped log, no token read, nothing stored."""
+    start = _int_param(request, "start", 0) or 0
+    if start < 0:
+        raise malformed("start counts steps from 0")
+    data = await _log_body(request)
+    return _json(await srv.call_public(request, "settling a dispute", lambda: dispute.settle(data, start)))
+
+
 async def live(srv: Server, request: Request) -> Response:
     battle_id, stream, version = await srv.call(
         request, _game(request),
@@ -453,6 +475,11 @@ async def page(srv: Server, request: Request) -> Response:
     return FileResponse(STATIC / "table.html", headers=PAGE_HEADERS)
 
 
+async def dispute_page(srv: Server, request: Request) -> Response:
+    """The public dispute page: no token, nothing stored (``server.dispute``)."""
+    return FileResponse(STATIC / "dispute.html", headers=PAGE_HEADERS)
+
+
 async def static(srv: Server, request: Request) -> Response:
     name = request.path_params["name"]
     path = (STATIC / name).resolve()
@@ -485,8 +512,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              query=(Param("since", int, "only events after this version"),
                     Param("limit", int, "at most this many, the newest (0: all, or more than 400: the whole "
                           "log, streamed, counted as an export)")), refusals=HEAVY_REFUSALS, handler=game_log),
-    Endpoint("GET", "/api/games/{game}/table", "getTable", "Everything the table view draws, for this token.",
-             table_view.TableView, handler=game_table),
+    Endpoint("GET", "/api/games/{game}/table", "getTable", "Everything the table view draws, for this token; "
+             "with `at`, as it stood after that event (nothing to give then).", table_view.TableView,
+             query=(Param("at", int, "a version: the table as it stood after that event, with this token's "
+                          "rights now"),), handler=game_table),
     Endpoint("POST", "/api/games/{game}/commands", "giveCommand", "Give a command: decided by the rules, saved, "
              "or refused with its rule ID and nothing written.", CommandResult, body=CommandRequest,
              refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503), handler=give_command),
@@ -509,6 +538,12 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              "nothing.", VerifyAnswer, body=LOG_BODY, query=(Param("key", str, "the public key (hex) it must be "
                                                                           "signed with"),),
              refusals=(400, 401, 403, 413, 415, 429, 503), handler=verify_log),
+    Endpoint("POST", "/api/dispute", "disputeLog", "Settle a dispute over a posted log (anyone's: no token is read, "
+             "nothing is stored): verify's verdict against today's rules, every game event the log holds narrated, "
+             "and the board after each, a page at a time. Rate-limited per client address.",
+             dispute.DisputeAnswer, body=LOG_BODY,
+             query=(Param("start", int, f"the first step whose board the answer holds (pages of {dispute.PAGE})"),),
+             refusals=(400, 413, 415, 429, 503), needs_token=False, handler=dispute_log),
     Endpoint("GET", "/api/openapi.json", "openapi", "This document.", None, needs_token=False, refusals=(),
              handler=openapi),
 )
@@ -557,13 +592,15 @@ def _route(srv: Server, endpoint: Endpoint) -> Route:
 def create_app(store: str | None, keyring: Keyring, *, workers: int | None = None,
                poll: float | None = None, env: dict[str, str] | None = None,
                heavy_rate: Rate | None = Rate(), deadline: float = DEADLINE,
-               heavy_deadline: float = HEAVY_DEADLINE) -> Starlette:
+               heavy_deadline: float = HEAVY_DEADLINE, public_rate: Rate | None = PUBLIC_RATE) -> Starlette:
     """The ASGI application on ``store`` (a store setting; None: the
     environment's), its passes made and checked with ``keyring``; ``env``
     adds library settings to each application (tests: a PostgreSQL schema).
     ``heavy_rate``: how often one token may read a whole log (None: no
-    limit); ``deadline``, ``heavy_deadline``: the seconds a request waits
-    for the store before it is answered 503."""
+    limit); ``public_rate``: how often one client address may settle a
+    dispute (the public page has no token; None: no limit);
+    ``deadline``, ``heavy_deadline``: the seconds a request waits for the
+    store before it is answered 503."""
     from .workers import Workers, is_memory
 
     pool = Workers(store, workers, env)
@@ -572,9 +609,10 @@ def create_app(store: str | None, keyring: Keyring, *, workers: int | None = Non
     heavy = pool if is_memory(store) else Workers(store, HEAVY_WORKERS, env, read_only=True)
     feed = ChangeFeed(pool, **({"poll": poll} if poll is not None else {}))
     srv = Server(pool, keyring, feed, heavy=heavy, throttle=Throttle(heavy_rate) if heavy_rate else None,
-                 deadline=deadline, heavy_deadline=heavy_deadline)
+                 deadline=deadline, heavy_deadline=heavy_deadline,
+                 public_throttle=Throttle(public_rate, per="client address") if public_rate else None)
     routes = [_route(srv, e) for e in ENDPOINTS]
-    pages = (("/", page), ("/table/{game}", page), ("/static/{name}", static))
+    pages = (("/", page), ("/table/{game}", page), ("/dispute", dispute_page), ("/static/{name}", static))
     for path, handler in pages:
         routes.append(_route(srv, Endpoint("GET", path, handler.__name__, "", handler=handler)))
 

@@ -14,7 +14,8 @@ STATUS_WORDS = {400: "malformed request", 401: "no valid token", 403: "this toke
                 404: "no such game", 409: "the game moved on (stale version, or another writer first)",
                 410: "the game was deleted (`rk restore` brings it back)", 413: "body too large",
                 415: "the body is not application/json", 422: "a rule forbids it (the rule ID and reason)",
-                429: "too many reads of a whole log for this token (Retry-After: the seconds to wait)",
+                429: "too many reads of a whole log for this token, or disputes settled for this client address "
+                     "(Retry-After: the seconds to wait)",
                 503: "the store cannot be reached, or did not answer in time"}
 
 

@@ -141,15 +141,17 @@ def _hex_of(verb: Any, command: Any) -> list[int] | None:
     return None
 
 
-def log(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int = LOG_TAIL) -> list[Narrated]:
-    """The game's events after version ``since``, narrated; at most the
+def log(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int = LOG_TAIL,
+        upto: int | None = None) -> list[Narrated]:
+    """The game's events after version ``since`` (and up to version
+    ``upto``: the log as it stood then), narrated; at most the
     last ``limit`` of them (0: all). Only those are read: the narration
     starts from the game as it stood just before them (a snapshot and a
     short fold), so a table view costs the same late in a long game. A
     command that says what the rules hide from the other players is shown
     by its name alone to them (SEAT-5)."""
-    rs, stream, start, _ = _log_range(app, battle_id, since, limit)
-    envelopes = app.events(stream, gt=start)
+    rs, stream, start, newest = _log_range(app, battle_id, since, limit, upto)
+    envelopes = app.events(stream, gt=start, lte=newest)
     return list(_narrated(app, p, rs, battle_id, start, envelopes, _undone(envelopes)))
 
 
@@ -163,12 +165,16 @@ def log_stream(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int
     return _narrated(app, p, rs, battle_id, start, _paged(app, stream, start, newest), undone)
 
 
-def _log_range(app: GameApp, battle_id: str, since: int, limit: int) -> tuple[Ruleset, UUID, int, int]:
-    """The game's ruleset and stream, the version its log starts after, and its newest."""
+def _log_range(app: GameApp, battle_id: str, since: int, limit: int,
+               upto: int | None = None) -> tuple[Ruleset, UUID, int, int]:
+    """The game's ruleset and stream, the version its log starts after, and
+    its newest (at most ``upto``)."""
     rs = app.ruleset(battle_id)
     stream = rs.game_stream(battle_id)
     last = app.events.last(stream)
     newest = last.originator_version if last is not None else 0
+    if upto is not None:
+        newest = min(newest, upto)
     start = max(since, newest - limit) if limit else since
     return rs, stream, max(0, min(start, newest)), newest
 

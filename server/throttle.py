@@ -43,13 +43,15 @@ class Throttled(Refused):
 class Throttle:
     """The buckets of every token that read a whole log lately."""
 
-    def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic, *, per: str = "token") -> None:
         self.rate = rate
+        self.per = per  # what a bucket is kept for, in the refusal's words (a token, a client address)
         self.clock = clock  # the tests' own clock; the server's is monotonic
         self._buckets: OrderedDict[bytes, tuple[float, float]] = OrderedDict()  # key -> (tokens, when)
 
     def take(self, token: str, what: str) -> None:
-        """Count one whole-log read (``what``) for ``token``, or raise ``Throttled``."""
+        """Count one whole-log read (``what``) for ``token`` (or whatever the
+        buckets are kept for: ``per``), or raise ``Throttled``."""
         key = hashlib.blake2b(token.encode(), digest_size=16).digest()
         now = self.clock()
         tokens, when = self._buckets.pop(key, (float(self.rate.burst), now))
@@ -58,7 +60,7 @@ class Throttle:
             self._buckets[key] = (tokens, now)
             wait = max(1, math.ceil((1.0 - tokens) * 60.0 / self.rate.per_minute))
             raise Throttled(f"{what} is a read of a whole log, at most {self.rate.burst} at once and "
-                            f"{self.rate.per_minute:g} a minute per token: try again in {wait} s", wait)
+                            f"{self.rate.per_minute:g} a minute per {self.per}: try again in {wait} s", wait)
         self._buckets[key] = (tokens - 1.0, now)
         if len(self._buckets) > MAX_BUCKETS:
             self._prune(now)
