@@ -463,7 +463,8 @@ PAGE_HEADERS = {"cache-control": "no-store", "referrer-policy": "no-referrer"}
 
 
 async def page(srv: Server, request: Request) -> Response:
-    """The page. An old link with ``?token=`` is sent on to the same page
+    """The page (at ``/table/{game}/history``, the table's time travel).
+    An old link with ``?token=`` is sent on to the same page
     with the token after ``#`` (no other query is kept), so it is in the
     address once, never again sent to any server."""
     token = request.query_params.get("token")
@@ -472,7 +473,8 @@ async def page(srv: Server, request: Request) -> Response:
 
         where = f"{quote(request.url.path)}#token={quote(token, safe='')}"
         return Response(status_code=303, headers={**PAGE_HEADERS, "location": where})
-    return FileResponse(STATIC / "table.html", headers=PAGE_HEADERS)
+    return FileResponse(STATIC / ("history.html" if request.url.path.endswith("/history") else "table.html"),
+                        headers=PAGE_HEADERS)
 
 
 async def dispute_page(srv: Server, request: Request) -> Response:
@@ -612,7 +614,8 @@ def create_app(store: str | None, keyring: Keyring, *, workers: int | None = Non
                  deadline=deadline, heavy_deadline=heavy_deadline,
                  public_throttle=Throttle(public_rate, per="client address") if public_rate else None)
     routes = [_route(srv, e) for e in ENDPOINTS]
-    pages = (("/", page), ("/table/{game}", page), ("/dispute", dispute_page), ("/static/{name}", static))
+    pages = (("/", page), ("/table/{game}", page), ("/table/{game}/history", page), ("/dispute", dispute_page),
+             ("/static/{name}", static))
     for path, handler in pages:
         routes.append(_route(srv, Endpoint("GET", path, handler.__name__, "", handler=handler)))
 

@@ -79,7 +79,7 @@
         d.command ? `, in ${d.command}` : ""));
       lines.push(el("p", { class: "muted", text: `expected ${d.expected}` }), el("p", { class: "muted", text: `found ${d.found}` }));
     } else {
-      lines.push(el("p", { class: "muted", text: v.summary }));
+      lines.push(el("p", { class: "muted summary", text: v.summary }));
     }
     if (answer.stopped) lines.push(el("p", { class: "muted", "data-testid": "stopped", text: `The replay stops: ${answer.stopped}` }));
     box.replaceChildren(...lines);

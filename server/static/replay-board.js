@@ -37,6 +37,9 @@ window.rkBoard = (() => {
       turn = hero ? hero.name : String(b.turn);
     } else if (b.kind === "rows") {
       turn = b.acting || (b.awaited || []).join(", ");
+    } else if (b.kind === "regiments" && b.turn) {
+      const side = (b.sides || []).find((x) => x.key === b.turn);
+      turn = side && side.army ? side.army : String(b.turn);
     } else if (b.turn) {
       turn = String(b.turn);
     }

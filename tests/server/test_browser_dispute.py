@@ -97,3 +97,18 @@ def test_the_dispute_page_refuses_a_file_that_is_not_a_log_in_words(server: Runn
     dropped(page, "notes.txt", b"hello\n")
     expect(page.get_by_test_id("verdict")).to_contain_text("FORMAT")
     expect(page.get_by_test_id("position")).to_have_text("no steps")
+
+
+@pytest.mark.parametrize("log, drawn", [("conquest-wipe-out.jsonl", '[data-testid^="regiment-"]'),
+                                        ("labyrinth-won.jsonl", '[data-testid="rows-board"]')])
+def test_every_kind_of_board_is_drawn_on_a_phone_without_running_off_it(server: Running, open_page, artifacts,
+                                                                        log, drawn):
+    page = open_page(f"{server.base}/dispute", viewport=PHONE, live=False)
+    page.set_input_files('[data-testid="file"]', str(LOGS / log))
+    expect(page.get_by_test_id("verdict")).to_contain_text("Verified")
+    page.get_by_test_id("scrubber").fill("150")  # a step well into the game, its board fetched if not yet
+    expect(page.locator("body")).to_have_attribute("data-drawn", "150")
+    expect(page.locator(f'[data-testid="board"] {drawn}').first).to_be_visible()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    page.screenshot(path=str(artifacts / f"dispute-{log.split('-')[0]}-phone.png"), full_page=True)
