@@ -117,9 +117,13 @@ class _Replay:
         steps: list[DisputeStep] = []
         boards: list[Any] = []
         board = self._drawer(rs)
-        issued: dict[int, str] = {}  # a command's version -> its line as given, for the undo that names it
-        narrator = Narrator(rs, self.app.pack_of(rs), None,
-                            words=lambda command_id: issued.get(_version_of(command_id), LAST_COMMAND))
+        issued: dict[int, CommandIssued] = {}  # a command by its version, spelled when an undo names it
+
+        def words(command_id: str) -> str:
+            event = issued.get(_version_of(command_id))
+            return given(rs, event).removesuffix(" (redone)") if event is not None else LAST_COMMAND
+
+        narrator = Narrator(rs, self.app.pack_of(rs), None, words=words)
         game: Game | None = None
         last: bytes | None = None
         for i, env in enumerate(envelopes):
@@ -138,7 +142,7 @@ class _Replay:
                                 f"{type(e).__name__}: {str(e)[:160]}")
                 break
             if isinstance(env.event, CommandIssued):
-                issued[v] = given(rs, env.event).removesuffix(" (redone)")
+                issued[v] = env.event
             steps.append(DisputeStep(version=v, line=self.lines.get((str(stream), v), 0), text=text,
                                      command=isinstance(env.event, CommandIssued),
                                      undone=env.command_id in undone))
