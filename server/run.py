@@ -181,6 +181,7 @@ def serve(store: str | None, host: str, port: int | None, game: str | None, work
     say(f"rulekeeper server on {base}")
     for line in lines:
         say(line)
+    say(f"settle a dispute over a log (anyone, no token): {base}/dispute")
     say("Stop it with Ctrl-C.")
     sys.stdout.flush()
     cap = connection_cap(limits.max_connections, raise_file_limit())
