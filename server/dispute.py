@@ -26,6 +26,7 @@ from domain.kernel.games import GameApp
 from domain.kernel.narration import Narrator, given
 from domain.kernel.ruleset import Ruleset
 
+from . import tables
 from .wire import VerifyAnswer
 
 PAGE = 200  # steps whose boards one answer holds: a long game's boards come a page at a time
@@ -65,12 +66,12 @@ class DisputeAnswer(msgspec.Struct, kw_only=True):
     stopped: str
 
 
-def settle(data: bytes, start: int = 0, verdict: Callable[[bytes], VerifyAnswer] | None = None) -> DisputeAnswer:
+def settle(data: bytes, start: int = 0) -> DisputeAnswer:
     """Verify ``data`` (a whole log's bytes) and replay it, with the boards
     of steps ``start`` to ``start + PAGE``."""
     from domain.kernel import portable
 
-    answer = verdict(data) if verdict is not None else _verdict(portable.verify_log(bytes(data)))
+    answer = tables._verified(portable.verify_log(bytes(data)))  # the verdict as `/api/verify` words it
     replay = _Replay(bytes(data))
     try:
         steps, boards = replay.run(max(0, start), PAGE)
@@ -86,11 +87,6 @@ def settle(data: bytes, start: int = 0, verdict: Callable[[bytes], VerifyAnswer]
                          title=replay.rs.title if replay.rs else "", steps=steps, first=max(0, start),
                          boards=boards, next=end if end < len(steps) else None, divergence_step=at,
                          stopped=replay.stopped)
-
-
-def _verdict(report: Any) -> VerifyAnswer:
-    return VerifyAnswer(ok=report.ok, summary=report.summary(), lines=report.lines, commands=report.commands,
-                        divergence=msgspec.to_builtins(report.divergence) if report.divergence else None)
 
 
 class _Replay:
