@@ -43,7 +43,8 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
     undone = cp.CampaignUndone
     snapshot_topic = "betrayal.snapshot.Campaign"
     aggregates = (ADVENTURERS,)
-    setup_commands = (cc.StartCampaign,)
+    setup_commands = (cc.StartCampaign, cc.StartFromPosition)
+    positioned = cp.CampaignPositionTaken
     battles = False  # `rk campaign list` lists campaigns; `rk battles` the battles
     group_kind = "campaign"  # `rk export --campaign NAME`: the campaign with its battles, one log
 
@@ -110,6 +111,10 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
         if sep and rule and rule.replace("-", "").isalnum() and rule.isupper():
             return f"{rule}: {member.name} {rest}"
         return f"{member.name} {text}"
+
+    def position_streams(self, state: cp.CampaignState) -> dict[UUID, str]:
+        """A campaign's position holds its party's adventurers."""
+        return {UUID(m.adventurer_id): f"{ADVENTURERS.kind}:{m.name}" for m in state.party}
 
     def cited_rule(self, event: Event) -> str:
         return words.cited_rule(event) or BETRAYAL.cited_rule(event)
