@@ -161,6 +161,9 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
                         (``portable.group``; Betrayal's campaign: "campaign")
     ``positioned``      its ``PositionTaken`` subclass (``domain.kernel.position``):
                         its games start from position files; None when not
+    ``position_hexes``  the names of the fields of its states (and its other
+                        aggregates') that hold hexes, which a position
+                        file writes by their labels (``c4``), as players do
     ``package``         the package under ``domain/`` that registers it, when
                         that is not its name: a package may register further
                         rulesets named ``<package>-<kind>`` (Betrayal's
@@ -182,6 +185,7 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
     setup_commands: ClassVar[tuple[type, ...]] = ()
     package: ClassVar[str] = ""
     positioned: ClassVar[type | None] = None
+    position_hexes: ClassVar[frozenset[str]] = frozenset()  # fields a position writes as hex labels (c4)
     battles: ClassVar[bool] = True  # its games are battles: listed as such, one of them the current battle
 
     @property

@@ -87,6 +87,7 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
     aggregates = (ADVENTURERS, DELVES)
     setup_commands = (StartClash, StartDelve, StartFromPosition)  # StartDungeon is a StartClash
     positioned = ev.PositionTaken
+    position_hexes = frozenset({"pos", "hex", "origin", "spent", "start_positions"})
 
     def pack(self) -> Pack:
         return starter_pack()

@@ -45,6 +45,7 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
     aggregates = (ADVENTURERS,)
     setup_commands = (cc.StartCampaign, cc.StartFromPosition)
     positioned = cp.CampaignPositionTaken
+    position_hexes = BETRAYAL.position_hexes
     battles = False  # `rk campaign list` lists campaigns; `rk battles` the battles
     group_kind = "campaign"  # `rk export --campaign NAME`: the campaign with its battles, one log
 

@@ -7,7 +7,10 @@ refusing the first value its type cannot hold with its field path
 (``game.heroes[0].hp``), which ``domain.kernel.toml_lines`` turns into the
 line of a position file. Structs written as arrays in logs
 (``array_like``) are written here as tables with their field names, so a
-person can read and edit them.
+person can read and edit them; the fields a ruleset names as hexes
+(``hexes``: a field name holding a hex, a pair of ints, or hexes within
+it) are written by their labels (``c4``; a hex with no label, off a map's
+top or left, as its axial pair).
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from typing import Any
 
 import msgspec
 import msgspec.inspect as mi
+
+from domain.kernel.errors import MalformedCommand
+from domain.kernel.hexes import label, parse_label
 
 
 class CodecError(ValueError):
@@ -34,20 +40,51 @@ def info(cls: Any) -> mi.Type:
     return mi.type_info(cls)
 
 
-def to_plain(value: Any, cls: Any) -> Any:
+def to_plain(value: Any, cls: Any, hexes: frozenset[str] = frozenset()) -> Any:
     """``value`` of type ``cls`` as TOML values."""
-    return _out(value, info(cls))
+    return _Out(hexes).out(value, info(cls), False)
 
 
-def from_plain(raw: Any, cls: Any, path: str = "") -> Any:
+def from_plain(raw: Any, cls: Any, path: str = "", hexes: frozenset[str] = frozenset()) -> Any:
     """The value of type ``cls`` that ``raw`` (as ``to_plain`` writes it)
     holds; ``CodecError`` names the first value that does not fit."""
-    return _in(raw, info(cls), path)
+    return _In(hexes).into(raw, info(cls), path, False)
 
 
-def _out(value: Any, t: mi.Type) -> Any:
+def _is_hex(t: mi.Type) -> bool:
+    return (isinstance(t, mi.TupleType) and len(t.item_types) == 2
+            and all(isinstance(i, mi.IntType) for i in t.item_types))
+
+
+class _Out:
+    def __init__(self, hexes: frozenset[str]) -> None:
+        self.hexes = hexes
+
+    def out(self, value: Any, t: mi.Type, hexy: bool) -> Any:
+        if hexy and _is_hex(t):
+            try:
+                return label(value)
+            except ValueError:  # above or left of a1 (a delve's map grows anywhere): its axial pair
+                return list(value)
+        return _out(value, t, hexy, self)
+
+
+class _In:
+    def __init__(self, hexes: frozenset[str]) -> None:
+        self.hexes = hexes
+
+    def into(self, raw: Any, t: mi.Type, path: str, hexy: bool) -> Any:
+        if hexy and _is_hex(t) and isinstance(raw, str):
+            try:
+                return parse_label(raw)
+            except MalformedCommand as e:
+                raise CodecError(path, str(e)) from None
+        return _in(raw, t, path, hexy, self)
+
+
+def _out(value: Any, t: mi.Type, hexy: bool, w: _Out) -> Any:
     if isinstance(t, mi.UnionType):
-        return _out(value, _member_of(value, t))
+        return w.out(value, _member_of(value, t), hexy)
     if isinstance(t, mi.StructType):
         out: dict[str, Any] = {}
         if t.tag_field is not None:
@@ -58,18 +95,18 @@ def _out(value: Any, t: mi.Type) -> Any:
                 if v is None and f.default not in (None, msgspec.NODEFAULT):
                     raise CodecError(f.name, "None where the default is not None cannot be written")
                 continue
-            out[f.encode_name] = _out(v, f.type)
+            out[f.encode_name] = w.out(v, f.type, f.name in w.hexes)
         return out
     if isinstance(t, mi.EnumType):
         return value.value
     if isinstance(t, (mi.VarTupleType, mi.ListType)):
-        return [_out(v, t.item_type) for v in value]
+        return [w.out(v, t.item_type, hexy) for v in value]
     if isinstance(t, (mi.SetType, mi.FrozenSetType)):
-        return sorted((_out(v, t.item_type) for v in value), key=repr)
+        return sorted((w.out(v, t.item_type, hexy) for v in value), key=repr)
     if isinstance(t, mi.TupleType):
-        return [_out(v, item) for v, item in zip(value, t.item_types, strict=True)]
+        return [w.out(v, item, hexy) for v, item in zip(value, t.item_types, strict=True)]
     if isinstance(t, mi.DictType):
-        return {str(_out(k, t.key_type)): _out(v, t.value_type) for k, v in value.items()}
+        return {str(w.out(k, t.key_type, False)): w.out(v, t.value_type, hexy) for k, v in value.items()}
     if isinstance(t, mi.AnyType):
         return msgspec.to_builtins(value)
     return value
@@ -121,11 +158,11 @@ _NAMES = {mi.IntType: "a whole number", mi.StrType: "a string", mi.BoolType: "tr
           mi.FloatType: "a number"}
 
 
-def _in(raw: Any, t: mi.Type, path: str) -> Any:
+def _in(raw: Any, t: mi.Type, path: str, hexy: bool, r: _In) -> Any:
     if isinstance(t, mi.UnionType):
-        return _in_union(raw, t, path)
+        return _in_union(raw, t, path, hexy, r)
     if isinstance(t, mi.StructType):
-        return _in_struct(raw, t, path)
+        return _in_struct(raw, t, path, r)
     if isinstance(t, mi.EnumType):
         try:
             return t.cls(raw)
@@ -135,16 +172,16 @@ def _in(raw: Any, t: mi.Type, path: str) -> Any:
     if isinstance(t, (mi.VarTupleType, mi.ListType, mi.SetType, mi.FrozenSetType)):
         if not isinstance(raw, list):
             raise CodecError(path, f"an array, not {raw!r}")
-        items = [_in(v, t.item_type, f"{path}[{i}]") for i, v in enumerate(raw)]
+        items = [r.into(v, t.item_type, f"{path}[{i}]", hexy) for i, v in enumerate(raw)]
         return {mi.ListType: list, mi.SetType: set, mi.FrozenSetType: frozenset}.get(type(t), tuple)(items)
     if isinstance(t, mi.TupleType):
         if not isinstance(raw, list) or len(raw) != len(t.item_types):
             raise CodecError(path, f"an array of {len(t.item_types)}, not {raw!r}")
-        return tuple(_in(v, item, f"{path}[{i}]") for i, (v, item) in enumerate(zip(raw, t.item_types)))
+        return tuple(r.into(v, item, f"{path}[{i}]", hexy) for i, (v, item) in enumerate(zip(raw, t.item_types)))
     if isinstance(t, mi.DictType):
         if not isinstance(raw, dict):
             raise CodecError(path, f"a table, not {raw!r}")
-        return {_key(k, t.key_type, path): _in(v, t.value_type, f"{path}.{k}") for k, v in raw.items()}
+        return {_key(k, t.key_type, path, r): r.into(v, t.value_type, f"{path}.{k}", hexy) for k, v in raw.items()}
     if isinstance(t, mi.LiteralType):
         if raw not in t.values:
             raise CodecError(path, f"{raw!r} is not one of {', '.join(map(repr, t.values))}")
@@ -158,33 +195,33 @@ def _in(raw: Any, t: mi.Type, path: str) -> Any:
     return float(raw) if isinstance(t, mi.FloatType) else raw
 
 
-def _key(raw: str, t: mi.Type, path: str) -> Any:
+def _key(raw: str, t: mi.Type, path: str, r: _In) -> Any:
     if isinstance(t, mi.IntType):
         try:
             return int(raw)
         except ValueError:
             raise CodecError(path, f"key {raw!r}: a whole number") from None
-    return _in(raw, t, f"{path}.{raw}")
+    return r.into(raw, t, f"{path}.{raw}", False)
 
 
-def _in_union(raw: Any, t: mi.UnionType, path: str) -> Any:
+def _in_union(raw: Any, t: mi.UnionType, path: str, hexy: bool, r: _In) -> Any:
     members = [m for m in t.types if not isinstance(m, mi.NoneType)]
     tagged = [m for m in members if isinstance(m, mi.StructType) and m.tag_field is not None]
     if tagged and isinstance(raw, dict):
         for m in tagged:
             if raw.get(m.tag_field) == m.tag:
-                return _in(raw, m, path)
+                return r.into(raw, m, path, False)
         raise CodecError(path, f"{tagged[0].tag_field} = one of {', '.join(repr(m.tag) for m in tagged)}")
     errors = []
     for member in members:
         try:
-            return _in(raw, member, path)
+            return r.into(raw, member, path, hexy)
         except CodecError as e:
             errors.append(e)
     raise errors[0] if errors else CodecError(path, "no value may be given here")
 
 
-def _in_struct(raw: Any, t: mi.StructType, path: str) -> Any:
+def _in_struct(raw: Any, t: mi.StructType, path: str, r: _In) -> Any:
     if not isinstance(raw, dict):
         raise CodecError(path, f"a table, not {raw!r}")
     by_name = {f.encode_name: f for f in t.fields}
@@ -196,7 +233,7 @@ def _in_struct(raw: Any, t: mi.StructType, path: str) -> Any:
     for f in t.fields:
         where = f"{path}.{f.encode_name}" if path else f.encode_name
         if f.encode_name in raw:
-            values[f.name] = _in(raw[f.encode_name], f.type, where)
+            values[f.name] = r.into(raw[f.encode_name], f.type, where, f.name in r.hexes)
         elif f.default is not msgspec.NODEFAULT:
             values[f.name] = f.default
         elif f.default_factory is not msgspec.NODEFAULT:

@@ -72,7 +72,7 @@ def write(rs: Any, position: Position) -> str:
     """The text of ``position`` of a game of ruleset ``rs``."""
     doc: dict[str, Any] = {
         "position": {"format": FORMAT, "ruleset": rs.name},
-        GAME: to_plain(position.state, rs.state_type),
+        GAME: to_plain(position.state, rs.state_type, rs.position_hexes),
     }
     streams = []
     for other in position.others:
@@ -80,7 +80,7 @@ def write(rs: Any, position: Position) -> str:
         entry: dict[str, Any] = {"kind": other.kind, "name": other.name}
         if rs.stream_of(other.kind, other.name) != other.stream:
             entry["id"] = str(other.stream)
-        entry["state"] = to_plain(other.state, aggregate.state_type)
+        entry["state"] = to_plain(other.state, aggregate.state_type, rs.position_hexes)
         streams.append(entry)
     if streams:
         doc[STREAMS] = streams
@@ -110,7 +110,7 @@ def read(rs: Any, text: str) -> Position:
     if GAME not in doc:
         raise PositionRefused(None, f"no [{GAME}] table: the game's state")
     try:
-        state = from_plain(doc[GAME], rs.state_type, GAME)
+        state = from_plain(doc[GAME], rs.state_type, GAME, rs.position_hexes)
         others = tuple(_other(rs, entry, f"{STREAMS}[{i}]") for i, entry in enumerate(doc.get(STREAMS, [])))
     except CodecError as e:
         raise refused(text, e.path, e.reason) from None
@@ -135,7 +135,8 @@ def _other(rs: Any, entry: Any, path: str) -> Other:
         raise CodecError(f"{path}.id", f"{entry['id']!r} is not a stream id") from None
     if "state" not in entry:
         raise CodecError(path, "no state")
-    return Other(kind, name, stream, from_plain(entry["state"], rs.aggregate(kind).state_type, f"{path}.state"))
+    state = from_plain(entry["state"], rs.aggregate(kind).state_type, f"{path}.state", rs.position_hexes)
+    return Other(kind, name, stream, state)
 
 
 def refused(text: str, path: str, reason: str) -> PositionRefused:
