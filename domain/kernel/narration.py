@@ -78,7 +78,7 @@ def line(rs: Any, pack: Any, event: Any, state: Any, words: str = LAST_COMMAND) 
 def taken(rs: Any, event: PositionTaken) -> str:
     """The line of a game set up from a position: where it stands."""
     at = rs.summary(event.state)
-    return f"The {rs.title} game was set up from a position: round {at.round}, {at.where}."
+    return f"Set up from a position: round {at.round}, {at.where}."
 
 
 class Narrator:
