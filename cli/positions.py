@@ -19,7 +19,8 @@ def start(s: Session, ruleset: str, file: str, name: str | None = None) -> None:
     """Start a game of ``ruleset`` from position file ``file`` (its name:
     the position's own, ``name`` must agree); a refusal names the file,
     the line and the reason, and nothing is written."""
-    from domain.kernel.position.document import PositionRefused, read
+    from domain.kernel.position.document import PositionRefused
+    from domain.kernel.position.rules import checked
     from domain.kernel.position.messages import StartFromPosition
     from domain.kernel.ruleset import load
 
@@ -31,7 +32,8 @@ def start(s: Session, ruleset: str, file: str, name: str | None = None) -> None:
         raise MalformedCommand(f"{rs.title} games cannot start from a position")
     text = _read(file)
     try:
-        battle_id = read(rs, text).state.battle_id
+        # the position's own refusals first: a file the rules cannot hold is said so, whatever the store holds
+        battle_id = checked(rs, s.app.pack_of(rs), text).state.battle_id
         if name is not None and name != battle_id:
             raise MalformedCommand(f"{file}: the position is of battle {battle_id!r}: to call it {name!r}, change"
                                    " game.battle_id in the file (or `rk rename` it after)")
