@@ -32,6 +32,15 @@ def test_hp_over_the_health_stat_is_refused_at_its_line():
     assert refused.reason == "game.heroes[0].hp: HEALTH-2: Ysolda has 9 HP; it holds 0 to 4"
 
 
+@pytest.mark.rule("HEALTH-2")
+def test_an_adventurers_stream_over_its_health_stat_is_refused_at_its_line():
+    tarn = '[[streams]]\nkind = "adventurer"\nname = "Tarn"'
+    bad, line = changed(EXAMPLE.read_text(), "hp = 4\n", "hp = 6\n", after=tarn)
+    refused = refusal("betrayal", "lookout", bad)
+    assert refused.line == line
+    assert refused.reason == "streams[1].state.hp: HEALTH-2: Tarn has 6 HP; it holds 0 to 4"
+
+
 @pytest.mark.rule("MOVE-1")
 @pytest.mark.parametrize("old, new, why", [
     ('pos = "g2"', 'pos = "f2"', "game.foes[0].pos: MOVE-1: e2 is at f2, which is impassable"),

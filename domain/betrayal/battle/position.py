@@ -10,7 +10,9 @@ its pack and its board, first flaw first, each named by its field.
 - each of an adventurer's skill dice in one place: in its pool, on its
   cooldown track, in an active slot or on an enemy as a status (TRACK-1,
   ACTIVE-1, STATUS-1), never two;
-- a delve's skyshards no more than it requires (SKYSHARD-3, SKYSHARD-9).
+- a delve's skyshards no more than it requires (SKYSHARD-3, SKYSHARD-9);
+- each adventurer's stream (``adventurer_flaws``): its race and skill dice
+  the pack's, its HP from 0 to its Health stat (HEALTH-2).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 from domain.kernel.hexes import Hex, name
 from domain.kernel.position.rules import Flaw
 
+from domain.betrayal.adventurer.state import AdventurerState
 from domain.betrayal.delve.aggregate import DelveState
 from domain.betrayal.packs.catalog import Pack
 
@@ -32,7 +35,25 @@ def flaws(state: BattleState, others: Sequence[Any], pack: Pack) -> list[Flaw]:
     """Every flaw of the position, in the order a reader meets them."""
     delve = next((o for o in others if isinstance(o.state, DelveState)), None)
     return [*_content(state, pack), *_health(state), *_places(state, _context(state, pack, delve)),
-            *_dice(state), *_skyshards(delve)]
+            *_dice(state), *_skyshards(delve), *adventurer_flaws(others, pack)]
+
+
+def adventurer_flaws(others: Sequence[Any], pack: Pack) -> list[Flaw]:
+    """The flaws of the adventurers' streams a position holds (a battle's
+    party, a campaign's)."""
+    found = []
+    for other in others:
+        a = other.state
+        if not isinstance(a, AdventurerState):
+            continue
+        stream = f"{other.kind}:{other.name}"
+        if a.race not in pack.races:
+            found.append(Flaw("race", f"no race {a.race!r} in pack {pack.id!r}", stream))
+        found += [Flaw(f"dice[{i}]", f"no skill die {die!r} in pack {pack.id!r}", stream)
+                  for i, (_, die) in enumerate(a.dice) if die not in pack.dice]
+        if not 0 <= a.hp <= a.max_hp:
+            found.append(Flaw("hp", f"HEALTH-2: {a.name} has {a.hp} HP; it holds 0 to {a.max_hp}", stream))
+    return found
 
 
 def _context(state: BattleState, pack: Pack, delve: Any) -> RulesContext:

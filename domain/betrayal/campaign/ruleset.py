@@ -113,6 +113,12 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
             return f"{rule}: {member.name} {rest}"
         return f"{member.name} {text}"
 
+    def check_position(self, state: cp.CampaignState, others: Any, pack: Pack) -> list[Any]:
+        """The party's adventurers: race, dice and HP (``battle.position``)."""
+        from domain.betrayal.battle.position import adventurer_flaws
+
+        return adventurer_flaws(others, pack)
+
     def position_streams(self, state: cp.CampaignState) -> dict[UUID, str]:
         """A campaign's position holds its party's adventurers."""
         return {UUID(m.adventurer_id): f"{ADVENTURERS.kind}:{m.name}" for m in state.party}
