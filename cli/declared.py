@@ -361,8 +361,11 @@ class SetupGroup(TyperGroup):
         return None
 
     def list_commands(self, ctx: Context) -> list[str]:
+        from domain.kernel import ruleset as registry
+
         names = list(super().list_commands(ctx))
-        return names + sorted(setup.name for _, setup in setups() if setup.name not in names)
+        names += sorted(setup.name for _, setup in setups() if setup.name not in names)
+        return names + [rs.name for rs in registry.all_rulesets() if rs.positioned is not None and rs.name not in names]
 
 
 class RulesetsGroup(TyperGroup):

@@ -81,6 +81,14 @@ def taken(rs: Any, event: PositionTaken) -> str:
     return f"Set up from a position: round {at.round}, {at.where}."
 
 
+def placed(rs: Any, stream: Any, state: Any) -> str:
+    """The line of another stream a position puts where it says (its
+    aggregate's restore event, which is no undo there): ``Ysolda, as the
+    position has it``."""
+    _, _, name = rs.position_streams(state).get(stream, "stream:").partition(":")
+    return f"{name or stream}, as the position has it"
+
+
 class Narrator:
     """Narrates a game's events in order, folding each into ``state`` (the
     game just before the next one). ``words(command_id)``: how an undo
