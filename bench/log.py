@@ -24,6 +24,8 @@ from .measure import Row, interleaved, median, ms
 from .rebuild import Decoders, repeats_for
 from .streams import Built, copy_of
 
+GOAL = 2.0  # `rk log` and `rk audit` (its first run too): at most 2x the floor (issue 25)
+
 
 def rk(built: Built, *args: str) -> str:
     """``rk ARGS --battle ID`` in-process on ``built``'s store: its stdout."""
@@ -73,13 +75,18 @@ def log_rows(built: Built, quick: bool = False) -> list[Row]:
     size = f"{built.events:,} ev"
     rows = []
     for name, note in (("log", "narrated against the state folded once, laid out as plain lines"),
-                       ("audit", f"first run, read models built from the log: {ms(cold)}")):
+                       ("audit", f"read model caught up beforehand; first run: {ms(cold)}")):
         value = median(runs[name])
         rows.append(Row(
             figure=f"rk {name} (in-process)", size=size, value=ms(value), floor=ms(low), ratio=value / low,
-            note=note, data={"events": built.events, "seconds": runs[name], "floor_seconds": runs["floor"],
-                             **({"cold_seconds": cold} if name == "audit" else {})},
+            goal=GOAL, note=note, data={"events": built.events, "seconds": runs[name], "floor_seconds": runs["floor"],
+                                        **({"cold_seconds": cold} if name == "audit" else {})},
         ))
+    rows.append(Row(
+        figure="rk audit, first run (in-process)", size=size, value=ms(cold), floor=ms(low), ratio=cold / low,
+        goal=GOAL, note="one run on a store without a read model: the audit's catch-up from the first event",
+        data={"events": built.events, "seconds": cold, "floor_seconds": runs["floor"]},
+    ))
     return rows
 
 

@@ -1,9 +1,11 @@
 """Item "memory": peak memory and time of export, verify and import of a
-long battle's portable log, and of `rk log` (text and ``--json``) of it, each in a process of its own (``ru_maxrss``),
-beside a floor: a process that imports the same modules and loads the
-battle's final state, which every operation needs. Also the time to export
-a small battle from the long battle's store (it must not pay for the rest
-of the store). Goal: under 100 MB at any size (the log is streamed).
+long battle's portable log, and of `rk log` (text and ``--json``) of it,
+each in a process of its own (its peak resident memory, ``VmHWM``), beside
+a floor: a process that imports the same modules and loads the battle's
+final state, which every operation needs (its own row: the goal is under
+60 MB). Also the time to export a small battle from the long battle's store
+(it must not pay for the rest of the store). Goal: under 100 MB at any size
+(the log is streamed).
 
 ``module`` picks the implementation measured (``domain.kernel.portable``,
 or a path to another copy of it, to compare with an older one).
@@ -22,6 +24,7 @@ from .measure import Row
 from .streams import Built, copy_of
 
 GOAL_MB = 100
+GOAL_LOAD_MB = 60  # loading a 10,000-event battle (issue 25)
 
 # One operation in a fresh process; prints {"seconds", "maxrss_mb"}.
 SCRIPT = r'''
@@ -74,7 +77,13 @@ elif op == "export-small":
         started = time.perf_counter()
         data = portable.export_battle(app, "small")
 seconds = time.perf_counter() - started
-print(json.dumps({"seconds": seconds, "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+# The peak of this process's own memory (VmHWM): ru_maxrss keeps, across
+# exec, the peak of the benchmark process this one was forked from.
+with open("/proc/self/status") as status:
+    peak_kb = next((int(line.split()[1]) for line in status if line.startswith("VmHWM:")), None)
+if peak_kb is None:  # no /proc: the rusage figure, an upper bound
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"seconds": seconds, "maxrss_mb": peak_kb / 1024}))
 '''
 
 
@@ -106,7 +115,10 @@ def memory_rows(built: Built, quick: bool = False) -> list[Row]:
     f = measure(built)
     floor = f["floor"]["maxrss_mb"]
     size = f"{built.events:,} ev"
-    rows = []
+    rows = [Row("memory: load a battle", size, f"{floor:.0f} MB, {f['floor']['seconds']:.2f} s", "-",
+                note=f"peak RSS of a process that loads the battle (the floor of the rows below); goal under "
+                     f"{GOAL_LOAD_MB} MB: {'yes' if floor < GOAL_LOAD_MB else 'NO'}",
+                data={"maxrss_mb": floor, "seconds": f["floor"]["seconds"]})]
     for op in ("export", "verify", "import", "log", "log-json"):
         mb, seconds = f[op]["maxrss_mb"], f[op]["seconds"]
         rows.append(Row(f"memory: {op}", size, f"{mb:.0f} MB, {seconds:.2f} s", f"{floor:.0f} MB", ratio=mb / floor,

@@ -23,9 +23,7 @@ lines. Passwords in store URLs are never sent: the server matches the store
 with the password masked against its own.
 """
 
-import json
 import os
-import socket
 import stat
 import sys
 import time
@@ -117,6 +115,10 @@ def exchange(request: dict, path: str | None = None) -> dict | None:
     path = path or socket_path()
     if untrusted(path):
         return None
+    # Only with a server's socket there: a command run here does not pay for them.
+    import json
+    import socket
+
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     started = False
     data = b""

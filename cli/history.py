@@ -14,7 +14,7 @@ from rich.text import Text
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
 from domain.kernel.narration import given, placed
 from domain.kernel.position.messages import PositionTaken
-from domain.kernel.stores.streams_order import envelopes_in_append_order
+from domain.kernel.stores.streams_order import envelopes_in_append_order, headers_in_append_order
 
 from . import pager
 from .game import event_json
@@ -91,6 +91,7 @@ class _Scan:
     own: UUID
     undone: set[str] = field(default_factory=set)
     words: dict[str, str] = field(default_factory=dict)
+    spelled: dict[str, str] = field(default_factory=dict)  # each command's line as given, by its id
     writes: list[tuple[str, tuple[tuple[str, int], ...], bool]] = field(default_factory=list)
     companions: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
     last: int = 0
@@ -102,19 +103,23 @@ class _Scan:
         typed: dict[str, str] = {}
         versions: dict[str, tuple[int, int]] = {}
         touched: dict[str, tuple[tuple[str, int], ...]] = {}
-        for env in envelopes_in_append_order(s.app, (scan.own,)):
-            event = env.event
+        topics = (rs.issued.TOPIC, rs.undone.TOPIC)  # only these events' fields are read in this pass
+        for version, command_id, env in headers_in_append_order(s.app, (scan.own,), topics):
+            event = env.event if env is not None else None
             if isinstance(event, CommandIssued):
-                typed[env.command_id] = given(rs, event).removesuffix(" (redone)")
+                line = given(rs, event)
+                # an id given twice (no command of ours is) is spelled again where it is narrated
+                scan.spelled[event.command_id] = "" if event.command_id in scan.spelled else line
+                typed[command_id] = line.removesuffix(" (redone)")
                 touched[event.command_id] = event.touched
-                scan.writes.append((env.command_id, event.touched, True))
+                scan.writes.append((command_id, event.touched, True))
             elif isinstance(event, CommandUndone):
                 scan.undone.add(event.command_id)
                 # an undo wrote where the command it undid had
-                scan.writes.append((env.command_id, touched.get(event.command_id, ()), False))
-            first = versions.get(env.command_id, (env.originator_version,))[0]
-            versions[env.command_id] = (first, env.originator_version)
-            scan.last = env.originator_version
+                scan.writes.append((command_id, touched.get(event.command_id, ()), False))
+            first = versions.get(command_id, (version,))[0]
+            versions[command_id] = (first, version)
+            scan.last = version
         scan.words = {command: f"{words} ({events(*versions[command])})" for command, words in typed.items()}
         scan.companions = _companion_events(s, rs, scan)
         labels = [len(str(scan.last))] + [len(kind[:1]) + len(str(other.originator_version))
@@ -132,7 +137,8 @@ def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]
 
     pack = s.app.pack_for(rs, s.app.battle(s.game_id).state)
     written = scan.companions
-    narrator = Narrator(rs, pack, words=lambda command_id: scan.words.get(command_id, LAST_COMMAND))
+    narrator = Narrator(rs, pack, words=lambda command_id: scan.words.get(command_id, LAST_COMMAND),
+                        spelled=lambda event: scan.spelled.get(event.command_id))
     pending: Any = None  # each event is narrated once the next is read: a command's last one is known so
     for env in envelopes_in_append_order(s.app, (scan.own,)):
         if pending is not None:

@@ -6,11 +6,14 @@ box, wrapping only the columns allowed to."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import cast
 
 from rich import box
 from rich.cells import cell_len
-from rich.console import JustifyMethod, RenderableType
+from rich.console import Console, ConsoleOptions, JustifyMethod, RenderableType
+from rich.segment import Segment
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
@@ -49,12 +52,25 @@ def simple_table(columns: tuple[tuple[str, str], ...], cells: list[list[str]], w
             (" " * (w - cell_len(c)) + c) if justify == "right" else (c + " " * (w - cell_len(c)))
             for c, w, (_, justify) in zip(row, widths, columns)) + " "
 
-    out = Text(" " * total + "\n")
-    out.append(line([name for name, _ in columns]), style="bold")
-    out.append("\n " + "─" * (total - 2) + " \n")
-    out.append("\n".join(line(row) for row in cells))
-    out.append("\n" + " " * total)
-    return out
+    return _Lines([(" " * total, ""), (line([name for name, _ in columns]), "bold"),
+                   (" " + "─" * (total - 2) + " ", ""), *((line(row), "") for row in cells), (" " * total, "")])
+
+
+class _Lines:
+    """Lines already laid out, each with its style, handed to rich as they
+    are: a ``Text`` of a thousand rows would be split and wrapped again."""
+
+    def __init__(self, lines: list[tuple[str, str]]) -> None:
+        self.lines = lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment]:
+        styles: dict[str, Style | None] = {"": None}
+        newline = Segment.line()
+        for text, style in self.lines:
+            if style not in styles:
+                styles[style] = console.get_style(style)
+            yield Segment(text, styles[style])
+            yield newline
 
 
 def _zero_width(text: str) -> bool:

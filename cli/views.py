@@ -21,8 +21,10 @@ def show(s: Session, view: str, page: bool = False) -> None:
     read of a long log takes a while). With ``page``, long text goes
     through a pager (``cli.pager``)."""
     from projections import views  # here, not at the top: only the views' commands need the read models
-    with progress("reading the log into the read models", total=views.behind(s.app), json=s.json) as advance:
-        views.catch_up(s.app, progress=advance)
+    # Only the audit's own read model: the others catch up when they are read.
+    with progress("reading the log into the read models", total=views.behind(s.app, views.AUDIT),
+                  json=s.json) as advance:
+        views.catch_up(s.app, progress=advance, only=views.AUDIT)
     rows = views.audit(s.app, s.battle_id)
     if s.json:
         s.out.emit(rows)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
@@ -114,29 +114,34 @@ class Catchup:
             known = dict(rows.fetchall())
         return {p.name: known.get(p.name, 0) for p in self.projections}
 
-    def position(self) -> int:
-        """The notification id every projection has reached."""
-        return min(self.positions().values(), default=0)
+    def position(self, only: Collection[str] | None = None) -> int:
+        """The notification id every projection (of ``only``, by name, when
+        given) has reached."""
+        return min((n for name, n in self.positions().items() if only is None or name in only), default=0)
 
     # -- catching up -----------------------------------------------------------
 
-    def behind(self, app: EventSourcedApp) -> int:
-        """About how many notifications a catch-up would read (ids may have
-        gaps): what a progress display counts to."""
-        return max(app.max_notification_id() - self.position(), 0)
+    def behind(self, app: EventSourcedApp, only: Collection[str] | None = None) -> int:
+        """About how many notifications a catch-up (of ``only``) would read
+        (ids may have gaps): what a progress display counts to."""
+        return max(app.max_notification_id() - self.position(only), 0)
 
     def catch_up(self, app: EventSourcedApp, upto: int | None = None,
-                 progress: Callable[[int], None] | None = None) -> int:
+                 progress: Callable[[int], None] | None = None, only: Collection[str] | None = None) -> int:
         """Apply the notifications after the current positions, up to ``upto``
         (default: the end of the log); return how many envelopes were applied.
         ``progress(n)`` is told of each page's ``n`` notifications once applied.
+        ``only``: the names of the projections to bring up (default: all); a
+        read of one view need not wait for the others, which stay where they
+        were until a catch-up of theirs.
 
         Each page is one transaction. If a handler raises, that page is
         rolled back (rows and positions) and the error propagates.
         """
         with self._lock:
             applied = 0
-            start = self.position() + 1
+            names = frozenset(p.name for p in self.projections if only is None or p.name in only)
+            start = self.position(names) + 1
             log = app.notifications(start=start, limit=self.page)
             while True:
                 page = list(islice(log, self.page))
@@ -144,26 +149,26 @@ class Catchup:
                     page = [item for item in page if item[0] <= upto]
                 if not page:
                     return applied
-                applied += self._apply(page)
+                applied += self._apply(page, names)
                 if progress is not None:
                     progress(len(page))
                 if upto is not None and page[-1][0] >= upto:
                     return applied
 
-    def _apply(self, page: list[tuple[int, Envelope]]) -> int:
+    def _apply(self, page: list[tuple[int, Envelope]], names: frozenset[str]) -> int:
         applied = 0
         with self._transaction():
             # Re-read inside the write lock: another process may have moved on.
             done = dict(self.db.execute("SELECT projection, notification_id FROM positions").fetchall())
             for nid, envelope in page:
                 for name, handler in self._handlers_of(type(envelope.event)):
-                    if nid > done.get(name, 0):
+                    if nid > done.get(name, 0) and name in names:
                         handler(self.db, nid, envelope)
                         applied += 1
             last = page[-1][0]
             self.db.executemany(
                 "UPDATE positions SET notification_id = ? WHERE projection = ? AND notification_id < ?",
-                [(last, p.name, last) for p in self.projections],
+                [(last, p.name, last) for p in self.projections if p.name in names],
             )
         return applied
 

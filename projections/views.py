@@ -33,7 +33,7 @@ import os
 import sqlite3
 import threading
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import unquote
@@ -53,6 +53,8 @@ __all__ = [
     "views_for", "views_path_for",
 ]
 
+AUDIT = (AuditView.name,)  # ``only`` for the audit's own catch-up
+BATTLES = (BattlesView.name,)  # ``only`` for the list of games
 _VIEWS: weakref.WeakKeyDictionary[EventSourcedApp, Catchup] = weakref.WeakKeyDictionary()
 _VIEWS_LOCK = threading.Lock()
 
@@ -135,22 +137,25 @@ def close_views(app: EventSourcedApp) -> None:
         views.close()
 
 
-def catch_up(app: EventSourcedApp, progress: Callable[[int], None] | None = None) -> int:
-    """Bring every view up to the end of ``app``'s log; the envelopes applied.
-    ``progress(n)`` hears of every ``n`` notifications read (see ``behind``)."""
-    return views_for(app).catch_up(app, progress=progress)
+def catch_up(app: EventSourcedApp, progress: Callable[[int], None] | None = None,
+             only: Collection[str] | None = None) -> int:
+    """Bring every view (those named in ``only``, when given) up to the end
+    of ``app``'s log; the envelopes applied. ``progress(n)`` hears of every
+    ``n`` notifications read (see ``behind``)."""
+    return views_for(app).catch_up(app, progress=progress, only=only)
 
 
-def behind(app: EventSourcedApp) -> int:
-    """About how many notifications the views have still to read: 0 when
-    they are up to date, the whole log the first time."""
-    return views_for(app).behind(app)
+def behind(app: EventSourcedApp, only: Collection[str] | None = None) -> int:
+    """About how many notifications the views (of ``only``) have still to
+    read: 0 when they are up to date, the whole log the first time."""
+    return views_for(app).behind(app, only)
 
 
 def battles(app: EventSourcedApp) -> list[BattleRow]:
-    """Every game of every ruleset, oldest first, with where each stands."""
+    """Every game of every ruleset, oldest first, with where each stands
+    (only this view is caught up: a listing does not wait for the others)."""
     views = views_for(app)
-    views.catch_up(app)
+    views.catch_up(app, only=BATTLES)
     with views.reading() as db:
         return _battles.battle_rows(db)
 
@@ -158,7 +163,7 @@ def battles(app: EventSourcedApp) -> list[BattleRow]:
 def audit(app: EventSourcedApp, battle_id: str) -> list[AuditLine]:
     """One line per event of battle ``battle_id`` (and of the adventurer
     streams its commands wrote), in append order, undos marked."""
-    views, stream = _ready(app, battle_id)
+    views, stream = _ready(app, battle_id, AUDIT)
     with views.reading() as db:
         lines = _audit.audit_lines(db, stream)
     if not lines:
@@ -166,9 +171,9 @@ def audit(app: EventSourcedApp, battle_id: str) -> list[AuditLine]:
     return lines
 
 
-def _ready(app: EventSourcedApp, battle_id: str) -> tuple[Catchup, str]:
+def _ready(app: EventSourcedApp, battle_id: str, only: Collection[str] | None = None) -> tuple[Catchup, str]:
     views = views_for(app)
-    views.catch_up(app)
+    views.catch_up(app, only=only)
     return views, str(app.ruleset(battle_id).game_stream(battle_id))  # type: ignore[attr-defined]  # a GameApp
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -97,6 +96,8 @@ def random_seed() -> int:
     """A seed drawn for a game set up without one: 63 random bits (too many
     to find by trying seeds against the rolls a log shows), remembered with a
     random salt of its own for the setup that takes it."""
+    import secrets  # only a setup without a seed draws one: no other command pays for it
+
     seed = secrets.randbelow(MAX_SEED + 1)
     with _LOCK:
         _DRAWN[seed] = secrets.token_hex(SALT_BYTES)

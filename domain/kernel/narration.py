@@ -97,17 +97,20 @@ class Narrator:
     from the one reading (SEAT-5): it is then named by its verb alone.
     ``secret_seed``: the reader is not the host and the game goes on, so
     the seed is shown as ``(hidden)`` wherever a line would say it
-    (``domain.kernel.fairness``)."""
+    (``domain.kernel.fairness``). ``spelled(event)``: a command's line as
+    given (``given``) where the caller has it already, or None."""
 
     def __init__(self, rs: Any, pack: Any, state: Any = None,
                  words: Callable[[str], str] | None = None,
-                 hidden: Callable[[Any, Any], bool] | None = None, *, secret_seed: bool = False) -> None:
+                 hidden: Callable[[Any, Any], bool] | None = None, *, secret_seed: bool = False,
+                 spelled: Callable[[CommandIssued], str | None] | None = None) -> None:
         self.rs = rs
         self.pack = pack
         self.state = state
         self.words = words
         self.hidden = hidden
         self.secret_seed = secret_seed
+        self.spelled = spelled
 
     def __call__(self, event: Any) -> str:
         """``event``'s line, then the state moves past it."""
@@ -121,7 +124,7 @@ class Narrator:
                                                                                           seed=_STAND_IN))
                 text = given(rs, stand_in).replace(str(_STAND_IN), fairness.HIDDEN)
             else:
-                text = given(rs, event)
+                text = (self.spelled(event) if self.spelled is not None else None) or given(rs, event)
             text += seed_words(event, commitment=self.secret_seed)
         elif isinstance(event, CommandUndone):
             words = self.words(event.command_id) if self.words is not None else LAST_COMMAND

@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar, Generic, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -33,6 +34,7 @@ from domain.kernel.errors import NotFound
 from domain.kernel.messages import Command, Event
 
 
+@lru_cache(maxsize=4096)  # every command asks for its game's stream: a SHA-1 each time was a tenth of it
 def stream_id(ruleset: str, kind: str, key: str) -> UUID:
     """The stream of aggregate ``kind`` named ``key`` in ``ruleset``.
 

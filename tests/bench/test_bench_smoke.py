@@ -29,6 +29,9 @@ FIGURES = (
     "play in memory: per command",
     "rk log (in-process)",
     "rk audit (in-process)",
+    "rk audit, first run (in-process)",
+    "rk battles (in-process)",
+    "memory: load a battle",
     "size: stored event JSON",
     "size: store file",
     "size: JSONL export",
@@ -50,7 +53,9 @@ def test_the_quick_benchmark_reports_every_figure_with_its_floor(tmp_path, capsy
         if r["floor"] != "-" and r["value"] != "-":
             assert r["ratio"] > 0, r
     goals = {g["figure"] for g in results["goals"]}
-    assert {"load, snapshots on", "process: rk status", "in-process command, median"} <= goals
+    assert {"load, snapshots on", "process: rk status", "process: rk status, in-process", "in-process command, median",
+            "play in memory: per command", "rk battles (in-process)", "rk log (in-process)",
+            "rk audit, first run (in-process)"} <= goals
     assert all(s["events"] >= 100 and s["commands"] > 0 for s in results["streams"])
     assert "time/throughput" in capsys.readouterr().out
 

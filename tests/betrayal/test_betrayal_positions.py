@@ -100,12 +100,12 @@ def test_a_position_without_its_adventurers_streams_is_refused_naming_them(clash
     assert "the game needs adventurer:Tarn, adventurer:Ysolda" in refused.reason
 
 
-def test_an_adventurer_this_store_holds_elsewhere_is_not_overwritten(rk):
+def test_an_adventurer_this_store_holds_elsewhere_is_not_overwritten(rk, tmp_path):
     rk("new", "betrayal", "--position", str(EXAMPLE))
     other = EXAMPLE.read_text().replace('battle_id = "lookout"', 'battle_id = "again"')
     other = other.replace("magicka = 3\ncooldown = 2\n", "magicka = 2\ncooldown = 2\n")  # Tarn's stream, edited
-    Path("again.toml").write_text(other)
-    refused = rk("new", "betrayal", "--position", "again.toml", code=1)
+    (tmp_path / "again.toml").write_text(other)
+    refused = rk("new", "betrayal", "--position", str(tmp_path / "again.toml"), code=1)
     assert "again.toml line" in refused.stderr and "this store holds that adventurer already" in refused.stderr
     assert "again" not in rk("battles").stdout
 

@@ -17,7 +17,7 @@ from . import events as ev
 from . import flow, hooks
 from .commands import ClearActive, Engage, Move, MoveToExplore, Resolve
 from .context import ACTIVE_SLOTS, ENEMY_DIE, ENEMY_DIE_FACES, MAX_TENACITY
-from .damage import heal_hero, hurt_foe, hurt_hero
+from .damage import heal_hero, strike
 from .decision import Decision
 from .heroes import available_dice, die_of, exhaust, gain_fatigue, lose_status, statuses
 from .hooks import EngagePool
@@ -267,16 +267,12 @@ def resolve(d: Decision, cmd: Resolve) -> None:
     pool = EngagePool()
     for i, rolled in enumerate(pending.dice):
         _resolve_die(d, hero_id, pending.form, target, rolled, i in cmd.skip, pool)
-    for strike in hooks.ENGAGE_STRIKE:  # the engage's Weapon (WEAPON-1, OVERTAX-2)
-        strike(d, hero_id, target, pool)
+    for weapon in hooks.ENGAGE_STRIKE:  # the engage's Weapon (WEAPON-1, OVERTAX-2)
+        weapon(d, hero_id, target, pool)
     hero = d.state.hero(hero_id)
     if target is not None and (pool.combat or pool.physical or pool.true):
         combat = pool.combat // 2 if Status.MAIM in statuses(hero) else pool.combat  # Maim
-        if isinstance(target, Hero):  # a Blind adventurer struck an ally
-            lost = hurt_hero(d, target.id, combat + pool.physical, true_damage=False, source=hero_id, rule="ENGAGE-8c")
-            lost += hurt_hero(d, target.id, pool.true, true_damage=True, source=hero_id, rule="ENGAGE-8c")
-        else:
-            lost = hurt_foe(d, target.id, combat + pool.physical, pool.true, source=hero_id, rule="ENGAGE-8c")
+        lost = strike(d, target, combat + pool.physical, pool.true, source=hero_id, rule="ENGAGE-8c")
         if lost and Status.STEALTH in statuses(d.state.hero(hero_id)):
             lose_status(d, hero_id, Status.STEALTH, "STATUS-1")
     end_engage(d, hero_id)

@@ -240,10 +240,12 @@ def _engages(d: Decision, hero) -> list[Engage]:
 
 
 def _possible_targets(d: Decision, hero) -> list:
-    """Enemies on the map; allies too for a Blind adventurer (facts: STATUS-1)."""
+    """Enemies on the map; adventurers and companions too for a Blind
+    adventurer (facts: STATUS-1)."""
     units = [f for f in d.state.foes if not f.defeated and f.pos is not None]
     if Status.BLIND in statuses(hero):
         units += [h for h in d.state.heroes if h.id != hero.id and not h.defeated and h.pos is not None]
+        units += [a for a in d.state.companions if not a.defeated and a.pos is not None]
     return units
 
 

@@ -9,6 +9,8 @@ from typing import Any
 
 import msgspec
 
+from ..struct_fields import struct_fields
+
 
 class Divergence(msgspec.Struct, frozen=True, kw_only=True):
     """Where a log and the rules part ways: the line, the command (its id
@@ -63,7 +65,7 @@ def describe_command(cmd: Any) -> str:
     """``Engage form=light target=e1``: the fields not at their default (for
     a command the ruleset cannot spell)."""
     parts = [type(cmd).__name__]
-    for f in msgspec.structs.fields(cmd):
+    for f in struct_fields(type(cmd)):
         value = getattr(cmd, f.name)
         if value == f.default:
             continue

@@ -149,6 +149,20 @@ class EventSourcedApp(Application[UUID]):
             return Factory(env)
         return super().construct_factory(env)
 
+    def construct_recorder(self) -> Any:  # the library's ApplicationRecorder
+        """The library's recorder; on SQLite it makes each row's stream id a
+        ``UUID`` once per run of rows of one stream, not once per row, and
+        reads a stream's rows without their stream id, which it was given (a
+        replay reads one stream: parsing 10,000 copies of one id cost a
+        sixth of a rebuild)."""
+        recorder: Any = super().construct_recorder()
+        convert = getattr(recorder, "convert_originator_id", None)
+        if type(recorder).__module__ == "eventsourcing.sqlite" and convert is not None:
+            recorder.convert_originator_id = _last_one_kept(convert)
+            if hasattr(recorder, "datastore") and hasattr(recorder, "events_table_name"):
+                recorder.select_events = _sqlite_select_events(recorder)
+        return recorder
+
     def construct_mapper(self) -> Mapper[UUID]:
         """A ``MsgspecMapper`` with the environment's compressor and cipher, if any."""
         return MsgspecMapper(
@@ -334,3 +348,50 @@ def projector(
         return state
 
     return project
+
+
+def _last_one_kept(convert: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``convert`` that answers again without converting when given the
+    same value as last time (the pair is replaced whole, so threads sharing
+    the recorder never see one value with another's answer)."""
+    last: list[tuple[Any, Any]] = [(None, None)]
+
+    def converted(value: str) -> Any:
+        given, answer = last[0]
+        if value != given:
+            answer = convert(value)
+            last[0] = (value, answer)
+        return answer
+
+    return converted
+
+
+def _sqlite_select_events(recorder: Any) -> Callable[..., list[StoredEvent]]:
+    """The SQLite recorder's ``select_events`` (the library's, 9.5.x) that
+    reads each row's version, topic and state only: every row of one
+    stream has the id it was asked for."""
+    select = f"SELECT originator_version, topic, state FROM {recorder.events_table_name} WHERE originator_id=? "
+    convert = recorder.convert_originator_id
+
+    def select_events(originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None,
+                      desc: bool = False, limit: int | None = None) -> list[StoredEvent]:
+        key = originator_id.hex if isinstance(originator_id, UUID) else originator_id
+        statement = select
+        params: list[Any] = [key]
+        if gt is not None:
+            statement += "AND originator_version>? "
+            params.append(gt)
+        if lte is not None:
+            statement += "AND originator_version<=? "
+            params.append(lte)
+        statement += "ORDER BY originator_version " + ("DESC " if desc else "ASC ")
+        if limit is not None:
+            statement += "LIMIT ? "
+            params.append(limit)
+        stream = convert(key)  # what the library makes of the id stored (the same text: it matched)
+        with recorder.datastore.transaction(commit=False) as c:
+            c.execute(statement, params)
+            return [StoredEvent(originator_id=stream, originator_version=version, topic=topic, state=state)
+                    for version, topic, state in c.fetchall()]
+
+    return select_events

@@ -37,18 +37,21 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, cast
+from uuid import UUID
 
 import psycopg
 from psycopg import errors as pg_errors
-from psycopg.sql import Identifier
+from psycopg.rows import tuple_row
+from psycopg.sql import SQL, Composed, Identifier
 
-from eventsourcing.persistence import DatabaseError, OperationalError, StoredEvent
+from eventsourcing.persistence import DatabaseError, InterfaceError, OperationalError, StoredEvent
 from eventsourcing.postgres import (
     PostgresAggregateRecorder,
     PostgresApplicationRecorder,
     PostgresDatastore,
     PostgresFactory,
 )
+from eventsourcing.utils import retry
 
 STATEMENT_TIMEOUT = "POSTGRES_STATEMENT_TIMEOUT"
 KEEPALIVES_IDLE = "POSTGRES_KEEPALIVES_IDLE"
@@ -249,11 +252,49 @@ class _CreatesSafely:
         return bool(row["missing"])
 
 
-class AggregateRecorder(_CreatesSafely, PostgresAggregateRecorder):
+class _LeanSelect:
+    """The library's ``select_events`` reading only what it does not know
+    already: not the stream id it was given (a ``uuid`` parsed from text
+    for every row), and in binary (``state`` comes as bytes, not as
+    escaped text to undo). A replay of 10,000 events spent more than half
+    its time there."""
+
+    datastore: Any
+    events_table_name: str
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def select_events(self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None,
+                      desc: bool = False, limit: int | None = None) -> Sequence[StoredEvent]:
+        select = SQL("SELECT originator_version, topic, state FROM {schema}.{table} WHERE originator_id = %s")
+        statement: Composed = select.format(schema=Identifier(self.datastore.schema),
+                                            table=Identifier(self.events_table_name))
+        params: list[Any] = [originator_id]
+        if gt is not None:
+            params.append(gt)
+            statement += SQL(" AND originator_version > %s")
+        if lte is not None:
+            params.append(lte)
+            statement += SQL(" AND originator_version <= %s")
+        statement += SQL(" ORDER BY originator_version DESC" if desc else " ORDER BY originator_version ASC")
+        if limit is not None:
+            params.append(limit)
+            statement += SQL(" LIMIT %s")
+        # The id each row would give back: a uuid column's as a UUID, a text one's as text.
+        if self.datastore.originator_id_type == "uuid":
+            stream: UUID | str = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
+        else:
+            stream = str(originator_id)
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+            curs.execute(statement, params, prepare=True, binary=True)
+            return [StoredEvent(originator_id=stream, originator_version=version, topic=topic, state=bytes(state))
+                    for version, topic, state in curs.fetchall()]
+
+
+class AggregateRecorder(_CreatesSafely, _LeanSelect, PostgresAggregateRecorder):
     pass
 
 
-class ApplicationRecorder(_CreatesSafely, PostgresApplicationRecorder):
+class ApplicationRecorder(_CreatesSafely, _LeanSelect, PostgresApplicationRecorder):
     def insert_batches(self, batches: Iterable[Sequence[StoredEvent]]) -> int | None:
         """Insert every batch in one transaction (lock, then at most ``CHUNK``
         rows per statement); returns the last notification id, or None if

@@ -27,6 +27,7 @@ from uuid import UUID
 from eventsourcing.persistence import Notification
 
 from domain.kernel.envelope import Envelope, is_state_topic
+from domain.kernel.messages import event_class
 
 PAGE = 500
 
@@ -38,6 +39,33 @@ def envelopes_in_append_order(app: Any, streams: Collection[UUID], page: int = P
         if is_state_topic(notification.topic):
             continue
         yield app.mapper.to_domain_event(notification)
+
+
+def headers_in_append_order(app: Any, streams: Collection[UUID], topics: Collection[str],
+                            page: int = PAGE) -> Iterator[tuple[int, str, Envelope | None]]:
+    """``(version, command id, envelope)`` for every event of ``streams`` in
+    append order, as ``envelopes_in_append_order`` reads them, but with the
+    envelope decoded only for an event stored under one of ``topics`` (None
+    for the others, whose fields are not read: a first pass over a long log
+    that looks for a few kinds of events need not decode the rest)."""
+    mapper = app.mapper
+    for notification in _notifications(app, list(streams), page):
+        topic = notification.topic
+        if is_state_topic(topic):
+            continue
+        if topic in topics or not _known(topic):  # an unknown topic: refused as the full read refuses it
+            envelope = mapper.to_domain_event(notification)
+            yield envelope.originator_version, envelope.command_id, envelope
+        else:
+            yield notification.originator_version, mapper.command_id_of(notification), None
+
+
+def _known(topic: str) -> bool:
+    try:
+        event_class(topic)
+    except KeyError:
+        return False
+    return True
 
 
 def _notifications(app: Any, streams: list[UUID], page: int) -> Iterator[Notification]:
@@ -69,6 +97,31 @@ def _popo(recorder: Any, streams: list[UUID]) -> Iterator[Notification]:
 
 
 def _sqlite(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notification]:
+    if len(streams) == 1:
+        return _sqlite_one(recorder, streams[0], page)
+    return _sqlite_merged(recorder, streams, page)
+
+
+def _sqlite_one(recorder: Any, stream: UUID, page: int) -> Iterator[Notification]:
+    # One stream's append order is its version order: the primary key's
+    # index gives each page in order, where ``ORDER BY rowid`` sorted the
+    # whole stream again for every page.
+    statement = (f"SELECT rowid, originator_version, topic, state FROM {recorder.events_table_name}"
+                 " WHERE originator_id = ? AND originator_version > ? ORDER BY originator_version LIMIT ?")
+    after = 0
+    while True:
+        with recorder.datastore.transaction(commit=False) as c:
+            c.execute(statement, [stream.hex, after, page])
+            rows = c.fetchall()
+        for row in rows:
+            yield Notification(id=row["rowid"], originator_id=stream, originator_version=row["originator_version"],
+                               topic=row["topic"], state=row["state"])
+        if len(rows) < page:
+            return
+        after = rows[-1]["originator_version"]
+
+
+def _sqlite_merged(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notification]:
     table = recorder.events_table_name
     ids = [s.hex for s in streams]  # the library stores UUIDs as 32 hex digits
     marks = ",".join("?" * len(ids))
@@ -93,14 +146,21 @@ def _postgres(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notific
 
     datastore = recorder.datastore
     ids: list[Any] = streams if datastore.originator_id_type == "uuid" else [str(s) for s in streams]
+    # One stream's append order is its version order, which the primary key
+    # gives in order; several streams are merged by notification id.
+    one = len(ids) == 1
+    where, key, value = (("originator_id = %s AND originator_version > %s ORDER BY originator_version",
+                          "originator_version", ids[0]) if one else
+                         ("originator_id = ANY(%s) AND notification_id > %s ORDER BY notification_id",
+                          "notification_id", ids))
     statement = SQL(
         "SELECT notification_id, originator_id, originator_version, topic, state FROM {schema}.{table}"
-        " WHERE originator_id = ANY(%s) AND notification_id > %s ORDER BY notification_id LIMIT %s"
+        " WHERE " + where + " LIMIT %s"
     ).format(schema=Identifier(datastore.schema), table=Identifier(recorder.events_table_name))
     after = 0
     while True:
         with datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(statement, [ids, after, page])
+            curs.execute(statement, [value, after, page])
             rows = curs.fetchall()
         for row in rows:
             yield Notification(id=row["notification_id"], originator_id=row["originator_id"],
@@ -108,7 +168,7 @@ def _postgres(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notific
                                state=bytes(row["state"]))
         if len(rows) < page:
             return
-        after = rows[-1]["notification_id"]
+        after = rows[-1][key]
 
 
 def _everything(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notification]:

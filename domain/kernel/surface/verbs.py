@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 
+from ..struct_fields import struct_fields
 from .kinds import Flag, Kind
 
 
@@ -122,7 +123,7 @@ class Verb:
         cls = cls or self.command
         if not (isinstance(cls, type) and issubclass(cls, msgspec.Struct)):
             return False if p.flag else msgspec.NODEFAULT
-        for f in msgspec.structs.fields(cls):
+        for f in struct_fields(cls):
             if f.name == p.name:
                 if f.default is not msgspec.NODEFAULT:
                     return f.default
