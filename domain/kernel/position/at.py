@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel.errors import NotFound
-from domain.kernel.position.document import Other, Position, write
+from domain.kernel.position.document import Other, Position, ruleset_of, write
 
 
 def position_of(app: Any, battle_id: str, version: int | None = None) -> Position:
@@ -37,6 +37,20 @@ def position_of(app: Any, battle_id: str, version: int | None = None) -> Positio
         if state is not None:
             others.append(Other(kind, name, stream, state))
     return Position(rs.name, game.state, tuple(others))
+
+
+def start(app: Any, text: str) -> Any:
+    """Start the game position ``text`` holds in ``app`` (a ``GameApp``),
+    under the ruleset and the name the position gives: the ``Result`` of
+    its setup. ``PositionRefused`` names the line and the reason, and
+    nothing is written."""
+    from domain.kernel import ruleset as registry
+    from domain.kernel.position.messages import StartFromPosition
+    from domain.kernel.position.rules import checked
+
+    rs = registry.load(ruleset_of(text))
+    battle_id = checked(rs, app.pack_of(rs), text).state.battle_id
+    return app.start(rs.name, StartFromPosition(position=text), battle_id=battle_id)
 
 
 def position_text(app: Any, battle_id: str, version: int | None = None) -> str:

@@ -117,6 +117,20 @@ def read(rs: Any, text: str) -> Position:
     return Position(rs.name, state, others)
 
 
+def ruleset_of(text: str) -> str:
+    """The ruleset a position's ``[position]`` table names."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        line, reason = _syntax(str(e))
+        raise PositionRefused(line, f"not TOML: {reason}") from None
+    header = doc.get("position")
+    found = header.get("ruleset") if isinstance(header, dict) else None
+    if not isinstance(found, str) or not found:
+        raise PositionRefused(None, "no [position] table naming its ruleset")
+    return found
+
+
 def _other(rs: Any, entry: Any, path: str) -> Other:
     if not isinstance(entry, dict):
         raise CodecError(path, "a table with kind, name and state")
