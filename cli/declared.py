@@ -292,8 +292,15 @@ class QueryCommand(_Declared):
         ask(session, self.surface, self.query, words)
 
 
+def _position_param() -> Any:
+    return TyperOption(param_decls=["--position"], metavar="FILE", show_default=False,
+                       help="Start the game from a position file (`rk position` writes one) instead:"
+                            " the other options are not taken.")
+
+
 class SetupCommand(_Declared):
-    """``rk new <setup> ...``: set a game up (its ruleset's one builder)."""
+    """``rk new <setup> ...``: set a game up (its ruleset's one builder), or
+    from a position file (``--position``)."""
 
     reads = False
 
@@ -303,7 +310,7 @@ class SetupCommand(_Declared):
         details = f"\n\n{setup.details}" if setup.details else ""
         params = [_shown(p, None) for p in setup.verb.params]
         super().__init__(setup.name, f"{setup.summary}{details}", setup.summary, None,
-                         params + _global_params(None))
+                         params + [_position_param()] + _global_params(None))
 
     def run(self, session: Any, words: list[str]) -> None:
         from .verbs import set_up
@@ -311,8 +318,29 @@ class SetupCommand(_Declared):
         set_up(session, self.surface, self.setup, words)
 
 
+class PositionCommand(_Declared):
+    """``rk new <ruleset> --position FILE``: a game of a ruleset that is no
+    setup's name, started from a position file."""
+
+    reads = False
+
+    def __init__(self, ruleset: str, title: str) -> None:
+        self.ruleset = ruleset
+        name = TyperOption(param_decls=["--name"], metavar="NAME", show_default=False,
+                           help="The game's name: the position's own (game.battle_id).")
+        super().__init__(ruleset, f"Start a {title} game from a position file (`rk position` writes one).",
+                         f"A {title} game from a position file.", None,
+                         [_position_param(), name] + _global_params(None))
+
+    def run(self, session: Any, words: list[str]) -> None:
+        from .verbs import from_position
+
+        from_position(session, self.ruleset, words)
+
+
 class SetupGroup(TyperGroup):
-    """``rk new``: one command per setup every ruleset declares."""
+    """``rk new``: one command per setup every ruleset declares, and one
+    per ruleset for a game from a position file."""
 
     def get_command(self, ctx: Context, cmd_name: str) -> Any:
         found = super().get_command(ctx, cmd_name)
@@ -321,11 +349,23 @@ class SetupGroup(TyperGroup):
         for surface, setup in setups():
             if setup.name == cmd_name:
                 return SetupCommand(surface, setup)
+        from domain.kernel import ruleset as registry
+
+        if cmd_name.partition("-")[0] in registry.names():
+            try:
+                rs = registry.load(cmd_name)
+            except LookupError:
+                return None
+            if rs.positioned is not None:
+                return PositionCommand(rs.name, rs.title)
         return None
 
     def list_commands(self, ctx: Context) -> list[str]:
+        from domain.kernel import ruleset as registry
+
         names = list(super().list_commands(ctx))
-        return names + sorted(setup.name for _, setup in setups() if setup.name not in names)
+        names += sorted(setup.name for _, setup in setups() if setup.name not in names)
+        return names + [rs.name for rs in registry.all_rulesets() if rs.positioned is not None and rs.name not in names]
 
 
 class RulesetsGroup(TyperGroup):

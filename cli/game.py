@@ -153,7 +153,8 @@ def narration(s: Session, result: Result, state: Any) -> list[str]:
     own header line is left out: the player just typed it), then those it
     wrote to the game's companion streams (a Betrayal delve's Delve); a
     setup's companion events follow the game's first line."""
-    from domain.kernel.narration import Narrator
+    from domain.kernel.narration import Narrator, placed
+    from domain.kernel.position.messages import PositionTaken
 
     rs = s.app.ruleset(result.battle.state.battle_id)
     pack = s.app.pack_for(rs, result.battle.state)
@@ -162,7 +163,8 @@ def narration(s: Session, result: Result, state: Any) -> list[str]:
     lines = [narrator(event) for event in result.events if not isinstance(event, CommandIssued)]
     state = narrator.state
     companions = {stream for _, stream in rs.companions(result.battle.state)}
-    written = [rs.describe_written(event, stream, state, pack)
+    from_position = any(isinstance(event, PositionTaken) for event in result.events)
+    written = [placed(rs, stream, state) if from_position else rs.describe_written(event, stream, state, pack)
                for stream, events in result.written if stream in companions for event in events]
     if setup:  # a setup's companions (a delve's map) come right after the game's own first line
         return lines[:1] + written + lines[1:]

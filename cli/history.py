@@ -12,7 +12,8 @@ from uuid import UUID
 from rich.text import Text
 
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
-from domain.kernel.narration import given
+from domain.kernel.narration import given, placed
+from domain.kernel.position.messages import PositionTaken
 from domain.kernel.stores.streams_order import envelopes_in_append_order, headers_in_append_order
 
 from . import pager
@@ -153,7 +154,10 @@ def _narrate_one(rs: Any, pack: Any, narrator: Any, written: dict[str, list[tupl
     if next_command != env.command_id:
         # the command's events in its companion streams (a delve's Delve) follow its own
         for kind, other in written.pop(env.command_id, ()):
-            yield kind, other, rs.describe_written(other.event, other.originator_id, narrator.state, pack)
+            if isinstance(env.event, PositionTaken):  # the other streams a position puts where it says
+                yield kind, other, placed(rs, other.originator_id, narrator.state)
+            else:
+                yield kind, other, rs.describe_written(other.event, other.originator_id, narrator.state, pack)
 
 
 def _companion_events(s: Session, rs: Any, scan: _Scan) -> dict[str, list[tuple[str, Any]]]:

@@ -169,6 +169,28 @@ def export(
     _run(ctx, portable.export, store, battle, json, output, sign, alone)
 
 
+@app.command(cls=GameCommand, rich_help_panel=LOGS)
+def position(
+    ctx: typer.Context,
+    output: Annotated[Optional[str], typer.Option(
+        "--output", "-o", metavar="FILE", help="Write to FILE instead of stdout.", show_default=False)] = None,
+    at: Annotated[Optional[int], typer.Option(
+        "--at", metavar="VERSION", min=1, max=MAX_VERSION,
+        help="The game as it stood at this event (the numbers `rk log` shows).", show_default=False)] = None,
+    battle: BattleId = None, store: Store = None, json: Json = False,
+) -> None:
+    """Write the game's position: a TOML file of where everything stands, any ruleset.
+
+    `rk new <ruleset> --position FILE` starts a game from it (a position written
+    by hand or edited too: a position the rules cannot hold is refused with its
+    line). The game keeps the position in its first event, so it undoes,
+    exports, imports and verifies as any other.
+    """
+    from . import positions
+
+    _run(ctx, positions.write, store, battle, json, output, at)
+
+
 @app.command("import", rich_help_panel=LOGS)
 def import_(
     ctx: typer.Context,

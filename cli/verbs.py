@@ -154,6 +154,8 @@ def set_up(s: Session, surface: Surface, setup: Setup, words: list[str]) -> None
 
     declared = _options([setup.verb])
     words = _globals(s, words, declared)
+    if "--position" not in declared and any(w.partition("=")[0] == "--position" for w in words):
+        return from_position(s, surface.ruleset, words)
     # the old spelling of --name, kept: `rk new clash --battle NAME`; and
     # --name where a setup takes the name as its argument (`rk new campaign NAME`)
     named, words = _pull(words, ("--battle", "-b") + (() if "--name" in declared else ("--name",)))
@@ -177,6 +179,26 @@ def set_up(s: Session, surface: Surface, setup: Setup, words: list[str]) -> None
     else:  # a game that is not a battle (a campaign) never becomes the current battle
         s.set_game(game_id)
     report(s, result, None, full=True)
+
+
+def from_position(s: Session, ruleset: str, words: list[str]) -> None:
+    """``rk new <ruleset or setup> --position FILE [--name NAME]``: the
+    game a position file holds (``cli.positions``)."""
+    from .positions import start
+
+    words = _globals(s, words, set())
+    file, words = _pull(words, ("--position",))
+    named, words = _pull(words, ("--name", "--battle", "-b"))
+    if file is None:
+        raise _usage(MalformedCommand("--position FILE is needed: the position file to start from"))
+    if words:
+        raise _usage(MalformedCommand(f"a game from a position takes no other words: {' '.join(words)}"))
+    start(s, ruleset, file, named)
+
+
+def _usage(e: MalformedCommand) -> MalformedCommand:
+    setattr(e, USAGE, True)
+    return e
 
 
 def _use_pack(s: Session, surface: Surface, given: str) -> None:

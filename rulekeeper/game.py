@@ -323,9 +323,14 @@ class Game:
         """The state digest now, as an exported log's header records it."""
         return self.now().digest()
 
-    # -- positions: `rk new --position` and `rk position` (issue 23, points 1-3)
-    # come from another branch; ``Rulekeeper.from_position`` and a
-    # ``Game.position(version)`` belong here once they are merged.
+    def position(self, version: int | None = None) -> str:
+        """The game's position file (TOML) now, or as it stood at
+        ``version``, as `rk position` writes it: ``Rulekeeper.from_position``
+        starts a game from it, in this store under another name (edit its
+        ``battle_id``) or in another store."""
+        from domain.kernel.position.at import position_text
+
+        return position_text(self._app, self.id, version)
 
     def _played(self, result: Result, before: Any, command: Command | None) -> Played:
         rs = self._app.ruleset(self.id)

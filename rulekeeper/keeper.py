@@ -132,8 +132,19 @@ class Rulekeeper:
 
         return Game(self.app, import_log(self.app, log))
 
-    # -- positions (issue 23, points 1-3): ``from_position(file)`` belongs here,
-    # beside ``new`` and ``load``, once `rk new --position` is merged.
+    def from_position(self, position: str | os.PathLike[str]) -> Game:
+        """A game started from a position file (a path, or the text of
+        one), as `rk new <ruleset> --position FILE` starts it: under the
+        ruleset and the name the position gives. A position the rules
+        cannot hold raises ``PositionRefused`` (a ``MalformedCommand``)
+        naming its line and why, and nothing is written."""
+        from domain.kernel.position.at import start
+
+        if isinstance(position, str) and "\n" in position:
+            text = position
+        else:
+            text = Path(position).read_text(encoding="utf-8")
+        return Game(self.app, start(self.app, text).battle.state.battle_id)
 
     # -- finding games -------------------------------------------------------------
 

@@ -66,8 +66,10 @@ class Given:
         """A game in hand (of this ``keeper``'s store)."""
         return Given(self.keeper, game)
 
-    # A position file (issue 23, points 1-3) will start one too: ``position(file)``
-    # belongs here, as ``Rulekeeper.from_position`` does, once it is merged.
+    def position(self, position: Any) -> Given:
+        """A new game started from a position file (a path or its text), as
+        ``Rulekeeper.from_position`` starts it."""
+        return Given(self.keeper, self.keeper.from_position(position))
 
     def after(self, *commands: Command | str) -> Given:
         """The game with ``commands`` given to it first (lines or commands,

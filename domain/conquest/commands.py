@@ -5,6 +5,7 @@ decision the state awaits (``state.turn``), except ``Surrender``."""
 from __future__ import annotations
 
 from domain.kernel.messages import Command
+from domain.kernel.position.messages import StartFromPosition
 
 
 class StartConquest(Command, frozen=True, kw_only=True):
@@ -144,7 +145,7 @@ class Surrender(Command, frozen=True, kw_only=True):
 
 
 ConquestCommand = (
-    StartConquest | ChooseArrival | PickArrivals | OrderStack | RollOff | ChooseFirstPlayer
+    StartConquest | StartFromPosition | ChooseArrival | PickArrivals | OrderStack | RollOff | ChooseFirstPlayer
     | DeclareAbility | DrawCard | ResolveDrawEvent | March | Charge | Volley | Clash
     | Withdraw | Reform | EndActivation | EndRound | Surrender
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from domain.kernel import commandlog
 from domain.kernel.messages import Event
+from domain.kernel.position import messages as position
 
 from .commands import ConquestCommand
 from .state import Character, ConquestState, Regiment
@@ -29,6 +30,13 @@ class CommandUndone(commandlog.CommandUndone, ConquestEvent, frozen=True, kw_onl
 
     TOPIC = "conquest.CommandUndone"
     restored: ConquestState
+
+
+class PositionTaken(position.PositionTaken, ConquestEvent, frozen=True, kw_only=True):
+    """A battle was set up from a position file: ``state`` as it stands."""
+
+    TOPIC = "conquest.PositionTaken"
+    state: ConquestState
 
 
 class BattleStarted(ConquestEvent, frozen=True, kw_only=True):

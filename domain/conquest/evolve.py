@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterable
 
 from msgspec.structs import replace
 
+from domain.kernel.position.messages import taken
+
 from . import events as ev
 from .state import Activation, ConquestState, Pick, Result, Side
 from .vocab import Action, Arrival, DrawEffect, Phase, Step, Use, Where
@@ -188,6 +190,7 @@ def _battle_ended(s: ConquestState, e: ev.BattleEnded) -> ConquestState:
 
 _APPLY: dict[type, Callable[..., ConquestState]] = {
     ev.BattleStarted: _started,
+    ev.PositionTaken: taken,
     ev.RoundStarted: _round,
     ev.PlayPassed: _passed,
     ev.ReinforcementsRolled: _rolled,

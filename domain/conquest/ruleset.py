@@ -15,7 +15,7 @@ from . import events as ev
 from . import narrate, rules
 from .catalog import Pack
 from .citations import cited_rule
-from .commands import ConquestCommand, StartConquest
+from .commands import ConquestCommand, StartConquest, StartFromPosition
 from .context import RulesContext, context_for
 from .decision import faces_at
 from .packs import parse_pack, starter_pack
@@ -37,7 +37,8 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
     undone = ev.CommandUndone
     snapshot_topic = "conquest.snapshot.Game"
     aggregates = ()
-    setup_commands = (StartConquest,)
+    setup_commands = (StartConquest, StartFromPosition)
+    positioned = ev.PositionTaken
 
     def pack(self) -> Pack:
         return starter_pack()
@@ -91,6 +92,12 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
 
     def cited_rule(self, event: Event) -> str:
         return cited_rule(event)
+
+    def check_position(self, state: ConquestState, others: Any, pack: Pack) -> list[Any]:
+        """Armies and entries, stands, Command Stacks, links (``position``)."""
+        from .position import flaws
+
+        return flaws(state, pack)
 
     def seats(self, state: ConquestState) -> tuple:
         return seats.seats(state)

@@ -43,6 +43,7 @@ from domain.kernel.commandlog import CommandIssued, Game, fold, game_types
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state, wrap
 from domain.kernel.errors import ConcurrencyError, MalformedCommand, NotFound, RuleViolation, RulekeeperError
 from domain.kernel.messages import Event
+from domain.kernel.position.messages import StartFromPosition
 from domain.kernel.ruleset import Aggregate, Outcome, Ruleset, Write
 
 INDEX_STREAM = uuid5(NAMESPACE_URL, "rulekeeper:index")
@@ -438,7 +439,10 @@ class GameApp(EventSourcedApp):
         if holder is not None:
             raise MalformedCommand(f"the name {battle_id!r} is taken by battle {_called(holder)}"
                                    + (" (deleted)" if holder.deleted else ""))
-        outcome = rs.decide(None, command, rs.setup_context(self.pack_of(rs), command))
+        if isinstance(command, StartFromPosition):
+            outcome = self._from_position(rs, command, battle_id)
+        else:
+            outcome = rs.decide(None, command, rs.setup_context(self.pack_of(rs), command))
         command_id = "c1"
         before = [self._write(rs, w, command_id) for w in prelude]
         written = [self._write(rs, w, command_id) for w in outcome.writes]
@@ -456,6 +460,31 @@ class GameApp(EventSourcedApp):
         assert game is not None
         self._remember(battle_id, game)
         return Result(command_id, events, game, _events_of(before + written))
+
+    def _from_position(self, rs: Ruleset, command: StartFromPosition, battle_id: str) -> Outcome:
+        """The outcome of a game set up from a position (``position.rules``),
+        refused if the position names another game than ``battle_id`` or
+        would put a stream of this store (an adventurer of another game)
+        somewhere else than it stands."""
+        from domain.kernel.position import rules as position_rules
+        from domain.kernel.position.document import GAME, refused
+
+        if rs.positioned is None:
+            raise MalformedCommand(f"{rs.title} games cannot start from a position")
+        outcome = position_rules.decide(rs, self.pack_of(rs), command)
+        state = outcome.events[0].state  # type: ignore[attr-defined]  # its PositionTaken
+        if state.battle_id != battle_id:
+            raise refused(command.position, f"{GAME}.battle_id",
+                          f"the position is of battle {state.battle_id!r}, not {battle_id!r}")
+        for i, write in enumerate(outcome.writes):
+            if self.events.last(write.stream) is None:
+                continue
+            now = self.state_of(rs.aggregate(write.kind), write.stream)
+            if now != write.events[0].restored:  # type: ignore[attr-defined]  # its aggregate's restored event
+                raise refused(command.position, f"streams[{i}].name",
+                              f"this store holds that {write.kind} already, as it stands elsewhere: start the"
+                              " position in another store (--store)")
+        return outcome
 
     def _append_registered(self, rs: Any, battle_id: str, registered: GameRegistered, command_id: str,
                            envelopes: list[Envelope]) -> None:
@@ -495,6 +524,8 @@ class GameApp(EventSourcedApp):
         (the append is at that version, so a write in between fails it too)."""
         rs = self.ruleset(battle_id)
         with self.deciding(battle_id, expected) as game:
+            if isinstance(command, StartFromPosition):
+                raise MalformedCommand(f"battle {battle_id} is already set up; start a new one with `rk new`")
             # The ruleset refuses a second setup with its own rule; the kernel
             # never lets one through, whatever a ruleset's decide says.
             outcome: Outcome = rs.decide(game.state, command, self._rules_context(rs, game.state, None, command))

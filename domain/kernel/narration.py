@@ -18,6 +18,7 @@ import msgspec
 
 from domain.kernel import fairness
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
+from domain.kernel.position.messages import PositionTaken
 
 UNDONE = "UNDO-1"  # undo the last command (RULES-COVERAGE.md: the kernel's own rule IDs)
 FORCED = "UNDO-2"  # past a command that revealed dice or a draw, with force
@@ -69,7 +70,23 @@ def line(rs: Any, pack: Any, event: Any, state: Any, words: str = LAST_COMMAND) 
         return given(rs, event) + seed_words(event)
     if isinstance(event, CommandUndone):
         return undone(event, words, state, rs)
+    if isinstance(event, PositionTaken):
+        return taken(rs, event)
     return rs.describe_event(event, state, pack)
+
+
+def taken(rs: Any, event: PositionTaken) -> str:
+    """The line of a game set up from a position: where it stands."""
+    at = rs.summary(event.state)
+    return f"Set up from a position: round {at.round}, {at.where}."
+
+
+def placed(rs: Any, stream: Any, state: Any) -> str:
+    """The line of another stream a position puts where it says (its
+    aggregate's restore event, which is no undo there): ``Ysolda, as the
+    position has it``."""
+    _, _, name = rs.position_streams(state).get(stream, "stream:").partition(":")
+    return f"{name or stream}, as the position has it"
 
 
 class Narrator:
@@ -113,6 +130,9 @@ class Narrator:
             words = self.words(event.command_id) if self.words is not None else LAST_COMMAND
             text = undone(event, words, state, rs)
             self.state = event.restored
+        elif isinstance(event, PositionTaken):
+            text = taken(rs, event)
+            self.state = rs.evolve(state, event)
         else:
             shown = fairness.hide_seed(event) if self.secret_seed else event
             text = rs.describe_event(shown, fairness.hide_seed(state) if self.secret_seed else state, self.pack)

@@ -161,6 +161,11 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
     ``group_kind``      what a game of it leads, exported with the games
                         ``grouped_games`` names as one group log
                         (``portable.group``; Betrayal's campaign: "campaign")
+    ``positioned``      its ``PositionTaken`` subclass (``domain.kernel.position``):
+                        its games start from position files; None when not
+    ``position_hexes``  the names of the fields of its states (and its other
+                        aggregates') that hold hexes, which a position
+                        file writes by their labels (``c4``), as players do
     ``package``         the package under ``domain/`` that registers it, when
                         that is not its name: a package may register further
                         rulesets named ``<package>-<kind>`` (Betrayal's
@@ -181,6 +186,8 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
     aggregates: ClassVar[tuple[Aggregate, ...]] = ()
     setup_commands: ClassVar[tuple[type, ...]] = ()
     package: ClassVar[str] = ""
+    positioned: ClassVar[type | None] = None
+    position_hexes: ClassVar[frozenset[str]] = frozenset()  # fields a position writes as hex labels (c4)
     battles: ClassVar[bool] = True  # its games are battles: listed as such, one of them the current battle
 
     @property
@@ -286,6 +293,16 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
         from the event alone (the default)."""
         return None
 
+    def check_position(self, state: State, others: Sequence[Any], pack: Pack) -> list[Any]:
+        """What the rules cannot hold in a position (a game in ``state``,
+        with ``others``, the other streams it needs, as
+        ``domain.kernel.position.document.Other``): a
+        ``domain.kernel.position.rules.Flaw`` for each, first found first
+        (HP over its maximum, a unit off the map, a die in two places, an
+        unknown content id). The kernel has checked the types, the pack and
+        the streams already. Pure; none by default."""
+        return []
+
     # -- read models ---------------------------------------------------------------
 
     def read_models(self) -> tuple[type, ...]:
@@ -320,8 +337,11 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
         """A command as a person would type it (``move c4``): its surface's
         grammar writes it, the same that reads it back (``placeholders``:
         faces the table types written ``F``)."""
+        from domain.kernel.position.messages import StartFromPosition
         from domain.kernel.surface import surface_of
 
+        if isinstance(command, StartFromPosition):
+            return f"new {self.name} --position FILE"
         return surface_of(self.name).grammar.spell(command, placeholders)
 
     def summary(self, state: State) -> Summary:
@@ -363,6 +383,11 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
         """The other streams that belong in the game's portable log, by id,
         each named ``kind:key`` (Betrayal: its party's adventurers)."""
         return {}
+
+    def position_streams(self, state: State) -> dict[UUID, str]:
+        """The other streams a position of a game in ``state`` holds, named
+        as ``related_streams`` names them: those by default."""
+        return self.related_streams(state)
 
     group_kind: ClassVar[str] = ""  # a game of this ruleset leads a group log ("campaign"); "" when none
 

@@ -19,6 +19,7 @@ from typing import ClassVar
 import msgspec
 
 from domain.kernel.messages import Command
+from domain.kernel.position.messages import StartFromPosition
 
 from .options import Options
 from .sheets import PcSheet
@@ -201,8 +202,8 @@ class TypeFaces(Command, frozen=True, kw_only=True):
     faces: tuple[int, ...]
 
 
-LabyrinthCommand = (StartLabyrinth | Move | SwapWeapons | UseStandbySkill | FullDefense | Escape | Pass
-                    | Attack | UseSkill | UseItem | EnemyAct | Hold | React | SpendFp | TypeFaces)
+LabyrinthCommand = (StartLabyrinth | StartFromPosition | Move | SwapWeapons | UseStandbySkill | FullDefense | Escape
+                    | Pass | Attack | UseSkill | UseItem | EnemyAct | Hold | React | SpendFp | TypeFaces)
 
 STANDBY_COMMANDS = (Move, SwapWeapons, UseStandbySkill, FullDefense, Escape, Pass)
 MAIN_COMMANDS = (Attack, UseSkill, UseItem, Pass, Hold)

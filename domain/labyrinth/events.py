@@ -14,6 +14,7 @@ from typing import ClassVar
 import msgspec
 
 from domain.kernel import commandlog
+from domain.kernel.position import messages as position
 
 from .commands import LabyrinthCommand
 from .event_base import ROLLED_SKIP, LabyrinthEvent, Picked, Rolled
@@ -43,6 +44,13 @@ class CommandIssued(commandlog.CommandIssued, LabyrinthEvent, frozen=True, kw_on
 class CommandUndone(commandlog.CommandUndone, LabyrinthEvent, frozen=True, kw_only=True):
     TOPIC = "labyrinth.CommandUndone"
     restored: LabyrinthState
+
+
+class PositionTaken(position.PositionTaken, LabyrinthEvent, frozen=True, kw_only=True):
+    """A battle was set up from a position file: ``state`` as it stands."""
+
+    TOPIC = "labyrinth.PositionTaken"
+    state: LabyrinthState
 
 
 class BattleStarted(LabyrinthEvent, frozen=True, kw_only=True):

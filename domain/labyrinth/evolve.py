@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable
 import msgspec
 from msgspec.structs import replace
 
+from domain.kernel.position.messages import taken
+
 from . import events as ev
 from .state import Answer, Combatant, Deferred, DelayedAttack, LabyrinthState, Question
 from .vocab import Ailment, Phase
@@ -159,6 +161,7 @@ def _drop(s: LabyrinthState, e: ev.DropRolled) -> LabyrinthState:
 
 _APPLY: dict[type, Callable[..., LabyrinthState]] = {
     ev.BattleStarted: _started,
+    ev.PositionTaken: taken,
     ev.TurnStarted: _turn_started,
     ev.AilmentRolled: lambda s, e: s,
     ev.TurnLost: _turn_lost,

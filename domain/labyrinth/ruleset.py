@@ -14,7 +14,7 @@ from . import events as ev
 from . import narrate, rules, seats
 from .catalog import Pack
 from .citations import cited_rule
-from .commands import LabyrinthCommand, StartLabyrinth
+from .commands import LabyrinthCommand, StartFromPosition, StartLabyrinth
 from .decision import RulesContext, faces_at, pick_at
 from .flow import waits_for
 from .state import LabyrinthState
@@ -35,7 +35,8 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
     undone = ev.CommandUndone
     snapshot_topic = "labyrinth.snapshot.Game"
     aggregates = ()
-    setup_commands = (StartLabyrinth,)
+    setup_commands = (StartLabyrinth, StartFromPosition)
+    positioned = ev.PositionTaken
 
     def pack(self) -> Pack:
         from .packs import starter_pack  # written alongside; imported only when a game needs it
@@ -104,6 +105,12 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
         where = (f"turn {state.turn} {state.phase.value}"
                  + (f", {waiting} to act" if waiting not in ("", "standby") else ""))
         return Summary(round=state.turn, where=where, who=party, setup=state.encounter)
+
+    def check_position(self, state: LabyrinthState, others: Any, pack: Pack) -> list[Any]:
+        """Content ids, HP and TP, places in the rows, the side's size (``position``)."""
+        from .position import flaws
+
+        return flaws(state, pack)
 
     def seats(self, state: LabyrinthState) -> tuple[Seat, ...]:
         return seats.seats(state)

@@ -85,7 +85,8 @@ def test_the_shell_completes_command_names_from_their_first_letters():
 
 def test_the_shell_completes_a_groups_commands_and_a_commands_options():
     complete = shell.Completer(app).matches
-    assert complete("new ", "") == ["campaign", "clash", "conquest", "delve", "dungeon", "labyrinth"]
+    assert complete("new ", "") == ["betrayal", "betrayal-campaign", "campaign", "clash", "conquest", "delve",
+                                    "dungeon", "labyrinth"]  # a ruleset's name: a game from a position file
     assert complete("rule MOVE-1 ", "--a") == ["--all"]
     assert complete("move ", "--") == ["--battle", "--explore", "--help", "--json", "--store"]
     assert complete("move ", "c") == []  # hexes are not guessed

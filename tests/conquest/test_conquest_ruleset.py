@@ -13,13 +13,14 @@ from domain.kernel.errors import NotFound, RuleViolation
 from domain.kernel.ruleset import Outcome, RandomCheck, load
 from conquest_harness import ARMIES, in_phase, of, start, when
 from domain.conquest.vocab import Phase, Step
+from domain.kernel.position.messages import StartFromPosition
 
 R = load("conquest")
 
 
 def test_the_ruleset_is_registered_with_its_contract():
     assert R.name == "conquest" and R.snapshot_topic == "conquest.snapshot.Game" and R.aggregates == ()
-    assert R.setup_commands == (StartConquest,) and R.game_kind == "battle"
+    assert R.setup_commands == (StartConquest, StartFromPosition) and R.game_kind == "battle"
     pack = R.pack()
     cmd = StartConquest(battle_id="k", scenario="border-clash", armies=ARMIES, seed=3)
     out = R.decide(None, cmd, R.setup_context(pack, cmd))

@@ -9,6 +9,7 @@ import msgspec
 
 from domain.kernel.hexes import Hex
 from domain.kernel.messages import Command
+from domain.kernel.position.messages import StartFromPosition
 
 from domain.betrayal.delve.deck import ItemDeck
 from domain.betrayal.vocab import BattleForm, Difficulty
@@ -268,6 +269,7 @@ class Retreat(Command, frozen=True, kw_only=True):
     """At the end of a round, the party retreats (RETREAT-1, ROUND-8c)."""
 
 
-BattleCommand = (StartClash | StartDungeon | StartDelve | Move | MoveToExplore | Explore | PlaceTile | Engage | Resolve
-                 | ClearActive | EndTurn | RollEnemyDice | NextRound | Retreat | UseRaceAbility | Defend | UseGear
-                 | UseClassAbility | TurnClassSheet | CompanionMove | CompanionEngage | EndCompanionTurn)
+BattleCommand = (StartClash | StartDungeon | StartDelve | StartFromPosition | Move | MoveToExplore | Explore | PlaceTile
+                 | Engage | Resolve | ClearActive | EndTurn | RollEnemyDice | NextRound | Retreat | UseRaceAbility
+                 | Defend | UseGear | UseClassAbility | TurnClassSheet | CompanionMove | CompanionEngage
+                 | EndCompanionTurn)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from domain.kernel import commandlog
 from domain.kernel.hexes import Hex
 from domain.kernel.messages import Event
+from domain.kernel.position import messages as position
 
 from domain.betrayal.vocab import BattleForm, Difficulty, Marker, Objective, Status
 
@@ -44,6 +45,13 @@ class CommandUndone(commandlog.CommandUndone, BattleEvent, frozen=True, kw_only=
 
     TOPIC = "betrayal.CommandUndone"
     restored: BattleState
+
+
+class PositionTaken(position.PositionTaken, BattleEvent, frozen=True, kw_only=True):
+    """A battle was set up from a position file: ``state`` as it stands."""
+
+    TOPIC = "betrayal.PositionTaken"
+    state: BattleState
 
 
 # --- setup (CLASH-*) ---------------------------------------------------------

@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterable
 
 from msgspec.structs import replace
 
+from domain.kernel.position.messages import taken
+
 from . import events as ev
 from .abilities import class_evolve
 from .companions import evolve as companion_evolve
@@ -275,6 +277,7 @@ def _defense_chosen(s: BattleState, e: ev.DefenseChosen) -> BattleState:
 
 _APPLY: dict[type, Callable] = {
     ev.BattleStarted: _started,
+    ev.PositionTaken: taken,
     ev.CommandIssued: _issued,
     ev.CommandUndone: _undone,
     ev.CachePlaced: _cache,

@@ -9,7 +9,7 @@ member's result to that adventurer's stream (CLEANUP-3b, CLEANUP-4c).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -29,7 +29,7 @@ from domain.betrayal.vocab import DELVE_OBJECTIVES
 from . import seats
 from . import events as ev
 from .citations import cited_rule
-from .commands import BattleCommand, StartClash, StartDelve, StartDungeon
+from .commands import BattleCommand, StartClash, StartDelve, StartDungeon, StartFromPosition
 from .context import RulesContext, context_for
 from .evolve import evolve, replay
 from .narrate import describe
@@ -85,7 +85,9 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
     undone = ev.CommandUndone
     snapshot_topic = "betrayal.snapshot.Battle"
     aggregates = (ADVENTURERS, DELVES)
-    setup_commands = (StartClash, StartDelve)  # StartDungeon is a StartClash
+    setup_commands = (StartClash, StartDelve, StartFromPosition)  # StartDungeon is a StartClash
+    positioned = ev.PositionTaken
+    position_hexes = frozenset({"pos", "hex", "origin", "spent", "start_positions"})
 
     def pack(self) -> Pack:
         return starter_pack()
@@ -202,6 +204,12 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
 
     def actor(self, state: BattleState, command: Any) -> str | None:
         return seats.actor(state, command)
+
+    def check_position(self, state: BattleState, others: Sequence[Any], pack: Pack) -> list[Any]:
+        """Content ids, HP, places on the board, dice and skyshards (``position``)."""
+        from .position import flaws
+
+        return flaws(state, others, pack)
 
     def read_models(self) -> tuple[type, ...]:
         """The cooldown track, the enemy pool, the skyshards, the adventurers

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from domain.kernel.messages import Command
+from domain.kernel.position.messages import StartFromPosition
 
 from domain.betrayal.vocab import Difficulty
 
@@ -144,6 +145,6 @@ class ReplenishItem(ItemCommand, frozen=True, kw_only=True):
     """Turn an expended Potion upright at an alchemy station (EXPEND-3)."""
 
 
-CampaignCommand = (StartCampaign | Recruit | Enlist | GainRewards | Advance | Untrain | EndRewards | TrainLine
-                   | Rest | Promote | EndSession | GainItem | ReadyItem | StowItem | DiscardItem | UseItem
-                   | ReplenishItem)
+CampaignCommand = (StartCampaign | StartFromPosition | Recruit | Enlist | GainRewards | Advance | Untrain
+                   | EndRewards | TrainLine | Rest | Promote | EndSession | GainItem | ReadyItem | StowItem
+                   | DiscardItem | UseItem | ReplenishItem)

@@ -18,6 +18,7 @@ from msgspec.structs import replace
 
 from domain.kernel import commandlog
 from domain.kernel.messages import Event
+from domain.kernel.position import messages as position
 
 from domain.betrayal.adventurer.state import AdventurerState
 from domain.betrayal.packs.catalog import Pack
@@ -163,6 +164,13 @@ class SessionEnded(CampaignEvent, frozen=True, kw_only=True):
     session: int
 
 
+class CampaignPositionTaken(position.PositionTaken, CampaignEvent, frozen=True, kw_only=True):
+    """A campaign was set up from a position file: ``state`` as it stands."""
+
+    TOPIC = "betrayal.CampaignPositionTaken"
+    state: CampaignState
+
+
 class CampaignIssued(commandlog.CommandIssued, CampaignEvent, frozen=True, kw_only=True):
     """A campaign command was accepted (the kernel's command log)."""
 
@@ -179,6 +187,8 @@ class CampaignUndone(commandlog.CommandUndone, CampaignEvent, frozen=True, kw_on
 
 def evolve_campaign(state: CampaignState | None, event: Event) -> CampaignState:
     """The campaign after ``event``. Pure; never validates."""
+    if isinstance(event, CampaignPositionTaken):
+        return event.state
     if isinstance(event, CampaignStarted):
         return CampaignState(battle_id=event.campaign_id, rules_version=event.rules_version,
                              pack_id=event.pack_id, pack_hash=event.pack_hash, difficulty=event.difficulty,

@@ -43,7 +43,9 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
     undone = cp.CampaignUndone
     snapshot_topic = "betrayal.snapshot.Campaign"
     aggregates = (ADVENTURERS,)
-    setup_commands = (cc.StartCampaign,)
+    setup_commands = (cc.StartCampaign, cc.StartFromPosition)
+    positioned = cp.CampaignPositionTaken
+    position_hexes = BETRAYAL.position_hexes
     battles = False  # `rk campaign list` lists campaigns; `rk battles` the battles
     group_kind = "campaign"  # `rk export --campaign NAME`: the campaign with its battles, one log
 
@@ -110,6 +112,16 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
         if sep and rule and rule.replace("-", "").isalnum() and rule.isupper():
             return f"{rule}: {member.name} {rest}"
         return f"{member.name} {text}"
+
+    def check_position(self, state: cp.CampaignState, others: Any, pack: Pack) -> list[Any]:
+        """The party's adventurers: race, dice and HP (``battle.position``)."""
+        from domain.betrayal.battle.position import adventurer_flaws
+
+        return adventurer_flaws(others, pack)
+
+    def position_streams(self, state: cp.CampaignState) -> dict[UUID, str]:
+        """A campaign's position holds its party's adventurers."""
+        return {UUID(m.adventurer_id): f"{ADVENTURERS.kind}:{m.name}" for m in state.party}
 
     def cited_rule(self, event: Event) -> str:
         return words.cited_rule(event) or BETRAYAL.cited_rule(event)

@@ -16,6 +16,7 @@ from domain.kernel.commandlog import CommandIssued, CommandUndone
 from domain.kernel.portable.diff import Divergence, Found, Label, divergence
 from domain.kernel.portable.reader import Entry
 from domain.kernel.portable.undo import check_restored
+from domain.kernel.position.messages import StartFromPosition
 from domain.kernel.ruleset import Problem, Ruleset
 
 if TYPE_CHECKING:
@@ -50,7 +51,11 @@ class OtherStreams:
                   if name != rs.game_kind}
         label = label_of(issued)
         try:
-            problem = rs.check_setup(issued.command, by_stream, states, self.pack)
+            if isinstance(issued.command, StartFromPosition):
+                # what a position puts in other streams is its command's writes, re-decided with it
+                problem = Problem("no lines before a position's setup", f"{len(prelude)}") if prelude else None
+            else:
+                problem = rs.check_setup(issued.command, by_stream, states, self.pack)
         except Exception as e:  # noqa: BLE001 - forged events may break a check
             problem = Problem("a setup the rules can check", repr(e))
         if problem is not None:

@@ -24,6 +24,8 @@ from domain.kernel.portable.diff import (
     unequal,
 )
 from domain.kernel.portable.reader import Entry
+from domain.kernel.position import rules as position_rules
+from domain.kernel.position.messages import StartFromPosition
 from domain.kernel.ruleset import Outcome, Ruleset, rules_context
 
 
@@ -82,6 +84,12 @@ class Referee:
             if step.before is None:
                 if not isinstance(cmd, self.rs.setup_commands):
                     return divergence(line, label, "LOG", "a setup command first", self.spell(cmd))
+            if isinstance(cmd, StartFromPosition):
+                if step.before is not None:
+                    return divergence(line, label, "LOG", "a command of a game already set up", "a second setup")
+                produced = position_rules.decide(self.rs, self.pack, cmd)  # the position re-read and re-checked
+                return self._compare(issued, label, state, produced, step)
+            if step.before is None:
                 ctx = self.rs.setup_context(self.pack, cmd)
             else:
                 ctx = rules_context(self.rs, self.pack, state, self.companion, cmd)

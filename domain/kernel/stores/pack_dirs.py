@@ -31,16 +31,25 @@ def locate(given: str, root: str | None = None) -> Path:
     """The folder ``--pack`` names: a path (it holds a ``/`` or is a folder
     here), else a pack's name under ``$RULEKEEPER_HOME/packs``."""
     path = Path(os.path.expanduser(given))
-    if "/" in given or os.sep in given or path.is_dir():
-        if not path.is_dir():
+    if "/" in given or os.sep in given or _is_dir(path):
+        if not _is_dir(path):
             raise MalformedCommand(f"--pack {given}: no such folder")
         return path
     named = packs_home(root) / given
-    if not named.is_dir() or given.startswith("."):
+    if not _is_dir(named) or given.startswith("."):
         there = sorted(p.name for p in _folders(packs_home(root)))
         raise MalformedCommand(f"--pack {given}: no folder {named}; "
                                + (f"the packs there: {', '.join(there)}" if there else "no packs are there"))
     return named
+
+
+def _is_dir(path: Path) -> bool:
+    """Whether ``path`` is a folder; a name the system cannot even look up
+    (too long) is none."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def read(folder: Path) -> dict[str, bytes]:
