@@ -72,7 +72,7 @@ _WAITS = {
 }
 
 
-class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
+class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.BattleEvent]):
     """The Elder Scrolls: Betrayal of the Second Era: clash battles and the
     adventurers who fight them."""
 
@@ -135,7 +135,7 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
         return ctx.with_delve(companions.get(DELVES.kind))
 
     # The pure function itself, not a method around it: replay calls it per event.
-    evolve = staticmethod(evolve)  # type: ignore[assignment]
+    evolve = staticmethod(evolve)
 
     def decide(self, state: BattleState | None, command: BattleCommand, ctx: RulesContext) -> Outcome:
         from .rules import decision  # the engine, imported when a command is decided: reads never pay for it
@@ -226,9 +226,9 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
             streams[stream] = f"{kind}:{state.battle_id}"
         return streams
 
-    def check_setup(self, command: StartClash, prelude: dict[UUID, list[Event]], before: dict[UUID, object],
+    def check_setup(self, command: BattleCommand, prelude: dict[UUID, list[Event]], before: dict[UUID, object],
                     pack: Pack) -> Problem | None:
-        """Each adventurer created for the clash is what ``adventurer.create``
+        """Each adventurer created for the battle is what ``adventurer.create``
         gives for its own name, race and lines (no stat of its own making),
         and each party member joins as ``adventurer.member`` makes it from
         the adventurer as stored (no stat carried in but its own)."""
@@ -242,6 +242,8 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
                 if problem:
                     return problem
                 states[stream] = event.state
+        if not isinstance(command, (StartClash, StartDelve)):
+            return Problem("a setup command (a clash, a dungeon or a delve)", type(command).__name__)
         for m in command.party:
             try:
                 state = states.get(UUID(m.adventurer_id))

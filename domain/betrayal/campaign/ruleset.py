@@ -28,7 +28,7 @@ from . import narrate as words
 from .game import CampaignContext
 
 
-class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignContext, Pack]):
+class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignContext, Pack, cp.CampaignEvent]):
     """The campaign of Betrayal of the Second Era: the party between battles."""
 
     name = "betrayal-campaign"
