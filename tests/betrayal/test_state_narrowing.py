@@ -6,7 +6,9 @@ import pytest
 from msgspec.structs import replace
 from scenario import Scenario
 
-from domain.kernel.errors import InternalError, RulekeeperError
+from domain.betrayal.battle.commands import EndTurn
+from domain.betrayal.battle.ruleset import BETRAYAL
+from domain.kernel.errors import InternalError, MalformedCommand, RulekeeperError
 
 
 def test_what_waits_in_a_phase_is_read_where_it_is_set():
@@ -29,3 +31,8 @@ def test_an_adventurer_off_the_map_has_no_hex_to_read():
     hero = replace(Scenario.clash().state.heroes[0], pos=None, defeated=True)
     with pytest.raises(InternalError, match="not on the map"):
         hero.at
+
+
+def test_a_setup_context_is_asked_for_a_setup_command_only():
+    with pytest.raises(MalformedCommand, match="does not set up a battle"):
+        BETRAYAL.setup_context(BETRAYAL.pack(), EndTurn())
