@@ -17,11 +17,11 @@ from . import events as ev
 from . import flow, hooks
 from .commands import ClearActive, Engage, Move, MoveToExplore, Resolve
 from .context import ACTIVE_SLOTS, ENEMY_DIE, ENEMY_DIE_FACES, MAX_TENACITY
-from .damage import heal_hero, hurt_foe, hurt_hero
+from .damage import heal_hero, strike
 from .decision import Decision
 from .heroes import available_dice, die_of, exhaust, gain_fatigue, lose_status, statuses
 from .hooks import EngagePool
-from .reach import check_target, find_unit, occupied
+from .reach import Target, check_target, find_unit, occupied
 from .state import MOVES_PER_TURN, ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark  # noqa: F401 (MOVES_PER_TURN: rules.py reads it here)
 
 WEAPON_FORMS = (BattleForm.LIGHT, BattleForm.HEAVY, BattleForm.RANGED)
@@ -267,16 +267,12 @@ def resolve(d: Decision, cmd: Resolve) -> None:
     pool = EngagePool()
     for i, rolled in enumerate(pending.dice):
         _resolve_die(d, hero_id, pending.form, target, rolled, i in cmd.skip, pool)
-    for strike in hooks.ENGAGE_STRIKE:  # the engage's Weapon (WEAPON-1, OVERTAX-2)
-        strike(d, hero_id, target, pool)
+    for weapon in hooks.ENGAGE_STRIKE:  # the engage's Weapon (WEAPON-1, OVERTAX-2)
+        weapon(d, hero_id, target, pool)
     hero = d.state.hero(hero_id)
     if target is not None and (pool.combat or pool.physical or pool.true):
         combat = pool.combat // 2 if Status.MAIM in statuses(hero) else pool.combat  # Maim
-        if isinstance(target, Hero):  # a Blind adventurer struck an ally
-            lost = hurt_hero(d, target.id, combat + pool.physical, true_damage=False, source=hero_id, rule="ENGAGE-8c")
-            lost += hurt_hero(d, target.id, pool.true, true_damage=True, source=hero_id, rule="ENGAGE-8c")
-        else:
-            lost = hurt_foe(d, target.id, combat + pool.physical, pool.true, source=hero_id, rule="ENGAGE-8c")
+        lost = strike(d, target, combat + pool.physical, pool.true, source=hero_id, rule="ENGAGE-8c")
         if lost and Status.STEALTH in statuses(d.state.hero(hero_id)):
             lose_status(d, hero_id, Status.STEALTH, "STATUS-1")
     end_engage(d, hero_id)
@@ -296,7 +292,7 @@ def _tenacity_face(die: SkillDie) -> int:
     return next((i for i, f in enumerate(die.faces) if f.tenacity), -1)
 
 
-def _resolve_die(d: Decision, hero_id: str, form: BattleForm, target: Foe | Hero | None,
+def _resolve_die(d: Decision, hero_id: str, form: BattleForm, target: Target | None,
                  rolled: Rolled, skip: bool, pool: EngagePool) -> None:
     if rolled.die == ENEMY_DIE:  # RACE-NORD: a free enemy Combat die deals its damage, then goes back to the supply
         if not skip and target is not None and form in WEAPON_FORMS:
@@ -362,7 +358,7 @@ def _to_active(d: Decision, hero_id: str, rolled: Rolled, amount: int, rule: str
     d.emit(ev.ActiveChanged(hero=hero_id, active=hero.active + (die,), rule=rule))
 
 
-def _place_status(d: Decision, hero_id: str, target: Foe | Hero | None, rolled: Rolled, face: Face) -> None:
+def _place_status(d: Decision, hero_id: str, target: Target | None, rolled: Rolled, face: Face) -> None:
     """STATUS-1: the die goes on the target; one of each status at a time
     (STATUS-7); quest units take none from adventurers (STATUS-3)."""
     foe = d.state.foe(target.id) if isinstance(target, Foe) else None
@@ -376,7 +372,7 @@ def _place_status(d: Decision, hero_id: str, target: Foe | Hero | None, rolled: 
         d.emit(ev.StatusPlaced(foe=foe.id, mark=StatusMark(face.placed, hero_id, rolled.uid)))
 
 
-def _apply_effect(d: Decision, hero_id: str, target: Foe | Hero | None, face: Face, pool: EngagePool) -> bool:
+def _apply_effect(d: Decision, hero_id: str, target: Target | None, face: Face, pool: EngagePool) -> bool:
     """Instant or drained effects; False when it cannot resolve."""
     if face.effect is Effect.DAMAGE:
         if target is None:

@@ -9,9 +9,11 @@ from domain.betrayal.vocab import Status
 
 from . import events as ev
 from . import hooks
+from .companions.damage import hurt_ally
+from .companions.state import Ally
 from .decision import Decision
 from .heroes import die_of, empty_active, exhaust, gain_fatigue, ward
-from .state import ActiveDie, DieKind, Hero
+from .state import ActiveDie, DieKind, Foe, Hero
 
 
 def choose_blocks(active: tuple[ActiveDie, ...], damage: int) -> tuple[int, ...]:
@@ -97,6 +99,22 @@ def warding(d: Decision, hero: Hero) -> int:
 def left_after_ward(d: Decision, hero: Hero, amount: int) -> int:
     """Damage left of ``amount`` once ``warding`` prevented its part."""
     return amount - min(amount, warding(d, hero))
+
+
+def strike(d: Decision, target: Foe | Hero | Ally, physical: int, true_amount: int, *, source: str,
+           rule: str) -> int:
+    """An adventurer's pooled engage damage to its target, whoever it is (a
+    Blind adventurer may strike an ally, facts: STATUS-1); the HP it took.
+    An enemy's Defense prevents once (``hurt_foe``); an adventurer defends
+    its physical and true parts as damage taken; a companion chip has no
+    Defense, so the pool lands whole, as one instance (facts: ENGAGE-8c,
+    adventurer damage to companions is pooled)."""
+    if isinstance(target, Hero):
+        lost = hurt_hero(d, target.id, physical, true_damage=False, source=source, rule=rule)
+        return lost + hurt_hero(d, target.id, true_amount, true_damage=True, source=source, rule=rule)
+    if isinstance(target, Ally):
+        return hurt_ally(d, target.id, physical + true_amount, true_damage=physical == 0, source=source, rule=rule)
+    return hurt_foe(d, target.id, physical, true_amount, source=source, rule=rule)
 
 
 def defeat_hero(d: Decision, hero_id: str) -> None:

@@ -26,6 +26,7 @@ from domain.kernel.hexes import Hex
 
 from .commands import Engage
 from .decision import Decision
+from .companions.state import Ally
 from .state import Foe, Hero
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -159,7 +160,7 @@ FREE_ENGAGE: HookPoint[Callable[[Decision, str], bool]] = HookPoint(
     "An Engage from the second on was declared: returns True when the ability makes it free of"
     " ENGAGE-4's fatigue, spending what it spends (CLASS-1); the later layers then do not run.")
 
-ENGAGE_STRIKE: HookPoint[Callable[[Decision, str, Foe | Hero | None, EngagePool], None]] = HookPoint(
+ENGAGE_STRIKE: HookPoint[Callable[[Decision, str, Foe | Hero | Ally | None, EngagePool], None]] = HookPoint(
     "engage-strike",
     "An engage's dice are resolved (hero id, target, pool): adds to its pooled damage before it is"
     " applied, or acts otherwise (the wielded Weapon: WEAPON-1, OVERTAX-2).")

@@ -10,9 +10,12 @@ from domain.kernel.hexes import Hex, distance
 
 from domain.betrayal.vocab import BattleForm, Status
 
+from .companions.state import Ally
 from .decision import Decision
 from .heroes import statuses
 from .state import Foe, Hero
+
+Target = Foe | Hero | Ally  # whom an engage may strike: an ally only when Blind (facts: STATUS-1)
 
 
 def occupied(d: Decision) -> set[Hex]:
@@ -57,10 +60,11 @@ def _stealth_blocks(d: Decision, hero: Hero, foe: Foe) -> bool:
     return not (mine and theirs and distance(mine, theirs) == 1)
 
 
-def check_target(d: Decision, hero: Hero, form: BattleForm, target_id: str) -> Foe | Hero:
+def check_target(d: Decision, hero: Hero, form: BattleForm, target_id: str) -> Target:
     """ENGAGE-6: exactly one target, an enemy on the map, in range and sight.
     A Blind adventurer treats every unit as opposing and may target only the
-    strongest adjacent unit, which may be an ally (facts: STATUS-1)."""
+    strongest adjacent unit, which may be an adventurer or a companion
+    (facts: STATUS-1)."""
     blind = Status.BLIND in statuses(hero)
     unit = find_unit(d, target_id, allies=blind and target_id != hero.id)
     if unit.defeated or unit.pos is None:
@@ -73,7 +77,7 @@ def check_target(d: Decision, hero: Hero, form: BattleForm, target_id: str) -> F
         raise RuleViolation("STATUS-1", f"{target_id} is in Stealth: "
                                         "only units adjacent to it when the turn began may target it")
     if blind:
-        units: tuple[Hero | Foe, ...] = (*d.state.heroes, *d.state.foes)
+        units: tuple[Target, ...] = (*d.state.heroes, *d.state.foes, *d.state.companions)
         near = [u for u in units if u.id != hero.id and not u.defeated and u.pos and distance(u.pos, hero.at) == 1]
         best = max((u.hp for u in near), default=None)
         if distance(unit.pos, hero.at) != 1 or unit.hp != best:
@@ -81,14 +85,15 @@ def check_target(d: Decision, hero: Hero, form: BattleForm, target_id: str) -> F
     return unit
 
 
-def find_unit(d: Decision, unit_id: str, *, allies: bool) -> Foe | Hero:
-    """The enemy ``unit_id`` or, with ``allies``, an adventurer of that id;
-    MalformedCommand when there is none."""
+def find_unit(d: Decision, unit_id: str, *, allies: bool) -> Target:
+    """The enemy ``unit_id`` or, with ``allies``, an adventurer or companion
+    of that id; MalformedCommand when there is none."""
     for foe in d.state.foes:
         if foe.id == unit_id:
             return foe
     if allies:
-        for other in d.state.heroes:
+        others: tuple[Hero | Ally, ...] = (*d.state.heroes, *d.state.companions)
+        for other in others:
             if other.id == unit_id:
                 return other
     raise MalformedCommand(f"no enemy {unit_id!r} in this battle")

@@ -47,8 +47,8 @@ from .events import BattleEvent
 from .evolve import evolve, replay
 from .heroes import available_dice, die_of, statuses
 from .items import use as item_use, wards as item_wards  # noqa: F401 (item_wards: imported for its hook)
-from .reach import check_target, occupied
-from .state import BattleState, Foe, Hero, Phase
+from .reach import Target, check_target, occupied
+from .state import BattleState, Hero, Phase
 
 __all__ = ["decide", "evolve", "replay", "legal_commands"]
 
@@ -242,11 +242,13 @@ def _engages(d: Decision, hero) -> list[Engage]:
     return out
 
 
-def _possible_targets(d: Decision, hero: Hero) -> list[Foe | Hero]:
-    """Enemies on the map; allies too for a Blind adventurer (facts: STATUS-1)."""
-    units: list[Foe | Hero] = [f for f in d.state.foes if not f.defeated and f.pos is not None]
+def _possible_targets(d: Decision, hero: Hero) -> list[Target]:
+    """Enemies on the map; adventurers and companions too for a Blind
+    adventurer (facts: STATUS-1)."""
+    units: list[Target] = [f for f in d.state.foes if not f.defeated and f.pos is not None]
     if Status.BLIND in statuses(hero):
         units += [h for h in d.state.heroes if h.id != hero.id and not h.defeated and h.pos is not None]
+        units += [a for a in d.state.companions if not a.defeated and a.pos is not None]
     return units
 
 

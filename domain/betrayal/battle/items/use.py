@@ -47,11 +47,11 @@ from ..abilities.race import reveler_dice
 from ..choices import check_positions
 from ..commands import BattleCommand, Defend, Engage, UseGear
 from ..context import ENEMY_DIE, ENEMY_DIE_FACES, MAX_TENACITY
-from ..damage import heal_hero, hurt_foe, hurt_hero, left_after_ward
+from ..damage import heal_hero, left_after_ward, strike
 from ..decision import Decision
 from ..heroes import lose_status, statuses
 from ..hooks import EngageExtra, EngagePool
-from ..reach import occupied
+from ..reach import Target, find_unit, occupied
 from ..state import ActiveDie, Foe, Hero, Phase, Rolled, StatusMark
 from .evolve import ENCHANT_RULE, engage_mark
 from .wards import attached_to, tile_key
@@ -404,7 +404,7 @@ def weapon_declaring(d: Decision, hero: Hero, cmd: Engage) -> EngageExtra:
                        declared=lambda: wield(d, hero.id, weapon, cmd.overtax))
 
 
-def weapon_strike(d: Decision, hero_id: str, target: Foe | Hero | None, pool: EngagePool) -> None:
+def weapon_strike(d: Decision, hero_id: str, target: Target | None, pool: EngagePool) -> None:
     """Resolve the wielded Weapon's effects into the engage (its basic
     effect, and its Overtax if triggered): damage joins ``pool``, a status
     goes on the target, a block onto an active die, the rest on the user."""
@@ -434,19 +434,14 @@ def weapon_alone(d: Decision, hero_id: str, target_id: str | None) -> None:
     optional): its damage is the engage's one instance."""
     if not d.state.hero(hero_id).wielding:
         return
-    target: Foe | Hero | None = None
+    target: Target | None = None
     if target_id is not None:
-        units: tuple[Foe | Hero, ...] = (*d.state.foes, *d.state.heroes)
-        target = next((u for u in units if u.id == target_id), None)
+        target = find_unit(d, target_id, allies=True)
     blow = EngagePool()
     weapon_strike(d, hero_id, target, blow)
     if target is None or not (blow.physical or blow.true):
         return
-    if isinstance(target, Hero):  # a Blind adventurer struck an ally
-        hurt_hero(d, target.id, blow.physical, true_damage=False, source=hero_id, rule="WEAPON-1")
-        hurt_hero(d, target.id, blow.true, true_damage=True, source=hero_id, rule="WEAPON-1")
-    else:
-        hurt_foe(d, target.id, blow.physical, blow.true, source=hero_id, rule="WEAPON-1")
+    strike(d, target, blow.physical, blow.true, source=hero_id, rule="WEAPON-1")
 
 
 def _item_status(d: Decision, hero_id: str, foe_id: str, effect: AbilityEffect) -> None:
