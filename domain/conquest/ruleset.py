@@ -23,7 +23,7 @@ from .state import ConquestState
 from .vocab import RULES_VERSION, Phase
 
 
-class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack]):
+class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack, ev.ConquestEvent]):
     """Conquest: The Last Argument of Kings, the round sequence."""
 
     name = "conquest"
@@ -61,7 +61,7 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
 
     # The pure function itself, not a method around it: replay calls it per event. It takes
     # Conquest's events only, where the kernel's Ruleset (not generic in its events) says Event.
-    evolve = staticmethod(rules.evolve)  # type: ignore[assignment]
+    evolve = staticmethod(rules.evolve)
 
     def decide(self, state: Any, command: Any, ctx: RulesContext) -> Outcome:
         return Outcome(events=[*rules.decide(state, command, ctx)])  # Conquest writes only its game stream

@@ -108,7 +108,7 @@ class _Typed(Protocol):
 
     name: ClassVar[str]
     command_type: ClassVar[Any]
-    state_type: ClassVar[Any]
+    state_type: Any  # set per ruleset (``Ruleset.state_type``)
     snapshot_topic: ClassVar[str]
     issued: ClassVar[type]
     undone: ClassVar[type]

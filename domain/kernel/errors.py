@@ -61,5 +61,16 @@ class ConcurrencyError(RulekeeperError):
         self.version = version
 
 
+class InternalError(Exception):
+    """What the rules never let happen happened: a bug, never a refusal.
+
+    Raised by a narrowing helper that reads as set a value every path of the
+    rules sets before it is read (a waiting roll in the phase that waits on
+    it, the hex of the unit whose turn it is), so that a type checker knows
+    it is set. Not a ``RulekeeperError``: no adapter shows it to a player as
+    a refused command. Where a player's command can reach the unset case,
+    the rules refuse it with a rule ID instead."""
+
+
 class NotFound(RulekeeperError):
     """No battle (or adventurer) with that id or name."""

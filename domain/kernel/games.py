@@ -446,9 +446,10 @@ class GameApp(EventSourcedApp):
         command_id = "c1"
         before = [self._write(rs, w, command_id) for w in prelude]
         written = [self._write(rs, w, command_id) for w in outcome.writes]
+        commitment, salt = _commitment(rs, outcome.events)
         issued = rs.issued(command_id=command_id, command=command,
                            touched=tuple((str(w.stream), w.version_before) for w in written),
-                           **_commitment(rs, outcome.events))
+                           commitment=commitment, salt=salt)
         events = [issued, *outcome.events]
         own = wrap(rs.game_stream(battle_id), 0, events, command_id)
         registered = GameRegistered(battle_id=battle_id, ruleset=rs.name, setup=_setup_name(command))
@@ -725,17 +726,18 @@ def _fold_plain(kind: Aggregate, state: Any, items: Any) -> Any:
     return state
 
 
-def _commitment(rs: Ruleset, events: Sequence[Event]) -> dict[str, str]:
+def _commitment(rs: Ruleset, events: Sequence[Event]) -> tuple[str, str]:
     """The commitment to the seed a setup's ``events`` give the game, and
-    its salt (nothing for a game without a seed)."""
+    its salt ("" and "" for a game without a seed: ``CommandIssued``'s
+    defaults)."""
     state = None
     for event in events:
         state = rs.evolve(state, event)
     seed = fairness.seed_of(state)
     if seed is None:
-        return {}
+        return "", ""
     salt = fairness.salt_for(seed)
-    return {"commitment": fairness.commit(seed, salt), "salt": salt}
+    return fairness.commit(seed, salt), salt
 
 
 def _setup_name(command: Any) -> str:

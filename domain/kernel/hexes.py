@@ -7,13 +7,21 @@ offset); ``from_offset`` turns (col, row) into axial.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from domain.kernel.errors import MalformedCommand
 
 Hex = tuple[int, int]
 
 DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+def as_hex(h: Sequence[int]) -> Hex:
+    """``h`` as a ``Hex`` tuple (a command built in code may hold a list);
+    MalformedCommand when it is not two coordinates."""
+    if len(h) != 2:
+        raise MalformedCommand(f"{tuple(h)!r} is not a hex: a hex has two coordinates")
+    return (h[0], h[1])
 
 
 def from_offset(col: int, row: int) -> Hex:

@@ -26,10 +26,11 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from domain.kernel import packages
+from domain.kernel.commandlog import CommandIssued, CommandUndone, game_types
 from domain.kernel.errors import NotFound
 from domain.kernel.messages import Command, Event
 
@@ -129,18 +130,34 @@ class RandomCheck:
     found: str
 
 
+class ContentPack(Protocol):
+    """What the kernel reads of any ruleset's content pack: the id and the
+    content hash a game records at setup."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def hash(self) -> str: ...
+
+
 State = TypeVar("State")  # the game state: a frozen msgspec Struct (see the module docstring)
 Cmd = TypeVar("Cmd")  # the union of its commands
 Ctx = TypeVar("Ctx")  # the rules context decide and legal_commands take
-Pack = TypeVar("Pack")  # its content pack
+Pack = TypeVar("Pack", bound=ContentPack)  # its content pack
+GameEvent = TypeVar("GameEvent", bound=Event)  # the base class of its game-stream events
 
 
-class Ruleset(Generic[State, Cmd, Ctx, Pack]):
+class Ruleset(Generic[State, Cmd, Ctx, Pack, GameEvent]):
     """Base of every ruleset's entry point, typed by its state, its command
-    union, its rules context and its content pack
+    union, its rules context, its content pack and its game-stream events
     (``class Conquest(Ruleset[ConquestState, ConquestCommand, RulesContext,
-    Pack])``). Subclasses set the class attributes and implement the
-    methods; the kernel calls nothing else.
+    Pack, ConquestEvent])``). Subclasses set the class attributes and
+    implement the methods; the kernel calls nothing else. A subclass is
+    checked against its own types (mypy): each method it overrides, and
+    ``state_type``, ``event_base`` and ``setup_commands``, must fit the
+    types it names. The registry holds each as ``AnyRuleset``, whatever
+    its types, so the kernel names none.
 
     Class attributes:
 
@@ -177,14 +194,16 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
     title: ClassVar[str] = ""
     rules_version: ClassVar[str] = ""
     game_kind: ClassVar[str] = "battle"
-    state_type: ClassVar[type] = object
-    command_type: ClassVar[Any] = Command
-    event_base: ClassVar[type[Event]] = Event
-    issued: ClassVar[type] = object
-    undone: ClassVar[type] = object
+    # Typed by the ruleset's own types, so set on each subclass (a class
+    # variable cannot be: each is read through an instance).
+    state_type: type[State]
+    event_base: type[GameEvent]
+    setup_commands: tuple[type[Cmd], ...]
+    command_type: ClassVar[Any] = Command  # a union of classes (``BattleCommand``), which no ``type[...]`` holds
+    issued: ClassVar[type[CommandIssued]] = CommandIssued
+    undone: ClassVar[type[CommandUndone]] = CommandUndone
     snapshot_topic: ClassVar[str] = ""
     aggregates: ClassVar[tuple[Aggregate, ...]] = ()
-    setup_commands: ClassVar[tuple[type, ...]] = ()
     package: ClassVar[str] = ""
     positioned: ClassVar[type | None] = None
     position_hexes: ClassVar[frozenset[str]] = frozenset()  # fields a position writes as hex labels (c4)
@@ -212,7 +231,7 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
         """The content hashes a game played with ``pack`` may record (its
         setup event's ``pack_hash``): the pack's own by default; a ruleset
         whose packs hash parts of their content apart names each."""
-        return (pack.hash,)  # type: ignore[attr-defined]  # every pack has an id and a hash
+        return (pack.hash,)
 
     def context(self, pack: Pack, state: State) -> Ctx:
         """The rules context ``decide`` and ``legal_commands`` take for a game
@@ -248,7 +267,7 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
 
     # -- the rules -----------------------------------------------------------
 
-    def evolve(self, state: State | None, event: Event) -> State:
+    def evolve(self, state: State | None, event: GameEvent) -> State:
         """Apply one game-stream event (never a command-log event). Pure."""
         raise NotImplementedError
 
@@ -272,8 +291,8 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
         holds or the event has none."""
         raise NotImplementedError
 
-    def check_setup(self, command: Any, prelude: dict[UUID, list[Event]], before: dict[UUID, Any],
-                    pack: Any) -> Problem | None:
+    def check_setup(self, command: Cmd, prelude: dict[UUID, list[Event]], before: dict[UUID, Any],
+                    pack: Pack) -> Problem | None:
         """Re-decide what a setup takes from other aggregates, for a log's
         verifier: ``prelude`` is what the log writes to other streams just
         before the setup command (by stream, in order), ``before`` each
@@ -424,7 +443,10 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack]):
         return None
 
 
-def rules_context(rs: Ruleset[Any, Any, Any, Any], pack: Any, state: Any, companion: Callable[[str, UUID], Any],
+AnyRuleset = Ruleset[Any, Any, Any, Any, Any]  # a ruleset as the kernel holds it, whichever its types
+
+
+def rules_context(rs: AnyRuleset, pack: Any, state: Any, companion: Callable[[str, UUID], Any],
                   command: Any = None) -> Any:
     """The context ``decide`` and ``legal_commands`` take for a game in
     ``state`` (to decide ``command``, when given): the ruleset's own,
@@ -437,10 +459,10 @@ def rules_context(rs: Ruleset[Any, Any, Any, Any], pack: Any, state: Any, compan
     return rs.joined_streams(ctx, {(kind, stream): companion(kind, stream) for kind, stream in wanted})
 
 
-_REGISTRY: dict[str, Ruleset[Any, Any, Any, Any]] = {}
+_REGISTRY: dict[str, AnyRuleset] = {}
 
 
-def register(ruleset: Ruleset) -> Ruleset:
+def register(ruleset: AnyRuleset) -> AnyRuleset:
     """Register ``ruleset`` under its name (a ruleset package's ``__init__``
     does this). Registering another object under a taken name is refused."""
     if not ruleset.name:
@@ -450,7 +472,6 @@ def register(ruleset: Ruleset) -> Ruleset:
         raise ValueError(f"ruleset name {ruleset.name!r} is taken by {type(other).__qualname__}")
     _REGISTRY[ruleset.name] = ruleset
     # Its snapshot classes must be known before any snapshot is read or written.
-    from domain.kernel.commandlog import game_types
     from domain.kernel.envelope import register_state
 
     game_types(ruleset)
@@ -481,7 +502,7 @@ def _package(name: str) -> str:
     return name if name in names() else name.partition("-")[0]
 
 
-def load(name: str) -> Ruleset:
+def load(name: str) -> AnyRuleset:
     """The ruleset registered as ``name``, importing its package on first
     use. ``NotFound`` names the rulesets there are."""
     found = _REGISTRY.get(name)
@@ -497,7 +518,7 @@ def load(name: str) -> Ruleset:
     return found
 
 
-def loaded_first() -> Iterator[Ruleset]:
+def loaded_first() -> Iterator[AnyRuleset]:
     """Every ruleset, those already loaded first; the packages not imported
     yet are imported only when the caller asks for the next (a lookup that
     stops early never pays a ruleset's import)."""
@@ -511,7 +532,7 @@ def loaded_first() -> Iterator[Ruleset]:
         ready = list(_REGISTRY.values())
 
 
-def all_rulesets() -> Sequence[Ruleset]:
+def all_rulesets() -> Sequence[AnyRuleset]:
     """Every ruleset of every package, loaded, by name."""
     for package in names():
         _import(package)

@@ -21,7 +21,7 @@ from .state import LabyrinthState
 from .vocab import RULES_VERSION, Side
 
 
-class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, Pack]):
+class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, Pack, ev.LabyrinthEvent]):
     """An Etrian Odyssey-style labyrinth battle (NSSQ's battle chapter)."""
 
     name = "labyrinth"
@@ -63,7 +63,7 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
 
     # The pure function itself: replay calls it per event. It takes the labyrinth's events
     # only, where the kernel's Ruleset (not generic in its events) says Event.
-    evolve = staticmethod(rules.evolve)  # type: ignore[assignment]
+    evolve = staticmethod(rules.evolve)
 
     def decide(self, state: Any, command: Any, ctx: RulesContext) -> Outcome:
         return Outcome(events=[*rules.decide(state, command, ctx)])

@@ -10,6 +10,7 @@ from domain.betrayal.adventurer import aggregate as adv
 from domain.betrayal.adventurer import events as ae
 from domain.betrayal.campaign import commands as cc
 from domain.betrayal.battle.application import PartySpec
+from domain.betrayal.battle.state import Outcome
 from domain.kernel.errors import RuleViolation
 
 
@@ -17,7 +18,7 @@ from domain.kernel.errors import RuleViolation
 def test_a_battle_where_the_requirement_was_met_writes_the_promotion_back():
     app = campaign()
     app.new_clash(setup="waystone-crossing", party=[PartySpec("Ria")], xp=1, seed=1, battle_id="w1")
-    battle = app.battle("w1").state
+    battle = replace(app.battle("w1").state, outcome=Outcome.SUCCESS)  # the write-back reads a battle that has ended
     hero = replace(battle.heroes[0], promotion=True)
     written = adv.concluded(battle, hero)
     assert [type(e) for e in written] == [adv.BattleConcluded, ae.PromotionEarned]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 from adventurer_arrange import LIGHT, foe_at, hexes_at, restart_turn, status_die
+from msgspec.structs import replace
 from scenario import Scenario, finish_round
 
 from domain.betrayal.adventurer import aggregate as adv
@@ -39,7 +40,7 @@ from domain.betrayal.battle.events import (
 )
 from domain.betrayal.battle.evolve import replay
 from domain.betrayal.battle.rules import legal_commands
-from domain.betrayal.battle.state import Phase
+from domain.betrayal.battle.state import Outcome, Phase
 from domain.betrayal.vocab import BattleForm, Status
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.hexes import distance, neighbours
@@ -351,7 +352,8 @@ def test_meeting_the_requirement_in_battle_earns_the_promotion_written_back():
     then.then_has(PromotionProgressed, hero="tam", progress=3, met=True, rule="ADVANCE-16")
     hero = then.state.hero("tam")
     assert hero.promotion
-    assert any(isinstance(e, PromotionEarned) for e in adv.concluded(then.state, hero))
+    ended = replace(then.state, outcome=Outcome.SUCCESS)  # the write-back reads a battle that has ended
+    assert any(isinstance(e, PromotionEarned) for e in adv.concluded(ended, hero))
 
 
 @pytest.mark.rule("ADVANCE-16")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from companion_arrange import at_companions, clash, with_ally
+from msgspec.structs import replace
 
 from domain.betrayal.adventurer import aggregate as adv
 from domain.betrayal.adventurer.events import CompanionsKept
@@ -116,7 +117,8 @@ def test_status_effects_on_a_companion_come_off_when_the_battle_ends():
 def test_the_controller_keeps_a_permanent_companion_and_brings_it_to_the_next_battle():
     then = _won(clash(companions=("archer:Ysolda", "fox:Ysolda")))
     hero = then.state.hero("ysolda")
-    written = adv.concluded(then.state, hero)
+    ended = replace(then.state, outcome=Outcome.SUCCESS)  # the write-back reads a battle that has ended
+    written = adv.concluded(ended, hero)
     kept = [e for e in written if isinstance(e, CompanionsKept)]
     assert [e.companions for e in kept] == [("archer",)]  # the fox is not permanent
     # the adventurer now holds it, and its next battle brings it without being told

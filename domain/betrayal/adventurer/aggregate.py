@@ -51,16 +51,27 @@ class AdventurerRestored(AdventurerEvent, frozen=True, kw_only=True):
 
 def evolve_adventurer(state: AdventurerState | None, event: Event) -> AdventurerState:
     """The adventurer after ``event`` (the Adventurer aggregate's evolve)."""
-    if isinstance(event, AdventurerCreated):
+    if isinstance(event, (AdventurerCreated, campaign_events.AdventurerRecruited)):  # a battle's or a campaign's
         return event.state
+    if isinstance(event, AdventurerRestored):
+        return event.restored
+    state = _created(state, event)
     if isinstance(event, BattleConcluded):
         return msgspec.structs.replace(
             state, hp=event.hp, tenacity=event.tenacity, track=event.track,
             battles=state.battles + (event.battle_id,), fighting="",
         )
-    if isinstance(event, AdventurerRestored):
-        return event.restored
     return campaign_events.evolve(state, event)
+
+
+def _created(state: AdventurerState | None, event: Event) -> AdventurerState:
+    """The adventurer an event after its creation applies to. The rules
+    begin every stream with its creation (AdventurerCreated for a battle,
+    AdventurerRecruited for a campaign); a log whose stream does not cannot
+    be replayed (ValueError: its verifier names the line)."""
+    if state is None:
+        raise ValueError(f"{type(event).__name__} before the adventurer was created")
+    return state
 
 
 def create(pack: Pack, adventurer_id: str, name: str, race: str, lines: tuple[str, ...] = ()) -> AdventurerCreated:
@@ -118,7 +129,7 @@ def concluded(battle: BattleState, hero: Hero) -> tuple[Event, ...]:
     what became of its ready items if any changed (a battle of a party
     without items writes the result alone, as before items existed)."""
     result: tuple[Event, ...] = (BattleConcluded(
-        battle_id=battle.battle_id, outcome=battle.outcome, hp=hero.hp,
+        battle_id=battle.battle_id, outcome=battle.final_outcome, hp=hero.hp,
         tenacity=hero.tenacity, track=hero.track,
     ),)
     attached = _newly_attached(hero)

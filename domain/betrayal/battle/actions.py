@@ -6,7 +6,7 @@ race, class and item abilities add to an Engage comes through ``hooks``."""
 from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
-from domain.kernel.hexes import name
+from domain.kernel.hexes import Hex, as_hex, name
 
 from domain.betrayal.delve.aggregate import TurnMarks
 from domain.betrayal.packs.catalog import Face, SkillDie
@@ -21,7 +21,7 @@ from .damage import heal_hero, strike
 from .decision import Decision
 from .heroes import available_dice, die_of, exhaust, gain_fatigue, lose_status, statuses
 from .hooks import EngagePool
-from .reach import check_target, find_unit, occupied
+from .reach import Target, check_target, find_unit, occupied
 from .state import MOVES_PER_TURN, ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark  # noqa: F401 (MOVES_PER_TURN: rules.py reads it here)
 
 WEAPON_FORMS = (BattleForm.LIGHT, BattleForm.HEAVY, BattleForm.RANGED)
@@ -67,7 +67,7 @@ def move(d: Decision, cmd: Move | MoveToExplore) -> None:
     if marks is not None and marks.explored:
         raise RuleViolation("MOVE-4", "you took the Explore action this turn, so you cannot Move (EXPLORE-3)")
     board = d.ctx.board
-    to = tuple(cmd.to)
+    to = as_hex(cmd.to)
     if not board.contains(to):
         raise RuleViolation("MOVE-1", f"hex {name(to)} is not on this map")
     if not board.passable(to):
@@ -77,7 +77,7 @@ def move(d: Decision, cmd: Move | MoveToExplore) -> None:
     taken = occupied(d) - {hero.pos}
     if to in taken:
         raise RuleViolation("MOVE-1", "that hex holds another unit; no unit may end its move there")
-    route = board.path(hero.pos, to, taken)
+    route = board.path(hero.at, to, taken)
     if route is None:
         raise RuleViolation("MOVE-1", "no route reaches that hex without passing through a unit or an impassable hex")
     steps = len(route) - 1
@@ -86,15 +86,15 @@ def move(d: Decision, cmd: Move | MoveToExplore) -> None:
         check_move(d, hero)
         if steps > hero.stamina:
             raise RuleViolation("MOVE-1", f"that hex is {steps} hexes away; you move at most {hero.stamina} (Stamina)")
+    if marks is None:  # outside a delve (where exploring was refused above)
+        d.emit(ev.HeroMoved(hero=hero.id, path=tuple(route[1:])))
+        return
     if cmd.explore:
         if to in marks.spent:
             raise RuleViolation("EXPLORATION-7b", f"you explored {name(to)} this turn: leave it and enter it again")
         why = exploration.why_not_explorable(d, to)
         if why is not None:
             raise RuleViolation(*why)
-    if delve is None:
-        d.emit(ev.HeroMoved(hero=hero.id, path=tuple(route[1:])))
-        return
     _walk(d, hero.id, route, continuing)
     if d.state.hero(hero.id).defeated:
         flow.finish_if_fallen(d, hero.id)
@@ -114,7 +114,7 @@ def move(d: Decision, cmd: Move | MoveToExplore) -> None:
         exploration.mark(d, TurnMarks(round=marks.round, hero=hero.id, spent=spent, explored=False, resume=rest))
 
 
-def _walk(d: Decision, hero_id: str, route: list, continuing: bool) -> None:
+def _walk(d: Decision, hero_id: str, route: list[Hex], continuing: bool) -> None:
     """Move along ``route`` hex by hex in a delve, stopping to resolve what
     each hex entered sets off (MOVE-5, SKYSHARD-6) and going on after it,
     unless the adventurer fell."""
@@ -292,7 +292,7 @@ def _tenacity_face(die: SkillDie) -> int:
     return next((i for i, f in enumerate(die.faces) if f.tenacity), -1)
 
 
-def _resolve_die(d: Decision, hero_id: str, form: BattleForm, target: Foe | None,
+def _resolve_die(d: Decision, hero_id: str, form: BattleForm, target: Target | None,
                  rolled: Rolled, skip: bool, pool: EngagePool) -> None:
     if rolled.die == ENEMY_DIE:  # RACE-NORD: a free enemy Combat die deals its damage, then goes back to the supply
         if not skip and target is not None and form in WEAPON_FORMS:
@@ -358,7 +358,7 @@ def _to_active(d: Decision, hero_id: str, rolled: Rolled, amount: int, rule: str
     d.emit(ev.ActiveChanged(hero=hero_id, active=hero.active + (die,), rule=rule))
 
 
-def _place_status(d: Decision, hero_id: str, target: Foe | None, rolled: Rolled, face: Face) -> None:
+def _place_status(d: Decision, hero_id: str, target: Target | None, rolled: Rolled, face: Face) -> None:
     """STATUS-1: the die goes on the target; one of each status at a time
     (STATUS-7); quest units take none from adventurers (STATUS-3)."""
     foe = d.state.foe(target.id) if isinstance(target, Foe) else None
@@ -369,10 +369,10 @@ def _place_status(d: Decision, hero_id: str, target: Foe | None, rolled: Rolled,
     elif any(m.status is face.status for m in foe.marks):
         exhaust(d, hero_id, rolled.uid, rolled.face, "STATUS-7")
     else:
-        d.emit(ev.StatusPlaced(foe=foe.id, mark=StatusMark(face.status, hero_id, rolled.uid)))
+        d.emit(ev.StatusPlaced(foe=foe.id, mark=StatusMark(face.placed, hero_id, rolled.uid)))
 
 
-def _apply_effect(d: Decision, hero_id: str, target: Foe | None, face: Face, pool: EngagePool) -> bool:
+def _apply_effect(d: Decision, hero_id: str, target: Target | None, face: Face, pool: EngagePool) -> bool:
     """Instant or drained effects; False when it cannot resolve."""
     if face.effect is Effect.DAMAGE:
         if target is None:

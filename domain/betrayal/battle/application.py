@@ -156,6 +156,6 @@ class BetrayalApp(GameApp):
         super().__init__(store=store, env=env, packs={BETRAYAL.name: pack} if pack is not None else None)
 
     @property
-    def pack(self):  # type: ignore[override]
+    def pack(self):
         """Betrayal's content pack in use."""
         return self.pack_of(BETRAYAL)

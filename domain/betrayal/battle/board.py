@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Iterable, Mapping
 
-from domain.kernel.hexes import DIRECTIONS, Hex, sort_hexes
+from domain.kernel.hexes import DIRECTIONS, Hex, as_hex, sort_hexes
 
 from domain.betrayal.packs.catalog import MapHex, Setup
 from domain.betrayal.vocab import Marker
@@ -64,7 +64,7 @@ class Board:
         """A board of these diagram hexes. Raises ValueError on a hex listed twice."""
         cells: dict[Hex, MapHex] = {}
         for cell in hexes:
-            h = tuple(cell.hex)
+            h = as_hex(cell.hex)
             if h in cells:
                 raise ValueError(f"hex {h} is listed twice")
             cells[h] = cell

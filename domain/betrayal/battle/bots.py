@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 
-from domain.kernel.hexes import distance
+from domain.kernel.hexes import Hex, distance
+
+from domain.betrayal.delve.aggregate import DelveState
 
 from .commands import BattleCommand, EndTurn, Engage, Explore, Move, MoveToExplore, NextRound, Resolve, Retreat
 from .commands import CompanionEngage, EndCompanionTurn
@@ -38,7 +40,7 @@ def greedy_choice(state: BattleState, ctx: RulesContext, rnd: random.Random) -> 
         return strike[0] if strike else next(c for c in legal if isinstance(c, EndCompanionTurn))
     if state.phase is not Phase.ADVENTURER_TURN:
         return next((c for c in legal if isinstance(c, Resolve) and not c.skip), legal[0])
-    foe_hp = {f.id: f.hp for f in state.foes if not f.defeated}
+    foe_hp: dict[str | None, int] = {f.id: f.hp for f in state.foes if not f.defeated}  # keyed as Engage.target
     engages = [c for c in legal if isinstance(c, Engage) and c.target in foe_hp and c.dice]
     if engages and state.acting.engages == 0:
         return max(engages, key=lambda c: (len(c.dice), -foe_hp[c.target], rnd.random()))
@@ -46,7 +48,7 @@ def greedy_choice(state: BattleState, ctx: RulesContext, rnd: random.Random) -> 
     foes = [f.pos for f in state.foes if not f.defeated and f.pos is not None]
     if moves and foes and state.acting.moves == 0 and state.acting.engages == 0:
         hero = state.hero(state.acting.hero)
-        here = min(distance(hero.pos, f) for f in foes)
+        here = min(distance(hero.at, f) for f in foes)
         best = min(moves, key=lambda c: (min(distance(c.to, f) for f in foes), rnd.random()))
         if min(distance(best.to, f) for f in foes) < here:
             return best
@@ -68,7 +70,7 @@ def delve_choice(state: BattleState, ctx: RulesContext, rnd: random.Random) -> B
     if state.phase is Phase.END_OF_ROUND:
         if delve.complete and delve.objective.value == "uncover":
             return Retreat()
-        stuck = not delve.complete and not _explorable(ctx) and not any(k.skyshards for k in delve.kept)
+        stuck = not delve.complete and not _explorable(ctx, delve) and not any(k.skyshards for k in delve.kept)
         return Retreat() if stuck or state.round >= 8 else NextRound()
     if state.phase is not Phase.ADVENTURER_TURN:
         return next((c for c in legal if isinstance(c, Resolve) and not c.skip), legal[0])
@@ -76,22 +78,21 @@ def delve_choice(state: BattleState, ctx: RulesContext, rnd: random.Random) -> B
     if explores:
         return rnd.choice(explores)
     hero = state.hero(state.acting.hero)
-    foe_hp = {f.id: f.hp for f in state.foes if not f.defeated}
+    foe_hp: dict[str | None, int] = {f.id: f.hp for f in state.foes if not f.defeated}  # keyed as Engage.target
     engages = [c for c in legal if isinstance(c, Engage) and c.target in foe_hp and c.dice]
     if engages and state.acting.engages == 0 and rnd.random() < 0.7:
         return max(engages, key=lambda c: (len(c.dice), -foe_hp[c.target], rnd.random()))
     moves = [c for c in legal if isinstance(c, Move)]
-    goals = [h for k in delve.kept if k.skyshards for h in ctx.map.hexes_of(k.tile)] or _explorable(ctx)
+    goals = [h for k in delve.kept if k.skyshards for h in ctx.map.hexes_of(k.tile)] or _explorable(ctx, delve)
     if moves and goals:
-        here = min(distance(hero.pos, g) for g in goals)
+        here = min(distance(hero.at, g) for g in goals)
         best = min(moves, key=lambda c: (min(distance(c.to, g) for g in goals), rnd.random()))
         if min(distance(best.to, g) for g in goals) < here:
             return best
     return EndTurn()
 
 
-def _explorable(ctx: RulesContext) -> list:
-    delve = ctx.delve
+def _explorable(ctx: RulesContext, delve: DelveState) -> list[Hex]:
     if delve.drawn >= delve.required or not delve.deck:
         return []
     return ctx.map.open_connections()

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from domain.kernel.errors import InternalError
+
 from domain.betrayal.delve.aggregate import DelveState
 from domain.betrayal.delve.map import DelveMap, delve_map
 from domain.betrayal.packs.catalog import Enemy, Pack, Setup, SkillDie
@@ -37,11 +39,18 @@ class RulesContext:
             return self.map.board
         return Board.from_setup(self.setup)
 
+    @property
+    def joined_delve(self) -> DelveState:
+        """The Delve this context was joined with, for what reads only a
+        delve's (its map, its views)."""
+        if self.delve is None:
+            raise InternalError(f"{self.setup_id} is not a delve: no Delve joins its context")
+        return self.delve
+
     @cached_property
     def map(self) -> DelveMap:
         """The delve's map (delves only)."""
-        assert self.delve is not None, "only a delve has a growing map"
-        return delve_map(self.pack, self.delve.tiles)
+        return delve_map(self.pack, self.joined_delve.tiles)
 
     @property
     def setup(self) -> Setup:

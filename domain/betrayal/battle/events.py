@@ -811,8 +811,9 @@ def all_event_types() -> tuple[type[BattleEvent], ...]:
 
 
 def _subclasses(cls: type) -> list[type]:
-    out = []
-    for sub in cls.__subclasses__():
+    out: list[type] = []
+    subs: list[type] = cls.__subclasses__()
+    for sub in subs:
         out.append(sub)
         out.extend(_subclasses(sub))
     return out

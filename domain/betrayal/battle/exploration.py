@@ -36,7 +36,7 @@ from domain.betrayal.delve.aggregate import (
     TurnMarks,
 )
 from domain.betrayal.delve.map import Placement
-from domain.betrayal.packs.catalog import CardAction, LockCode
+from domain.betrayal.packs.catalog import CardAction, LockCode, Trap
 from domain.betrayal.vocab import LEVELS, CardEffect, Environment, Marker, TileIcon
 
 from . import events as ev
@@ -114,8 +114,7 @@ def explore(d: Decision, hero: Hero, hex_: Hex | None) -> None:
         raise RuleViolation("EXPLORE-2", "Explore can be used only in delves")
     marks = _marks(d, hero.id)
     t = d.state.acting
-    pos = hero.pos
-    assert pos is not None, "the acting adventurer stands on the map"
+    pos = hero.at
     if hex_ is None:  # EXPLORATION-3a (start of turn), DELVE-10d (facts default)
         here = pos
         if t.moves or t.engages or marks.explored or t.rolled:
@@ -258,12 +257,11 @@ def draw_enemy(d: Decision, wanted: int, h: Hex, number: int) -> bool:
     for level in LEVELS:
         if level > wanted or level > left:
             continue
-        choices = [i for i, c in enumerate(bag) if chip_side(pack, c, level)]
+        choices = [side for c in bag if (side := chip_side(pack, c, level))]  # the chips with a side of this level
         if not choices:
             continue
         k, counter = d.pick(len(choices))
-        enemy_id = chip_side(pack, bag[choices[k]], level)
-        assert enemy_id is not None  # the choices are the chips with a side of this level
+        enemy_id = choices[k]
         enemy = pack.enemies[enemy_id]
         d.emit(ev.EnemyPlaced(foe=f"e{number}", enemy=enemy_id, level=level, hp=enemy.hp, hex=h,
                               number=number, draw=counter, ep_left=left - level))
@@ -313,15 +311,16 @@ def environment_at_turn_start(d: Decision, hero_id: str) -> None:
 # --- entering hexes ----------------------------------------------------------------------------
 
 
-def _set_off(d: Decision, h: Hex, came_from: Hex) -> tuple[list[KeptCard], bool, list[KeptCard]]:
+def _set_off(d: Decision, h: Hex, came_from: Hex) -> tuple[list[tuple[KeptCard, Trap]], bool, list[KeptCard]]:
     """What entering ``h`` from ``came_from`` sets off in a delve: the kept
     cards whose trap springs (a tile newly entered, its trap not yet
-    tested), whether a cache lies there, and the kept cards whose skyshards
-    wait on that tile."""
+    tested), with their traps, whether a cache lies there, and the kept
+    cards whose skyshards wait on that tile."""
     tile = d.ctx.map.tile_of.get(h)
     mine = [k for k in d.in_delve.kept if k.tile == tile]
     newly = d.ctx.map.tile_of.get(came_from) != tile
-    traps = [k for k in mine if newly and tile not in d.in_delve.sprung and d.ctx.pack.cards[k.card].trap is not None]
+    traps = [(k, trap) for k in mine
+             if newly and tile not in d.in_delve.sprung and (trap := d.ctx.pack.cards[k.card].trap) is not None]
     cache = any(tuple(c.hex) == h for c in d.state.caches)
     return traps, cache, [k for k in mine if k.skyshards]
 
@@ -339,9 +338,7 @@ def entered(d: Decision, hero_id: str, h: Hex, came_from: Hex) -> None:
     """Resolve what entering ``h`` sets off, trap first, then the cache,
     then the skyshard (facts: traps are tested on entry, before caches)."""
     traps, cache, shards = _set_off(d, h, came_from)
-    for kept in traps:
-        trap = d.ctx.pack.cards[kept.card].trap
-        assert trap is not None  # _set_off keeps only the cards with a trap
+    for kept, trap in traps:
         d.emit_delve(TrapSprung(tile=kept.tile))
         if not lockpick(d, hero_id, "trap", h, trap.code):
             hurt_hero(d, hero_id, trap.damage, true_damage=False, source="trap", rule="EXPLORATION-12")
@@ -409,9 +406,7 @@ def _item_cards(d: Decision, legendary: bool) -> list[str]:
     cards, pile = deck.of_kind(pack, legendary)
     if pile and all(i in d.in_delve.items_drawn for i in cards):
         d.emit_delve(ItemDeckReshuffled(legendary=legendary, cards=pile))
-        reshuffled = d.in_delve.item_deck
-        assert reshuffled is not None  # the reshuffle keeps the deck
-        cards, _ = reshuffled.of_kind(pack, legendary)
+        cards, _ = d.in_delve.campaign_deck.of_kind(pack, legendary)
     return list(cards)
 
 

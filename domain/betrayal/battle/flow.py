@@ -19,7 +19,7 @@ from .companions import step as companion_step
 from .enemies.turn import enemy_turn, finish_enemy_turn, strike, turn_order
 from .exploration import environment_at_turn_start
 from .heroes import empty_active, gain_fatigue, lose_status, statuses
-from .state import DieKind, Phase, Rolled, Termination, is_fatigue_round
+from .state import DieKind, Foe, Hero, Phase, Rolled, Termination, is_fatigue_round
 
 
 def all_heroes_down(d: Decision) -> bool:
@@ -68,7 +68,8 @@ def start_turn(d: Decision, hero_id: str) -> bool:
     """TURN-3 start of turn (Bane: 1 true damage), TURN-4 Recovery
     (RECOVER-1 to RECOVER-5). False when the adventurer fell at its start."""
     s = d.state
-    positions = tuple((u.id, u.pos) for u in (*s.heroes, *s.foes) if u.pos is not None)
+    units: tuple[Hero | Foe, ...] = (*s.heroes, *s.foes)
+    positions = tuple((u.id, u.pos) for u in units if u.pos is not None)
     d.emit(ev.TurnStarted(hero=hero_id, start_positions=positions))
     for started in hooks.TURN_START:  # CLASS-4 Interrupts first, then Enduring start-of-turn effects
         started(d, hero_id)
@@ -126,8 +127,7 @@ def run_enemies(d: Decision, queue: tuple[str, ...]) -> None:
 
 def resume_enemy(d: Decision, faces: tuple[int, ...]) -> None:
     """Physical dice: apply an enemy's typed roll and go on with the round."""
-    pending = d.state.enemy_roll
-    assert pending is not None  # RollEnemyDice is decided only while the roll waits
+    pending = d.state.roll_waiting  # RollEnemyDice is decided only while the roll waits
     d.emit(ev.DiceRolled(
         unit=pending.foe, counter=d.state.rng, typed=True,
         dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces),

@@ -18,13 +18,14 @@ from . import events as ev
 from .citations import cited_rule, concluded_rule
 from .state import BattleState, DieKind
 from domain.kernel.hexes import label, name
+from domain.kernel.messages import Event
 
 from .names import die_name, rolled_face, unit_name
 
 
 
 
-def describe(event: ev.BattleEvent, state: BattleState | None, pack: Pack | None = None) -> str:
+def describe(event: Event, state: BattleState | None, pack: Pack | None = None) -> str:
     """A short line saying what ``event`` did, e.g.
     ``ENGAGE-4: Ysolda gains 1 light fatigue``. ``pack`` names dice and
     enemies; the starter pack by default. Events of a battle's other

@@ -27,8 +27,11 @@ from domain.betrayal.adventurer.state import AdventurerState
 from domain.betrayal.delve.aggregate import DelveState
 from domain.betrayal.packs.catalog import Pack
 
+from .companions.state import Ally
 from .context import RulesContext, context_for
-from .state import BattleState, DieKind, Hero
+from .state import ActiveDie, BattleState, DieKind, Foe, Hero, TrackDie
+
+Units = list[tuple[str, Sequence[Hero | Foe | Ally]]]  # each field of units, with its units
 
 
 def flaws(state: BattleState, others: Sequence[Any], pack: Pack) -> list[Flaw]:
@@ -80,7 +83,7 @@ def _content(state: BattleState, pack: Pack) -> Iterator[Flaw]:
 
 
 def _health(state: BattleState) -> Iterator[Flaw]:
-    units = [("heroes", state.heroes), ("foes", state.foes), ("companions", state.companions)]
+    units: Units = [("heroes", state.heroes), ("foes", state.foes), ("companions", state.companions)]
     for field, group in units:
         for i, unit in enumerate(group):
             if not 0 <= unit.hp <= unit.max_hp:
@@ -91,7 +94,7 @@ def _health(state: BattleState) -> Iterator[Flaw]:
 def _places(state: BattleState, ctx: RulesContext) -> Iterator[Flaw]:
     board = ctx.board
     seen: dict[Hex, str] = {}
-    units = [("heroes", state.heroes), ("foes", state.foes), ("companions", state.companions)]
+    units: Units = [("heroes", state.heroes), ("foes", state.foes), ("companions", state.companions)]
     for field, group in units:
         for i, unit in enumerate(group):
             if unit.pos is None or unit.defeated:
@@ -117,8 +120,9 @@ def _hero_dice(i: int, hero: Hero, marks: set[tuple[str, int]]) -> Iterator[Flaw
     if len(owned) != len(hero.dice):
         yield Flaw(f"heroes[{i}].dice", f"{hero.name} owns two dice of one uid")
     places: dict[int, str] = {uid: "on an enemy (STATUS-1)" for owner, uid in marks if owner == hero.id}
-    slots = [("track", "on the cooldown track (TRACK-1)", hero.track),
-             ("active", "in an active slot (ACTIVE-1)", hero.active)]
+    slots: list[tuple[str, str, Sequence[TrackDie | ActiveDie]]] = [
+        ("track", "on the cooldown track (TRACK-1)", hero.track),
+        ("active", "in an active slot (ACTIVE-1)", hero.active)]
     for field, place, dice in slots:
         for j, die in enumerate(dice):
             if die.kind is not DieKind.SKILL:

@@ -6,7 +6,7 @@ action (``actions``) and the abilities that target or move as it does."""
 from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
-from domain.kernel.hexes import distance
+from domain.kernel.hexes import Hex, distance
 
 from domain.betrayal.vocab import BattleForm, Status
 
@@ -18,7 +18,7 @@ from .state import Foe, Hero
 Target = Foe | Hero | Ally  # whom an engage may strike: an ally only when Blind (facts: STATUS-1)
 
 
-def occupied(d: Decision) -> set:
+def occupied(d: Decision) -> set[Hex]:
     """Every hex a unit stands on (MOVE-1: no unit moves through another),
     companions' included (ROUND-2: a companion is a unit)."""
     s = d.state
@@ -26,18 +26,18 @@ def occupied(d: Decision) -> set:
             | {a.pos for a in s.companions if a.pos is not None})
 
 
-def in_form_range(d: Decision, hero: Hero, form: BattleForm, target_pos) -> str | None:
+def in_form_range(d: Decision, hero: Hero, form: BattleForm, target_pos: Hex) -> str | None:
     """Why a target at ``target_pos`` is out of the form's range, or None.
     FORM-3: Defensive has no range; FORM-4/5: adjacent only; FORM-6: not
     adjacent, up to Stamina; FORM-7: up to Magicka. Sight: same or adjacent
     tiles (facts)."""
     board = d.ctx.board
-    dist = board.range_distance(hero.pos, target_pos)
+    dist = board.range_distance(hero.at, target_pos)
     if form is BattleForm.DEFENSIVE:
         return "FORM-3: the Defensive form has no range, so it cannot target"
     if dist is None:
         return "ENGAGE-6: no route reaches that unit"
-    if not board.sees(hero.pos, target_pos):
+    if not board.sees(hero.at, target_pos):
         return "ENGAGE-6: that unit is out of sight (not on your tile or an adjacent tile)"
     if form in (BattleForm.LIGHT, BattleForm.HEAVY):
         rule = "FORM-4" if form is BattleForm.HEAVY else "FORM-5"
@@ -77,10 +77,10 @@ def check_target(d: Decision, hero: Hero, form: BattleForm, target_id: str) -> T
         raise RuleViolation("STATUS-1", f"{target_id} is in Stealth: "
                                         "only units adjacent to it when the turn began may target it")
     if blind:
-        near = [u for u in (*d.state.heroes, *d.state.foes, *d.state.companions)
-                if u.id != hero.id and not u.defeated and u.pos and distance(u.pos, hero.pos) == 1]
+        units: tuple[Target, ...] = (*d.state.heroes, *d.state.foes, *d.state.companions)
+        near = [u for u in units if u.id != hero.id and not u.defeated and u.pos and distance(u.pos, hero.at) == 1]
         best = max((u.hp for u in near), default=None)
-        if distance(unit.pos, hero.pos) != 1 or unit.hp != best:
+        if distance(unit.pos, hero.at) != 1 or unit.hp != best:
             raise RuleViolation("STATUS-1", "you are blind: you may target only the strongest adjacent unit")
     return unit
 
@@ -92,7 +92,8 @@ def find_unit(d: Decision, unit_id: str, *, allies: bool) -> Target:
         if foe.id == unit_id:
             return foe
     if allies:
-        for other in (*d.state.heroes, *d.state.companions):
+        others: tuple[Hero | Ally, ...] = (*d.state.heroes, *d.state.companions)
+        for other in others:
             if other.id == unit_id:
                 return other
     raise MalformedCommand(f"no enemy {unit_id!r} in this battle")

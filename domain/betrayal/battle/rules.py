@@ -7,7 +7,11 @@ the core (``hooks``), so they are all in place before a command is decided."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from domain.kernel.errors import MalformedCommand, RuleViolation
+from domain.kernel.hexes import as_hex
 
 from domain.betrayal.vocab import BattleForm, Pool, Status
 
@@ -43,8 +47,8 @@ from .events import BattleEvent
 from .evolve import evolve, replay
 from .heroes import available_dice, die_of, statuses
 from .items import use as item_use, wards as item_wards  # noqa: F401 (item_wards: imported for its hook)
-from .reach import check_target, occupied
-from .state import BattleState, Phase
+from .reach import Target, check_target, occupied
+from .state import BattleState, Hero, Phase
 
 __all__ = ["decide", "evolve", "replay", "legal_commands"]
 
@@ -74,12 +78,10 @@ def decision(state: BattleState | None, command: BattleCommand, ctx: RulesContex
     if state.phase is Phase.ENDED:
         raise RuleViolation("END-1", f"the battle is over ({state.ended_reason})")
     if state.phase is Phase.ENEMY_ROLL and not isinstance(command, RollEnemyDice):
-        roll = state.enemy_roll
-        assert roll is not None  # the phase waits on it
+        roll = state.roll_waiting
         raise RuleViolation("ENEMY-6c", f"type the faces of {roll.foe}'s {roll.dice} dice first")
     if state.phase is Phase.DEFEND and not isinstance(command, Defend):
-        defense = state.defense
-        assert defense is not None  # the phase waits on it
+        defense = state.defense_waiting
         who = defense.targets[defense.index]
         raise RuleViolation("COMBAT-4", f"choose how {who} defends against {defense.amount} damage first"
                                         " (rk defend)")
@@ -96,14 +98,14 @@ def decision(state: BattleState | None, command: BattleCommand, ctx: RulesContex
 
 def _explore(d: Decision, cmd: Explore) -> None:
     hero = actions.current_hero(d)
-    exploration.explore(d, hero, None if cmd.hex is None else tuple(cmd.hex))
+    exploration.explore(d, hero, None if cmd.hex is None else as_hex(cmd.hex))
     flow.finish_if_fallen(d, hero.id)
 
 
 def _place_tile(d: Decision, cmd: PlaceTile) -> None:
     if d.delve is None or d.delve.placing is None:
         raise RuleViolation("EXPLORATION-9", "no revealed tile is waiting to be placed")
-    exploration.place_tile(d, cmd.rotation, tuple(cmd.origin))
+    exploration.place_tile(d, cmd.rotation, as_hex(cmd.origin))
     flow.finish_if_fallen(d, d.state.acting.hero)
 
 
@@ -116,7 +118,8 @@ def _roll_enemy(d: Decision, cmd: RollEnemyDice) -> None:
     flow.resume_enemy(d, cmd.faces)
 
 
-_HANDLERS = {
+# Each handler takes the command of its key's type.
+_HANDLERS: dict[type, Callable[[Decision, Any], None]] = {
     Move: actions.move,
     MoveToExplore: actions.move,
     Explore: _explore,
@@ -146,7 +149,7 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
     if state.phase is Phase.ENDED:
         return []
     if state.phase is Phase.ENEMY_ROLL:
-        return [RollEnemyDice(faces=(0,) * state.enemy_roll.dice)]
+        return [RollEnemyDice(faces=(0,) * state.roll_waiting.dice)]
     d = Decision(state, ctx)
     if state.phase is Phase.DEFEND:
         return [*defense.legal_defenses(d, lambda cmd: _is_legal(d, cmd)),
@@ -157,7 +160,7 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
         return [*companion_turn.legal(d, lambda cmd: _is_legal(d, cmd)),
                 *race_abilities.legal(d, lambda cmd: _is_legal(d, cmd))]  # RACE-WOOD-ELF: before a turn starts
     if state.phase is Phase.ENGAGE_RESOLVE:
-        n = len(state.pending.dice)
+        n = len(state.engage_waiting.dice)
         held = state.hero(state.turn.hero).active if state.turn is not None else ()
         return [Resolve(), Resolve(skip=tuple(range(n))), *(ClearActive(slot=i) for i in range(len(held))),
                 *item_use.legal(d, lambda cmd: _is_legal(d, cmd)),
@@ -180,7 +183,7 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
     return out
 
 
-def _moves(d: Decision, hero) -> list[Move | MoveToExplore]:
+def _moves(d: Decision, hero: Hero) -> list[Move | MoveToExplore]:
     delve = d.delve
     marks = delve.marks_for(d.state.round, hero.id) if delve is not None else None
     if marks is not None and marks.explored:
@@ -193,9 +196,9 @@ def _moves(d: Decision, hero) -> list[Move | MoveToExplore]:
             return []
         limit = marks.resume  # the rest of an interrupted Move (EXPLORATION-3b)
     taken = occupied(d) - {hero.pos}
-    reach = d.ctx.board.reachable(hero.pos, taken, limit)
-    out = [Move(to=h) for h in sorted(reach, key=lambda h: (h[1], h[0])) if h != hero.pos]
-    if delve is not None:
+    reach = d.ctx.board.reachable(hero.at, taken, limit)
+    out: list[Move | MoveToExplore] = [Move(to=h) for h in sorted(reach, key=lambda h: (h[1], h[0])) if h != hero.pos]
+    if marks is not None:  # in a delve
         open_ = set(exploration.explorable(d)) - set(marks.spent)
         out += [MoveToExplore(to=m.to) for m in out if m.to in open_]
     return out
@@ -239,10 +242,10 @@ def _engages(d: Decision, hero) -> list[Engage]:
     return out
 
 
-def _possible_targets(d: Decision, hero) -> list:
+def _possible_targets(d: Decision, hero: Hero) -> list[Target]:
     """Enemies on the map; adventurers and companions too for a Blind
     adventurer (facts: STATUS-1)."""
-    units = [f for f in d.state.foes if not f.defeated and f.pos is not None]
+    units: list[Target] = [f for f in d.state.foes if not f.defeated and f.pos is not None]
     if Status.BLIND in statuses(hero):
         units += [h for h in d.state.heroes if h.id != hero.id and not h.defeated and h.pos is not None]
         units += [a for a in d.state.companions if not a.defeated and a.pos is not None]

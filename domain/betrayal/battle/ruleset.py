@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
+import msgspec
+
 from domain.kernel import rng
 from domain.kernel.errors import MalformedCommand, NotFound
 from domain.kernel.messages import Event
@@ -70,7 +72,7 @@ _WAITS = {
 }
 
 
-class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
+class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.BattleEvent]):
     """The Elder Scrolls: Betrayal of the Second Era: clash battles and the
     adventurers who fight them."""
 
@@ -110,7 +112,11 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
             return RulesContext(pack, state.setup)  # its Delve joins it (``joined``)
         return context_for(pack, state.setup)
 
-    def setup_context(self, pack: Pack, command: StartClash | StartDelve) -> RulesContext:
+    def setup_context(self, pack: Pack, command: BattleCommand) -> RulesContext:
+        """The context of a setup command (the kernel hands it only those:
+        ``setup_commands``)."""
+        if not isinstance(command, (StartClash, StartDelve)):
+            raise MalformedCommand("that command does not set up a battle: `rk new --help` lists the setups")
         if isinstance(command, StartDelve):
             if command.delve not in pack.delves:
                 raise MalformedCommand(f"no delve {command.delve!r}; choose one of {', '.join(pack.delves)}")
@@ -131,27 +137,26 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
         return ctx.with_delve(companions.get(DELVES.kind))
 
     # The pure function itself, not a method around it: replay calls it per event.
-    evolve = staticmethod(evolve)  # type: ignore[assignment]
+    evolve = staticmethod(evolve)
 
     def decide(self, state: BattleState | None, command: BattleCommand, ctx: RulesContext) -> Outcome:
         from .rules import decision  # the engine, imported when a command is decided: reads never pay for it
 
         d = decision(state, command, ctx)
         produced = d.events
+        battle_id = d.state.battle_id  # a setup's own BattleStarted named it
         writes: list[Write] = []
         if d.delve_events:
-            battle_id = produced[0].battle_id if state is None else state.battle_id  # type: ignore[attr-defined]
             writes.append(Write(DELVES.kind, self.stream_of(DELVES.kind, battle_id), tuple(d.delve_events)))
         if state is None and isinstance(command, (StartClash, StartDelve)):
             # BETWEEN-1: a campaign's adventurers are in this battle until it ends.
-            battle_id = produced[0].battle_id  # type: ignore[attr-defined]
             joined = (campaign_events.BattleJoined(battle_id=battle_id),)
             writes += [Write(ADVENTURERS.kind, UUID(m.adventurer_id), joined) for m in command.party if m.class_id]
         if any(isinstance(e, ev.BattleEnded) for e in produced):
             final = replay(produced, state)
             writes += [Write(ADVENTURERS.kind, UUID(h.adventurer_id), adv.concluded(final, h))
                        for h in final.heroes]
-        return Outcome(produced, tuple(writes))
+        return Outcome([*produced], tuple(writes))
 
     def legal_commands(self, state: BattleState, ctx: RulesContext) -> list[BattleCommand]:
         from .rules import legal_commands
@@ -185,16 +190,16 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
         if isinstance(event, ev.EnemyPlaced) and event.draw >= 0:
             return _check_counter(state, "EnemyPlaced draw", event.draw)
         if isinstance(event, ev.LockpickTested):
-            expected = tuple(tuple(rng.draw(state.seed, event.counter + 3 * i + j, 6) + 1 for j in range(len(a)))
+            attempts = tuple(tuple(rng.draw(state.seed, event.counter + 3 * i + j, 6) + 1 for j in range(len(a)))
                              for i, a in enumerate(event.attempts))
-            if expected != event.attempts:
-                return RandomCheck(f"lockpick dice {list(expected)} from seed {state.seed} counter {event.counter}",
+            if attempts != event.attempts:
+                return RandomCheck(f"lockpick dice {list(attempts)} from seed {state.seed} counter {event.counter}",
                                    str(list(event.attempts)))
             return _check_counter(state, "LockpickTested", event.counter)
         return None
 
     def describe_event(self, event: Event, state: BattleState | None, pack: Pack | None) -> str:
-        return describe(event, state, pack)  # type: ignore[arg-type]
+        return describe(event, state, pack)
 
     def cited_rule(self, event: Event) -> str:
         return cited_rule(event)
@@ -219,9 +224,9 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
         return read_models()
 
     def summary(self, state: BattleState) -> Summary:
-        over = state.outcome is not None
-        return Summary(round=state.round, where=state.outcome.value if over else _WAITS[state.phase],
-                       who=", ".join(h.name for h in state.heroes), setup=state.setup, over=over)
+        outcome = state.outcome
+        return Summary(round=state.round, where=outcome.value if outcome is not None else _WAITS[state.phase],
+                       who=", ".join(h.name for h in state.heroes), setup=state.setup, over=outcome is not None)
 
     def related_streams(self, state: BattleState) -> dict[UUID, str]:
         streams = {UUID(h.adventurer_id): f"{ADVENTURERS.kind}:{h.name}" for h in state.heroes}
@@ -229,9 +234,9 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
             streams[stream] = f"{kind}:{state.battle_id}"
         return streams
 
-    def check_setup(self, command: StartClash, prelude: dict[UUID, list[Event]], before: dict[UUID, object],
+    def check_setup(self, command: BattleCommand, prelude: dict[UUID, list[Event]], before: dict[UUID, object],
                     pack: Pack) -> Problem | None:
-        """Each adventurer created for the clash is what ``adventurer.create``
+        """Each adventurer created for the battle is what ``adventurer.create``
         gives for its own name, race and lines (no stat of its own making),
         and each party member joins as ``adventurer.member`` makes it from
         the adventurer as stored (no stat carried in but its own)."""
@@ -245,12 +250,14 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
                 if problem:
                     return problem
                 states[stream] = event.state
+        if not isinstance(command, (StartClash, StartDelve)):
+            return Problem("a setup command (a clash, a dungeon or a delve)", type(command).__name__)
         for m in command.party:
             try:
                 state = states.get(UUID(m.adventurer_id))
             except ValueError:
                 state = None
-            if state is None:
+            if not isinstance(state, adv.AdventurerState):
                 return Problem(f"party member {m.name}: an adventurer of this log, stored before the setup",
                                f"no adventurer {m.adventurer_id} before the setup")
             expected = adv.member(state, m.form, pack)
@@ -264,7 +271,7 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
         at setup; a result another battle wrote back can only be held to
         the adventurer (hit points within 0 to its maximum)."""
         if isinstance(event, adv.AdventurerCreated):
-            return self._check_created(stream, event, state, pack)  # type: ignore[arg-type]
+            return self._check_created(stream, event, state, pack)
         if isinstance(event, adv.BattleConcluded):
             if not isinstance(state, adv.AdventurerState):
                 return Problem("a result written back to an adventurer that exists", "no adventurer yet", stream)
@@ -289,9 +296,9 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack]):
         return None
 
 
-def _first_field(expected: object, found: object) -> tuple[str, object, object]:
+def _first_field(expected: msgspec.Struct, found: msgspec.Struct) -> tuple[str, object, object]:
     """The first field where two structs of one type differ."""
-    for name in expected.__struct_fields__:  # type: ignore[attr-defined]
+    for name in expected.__struct_fields__:
         a, b = getattr(expected, name), getattr(found, name, None)
         if a != b:
             return name, a, b

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
-from domain.kernel.hexes import name
+from domain.kernel.hexes import Hex, as_hex, name
 from domain.kernel.names import check_name
 from domain.kernel.rng import check_seed
 
@@ -147,7 +147,8 @@ def start_clash(d: Decision, cmd: StartClash) -> None:
         d.emit(ev.CachePlaced(hex=h, kind=kind))
     number = 0
     if setup.objective is Objective.ELIMINATE:  # OBJ-3, EP-8: outside the EP
-        specials = _specials(d, cmd, len(setup.objective_units)) if dungeon else board.special_hexes()
+        units = len(setup.objective_units)
+        specials = _specials(d, cmd, units) if isinstance(cmd, StartDungeon) else board.special_hexes()
         for enemy_id, h in zip(setup.objective_units, specials):
             number += 1
             enemy = pack.enemies[enemy_id]
@@ -162,13 +163,13 @@ def start_clash(d: Decision, cmd: StartClash) -> None:
     begin_round(d, 1)  # CLASH-10, DUNGEON-11
 
 
-def _specials(d: Decision, cmd: StartDungeon, units: int) -> list:
+def _specials(d: Decision, cmd: StartDungeon, units: int) -> list[Hex]:
     """DUNGEON-8e: the special hexes the party chose for the objective units,
     in order; by default the first ones in reading order."""
     special = d.ctx.board.special_hexes()
     if not cmd.specials:
         return special[:units]
-    chosen = [tuple(h) for h in cmd.specials]
+    chosen = [as_hex(h) for h in cmd.specials]
     if len(chosen) != units:
         raise MalformedCommand(f"name one special hex per objective unit ({units}), or none")
     if len(set(chosen)) != len(chosen):
@@ -228,12 +229,12 @@ def place_enemies(d: Decision, number: int) -> None:
         for level in LEVELS:
             if level > left:
                 continue
-            choices = [i for i, c in enumerate(bag) if chip_side(pack, c, level)]
+            choices = [(i, side) for i, c in enumerate(bag) if (side := chip_side(pack, c, level))]
             if not choices:
                 continue
             k, counter = d.pick(len(choices))
-            chip = bag.pop(choices[k])
-            enemy_id = chip_side(pack, chip, level)
+            i, enemy_id = choices[k]
+            bag.pop(i)
             enemy = pack.enemies[enemy_id]
             number += 1
             d.emit(ev.EnemyPlaced(

@@ -12,6 +12,7 @@ from typing import ClassVar
 
 import msgspec
 
+from domain.kernel.errors import InternalError
 from domain.kernel.hexes import Hex
 
 from domain.betrayal.battle.companions.state import Ally, AllyTurn
@@ -132,6 +133,14 @@ class Hero(msgspec.Struct, frozen=True, kw_only=True):
     class_engages: int = 0  # extra Engage actions this turn, free of ENGAGE-4 fatigue (extra-engage)
     class_progress: int = 0  # counted toward its sheet's promotion requirement (ADVANCE-16)
 
+    @property
+    def at(self) -> Hex:
+        """The hex it stands on, for a rule that reads only an adventurer on
+        the map (the one whose turn it is, one its own rules have placed)."""
+        if self.pos is None:
+            raise InternalError(f"{self.name} is not on the map")
+        return self.pos
+
     # Added after logs were written: left out of the state digest at their defaults.
     __digest_skip_default__: ClassVar[frozenset[str]] = frozenset(
         {"race_used", "race_armed", "free_move", "class_id", "master", "ready", "weapons", "expended", "discarded",
@@ -154,6 +163,14 @@ class Foe(msgspec.Struct, frozen=True, kw_only=True):
     marks: tuple[StatusMark, ...] = ()
     quest: bool = False
     defeated: bool = False
+
+    @property
+    def at(self) -> Hex:
+        """The hex it stands on, for a rule that reads only an enemy on the
+        map (the one whose turn it is)."""
+        if self.pos is None:
+            raise InternalError(f"{self.id} is not on the map")
+        return self.pos
 
 
 class Cache(msgspec.Struct, frozen=True, array_like=True):
@@ -327,6 +344,46 @@ class BattleState(msgspec.Struct, frozen=True, kw_only=True):
         if self.turn is None:
             raise KeyError("no adventurer's turn is under way")
         return self.turn
+
+    @property
+    def engage_waiting(self) -> PendingEngage:
+        """The engage whose rolled dice wait to be resolved, for what is
+        decided only while they wait (ENGAGE-8)."""
+        if self.pending is None:
+            raise InternalError("no rolled dice wait to be resolved")
+        return self.pending
+
+    @property
+    def roll_waiting(self) -> PendingEnemyRoll:
+        """The enemy roll waiting to be typed, in the phase that waits on it
+        (physical dice: ENEMY-6c)."""
+        if self.enemy_roll is None:
+            raise InternalError("no enemy roll waits to be typed")
+        return self.enemy_roll
+
+    @property
+    def defense_waiting(self) -> PendingDefense:
+        """The strike waiting for a defense, in the phase that waits on it
+        (choose-defense option: COMBAT-4)."""
+        if self.defense is None:
+            raise InternalError("no strike waits for a defense")
+        return self.defense
+
+    @property
+    def ally_acting(self) -> AllyTurn:
+        """The companion turn under way, for what happens only in one
+        (ROUND-6: a companion's command starts its turn first)."""
+        if self.ally_turn is None:
+            raise InternalError("no companion's turn is under way")
+        return self.ally_turn
+
+    @property
+    def final_outcome(self) -> Outcome:
+        """How the battle ended, for what is read only once it has (the
+        write-back to the adventurers, CLEANUP-3b)."""
+        if self.outcome is None:
+            raise InternalError(f"battle {self.battle_id} has not ended")
+        return self.outcome
 
     @property
     def termination(self) -> Termination | None:

@@ -88,7 +88,7 @@ def battle_reward(app: GameApp, battle_id: str) -> int:
         event = envelope.event
         if isinstance(event, DelveConcluded):
             skyshard_xp = event.xp
-        elif isinstance(event, DelveRestored) and not event.restored.concluded:
+        elif isinstance(event, DelveRestored) and (event.restored is None or not event.restored.concluded):
             skyshard_xp = 0  # the ending was undone
     return xp + skyshard_xp
 

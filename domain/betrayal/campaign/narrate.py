@@ -122,6 +122,12 @@ def describe(event: Any, pack: Pack | None, state: cp.CampaignState | None = Non
     found = _LINES.get(type(event))
     if found is None:
         return None
+    return _said(event, found, pack, state)
+
+
+def _said(event: Any, found: tuple[str, Callable[[Any, Pack | None], str]], pack: Pack | None,
+          state: cp.CampaignState | None) -> str:
+    """``describe``'s line for an event of a kind it has (``found``)."""
     rule, words = found
     text = words(event, pack)
     if "{who}" in text:
@@ -135,7 +141,13 @@ def _register() -> None:
     """Let the battle narrator read the adventurer's campaign events too."""
     for kind in _LINES:
         if kind.__module__ == ae.__name__:
-            narrate._describe.register(kind)(lambda e, state, pack: describe(e, pack))
+            narrate._describe.register(kind)(_adventurer_line)
+
+
+def _adventurer_line(event: Any, state: Any, pack: Pack | None) -> str:
+    """An adventurer's campaign event as the battle narrator says it (only
+    a kind ``_LINES`` has is registered)."""
+    return _said(event, _LINES[type(event)], pack, None)
 
 
 _register()

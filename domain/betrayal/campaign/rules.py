@@ -12,6 +12,8 @@ of Day (``rest``), BETWEEN-1 an adventurer in a battle not ended is left be.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
 from uuid import UUID
 
 from msgspec.structs import replace
@@ -176,7 +178,8 @@ def _advance(state: cp.CampaignState, c: cc.Advance, ctx: CampaignContext) -> Ou
     else:
         raise MalformedCommand(f"advance what? health, stamina, magicka, cooldown, tenacity or a skill die id,"
                                f" not {c.what!r}")
-    taken = [] if member.adventurer_id in state.advanced else [cp.AdvancementTaken(adventurer_id=member.adventurer_id)]
+    taken: list[Event] = ([] if member.adventurer_id in state.advanced
+                          else [cp.AdvancementTaken(adventurer_id=member.adventurer_id)])
     return Outcome(taken, (_to(member, event),))
 
 
@@ -297,7 +300,8 @@ def _item(state: cp.CampaignState, c: cc.ItemCommand, ctx: CampaignContext) -> O
     return Outcome(item_deck.discarded(pack, [item]) if gone else [], (_to(member, event),))
 
 
-_HANDLERS = {
+# Each handler takes the command of its key's type.
+_HANDLERS: dict[type, Callable[[cp.CampaignState, Any, CampaignContext], Outcome]] = {
     cc.Recruit: _recruit, cc.Enlist: _enlist, cc.GainRewards: _rewards, cc.Advance: _advance,
     cc.Untrain: _untrain, cc.EndRewards: _end_rewards, cc.TrainLine: _train, cc.Rest: _rest,
     cc.EndSession: _end_session, cc.Promote: _promote, cc.GainItem: _item, cc.ReadyItem: _item, cc.StowItem: _item,

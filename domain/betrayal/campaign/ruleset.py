@@ -28,7 +28,7 @@ from . import narrate as words
 from .game import CampaignContext
 
 
-class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignContext, Pack]):
+class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignContext, Pack, cp.CampaignEvent]):
     """The campaign of Betrayal of the Second Era: the party between battles."""
 
     name = "betrayal-campaign"
@@ -67,8 +67,8 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
                            " that pack is not loaded")
         return self._context(pack)
 
-    def setup_context(self, pack: Pack, command: cc.StartCampaign) -> CampaignContext:
-        return self._context(pack)
+    def setup_context(self, pack: Pack, command: cc.CampaignCommand) -> CampaignContext:
+        return self._context(pack)  # the same for every campaign: its party comes later
 
     def companions(self, state: cp.CampaignState, command: object = None) -> tuple[tuple[str, UUID], ...]:
         """The party's adventurers, and the one a recruit or an enlistment names."""
@@ -81,7 +81,7 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
         return CampaignContext(ctx.pack, {str(stream): state for (_, stream), state in companions.items()},
                                ctx.stream_of)
 
-    evolve = staticmethod(cp.evolve_campaign)  # type: ignore[assignment]
+    evolve = staticmethod(cp.evolve_campaign)
 
     def decide(self, state: cp.CampaignState | None, command: cc.CampaignCommand, ctx: CampaignContext) -> Outcome:
         from .rules import decide  # the rules, imported when a command is decided

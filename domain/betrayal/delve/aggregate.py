@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import msgspec
 from msgspec.structs import replace
 
+from domain.kernel.errors import InternalError
 from domain.kernel.hexes import Hex
 from domain.kernel.messages import Event
 
@@ -151,6 +152,14 @@ class DelveState(msgspec.Struct, frozen=True, kw_only=True):
             if t.key == key:
                 return t
         raise KeyError(key)
+
+    @property
+    def campaign_deck(self) -> ItemDeck:
+        """The campaign's item deck, for what runs only in a delve drawing
+        from one (ITEM-9: its reshuffle keeps it)."""
+        if self.item_deck is None:
+            raise InternalError(f"delve {self.battle_id} draws the pack's item cards, not a campaign's deck")
+        return self.item_deck
 
     def marks_for(self, round_: int, hero: str) -> TurnMarks:
         """The current turn's marks (fresh ones when the stored marks are of

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.kernel.errors import InternalError
 from domain.kernel.hexes import Hex
 
 # The campaign Structs live in their own module; importing them here lets
@@ -61,6 +62,14 @@ class Face(msgspec.Struct, frozen=True, kw_only=True):
     effect: Effect = Effect.BLANK
     amount: int = 0
     status: Status | None = None
+
+    @property
+    def placed(self) -> Status:
+        """The status a status face places (a status face names one: checked
+        as the pack is read)."""
+        if self.status is None:
+            raise InternalError(f"a {self.effect.value} face places no status")
+        return self.status
 
 
 def describe_face(face: Face) -> str:

@@ -9,6 +9,8 @@ from enum import StrEnum
 
 import msgspec
 
+from domain.kernel.errors import InternalError
+
 from domain.betrayal.vocab import AbilityTiming, BattleForm, EffectKind, ItemKind, Status
 
 
@@ -19,6 +21,14 @@ class AbilityEffect(msgspec.Struct, frozen=True, kw_only=True):
     kind: EffectKind
     amount: int = 0
     status: Status | None = None
+
+    @property
+    def placed(self) -> Status:
+        """The status a status effect places (a status effect names one:
+        checked as the pack is read)."""
+        if self.status is None:
+            raise InternalError(f"a {self.kind.value} effect places no status")
+        return self.status
 
 
 class ClassAbility(msgspec.Struct, frozen=True, kw_only=True):

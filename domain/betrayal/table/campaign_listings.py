@@ -22,7 +22,7 @@ def campaigns(asked: Any) -> Report:
     """Every campaign of the store, oldest first: difficulty, session, day,
     dial, party."""
     app = asked.app
-    rows = []
+    rows: list[dict[str, Any]] = []
     for cid in ca.campaigns(app):
         state = ca.campaign(app, cid)
         rows.append({"campaign": cid, "difficulty": state.difficulty.value, "session": state.session,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.hexes import to_offset
+from domain.kernel.hexes import as_hex, to_offset
 from domain.kernel.surface import Report
 from domain.kernel.surface.document import Column, Lines, Table, Words, table
 
@@ -21,9 +21,9 @@ OBJECTIVE_RULES = {"survey": "OBJ-4", "uncover": "OBJ-8"}
 def setups(asked: Any) -> Report:
     """Clash setups, then dungeon diagrams (`rk new clash` / `rk new dungeon --setup ID`)."""
     pack = starter_pack()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for mode, setup in [("clash", x) for x in pack.setups.values()] + [("dungeon", x) for x in pack.dungeons.values()]:
-        offsets = [to_offset(tuple(cell.hex)) for cell in setup.hexes]
+        offsets = [to_offset(as_hex(cell.hex)) for cell in setup.hexes]
         rows.append({
             "id": setup.id, "name": setup.name, "mode": mode, "objective": setup.objective.value,
             "objective_units": list(setup.objective_units),
@@ -54,8 +54,9 @@ def _objective_units(objective: str, units: list[str]) -> str:
 def delves(asked: Any) -> Report:
     """The delve encounters (`rk new delve --delve ID`): objective and skyshards required."""
     pack = starter_pack()
-    rows = [{"id": d.id, "name": d.name, "objective": d.objective.value, "skyshards": d.skyshards, "text": d.text}
-            for d in pack.delves.values()]
+    rows: list[dict[str, Any]] = [
+        {"id": d.id, "name": d.name, "objective": d.objective.value, "skyshards": d.skyshards, "text": d.text}
+        for d in pack.delves.values()]
     columns = (Column("id", wrap=False), Column("name", wrap=False), Column("objective", wrap=False),
                Column("skyshards", "right"))
     listed = table(columns, [[r["id"], r["name"], _objective(r["objective"]), str(r["skyshards"])] for r in rows])

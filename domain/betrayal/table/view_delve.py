@@ -25,8 +25,7 @@ GOALS = {Objective.SURVEY: "Survey (OBJ-4)", Objective.UNCOVER: "Uncover, then r
 def progress(state: BattleState, ctx: RulesContext) -> Lines:
     """The delve's progress: objective, skyshards gained and drawn, then the
     delve deck and the tiles left by shape."""
-    delve = ctx.delve
-    assert delve is not None, "a delve's view"
+    delve = ctx.joined_delve
     first: list[Piece] = [(f"{GOALS.get(delve.objective, delve.objective.value)} · skyshards ", ""),
                           (f"gained {delve.gained}/{delve.required}", "shard"),
                           (f", drawn {delve.drawn}/{delve.required} (SKYSHARD-4)", "")]
@@ -59,8 +58,7 @@ def placing(state: BattleState, ctx: RulesContext) -> Lines | None:
 def details(state: BattleState, ctx: RulesContext) -> tuple[Block, ...]:
     """`rk status` of a delve, below the map: progress, what may be
     explored, the tiles with their cards, and what caches gave."""
-    delve = ctx.delve
-    assert delve is not None, "a delve's view"
+    delve = ctx.joined_delve
     pack = ctx.pack
     blocks: list[Block] = [progress(state, ctx)]
     waiting = placing(state, ctx)

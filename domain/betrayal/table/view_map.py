@@ -9,7 +9,7 @@ Entrance, ``1`` tile t1...) and what matters on it now."""
 
 from __future__ import annotations
 
-from domain.kernel.hexes import Hex
+from domain.kernel.hexes import Hex, as_hex
 from domain.kernel.surface.document import HexCell, HexMap, Tone
 
 from domain.betrayal.battle.context import RulesContext
@@ -17,6 +17,7 @@ from domain.betrayal.battle.decision import Decision
 from domain.betrayal.battle.exploration import explorable
 from domain.betrayal.battle.names import marks
 from domain.betrayal.battle.state import BattleState
+from domain.betrayal.delve.aggregate import DelveState
 from domain.betrayal.vocab import Marker, TileIcon
 
 ENTRANCE = "E"
@@ -34,10 +35,10 @@ def board(state: BattleState, ctx: RulesContext) -> HexMap:
     """The battle's map: a clash's or dungeon's whole diagram, or a delve's
     tiles so far."""
     if ctx.delve is not None:
-        return delve_board(state, ctx)
+        return delve_board(state, ctx, ctx.delve)
     b = ctx.board
     units = _units(state)
-    caches = {tuple(c.hex): c.kind for c in state.caches}
+    caches = {as_hex(c.hex): c.kind for c in state.caches}
     specials = set(b.special_hexes())
     cells = []
     for h in b.all_hexes():
@@ -99,17 +100,17 @@ def open_hexes(state: BattleState, ctx: RulesContext) -> list[Hex]:
     return explorable(Decision(state, ctx))
 
 
-def delve_board(state: BattleState, ctx: RulesContext) -> HexMap:
-    """The delve's map so far, cropped to its tiles: each hex shows its
-    tile's tag (``E``, ``1``, ``2``...), ``+`` on a Connection hex, ``?``
-    on one explorable now, ``!`` on the one being explored, ``*`` on a
-    tile whose skyshard waits to be taken; units and caches over all of it."""
+def delve_board(state: BattleState, ctx: RulesContext, delve: DelveState) -> HexMap:
+    """The map of ``delve`` (``ctx``'s) so far, cropped to its tiles: each
+    hex shows its tile's tag (``E``, ``1``, ``2``...), ``+`` on a
+    Connection hex, ``?`` on one explorable now, ``!`` on the one being
+    explored, ``*`` on a tile whose skyshard waits to be taken; units and
+    caches over all of it."""
     m = ctx.map
-    delve = ctx.delve
     units = _units(state)
-    caches = {tuple(c.hex): c.kind for c in state.caches}
+    caches = {as_hex(c.hex): c.kind for c in state.caches}
     open_ = set(open_hexes(state, ctx))
-    exploring = tuple(delve.pending.hex) if delve.pending is not None else None
+    exploring = as_hex(delve.pending.hex) if delve.pending is not None else None
     skyshards = {k.tile for k in delve.kept if k.skyshards}
     cells = []
     for h, key in m.tile_of.items():

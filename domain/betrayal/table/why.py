@@ -75,6 +75,7 @@ def _pick(app: Any, battle_id: str, envelopes: list[Any], turns: list[Activation
     """The enemy turn asked for; NotFound, in one line, when there is none
     or when it decided nothing."""
     last = envelopes[-1].originator_version if envelopes else 0
+    chosen: Activation | None
     if event is not None and event > last:
         raise NotFound(f"battle {battle_id} has no event {event} (its events are 1 to {last}; see `rk log`)")
     if enemy is not None:

@@ -34,7 +34,7 @@ def _armed(s: BattleState, e: ev.ClassAbilityArmed) -> BattleState:
 def _rerolled(s: BattleState, e: ev.ClassDiceRerolled) -> BattleState:
     if not e.typed:
         s = replace(s, rng=e.counter + len(e.positions))
-    return replace(s, pending=replace(s.pending, dice=e.dice))
+    return replace(s, pending=replace(s.engage_waiting, dice=e.dice))
 
 
 APPLY: dict[type, Callable] = {

@@ -4,14 +4,16 @@ them), citing the rule each carries."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import get_args
 
 from domain.betrayal.packs.catalog import Pack
 
 from .. import events as ev
 
-EVENTS = (ev.ClassTurnBegan, ev.ClassAbilityUsed, ev.ClassAbilityArmed, ev.HeroFormChanged, ev.ClassGuardSet,
-          ev.ClassDamagePrevented, ev.ClassEngagesGranted, ev.ClassDiceRerolled, ev.PromotionProgressed,
-          ev.ClassSheetTurned)
+ClassEvent = (ev.ClassTurnBegan | ev.ClassAbilityUsed | ev.ClassAbilityArmed | ev.HeroFormChanged | ev.ClassGuardSet
+              | ev.ClassDamagePrevented | ev.ClassEngagesGranted | ev.ClassDiceRerolled | ev.PromotionProgressed
+              | ev.ClassSheetTurned)  # each cites the rule it applies
+EVENTS: tuple[type, ...] = get_args(ClassEvent)
 
 
 def ability_name(pack: Pack, ability_id: str) -> str:
@@ -26,7 +28,7 @@ def ability_name(pack: Pack, ability_id: str) -> str:
     return ability_id
 
 
-def text(e: ev.BattleEvent, who: Callable[[str], str], pack: Pack) -> str:
+def text(e: ClassEvent, who: Callable[[str], str], pack: Pack) -> str:
     """``CLASS-1: Brelyna uses Flare (2 tenacity, 1 left)`` and the like."""
     return f"{e.rule}: {_body(e, who, pack)}"
 

@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
-from domain.kernel.hexes import Hex, distance, name
+from domain.kernel.hexes import Hex, as_hex, distance, name
 
 from domain.betrayal.packs.catalog import Pack
 from domain.betrayal.packs.catalog_campaign import ClassAbility
@@ -99,8 +99,9 @@ def abilities(pack: Pack, hero: Hero) -> list[ClassAbility]:
         out += sheet.master
     seen = {a.id for a in out}
     for ability_id, item in clothing_grants(pack, hero).items():
-        if ability_id not in seen:
-            out.append(pack.gear[item].ability)
+        granted = pack.gear[item].ability  # set: clothing_grants names only items that grant one
+        if granted is not None and ability_id not in seen:
+            out.append(granted)
             seen.add(ability_id)
     return out
 
@@ -254,7 +255,7 @@ def _innate_ready(d: Decision, hero: Hero, ability: ClassAbility) -> None:
     s = d.state
     if ability.effect.kind is K.MOVE and (s.acting.engages == 0 or s.phase is not Phase.ADVENTURER_TURN):
         raise RuleViolation("CLASS-2a", f"{ability.name} is used after an engage this turn")
-    if ability.effect.kind is K.REROLL and ability.form is not None and s.pending.form is not ability.form:
+    if ability.effect.kind is K.REROLL and ability.form is not None and s.engage_waiting.form is not ability.form:
         raise RuleViolation("CLASS-2a", f"{ability.name} rerolls an engage in {ability.form.value} form only")
 
 
@@ -269,10 +270,10 @@ def _arm(d: Decision, hero: Hero, ability: ClassAbility, cmd: UseClassAbility) -
     if ability.form is not None and ability.form is not hero.form and not cmd.change_form:
         raise RuleViolation("CLASS-5", f"{ability.name} needs the {ability.form.value} form; change it for 1 Light"
                                        " fatigue (--change-form)")
-    if cmd.change_form:
-        _form_change(d, hero, ability, True)
+    change = _form_change(d, hero, ability, True) if cmd.change_form else None
+    if change is not None:
         gain_fatigue(d, hero.id, DieKind.LIGHT_FATIGUE, 1, "CLASS-5")
-        d.emit(ev.HeroFormChanged(hero=hero.id, form=ability.form, rule="CLASS-5"))
+        d.emit(ev.HeroFormChanged(hero=hero.id, form=change, rule="CLASS-5"))
     d.emit(ev.ClassAbilityArmed(hero=hero.id, ability=ability.id, rule="CLASS-4"))
 
 
@@ -288,9 +289,9 @@ def _only(ability: ClassAbility, cmd: UseClassAbility, *allowed: str) -> None:
 # --- effects of the command (one per EffectKind) ---------------------------------------
 
 
-def _prepare(d: Decision, hero: Hero, ability: ClassAbility, cmd: UseClassAbility) -> Callable[[], None]:
+def _prepare(d: Decision, hero: Hero, ability: ClassAbility, cmd: UseClassAbility) -> Callable[[], object]:
     """Check the command's choices for the ability's effect and return what
-    applies it (after the tenacity is spent)."""
+    applies it (after the tenacity is spent; what it returns is not read)."""
     effect = ability.effect
     kind, amount = effect.kind, effect.amount
     if kind in (K.DAMAGE, K.TRUE_DAMAGE):
@@ -388,7 +389,7 @@ def apply_to(d: Decision, owner: str, ability: ClassAbility, target: str) -> Non
             d.emit(ev.TrackDiceRemoved(hero=target, removed=tuple(hero.track[i] for i in picked), track=track,
                                        rule=RULE_OF[ability.timing]))
     elif kind is K.CLEANSE:
-        for status in [t.status for t in hero.track if t.kind is DieKind.STATUS][:amount]:
+        for status in [t.status for t in hero.track if t.kind is DieKind.STATUS and t.status is not None][:amount]:
             lose_status(d, target, status, RULE_OF[ability.timing])
     elif kind is K.TENACITY:
         tenacity = min(MAX_TENACITY, hero.tenacity + amount)
@@ -433,10 +434,10 @@ def _ally(d: Decision, hero: Hero, ability: ClassAbility, target: str) -> Hero:
     return ally
 
 
-def _prepare_status(d: Decision, hero: Hero, ability: ClassAbility, cmd: UseClassAbility) -> Callable[[], None]:
+def _prepare_status(d: Decision, hero: Hero, ability: ClassAbility, cmd: UseClassAbility) -> Callable[[], object]:
     """Stealth goes on yourself; any other status on an enemy in reach, one
     of each at a time (STATUS-7), none on a quest unit (STATUS-3)."""
-    status = ability.effect.status
+    status = ability.effect.placed
     if status is Status.STEALTH:
         _only(ability, cmd)
         return lambda: gain_status(d, hero.id, status)
@@ -463,14 +464,14 @@ def _route(d: Decision, hero: Hero, ability: ClassAbility, to: Hex | None, reach
     if to is None:
         raise MalformedCommand(f"{ability.name} needs the hex to move to (--hex)")
     rule = RULE_OF[ability.timing]
-    to = tuple(to)
+    to = as_hex(to)
     board = d.ctx.board
     if not board.contains(to) or not board.passable(to):
         raise RuleViolation(rule, f"hex {name(to)} cannot be entered")
     taken = occupied(d) - {hero.pos}
     if to == hero.pos or to in taken:
         raise RuleViolation(rule, f"hex {name(to)} is occupied")
-    route = board.path(hero.pos, to, taken)
+    route = board.path(hero.at, to, taken)
     if route is None:
         raise RuleViolation(rule, "no free route reaches that hex")
     if len(route) - 1 > reach:
@@ -500,7 +501,7 @@ def _walk(d: Decision, hero_id: str, route: list[Hex], rule: str) -> None:
 def _reroll_choice(d: Decision, ability: ClassAbility,
                    cmd: UseClassAbility) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """Up to the amount of roll positions, and with physical dice their typed faces."""
-    dice = d.state.pending.dice
+    dice = d.state.engage_waiting.dice
     positions = tuple(cmd.dice)
     check_positions(positions, len(dice), ability.effect.amount, rule=RULE_OF[ability.timing],
                     too_many=f"{ability.name} rerolls up to {ability.effect.amount} dice, not {len(positions)}",
@@ -528,7 +529,7 @@ def _sides(d: Decision, rolled: Rolled) -> int:
 def _reroll(d: Decision, hero_id: str, positions: tuple[int, ...], faces: tuple[int, ...] | None) -> None:
     """New faces for the chosen dice of the waiting roll, from the battle's
     RNG (or typed), each die by its own number of faces."""
-    dice = list(d.state.pending.dice)
+    dice = list(d.state.engage_waiting.dice)
     if faces is None:
         counter = d.state.rng
         from domain.kernel import rng
@@ -678,7 +679,7 @@ def engaged(d: Decision, foe_id: str, targets: tuple[str, ...]) -> bool:
             continue
         fired += 1
         if effect.kind is K.STATUS:
-            place_status(d, owner.id, foe_id, effect.status)
+            place_status(d, owner.id, foe_id, effect.placed)
         else:
             physical, true = (0, effect.amount) if effect.kind is K.TRUE_DAMAGE else (effect.amount, 0)
             hurt_foe(d, foe_id, physical, true, source=owner.id, rule="CLASS-4")
@@ -774,7 +775,7 @@ def _candidate(d: Decision, hero: Hero, ability: ClassAbility) -> UseClassAbilit
                        key=lambda h: (h[1], h[0]))
         return UseClassAbility(ability=ability.id, hex=reach[0], change_form=change) if reach else None
     if kind is K.REROLL:
-        n = min(ability.effect.amount, len(d.state.pending.dice))
+        n = min(ability.effect.amount, len(d.state.engage_waiting.dice))
         faces = (0,) * n if d.state.options.physical_dice else None
         return UseClassAbility(ability=ability.id, dice=tuple(range(n)), faces=faces, change_form=change)
     return base

@@ -26,7 +26,7 @@ core's hook points (``hooks``), registered at its end.
 from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
-from domain.kernel.hexes import Hex, name
+from domain.kernel.hexes import Hex, as_hex, name
 
 from domain.betrayal.delve.aggregate import TurnMarks
 from domain.betrayal.vocab import BattleForm, Status
@@ -110,7 +110,7 @@ def use(d: Decision, cmd: UseRaceAbility) -> None:
     if cmd.arm and hero.race != "wood-elf":
         raise MalformedCommand(f"{NAMES[hero.race]} is not readied with --arm")
     if hero.race == "khajiit" and cmd.hex is not None and hero.free_move:
-        _free_move(d, hero, cmd)
+        _free_move(d, hero, cmd, as_hex(cmd.hex))
         return
     if hero.race_used:
         raise RuleViolation(rule, f"{NAMES[hero.race]} can be used once per battle, and {hero.name} used it already")
@@ -215,7 +215,7 @@ def _boon(d: Decision, hero: Hero, cmd: UseRaceAbility) -> None:
     if target.defeated:
         raise RuleViolation(rule, f"{target.name} is defeated: Syrabane's Boon cannot revive")
     free = entrance_free(d, target.id)
-    to = tuple(cmd.hex) if cmd.hex is not None else (free[0] if free else None)
+    to = as_hex(cmd.hex) if cmd.hex is not None else (free[0] if free else None)
     if to is None:
         raise RuleViolation(rule, "no Entrance hex is unoccupied")
     if to not in d.ctx.board.entrance_hexes():
@@ -400,20 +400,20 @@ def bypass_lock(d: Decision, hero_id: str, what: str, h: Hex) -> bool:
     return True
 
 
-def _free_move(d: Decision, hero: Hero, cmd: UseRaceAbility) -> None:
-    """RACE-KHAJIIT: Cutpurse's free move (facts default: free movement, not
-    a Move action), in a delve stopping for what entered hexes set off."""
+def _free_move(d: Decision, hero: Hero, cmd: UseRaceAbility, to: Hex) -> None:
+    """RACE-KHAJIIT: Cutpurse's free move to ``to`` (the command's hex;
+    facts default: free movement, not a Move action), in a delve stopping
+    for what entered hexes set off."""
     _only(hero, cmd, "hex")
     _own_turn(d, hero)
     rule = rule_of(hero)
     board = d.ctx.board
-    to = tuple(cmd.hex)
     if not board.contains(to) or not board.passable(to):
         raise RuleViolation(rule, f"hex {name(to)} cannot be entered")
     taken = occupied(d) - {hero.pos}
     if to == hero.pos or to in taken:
         raise RuleViolation(rule, f"hex {name(to)} is occupied")
-    route = board.path(hero.pos, to, taken)
+    route = board.path(hero.at, to, taken)
     if route is None:
         raise RuleViolation(rule, "no free route reaches that hex")
     steps = len(route) - 1
@@ -489,7 +489,7 @@ def _candidates(d: Decision, hero: Hero, who: str | None, mine: bool) -> list[Us
         return []
     if hero.race == "khajiit" and hero.free_move:
         taken = occupied(d) - {hero.pos}
-        reach = d.ctx.board.reachable(hero.pos, taken, hero.free_move)
+        reach = d.ctx.board.reachable(hero.at, taken, hero.free_move)
         return [UseRaceAbility(hex=h) for h in sorted(reach, key=lambda h: (h[1], h[0])) if h != hero.pos]
     if hero.race_used:
         return []

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.kernel.hexes import label, name
 
 from ..names import unit_name
@@ -78,7 +80,7 @@ def cleaned_up(e: ev.CompanionCleanedUp, state, pack) -> str:
     return _cite(e.rule, f"{_who(state, pack, e.companion)} leaves the battle with {e.hp} HP, no status effects")
 
 
-LINES = {
+LINES: dict[type, Callable[..., str]] = {
     ev.CompanionStatusGained: status_gained, ev.CompanionStatusLost: status_lost,
     ev.CompanionCleanedUp: cleaned_up,
     ev.CompanionJoined: joined, ev.CompanionPlaced: placed, ev.CompanionWaits: waits,

@@ -8,7 +8,7 @@ enemies act (ENEMY-1)."""
 from __future__ import annotations
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
-from domain.kernel.hexes import distance, name
+from domain.kernel.hexes import Hex, as_hex, distance, name
 
 from domain.betrayal.packs.companions import CompanionSkill
 from domain.betrayal.vocab import Status
@@ -21,7 +21,7 @@ from ..decision import Decision
 from ..enemies.targeting import can_target
 from ..enemies.turn import turn_order
 from ..reach import occupied
-from ..state import Phase, Rolled
+from ..state import Foe, Hero, Phase, Rolled
 from . import events as ev
 from .commands import CompanionEngage, CompanionMove, EndCompanionTurn
 from .damage import heal_ally, hurt_ally
@@ -60,13 +60,15 @@ def acting(d: Decision, named: str | None) -> Ally:
     return d.state.companion(a.id)
 
 
-def _able(a: Ally) -> None:
-    """Refuses an action of a companion that fell as its turn started (Bane)
-    or still waits beside a full Entrance (ROUND-6a)."""
+def _able(a: Ally) -> Hex:
+    """Where a companion that may act stands; refuses an action of one that
+    fell as its turn started (Bane) or still waits beside a full Entrance
+    (ROUND-6a)."""
     if a.defeated:
         raise RuleViolation("STATUS-1", f"{a.name} falls to Bane as its turn starts: end its turn (rk companion-end)")
     if a.pos is None:
         raise RuleViolation("ROUND-6a", f"{a.name} waits beside the Entrance tile: no Entrance hex is empty")
+    return a.pos
 
 
 def _find(d: Decision, named: str) -> Ally:
@@ -82,7 +84,8 @@ def _start(d: Decision, a: Ally) -> None:
     empty Entrance hex and then takes its turn (ROUND-6a; facts default);
     a regenerating one heals 1 (its skills are mandatory)."""
     s = d.state
-    positions = tuple((u.id, u.pos) for u in (*s.heroes, *s.foes, *s.companions) if u.pos is not None)
+    units: tuple[Hero | Foe | Ally, ...] = (*s.heroes, *s.foes, *s.companions)
+    positions = tuple((u.id, u.pos) for u in units if u.pos is not None)
     d.emit(ev.CompanionTurnStarted(companion=a.id, start_positions=positions))
     if a.pos is None:
         place(d, a.id, "ROUND-6a", "ROUND-6a")
@@ -97,15 +100,15 @@ def move(d: Decision, cmd: CompanionMove) -> None:
     before it engages (facts §2; MOVE-1: no unit moves through another).
     A companion never explores, whatever hex it ends on (EXPLORATION-3d)."""
     a = acting(d, cmd.companion)
-    _able(a)
-    if d.state.ally_turn.moved:
+    at = _able(a)
+    if d.state.ally_acting.moved:
         raise RuleViolation("ROUND-6", f"{a.name} has already moved this turn")
-    to = tuple(cmd.to)
-    taken = occupied(d) - {a.pos}
-    reach = d.ctx.board.reachable(a.pos, taken, a.move)
-    if to == a.pos or to not in reach:
+    to = as_hex(cmd.to)
+    taken = occupied(d) - {at}
+    reach = d.ctx.board.reachable(at, taken, a.move)
+    path = d.ctx.board.path(at, to, taken) if to != at and to in reach else None
+    if path is None:
         raise RuleViolation("ROUND-6", f"{a.name} cannot reach {name(to)}: up to {a.move} hexes by a free route")
-    path = d.ctx.board.path(a.pos, to, taken)
     d.emit(ev.CompanionMoved(companion=a.id, path=tuple(path[1:])))
 
 
@@ -115,8 +118,8 @@ def engage(d: Decision, cmd: CompanionEngage) -> None:
     dice rolled once and the total (its skills applied) dealt to each as
     one damage instance; then its turn ends."""
     a = acting(d, cmd.companion)
-    _able(a)
-    if Status.DAZE in a.statuses and d.state.ally_turn.moved:
+    at = _able(a)
+    if Status.DAZE in a.statuses and d.state.ally_acting.moved:
         raise RuleViolation("STATUS-1", f"{a.name} is dazed: it cannot move and roll dice in the same turn")
     targets = tuple(cmd.targets)
     if not targets:
@@ -127,20 +130,21 @@ def engage(d: Decision, cmd: CompanionEngage) -> None:
         raise RuleViolation("ROUND-6", f"{a.name} may target up to {a.targets} unit(s) (its target value)")
     for t in targets:
         if Status.BLIND in a.statuses:
-            check_blind_target(d, a, t, len(targets))
+            check_blind_target(d, a, at, t, len(targets))
         else:
-            check_target(d, a, t)
+            check_target(d, a, at, t)
     physical = d.state.options.physical_dice
-    if physical and (cmd.faces is None or len(cmd.faces) != a.combat
-                     or any(not 0 <= f < len(ENEMY_DIE_FACES) for f in cmd.faces)):
+    typed = cmd.faces
+    if physical and (typed is None or len(typed) != a.combat
+                     or any(not 0 <= f < len(ENEMY_DIE_FACES) for f in typed)):
         raise MalformedCommand(f"physical dice: type {a.combat} faces, each 1 to {len(ENEMY_DIE_FACES)}")
-    if not physical and cmd.faces is not None:
+    if not physical and typed is not None:
         raise MalformedCommand("faces are typed only in a battle played with physical dice")
     d.emit(ev.CompanionEngaged(companion=a.id, targets=targets))
     faces: list[int] = []
     if a.combat:
-        if physical:
-            faces = list(cmd.faces)
+        if typed is not None:  # physical dice (checked above)
+            faces = list(typed)
             d.emit(bev.DiceRolled(unit=a.id, counter=d.state.rng, typed=True,
                                   dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces)))
         else:
@@ -178,30 +182,30 @@ def _hit(d: Decision, a: Ally, target_id: str, total: int, true_strike: bool) ->
                     rule="ROUND-6")
 
 
-def check_blind_target(d: Decision, a: Ally, target_id: str, count: int) -> None:
+def check_blind_target(d: Decision, a: Ally, at: Hex, target_id: str, count: int) -> None:
     """Blind: every unit is opposing, and it may target only the strongest
-    adjacent unit (facts: STATUS-1)."""
+    adjacent unit (facts: STATUS-1). ``at``: where the companion stands."""
     s = d.state
-    near = [u for u in (*s.heroes, *s.foes, *s.companions)
-            if u.id != a.id and not u.defeated and u.pos is not None and distance(u.pos, a.pos) == 1]
+    units: tuple[Hero | Foe | Ally, ...] = (*s.heroes, *s.foes, *s.companions)
+    near = [u for u in units if u.id != a.id and not u.defeated and u.pos is not None and distance(u.pos, at) == 1]
     best = max((u.hp for u in near), default=None)
     if count != 1 or not any(u.id == target_id and u.hp == best for u in near):
         raise RuleViolation("STATUS-1", f"{a.name} is blind: it may target only the strongest adjacent unit")
 
 
-def check_target(d: Decision, a: Ally, target_id: str) -> None:
+def check_target(d: Decision, a: Ally, at: Hex, target_id: str) -> None:
     """An enemy on the map, in sight and within its range (facts §2);
     Stealth keeps it out unless the companion stood adjacent to it when
-    its turn began (facts: STATUS-1)."""
+    its turn began (facts: STATUS-1). ``at``: where the companion stands."""
     foe = next((f for f in d.state.foes if f.id == target_id), None)
     if foe is None:
         raise MalformedCommand(f"no enemy {target_id!r} in this battle")
     if foe.defeated or foe.pos is None:
         raise RuleViolation("ROUND-6", f"{target_id} is no longer on the map")
-    if not can_target(d.ctx.board, a.pos, foe.pos, a.range):
+    if not can_target(d.ctx.board, at, foe.pos, a.range):
         raise RuleViolation("ROUND-6", f"{target_id} is not in {a.name}'s sight and range {a.range}")
     if any(m.status is Status.STEALTH for m in foe.marks):
-        start = dict(d.state.ally_turn.start_positions).get(a.id, a.pos)
+        start = dict(d.state.ally_acting.start_positions).get(a.id, at)
         if distance(start, foe.pos) != 1:
             raise RuleViolation("STATUS-1", f"{target_id} is in Stealth: only units adjacent to it when the"
                                             " turn began may target it")
@@ -239,13 +243,14 @@ def legal(d: Decision, is_legal) -> list:
         probe = Decision(s, d.ctx)
         a = acting(probe, cid)  # as its turn starts: a late entry is on the map by then
         if a.pos is not None:
-            if not probe.state.ally_turn.moved:
+            if not probe.state.ally_acting.moved:
                 taken = occupied(probe) - {a.pos}
                 reach = probe.ctx.board.reachable(a.pos, taken, a.move)
                 out += [CompanionMove(companion=cid, to=h) for h in sorted(reach, key=lambda h: (h[1], h[0]))
                         if h != a.pos]
             faces = (0,) * a.combat if s.options.physical_dice else None
-            units = (*probe.state.foes, *probe.state.heroes, *probe.state.companions)  # allies: when Blind
+            units: tuple[Foe | Hero | Ally, ...] = (*probe.state.foes, *probe.state.heroes,
+                                                     *probe.state.companions)  # allies: when Blind
             for u in units:
                 cmd = CompanionEngage(companion=cid, targets=(u.id,), faces=faces)
                 if u.id != cid and not u.defeated and u.pos is not None and is_legal(cmd):

@@ -71,14 +71,14 @@ def outlook(state: BattleState, ctx: RulesContext, foe_id: str) -> Outlook:
     foe = state.foe(foe_id)
     enemy = ctx.enemy(foe.enemy)
     blind = Status.BLIND in _marks(foe)
-    candidates, hidden = _candidates(state, foe, foe.pos)
+    candidates, hidden = _candidates(state, foe, foe.at)
     order = {h: i for i, h in enumerate(state.order)}
     hostiles = tuple(  # EMOVE-10 approaches a hostile unit whether or not it can be targeted
         Candidate(h.id, h.pos, h.hp, order[h.id])
         for h in state.heroes if not h.defeated and h.pos is not None
     ) + _companions(state)
     return Outlook(
-        foe=foe_id, start=foe.pos,
+        foe=foe_id, start=foe.at,
         reach=1 if blind else enemy.range,
         priority=Priority.STRONGEST if blind else enemy.priority,
         count=1 if blind else enemy.targets,
@@ -101,7 +101,7 @@ def targets(board: Board, seen: Outlook, pos: Hex) -> list[Candidate]:
     return designate(board, pos, seen.reach, seen.priority, seen.count, seen.candidates)
 
 
-def _candidates(state: BattleState, foe: Foe, start_pos) -> tuple[list[Candidate], list[str]]:
+def _candidates(state: BattleState, foe: Foe, start_pos: Hex) -> tuple[list[Candidate], list[str]]:
     """Opposing units it may designate, and the units Stealth hides.
     Stealth: only if adjacent when the turn began (facts: STATUS-1). Blind:
     every unit counts as opposing."""
@@ -163,7 +163,7 @@ def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
     moved = bool(path)
     if moved:  # ENEMY-5, EMOVE
         d.emit(ev.EnemyMoved(foe=foe_id, path=path, rule="ENEMY-5"))
-    designated = targets(d.ctx.board, seen, d.state.foe(foe_id).pos)
+    designated = targets(d.ctx.board, seen, d.state.foe(foe_id).at)
     if designated:
         ids = tuple(t.id for t in designated)
         d.emit(ev.EnemyEngaged(foe=foe_id, targets=ids))  # ENEMY-6a
@@ -175,7 +175,7 @@ def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
         if dice and d.state.options.physical_dice:
             d.emit(ev.EnemyRollAwaited(foe=foe_id, targets=ids, dice=dice))
             return False
-        faces = []
+        faces: list[int] = []
         if dice:
             faces, counter = d.roll(dice)
             d.emit(ev.DiceRolled(
@@ -217,7 +217,7 @@ def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int],
                 d.emit(ev.DefenseAwaited(hero=target, foe=foe_id, amount=amount, targets=targets,
                                          faces=tuple(faces), index=i, dealt=dealt_any))
                 return False
-            blocks, react, gear = (*choice, None)[:3] if chosen else (None, None, None)
+            blocks, react, gear = (*choice, None)[:3] if chosen and choice is not None else (None, None, None)
             shield, landed = 0, []
             for guard in hooks.ENEMY_BLOW:  # ARMOR-1, PET-1, OVERTAX-3
                 prevents, after = guard(d, target, amount - shield, true_damage, gear)

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.kernel.errors import MalformedCommand, RuleViolation
-from domain.kernel.hexes import Hex, distance, name
+from domain.kernel.hexes import Hex, as_hex, distance, name
 
 from domain.betrayal.packs.catalog_campaign import AbilityEffect, Gear
 from domain.betrayal.vocab import Attaches, EffectKind, ItemKind
@@ -155,7 +155,7 @@ def use(d: Decision, cmd: UseGear) -> None:
         _attach(d, hero, found, cmd)
         return
     if effect.kind is EffectKind.REROLL:
-        _reroll(d, hero, found, cmd, KIND_RULE[kind])
+        _reroll(d, hero, found, effect, cmd, KIND_RULE[kind])
         _spend(d, hero, found)
         return
     _own_turn(d, hero, found)
@@ -164,9 +164,9 @@ def use(d: Decision, cmd: UseGear) -> None:
         raise MalformedCommand(f"{found.name}'s effect ({effect.kind.value}) is not one a battle can apply")
     recipients = _recipients(d, hero, kind)
     if effect.kind is EffectKind.MOVE:
-        to = _move_target(d, hero, effect.amount, cmd.hex)
+        route = _move_route(d, hero, effect.amount, cmd.hex)
         d.emit(ev.GearUsed(hero=hero.id, item=found.id, overtax=False, rule=KIND_RULE[kind]))
-        _free_move(d, hero, to, KIND_RULE[kind])
+        _free_move(d, hero, route, KIND_RULE[kind])
     else:
         d.emit(ev.GearUsed(hero=hero.id, item=found.id, overtax=False, rule=KIND_RULE[kind]))
         for target in recipients:
@@ -240,27 +240,26 @@ def apply_self(d: Decision, hero_id: str, effect: AbilityEffect, rule: str) -> i
 # --- free movement (a Miscellaneous item) ---------------------------------------------
 
 
-def _move_target(d: Decision, hero: Hero, limit: int, to: Hex | None) -> Hex:
+def _move_route(d: Decision, hero: Hero, limit: int, to: Hex | None) -> list[Hex]:
+    """The free route to ``to``, both ends included (MISC-1)."""
     if to is None:
         raise MalformedCommand("name the hex to move to (--hex)")
-    to = tuple(to)
+    to = as_hex(to)
     board = d.ctx.board
     if not board.contains(to) or not board.passable(to):
         raise RuleViolation("MISC-1", f"hex {name(to)} cannot be entered")
     taken = occupied(d) - {hero.pos}
     if to == hero.pos or to in taken:
         raise RuleViolation("MISC-1", f"hex {name(to)} is occupied")
-    route = board.path(hero.pos, to, taken)
+    route = board.path(hero.at, to, taken)
     if route is None or len(route) - 1 > limit:
         raise RuleViolation("MISC-1", f"hex {name(to)} is not within {limit} hexes by a free route")
-    return to
+    return route
 
 
-def _free_move(d: Decision, hero: Hero, to: Hex, rule: str) -> None:
-    """Free movement, not a Move action; in a delve it stops for what the
-    entered hexes set off, then goes on (MOVE-5)."""
-    taken = occupied(d) - {hero.pos}
-    route = d.ctx.board.path(hero.pos, to, taken)
+def _free_move(d: Decision, hero: Hero, route: list[Hex], rule: str) -> None:
+    """Free movement along ``route``, not a Move action; in a delve it stops
+    for what the entered hexes set off, then goes on (MOVE-5)."""
     start = 0
     for i in range(1, len(route)):
         stop = d.delve is not None and exploration.interrupts(d, route[i], route[i - 1])
@@ -307,26 +306,28 @@ def _enchantment_reroll(d: Decision, hero: Hero, cmd: UseGear) -> None:
     """An Enchantment attached to ``hero`` rerolls dice of its engage, once
     per engage (its card)."""
     found = card(d, cmd.item)
-    if found.effect is None or found.effect.kind is not EffectKind.REROLL:
+    effect = found.effect
+    if effect is None or effect.kind is not EffectKind.REROLL:
         raise RuleViolation("ENCHANT-2", f"{found.name} is attached: its effect applies by itself")
     if hero.enchanted_engage == engage_mark(d.state) and d.state.phase is Phase.ENGAGE_RESOLVE:
         raise RuleViolation("ENCHANT-1", f"{found.name} rerolls once in each engage")
-    _reroll(d, hero, found, cmd, ENCHANT_RULE)
+    _reroll(d, hero, found, effect, cmd, ENCHANT_RULE)
 
 
 # --- rerolls (Miscellaneous items, Enchantments) -----------------------------------------
 
 
-def _reroll(d: Decision, hero: Hero, found: Gear, cmd: UseGear, rule: str) -> None:
-    """Reroll up to the card's amount of the dice just rolled (at those roll
-    positions), while they wait to be resolved (ITEM-3: the card's timing)."""
+def _reroll(d: Decision, hero: Hero, found: Gear, effect: AbilityEffect, cmd: UseGear, rule: str) -> None:
+    """Reroll up to the card's amount (its ``effect``'s) of the dice just
+    rolled (at those roll positions), while they wait to be resolved
+    (ITEM-3: the card's timing)."""
     s = d.state
     pending = s.pending
     if s.phase is not Phase.ENGAGE_RESOLVE or pending is None or pending.hero != hero.id:
         raise RuleViolation("ITEM-3", f"{found.name} rerolls dice {hero.name} just rolled: "
                                       "use it while they wait to be resolved")
     _only(found, cmd, "dice", "faces")
-    limit = found.effect.amount
+    limit = effect.amount
     check_positions(cmd.dice, len(pending.dice), limit, rule=rule,
                     too_many=f"{found.name} rerolls up to {limit} dice",
                     name_them="name the roll positions of the dice to reroll (--dice)",
@@ -433,7 +434,7 @@ def weapon_alone(d: Decision, hero_id: str, target_id: str | None) -> None:
     optional): its damage is the engage's one instance."""
     if not d.state.hero(hero_id).wielding:
         return
-    target = None
+    target: Target | None = None
     if target_id is not None:
         target = find_unit(d, target_id, allies=True)
     blow = EngagePool()
@@ -672,7 +673,7 @@ def _turn_uses(d: Decision, hero: Hero, item: str) -> list[UseGear]:
         return []
     if found.effect.kind is EffectKind.MOVE:
         taken = occupied(d) - {hero.pos}
-        reach = d.ctx.board.reachable(hero.pos, taken, found.effect.amount)
+        reach = d.ctx.board.reachable(hero.at, taken, found.effect.amount)
         hexes = sorted((h for h in reach if h != hero.pos), key=lambda h: (h[1], h[0]))
         return [UseGear(item=item, hex=hexes[0])] if hexes else []
     return [UseGear(item=item)]
