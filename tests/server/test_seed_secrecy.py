@@ -11,11 +11,13 @@ from typing import Any
 
 import msgspec
 import pytest
-from api_table import Table, refusal
+from api_table import SECRET, Table, refusal
+from starlette.testclient import TestClient
 
 from domain.kernel import fairness
 from domain.kernel.portable.chain import link
 from server import app as server_app
+from server.passes import Keyring
 
 SEED = 5550123456789  # distinctive: its digits appear nowhere else in an answer
 SEEN = str(SEED).encode()
@@ -181,3 +183,22 @@ def test_a_forged_reveal_fails_verify_with_its_line_and_reason(table: Table, cha
     assert d["line"] == line and d["rule"] == "SEED-1", d
     assert "does not match the commitment" in d["found"], d
     assert f"line {line}" in answer["summary"] and "SEED-1" in answer["summary"]
+
+
+def test_a_game_started_from_a_position_keeps_its_seed_from_every_seat(rk, store, tmp_path):
+    """A position file is the host's and holds the seed; the game started
+    from it keeps it from the seats as any other (SEAT-5)."""
+    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria:nord", "--party", "Tarn:orc",
+       "--seed", str(SEED), "--name", "p0")
+    position = tmp_path / "p.toml"
+    rk("position", "-o", str(position))
+    position.write_text(position.read_text().replace('battle_id = "p0"', 'battle_id = "p1"'))
+    rk("new", "betrayal", "--position", str(position))
+    app = server_app.create_app(f"sqlite:{store}", Keyring(SECRET), poll=0.05, heavy_rate=None)
+    with TestClient(app) as client:
+        table = Table(client, Keyring(SECRET), app)
+        for key in ("ria", "tarn"):
+            headers = table.seat("p1", key)
+            for path, body in _everything_read(table, "p1", headers).items():
+                assert SEEN not in body, (key, path)
+            assert SEEN not in table.client.get("/api/games/p1/state", headers=headers, params={"at": 2}).content
