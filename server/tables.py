@@ -276,6 +276,8 @@ def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> Command
                 raise forbidden("SEAT-2", "a forced undo (UNDO-2) is the host's")
             if before.can_undo:
                 rights.check_take_back(app, rs, p, battle_id, before.done[-1], "undoing")
+                if before.done[-1].random:
+                    raise rights.forced_undo_is_the_hosts(rs, before.done[-1])
         result = app.undo(battle_id, force=request.force, expected=before.version)
     return _answer(app, rs, battle_id, before, result)
 

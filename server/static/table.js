@@ -120,6 +120,9 @@
 
   function startLobby() {
     $("lobby").hidden = false;
+    // What the form's click says goes beside its button, where a phone shows it (not above the form).
+    $("new-game").insertBefore($("message"), $("new-game").querySelector("button[type=submit]"));
+    $("message").classList.add("wide");
     $("title").textContent = "rulekeeper: games";
     $("me").textContent = "you are: host";
     $("games-refresh").addEventListener("click", () => loadGames());
@@ -179,7 +182,43 @@
       if (SKIPPED.has(param.what)) continue;
       box.append(fieldFor(setup, name, schema, param, required.has(name)));
     }
+    const start = Object.entries(setup.start || {});
+    for (const [name, value] of start) if (!Array.isArray(value)) startWith(setup, name, value);
     for (const control of box.querySelectorAll("[data-after]")) refill(setup, control);
+    for (const [name, value] of start) if (Array.isArray(value)) startWith(setup, name, value);
+  }
+
+  /** A field as the setup's form starts it (``start``: its first example's required fields), so
+   *  that the first click sets a game up: a value chosen or typed, a list's rows made and filled. */
+  function startWith(setup, name, value) {
+    const wrap = $("setup-fields").querySelector(`.setup-field[data-name="${CSS.escape(name)}"]`);
+    if (!wrap) return;
+    const put = (control, v) => {
+      if (!control || v === undefined || v === null) return;
+      if (control.type === "checkbox") control.checked = v === true;
+      else control.value = String(v);
+    };
+    if (wrap.dataset.kind !== "list") {
+      put(wrap.querySelector("[data-name]"), value);
+      return;
+    }
+    const checks = wrap.querySelector(".checks");
+    if (checks) {
+      for (const box of checks.querySelectorAll("input[data-item]")) box.checked = box.checked || value.includes(box.dataset.item);
+      return;
+    }
+    const rows = wrap.querySelector(".rows");
+    const items = shape(setup, shape(setup, setup.schema.properties[name]).items || {});
+    rows.replaceChildren();
+    for (const item of value) {
+      const row = rowFor(setup, name, items, rows);
+      rows.append(row);
+      if (item !== null && typeof item === "object") {
+        for (const [key, v] of Object.entries(item)) put(row.querySelector(`[data-key="${CSS.escape(key)}"]`), v);
+      } else {
+        put(row.querySelector('[data-key=""]'), item);
+      }
+    }
   }
 
   /** The schema a $ref names, else the schema itself. */
@@ -459,8 +498,11 @@
       say(refusalText(answer));
       return;
     }
-    say(`Set up ${answer.data.game}: hand out its links below.`, "note");
+    say(`Set up ${answer.data.game}: its links are listed under Games.`, "note");
     await loadGames(answer.data.game);
+    // The new game with its links open, in sight (on a phone the list is far above the button).
+    const item = document.querySelector(`[data-testid="game-${CSS.escape(answer.data.game)}"]`);
+    if (item) item.scrollIntoView({ block: "start" });
   }
 
   // -- the table view ----------------------------------------------------------------
@@ -475,6 +517,15 @@
     $("table").hidden = false;
     $("undo").addEventListener("click", () => send(`${base}/undo`, { version: view && view.version }));
     $("redo").addEventListener("click", () => send(`${base}/redo`, { version: view && view.version }));
+    $("force-undo").addEventListener("click", () => askForceUndo());
+    $("force-undo-no").addEventListener("click", () => {
+      $("force-undo-confirm").hidden = true;
+      $("force-undo").focus();
+    });
+    $("force-undo-yes").addEventListener("click", () => {
+      $("force-undo-confirm").hidden = true;
+      send(`${base}/undo`, { force: true, version: view && view.version });
+    });
 
     /** Fetch the table and draw it; calls while one runs fold into one more. */
     function refresh() {
@@ -746,13 +797,14 @@
     function sideTable(side) {
       const rows = side.regiments.map((r) => el("tr", { "data-testid": `regiment-${r.id}` },
         el("td", { text: r.id }), el("td", { text: r.name }), el("td", { text: r.class }),
-        el("td", { text: String(r.stands) }), el("td", { text: r.where }), el("td", { text: `${r.front}"` })));
+        el("td", { class: "num", text: String(r.stands) }), el("td", { text: r.where }),
+        el("td", { class: "num", text: `${r.front}"` })));
       const turn = view.board.turn === side.key;
       return el("section", { class: `side-list${turn ? " turn" : ""}`, "data-testid": `side-${side.key}` },
         el("h3", { text: `${sideName(side)} · ${side.vp} VP${turn ? " · to decide" : ""}` }),
         el("table", {},
           el("thead", {}, el("tr", {}, ...["id", "regiment", "class", "stands", "where", "front"]
-            .map((t) => el("th", { scope: "col", text: t })))),
+            .map((t) => el("th", { scope: "col", class: t === "stands" || t === "front" ? "num" : null, text: t })))),
           el("tbody", {}, ...rows)));
     }
 
@@ -785,7 +837,7 @@
         const cards = (side.rows[row] || []).map((c) => fighterCard(c, b, side.side === "enemies"));
         return el("div", { class: "rank", "data-testid": `${side.side}-${row}` },
           el("span", { class: "rank-name", text: row }),
-          ...(cards.length ? cards : [el("span", { class: "muted", text: "empty" })]));
+          el("div", { class: "rank-cards" }, ...(cards.length ? cards : [el("span", { class: "muted", text: "empty" })])));
       });
       if (side.side === "enemies") ranks.reverse(); // their front row faces the party's
       return el("section", { class: `rows-side ${side.side}`, "data-testid": `side-${side.side}`,
@@ -848,14 +900,73 @@
             if (!groups.has(k)) groups.set(k, []);
             groups.get(k).push(entry);
           }
-          box.replaceChildren(...[...groups].map(([actor, entries]) => legalGroup(actor, entries)));
+          const mine = [...groups].filter(([, entries]) => entries.some((e) => e.allowed));
+          const others = [...groups].filter(([, entries]) => !entries.some((e) => e.allowed));
+          box.replaceChildren(...(mine.length ? [] : waitingFor(others)),
+            ...mine.map(([actor, entries]) => legalGroup(actor, entries)),
+            ...(others.length ? [othersCommands(others, mine.length > 0)] : []));
         }
       }
-      const undo = $("undo"), redo = $("redo");
-      undo.dataset.off = view.may_undo ? "0" : "1";
+      drawTakeBack();
+    }
+
+    /** Undo and redo as this pass may use them: off with the refusal it would get (its rule and
+     *  reason) said under them; the host's undo past revealed dice or a draw is "Force undo",
+     *  confirmed first (UNDO-2). */
+    function drawTakeBack() {
+      const undo = $("undo"), redo = $("redo"), force = $("force-undo");
+      const forced = Boolean(view.force_undo);
+      undo.hidden = forced;
+      force.hidden = !forced;
+      force.dataset.off = forced ? "0" : "1";
+      if (!forced) $("force-undo-confirm").hidden = true;
+      undo.dataset.off = view.may_undo && !forced ? "0" : "1";
       redo.dataset.off = view.may_redo ? "0" : "1";
-      undo.title = view.can_undo && !view.may_undo ? "not yours to undo (SEAT-2)" : "";
-      redo.title = view.can_redo && !view.may_redo ? "not yours to redo (SEAT-2)" : "";
+      for (const [button, note, refusal, doing] of [[undo, $("undo-note"), view.undo_note, "Undo"],
+        [redo, $("redo-note"), view.redo_note, "Redo"]]) {
+        const text = refusal ? `${doing}: ${refusal.rule && !refusal.reason.includes(refusal.rule)
+          ? `${refusal.rule}: ` : ""}${refusal.reason}` : "";
+        button.title = text;
+        note.textContent = text;
+        note.hidden = !text;
+      }
+    }
+
+    function askForceUndo() {
+      $("force-undo-question").textContent = `Undo ${view.force_undo}? It revealed dice or a draw: undoing it `
+        + "passes that barrier (UNDO-2), and the audit marks the undo as forced.";
+      $("force-undo-confirm").hidden = false;
+      $("force-undo-no").focus();
+    }
+
+    /** Whose move it is when none of the commands open now is this pass's: who is acting, what
+     *  they may do (their verbs), and what this seat or spectator may do meanwhile. */
+    function waitingFor(others) {
+      const names = others.map(([actor]) => (actor ? seatName(actor) : "the table"));
+      const who = `${listOf(names, "and")} ${names.length > 1 ? "are" : "is"}`;
+      const verbs = [...new Set(others.flatMap(([, entries]) => entries.map((e) => e.verb || e.label)))];
+      const role = (view.me || {}).role;
+      const meanwhile = role === "spectator"
+        ? "You are watching: the board, the units and the log redraw by themselves as they act."
+        : `Meanwhile: follow the board and the log, which redraw by themselves as they act${view.may_undo
+          ? "; you may still undo your last command" : ""}. Your commands appear here when it is your turn.`;
+      return [el("div", { class: "waiting-for", "data-testid": "waiting-for", role: "status" },
+        el("p", {}, el("b", { text: `${who} acting.` }), ` Open to ${listOf(names, "and")} now: `
+          + `${listOf(verbs, "or")}.`),
+        el("p", { class: "muted", "data-testid": "meanwhile", text: meanwhile }))];
+    }
+
+    function listOf(words, last) {
+      return words.length > 1 ? `${words.slice(0, -1).join(", ")} ${last} ${words[words.length - 1]}` : words[0] || "";
+    }
+
+    /** The commands open to others, folded away: there to read, not a wall of greyed buttons. */
+    function othersCommands(others, mineToo) {
+      const count = others.reduce((n, [, entries]) => n + entries.length, 0);
+      const names = others.map(([actor]) => (actor ? possessive(seatName(actor)) : "the table's")).join(", ");
+      return el("details", { class: "others-commands", "data-testid": "others-commands" },
+        el("summary", { text: `${mineToo ? "Others' commands" : "Their commands"}: ${names} (${count})` }),
+        ...others.map(([actor, entries]) => legalGroup(actor, entries)));
     }
 
     function legalGroup(actor, entries) {
@@ -869,12 +980,19 @@
           const button = el("button", {
             type: "button", class: `cmd${entry.allowed ? "" : " not-mine"}`, "data-label": entry.label,
             "data-off": entry.allowed ? "0" : "1", disabled: !entry.allowed,
-            title: entry.allowed ? null : `${whose}, not yours`, text: entry.label,
+            title: entry.allowed ? null : notYours(whose), text: entry.label,
           });
           button.addEventListener("click", () => send(`${base}/commands`, { command: entry.command, version: view.version }));
           return button;
         })),
         ...entries.filter((e) => e.open).map((entry) => openCommand(entry, whose)));
+    }
+
+    /** Why a command is off for this pass, with the rule that says so: a spectator only reads
+     *  (SEAT-3), a seat commands its own (SEAT-1). */
+    function notYours(whose) {
+      return (view.me || {}).role === "spectator" ? "SEAT-3: a spectator only reads"
+        : `SEAT-1: ${whose}, not this seat's`;
     }
 
     /** An open command: a control per open parameter, built from its domain (a select for one of a
@@ -937,7 +1055,7 @@
       });
       const give = el("button", {
         type: "button", class: "cmd give", "data-give": entry.verb, "data-off": off, disabled: !entry.allowed,
-        title: entry.allowed ? null : `${whose}, not yours`, text: "Give",
+        title: entry.allowed ? null : notYours(whose), text: "Give",
       });
       give.addEventListener("click", () => {
         const words = [entry.verb];
@@ -984,13 +1102,18 @@
       el("h3", {}, h.name, el("span", { class: "muted", text:
         ` ${what}${h.pos ? `${what ? " · " : ""}${h.pos.label}` : ""}${h.defeated ? " · defeated" : ""}${h.id === turn ? " · on turn" : ""}` })),
       hpBar(h.name, h.hp, h.max_hp),
-      h.track ? el("div", { class: "row" }, el("span", { class: "row-name", text: "track" }),
-        ...chips(h.track, (d) => `${d.kind} ${d.face}${d.status ? ` ${d.status}` : ""}`, "empty")) : null,
-      h.active ? el("div", { class: "row" }, el("span", { class: "row-name", text: "active" }),
-        ...chips(h.active, (d) => `${d.kind} ${d.face}${d.amount !== d.face ? ` (${d.amount} left)` : ""}`, "none"))
+      h.track ? el("div", { class: "row", "data-row": "track" }, el("span", { class: "row-name", text: "track" }),
+        ...chips(h.track, (d) => d.text || dieWords(d), "empty")) : null,
+      h.active ? el("div", { class: "row", "data-row": "active" }, el("span", { class: "row-name", text: "active" }),
+        ...chips(h.active, (d) => d.text || `${dieWords(d)} (${d.amount} left)`, "none"))
         : null,
       h.dice !== undefined ? el("div", { class: "row muted",
         text: `${h.dice} dice${h.ready && h.ready.length ? ` · ready: ${h.ready.join(", ")}` : ""}` }) : null);
+    }
+
+    /** A die as its board gives it when it names it no further: its kind, and its face (1 to 6) when it has one. */
+    function dieWords(d) {
+      return [d.kind.replace(/-/g, " "), d.face ?? null, d.status || null].filter((w) => w !== null).join(" ");
     }
 
     /** An ally (a companion): its mark and name, its controller, its hex or "waiting" while it is not
