@@ -632,7 +632,7 @@
         return;
       }
       if (b.kind === "regiments") {
-        holder.replaceChildren(...b.sides.map(sideTable));
+        holder.replaceChildren(...(b.field ? [fieldBoard(b), fieldLegend(b)] : []), ...b.sides.map(sideTable));
         return;
       }
       if (b.kind === "rows") {
@@ -792,6 +792,98 @@
     function sideName(side) {
       const seat = seatName(side.key);
       return seat === side.army ? seat : `${seat} (${side.army})`;
+    }
+
+    // The battlefield of a "regiments" board with a ``field``: the axis between the two table edges,
+    // measured in whole units (inches) from each side's own edge, one lane per regiment: on the field a
+    // bar from its rear edge to its front rank (the part still off the table dashed), in its side's
+    // tray while it arrives or waits; each side's Reinforcement Line across its own lanes.
+    const FIELD_W = 400, TRAY = 60, LANE = 26, HEAD = 28, AXIS = 22, SIDE_GAP = 10;
+
+    function fieldBoard(b) {
+      const depth = b.field.depth, unit = b.field.unit || "";
+      const scale = (FIELD_W - 2 * TRAY) / depth;
+      const at = (i, inches) => (i === 0 ? TRAY + inches * scale : FIELD_W - TRAY - inches * scale);
+      const lanes = []; // [side index, regiment]
+      b.sides.forEach((side, i) => side.regiments.forEach((r) => lanes.push([i, r])));
+      const laneY = (n) => HEAD + n * LANE + (lanes[n][0] === 1 ? SIDE_GAP : 0);
+      const height = HEAD + lanes.length * LANE + SIDE_GAP + AXIS;
+      const parts = [
+        svg("rect", { x: TRAY, y: HEAD - 6, width: FIELD_W - 2 * TRAY, height: height - HEAD - AXIS + 12, class: "field-ground" }),
+        svg("rect", { x: 0, y: HEAD - 6, width: TRAY, height: height - HEAD - AXIS + 12, class: "field-tray" }),
+        svg("rect", { x: FIELD_W - TRAY, y: HEAD - 6, width: TRAY, height: height - HEAD - AXIS + 12, class: "field-tray" }),
+      ];
+      for (let inches = 0; inches <= depth; inches += 6) { // the axis, from the first side's edge
+        const x = at(0, inches);
+        parts.push(svg("line", { x1: x, x2: x, y1: height - AXIS, y2: height - AXIS + 4, class: "field-tick" }),
+          svg("text", { x, y: height - AXIS + 14, class: "field-axis", text: `${inches}${unit}` }));
+        if (inches > 0 && inches < depth) {
+          parts.push(svg("line", { x1: x, x2: x, y1: HEAD - 6, y2: height - AXIS, class: "field-grid" }));
+        }
+      }
+      b.sides.forEach((side, i) => {
+        const mine = lanes.map((l, n) => [l, n]).filter(([l]) => l[0] === i);
+        const top = mine.length ? laneY(mine[0][1]) : HEAD;
+        const bottom = mine.length ? laneY(mine[mine.length - 1][1]) + LANE : HEAD;
+        const turn = b.turn === side.key;
+        parts.push(svg("text", { x: i === 0 ? 3 : FIELD_W - 3, y: 12, class: `field-edge${turn ? " turn" : ""}`,
+          "text-anchor": i === 0 ? "start" : "end", text: `${side.key} edge${turn ? " ◆" : ""}` }));
+        if (side.line !== undefined && side.line !== null) {
+          const x = at(i, side.line);
+          parts.push(svg("g", { class: `rline side-${i}`, "data-testid": `rline-${side.key}`, "data-inches": side.line },
+            svg("title", { text: `${sideName(side)}: Reinforcement Line at ${side.line}${unit} from its edge`
+              + `${side.entry === false ? " (no entry: an enemy stands on its edge)" : ""}` }),
+            svg("line", { x1: x, x2: x, y1: top - 4, y2: bottom + 2 }),
+            svg("text", { x: i === 0 ? x + 3 : x - 3, y: i === 0 ? HEAD - 9 : height - AXIS - 2,
+              "text-anchor": i === 0 ? "start" : "end", text: `RL ${side.line}${unit}` })));
+        }
+      });
+      lanes.forEach(([i, r], n) => parts.push(regimentLane(b, i, r, laneY(n), at, unit)));
+      const summary = b.sides.map((side) => `${sideName(side)}: ${side.regiments.filter((r) => r.where === "field").length}`
+        + " regiments on the field").join("; ");
+      return svg("svg", { class: "field", viewBox: `0 0 ${FIELD_W} ${height}`, role: "img", "data-testid": "battlefield",
+        "aria-label": `The battlefield, ${depth}${unit} between the edges. ${summary}` }, ...parts);
+    }
+
+    function fieldLegend(b) {
+      const unit = b.field.unit || "";
+      return el("p", { class: "hint field-legend", "data-testid": "field-legend", text:
+        `A lane per regiment, "id ×stands". On the field: a bar from its rear edge to its front rank (the dark line), `
+        + `measured from its own edge (axis in ${unit || "units"} from ${b.sides[0].key}'s edge); dashed behind the edge: `
+        + "not all on yet. Beside the field: ▸ arriving this Round, dashed: waiting in reinforcements, ✕ destroyed. "
+        + "RL: each side's Reinforcement Line." });
+    }
+
+    function regimentLane(b, i, r, y, at, unit) {
+      const mid = y + LANE / 2;
+      const g = svg("g", { class: `regiment side-${i} ${r.where}${r.activated ? " activated" : ""}`,
+        "data-testid": `field-${r.id}`, "data-where": r.where, "data-front": r.front, "data-rear": r.rear });
+      const label = `${r.id} ×${r.stands}`;
+      const where = { field: `front rank ${r.front}${unit} from its edge, rear ${r.rear}${unit}`,
+        arriving: "arriving this Round", waiting: "waiting in reinforcements", destroyed: "destroyed" }[r.where] || r.where;
+      g.append(svg("title", { text: `${r.id} ${r.name} (${r.class}), ${r.stands} stands: ${where}` }));
+      if (r.where === "field") {
+        const x1 = at(i, Math.max(r.rear, 0)), x2 = at(i, r.front);
+        const left = Math.min(x1, x2), width = Math.max(Math.abs(x2 - x1), 3);
+        if (r.rear < 0) { // still partly off the table: the rest behind its edge
+          const x0 = at(i, r.rear);
+          g.append(svg("rect", { x: Math.min(x0, x1), y: y + 4, width: Math.abs(x1 - x0), height: LANE - 8, class: "off-table" }));
+        }
+        g.append(svg("rect", { x: left, y: y + 4, width, height: LANE - 8, rx: 2, class: "bar" }),
+          svg("line", { x1: x2, x2: x2, y1: y + 2, y2: y + LANE - 2, class: "front-rank" }));
+        const behind = at(i, Math.max(r.rear, 0)) + (i === 0 ? -3 : 3);
+        const inFront = x2 + (i === 0 ? 3 : -3);
+        const room = i === 0 ? behind - TRAY : FIELD_W - TRAY - behind;
+        // the label behind the rear edge where there is room, else ahead of the front rank
+        const [x, anchor] = room >= 34 ? [behind, i === 0 ? "end" : "start"] : [inFront, i === 0 ? "start" : "end"];
+        g.append(svg("text", { x, y: mid + 4, "text-anchor": anchor, class: "lane-label", text: label }));
+      } else {
+        const x = i === 0 ? 3 : FIELD_W - TRAY + 3;
+        g.append(svg("rect", { x, y: y + 3, width: TRAY - 6, height: LANE - 6, rx: 3, class: "tray-box" }),
+          svg("text", { x: x + (TRAY - 6) / 2, y: mid + 4, "text-anchor": "middle", class: "lane-label",
+            text: `${r.where === "arriving" ? "▸ " : r.where === "destroyed" ? "✕ " : ""}${label}` }));
+      }
+      return g;
     }
 
     function sideTable(side) {

@@ -226,6 +226,43 @@ def test_the_labyrinths_rows_hold_their_cards_on_a_phone(server, open_page):
     assert sizes["scroll"] <= sizes["width"] == PHONE["width"], sizes
 
 
+# -- 6. Conquest drawn as a battlefield ------------------------------------------------------------
+
+
+CONQUEST_TO_A_MARCH = ("choose-arrival a1", "choose-arrival b1", "order-stack --cards a1,ac1,a2,a3",
+                       "order-stack --cards b1,bc2,b2", "roll-off", "choose-first-player --first", "draw-card a1",
+                       "march a1 --inches 6")  # the README's round: a1 marches 6" onto the battlefield
+
+
+@pytest.mark.rule("ARRIVE-2")
+def test_conquest_is_drawn_as_a_battlefield_of_lanes_with_its_reinforcement_lines(server, open_page):
+    game, links = new_game(server, CONQUEST)
+    play(server, game, *CONQUEST_TO_A_MARCH)
+    page = open_page(links["cinderpact"])
+    shown(page)
+    field = page.get_by_test_id("battlefield")
+    expect(field).to_be_visible()
+    board = server.request("GET", f"/api/games/{game}/table")["board"]
+    a1 = field.get_by_test_id("field-a1")
+    expect(a1).to_have_attribute("data-where", "field")
+    expect(a1).to_have_attribute("data-front", "6")
+    expect(field.get_by_test_id("field-a2")).to_have_attribute("data-where", "arriving")
+    expect(field.get_by_test_id("field-a4")).to_have_attribute("data-where", "waiting")
+    expect(field.get_by_test_id("field-b1")).to_have_attribute("data-where", "arriving")
+    for side in board["sides"]:  # each side's Reinforcement Line where the rules put it (RLINE-3)
+        expect(field.get_by_test_id(f"rline-{side['key']}")).to_have_attribute("data-inches", str(side["line"]))
+    # Drawn to scale along the axis: a1's front rank 6" from a's edge, past a's Reinforcement Line.
+    xs = page.evaluate("""() => {
+        const x = (sel) => document.querySelector(sel).getBBox().x;
+        return {front: x('[data-testid="field-a1"] .front-rank'), line: x('[data-testid="rline-a"] line'),
+                zero: x('.field-ground'), width: document.querySelector('.field-ground').getBBox().width};
+    }""")
+    depth = board["field"]["depth"]
+    assert abs(xs["front"] - (xs["zero"] + 6 * xs["width"] / depth)) < 1.5, xs
+    assert xs["line"] < xs["front"], xs
+    expect(a1).to_contain_text("a1 ×4")  # its stands
+
+
 # -- screenshots of every ruleset ---------------------------------------------------------------------
 
 
@@ -235,7 +272,7 @@ SHOWN = {  # what each screenshot shows: a setup and the commands played on it
                "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}]}, ()),
     "dungeon": ({"new": "dungeon", "setup": "sentinel-vault", "seed": 3, "xp": 2,
                  "party": [{"name": "Ria", "race": "nord"}]}, ()),
-    "conquest": (CONQUEST, ("choose-arrival a1", "choose-arrival b1")),
+    "conquest": (CONQUEST, CONQUEST_TO_A_MARCH),
     "labyrinth": (LABYRINTH, LABYRINTH_TO_A_RAT_BELOW_0[:9]),
 }
 
