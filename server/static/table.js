@@ -1020,7 +1020,7 @@
           ? `${refusal.rule}: ` : ""}${refusal.reason}` : "";
         button.title = text;
         note.textContent = text;
-        note.hidden = !text;
+        note.hidden = !text || (view.me || {}).role === "spectator"; // a spectator is told once: it watches
       }
     }
 
