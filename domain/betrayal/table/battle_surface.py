@@ -29,7 +29,6 @@ from domain.betrayal.vocab import BattleForm, Difficulty
 
 from .companion_kind import CompanionKind
 from .kinds import Hexes
-from .first_party import starting
 from .party import MEMBER, PartySpec
 
 PLAY = "Playing"
@@ -347,6 +346,15 @@ CLASH_EXAMPLE = {"setup": "waystone-crossing", "party": [{"name": "Ria", "race":
 DUNGEON_EXAMPLE = {"setup": "sentinel-vault", "party": [{"name": "Ria", "race": "nord"}], "xp": 2}
 DELVE_EXAMPLE = {"delve": "whispering-barrow", "party": [{"name": "Ria", "race": "nord"}], "xp": 2}
 
+def _starts_with(example: dict[str, Any]) -> Callable[[Any], Any]:
+    def starts_with(app: Any) -> Any:
+        from .first_party import starting
+
+        return starting(example)(app)
+
+    return starts_with
+
+
 CLASH = Setup(
     name="clash",
     summary="Set up a clash battle (CLASH-5 to CLASH-10) and show it.",
@@ -361,7 +369,7 @@ CLASH = Setup(
     offers=_offers("clash"),
     examples=(CLASH_EXAMPLE,
               {"setup": "waystone-crossing", "party": [{"name": "Ria", "race": "orc"}], "difficulty": "expert"}),
-    starts_with=starting(CLASH_EXAMPLE),
+    starts_with=_starts_with(CLASH_EXAMPLE),
 )
 
 DUNGEON = Setup(
@@ -376,7 +384,7 @@ DUNGEON = Setup(
     fields=_fields,
     offers=_offers("dungeon"),
     examples=(DUNGEON_EXAMPLE,),
-    starts_with=starting(DUNGEON_EXAMPLE),
+    starts_with=_starts_with(DUNGEON_EXAMPLE),
 )
 
 DELVE = Setup(
@@ -392,7 +400,7 @@ DELVE = Setup(
     fields=_fields,
     offers=_offers("delve"),
     examples=(DELVE_EXAMPLE,),
-    starts_with=starting(DELVE_EXAMPLE),
+    starts_with=_starts_with(DELVE_EXAMPLE),
 )
 
 
