@@ -117,7 +117,10 @@ def check_may(rs: Ruleset, p: Pass, state: Any, command: Any, rule: str, doing: 
 def check_take_back(app: GameApp, rs: Ruleset, p: Pass, battle_id: str, done: Done, doing: str) -> None:
     """SEAT-2: refuse a seat's undo or redo (``doing``) of another seat's command."""
     earlier = app.battle(battle_id, version=done.version_before).state
-    check_may(rs, p, earlier, done.command, "SEAT-2", f"{doing} `rk {rs.describe_command(done.command)}`")
+    said = f"`rk {rs.describe_command(done.command)}`"
+    if rs.hides(done.command) and not may_give(p, rs.actor(earlier, done.command)):
+        said = f"`rk {rs.describe_command(done.command).split(' ')[0]}` (hidden from you, SEAT-5)"
+    check_may(rs, p, earlier, done.command, "SEAT-2", f"{doing} {said}")
 
 
 def forced_undo_is_the_hosts(rs: Ruleset, done: Done) -> RuleViolation:
