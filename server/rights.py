@@ -24,12 +24,13 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel.commandlog import CommandIssued, Done
-from domain.kernel.errors import NotFound
+from domain.kernel.errors import NotFound, RuleViolation
 from domain.kernel.games import GameApp
 from domain.kernel.ruleset import HOST, Ruleset
 
 from .passes import Keyring, Pass, Role
-from .refusals import forbidden, gone, unauthorized
+from .refusals import Refused, forbidden, gone, unauthorized
+from .wire import Refusal
 
 # One answer whether the game exists or not: a stranger learns nothing.
 NO_PASS_FOR_GAME = "this token is no pass for that game (SEAT-4: a seat's link opens its own game only)"
@@ -116,7 +117,37 @@ def check_may(rs: Ruleset, p: Pass, state: Any, command: Any, rule: str, doing: 
 def check_take_back(app: GameApp, rs: Ruleset, p: Pass, battle_id: str, done: Done, doing: str) -> None:
     """SEAT-2: refuse a seat's undo or redo (``doing``) of another seat's command."""
     earlier = app.battle(battle_id, version=done.version_before).state
-    check_may(rs, p, earlier, done.command, "SEAT-2", f"{doing} `rk {rs.describe_command(done.command)}`")
+    said = f"`rk {rs.describe_command(done.command)}`"
+    if rs.hides(done.command) and not may_give(p, rs.actor(earlier, done.command)):
+        said = f"`rk {rs.describe_command(done.command).split(' ')[0]}` (hidden from you, SEAT-5)"
+    check_may(rs, p, earlier, done.command, "SEAT-2", f"{doing} {said}")
+
+
+def forced_undo_is_the_hosts(rs: Ruleset, done: Done) -> RuleViolation:
+    """UNDO-2 as a seat hears it: its own command revealed dice or a draw,
+    and passing that barrier (``--force``) is the host's (SEAT-2 says so;
+    the rule that stops the undo is UNDO-2)."""
+    return RuleViolation("UNDO-2", f"`rk {rs.describe_command(done.command)}` revealed dice or a draw; only the host "
+                                   "may force its undo (the audit marks it)")
+
+
+def take_back_refusal(app: GameApp, rs: Ruleset, p: Pass, battle_id: str, done: Done | None,
+                      doing: str) -> Refusal | None:
+    """Why ``p`` may not undo or redo ``done`` (``doing``: "undoing" or
+    "redoing") as things stand, with the rule that says so, as the request
+    would be refused; None when it may (or there is nothing to take back)."""
+    if done is None or p.is_host:
+        return None
+    try:
+        check_not_spectator(p)
+        check_take_back(app, rs, p, battle_id, done, doing)
+        if doing == "undoing" and done.random:
+            raise forced_undo_is_the_hosts(rs, done)
+    except Refused as refused:
+        return refused.refusal
+    except RuleViolation as e:
+        return Refusal(error="rule", rule=e.rule, reason=str(e))
+    return None
 
 
 def may_take_back(app: GameApp, rs: Ruleset, p: Pass, battle_id: str, done: Done | None) -> bool:

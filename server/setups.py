@@ -29,12 +29,24 @@ def choices(app: GameApp) -> Choices:
     for surface in surfaces():
         for setup in surface.setups:
             (schema,), defs = msgspec.json.schema_components([setup.request], ref_template="#/$defs/{name}")
+            schema = {**defs[schema["$ref"].rsplit("/", 1)[1]], "$defs": defs} if "$ref" in schema else schema
             found.append(SetupInfo(
                 name=setup.name, ruleset=surface.ruleset, title=surface.title, summary=setup.summary,
-                params=[_param(setup.verb, p) for p in setup.params],
-                schema={**defs[schema["$ref"].rsplit("/", 1)[1]], "$defs": defs} if "$ref" in schema else schema,
-                offers=dict(setup.offers(app)) if setup.offers is not None else {}))
+                params=[_param(setup.verb, p) for p in setup.params], schema=schema,
+                offers=dict(setup.offers(app)) if setup.offers is not None else {},
+                start=_start(app, setup, schema)))
     return Choices(setups=found)
+
+
+def _start(app: GameApp, setup: Any, schema: Any) -> dict[str, Any]:
+    """What the lobby's form starts with: what the setup declares for this
+    store, else the required fields of its first example (the rest keep the
+    builder's defaults)."""
+    if setup.starts_with is not None:
+        return dict(setup.starts_with(app))
+    required = set(schema.get("required", ()))
+    example = setup.examples[0] if setup.examples else {}
+    return {name: value for name, value in example.items() if name in required}
 
 
 def _param(verb: Any, p: Any) -> ParamInfo:

@@ -1,9 +1,9 @@
 """A game as the table view draws it: one JSON answer with everything the
 page needs (where the game stands, the seats, the board and units of its
-ruleset, the narrated log's tail, and the legal commands marked for the
-asking pass). The board is its ruleset's (``Surface.board``), drawn from
-the state as the asking pass may see it (SEAT-5); a ruleset without one
-shows no board."""
+ruleset, the narrated log's tail, the legal commands marked for the
+asking pass, and why it may not undo or redo now, with the rule). The
+board is its ruleset's (``Surface.board``), drawn from the state as the
+asking pass may see it (SEAT-5); a ruleset without one shows no board."""
 
 from __future__ import annotations
 
@@ -37,6 +37,9 @@ class TableView(msgspec.Struct, kw_only=True):
     can_redo: bool
     may_undo: bool
     may_redo: bool
+    undo_note: Any = None  # why this pass may not undo now: the refusal (its rule and reason) it would get
+    redo_note: Any = None
+    force_undo: str | None = None  # the host's: the command whose undo needs force (UNDO-2), as typed
 
 
 def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
@@ -46,6 +49,8 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
     summary = tables.summary(app, battle_id, game)
     board = _board(app, p, battle_id, game)
     seats = [{"key": s.key, "name": s.name} for s in rs.seats(game.state)]
+    last = game.done[-1] if game.can_undo else None
+    undone = game.undone[-1] if game.can_redo else None
     return TableView(
         game=battle_id, name=summary.name, ruleset=rs.name, title=rs.title, version=game.version,
         summary=summary, me=tables.whoami(app, p, battle_id), seats=seats, board=board,
@@ -54,6 +59,10 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
         can_undo=game.can_undo, can_redo=game.can_redo,
         may_undo=game.can_undo and rights.may_take_back(app, rs, p, battle_id, game.done[-1]),
         may_redo=game.can_redo and rights.may_take_back(app, rs, p, battle_id, game.undone[-1]),
+        undo_note=rights.take_back_refusal(app, rs, p, battle_id, last, "undoing"),
+        redo_note=rights.take_back_refusal(app, rs, p, battle_id, undone, "redoing"),
+        force_undo=f"rk {rs.describe_command(last.command)}" if p.is_host and last is not None and last.random
+        else None,
     )
 
 

@@ -15,6 +15,7 @@ import msgspec
 
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone, Game
 from domain.kernel.envelope import Envelope
+from domain.kernel.errors import NotFound
 from domain.kernel.games import GameApp, Result
 from domain.kernel.narration import given
 from domain.kernel.ruleset import Ruleset
@@ -192,11 +193,23 @@ def _undone(envelopes: Iterable[Envelope]) -> set[str]:
     return {e.event.command_id for e in envelopes if isinstance(e.event, CommandUndone)}
 
 
+def _state_at(app: GameApp, battle_id: str, version: int) -> Any:
+    """The game as it stood at ``version``, where the log's narration starts;
+    None before its setup made one (its first events make no game yet: they
+    are narrated as from the start)."""
+    if not version:
+        return None
+    try:
+        return app.battle(battle_id, version=version).state
+    except NotFound:
+        return None
+
+
 def _narrated(app: GameApp, p: Pass, rs: Ruleset, battle_id: str, start: int, envelopes: Iterable[Envelope],
               undone: set[str]) -> Iterator[Narrated]:
     from domain.kernel.narration import Narrator
 
-    state = app.battle(battle_id, version=start).state if start else None
+    state = _state_at(app, battle_id, start)
     # SEAT-5: a command that says what the rules hide is named by its verb alone to the other players
     hidden = None if p.is_host else (lambda command, state: rs.hides(command) and rs.actor(state, command) != p.seat)
     narrator = Narrator(rs, app.pack_of(rs), state,
@@ -282,6 +295,8 @@ def undo(app: GameApp, p: Pass, battle_id: str, request: UndoRequest) -> Command
                 raise forbidden("SEAT-2", "a forced undo (UNDO-2) is the host's")
             if before.can_undo:
                 rights.check_take_back(app, rs, p, battle_id, before.done[-1], "undoing")
+                if before.done[-1].random:
+                    raise rights.forced_undo_is_the_hosts(rs, before.done[-1])
         result = app.undo(battle_id, force=request.force, expected=before.version)
     return _answer(app, rs, battle_id, before, result)
 

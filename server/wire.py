@@ -288,7 +288,10 @@ class SetupInfo(msgspec.Struct, kw_only=True):
     Schema of its request, and ``offers``, what the packs offer for a field
     (by field name, or ``field.property`` inside a field's objects): a list
     of ``{id, name, note}``, or ``{"after": field, "by": {value: [...]}}``
-    when what is offered depends on another field's value."""
+    when what is offered depends on another field's value. ``start``: what
+    the lobby's form starts with, the required fields of the setup's first
+    example (so its first click sets a game up, one a reader of the README
+    can play on)."""
 
     name: str
     ruleset: str
@@ -297,6 +300,7 @@ class SetupInfo(msgspec.Struct, kw_only=True):
     params: list[ParamInfo]
     schema: Any
     offers: dict[str, Any] = {}
+    start: dict[str, Any] = {}
 
 
 class Choices(msgspec.Struct, kw_only=True):

@@ -13,6 +13,7 @@ from typing import Any
 
 from domain.kernel.surface.document import Block, Column, Lines, Words, table
 
+from .board import entry_possible, reinforcement_line
 from .narrate import ending_reason, player
 from .state import ConquestState, Regiment
 from .vocab import SIDES, Phase, Where
@@ -96,13 +97,21 @@ def _where(r: Regiment) -> str:
 def board(seen: Any) -> dict[str, Any]:
     """The battle as the page draws it ("regiments"): each side's regiments
     (where they stand, stands left), the round, the phase and whose
-    decision it is. The battlefield is measured in inches, so the page
-    lists rather than draws."""
+    decision it is; and the battlefield (``field``) as it is measured, in
+    whole inches along the axis between the two table edges (facts §3):
+    its depth, each side's Reinforcement Line (RLINE-3, RLINE-4) and
+    whether a Regiment of it can enter at all (ARRIVE-5), each Regiment's
+    front rank and rear edge from its own edge (ARRIVE-3: a rear below 0 is
+    a Regiment partly on)."""
     s: ConquestState = seen.state
+    ctx = seen.context()
     return {"kind": "regiments", "round": s.round, "phase": s.phase.value,
             "turn": SIDES[s.turn] if s.turn in (0, 1) else None,
+            "field": {"depth": ctx.scenario.depth, "unit": '"'},
             "sides": [{"key": SIDES[i], "army": side.army, "vp": side.vp, "stack": len(side.stack),
+                       "line": reinforcement_line(s, ctx, i), "entry": entry_possible(s, ctx, i),
                        "regiments": [{"id": r.id, "name": r.name, "class": r.cls.value, "stands": r.stands,
-                                      "where": r.where.value, "front": r.front}
+                                      "where": r.where.value, "front": r.front, "rear": r.rear,
+                                      "activated": r.activated}
                                      for r in s.regiments if r.side == i]}
                       for i, side in enumerate(s.sides)]}

@@ -52,7 +52,7 @@ def _card(s: LabyrinthState, pack: Any, c: Combatant) -> dict[str, Any]:
     declared = s.declared(c.id) if s.phase is Phase.STANDBY else None
     return {
         "id": c.id, "name": c.name, "kind": c.kind, "level": c.level, "order": c.order,
-        "hp": c.hp, "max_hp": now.max_hp, "tp": c.tp, "max_tp": now.max_tp, "fp": c.fp if c.pc_side else None,
+        "hp": c.hp_shown, "max_hp": now.max_hp, "tp": c.tp, "max_tp": now.max_tp, "fp": c.fp if c.pc_side else None,
         "ailments": [{"kind": a.kind, "depth": a.depth} for a in c.ailments],
         "binds": [{"kind": b.kind, "depth": b.depth} for b in c.binds],
         "buffs": [{"kind": b.kind.value, "amount": b.amount, "element": b.element.value if b.element else None,

@@ -119,8 +119,9 @@ def describe_event(e: Any, state: Any) -> str:
         case ev.DamageRolled():
             crit = " critical!" if e.critical else ""
             why = f", reduced by {e.halved}" if e.halved else ""
+            left = max(e.hp, 0)  # 0 once incapacitated, as `rk status` reads it
             return (f"damage {_faces(e.faces)} above {e.resistance}:{crit} {e.dealt} dealt, "
-                    f"{n(e.target)} takes {e.damage}{why} ({e.hp} HP left)")
+                    f"{n(e.target)} takes {e.damage}{why} ({left} HP left)")
         case ev.PassiveUsed():
             return f"{n(e.who)} answers with {e.skill}" + (f" ({e.tp} TP, {e.fp_cost} FP)" if e.fp_cost else "")
         case ev.ReactionAsked() if e.kind == "faces":

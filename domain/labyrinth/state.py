@@ -151,6 +151,13 @@ class Combatant(msgspec.Struct, frozen=True, kw_only=True):
         return self.side is not Side.ENEMY
 
     @property
+    def hp_shown(self) -> int:
+        """[HP] as players read it: 0 once incapacitated. The log keeps how far
+        below 0 a blow took it (healing never reaches one who is down, so
+        nothing counts from there)."""
+        return max(self.hp, 0)
+
+    @property
     def down(self) -> bool:
         """Incapacitated ([HP] <= 0), petrified or a vanished token: out of the fight (facts section 8)."""
         return self.hp <= 0 or self.vanished or self.has(Ailment.PETRIFY)

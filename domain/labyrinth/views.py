@@ -146,7 +146,7 @@ def side(state: LabyrinthState, pack: Any, title: str, pc: bool) -> tuple[Block,
         for n, c in enumerate(sorted((c for c in members if c.row is row), key=lambda c: (c.order, c.roster))):
             now = stats(c, pack)
             tp = f"{c.tp}/{now.max_tp}" if now.max_tp or c.tp else "—"
-            rows.append((row.value if n == 0 else "", c.id, c.name, f"{c.hp}/{now.max_hp}", tp,
+            rows.append((row.value if n == 0 else "", c.id, c.name, f"{c.hp_shown}/{now.max_hp}", tp,
                          str(c.fp) if c.side is Side.PC else "—", ", ".join(conditions(state, c, pack)) or "—"))
             tones.append("strong" if c.id == state.acting and not state.over else "dim" if c.down else "")
     if not members:

@@ -120,6 +120,9 @@
 
   function startLobby() {
     $("lobby").hidden = false;
+    // What the form's click says goes beside its button, where a phone shows it (not above the form).
+    $("new-game").insertBefore($("message"), $("new-game").querySelector("button[type=submit]"));
+    $("message").classList.add("wide");
     $("title").textContent = "rulekeeper: games";
     $("me").textContent = "you are: host";
     $("games-refresh").addEventListener("click", () => loadGames());
@@ -179,7 +182,43 @@
       if (SKIPPED.has(param.what)) continue;
       box.append(fieldFor(setup, name, schema, param, required.has(name)));
     }
+    const start = Object.entries(setup.start || {});
+    for (const [name, value] of start) if (!Array.isArray(value)) startWith(setup, name, value);
     for (const control of box.querySelectorAll("[data-after]")) refill(setup, control);
+    for (const [name, value] of start) if (Array.isArray(value)) startWith(setup, name, value);
+  }
+
+  /** A field as the setup's form starts it (``start``: its first example's required fields), so
+   *  that the first click sets a game up: a value chosen or typed, a list's rows made and filled. */
+  function startWith(setup, name, value) {
+    const wrap = $("setup-fields").querySelector(`.setup-field[data-name="${CSS.escape(name)}"]`);
+    if (!wrap) return;
+    const put = (control, v) => {
+      if (!control || v === undefined || v === null) return;
+      if (control.type === "checkbox") control.checked = v === true;
+      else control.value = String(v);
+    };
+    if (wrap.dataset.kind !== "list") {
+      put(wrap.querySelector("[data-name]"), value);
+      return;
+    }
+    const checks = wrap.querySelector(".checks");
+    if (checks) {
+      for (const box of checks.querySelectorAll("input[data-item]")) box.checked = box.checked || value.includes(box.dataset.item);
+      return;
+    }
+    const rows = wrap.querySelector(".rows");
+    const items = shape(setup, shape(setup, setup.schema.properties[name]).items || {});
+    rows.replaceChildren();
+    for (const item of value) {
+      const row = rowFor(setup, name, items, rows);
+      rows.append(row);
+      if (item !== null && typeof item === "object") {
+        for (const [key, v] of Object.entries(item)) put(row.querySelector(`[data-key="${CSS.escape(key)}"]`), v);
+      } else {
+        put(row.querySelector('[data-key=""]'), item);
+      }
+    }
   }
 
   /** The schema a $ref names, else the schema itself. */
@@ -459,8 +498,11 @@
       say(refusalText(answer));
       return;
     }
-    say(`Set up ${answer.data.game}: hand out its links below.`, "note");
+    say(`Set up ${answer.data.game}: its links are listed under Games.`, "note");
     await loadGames(answer.data.game);
+    // The new game with its links open, in sight (on a phone the list is far above the button).
+    const item = document.querySelector(`[data-testid="game-${CSS.escape(answer.data.game)}"]`);
+    if (item) item.scrollIntoView({ block: "start" });
   }
 
   // -- the table view ----------------------------------------------------------------
@@ -475,6 +517,15 @@
     $("table").hidden = false;
     $("undo").addEventListener("click", () => send(`${base}/undo`, { version: view && view.version }));
     $("redo").addEventListener("click", () => send(`${base}/redo`, { version: view && view.version }));
+    $("force-undo").addEventListener("click", () => askForceUndo());
+    $("force-undo-no").addEventListener("click", () => {
+      $("force-undo-confirm").hidden = true;
+      $("force-undo").focus();
+    });
+    $("force-undo-yes").addEventListener("click", () => {
+      $("force-undo-confirm").hidden = true;
+      send(`${base}/undo`, { force: true, version: view && view.version });
+    });
 
     /** Fetch the table and draw it; calls while one runs fold into one more. */
     function refresh() {
@@ -581,7 +632,7 @@
         return;
       }
       if (b.kind === "regiments") {
-        holder.replaceChildren(...b.sides.map(sideTable));
+        holder.replaceChildren(...(b.field ? [fieldBoard(b), fieldLegend(b)] : []), ...b.sides.map(sideTable));
         return;
       }
       if (b.kind === "rows") {
@@ -743,16 +794,109 @@
       return seat === side.army ? seat : `${seat} (${side.army})`;
     }
 
+    // The battlefield of a "regiments" board with a ``field``: the axis between the two table edges,
+    // measured in whole units (inches) from each side's own edge, one lane per regiment: on the field a
+    // bar from its rear edge to its front rank (the part still off the table dashed), in its side's
+    // tray while it arrives or waits; each side's Reinforcement Line across its own lanes.
+    const FIELD_W = 400, TRAY = 60, LANE = 26, HEAD = 28, AXIS = 22, SIDE_GAP = 10;
+
+    function fieldBoard(b) {
+      const depth = b.field.depth, unit = b.field.unit || "";
+      const scale = (FIELD_W - 2 * TRAY) / depth;
+      const at = (i, inches) => (i === 0 ? TRAY + inches * scale : FIELD_W - TRAY - inches * scale);
+      const lanes = []; // [side index, regiment]
+      b.sides.forEach((side, i) => side.regiments.forEach((r) => lanes.push([i, r])));
+      const laneY = (n) => HEAD + n * LANE + (lanes[n][0] === 1 ? SIDE_GAP : 0);
+      const height = HEAD + lanes.length * LANE + SIDE_GAP + AXIS;
+      const parts = [
+        svg("rect", { x: TRAY, y: HEAD - 6, width: FIELD_W - 2 * TRAY, height: height - HEAD - AXIS + 12, class: "field-ground" }),
+        svg("rect", { x: 0, y: HEAD - 6, width: TRAY, height: height - HEAD - AXIS + 12, class: "field-tray" }),
+        svg("rect", { x: FIELD_W - TRAY, y: HEAD - 6, width: TRAY, height: height - HEAD - AXIS + 12, class: "field-tray" }),
+      ];
+      for (let inches = 0; inches <= depth; inches += 6) { // the axis, from the first side's edge
+        const x = at(0, inches);
+        parts.push(svg("line", { x1: x, x2: x, y1: height - AXIS, y2: height - AXIS + 4, class: "field-tick" }),
+          svg("text", { x, y: height - AXIS + 14, class: "field-axis", text: `${inches}${unit}` }));
+        if (inches > 0 && inches < depth) {
+          parts.push(svg("line", { x1: x, x2: x, y1: HEAD - 6, y2: height - AXIS, class: "field-grid" }));
+        }
+      }
+      b.sides.forEach((side, i) => {
+        const mine = lanes.map((l, n) => [l, n]).filter(([l]) => l[0] === i);
+        const top = mine.length ? laneY(mine[0][1]) : HEAD;
+        const bottom = mine.length ? laneY(mine[mine.length - 1][1]) + LANE : HEAD;
+        const turn = b.turn === side.key;
+        parts.push(svg("text", { x: i === 0 ? 3 : FIELD_W - 3, y: 12, class: `field-edge${turn ? " turn" : ""}`,
+          "text-anchor": i === 0 ? "start" : "end", text: `${side.key} edge${turn ? " ◆" : ""}` }));
+        if (side.line !== undefined && side.line !== null) {
+          const x = at(i, side.line);
+          parts.push(svg("g", { class: `rline side-${i}`, "data-testid": `rline-${side.key}`, "data-inches": side.line },
+            svg("title", { text: `${sideName(side)}: Reinforcement Line at ${side.line}${unit} from its edge`
+              + `${side.entry === false ? " (no entry: an enemy stands on its edge)" : ""}` }),
+            svg("line", { x1: x, x2: x, y1: top - 4, y2: bottom + 2 }),
+            svg("text", { x: i === 0 ? x + 3 : x - 3, y: i === 0 ? HEAD - 9 : height - AXIS - 2,
+              "text-anchor": i === 0 ? "start" : "end", text: `RL ${side.line}${unit}` })));
+        }
+      });
+      lanes.forEach(([i, r], n) => parts.push(regimentLane(b, i, r, laneY(n), at, unit)));
+      const summary = b.sides.map((side) => `${sideName(side)}: ${side.regiments.filter((r) => r.where === "field").length}`
+        + " regiments on the field").join("; ");
+      return svg("svg", { class: "field", viewBox: `0 0 ${FIELD_W} ${height}`, role: "img", "data-testid": "battlefield",
+        "aria-label": `The battlefield, ${depth}${unit} between the edges. ${summary}` }, ...parts);
+    }
+
+    function fieldLegend(b) {
+      const unit = b.field.unit || "";
+      return el("p", { class: "hint field-legend", "data-testid": "field-legend", text:
+        `A lane per regiment, "id ×stands". On the field: a bar from its rear edge to its front rank (the dark line), `
+        + `measured from its own edge (axis in ${unit || "units"} from ${b.sides[0].key}'s edge); dashed behind the edge: `
+        + "not all on yet. Beside the field: ▸ arriving this Round, dashed: waiting in reinforcements, ✕ destroyed. "
+        + "RL: each side's Reinforcement Line." });
+    }
+
+    function regimentLane(b, i, r, y, at, unit) {
+      const mid = y + LANE / 2;
+      const g = svg("g", { class: `regiment side-${i} ${r.where}${r.activated ? " activated" : ""}`,
+        "data-testid": `field-${r.id}`, "data-where": r.where, "data-front": r.front, "data-rear": r.rear });
+      const label = `${r.id} ×${r.stands}`;
+      const where = { field: `front rank ${r.front}${unit} from its edge, rear ${r.rear}${unit}`,
+        arriving: "arriving this Round", waiting: "waiting in reinforcements", destroyed: "destroyed" }[r.where] || r.where;
+      g.append(svg("title", { text: `${r.id} ${r.name} (${r.class}), ${r.stands} stands: ${where}` }));
+      if (r.where === "field") {
+        const x1 = at(i, Math.max(r.rear, 0)), x2 = at(i, r.front);
+        const left = Math.min(x1, x2), width = Math.max(Math.abs(x2 - x1), 3);
+        if (r.rear < 0) { // still partly off the table: the rest behind its edge
+          const x0 = at(i, r.rear);
+          g.append(svg("rect", { x: Math.min(x0, x1), y: y + 4, width: Math.abs(x1 - x0), height: LANE - 8, class: "off-table" }));
+        }
+        g.append(svg("rect", { x: left, y: y + 4, width, height: LANE - 8, rx: 2, class: "bar" }),
+          svg("line", { x1: x2, x2: x2, y1: y + 2, y2: y + LANE - 2, class: "front-rank" }));
+        const behind = at(i, Math.max(r.rear, 0)) + (i === 0 ? -3 : 3);
+        const inFront = x2 + (i === 0 ? 3 : -3);
+        const room = i === 0 ? behind - TRAY : FIELD_W - TRAY - behind;
+        // the label behind the rear edge where there is room, else ahead of the front rank
+        const [x, anchor] = room >= 34 ? [behind, i === 0 ? "end" : "start"] : [inFront, i === 0 ? "start" : "end"];
+        g.append(svg("text", { x, y: mid + 4, "text-anchor": anchor, class: "lane-label", text: label }));
+      } else {
+        const x = i === 0 ? 3 : FIELD_W - TRAY + 3;
+        g.append(svg("rect", { x, y: y + 3, width: TRAY - 6, height: LANE - 6, rx: 3, class: "tray-box" }),
+          svg("text", { x: x + (TRAY - 6) / 2, y: mid + 4, "text-anchor": "middle", class: "lane-label",
+            text: `${r.where === "arriving" ? "▸ " : r.where === "destroyed" ? "✕ " : ""}${label}` }));
+      }
+      return g;
+    }
+
     function sideTable(side) {
       const rows = side.regiments.map((r) => el("tr", { "data-testid": `regiment-${r.id}` },
         el("td", { text: r.id }), el("td", { text: r.name }), el("td", { text: r.class }),
-        el("td", { text: String(r.stands) }), el("td", { text: r.where }), el("td", { text: `${r.front}"` })));
+        el("td", { class: "num", text: String(r.stands) }), el("td", { text: r.where }),
+        el("td", { class: "num", text: `${r.front}"` })));
       const turn = view.board.turn === side.key;
       return el("section", { class: `side-list${turn ? " turn" : ""}`, "data-testid": `side-${side.key}` },
         el("h3", { text: `${sideName(side)} · ${side.vp} VP${turn ? " · to decide" : ""}` }),
         el("table", {},
           el("thead", {}, el("tr", {}, ...["id", "regiment", "class", "stands", "where", "front"]
-            .map((t) => el("th", { scope: "col", text: t })))),
+            .map((t) => el("th", { scope: "col", class: t === "stands" || t === "front" ? "num" : null, text: t })))),
           el("tbody", {}, ...rows)));
     }
 
@@ -785,7 +929,7 @@
         const cards = (side.rows[row] || []).map((c) => fighterCard(c, b, side.side === "enemies"));
         return el("div", { class: "rank", "data-testid": `${side.side}-${row}` },
           el("span", { class: "rank-name", text: row }),
-          ...(cards.length ? cards : [el("span", { class: "muted", text: "empty" })]));
+          el("div", { class: "rank-cards" }, ...(cards.length ? cards : [el("span", { class: "muted", text: "empty" })])));
       });
       if (side.side === "enemies") ranks.reverse(); // their front row faces the party's
       return el("section", { class: `rows-side ${side.side}`, "data-testid": `side-${side.side}`,
@@ -848,14 +992,73 @@
             if (!groups.has(k)) groups.set(k, []);
             groups.get(k).push(entry);
           }
-          box.replaceChildren(...[...groups].map(([actor, entries]) => legalGroup(actor, entries)));
+          const mine = [...groups].filter(([, entries]) => entries.some((e) => e.allowed));
+          const others = [...groups].filter(([, entries]) => !entries.some((e) => e.allowed));
+          box.replaceChildren(...(mine.length ? [] : waitingFor(others)),
+            ...mine.map(([actor, entries]) => legalGroup(actor, entries)),
+            ...(others.length ? [othersCommands(others, mine.length > 0)] : []));
         }
       }
-      const undo = $("undo"), redo = $("redo");
-      undo.dataset.off = view.may_undo ? "0" : "1";
+      drawTakeBack();
+    }
+
+    /** Undo and redo as this pass may use them: off with the refusal it would get (its rule and
+     *  reason) said under them; the host's undo past revealed dice or a draw is "Force undo",
+     *  confirmed first (UNDO-2). */
+    function drawTakeBack() {
+      const undo = $("undo"), redo = $("redo"), force = $("force-undo");
+      const forced = Boolean(view.force_undo);
+      undo.hidden = forced;
+      force.hidden = !forced;
+      force.dataset.off = forced ? "0" : "1";
+      if (!forced) $("force-undo-confirm").hidden = true;
+      undo.dataset.off = view.may_undo && !forced ? "0" : "1";
       redo.dataset.off = view.may_redo ? "0" : "1";
-      undo.title = view.can_undo && !view.may_undo ? "not yours to undo (SEAT-2)" : "";
-      redo.title = view.can_redo && !view.may_redo ? "not yours to redo (SEAT-2)" : "";
+      for (const [button, note, refusal, doing] of [[undo, $("undo-note"), view.undo_note, "Undo"],
+        [redo, $("redo-note"), view.redo_note, "Redo"]]) {
+        const text = refusal ? `${doing}: ${refusal.rule && !refusal.reason.includes(refusal.rule)
+          ? `${refusal.rule}: ` : ""}${refusal.reason}` : "";
+        button.title = text;
+        note.textContent = text;
+        note.hidden = !text || (view.me || {}).role === "spectator"; // a spectator is told once: it watches
+      }
+    }
+
+    function askForceUndo() {
+      $("force-undo-question").textContent = `Undo ${view.force_undo}? It revealed dice or a draw: undoing it `
+        + "passes that barrier (UNDO-2), and the audit marks the undo as forced.";
+      $("force-undo-confirm").hidden = false;
+      $("force-undo-no").focus();
+    }
+
+    /** Whose move it is when none of the commands open now is this pass's: who is acting, what
+     *  they may do (their verbs), and what this seat or spectator may do meanwhile. */
+    function waitingFor(others) {
+      const names = others.map(([actor]) => (actor ? seatName(actor) : "the table"));
+      const who = `${listOf(names, "and")} ${names.length > 1 ? "are" : "is"}`;
+      const verbs = [...new Set(others.flatMap(([, entries]) => entries.map((e) => e.verb || e.label)))];
+      const role = (view.me || {}).role;
+      const meanwhile = role === "spectator"
+        ? "You are watching: the board, the units and the log redraw by themselves as they act."
+        : `Meanwhile: follow the board and the log, which redraw by themselves as they act${view.may_undo
+          ? "; you may still undo your last command" : ""}. Your commands appear here when it is your turn.`;
+      return [el("div", { class: "waiting-for", "data-testid": "waiting-for", role: "status" },
+        el("p", {}, el("b", { text: `${who} acting.` }), ` Open to ${listOf(names, "and")} now: `
+          + `${listOf(verbs, "or")}.`),
+        el("p", { class: "muted", "data-testid": "meanwhile", text: meanwhile }))];
+    }
+
+    function listOf(words, last) {
+      return words.length > 1 ? `${words.slice(0, -1).join(", ")} ${last} ${words[words.length - 1]}` : words[0] || "";
+    }
+
+    /** The commands open to others, folded away: there to read, not a wall of greyed buttons. */
+    function othersCommands(others, mineToo) {
+      const count = others.reduce((n, [, entries]) => n + entries.length, 0);
+      const names = others.map(([actor]) => (actor ? possessive(seatName(actor)) : "the table's")).join(", ");
+      return el("details", { class: "others-commands", "data-testid": "others-commands" },
+        el("summary", { text: `${mineToo ? "Others' commands" : "Their commands"}: ${names} (${count})` }),
+        ...others.map(([actor, entries]) => legalGroup(actor, entries)));
     }
 
     function legalGroup(actor, entries) {
@@ -869,12 +1072,19 @@
           const button = el("button", {
             type: "button", class: `cmd${entry.allowed ? "" : " not-mine"}`, "data-label": entry.label,
             "data-off": entry.allowed ? "0" : "1", disabled: !entry.allowed,
-            title: entry.allowed ? null : `${whose}, not yours`, text: entry.label,
+            title: entry.allowed ? null : notYours(whose), text: entry.label,
           });
           button.addEventListener("click", () => send(`${base}/commands`, { command: entry.command, version: view.version }));
           return button;
         })),
         ...entries.filter((e) => e.open).map((entry) => openCommand(entry, whose)));
+    }
+
+    /** Why a command is off for this pass, with the rule that says so: a spectator only reads
+     *  (SEAT-3), a seat commands its own (SEAT-1). */
+    function notYours(whose) {
+      return (view.me || {}).role === "spectator" ? "SEAT-3: a spectator only reads"
+        : `SEAT-1: ${whose}, not this seat's`;
     }
 
     /** An open command: a control per open parameter, built from its domain (a select for one of a
@@ -937,7 +1147,7 @@
       });
       const give = el("button", {
         type: "button", class: "cmd give", "data-give": entry.verb, "data-off": off, disabled: !entry.allowed,
-        title: entry.allowed ? null : `${whose}, not yours`, text: "Give",
+        title: entry.allowed ? null : notYours(whose), text: "Give",
       });
       give.addEventListener("click", () => {
         const words = [entry.verb];
@@ -984,13 +1194,18 @@
       el("h3", {}, h.name, el("span", { class: "muted", text:
         ` ${what}${h.pos ? `${what ? " · " : ""}${h.pos.label}` : ""}${h.defeated ? " · defeated" : ""}${h.id === turn ? " · on turn" : ""}` })),
       hpBar(h.name, h.hp, h.max_hp),
-      h.track ? el("div", { class: "row" }, el("span", { class: "row-name", text: "track" }),
-        ...chips(h.track, (d) => `${d.kind} ${d.face}${d.status ? ` ${d.status}` : ""}`, "empty")) : null,
-      h.active ? el("div", { class: "row" }, el("span", { class: "row-name", text: "active" }),
-        ...chips(h.active, (d) => `${d.kind} ${d.face}${d.amount !== d.face ? ` (${d.amount} left)` : ""}`, "none"))
+      h.track ? el("div", { class: "row", "data-row": "track" }, el("span", { class: "row-name", text: "track" }),
+        ...chips(h.track, (d) => d.text || dieWords(d), "empty")) : null,
+      h.active ? el("div", { class: "row", "data-row": "active" }, el("span", { class: "row-name", text: "active" }),
+        ...chips(h.active, (d) => d.text || `${dieWords(d)} (${d.amount} left)`, "none"))
         : null,
       h.dice !== undefined ? el("div", { class: "row muted",
         text: `${h.dice} dice${h.ready && h.ready.length ? ` · ready: ${h.ready.join(", ")}` : ""}` }) : null);
+    }
+
+    /** A die as its board gives it when it names it no further: its kind, and its face (1 to 6) when it has one. */
+    function dieWords(d) {
+      return [d.kind.replace(/-/g, " "), d.face ?? null, d.status || null].filter((w) => w !== null).join(" ");
     }
 
     /** An ally (a companion): its mark and name, its controller, its hex or "waiting" while it is not

@@ -57,3 +57,17 @@ def test_a_dungeon_takes_its_special_hexes_and_a_party_is_needed():
     assert made.battle.state.battle_id == "sentinel-1"
     with pytest.raises(MalformedCommand, match="at least one adventurer"):
         new_game.start_clash(app, request(NewClash, setup="waystone-crossing", party=[]))
+
+
+@pytest.mark.rule("BETWEEN-1")
+def test_the_lobby_starts_a_clash_from_its_example_with_names_this_store_lets_join():
+    from domain.betrayal.table.battle_surface import CLASH, CLASH_EXAMPLE
+
+    fresh = BetrayalApp(store="memory")
+    assert CLASH.starts_with(fresh) == {k: CLASH_EXAMPLE[k] for k in ("setup", "party")}  # nothing taken: as given
+    app = campaign(party=(("Ria", "nord", "bastion"), ("Tarn", "orc", "bastion")))
+    new_game.start_clash(app, request(NewClash, setup="waystone-crossing", party=[{"name": "Ria"}], seed=1))
+    start = CLASH.starts_with(app)  # Ria is in a battle not ended (BETWEEN-1); Tarn is an orc, not a dark elf
+    assert [(m["name"], m["race"]) for m in start["party"]] == [("Ria-2", "nord"), ("Tarn-2", "dark-elf")]
+    made = new_game.start_clash(app, request(NewClash, **start, seed=1))  # the first click sets a game up
+    assert [h.name for h in made.battle.state.heroes] == ["Ria-2", "Tarn-2"]

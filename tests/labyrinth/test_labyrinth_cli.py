@@ -197,7 +197,7 @@ def test_a_side_shows_hp_tp_fp_ailments_binds_and_buffs_with_depth_and_turns_in_
                  buffs=(ActiveBuff(kind=Buff.PATK_UP, amount=2, turns=3),
                         ActiveBuff(kind=Buff.DEF_DOWN, amount=1, turns=1),
                         ActiveBuff(kind=Buff.ELEMENT, element=Attribute.FIRE, turns=2)))
-    e1 = replace(state.get("e1"), hp=0)
+    e1 = replace(state.get("e1"), hp=-5)  # a blow past 0: players read 0 (the store keeps -5)
     state = replace(state, combatants=tuple({"p1": p1, "e1": e1}.get(c.id, c) for c in state.combatants))
     assert conditions(state, p1) == ["to declare", "Full defense", "Waiting", "poison (depth 2)", "stun",
                                      "arm bind (depth 1)", "patk-up 2 (3 turns)", "def-down 1 (1 turn)",
@@ -211,7 +211,7 @@ def test_a_side_shows_hp_tp_fp_ailments_binds_and_buffs_with_depth_and_turns_in_
     assert_fits(out)
     flat = " ".join(out.split())
     assert f"4/{p1.base.max_hp}" in flat and "poison (depth 2)" in flat and "arm bind (depth 1)" in flat
-    assert "element fire (2 turns)" in flat and "0/9" in flat
+    assert "element fire (2 turns)" in flat and "0/9" in flat and "-5/9" not in flat
 
 
 # --- the generic commands -----------------------------------------------------------------

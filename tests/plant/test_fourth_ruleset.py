@@ -193,6 +193,8 @@ def test_the_planted_duel_is_played_through_the_api_and_a_pledge_is_hidden_from_
     table = seen("b", "table")
     assert table["board"]["kind"] == "hexes" and table["board"]["heroes"][0]["form"] == "face down"
     assert "moon" not in json.dumps([seen("b", "state"), seen("b", "log"), table])
+    status, refused = call(server, token["b"], "POST", f"{game}/undo", {})
+    assert (status, refused["rule"]) == (403, "SEAT-2") and "moon" not in refused["reason"]  # nor its undo's refusal
     status, refused = call(server, token["b"], "GET", f"{game}/export")
     assert (status, refused["rule"]) == (403, "SEAT-5")  # the whole log is the host's while it hides a card
 

@@ -95,13 +95,21 @@ def other_table(new_store) -> Iterator[Table]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[Running]:
     """`rk server` on a fresh store holding one clash (set up with `rk new`)."""
-    home = tmp_path_factory.mktemp("browser-home")
+    with rk_serving(tmp_path_factory.mktemp("browser-home"), [SETUP]) as running:
+        yield running
+
+
+@contextlib.contextmanager
+def rk_serving(home: Path, setups: list[list[str]]) -> Iterator[Running]:
+    """`rk server` on a fresh store in ``home``, after the `rk` commands
+    ``setups`` (each its arguments) ran on it in order."""
     store = str(home / "t.sqlite")
     env = {k: v for k, v in os.environ.items() if k not in ("RULEKEEPER_STORE", "RULEKEEPER_SERVER_SECRET")}
     env["RULEKEEPER_HOME"] = str(home)
     rk = rk_script()
-    subprocess.run([rk, "--store", store, *SETUP], env=env, check=True, timeout=60,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for args in setups:
+        subprocess.run([rk, "--store", store, *args], env=env, check=True, timeout=60,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     errors = (home / "server.err").open("wb")
     proc = subprocess.Popen([rk, "--store", store, "server", "--port", "0"], env=env, stdout=subprocess.PIPE,
                             stderr=errors, text=True)

@@ -204,6 +204,24 @@ def test_the_table_view_holds_the_board_seats_log_and_this_seats_controls(table:
     assert regiments["kind"] == "regiments" and [s["army"] for s in regiments["sides"]] == ARMIES
 
 
+def test_the_table_view_is_drawn_at_every_version_whatever_its_logs_window_starts_on(table: Table):
+    """The log's tail (its last LOG_SHOWN events) may start on any version,
+    the setup's first event too, before there is a game to narrate from."""
+    from server.table_view import LOG_SHOWN
+
+    g = table.new_clash()
+    ria = table.seat(g, "ria")
+    n = 0
+    while table.version(g) <= LOG_SHOWN + 2:  # past the window's start on each of the setup's first events
+        if n % 2 == 0:
+            table.done(g, {"type": "Move", "to": [0, 1]}, ria)
+        else:
+            assert table.client.post(f"/api/games/{g}/undo", headers=ria, json={}).status_code == 200
+        n += 1
+        view = table.get(f"/api/games/{g}/table", table.seat(g, "tarn"))
+        assert view["version"] == table.version(g) and len(view["log"]) == min(LOG_SHOWN, view["version"])
+
+
 @covers("giveCommand")
 def test_a_command_is_decided_saved_and_narrated(table: Table):
     g = table.new_clash()

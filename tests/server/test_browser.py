@@ -122,7 +122,7 @@ def test_two_seats_play_a_clash_and_each_sees_the_others_moves_live(server, open
     expect(ria.get_by_test_id("log")).to_contain_text("rk engage --form heavy --target e1 --dice 1")
     tarn.locator('[data-testid="legal"] .open-cmd[data-verb="resolve"] button.give').click()  # none skipped
     expect(ria.get_by_test_id("card-e1")).to_contain_text("1/2 HP")
-    expect(ria.get_by_test_id("card-tarn")).to_contain_text("skill")  # the die on the cooldown track
+    expect(ria.get_by_test_id("card-tarn")).to_contain_text("#1 Combat face")  # the die on the cooldown track
 
     ria.screenshot(path=str(artifacts / "table-view.png"), full_page=True)
 
@@ -212,9 +212,9 @@ def test_the_hosts_lobby_lists_games_sets_one_up_and_hands_out_its_links(server,
     form.get_by_label("Game").select_option("clash")
     form.get_by_label("party 1 name").fill("Ria")
     form.get_by_label("party 1 race").select_option("nord")
-    lobby.get_by_test_id("add-party").click()
-    form.get_by_label("party 2 name").fill("Tarn")
+    form.get_by_label("party 2 name").fill("Tarn")  # the form starts with two (the setup's example)
     form.get_by_label("party 2 race").select_option("orc")
+    form.get_by_label("party 2 form").select_option("")
     form.get_by_label("seed (optional)").fill("11")
     form.get_by_label("name (optional)").fill("lobby-made")
     form.get_by_role("button", name="Set it up").click()

@@ -95,8 +95,7 @@ def test_the_lobby_sets_up_a_conquest_battle_and_a_campaign(server, open_page):
     lobby, form = lobby_of(server, open_page)
     form.get_by_label("Game").select_option("conquest")
     form.get_by_label("scenario").select_option("hold-the-ford")
-    form.get_by_label("armies 1", exact=True).select_option("cinderpact")
-    lobby.get_by_test_id("add-armies").click()
+    form.get_by_label("armies 1", exact=True).select_option("cinderpact")  # two to start with: the example's
     form.get_by_label("armies 2", exact=True).select_option("saltmarch")
     form.get_by_label("name (optional)").fill("lobby-war")
     form.get_by_role("button", name="Set it up").click()

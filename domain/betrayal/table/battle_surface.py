@@ -338,6 +338,23 @@ def _offers(kind: str) -> Callable[[Any], Any]:
     return offers
 
 
+# The first example of each setup: the contract suite plays it, and the lobby starts from it. Its party is
+# the README tour's Ria and Tarn (a reader of it has them already: the same races, so they join as they are).
+CLASH_EXAMPLE = {"setup": "waystone-crossing", "party": [{"name": "Ria", "race": "nord"},
+                                                         {"name": "Tarn", "race": "dark-elf", "form": "ranged"}],
+                 "xp": 2}
+DUNGEON_EXAMPLE = {"setup": "sentinel-vault", "party": [{"name": "Ria", "race": "nord"}], "xp": 2}
+DELVE_EXAMPLE = {"delve": "whispering-barrow", "party": [{"name": "Ria", "race": "nord"}], "xp": 2}
+
+def _starts_with(example: dict[str, Any]) -> Callable[[Any], Any]:
+    def starts_with(app: Any) -> Any:
+        from .first_party import starting
+
+        return starting(example)(app)
+
+    return starts_with
+
+
 CLASH = Setup(
     name="clash",
     summary="Set up a clash battle (CLASH-5 to CLASH-10) and show it.",
@@ -350,10 +367,9 @@ CLASH = Setup(
     makes=(c.StartClash,),
     fields=_fields,
     offers=_offers("clash"),
-    examples=({"setup": "waystone-crossing", "party": [{"name": "Ria", "race": "nord"},
-                                                       {"name": "Tarn", "race": "dark-elf", "form": "ranged"}],
-               "xp": 2},
+    examples=(CLASH_EXAMPLE,
               {"setup": "waystone-crossing", "party": [{"name": "Ria", "race": "orc"}], "difficulty": "expert"}),
+    starts_with=_starts_with(CLASH_EXAMPLE),
 )
 
 DUNGEON = Setup(
@@ -367,7 +383,8 @@ DUNGEON = Setup(
     makes=(c.StartDungeon,),
     fields=_fields,
     offers=_offers("dungeon"),
-    examples=({"setup": "sentinel-vault", "party": [{"name": "Ria", "race": "nord"}], "xp": 2},),
+    examples=(DUNGEON_EXAMPLE,),
+    starts_with=_starts_with(DUNGEON_EXAMPLE),
 )
 
 DELVE = Setup(
@@ -382,7 +399,8 @@ DELVE = Setup(
     makes=(c.StartDelve,),
     fields=_fields,
     offers=_offers("delve"),
-    examples=({"delve": "whispering-barrow", "party": [{"name": "Ria", "race": "nord"}], "xp": 2},),
+    examples=(DELVE_EXAMPLE,),
+    starts_with=_starts_with(DELVE_EXAMPLE),
 )
 
 

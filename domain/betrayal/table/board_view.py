@@ -1,6 +1,7 @@
 """A Betrayal battle as the page draws it ("hexes"): the map's hexes (axial
 q, r with their labels, tiles and markers), the units on them, each
-adventurer's HP, track and active slots, each enemy, and each companion
+adventurer's HP, track and active slots (each die as `rk status` names
+it, ``text``, its face counted 1 to 6 as rolled), each enemy, and each companion
 (its mark, HP, hex or none while it waits, its controller) with, in the
 Companion Turns step (``ally_step``), the one whose turn is under way
 (``ally_turn``, ROUND-6)."""
@@ -11,7 +12,7 @@ from typing import Any
 
 from domain.kernel.hexes import label
 
-from domain.betrayal.battle.names import marks
+from domain.betrayal.battle.names import active_die, marks, track_die
 from domain.betrayal.battle.state import BattleState, Phase
 
 
@@ -29,9 +30,10 @@ def board(seen: Any) -> dict[str, Any]:
     heroes = [{
         "id": h.id, "name": h.name, "race": h.race, "hp": h.hp, "max_hp": h.max_hp, "form": h.form.value,
         "pos": _pos(h.pos), "defeated": h.defeated, "turn": h.id == turn,
-        "track": [{"kind": d.kind.value, "face": d.face, "status": d.status.value if d.status else None}
-                  for d in h.track],
-        "active": [{"kind": d.kind.value, "face": d.face, "amount": d.amount} for d in h.active],
+        "track": [{"kind": d.kind.value, "face": _face(d.face), "status": d.status.value if d.status else None,
+                   "text": track_die(pack, h, d)} for d in h.track],
+        "active": [{"kind": d.kind.value, "face": _face(d.face), "amount": d.amount, "text": active_die(pack, h, d)}
+                   for d in h.active],
         "dice": len(h.dice), "ready": list(h.ready),
     } for h in state.heroes]
     foes = []
@@ -53,6 +55,12 @@ def board(seen: Any) -> dict[str, Any]:
             "outcome": state.outcome.value if state.outcome else None,
             "hexes": hexes, "heroes": heroes, "foes": foes, "companions": companions,
             "caches": [{"q": c.hex[0], "r": c.hex[1], "kind": c.kind.value} for c in state.caches]}
+
+
+def _face(face: int) -> int | None:
+    """A stored face (0 to 5, -1 where it does not matter) as players count
+    it, 1 to 6, as `rk track` and `rk status` show it; None for no face."""
+    return face + 1 if face >= 0 else None
 
 
 def _pos(h: Any) -> dict[str, Any] | None:

@@ -62,7 +62,10 @@ class Setup:
     a field's objects): a list of ``{"id", "name", "note"}``, or ``{"after":
     field, "by": {value: [...]}}`` when they depend on another field's
     value. ``examples``: requests (their fields) that set a game up, which
-    the contract suite plays every ruleset from.
+    the contract suite plays every ruleset from. ``starts_with(app)``: what
+    the lobby's form starts with, a request's fields that set a game up on
+    this store at the first click; None: the required fields of the first
+    example.
     """
 
     name: str
@@ -75,6 +78,7 @@ class Setup:
     details: str = ""
     offers: Callable[[Any], Mapping[str, Any]] | None = None
     examples: tuple[Mapping[str, Any], ...] = ()
+    starts_with: Callable[[Any], Mapping[str, Any]] | None = None
 
     @cached_property
     def verb(self) -> Verb:
