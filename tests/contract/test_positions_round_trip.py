@@ -77,3 +77,33 @@ def test_seeded_random_play_of_every_setup_round_trips_through_its_position(surf
             app.execute(battle_id, rnd.choice(legal))
         for version in _versions(app.battle(battle_id).version):
             _round_trip(app, battle_id, version)
+
+
+@pytest.mark.parametrize("surface, setup", _setups())
+def test_a_position_may_give_the_dice_to_come_to_the_table(surface: Any, setup: Any):
+    """README, Positions: `physical_dice = true` in a position (in the
+    state, or in its options where the ruleset keeps them) makes every roll
+    from there wait for the faces the table rolled."""
+    from msgspec.structs import replace
+
+    from domain.kernel.position.at import position_of, start
+    from domain.kernel.position.document import Position, write
+
+    with GameApp("memory") as app:
+        fields = {**setup.examples[0], "name": "dice-1"}
+        battle_id = setup.start(app, msgspec.convert(fields, setup.request)).battle.state.battle_id
+        rs = app.ruleset(battle_id)
+        position = position_of(app, battle_id)
+        state = position.state
+        if not hasattr(state, "physical_dice") and not hasattr(getattr(state, "options", None), "physical_dice"):
+            pytest.skip(f"{setup.name} games roll no dice")
+        if hasattr(state, "physical_dice"):
+            state = replace(state, physical_dice=True)
+        else:
+            state = replace(state, options=replace(state.options, physical_dice=True))
+        text = write(rs, Position(position.ruleset, state, position.others))
+        assert "physical_dice = true" in text
+    with GameApp("memory") as other:  # a store of its own: the position keeps the game's name
+        start(other, text)
+        given = other.battle(battle_id).state
+        assert (given.physical_dice if hasattr(given, "physical_dice") else given.options.physical_dice) is True
