@@ -18,6 +18,7 @@ one verb (``rk move``): the game it acts on says whose it is.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from typer._click import Context
@@ -212,8 +213,8 @@ class VerbGroup(TyperGroup):
     (``rk campaign undo``, ``cli.aliases``) join the group."""
 
     def __init__(self, word: str, entries: list[tuple[Surface, Verb]],
-                 queries: list[tuple[Surface, Any]] = (), about: str = "",  # type: ignore[assignment]
-                 single: Any = None, games: list[Surface] = ()) -> None:  # type: ignore[assignment]
+                 queries: Sequence[tuple[Surface, Any]] = (), about: str = "",
+                 single: Any = None, games: Sequence[Surface] = ()) -> None:
         commands: dict[str, Any] = {}
         by_second: dict[str, list[tuple[Surface, Verb]]] = {}
         for surface, verb in entries:

@@ -417,6 +417,11 @@ def main(argv: list[str] | None = None, obj: Defaults | None = None, prog_name: 
 _VALUED_ROOT_OPTIONS = frozenset({"--store", "--battle", "-b"})
 
 
+def _registered_name(info: Any) -> str:
+    """The word a registered command is run by: its name, or its function's."""
+    return str(info.name or typer.main.get_command_name(info.callback.__name__))
+
+
 def root_command(args: list[str]) -> Any:
     """The click command that runs ``args``: the root group with only the
     command named in ``args`` when it is one of the core commands, else with
@@ -425,8 +430,7 @@ def root_command(args: list[str]) -> Any:
     is made: doing so for every command cost two thirds of `rk battles`."""
     name = _command_word(args)
     if name is not None and not os.environ.get("_RK_COMPLETE"):  # completion lists every command
-        only = [info for info in app.registered_commands
-                if (info.name or typer.main.get_command_name(info.callback.__name__)) == name]  # type: ignore[union-attr]
+        only = [info for info in app.registered_commands if _registered_name(info) == name]
         if len(only) == 1:
             lean = copy.copy(app)
             lean.registered_commands, lean.registered_groups = only, []

@@ -8,8 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain.betrayal.read_models import queries
-from projections.views import (audit, battles, behind, catch_up, close_views, projections, reading,  # noqa: F401
-                               views_for, views_path_for)
+from projections.views import audit, battles, behind, catch_up, close_views, projections, reading, views_for
+from projections.views import views_path_for
+
+__all__ = ["audit", "battles", "behind", "catch_up", "close_views", "projections", "views_for", "views_path_for"]
 
 
 def _read(query: Any, app: Any, *args: Any) -> Any:

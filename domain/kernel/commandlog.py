@@ -127,10 +127,10 @@ def game_types(ruleset: _Typed) -> tuple[type[Done], type[Game]]:
             f"{ruleset.name.title().replace('-', '')}Done", [("command", ruleset.command_type)],
             bases=(Done,), frozen=True, kw_only=True, module=__name__,
         )
+        done_list: Any = tuple[done, ...]  # type: ignore[valid-type]  # a class made at run time
         game = msgspec.defstruct(
             f"{ruleset.name.title().replace('-', '')}Game",
-            [("state", ruleset.state_type), ("done", tuple[done, ...], ()),  # type: ignore[valid-type]
-             ("undone", tuple[done, ...], ())],  # type: ignore[valid-type]
+            [("state", ruleset.state_type), ("done", done_list, ()), ("undone", done_list, ())],
             bases=(Game,), frozen=True, kw_only=True, module=__name__,
         )
         register_state(ruleset.snapshot_topic, game)
