@@ -6,7 +6,7 @@ name given with `rk rename` is this store's label for it, and either finds
 it. Deleting is soft: the battle leaves `rk battles` and the default choice,
 its log stays whole. The index keeps all of it
 (``domain.kernel.battle_index``); which battle is current is the user's own
-(``cli.current``).
+(``domain.kernel.stores.current_battle``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from domain.kernel.battle_index import IndexEntry
 from domain.kernel.errors import NotFound
 
-from .current import chosen_battle, choose, current, current_or_none, remember
+from domain.kernel.stores.current_battle import chosen_battle, choose, current, current_or_none, remember
 from .session import Session, StoreUnavailable
 
 
@@ -69,7 +69,7 @@ def delete(s: Session, name: str) -> None:
         try:
             choose(s.app, None)
         except OSError:
-            pass  # the choice of a deleted battle is passed over anyway (cli.current)
+            pass  # the choice of a deleted battle is passed over anyway (current_battle)
     now = current_or_none(s.app)
     if s.json:
         s.out.emit(_json(entry) | {"current": now})

@@ -7,7 +7,7 @@ It runs on the ordinary store (the default SQLite file unless told
 otherwise), under a fresh game id (``demo-N``) and with names that carry
 that number, so running it again never collides with an earlier run and
 every game it plays can be looked at afterwards (`rk log`). It never
-becomes the current game (``cli.current``): whatever was current before
+becomes the current game (``domain.kernel.stores.current_battle``): whatever was current before
 stays so, and `rk use demo-N` picks the demo.
 """
 
@@ -23,7 +23,7 @@ from domain.kernel.errors import NotFound
 from domain.kernel.narration import Narrator
 from domain.kernel.ruleset import HOST
 
-from .current import chosen_battle, current_or_none, remember
+from domain.kernel.stores.current_battle import chosen_battle, current_or_none, remember
 from .game import show
 from .phrases import Phrases
 from .session import Session

@@ -186,7 +186,7 @@ def _companion_events(s: Session, rs: Any, scan: _Scan) -> dict[str, list[tuple[
 
 def battles(s: Session, all_: bool = False) -> None:
     """The games of the store, every ruleset together, oldest first, with
-    where each stands; the current one marked (``cli.current``), deleted
+    where each stands; the current one marked (``domain.kernel.stores.current_battle``), deleted
     ones only with ``all_``."""
     # A read model keeps each game's summary, updated event by event: listing
     # costs one read of it, not a replay of every game.
@@ -194,7 +194,7 @@ def battles(s: Session, all_: bool = False) -> None:
 
     import msgspec
 
-    from .current import chosen_battle
+    from domain.kernel.stores.current_battle import chosen_battle
 
     from domain.kernel import ruleset as registry
 

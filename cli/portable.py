@@ -19,7 +19,7 @@ from domain.kernel import portable
 from domain.kernel.errors import MalformedCommand
 
 from .battle_names import called
-from .current import remember
+from domain.kernel.stores.current_battle import remember
 from .paths import CannotWrite, check_writable, writing
 from .progress import progress, wanted
 from .session import Session

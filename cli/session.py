@@ -99,11 +99,11 @@ class Session:
     @property
     def battle_id(self) -> str:
         """The id of the battle acted on: the one --battle names (by id or
-        name), else the current one (`rk use`, `rk new`; ``cli.current``),
+        name), else the current one (`rk use`, `rk new`; ``domain.kernel.stores.current_battle``),
         else the latest. A deleted battle can still be read, not changed."""
         if self._battle_id is None:
             if not self.battle:
-                from .current import current
+                from domain.kernel.stores.current_battle import current
 
                 self._battle_id = current(self.app)
             else:

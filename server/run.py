@@ -112,7 +112,7 @@ def links(app: GameApp, keyring: Keyring, base: str, game: str | None) -> Links:
 
 
 def _current(app: GameApp) -> str | None:
-    from cli.current import current
+    from domain.kernel.stores.current_battle import current
 
     try:
         return current(app)

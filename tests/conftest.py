@@ -26,7 +26,7 @@ pytest_plugins = ["rk_fixture"]
 def _test_home(tmp_path_factory, monkeypatch) -> None:
     """RULEKEEPER_HOME in the tests' own directory (a test may set another):
     what commands keep there, such as the current battle of each store
-    (``cli.current``), never reaches the home of whoever runs the tests."""
+    (``domain.kernel.stores.current_battle``), never reaches the home of whoever runs the tests."""
     monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path_factory.getbasetemp() / "rulekeeper-home"))
 
 
