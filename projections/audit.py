@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from functools import lru_cache
+from typing import Any
 
 import msgspec
 
@@ -75,22 +76,45 @@ class AuditView(Projection):
         " PRIMARY KEY (battle, command_id, stream))",
     )
 
+    def __init__(self) -> None:
+        self.page_begun()
+
+    def page_begun(self) -> None:
+        # In a page's transaction only this projection writes its tables (the
+        # runner holds the write lock), so a stream's row read there holds
+        # until this projection writes it; lines are inserted together, before
+        # anything reads or updates them and when the page ends.
+        self._streams: dict[str, tuple[str, str]] = {}  # audit_streams as read in this page
+        self._lines: list[tuple[Any, ...]] = []  # audit_lines not inserted yet, in order
+
+    def page_ending(self, db: sqlite3.Connection) -> None:
+        self._insert_lines(db)
+
+    def _insert_lines(self, db: sqlite3.Connection) -> None:
+        if self._lines:
+            db.executemany(_INSERT_LINE, self._lines)
+            self._lines = []
+
+    def _stream(self, db: sqlite3.Connection, stream: str) -> tuple[str, str]:
+        found = self._streams.get(stream)
+        if found is None:
+            found = self._streams[stream] = _stream(db, stream)
+        return found
+
     @handles(Event)
     def line(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
         stream = str(env.originator_id)
         e = env.event
         self._learn(db, nid, stream, env)
-        battle, label = _stream(db, stream)
+        battle, label = self._stream(db, stream)
         if isinstance(e, (GameRegistered, BattleRegistered)):
             rs = registry.load(e.ruleset)
             battle = str(rs.game_stream(e.battle_id))
         rule, text = describe(e)
-        db.execute(
-            "INSERT OR REPLACE INTO audit_lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, '')",
-            (nid, battle, stream, label, env.originator_version, env.command_id,
-             env.timestamp.isoformat(), type(e).__name__, rule, text),
-        )
+        self._lines.append((nid, battle, stream, label, env.originator_version, env.command_id,
+                            env.timestamp.isoformat(), type(e).__name__, rule, text))
         if isinstance(e, CommandUndone):
+            self._insert_lines(db)
             db.execute(
                 "UPDATE audit_lines SET undone = 1, forced = ?, undone_by = ?"
                 " WHERE battle = ? AND command_id = ? AND notification_id < ?",
@@ -107,10 +131,13 @@ class AuditView(Projection):
         if aggregate is not None:
             name = aggregate.name_of(e)
             if name is not None:  # keeping the game a command already claimed it for (a setup's Delve)
+                self._streams.clear()
                 _name_stream(db, stream, _printable(f"{aggregate.kind}:{name}"))
         elif isinstance(e, CommandIssued):
             if isinstance(e.command, rs.setup_commands):
                 game_id = getattr(e.command, "battle_id", stream)
+                self._streams.clear()
+                self._insert_lines(db)
                 _set_stream(db, stream, stream, _printable(f"{rs.game_kind}:{game_id}"))
                 _claim_prelude(db, nid, e.command_id, stream)
             for touched, _version in e.touched:
@@ -118,13 +145,18 @@ class AuditView(Projection):
                     "INSERT OR IGNORE INTO audit_touched VALUES (?, ?, ?)",
                     (stream, e.command_id, touched),
                 )
+                self._streams.clear()
                 _claim(db, touched, stream)
         elif isinstance(e, CommandUndone):
             for (touched,) in db.execute(
                 "SELECT stream FROM audit_touched WHERE battle = ? AND command_id = ?",
                 (stream, e.command_id),
             ).fetchall():
+                self._streams.clear()
                 _claim(db, touched, stream)
+
+
+_INSERT_LINE = "INSERT OR REPLACE INTO audit_lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, '')"
 
 
 def _claim_prelude(db: sqlite3.Connection, nid: int, command_id: str, battle: str) -> None:

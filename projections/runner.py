@@ -160,11 +160,16 @@ class Catchup:
         with self._transaction():
             # Re-read inside the write lock: another process may have moved on.
             done = dict(self.db.execute("SELECT projection, notification_id FROM positions").fetchall())
+            active = [p for p in self.projections if p.name in names]
+            for p in active:
+                p.page_begun()
             for nid, envelope in page:
                 for name, handler in self._handlers_of(type(envelope.event)):
                     if nid > done.get(name, 0) and name in names:
                         handler(self.db, nid, envelope)
                         applied += 1
+            for p in active:
+                p.page_ending(self.db)
             last = page[-1][0]
             self.db.executemany(
                 "UPDATE positions SET notification_id = ? WHERE projection = ? AND notification_id < ?",

@@ -138,14 +138,20 @@ def game_types(ruleset: _Typed) -> tuple[type[Done], type[Game]]:
     return found
 
 
-def fold(ruleset: _Typed, game: Game | None, items: Iterable[Envelope | SnapshotEnvelope]) -> Game | None:
+def fold(ruleset: _Typed, game: Game | None, items: Iterable[Envelope | SnapshotEnvelope], *,
+         evolved: Any = None) -> Game | None:
     """Fold a game stream (its latest snapshot first, if any) into a Game.
 
     A ``CommandIssued`` pushes the undo stack (and clears the redo stack,
     unless it is a redo); a ``CommandUndone`` moves the last command to the
     redo stack and restores the state it carries; every other event is the
     ruleset's, folded by its ``evolve``. A command is marked random the
-    first time one of its events reveals an outcome."""
+    first time one of its events reveals an outcome.
+
+    ``evolved``: the state ``evolve`` makes of ``game``'s with the items'
+    ruleset events, when the caller has folded them already (a command's
+    events, evolved to see whether they end the game); they are not evolved
+    again. Only for items with no snapshot and no undo."""
     done_cls, game_cls = game_types(ruleset)
     evolve, reveals = ruleset.evolve, ruleset.reveals
     # Exact classes, compared by identity: this loop is every replay's.
@@ -184,7 +190,10 @@ def fold(ruleset: _Typed, game: Game | None, items: Iterable[Envelope | Snapshot
             if not random and done and reveals(event):
                 done[-1] = replace(done[-1], random=True)
                 random = True
-            state = evolve(state, event)
+            if evolved is None:
+                state = evolve(state, event)
+    if evolved is not None:
+        state = evolved
     if state is None:
         return None
     return game_cls(version=version, state=state, done=tuple(done), undone=tuple(undone))

@@ -15,7 +15,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -65,6 +64,8 @@ def document(name: str, files: Mapping[str, bytes]) -> dict[str, Any]:
     UTF-8 or a syntax error is refused with its line."""
     if name not in files:
         raise ContentError(name, "(file)", "the pack has no such file")
+    import tomllib  # here: a pack read back from its cache (pack_cache) needs no parser
+
     raw = files[name]
     try:
         text_ = raw.decode("utf-8")

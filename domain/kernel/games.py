@@ -534,11 +534,12 @@ class GameApp(EventSourcedApp):
                 raise MalformedCommand(f"battle {battle_id} is already set up; start a new one with `rk new`")
         command_id = f"c{game.version + 1}"
         written = [self._write(rs, w, command_id) for w in outcome.writes]
+        after = _evolved(rs, game.state, outcome.events)
         issued = rs.issued(command_id=command_id, command=command, redo_of=redo_of,
                            touched=tuple((str(w.stream), w.version_before) for w in written),
-                           revealed=self._reveal(rs, battle_id, game.state, outcome.events))
+                           revealed=self._reveal(rs, battle_id, game.state, after))
         events = [issued, *outcome.events]
-        return Result(command_id, events, self._commit(rs, battle_id, game, events, command_id, written),
+        return Result(command_id, events, self._commit(rs, battle_id, game, events, command_id, written, after),
                       _events_of(written))
 
     def undo(self, battle_id: str, *, force: bool = False, expected: int | None = None) -> Result:
@@ -649,14 +650,12 @@ class GameApp(EventSourcedApp):
             secret = self.seed_secret(battle_id)
         return fairness.withheld(shown) if secret else shown
 
-    def _reveal(self, rs: Ruleset, battle_id: str, state: Any, events: Sequence[Event]) -> fairness.Reveal | None:
-        """The seed and salt to reveal with a command whose ``events``
-        end the game (None for any other, or a game with no commitment)."""
-        if not events or rs.summary(state).over:
+    def _reveal(self, rs: Ruleset, battle_id: str, state: Any, after: Any) -> fairness.Reveal | None:
+        """The seed and salt to reveal with a command whose events take the
+        game from ``state`` to ``after`` and end it (None for any other, or
+        a game with no commitment)."""
+        if after is state or rs.summary(state).over:
             return None
-        after = state
-        for event in events:
-            after = rs.evolve(after, event)
         if not rs.summary(after).over:
             return None
         setup = self.setup_record(battle_id)
@@ -689,13 +688,15 @@ class GameApp(EventSourcedApp):
         return _Written(write.stream, kind, version, wrap(write.stream, version, write.events, command_id), state)
 
     def _commit(self, rs: Ruleset, battle_id: str, game: Game, events: list[Event], command_id: str,
-                written: list[_Written]) -> Game:
+                written: list[_Written], after: Any = None) -> Game:
         """Save a command's events in every stream at once, then fold them into
-        the game already in hand rather than reading it back."""
+        the game already in hand rather than reading it back (``after``: the
+        state a command's ruleset events lead to, evolved once by
+        ``execute``; None for an undo)."""
         stream = rs.game_stream(battle_id)
         own = wrap(stream, game.version, events, command_id)
         self.append(own + [e for w in written for e in w.envelopes])
-        result = fold(rs, game, own)
+        result = fold(rs, game, own, evolved=after)
         assert result is not None
         self._remember(battle_id, result)
         if result.version // self.snapshot_every > game.version // self.snapshot_every:
@@ -714,6 +715,13 @@ def _expect(game: Game, expected: int | None) -> None:
     """``ConcurrencyError`` when the game is not at the version ``expected``."""
     if expected is not None and game.version != expected:
         raise ConcurrencyError(f"{MOVED_ON} (you saw version {expected}, it is at {game.version})", game.version)
+
+
+def _evolved(rs: Ruleset, state: Any, events: Sequence[Event]) -> Any:
+    """``state`` evolved by a command's ``events`` (``state`` itself when there are none)."""
+    for event in events:
+        state = rs.evolve(state, event)
+    return state
 
 
 def _events_of(written: list[_Written]) -> tuple[tuple[UUID, tuple[Event, ...]], ...]:

@@ -61,3 +61,13 @@ class Projection:
     def handlers(self) -> dict[type, Callable[[sqlite3.Connection, int, Envelope], None]]:
         """Bound handlers by event type."""
         return {t: getattr(self, attr) for t, attr in self._handlers.items()}
+
+    def page_begun(self) -> None:
+        """A page's transaction has begun (before its handlers are called):
+        what a projection kept from an earlier page (rows it had not yet
+        written, a page that was rolled back) is forgotten here."""
+
+    def page_ending(self, db: sqlite3.Connection) -> None:
+        """A page's handlers are done and its transaction is about to
+        commit: a projection that holds rows back to write them together
+        writes them now, with ``db``."""

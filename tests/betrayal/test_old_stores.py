@@ -103,4 +103,4 @@ def test_every_stored_class_has_its_old_topic():
     assert events | states <= set(old.values())
     for topic, cls in old.items():
         module, _, qualname = topic.partition(":")
-        assert topics.MOVED[module].__name__ == cls.__module__ and qualname == cls.__qualname__
+        assert topics.MOVED[module] == cls.__module__ and qualname == cls.__qualname__

@@ -42,6 +42,7 @@ from domain.kernel.content import (
     located,
 )
 from domain.kernel.errors import ContentError
+from domain.kernel.stores.pack_cache import parsed
 
 from .campaign import CAMPAIGN_FILES, campaign_documents, parse_campaign_files
 from .companions import COMPANION_FILE, companion_chips
@@ -131,19 +132,20 @@ def _parse_pack(files: Mapping[str, bytes]) -> Pack:
 
 def load_pack_dir(path: str | PathLike[str]) -> Pack:
     """Read the pack files from a directory (the five core files, and the
-    delve and campaign files when there) and parse them."""
+    delve and campaign files when there) and parse them (or read the parsed
+    pack back from ``pack_cache``, keyed by the files' bytes)."""
     folder = Path(path)
     files = {name: (folder / name).read_bytes() for name in ALL_FILES + EXTRA_FILES if (folder / name).is_file()}
-    return parse_pack(files)
+    return parsed(files, parse_pack, Pack)
 
 
 @functools.cache
 def starter_pack() -> Pack:
     """The starter pack bundled in ``domain/betrayal/content``, delve and
-    campaign files included."""
+    campaign files included (parsed once per change, ``pack_cache``)."""
     content = resources.files("domain.betrayal.content")
     files = {name: content.joinpath(name).read_bytes() for name in ALL_FILES + EXTRA_FILES}
-    return parse_pack(files)
+    return parsed(files, parse_pack, Pack)
 
 
 # ---------------------------------------------------------------- pack.toml

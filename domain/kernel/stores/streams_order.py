@@ -21,7 +21,7 @@ a release moves them.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from eventsourcing.persistence import Notification
@@ -30,6 +30,19 @@ from domain.kernel.envelope import Envelope, is_state_topic
 from domain.kernel.messages import event_class
 
 PAGE = 500
+
+
+class Row(NamedTuple):
+    """One stored event as the SQLite pages here read it: the attributes of
+    the library's ``Notification`` that the mapper reads, as a tuple (made
+    in about half the time of that frozen dataclass, once per event of a
+    long log, twice for `rk log`)."""
+
+    id: int
+    originator_id: UUID
+    originator_version: int
+    topic: str
+    state: bytes
 
 
 def envelopes_in_append_order(app: Any, streams: Collection[UUID], page: int = PAGE) -> Iterator[Envelope]:
@@ -68,7 +81,7 @@ def _known(topic: str) -> bool:
     return True
 
 
-def _notifications(app: Any, streams: list[UUID], page: int) -> Iterator[Notification]:
+def _notifications(app: Any, streams: list[UUID], page: int) -> Iterator[Notification | Row]:
     recorder = app.recorder
     module = type(recorder).__module__
     if module == "eventsourcing.popo" and hasattr(recorder, "_stored_events_index"):
@@ -96,13 +109,13 @@ def _popo(recorder: Any, streams: list[UUID]) -> Iterator[Notification]:
                            topic=s.topic, state=s.state)
 
 
-def _sqlite(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notification]:
+def _sqlite(recorder: Any, streams: list[UUID], page: int) -> Iterator[Row]:
     if len(streams) == 1:
         return _sqlite_one(recorder, streams[0], page)
     return _sqlite_merged(recorder, streams, page)
 
 
-def _sqlite_one(recorder: Any, stream: UUID, page: int) -> Iterator[Notification]:
+def _sqlite_one(recorder: Any, stream: UUID, page: int) -> Iterator[Row]:
     # One stream's append order is its version order: the primary key's
     # index gives each page in order, where ``ORDER BY rowid`` sorted the
     # whole stream again for every page.
@@ -113,15 +126,14 @@ def _sqlite_one(recorder: Any, stream: UUID, page: int) -> Iterator[Notification
         with recorder.datastore.transaction(commit=False) as c:
             c.execute(statement, [stream.hex, after, page])
             rows = c.fetchall()
-        for row in rows:
-            yield Notification(id=row["rowid"], originator_id=stream, originator_version=row["originator_version"],
-                               topic=row["topic"], state=row["state"])
+        for rowid, version, topic, state in rows:  # by position: the SELECT's order
+            yield Row(rowid, stream, version, topic, state)
         if len(rows) < page:
             return
-        after = rows[-1]["originator_version"]
+        after = rows[-1][1]
 
 
-def _sqlite_merged(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notification]:
+def _sqlite_merged(recorder: Any, streams: list[UUID], page: int) -> Iterator[Row]:
     table = recorder.events_table_name
     ids = [s.hex for s in streams]  # the library stores UUIDs as 32 hex digits
     marks = ",".join("?" * len(ids))
@@ -132,10 +144,8 @@ def _sqlite_merged(recorder: Any, streams: list[UUID], page: int) -> Iterator[No
         with recorder.datastore.transaction(commit=False) as c:
             c.execute(statement, [*ids, after, page])
             rows = c.fetchall()
-        for row in rows:
-            yield Notification(id=row["rowid"], originator_id=recorder.convert_originator_id(row["originator_id"]),
-                               originator_version=row["originator_version"], topic=row["topic"],
-                               state=row["state"])
+        for rowid, originator_id, version, topic, state in rows:  # by position: the SELECT's order
+            yield Row(rowid, recorder.convert_originator_id(originator_id), version, topic, state)
         if len(rows) < page:
             return
         after = rows[-1]["rowid"]

@@ -1,0 +1,96 @@
+"""A cache of parsed content packs, so a command does not parse TOML.
+
+Parsing and validating a pack's TOML is most of what loading a ruleset
+costs a short-lived process (``rk status`` as a process read and checked
+the starter pack's fourteen files each time). ``parsed`` keeps the parsed
+pack, encoded by msgspec, in ``$RULEKEEPER_HOME/cache/packs/``; the file
+name is a digest of
+
+- the pack's files (each name and its bytes, as ``pack_hash`` feeds them):
+  any change to the content is a miss, so a pack is validated exactly as
+  before whenever it is new;
+- the code that parses it: the path, size and modification time of every
+  Python file of the ``domain`` package (a stat each, no read), so a change
+  to the parser or to the types it builds is a miss too;
+- the type's name and msgspec's version.
+
+On a miss (or a cache file that does not decode) the pack is parsed as
+always and the result written (to a temporary file renamed into place, so
+concurrent processes never read half a file); a pack that fails to parse is
+never cached, so the refusal is the same each time. The cache never changes
+a value: what is decoded is the Struct that was encoded, and the pack's
+hashes (recorded in games) are fields of it. A home that cannot be written
+only means no cache.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TypeVar
+
+import msgspec
+
+from .store_setting import home
+
+T = TypeVar("T")
+
+CACHE_DIR = ("cache", "packs")  # under $RULEKEEPER_HOME
+NO_CACHE_VARIABLE = "RULEKEEPER_NO_PACK_CACHE"  # set (to anything) to parse every time
+
+
+def parsed(files: Mapping[str, bytes], parse: Callable[[Mapping[str, bytes]], T], type_: type[T]) -> T:
+    """``parse(files)``, or the same value read back from the cache."""
+    if os.environ.get(NO_CACHE_VARIABLE):
+        return parse(files)
+    path = _cache_file(files, type_)
+    try:
+        return msgspec.msgpack.decode(path.read_bytes(), type=type_)
+    except (OSError, msgspec.DecodeError):
+        pass
+    value = parse(files)
+    _write(path, msgspec.msgpack.encode(value))
+    return value
+
+
+def _cache_file(files: Mapping[str, bytes], type_: type) -> Path:
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{type_.__module__}.{type_.__qualname__}\0{msgspec.__version__}\0{_code_stamp()}\0".encode())
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + files[name] + b"\0")
+    return Path(home(), *CACHE_DIR, digest.hexdigest() + ".msgpack")
+
+
+@functools.cache
+def _code_stamp() -> str:
+    """A digest of every Python file of the ``domain`` package by path,
+    size and modification time (a change to the code that builds a pack)."""
+    root = Path(__file__).resolve().parents[2]
+    digest = hashlib.blake2b(digest_size=16)
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+        for name in sorted(names):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                st = os.stat(path)
+                digest.update(f"{os.path.relpath(path, root)}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".pack-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        pass  # no cache where the home cannot be written
