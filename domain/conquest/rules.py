@@ -93,8 +93,17 @@ def _out_of_turn(state: ConquestState, command: ConquestCommand) -> RuleViolatio
         return RuleViolation("ACT-2", "draw a Command Card first")
     if isinstance(command, ACTIONS) and state.activation is not None:
         return RuleViolation("ACT-8", "resolve or decline the draw event first")
-    wanted = " or ".join(c.__name__ for c in awaited(state))
-    return RuleViolation("ROUND-2", f"the {state.phase.value} Phase must finish first: it waits for {wanted}")
+    wanted = " or ".join(_given_by(c) for c in awaited(state))
+    return RuleViolation("ROUND-2", f"the {state.phase.value.title()} Phase must finish first: it waits for"
+                                    f" {wanted}")
+
+
+def _given_by(command: type) -> str:
+    """The words a player gives ``command`` with (``rk choose-arrival``),
+    as the ruleset's surface declares them."""
+    from .surface import VERBS  # imported here: the surface reads these rules
+
+    return f"rk {next(v.name for v in VERBS if v.command is command)}"
 
 
 # Each handler takes the command class it is keyed by, which a Callable type cannot say per key.

@@ -245,7 +245,7 @@ def test_a_regiment_that_cannot_enter_goes_back_and_passes_automatically_next_ro
     s = replace(acting(s, "a3"), activation=None)
     s = replace(s, sides=(replace(s.sides[0], stack=("a3",)), s.sides[1]))
     s, events = when(s, DrawCard())
-    assert of(events, ev.EntryRefused) and s.regiment("a3").where is Where.WAITING
+    assert of(events, ev.EntryRefused) and s.regiment("a3").where is Where.WAITING and s.activation is None
     assert s.regiment("a3").activated and s.regiment("a3").carried
     s = in_phase(replace(s, round=3, activation=None), Phase.REINFORCEMENT)
     s, events = when(s, ChooseArrival(regiment="a4", faces=(6,)))  # the automatic choice is still free
