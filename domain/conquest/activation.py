@@ -155,8 +155,12 @@ def _oos_target(d: Decision, cmd: ResolveDrawEvent) -> Regiment:
     """Another friendly Regiment marches out of sequence (ACTIONS-6)."""
     target = d.state.find(cmd.target)
     act = d.state.current_activation()
-    if target is None or target.side != act.side or target.id == act.regiment:
+    if target is None:
         raise MalformedCommand("name another friendly Regiment to march out of sequence")
+    if target.side != act.side or target.id == act.regiment:
+        whose = "the enemy's" if target.side != act.side else "the one activated"
+        raise RuleViolation("ACTIONS-6", f"{target.id} is {whose}: an out-of-sequence march moves another"
+                                         " friendly Regiment")
     if target.where is not Where.FIELD or target.partly_on:
         raise RuleViolation("ACTIONS-6", f"{target.id} is not wholly on the battlefield")
     if d.state.in_contact(target.id):

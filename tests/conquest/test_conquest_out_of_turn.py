@@ -12,7 +12,8 @@ from conquest_harness import acting, in_phase, place, start, violates, when
 from msgspec.structs import replace
 
 from domain.conquest.commands import DrawCard, OrderStack, Reform
-from domain.conquest.vocab import Phase, Step
+from domain.conquest.vocab import Phase, Step, Where
+from domain.kernel.errors import MalformedCommand
 
 
 def _said(state, command, rule: str, reason: str) -> None:
@@ -50,3 +51,33 @@ def test_an_action_while_the_draw_event_waits_is_refused():
 def test_a_command_of_a_later_phase_names_the_phase_and_what_it_waits_for_in_a_players_words():
     _said(start(), OrderStack(cards=()), "ROUND-2",
           "the Reinforcement Phase must finish first: it waits for rk choose-arrival")
+
+
+def _horn(**where):
+    """a4 activated by the Reed Captain's card, its Rally Horn waiting to
+    march another Regiment out of sequence."""
+    from conquest_harness import in_phase as phase_of
+
+    s = replace(phase_of(place(start(), a4=10, **where), Phase.ACTION, round=2), activation=None)
+    s = replace(s, sides=(replace(s.sides[0], stack=("ac2",)), s.sides[1]))
+    s, _ = when(s, DrawCard())
+    return s
+
+
+@pytest.mark.rule("ACTIONS-6")
+def test_an_out_of_sequence_march_moves_another_friendly_regiment_wholly_on_the_field():
+    from domain.conquest.commands import ResolveDrawEvent
+
+    s = _horn(a1=10, a2="arriving", b1=30)
+    _said(s, ResolveDrawEvent(event="rally-horn", target="b1", inches=2), "ACTIONS-6",
+          "b1 is the enemy's: an out-of-sequence march moves another friendly Regiment")
+    _said(s, ResolveDrawEvent(event="rally-horn", target="a4", inches=2), "ACTIONS-6",
+          "a4 is the one activated: an out-of-sequence march moves another friendly Regiment")
+    _said(s, ResolveDrawEvent(event="rally-horn", target="a2", inches=2), "ACTIONS-6",
+          "a2 is not wholly on the battlefield")
+    partly = _horn(a1={"where": Where.FIELD, "front": 1})  # its front an inch in: its rear ranks still off
+    assert partly.regiment("a1").partly_on
+    _said(partly, ResolveDrawEvent(event="rally-horn", target="a1", inches=2), "ACTIONS-6",
+          "a1 is not wholly on the battlefield")
+    with pytest.raises(MalformedCommand):
+        when(s, ResolveDrawEvent(event="rally-horn", target=None, inches=2))
