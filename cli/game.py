@@ -88,19 +88,22 @@ def open_json(o: Any) -> dict[str, Any]:
     """An open command as ``rk legal --json`` gives it: ``rk``, its line
     (a finished command's, when every parameter is fixed); ``command``, a
     finished command it gives that the rules listed (``example``: its line,
-    typed as is); ``open``; its verb and its parameters' domains."""
-    return {"rk": o.text(), "command": msgspec.to_builtins(o.example), "open": not o.fixed, "verb": o.verb.name,
-            "params": o.params()}
+    typed as is); ``open``; its verb and its parameters' domains; what it
+    gives up (``gives_up``: ``what`` and ``rule``)."""
+    return {"rk": o.text(gives_up=False), "command": msgspec.to_builtins(o.example), "open": not o.fixed,
+            "verb": o.verb.name, "params": o.params(),
+            "gives_up": [{"what": g.what, "rule": g.rule} for g in o.gives_up]}
 
 
 def legal_lines(s: Session, surface: Any, game: Game, commands: list[Any], opens: list[Any]) -> list[str]:
     """Each open command in players' words (faces the table types written
-    ``F``), then the ruleset's note; with none, why."""
+    ``F``), under it what it gives up (``(gives up: ..., MOVE-3)``), then
+    the ruleset's note; with none, why."""
     if not commands:
         from .document import text
 
         return [f"nothing: {text(surface.compact(seen(s, game)))}"]
-    lines = [o.text() for o in opens]
+    lines = [line for o in opens for line in (o.text(gives_up=False), o.given_up()) if line]
     note = surface.legal_note(game.state, commands)
     return lines + ([note] if note else [])
 

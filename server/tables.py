@@ -29,6 +29,7 @@ from .wire import (
     CommandResult,
     GameState,
     GameSummary,
+    GivenUp,
     Imported,
     LegalCommand,
     Narrated,
@@ -122,11 +123,12 @@ def legal(app: GameApp, p: Pass, battle_id: str) -> list[LegalCommand]:
         actor = rs.actor(game.state, command)
         if rs.hides(command) and not rights.may_give(p, actor):
             continue  # SEAT-5: another player's secret choice (the order of a Command Stack)
-        out.append(LegalCommand(label=o.text(), command=msgspec.to_builtins(command), actor=actor,
+        out.append(LegalCommand(label=o.text(gives_up=False), command=msgspec.to_builtins(command), actor=actor,
                                 allowed=rights.may_give(p, actor), verb=o.verb.name,
                                 at=_hex_of(o.verb, command) if o.fixed else None, open=not o.fixed,
                                 example=f"rk {rs.describe_command(command)}",
-                                params=msgspec.convert(o.params(), list[OpenParam])))
+                                params=msgspec.convert(o.params(), list[OpenParam]),
+                                gives_up=[GivenUp(what=g.what, rule=g.rule) for g in o.gives_up]))
     return out
 
 

@@ -189,6 +189,14 @@ class OpenParam(msgspec.Struct, kw_only=True):
     note: str = ""
 
 
+class GivenUp(msgspec.Struct, kw_only=True):
+    """What a command gives up of what could still be done, in a few words
+    (``your Engage this turn``), and the rule that makes it so (``MOVE-3``)."""
+
+    what: str
+    rule: str
+
+
 class LegalCommand(msgspec.Struct, kw_only=True):
     """A command open now (``open``: the player chooses some of its
     values; else it is one finished command): ``label``, as a player would
@@ -199,7 +207,9 @@ class LegalCommand(msgspec.Struct, kw_only=True):
     that the rules listed, as JSON to post, and ``example``, its line; the
     seat it is given for (None: the table's), whether the asking pass may
     give it, and ``at``: the hex it goes to, when its verb takes one (a
-    click on that hex gives it)."""
+    click on that hex gives it); ``gives_up``: what giving it gives up
+    (not in ``label``: a table shows it beside the control and asks before
+    sending it)."""
 
     label: str
     command: Any
@@ -210,6 +220,7 @@ class LegalCommand(msgspec.Struct, kw_only=True):
     open: bool = False
     example: str = ""
     params: list[OpenParam] = []
+    gives_up: list[GivenUp] = []
 
 
 class Narrated(msgspec.Struct, kw_only=True):

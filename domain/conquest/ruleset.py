@@ -3,12 +3,12 @@ subclass whose instance ``domain/conquest/__init__.py`` registers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.kernel.errors import MalformedCommand, NotFound
 from domain.kernel.messages import Event
-from domain.kernel.ruleset import Outcome, RandomCheck, Ruleset, Summary
+from domain.kernel.ruleset import GivesUp, Outcome, RandomCheck, Ruleset, Summary
 
 from . import seats
 from . import events as ev
@@ -68,6 +68,17 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
 
     def legal_commands(self, state: Any, ctx: RulesContext) -> list[Any]:
         return rules.legal_commands(state, ctx)
+
+    def gives_up(self, state: Any, ctx: RulesContext, command: Any, legal: Sequence[Any]) -> tuple[GivesUp, ...]:
+        """ACT-13: ending an activation early gives up its second action;
+        VICTORY-2: surrendering gives the opponent the battle."""
+        from .commands import EndActivation, Surrender
+
+        if isinstance(command, EndActivation) and state.activation is not None:
+            return (GivesUp(f"{state.activation.regiment}'s second action", "ACT-13"),)
+        if isinstance(command, Surrender):
+            return (GivesUp("the battle: the opponent wins", "VICTORY-2"),)
+        return ()
 
     def reveals(self, event: Event) -> bool:
         return isinstance(event, (ev.ReinforcementsRolled, ev.SupremacyRolled, ev.CardDrawn))

@@ -21,7 +21,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -285,7 +285,8 @@ class GameApp(EventSourcedApp):
         finished = rs.legal_commands(game.state, ctx)
         opens = open_commands(surface_of(rs.name).grammar, finished, game.state, ctx,
                               split=lambda command: rs.actor(game.state, command))
-        return game, finished, opens
+        return game, finished, [replace(o, gives_up=rs.gives_up(game.state, ctx, o.example, finished))
+                                for o in opens]
 
     def stream(self, battle_id: str) -> list[Envelope]:
         """Every envelope of the game's stream, in order."""

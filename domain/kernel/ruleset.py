@@ -100,6 +100,16 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class GivesUp:
+    """What a command gives up that the player could still do now, in a few
+    words (``your Engage this turn``), with the rule that makes it so
+    (``MOVE-3``): the table says it before the command is sent."""
+
+    what: str
+    rule: str
+
+
+@dataclass(frozen=True)
 class Summary:
     """One game as ``rk battles`` lists it: where it stands, in a few words."""
 
@@ -279,6 +289,12 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack, GameEvent]):
     def legal_commands(self, state: State, ctx: Ctx) -> list[Cmd]:
         """What may be done now (empty once the game is over)."""
         raise NotImplementedError
+
+    def gives_up(self, state: State, ctx: Ctx, command: Cmd, legal: Sequence[Cmd]) -> tuple[GivesUp, ...]:
+        """What ``command``, one of ``legal`` (the rules' legal commands
+        now), gives up of what could still be done (a second Move gives up
+        the Engage, MOVE-3). Pure; nothing by default."""
+        return ()
 
     def reveals(self, event: Event) -> bool:
         """Whether ``event`` shows players a random outcome (a roll, a draw):

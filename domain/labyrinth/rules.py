@@ -34,6 +34,7 @@ from .decision import Decision, RulesContext
 from .enemies import ATTACK, attack_choices, fastest_skills, perform, skill_choices, usable_skills
 from .evolve import evolve, replay
 from .fp import Boost, check_cost
+from .offered import does_something
 from .state import Combatant, Declaration, LabyrinthState, Question
 from .targeting import attack_pending, cannot_act, choices, effect_reach, skill_blocked
 from .vocab import DIE, Phase, Row, Side, Speed, Timing
@@ -329,9 +330,15 @@ def _enemy_declare(d: Decision, c: Combatant, command: EnemyAct) -> None:
 
 
 def legal_commands(state: LabyrinthState | None, ctx: RulesContext) -> list[LabyrinthCommand]:
-    """What may be done now: never empty until the battle is over."""
+    """What may be done now: never empty until the battle is over. A skill
+    or an item that could only spend the action is not offered
+    (``offered.does_something``), though ``decide`` takes it."""
     if state is None or state.over:
         return []
+    return [c for c in _listed(state, ctx) if does_something(state, ctx.pack, c)]
+
+
+def _listed(state: LabyrinthState, ctx: RulesContext) -> list[LabyrinthCommand]:
     pack = ctx.pack
     if state.question is not None:
         q = state.question

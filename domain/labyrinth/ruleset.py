@@ -3,12 +3,12 @@ subclass whose instance ``domain/labyrinth/__init__.py`` registers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.kernel.errors import MalformedCommand, NotFound
 from domain.kernel.messages import Event
-from domain.kernel.ruleset import Outcome, RandomCheck, Ruleset, Seat, Summary
+from domain.kernel.ruleset import GivesUp, Outcome, RandomCheck, Ruleset, Seat, Summary
 
 from . import events as ev
 from . import narrate, rules, seats
@@ -70,6 +70,14 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
 
     def legal_commands(self, state: Any, ctx: RulesContext) -> list[Any]:
         return rules.legal_commands(state, ctx)
+
+    def gives_up(self, state: Any, ctx: RulesContext, command: Any, legal: Sequence[Any]) -> tuple[GivesUp, ...]:
+        """WAIT-1, STANDBY-6: Full defense gives up the Main-phase action."""
+        from .commands import FullDefense
+
+        if isinstance(command, FullDefense):
+            return (GivesUp("your action in the Main phase (Waiting)", "WAIT-1"),)
+        return ()
 
     def reveals(self, event: Event) -> bool:
         return isinstance(event, (ev.Rolled, ev.Picked)) and bool(getattr(event, "faces", True))

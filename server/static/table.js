@@ -551,8 +551,8 @@
       return loading;
     }
 
-    async function send(path, body) {
-      if (busy) return;
+    async function send(path, body, entry) {
+      if (busy || !asked(entry || givenBy(body))) return;
       busy = true;
       setEnabled(false);
       const answer = await api("POST", path, body);
@@ -561,6 +561,22 @@
       else say(refusalText(answer));
       await refresh();
       setEnabled(true);
+    }
+
+    /** The listed finished command a body posts, if any (a button's, a hex's). */
+    function givenBy(body) {
+      if (!body || !body.command || !view) return null;
+      const wanted = JSON.stringify(body.command);
+      return view.legal.find((e) => !e.open && JSON.stringify(e.command) === wanted) || null;
+    }
+
+    /** A command that gives something up (``gives_up``, each with its rule) is sent only once
+     *  the player says so: what it gives up, then OK or Cancel. */
+    function asked(entry) {
+      const notes = (entry && entry.gives_up) || [];
+      if (!notes.length) return true;
+      const what = notes.map((g) => `${g.what} (${g.rule})`).join("; ");
+      return window.confirm(`${entry.example || entry.label}\ngives up ${what}.\nSend it?`);
     }
 
     function setEnabled(on) {
@@ -1070,14 +1086,21 @@
         el("h3", { text: heading }),
         el("div", { class: "buttons" }, ...entries.filter((e) => !e.open).map((entry) => {
           const button = el("button", {
-            type: "button", class: `cmd${entry.allowed ? "" : " not-mine"}`, "data-label": entry.label,
+            type: "button", class: `cmd${entry.allowed ? "" : " not-mine"}${givesUp(entry) ? " gives-up" : ""}`,
+            "data-label": entry.label, "data-gives-up": givesUp(entry) || null,
             "data-off": entry.allowed ? "0" : "1", disabled: !entry.allowed,
-            title: entry.allowed ? null : notYours(whose), text: entry.label,
+            title: entry.allowed ? null : notYours(whose),
+            text: givesUp(entry) ? `${entry.label}  (gives up: ${givesUp(entry)})` : entry.label,
           });
           button.addEventListener("click", () => send(`${base}/commands`, { command: entry.command, version: view.version }));
           return button;
         })),
         ...entries.filter((e) => e.open).map((entry) => openCommand(entry, whose)));
+    }
+
+    /** What a command gives up, as its control says it ("your Engage this turn, MOVE-3"), or "". */
+    function givesUp(entry) {
+      return (entry.gives_up || []).map((g) => `${g.what}, ${g.rule}`).join("; ");
     }
 
     /** Why a command is off for this pass, with the rule that says so: a spectator only reads
@@ -1152,10 +1175,12 @@
       give.addEventListener("click", () => {
         const words = [entry.verb];
         for (const p of entry.params) words.push(...(p.fixed ? p.words : chosen.get(p.name)()));
-        send(`${base}/commands`, { line: words.join(" "), version: view.version });
+        send(`${base}/commands`, { line: words.join(" "), version: view.version }, entry);
       });
-      return el("div", { class: `open-cmd${entry.allowed ? "" : " not-mine"}`, "data-label": entry.label, "data-verb": entry.verb },
-        el("div", { class: "open-label", text: entry.label }), ...controls, give);
+      return el("div", { class: `open-cmd${entry.allowed ? "" : " not-mine"}`, "data-label": entry.label, "data-verb": entry.verb,
+                         "data-gives-up": givesUp(entry) || null },
+        el("div", { class: "open-label", text: entry.label }),
+        givesUp(entry) ? el("div", { class: "gives-up", text: `gives up: ${givesUp(entry)}` }) : null, ...controls, give);
     }
 
     // -- the units ------------------------------------------------------------------

@@ -304,8 +304,9 @@ def test_the_legal_engages_gather_what_each_form_and_the_stat_limits_allow():
     given = Scenario.clash().with_foe("e1", pos=(4, 4))
     untargeted = {c.form: c.dice for c in legal_commands(given.state, given.ctx)
                   if isinstance(c, Engage) and c.target is None}
+    # Magic could roll none of Ysolda's dice: an Engage that rolls nothing is not offered (issue 24)
     assert untargeted == {
-        LIGHT_FORM: (1, 2), HEAVY: (1, 2), RANGED: (1, 2), DEFENSIVE: (1, 2), MAGIC: (),
+        LIGHT_FORM: (1, 2), HEAVY: (1, 2), RANGED: (1, 2), DEFENSIVE: (1, 2),
     }
 
 

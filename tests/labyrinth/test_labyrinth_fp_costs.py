@@ -151,6 +151,7 @@ def test_a_delayed_skill_is_skipped_if_its_fp_cost_can_no_longer_be_paid_when_it
 @pytest.mark.rule("FUMBLE-2")
 def test_legal_commands_do_not_offer_a_skill_its_user_cannot_pay_for():
     def offered(state):
+        state = edit(state, "p1", hp=1)  # someone to heal (a Recovery of no one hurt is not offered)
         return {c.skill for c in legal_commands(state, CTX) if isinstance(c, UseSkill)}
 
     assert offered(mage_up(0)) == {"follow"}  # heal 1 FP, flame burst 2 FP: neither

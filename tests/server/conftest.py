@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from uuid import uuid4
 
 import pytest
@@ -165,16 +166,28 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def open_page(browser) -> Iterator[object]:
     """Opens a link in a context of its own (its own cookies, its own live
-    feed; ``live=False``: none), closed at the end of the test."""
+    feed; ``live=False``: none), closed at the end of the test. The page's
+    questions (a command that gives something up asks first) are answered
+    OK, or Cancel with ``confirm=False``; their texts gather in
+    ``page.asked``."""
     contexts = []
 
-    def opener(link: str, viewport: dict[str, int] = DESKTOP, live: bool = True, **options: object):
+    def opener(link: str, viewport: dict[str, int] = DESKTOP, live: bool = True, confirm: bool = True,
+               **options: object):
         context = browser.new_context(viewport=viewport, **options)
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         if not live:
             context.route(re.compile(r"/live$"), lambda route: route.abort())
         page = context.new_page()
+        asked: list[str] = []
+
+        def answer(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept() if confirm else dialog.dismiss()
+
+        page.on("dialog", answer)
+        page.asked = asked
         page.goto(link)
         return page
 

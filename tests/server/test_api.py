@@ -407,6 +407,23 @@ def test_every_endpoint_has_a_test_of_its_success_answer():
     assert set(COVERS) == {e.name for e in ENDPOINTS}
 
 
+@pytest.mark.rule("MOVE-3", "TURN-6")
+def test_legal_says_what_each_command_gives_up_with_its_rule(table: Table):
+    """Issue 24: a second Move gives up the Engage (MOVE-3), an Engage the
+    second Move, ending the turn what is left (TURN-6); the label leaves
+    it to the table to show; a first Move gives up nothing."""
+    g = table.new_clash()
+    notes = {e["example"]: e["gives_up"] for e in table.legal(g)}
+    assert notes["rk move b2"] == []
+    assert notes["rk end-turn"] == [{"what": "your unused Move, Engage", "rule": "TURN-6"}]
+    engage = next(e for e in table.legal(g) if e["verb"] == "engage")
+    assert engage["gives_up"] == [{"what": "a second Move this turn", "rule": "MOVE-3"}]
+    assert all("gives up" not in e["label"] for e in table.legal(g))
+    table.done(g, {"type": "Move", "to": [1, 1]})
+    second = next(e for e in table.legal(g) if e["verb"] == "move")
+    assert second["gives_up"] == [{"what": "your Engage this turn (a second Move)", "rule": "MOVE-3"}]
+
+
 @covers("getLegal")
 @pytest.mark.rule("ENGAGE-7a", "ENGAGE-7b")
 def test_legal_gives_open_commands_and_a_line_built_from_their_domains_is_given(table: Table):
@@ -420,7 +437,7 @@ def test_legal_gives_open_commands_and_a_line_built_from_their_domains_is_given(
     heavy = next(e for e in engages if any(p["name"] == "form" and any(v["word"] == "heavy" for v in p["values"])
                                            for p in e["params"]))
     dice = next(p for p in heavy["params"] if p["name"] == "dice")
-    assert (dice["how"], dice["low"], dice["option"]) == ("some", 0, "--dice")
+    assert (dice["how"], dice["low"], dice["option"]) == ("some", 1, "--dice")  # no die: nothing rolled (issue 24)
     assert dice["high"] <= sum(dice["limits"].values()) and len(dice["values"]) > dice["high"]
     assert heavy["command"]["type"] == "Engage" and heavy["example"].startswith("rk engage")
     chosen = dice["values"][-1]["word"]

@@ -172,7 +172,7 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
     out += _moves(d, hero)
     out += _explores(d, hero)
     engages = _engages(d, hero)
-    out += engages
+    out += [e for e in engages if not _rolls_nothing(hero, e)]
     out += item_use.legal_engages(d, hero, engages, lambda cmd: _is_legal(d, cmd))  # WEAPON-1, OVERTAX-2
     out += [ClearActive(slot=i) for i in range(len(hero.active))]
     out += race_abilities.legal(d, lambda cmd: _is_legal(d, cmd))
@@ -240,6 +240,13 @@ def _engages(d: Decision, hero) -> list[Engage]:
             if _is_legal(d, cmd):
                 out.append(cmd)
     return out
+
+
+def _rolls_nothing(hero: Hero, cmd: Engage) -> bool:
+    """An Engage with no die to roll and no Weapon: the rules allow it
+    (ENGAGE-7 is optional) but it only spends the Engage, so it is not
+    offered (a trap: RULES-COVERAGE, "Offered commands")."""
+    return not cmd.dice and not cmd.weapon and not race_abilities.reveler_dice(hero, cmd.form)
 
 
 def _possible_targets(d: Decision, hero: Hero) -> list[Target]:

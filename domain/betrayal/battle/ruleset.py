@@ -18,7 +18,7 @@ import msgspec
 from domain.kernel import rng
 from domain.kernel.errors import MalformedCommand, NotFound
 from domain.kernel.messages import Event
-from domain.kernel.ruleset import Aggregate, Outcome, Problem, RandomCheck, Ruleset, Summary, Write
+from domain.kernel.ruleset import Aggregate, GivesUp, Outcome, Problem, RandomCheck, Ruleset, Summary, Write
 
 from domain.betrayal import RULES_VERSION
 from domain.betrayal.adventurer import aggregate as adv
@@ -162,6 +162,14 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
         from .rules import legal_commands
 
         return legal_commands(state, ctx)
+
+    def gives_up(self, state: BattleState, ctx: RulesContext, command: BattleCommand,
+                 legal: Sequence[BattleCommand]) -> tuple[GivesUp, ...]:
+        """MOVE-3, EXPLORE-3, TURN-6: what a Move, an Engage, an Explore or
+        ending the turn gives up (``gives_up``)."""
+        from .gives_up import gives_up
+
+        return gives_up(state, command, legal)
 
     def reveals(self, event: Event) -> bool:
         """A roll or a draw shows players an outcome they did not know."""

@@ -82,7 +82,11 @@ def _engage_opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
         values = [op.Value(value=v.value[0], word=v.word, label=v.label, group=v.group) for v in values]
         domains = dict(o.domains)
         if values:
-            domains["dice"] = op.some(values, 0, len(values), {"stamina": hero.stamina, "magicka": hero.magicka})
+            # no die at all rolls nothing: offered only when a Weapon or free dice act without them
+            alone = race_abilities.reveler_dice(hero, form) > 0 or any(
+                bool(v.value) for v in o.domains["weapon"].values)
+            domains["dice"] = op.some(values, 0 if alone else 1, len(values),
+                                      {"stamina": hero.stamina, "magicka": hero.magicka})
         if o.domains["faces"].how != op.FIXED:  # physical dice: a face per die rolled, and the free ones
             domains["faces"] = op.typed(size=race_abilities.reveler_dice(hero, form), per="--dice",
                                         note="and one per free die a Weapon adds")

@@ -83,12 +83,15 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True):
 class Open:
     """A command open now: ``verb`` giving ``cls``, a ``Domain`` per
     parameter (those left out are at their default), and ``example``, one
-    finished command it gives that the rules listed (posting it is legal)."""
+    finished command it gives that the rules listed (posting it is legal);
+    ``gives_up``, what giving it gives up (``Ruleset.gives_up``: each with
+    a ``what`` and a ``rule``)."""
 
     verb: Verb
     cls: type
     domains: Mapping[str, Domain]
     example: Any = None
+    gives_up: tuple[Any, ...] = ()
 
     @property
     def fixed(self) -> bool:
@@ -138,10 +141,17 @@ class Open:
         words += [option for option, cls in self.verb.variants if cls is self.cls]
         return " ".join(words), legends
 
-    def text(self) -> str:
-        """One line: ``rk engage --form heavy|light --dice UIDS  (UIDS: any 1 to 2 of ...)``."""
+    def text(self, gives_up: bool = True) -> str:
+        """One line: ``rk engage --form heavy|light --dice UIDS  (UIDS: any 1 to 2 of ...)``, then
+        what it gives up, if anything (unless ``gives_up`` is False: a table shows it apart)."""
         line, legends = self.spelled()
-        return f"rk {line}" + (f"  ({'; '.join(legends)})" if legends else "")
+        return f"rk {line}" + (f"  ({'; '.join(legends)})" if legends else "") + (self.given_up() if gives_up else "")
+
+    def given_up(self) -> str:
+        """What it gives up, as the listing adds it: ``  (gives up: your Engage this turn, MOVE-3)``."""
+        if not self.gives_up:
+            return ""
+        return "  (gives up: " + "; ".join(f"{g.what}, {g.rule}" for g in self.gives_up) + ")"
 
     def params(self) -> list[dict[str, Any]]:
         """The open parameters, in the verb's order, as the API and the page
