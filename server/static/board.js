@@ -149,11 +149,11 @@ window.rkBoard = (() => {
    *  item hex a small box, an enemy hex a small triangle. */
   function iconMark(icon, x, y) {
     if (icon === "connection") {
-      return svg("g", { class: "icon connection" }, svg("circle", { cx: x, cy: y + 14, r: 5 }),
-        svg("line", { x1: x - 5, y1: y + 14, x2: x + 5, y2: y + 14 }));
+      return svg("g", { class: "icon connection" }, svg("circle", { cx: x, cy: y + 18, r: 5 }),
+        svg("line", { x1: x - 5, y1: y + 18, x2: x + 5, y2: y + 18 }));
     }
-    if (icon === "common") return svg("rect", { class: "icon common", x: x - 4, y: y + 10, width: 8, height: 8 });
-    if (icon === "enemy") return svg("polygon", { class: "icon enemy", points: `${x},${y + 9} ${x + 5},${y + 18} ${x - 5},${y + 18}` });
+    if (icon === "common") return svg("rect", { class: "icon common", x: x - 4, y: y + 14, width: 8, height: 8 });
+    if (icon === "enemy") return svg("polygon", { class: "icon enemy", points: `${x},${y + 13} ${x + 5},${y + 22} ${x - 5},${y + 22}` });
     return null;
   }
 
