@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.betrayal.table.board_delve import ghost_letter
+from domain.betrayal.table.placings import ghost_letter
 
 DELVE = ("new", "delve", "--delve", "whispering-barrow", "--party", "Ria:nord", "--party", "Tarn:orc",
          "--xp", "2", "--seed", "7")

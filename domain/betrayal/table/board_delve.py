@@ -15,24 +15,15 @@ from domain.kernel.hexes import Hex
 from domain.kernel.hexes import name as hex_name
 
 from domain.betrayal.battle.context import RulesContext
-from domain.betrayal.battle.decision import Decision
 from domain.betrayal.battle.names import unit_name
 from domain.betrayal.battle.state import BattleState
-from domain.betrayal.delve.map import Placement, lay
+from domain.betrayal.delve.map import lay
 
+from .placings import ghost_letter, placements
 from .view_delve import GOALS
 from .view_map import open_hexes, tile_tag
 
 PLACE_VERB = "place-tile"  # the command a ghost gives (EXPLORATION-9b)
-
-
-GHOST_LETTERS = "ABCDFGHJKLMNPQRSTUVWXYZ"  # no E (the Entrance's tag), no I or O (read as 1 and 0)
-
-
-def ghost_letter(n: int) -> str:
-    """The letter of the ``n``-th placement (0-based): A, B, C, D, F... then AA, AB..."""
-    k = len(GHOST_LETTERS)
-    return GHOST_LETTERS[n] if n < k else ghost_letter(n // k - 1) + GHOST_LETTERS[n % k]
 
 
 def hex_marks(state: BattleState, ctx: RulesContext) -> dict[Hex, dict[str, Any]]:
@@ -46,15 +37,6 @@ def hex_marks(state: BattleState, ctx: RulesContext) -> dict[Hex, dict[str, Any]
     return {h: {"tag": tile_tag(key), "icon": m.icon[h].value, "explorable": h in open_,
                 "exploring": h == exploring, "shards": shards.get(key, 0)}
             for h, key in m.tile_of.items()}
-
-
-def placements(state: BattleState, ctx: RulesContext) -> list[Placement]:
-    """The legal placements of the tile waiting, or none."""
-    from domain.betrayal.battle.exploration import placements as legal
-
-    if ctx.delve is None or ctx.delve.placing is None:
-        return []
-    return legal(Decision(state, ctx))
 
 
 def progress(state: BattleState, ctx: RulesContext, label: Any) -> dict[str, Any]:

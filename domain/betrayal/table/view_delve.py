@@ -17,6 +17,7 @@ from domain.betrayal.battle.names import unit_name
 from domain.betrayal.battle.state import BattleState
 from domain.betrayal.vocab import Objective
 
+from .placings import ghost_letter
 from .view_map import open_hexes
 
 GOALS = {Objective.SURVEY: "Survey (OBJ-4)", Objective.UNCOVER: "Uncover, then retreat (OBJ-8)"}
@@ -46,8 +47,6 @@ def placing(state: BattleState, ctx: RulesContext) -> Lines | None:
     waiting = ctx.delve.placing if ctx.delve is not None else None
     if waiting is None:
         return None
-    from .board_delve import ghost_letter
-
     tile = ctx.pack.tiles.get(waiting.tile)
     ways = placements(Decision(state, ctx))
     each = [f"  {ghost_letter(n)}: --rotation {p.rotation} --origin {hex_name(p.origin)}" for n, p in enumerate(ways)]

@@ -20,6 +20,8 @@ from domain.betrayal.battle.state import BattleState
 from domain.betrayal.delve.aggregate import DelveState
 from domain.betrayal.vocab import Marker, TileIcon
 
+from .placings import ghost_letter, placements
+
 ENTRANCE = "E"
 OBSTACLE = "#"
 
@@ -140,8 +142,6 @@ def ghost_origins(state: BattleState, ctx: RulesContext) -> list[HexCell]:
     letter on its origin hex, off the tiles placed so far (letters sharing
     an origin together: ``AB``, or ``AB+`` for more than two); `rk status`
     lists what each letter is."""
-    from .board_delve import ghost_letter, placements
-
     at: dict[Hex, list[str]] = {}
     for n, p in enumerate(placements(state, ctx)):
         at.setdefault(p.origin, []).append(ghost_letter(n))
