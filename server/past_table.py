@@ -21,7 +21,7 @@ def table_at(app: GameApp, p: Pass, battle_id: str, at: int) -> table_view.Table
     game = tables._at(app, battle_id, at)
     rs = app.ruleset(battle_id)
     summary = tables.summary(app, battle_id, game)
-    board = table_view._board(app, p, battle_id, game)
+    board = table_view._board(app, p, battle_id, game, at=game.version)
     return table_view.TableView(
         game=battle_id, name=summary.name, ruleset=rs.name, title=rs.title, version=game.version,
         summary=summary, me=tables.whoami(app, p, battle_id),

@@ -66,8 +66,10 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
     )
 
 
-def _board(app: GameApp, p: Pass, battle_id: str, game: Any) -> Any:
-    """The ruleset's board of the game as ``p`` may see it, or None."""
+def _board(app: GameApp, p: Pass, battle_id: str, game: Any, at: int | None = None) -> Any:
+    """The ruleset's board of the game as ``p`` may see it, or None; ``at``: the
+    game as it stood at that version, its companion aggregates (a delve's map)
+    with it, not as they are now."""
     from domain.kernel.surface import surface_of
     from domain.kernel.surface.declared import Seen
 
@@ -80,4 +82,4 @@ def _board(app: GameApp, p: Pass, battle_id: str, game: Any) -> Any:
         return None
     shown = game.state if p.is_host else app.seen(battle_id, game.state, p.seat or None)
     return draw(Seen(app=app, state=shown, version=game.version, name=app.called(battle_id), pack=app.pack_of(rs),
-                     context=lambda: app.rules_context(battle_id)))
+                     context=lambda: app.rules_context(battle_id, at)))

@@ -8,7 +8,6 @@
   // server; each request carries it in its Authorization header instead.
   const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
   const $ = (id) => document.getElementById(id);
-  const SVG = "http://www.w3.org/2000/svg";
   // The live feed's pauses between tries when it breaks: doubled each time up to the most,
   // each drawn within ±RETRY_JITTER of it so that pages do not all come back at once.
   const RETRY_FIRST_MS = 1000;
@@ -46,14 +45,6 @@
     const node = document.createElement(tag);
     setAttrs(node, attrs);
     node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-    return node;
-  }
-
-  /** An SVG element with attributes. */
-  function svg(tag, attrs = {}, ...children) {
-    const node = document.createElementNS(SVG, tag);
-    setAttrs(node, attrs);
-    node.append(...children.filter((c) => c !== null && c !== undefined));
     return node;
   }
 
@@ -617,22 +608,13 @@
       $("me").textContent = `you are: ${me.role === "seat" ? me.seat_name || me.seat : me.role}`;
       $("round").textContent = String(b.round ?? view.summary.round);
       $("phase").textContent = b.phase || view.summary.where;
-      let turn = "—";
-      if (b.kind === "hexes" && b.ally_step) { // the allies' own step: whose ally acts, or the players choose
-        const ally = (b.companions || []).find((a) => a.id === b.ally_turn);
-        turn = ally ? `${ally.name} (${possessive(ally.controller_name)})` : "allies: choose who acts next";
-      } else if (b.kind === "hexes" && b.turn) {
-        const hero = b.heroes.find((h) => h.id === b.turn);
-        turn = hero ? hero.name : b.turn;
-      } else if (b.kind === "regiments" && b.turn) {
-        turn = seatName(b.turn);
-      } else if (b.kind === "rows") {
-        turn = rowsAwaited(b);
-      }
+      const turn = rkBoard.turn(view.board, seatName);
       $("turn").textContent = turn;
       const outcome = $("outcome");
       outcome.hidden = !view.summary.over;
       outcome.textContent = view.summary.over ? `over${b.outcome ? `: ${b.outcome}` : ""}` : "";
+      // the token after '#' (never in the address a server sees), as on this page
+      $("history-link").href = `/table/${encodeURIComponent(view.game)}/history#token=${encodeURIComponent(token)}`;
       const lobby = $("lobby-link");
       lobby.hidden = me.role !== "host";
       lobby.href = `/#token=${encodeURIComponent(token)}`;
@@ -641,351 +623,51 @@
     // -- the board ------------------------------------------------------------------
 
     function drawBoard() {
-      const holder = $("board");
-      const b = view.board;
-      if (!b) {
-        holder.replaceChildren(el("p", { class: "muted", text: "This ruleset has no board to draw." }));
-        return;
-      }
-      if (b.kind === "regiments") {
-        holder.replaceChildren(...(b.field ? [fieldBoard(b), fieldLegend(b)] : []), ...b.sides.map(sideTable));
-        return;
-      }
-      if (b.kind === "rows") {
-        holder.replaceChildren(rowsBoard(b));
-        return;
-      }
-      const waiting = (b.companions || []).filter((a) => !a.pos && !a.defeated);
-      holder.replaceChildren(hexBoard(b), ...(waiting.length ? [waitingList(waiting)] : []));
+      rkBoard.draw(view.board, $("board"), {
+        none: "This ruleset has no board to draw.", seatName, reach: reachOf(), place: placeOf(),
+      });
     }
 
-    /** The allies not on the map yet (waiting to be placed), listed beside it. */
-    function waitingList(waiting) {
-      return el("div", { class: "waiting", "data-testid": "waiting" },
-        el("span", { class: "row-name", text: "waiting" }),
-        ...waiting.map((a) => el("span", {
-          class: "chip ally", "data-testid": `waiting-${a.id}`,
-          title: `${a.name} (${possessive(a.controller_name)}): ${a.hp}/${a.max_hp} HP, not yet placed`,
-          text: `${a.mark} ${a.name} ${a.hp}/${a.max_hp}`,
-        })));
-    }
-
-    const SIZE = 30;
-    const ROOT3 = Math.sqrt(3);
-    const TILE_COLOURS = ["#e9dcbf", "#d5e3ee", "#efd8d0", "#dbe8cf", "#e4dcf0", "#f2e7c4", "#cfe6e2", "#ecdccb"];
-    const HERO_COLOURS = ["#2f6db5", "#7a3fa0", "#2d8a5a", "#b5652f", "#2f8fa3", "#a33f6b"];
-
-    function centre(q, r) {
-      return [SIZE * ROOT3 * (q + r / 2), SIZE * 1.5 * r];
-    }
-
-    function corners(x, y) {
-      const points = [];
-      for (let i = 0; i < 6; i++) {
-        const a = (Math.PI / 180) * (60 * i - 30);
-        points.push(`${(x + SIZE * Math.cos(a)).toFixed(1)},${(y + SIZE * Math.sin(a)).toFixed(1)}`);
-      }
-      return points.join(" ");
-    }
-
-    function tileColour(tile) {
-      if (tile === "E") return "#c9e2b8";
-      return TILE_COLOURS[(tile.charCodeAt(0) || 0) % TILE_COLOURS.length];
-    }
-
-    function hexBoard(b) {
-      const key = (q, r) => `${q},${r}`;
-      const moves = new Map(); // hex -> the first allowed command that goes there (its verb's hex, `at`)
+    /** What a click on a hex gives: the first command this pass may give that goes there (its
+     *  verb's hex, `at`), a ghost's placement aside (a ghost is clicked, not the hex under it). */
+    function reachOf() {
+      const moves = new Map();
       for (const entry of view.legal) {
-        if (entry.allowed && Array.isArray(entry.at) && !moves.has(key(entry.at[0], entry.at[1]))) {
-          moves.set(key(entry.at[0], entry.at[1]), entry);
+        if (entry.allowed && Array.isArray(entry.at) && !ghostly(entry) && !moves.has(`${entry.at[0]},${entry.at[1]}`)) {
+          moves.set(`${entry.at[0]},${entry.at[1]}`, entry);
         }
       }
-      const caches = new Map((b.caches || []).map((c) => [key(c.q, c.r), c.kind]));
-      const units = new Map(); // hex -> the units standing there
-      const place = (pos, unit) => {
-        if (!pos) return;
-        const k = key(pos.q, pos.r);
-        if (!units.has(k)) units.set(k, []);
-        units.get(k).push(unit);
+      return (q, r) => {
+        const move = moves.get(`${q},${r}`);
+        return move ? { label: move.label, go: () => send(`${base}/commands`, { command: move.command, version: view.version }) } : null;
       };
-      (b.heroes || []).forEach((h, i) => { if (!h.defeated) place(h.pos, { hero: h, colour: HERO_COLOURS[i % HERO_COLOURS.length] }); });
-      (b.foes || []).forEach((f) => { if (!f.defeated) place(f.pos, { foe: f }); });
-      (b.companions || []).forEach((a) => { if (!a.defeated) place(a.pos, { ally: a }); });
-
-      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-      const hexes = svg("g", { class: "hexes" });
-      const outlines = svg("g", { class: "reach-outlines", "pointer-events": "none" }); // over every hex's edge
-      const tokens = svg("g", { class: "tokens" });
-      for (const h of b.hexes) {
-        const [x, y] = centre(h.q, h.r);
-        minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
-        const move = moves.get(key(h.q, h.r));
-        const cache = caches.get(key(h.q, h.r));
-        const describe = [h.label, h.blocked ? "blocked" : `tile ${h.tile}`];
-        if (h.number) describe.push(`enemy hex ${h.number}`);
-        if (cache) describe.push(`${cache} cache`);
-        if (h.marker === "special") describe.push("special");
-        const cell = svg("g", {
-          class: `hex${h.blocked ? " blocked" : ""}${move ? " reach" : ""}`,
-          "data-testid": `hex-${h.label}`, "data-hex": h.label,
-          role: move ? "button" : null, tabindex: move ? "0" : null,
-          "aria-label": move ? `${move.label}` : null,
-        },
-        svg("title", { text: describe.join(" · ") }),
-        svg("polygon", { points: corners(x, y), fill: h.blocked ? "#2e2a27" : tileColour(h.tile) }),
-        svg("text", { x, y: y - 18.5, class: "hex-label", text: h.label }));
-        if (!h.blocked) cell.append(svg("text", { x: x - 10, y: y + 22, class: "hex-tile", text: h.tile }));
-        if (h.number) cell.append(svg("text", { x: x + 10, y: y + 22, class: "hex-number", text: `#${h.number}` }));
-        if (h.marker === "special") cell.append(svg("text", { x: x + 10, y: y + 22, class: "hex-special", text: "★" }));
-        if (cache) {
-          const s = cache === "legendary" ? 7 : 6;
-          cell.append(svg("polygon", {
-            class: `cache ${cache}`, points: `${x + 19},${y - s} ${x + 19 + s},${y} ${x + 19},${y + s} ${x + 19 - s},${y}`,
-          }));
-        }
-        if (move) {
-          outlines.append(svg("polygon", { points: corners(x, y), class: "reach-outline" }));
-          const go = () => send(`${base}/commands`, { command: move.command, version: view.version });
-          cell.addEventListener("click", go);
-          cell.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
-        }
-        hexes.append(cell);
-        const here = units.get(key(h.q, h.r)) || [];
-        here.forEach((unit, i) => {
-          const dx = here.length > 1 ? (i - (here.length - 1) / 2) * 14 : 0;
-          tokens.append(unit.hero ? heroToken(unit.hero, unit.colour, x + dx, y, b.turn)
-            : unit.ally ? allyToken(unit.ally, x + dx, y) : foeToken(unit.foe, x + dx, y));
-        });
-      }
-      const pad = SIZE + 4;
-      const w = maxX - minX + 2 * pad, hgt = maxY - minY + 2 * pad;
-      return svg("svg", {
-        class: "board", viewBox: `${(minX - pad).toFixed(1)} ${(minY - pad).toFixed(1)} ${w.toFixed(1)} ${hgt.toFixed(1)}`,
-        role: "group", "aria-label": `The map: ${b.hexes.length} hexes`,
-      }, hexes, outlines, tokens);
     }
 
-    function initials(name) {
-      const words = name.split(/\s+/).filter(Boolean);
-      return (words.length > 1 ? words[0][0] + words[1][0] : name.slice(0, 2)).toUpperCase();
+    /** The ghosts of the board, each way to place a waiting tile (its ``verb`` and ``args``). */
+    function ways() {
+      const b = view.board || {};
+      return (b.delve && b.delve.placing && b.delve.placing.ways) || [];
     }
 
-    function heroToken(h, colour, x, y, turn) {
-      const g = svg("g", {
-        class: `token hero${h.id === turn ? " turn" : ""}`, "data-testid": `hero-${h.id}`,
-        "data-hex": h.pos.label, "pointer-events": "none",
-      }, svg("title", { text: `${h.name}: ${h.hp}/${h.max_hp} HP on ${h.pos.label}${h.id === turn ? ", on turn" : ""}` }));
-      if (h.id === turn) g.append(svg("circle", { cx: x, cy: y, r: 16, class: "turn-ring" }));
-      g.append(svg("circle", { cx: x, cy: y, r: 13, fill: colour, class: "hero-disc" }),
-        svg("text", { x, y: y + 4, class: "token-text", text: initials(h.name) }));
-      return g;
+    /** The legal command a ghost's way is: the same verb, and each of its ``args`` the same. */
+    function legalOf(way) {
+      return view.legal.find((e) => e.verb === way.verb
+        && Object.entries(way.args).every(([k, v]) => JSON.stringify(e.command[k]) === JSON.stringify(v)));
     }
 
-    function foeToken(f, x, y) {
-      return svg("g", { class: "token foe", "data-testid": `foe-${f.id}`, "data-hex": f.pos.label, "pointer-events": "none" },
-        svg("title", { text: `${f.id} ${f.name}: ${f.hp}/${f.max_hp} HP on ${f.pos.label}` }),
-        svg("rect", { x: x - 12, y: y - 12, width: 24, height: 24, rx: 5, class: "foe-box" }),
-        svg("text", { x, y: y + 4, class: "token-text", text: f.id }));
+    function ghostly(entry) {
+      return ways().some((way) => legalOf(way) === entry);
     }
 
-    /** An ally the players control (a companion): a small diamond with its mark and HP; its name,
-     *  HP and controller in its title. */
-    function allyToken(a, x, y) {
-      const s = 11;
-      const g = svg("g", {
-        class: `token ally${a.turn ? " turn" : ""}`, "data-testid": `ally-${a.id}`, "data-hex": a.pos.label,
-        "pointer-events": "none",
-      }, svg("title", { text: `${a.name} (${possessive(a.controller_name)}): ${a.hp}/${a.max_hp} HP on ${a.pos.label}`
-        + `${a.turn ? ", on turn" : ""}` }));
-      if (a.turn) g.append(svg("circle", { cx: x, cy: y, r: 15, class: "turn-ring" }));
-      g.append(svg("polygon", { class: "ally-diamond", points: `${x},${y - s} ${x + s},${y} ${x},${y + s} ${x - s},${y}` }),
-        svg("text", { x, y: y + 3.5, class: "token-text ally-mark", text: a.mark }),
-        svg("text", { x, y: y + s + 8, class: "ally-hp", "data-testid": `ally-${a.id}-hp`, text: `${a.hp}/${a.max_hp}` }));
-      return g;
+    /** A ghost chosen: its command, when this pass may give it (else the ghosts are only to look at). */
+    function placeOf() {
+      if (!ways().some((way) => { const e = legalOf(way); return e && e.allowed; })) return null;
+      return (way) => {
+        const entry = legalOf(way);
+        if (entry && entry.allowed) send(`${base}/commands`, { command: entry.command, version: view.version });
+      };
     }
 
-    function sideName(side) {
-      const seat = seatName(side.key);
-      return seat === side.army ? seat : `${seat} (${side.army})`;
-    }
-
-    // The battlefield of a "regiments" board with a ``field``: the axis between the two table edges,
-    // measured in whole units (inches) from each side's own edge, one lane per regiment: on the field a
-    // bar from its rear edge to its front rank (the part still off the table dashed), in its side's
-    // tray while it arrives or waits; each side's Reinforcement Line across its own lanes.
-    const FIELD_W = 400, TRAY = 60, LANE = 26, HEAD = 28, AXIS = 22, SIDE_GAP = 10;
-
-    function fieldBoard(b) {
-      const depth = b.field.depth, unit = b.field.unit || "";
-      const scale = (FIELD_W - 2 * TRAY) / depth;
-      const at = (i, inches) => (i === 0 ? TRAY + inches * scale : FIELD_W - TRAY - inches * scale);
-      const lanes = []; // [side index, regiment]
-      b.sides.forEach((side, i) => side.regiments.forEach((r) => lanes.push([i, r])));
-      const laneY = (n) => HEAD + n * LANE + (lanes[n][0] === 1 ? SIDE_GAP : 0);
-      const height = HEAD + lanes.length * LANE + SIDE_GAP + AXIS;
-      const parts = [
-        svg("rect", { x: TRAY, y: HEAD - 6, width: FIELD_W - 2 * TRAY, height: height - HEAD - AXIS + 12, class: "field-ground" }),
-        svg("rect", { x: 0, y: HEAD - 6, width: TRAY, height: height - HEAD - AXIS + 12, class: "field-tray" }),
-        svg("rect", { x: FIELD_W - TRAY, y: HEAD - 6, width: TRAY, height: height - HEAD - AXIS + 12, class: "field-tray" }),
-      ];
-      for (let inches = 0; inches <= depth; inches += 6) { // the axis, from the first side's edge
-        const x = at(0, inches);
-        parts.push(svg("line", { x1: x, x2: x, y1: height - AXIS, y2: height - AXIS + 4, class: "field-tick" }),
-          svg("text", { x, y: height - AXIS + 14, class: "field-axis", text: `${inches}${unit}` }));
-        if (inches > 0 && inches < depth) {
-          parts.push(svg("line", { x1: x, x2: x, y1: HEAD - 6, y2: height - AXIS, class: "field-grid" }));
-        }
-      }
-      b.sides.forEach((side, i) => {
-        const mine = lanes.map((l, n) => [l, n]).filter(([l]) => l[0] === i);
-        const top = mine.length ? laneY(mine[0][1]) : HEAD;
-        const bottom = mine.length ? laneY(mine[mine.length - 1][1]) + LANE : HEAD;
-        const turn = b.turn === side.key;
-        parts.push(svg("text", { x: i === 0 ? 3 : FIELD_W - 3, y: 12, class: `field-edge${turn ? " turn" : ""}`,
-          "text-anchor": i === 0 ? "start" : "end", text: `${side.key} edge${turn ? " ◆" : ""}` }));
-        if (side.line !== undefined && side.line !== null) {
-          const x = at(i, side.line);
-          parts.push(svg("g", { class: `rline side-${i}`, "data-testid": `rline-${side.key}`, "data-inches": side.line },
-            svg("title", { text: `${sideName(side)}: Reinforcement Line at ${side.line}${unit} from its edge`
-              + `${side.entry === false ? " (no entry: an enemy stands on its edge)" : ""}` }),
-            svg("line", { x1: x, x2: x, y1: top - 4, y2: bottom + 2 }),
-            svg("text", { x: i === 0 ? x + 3 : x - 3, y: i === 0 ? HEAD - 9 : height - AXIS - 2,
-              "text-anchor": i === 0 ? "start" : "end", text: `RL ${side.line}${unit}` })));
-        }
-      });
-      lanes.forEach(([i, r], n) => parts.push(regimentLane(b, i, r, laneY(n), at, unit)));
-      const summary = b.sides.map((side) => `${sideName(side)}: ${side.regiments.filter((r) => r.where === "field").length}`
-        + " regiments on the field").join("; ");
-      return svg("svg", { class: "field", viewBox: `0 0 ${FIELD_W} ${height}`, role: "img", "data-testid": "battlefield",
-        "aria-label": `The battlefield, ${depth}${unit} between the edges. ${summary}` }, ...parts);
-    }
-
-    function fieldLegend(b) {
-      const unit = b.field.unit || "";
-      return el("p", { class: "hint field-legend", "data-testid": "field-legend", text:
-        `A lane per regiment, "id ×stands". On the field: a bar from its rear edge to its front rank (the dark line), `
-        + `measured from its own edge (axis in ${unit || "units"} from ${b.sides[0].key}'s edge); dashed behind the edge: `
-        + "not all on yet. Beside the field: ▸ arriving this Round, dashed: waiting in reinforcements, ✕ destroyed. "
-        + "RL: each side's Reinforcement Line." });
-    }
-
-    function regimentLane(b, i, r, y, at, unit) {
-      const mid = y + LANE / 2;
-      const g = svg("g", { class: `regiment side-${i} ${r.where}${r.activated ? " activated" : ""}`,
-        "data-testid": `field-${r.id}`, "data-where": r.where, "data-front": r.front, "data-rear": r.rear });
-      const label = `${r.id} ×${r.stands}`;
-      const where = { field: `front rank ${r.front}${unit} from its edge, rear ${r.rear}${unit}`,
-        arriving: "arriving this Round", waiting: "waiting in reinforcements", destroyed: "destroyed" }[r.where] || r.where;
-      g.append(svg("title", { text: `${r.id} ${r.name} (${r.class}), ${r.stands} stands: ${where}` }));
-      if (r.where === "field") {
-        const x1 = at(i, Math.max(r.rear, 0)), x2 = at(i, r.front);
-        const left = Math.min(x1, x2), width = Math.max(Math.abs(x2 - x1), 3);
-        if (r.rear < 0) { // still partly off the table: the rest behind its edge
-          const x0 = at(i, r.rear);
-          g.append(svg("rect", { x: Math.min(x0, x1), y: y + 4, width: Math.abs(x1 - x0), height: LANE - 8, class: "off-table" }));
-        }
-        g.append(svg("rect", { x: left, y: y + 4, width, height: LANE - 8, rx: 2, class: "bar" }),
-          svg("line", { x1: x2, x2: x2, y1: y + 2, y2: y + LANE - 2, class: "front-rank" }));
-        const behind = at(i, Math.max(r.rear, 0)) + (i === 0 ? -3 : 3);
-        const inFront = x2 + (i === 0 ? 3 : -3);
-        const room = i === 0 ? behind - TRAY : FIELD_W - TRAY - behind;
-        // the label behind the rear edge where there is room, else ahead of the front rank
-        const [x, anchor] = room >= 34 ? [behind, i === 0 ? "end" : "start"] : [inFront, i === 0 ? "start" : "end"];
-        g.append(svg("text", { x, y: mid + 4, "text-anchor": anchor, class: "lane-label", text: label }));
-      } else {
-        const x = i === 0 ? 3 : FIELD_W - TRAY + 3;
-        g.append(svg("rect", { x, y: y + 3, width: TRAY - 6, height: LANE - 6, rx: 3, class: "tray-box" }),
-          svg("text", { x: x + (TRAY - 6) / 2, y: mid + 4, "text-anchor": "middle", class: "lane-label",
-            text: `${r.where === "arriving" ? "▸ " : r.where === "destroyed" ? "✕ " : ""}${label}` }));
-      }
-      return g;
-    }
-
-    function sideTable(side) {
-      const rows = side.regiments.map((r) => el("tr", { "data-testid": `regiment-${r.id}` },
-        el("td", { text: r.id }), el("td", { text: r.name }), el("td", { text: r.class }),
-        el("td", { class: "num", text: String(r.stands) }), el("td", { text: r.where }),
-        el("td", { class: "num", text: `${r.front}"` })));
-      const turn = view.board.turn === side.key;
-      return el("section", { class: `side-list${turn ? " turn" : ""}`, "data-testid": `side-${side.key}` },
-        el("h3", { text: `${sideName(side)} · ${side.vp} VP${turn ? " · to decide" : ""}` }),
-        el("table", {},
-          el("thead", {}, el("tr", {}, ...["id", "regiment", "class", "stands", "where", "front"]
-            .map((t) => el("th", { scope: "col", class: t === "stands" || t === "front" ? "num" : null, text: t })))),
-          el("tbody", {}, ...rows)));
-    }
-
-    // A "rows" board: two sides facing each other, each a front and a back
-    // row of cards; the Enemies on top, their front row nearest the party's.
-
-    function rowsAwaited(b) {
-      if (b.question && b.question.kind === "fp") { // FP on a Suppression defense roll (FUMBLE-2)
-        return `${seatName(b.question.who)}: FP to spend on a Suppression defense roll (${b.question.check})`;
-      }
-      if (b.question) { // a passive action chosen by hand (PASSIVE-1 .. PASSIVE-3)
-        const who = b.waits_for === "gm" ? `the GM, for ${b.question.who}` : seatName(b.question.who);
-        return `${who}: a passive against ${b.question.attacker}'s attack roll (${b.question.skills.join(", ")}, or none)`;
-      }
-      if (b.waits_for === "standby") {
-        return `Standby: ${b.awaited.map((id) => seatName(id)).join(", ") || "—"} to declare`;
-      }
-      const window = b.window ? ` (${b.window} window)` : "";
-      if (b.waits_for === "gm") return `the GM, for ${b.acting}${window}`;
-      return b.acting ? `${seatName(b.acting)}${window}` : "—";
-    }
-
-    function rowsBoard(b) {
-      const sides = [...b.sides].sort((x, y) => (x.side === "enemies" ? -1 : 0) - (y.side === "enemies" ? -1 : 0));
-      return el("div", { class: "rows-board", "data-testid": "rows-board" }, ...sides.map((side) => rowsSide(side, b)));
-    }
-
-    function rowsSide(side, b) {
-      const ranks = ["front", "back"].map((row) => {
-        const cards = (side.rows[row] || []).map((c) => fighterCard(c, b, side.side === "enemies"));
-        return el("div", { class: "rank", "data-testid": `${side.side}-${row}` },
-          el("span", { class: "rank-name", text: row }),
-          el("div", { class: "rank-cards" }, ...(cards.length ? cards : [el("span", { class: "muted", text: "empty" })])));
-      });
-      if (side.side === "enemies") ranks.reverse(); // their front row faces the party's
-      return el("section", { class: `rows-side ${side.side}`, "data-testid": `side-${side.side}`,
-        "aria-label": side.side === "party" ? "The party" : "The Enemies" },
-      el("h3", { text: side.side === "party" ? "Party" : "Enemies" }), ...ranks);
-    }
-
-    function fighterCard(c, b, foe) {
-      const awaited = b.awaited.includes(c.id);
-      const chips = [];
-      if (c.declared) chips.push(chip("state", `declared: ${c.declared}`));
-      if (c.full_defense) chips.push(chip("state", "Full defense"));
-      if (c.waiting) chips.push(chip("state", "Waiting"));
-      if (c.lost_turn) chips.push(chip("state", "lost this turn"));
-      if (c.confused) chips.push(chip("status", "confused"));
-      c.ailments.forEach((a) => chips.push(chip("status", a.depth ? `${a.kind} ${a.depth}` : a.kind,
-        `ailment ${a.kind}, depth ${a.depth}`)));
-      c.binds.forEach((x) => chips.push(chip("bind", `${x.kind} bind ${x.depth}`, `bind, depth ${x.depth}`)));
-      c.buffs.forEach((x) => {
-        const down = x.kind.endsWith("-down") || x.kind === "weak";
-        const what = x.element || x.target || (x.amount ? String(x.amount) : "");
-        chips.push(chip(down ? "debuff" : "buff", `${x.kind}${what ? ` ${what}` : ""} · ${x.turns}t`,
-          `${down ? "debuff" : "buff"}, ${x.turns} turn(s) left`));
-      });
-      const notes = [`lv ${c.level}`];
-      if (c.token_of) notes.push(`token of ${c.token_of}`);
-      if (c.link) notes.push(`link ${c.link}`);
-      if (c.incapacitated) notes.push("incapacitated");
-      else if (c.out) notes.push("out");
-      if (c.acting) notes.push("acting");
-      else if (awaited) notes.push("to declare");
-      return el("article", {
-        class: `card fighter${foe ? " foe" : ""}${c.acting || awaited ? " turn" : ""}${c.out ? " defeated" : ""}`,
-        "data-testid": `card-${c.id}`,
-      },
-      el("h3", {}, `${c.id} ${c.name}`, el("span", { class: "muted", text: ` ${notes.join(" · ")}` })),
-      hpBar(`${c.id} ${c.name}`, c.hp, c.max_hp),
-      el("div", { class: "row muted", text: `TP ${c.tp}/${c.max_tp}${c.fp === null ? "" : ` · FP ${c.fp}`}` }),
-      chips.length ? el("div", { class: "row" }, ...chips) : null);
-    }
 
     // -- the commands ---------------------------------------------------------------
 
@@ -1082,9 +764,13 @@
       const yours = entries.some((e) => e.allowed);
       const mine = view.me.role === "host" ? "as host" : "yours";
       const heading = yours ? (actor ? `${whose} (${mine})` : "the table's") : `${whose}: not yours`;
+      const placed = entries.filter(ghostly); // chosen by clicking its ghost on the map
       return el("div", { class: `legal-group${yours ? "" : " others"}` },
         el("h3", { text: heading }),
-        el("div", { class: "buttons" }, ...entries.filter((e) => !e.open).map((entry) => {
+        placed.length ? el("p", { class: "hint", "data-testid": "place-on-map", text: `${placed.length} way`
+          + `${placed.length === 1 ? "" : "s"} to place the tile: click a ghost's letter on the map to see it, then again`
+          + " to place it there." }) : null,
+        el("div", { class: "buttons" }, ...entries.filter((e) => !e.open && !placed.includes(e)).map((entry) => {
           const button = el("button", {
             type: "button", class: `cmd${entry.allowed ? "" : " not-mine"}${givesUp(entry) ? " gives-up" : ""}`,
             "data-label": entry.label, "data-gives-up": givesUp(entry) || null,
@@ -1194,19 +880,7 @@
         ...(b.foes || []).map(foeCard));
     }
 
-    function hpBar(who, hp, max) {
-      const share = max > 0 ? Math.max(0, Math.min(1, hp / max)) : 0;
-      return el("div", {
-        class: `hp${share <= 0.34 ? " low" : ""}`, role: "meter", "aria-valuemin": "0", "aria-valuemax": String(max),
-        "aria-valuenow": String(hp), "aria-label": `${who} HP`,
-      }, el("span", { class: "hp-fill", style: `width:${(share * 100).toFixed(0)}%` }),
-      el("span", { class: "hp-text", text: `${hp}/${max} HP` }));
-    }
-
-    function chip(kind, text, extra) {
-      return el("span", { class: `chip ${kind}`, title: extra || null, text });
-    }
-
+    const { hpBar, chip } = rkBoard; // the board's cards and the units' alike
     /** A unit of the players: its name and what it is (``race``, ``form`` when the board gives them),
      *  HP, and its track, active slots, dice and ready items when the board has them. */
     function heroCard(h, turn) {

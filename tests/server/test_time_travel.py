@@ -86,3 +86,20 @@ def test_a_players_ordered_stack_stays_hidden_from_the_other_at_every_earlier_ve
     assert all(",".join(order["cards"]) not in line["text"] and cards not in line["text"]
                for line in past_theirs["log"])
     assert past_theirs["board"] == _board_as_state_masks(table, g, theirs, ordered)
+
+
+def test_a_delves_map_at_an_earlier_version_is_the_map_as_it_stood_not_as_it_is_now(table: Table):
+    made = table.create({"new": "delve", "delve": "whispering-barrow", "seed": 7, "xp": 2, "name": "d1",
+                         "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}]})
+    g = made["game"]
+    before = table.get(f"/api/games/{g}/table")
+    table.done(g, {"type": "Explore", "hex": [17, 30]})
+    waiting = table.get(f"/api/games/{g}/table")
+    assert waiting["board"]["delve"]["placing"]["ways"]
+    way = waiting["board"]["delve"]["placing"]["ways"][0]
+    table.done(g, {"type": "PlaceTile", **way["args"]})
+    now = table.get(f"/api/games/{g}/table")
+    assert len(now["board"]["hexes"]) > len(before["board"]["hexes"])
+    for then, at in ((before, before["version"]), (waiting, waiting["version"])):
+        past = table.get(f"/api/games/{g}/table", at=at)["board"]
+        assert past["hexes"] == then["board"]["hexes"] and past["delve"] == then["board"]["delve"]

@@ -4,7 +4,9 @@ adventurer's HP, track and active slots (each die as `rk status` names
 it, ``text``, its face counted 1 to 6 as rolled), each enemy, and each companion
 (its mark, HP, hex or none while it waits, its controller) with, in the
 Companion Turns step (``ally_step``), the one whose turn is under way
-(``ally_turn``, ROUND-6)."""
+(``ally_turn``, ROUND-6). A delve adds its tiles' tags and icons on each
+hex, what may be explored, its skyshards and the tile waiting to be placed
+with every legal placement (``delve``: board_delve)."""
 
 from __future__ import annotations
 
@@ -15,17 +17,21 @@ from domain.kernel.hexes import label
 from domain.betrayal.battle.names import active_die, marks, track_die
 from domain.betrayal.battle.state import BattleState, Phase
 
+from .board_delve import hex_marks, progress
+
 
 def board(seen: Any) -> dict[str, Any]:
     state: BattleState = seen.state
     ctx = seen.context()
     b = ctx.board
     pack = seen.pack
+    delving = ctx.delve is not None
+    more = hex_marks(state, ctx) if delving else {}
     hexes = []
     for h in b.all_hexes():
         cell = b._cells[h]  # noqa: SLF001 - the board keeps its diagram cells; reading one is safe
         hexes.append({"q": h[0], "r": h[1], "label": _label(h), "tile": cell.tile, "blocked": cell.impassable,
-                      "marker": cell.marker.value, "number": cell.number})
+                      "marker": cell.marker.value, "number": cell.number, **more.get(tuple(h), {})})
     turn = state.turn.hero if state.turn is not None else None
     heroes = [{
         "id": h.id, "name": h.name, "race": h.race, "hp": h.hp, "max_hp": h.max_hp, "form": h.form.value,
@@ -50,11 +56,14 @@ def board(seen: Any) -> dict[str, Any]:
                    "controller_name": names.get(a.controller, a.controller),
                    "defeated": a.defeated or a.withdrawn, "acted": a.acted, "turn": a.id == ally_turn,
                    "statuses": [x.value for x in a.statuses]} for a in state.companions]
-    return {"kind": "hexes", "phase": state.phase.value, "round": state.round, "turn": turn, "ally_turn": ally_turn,
-            "ally_step": state.phase is Phase.COMPANION_TURN,
-            "outcome": state.outcome.value if state.outcome else None,
-            "hexes": hexes, "heroes": heroes, "foes": foes, "companions": companions,
-            "caches": [{"q": c.hex[0], "r": c.hex[1], "kind": c.kind.value} for c in state.caches]}
+    drawn: dict[str, Any] = {
+        "kind": "hexes", "phase": state.phase.value, "round": state.round, "turn": turn, "ally_turn": ally_turn,
+        "ally_step": state.phase is Phase.COMPANION_TURN, "outcome": state.outcome.value if state.outcome else None,
+        "hexes": hexes, "heroes": heroes, "foes": foes, "companions": companions,
+        "caches": [{"q": c.hex[0], "r": c.hex[1], "kind": c.kind.value} for c in state.caches]}
+    if delving:
+        drawn["delve"] = progress(state, ctx, _label)
+    return drawn
 
 
 def _face(face: int) -> int | None:

@@ -17,6 +17,7 @@ from domain.betrayal.battle.names import unit_name
 from domain.betrayal.battle.state import BattleState
 from domain.betrayal.vocab import Objective
 
+from .placings import ghost_letter
 from .view_map import open_hexes
 
 GOALS = {Objective.SURVEY: "Survey (OBJ-4)", Objective.UNCOVER: "Uncover, then retreat (OBJ-8)"}
@@ -47,12 +48,13 @@ def placing(state: BattleState, ctx: RulesContext) -> Lines | None:
     if waiting is None:
         return None
     tile = ctx.pack.tiles.get(waiting.tile)
-    ways = len(placements(Decision(state, ctx)))
+    ways = placements(Decision(state, ctx))
+    each = [f"  {ghost_letter(n)}: --rotation {p.rotation} --origin {hex_name(p.origin)}" for n, p in enumerate(ways)]
     return Lines(((("Tile waiting to be placed: ", "strong"),
                    (f"{tile.name if tile else waiting.tile} ({tile.shape if tile else '?'}) against "
                     f"{hex_name(waiting.hex)}, explored by {unit_name(state, ctx.pack, waiting.hero)}", "")),
-                  f"  {ways} way{'' if ways == 1 else 's'} to place it (EXPLORATION-9b): see `rk legal` "
-                  "(rk place-tile --rotation N --origin HEX)"))
+                  f"  {len(ways)} way{'' if len(ways) == 1 else 's'} to place it (EXPLORATION-9b), each letter"
+                  " on the map its origin: rk place-tile --rotation N --origin HEX", *each))
 
 
 def details(state: BattleState, ctx: RulesContext) -> tuple[Block, ...]:

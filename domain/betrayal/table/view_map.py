@@ -20,6 +20,8 @@ from domain.betrayal.battle.state import BattleState
 from domain.betrayal.delve.aggregate import DelveState
 from domain.betrayal.vocab import Marker, TileIcon
 
+from .placings import ghost_letter, placements
+
 ENTRANCE = "E"
 OBSTACLE = "#"
 
@@ -28,7 +30,7 @@ CLASH_LEGEND = (("    ", ""), ("e1..", "foe"),
                  "dim"))
 DELVE_LEGEND = (("    ", ""), ("e1..", "foe"), (" enemies  E 1 2.. tiles (| between two)  + connection  ", "dim"),
                 ("?", "open"), (" explorable  ", "dim"), ("!", "open"), (" exploring  $ $$ caches  ", "dim"),
-                ("*", "shard"), (" skyshard", "dim"))
+                ("*", "shard"), (" skyshard  ", "dim"), ("A", "open"), (" a placement's origin", "dim"))
 
 
 def board(state: BattleState, ctx: RulesContext) -> HexMap:
@@ -131,4 +133,17 @@ def delve_board(state: BattleState, ctx: RulesContext, delve: DelveState) -> Hex
         else:
             text, tone = tag, own
         cells.append(HexCell(h, text, tone, key))
+    cells.extend(ghost_origins(state, ctx))
     return HexMap(tuple(cells), DELVE_LEGEND, tuple(t.key for t in m.tiles))
+
+
+def ghost_origins(state: BattleState, ctx: RulesContext) -> list[HexCell]:
+    """While a revealed tile waits (EXPLORATION-9b), each legal placement's
+    letter on its origin hex, off the tiles placed so far (letters sharing
+    an origin together: ``AB``, or ``AB+`` for more than two); `rk status`
+    lists what each letter is."""
+    at: dict[Hex, list[str]] = {}
+    for n, p in enumerate(placements(state, ctx)):
+        at.setdefault(p.origin, []).append(ghost_letter(n))
+    return [HexCell(h, "".join(marks) if len("".join(marks)) <= 3 else "".join(marks[:2]) + "+", "open", None)
+            for h, marks in at.items() if h not in ctx.map.tile_of]
