@@ -106,6 +106,7 @@ def board(seen: Any) -> dict[str, Any]:
     s: ConquestState = seen.state
     ctx = seen.context()
     return {"kind": "regiments", "round": s.round, "phase": s.phase.value,
+            "phase_name": "over" if s.phase is Phase.OVER else s.phase.value.title(),  # ROUND-4's Phases
             "turn": SIDES[s.turn] if s.turn in (0, 1) else None,
             "field": {"depth": ctx.scenario.depth, "unit": '"'},
             "sides": [{"key": SIDES[i], "army": side.army, "vp": side.vp, "stack": len(side.stack),

@@ -31,7 +31,8 @@ def board(seen: Any) -> dict[str, Any]:
         awaited = [s.acting]
     else:
         awaited = []
-    return {"kind": "rows", "turn": s.turn, "round": s.turn, "phase": s.phase.value, "waits_for": who,
+    return {"kind": "rows", "turn": s.turn, "round": s.turn, "phase": s.phase.value,
+            "phase_name": "over" if s.phase is Phase.OVER else s.phase.value.title(), "waits_for": who,
             "awaited": awaited, "acting": s.acting or None,
             "question": None if q is None else {"kind": q.kind, "who": q.who, "attacker": q.attacker,
                                                 "skills": list(q.skills), "check": q.check, "dice": q.dice,

@@ -83,7 +83,7 @@ window.rkBoard = (() => {
     if (!b) return "";
     const parts = [];
     if (b.round !== undefined && b.round !== null) parts.push(`Round ${b.round}`);
-    if (b.phase) parts.push(`Phase ${b.phase}`);
+    if (b.phase) parts.push(`Phase ${b.phase_name || b.phase}`);
     const who = turn(b, names);
     if (who && who !== "—") parts.push(`Turn ${who}`);
     if (b.outcome) parts.push(`over: ${b.outcome}`);

@@ -607,7 +607,7 @@
       const me = view.me || {};
       $("me").textContent = `you are: ${me.role === "seat" ? me.seat_name || me.seat : me.role}`;
       $("round").textContent = String(b.round ?? view.summary.round);
-      $("phase").textContent = b.phase || view.summary.where;
+      $("phase").textContent = b.phase_name || b.phase || view.summary.where;
       const turn = rkBoard.turn(view.board, seatName);
       $("turn").textContent = turn;
       const outcome = $("outcome");

@@ -19,6 +19,14 @@ from domain.betrayal.battle.state import BattleState, Phase
 
 from .board_delve import hex_marks, progress
 
+# Each phase as the round sequence names its step (ROUND-5 to ROUND-8), for
+# the table's header: players read these, never the phase ids.
+PHASE_NAMES = {
+    Phase.ADVENTURER_TURN: "Adventurer Turns", Phase.ENGAGE_RESOLVE: "Adventurer Turns · dice to resolve",
+    Phase.COMPANION_TURN: "Companion Turns", Phase.ENEMY_ROLL: "Enemy Turns · a roll to type",
+    Phase.DEFEND: "Enemy Turns · a defense to choose", Phase.END_OF_ROUND: "End of Round", Phase.ENDED: "over",
+}
+
 
 def board(seen: Any) -> dict[str, Any]:
     state: BattleState = seen.state
@@ -57,7 +65,8 @@ def board(seen: Any) -> dict[str, Any]:
                    "defeated": a.defeated or a.withdrawn, "acted": a.acted, "turn": a.id == ally_turn,
                    "statuses": [x.value for x in a.statuses]} for a in state.companions]
     drawn: dict[str, Any] = {
-        "kind": "hexes", "phase": state.phase.value, "round": state.round, "turn": turn, "ally_turn": ally_turn,
+        "kind": "hexes", "phase": state.phase.value, "phase_name": PHASE_NAMES[state.phase],
+        "round": state.round, "turn": turn, "ally_turn": ally_turn,
         "ally_step": state.phase is Phase.COMPANION_TURN, "outcome": state.outcome.value if state.outcome else None,
         "hexes": hexes, "heroes": heroes, "foes": foes, "companions": companions,
         "caches": [{"q": c.hex[0], "r": c.hex[1], "kind": c.kind.value} for c in state.caches]}
