@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid5
+
+import msgspec
 
 from domain.kernel import packages
 from domain.kernel.commandlog import CommandIssued, CommandUndone, game_types
@@ -44,8 +45,7 @@ def stream_id(ruleset: str, kind: str, key: str) -> UUID:
     return uuid5(NAMESPACE_URL, f"rulekeeper:{ruleset}:{kind}:{key}")
 
 
-@dataclass(frozen=True)
-class Aggregate:
+class Aggregate(msgspec.Struct, frozen=True):
     """An aggregate, other than the game itself, that a command may write to
     (Betrayal's adventurers; later its delves).
 
@@ -68,8 +68,7 @@ class Aggregate:
     name_of: Callable[[Event], str | None] = lambda event: None  # the name an event gives the stream
 
 
-@dataclass(frozen=True)
-class Write:
+class Write(msgspec.Struct, frozen=True):
     """Events a command appends to another aggregate's stream."""
 
     kind: str
@@ -77,8 +76,7 @@ class Write:
     events: tuple[Event, ...]
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(msgspec.Struct, frozen=True):
     """What ``decide`` returns: the events of the game stream, in order, and
     the events it writes to other aggregates' streams (saved in the same
     transaction)."""
@@ -90,8 +88,7 @@ class Outcome:
 HOST = "@host"  # ``Ruleset.actor`` of a command the host alone gives (a GM's): no seat's key
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(msgspec.Struct, frozen=True):
     """One seat of a game's table: ``key`` as commands name it (a hero id,
     a side's letter), ``name`` for people."""
 
@@ -99,8 +96,7 @@ class Seat:
     name: str
 
 
-@dataclass(frozen=True)
-class GivesUp:
+class GivesUp(msgspec.Struct, frozen=True):
     """What a command gives up that the player could still do now, in a few
     words (``your Engage this turn``), with the rule that makes it so
     (``MOVE-3``): the table says it before the command is sent."""
@@ -109,8 +105,7 @@ class GivesUp:
     rule: str
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(msgspec.Struct, frozen=True):
     """One game as ``rk battles`` lists it: where it stands, in a few words."""
 
     round: int
@@ -120,8 +115,7 @@ class Summary:
     over: bool = False
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(msgspec.Struct, frozen=True):
     """Something a log asserts that the rules would not have written: what
     they give and what the log holds. ``stream`` is the other stream whose
     line is at fault (None: the game's own command)."""
@@ -131,8 +125,7 @@ class Problem:
     stream: UUID | None = None
 
 
-@dataclass(frozen=True)
-class RandomCheck:
+class RandomCheck(msgspec.Struct, frozen=True):
     """A random outcome re-derived from (seed, counter) that the log does
     not match: what the RNG gives and what the log holds."""
 

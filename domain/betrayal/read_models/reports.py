@@ -6,7 +6,6 @@ for people."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import msgspec
@@ -71,7 +70,7 @@ def pool(asked: Any) -> Report:
                            terms=name == "note", grow=name == "note")
                     for name in shown for wraps in (cells_of[name][1],))
     listed = table(columns, [[cells[name][i] for name in shown] for i in range(len(rows))], edge=False)
-    return Report(rows, (replace(listed, dense=True),))
+    return Report(rows, (msgspec.structs.replace(listed, dense=True),))
 
 
 def _ep_left(row: Any) -> str:

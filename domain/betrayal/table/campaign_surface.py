@@ -11,7 +11,6 @@ the store (which campaign, which battle's rewards) is
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import msgspec
@@ -32,14 +31,18 @@ MAX_SESSION = 99
 MAX_PLAYERS = 99
 
 
-@dataclass(frozen=True)
-class Whose(Kind):
+class _WhoseOf(Kind, frozen=True, kw_only=True):
+    """Whose's ``of``, keyword-only (see ``Kind``); Whose's own fields stay positional."""
+
+    of: str = "adventurer's"
+
+
+class Whose(_WhoseOf, frozen=True):
     """A value for one adventurer, typed ``NAME:VALUE`` (``Ria:1,3``, the
     positions of the cooldown dice Ria takes off; ``Ria:bitterroot-draught``,
     an item): held as the pair (name, value of ``inner``)."""
 
-    inner: Kind = field(default_factory=Text)
-    of: str = field(default="adventurer's", kw_only=True)
+    inner: Kind = msgspec.field(default_factory=Text)
 
     metavar: ClassVar[str] = "NAME:VALUE"
 
@@ -67,13 +70,12 @@ class Whose(Kind):
 _EXAMPLES = {"positions": "1,3", "item": "bitterroot-draught"}
 
 
-@dataclass(frozen=True)
-class Trade(Kind):
+class Trade(Kind, frozen=True, kw_only=True):
     """An item handed from one adventurer to another at the End of Day,
     typed ``GIVER:ITEM:RECEIVER`` (``Ria:notched-dagger:Tarn``): held as
     the triple (giver, item, receiver)."""
 
-    of: str = field(default="trade", kw_only=True)
+    of: str = "trade"
 
     metavar: ClassVar[str] = "GIVER:ITEM:RECEIVER"
 

@@ -5,19 +5,18 @@ whether the chip and the adventurer exist is the rules' to say."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
 
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.surface.kinds import Kind, quoted
 
 
-@dataclass(frozen=True)
-class CompanionKind(Kind):
+class CompanionKind(Kind, frozen=True, kw_only=True):
     """A companion and its controller, typed ``fox:Ria``; its value is the
     fields of ``companions.commands.Escort``: chip, controller."""
 
-    of: str = field(default="companion", kw_only=True)
+    of: str = "companion"
 
     metavar: ClassVar[str] = "CHIP:ADVENTURER"
 

@@ -6,8 +6,8 @@ kernel's kinds (``domain.kernel.surface.kinds``): a party member, typed
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
 
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.hexes import label, parse_label
@@ -19,13 +19,12 @@ DEFAULT_FORM = BattleForm.LIGHT.value
 SHOWN = 60  # characters of a typed member quoted in a refusal
 
 
-@dataclass(frozen=True)
-class Member(Kind):
+class Member(Kind, frozen=True, kw_only=True):
     """A party member: ``Name`` for an existing adventurer, or with a race
     (and starting lines, and a battle form) to create one. Its value is the
     member's fields (``party.PartySpec``): name, race, lines, form."""
 
-    of: str = field(default="adventurer", kw_only=True)
+    of: str = "adventurer"
 
     metavar: ClassVar[str] = "MEMBER"
 
@@ -57,11 +56,10 @@ class Member(Kind):
                                "form": {"enum": [f.value for f in BattleForm]}}}
 
 
-@dataclass(frozen=True)
-class Hexes(Kind):
+class Hexes(Kind, frozen=True, kw_only=True):
     """Several hexes by their labels, comma-separated, in order (``c4,d5``)."""
 
-    of: str = field(default="hexes", kw_only=True)
+    of: str = "hexes"
 
     metavar: ClassVar[str] = "HEXES"
 

@@ -11,9 +11,10 @@ every ruleset (``rk --help``) must not load an engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+
+import msgspec
 
 from .grammar import Grammar
 from .kinds import Number, Text
@@ -44,8 +45,7 @@ NAME = Param("name", Text("name"), "A name for the new game: 1 to 64 letters, di
              option="--name", metavar="NAME")
 
 
-@dataclass(frozen=True)
-class Setup:
+class Setup(msgspec.Struct, frozen=True, dict=True):  # dict: room for its cached_property
     """One way of setting a game up (``rk new <name>``, ``POST /api/games``,
     the lobby's form).
 
@@ -93,8 +93,7 @@ class Setup:
                     params=self.params, fields=self.fields)
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(msgspec.Struct, frozen=True):
     """A query's answer: ``data`` for ``--json`` and the API (plain values
     or Structs), and ``view``, what a terminal shows (a renderable of the
     ruleset's own presentation, or lines of text); ``page``: long output
@@ -105,8 +104,7 @@ class Report:
     page: bool = False
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(msgspec.Struct, frozen=True, dict=True):  # dict: room for its cached_property
     """A question a ruleset answers from its content or the store without
     changing anything (``rk scenarios``, ``rk adventurer Ria``).
 
@@ -128,8 +126,7 @@ class Query:
         return Verb(name=self.name, command=dict, summary=self.summary, params=self.params, details=self.details)
 
 
-@dataclass(frozen=True)
-class Demo:
+class Demo(msgspec.Struct, frozen=True):
     """A short game a bot plays to show the ruleset (`rk demo`): set up by
     ``setup`` (a setup's name) from ``request(app, number)``, the fields of
     its request for the ``number``-th demo of a store (names that carry the
@@ -152,8 +149,7 @@ class Demo:
     taken: Callable[[Any, int], bool] | None = None
 
 
-@dataclass(frozen=True)
-class Seen:
+class Seen(msgspec.Struct, frozen=True):
     """A game as a view draws it: its ``state`` at ``version``, the name
     this store calls it by, its ruleset's content ``pack``, and
     ``context()``, the rules context as it stood then (read on demand:
@@ -180,8 +176,7 @@ def _no_json(seen: Seen) -> dict[str, Any]:
     return {}
 
 
-@dataclass(frozen=True)
-class Surface:
+class Surface(msgspec.Struct, frozen=True, dict=True):  # dict: room for its cached_property
     """What one ruleset shows the table: ``verbs`` (its commands),
     ``setups`` (``rk new ...``), ``queries``; ``panel``: the heading its
     verbs are listed under in help; ``noun``: what one of its games is
@@ -232,7 +227,7 @@ class Surface:
     extra: Callable[[Seen], dict[str, Any]] = _no_json
     legal_note: Callable[[Any, list[Any]], str] = _no_note
     find_game: Callable[[Any, dict[str, Any]], str] | None = None
-    groups: Mapping[str, str] = field(default_factory=dict)
+    groups: Mapping[str, str] = msgspec.field(default_factory=dict)
     typed_faces: Callable[[Any], bool] = lambda state: False
     board: Callable[[Seen], dict[str, Any]] | None = None
     demo: Demo | None = None

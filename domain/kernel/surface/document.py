@@ -14,7 +14,8 @@ skyshard), ``open`` (explorable now).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 Tone = str
 TONES = ("", "strong", "ally", "foe", "dim", "warn", "good", "bad", "shard", "open")
@@ -27,8 +28,7 @@ def plain(words: Words) -> str:
     return words if isinstance(words, str) else "".join(text for text, _ in words)
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(msgspec.Struct, frozen=True):
     """A table's column: its heading, how its cells align (``left``,
     ``center`` or ``right``), whether they may wrap between words (or, with
     ``terms``, only between clauses and the terms of a sum), a width they
@@ -43,8 +43,7 @@ class Column:
     grow: bool = False  # takes the width the other columns leave
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(msgspec.Struct, frozen=True):
     """Rows of cells under columns, with an optional title above; a row's
     tone (``row_tones``, by row) applies to all its cells. ``edge``: blank
     lines above and below set it apart; ``heading``: show the columns' names."""
@@ -59,8 +58,7 @@ class Table:
     dense: bool = False  # one space between columns rather than three: wide tables fit 80 columns
 
 
-@dataclass(frozen=True)
-class Lines:
+class Lines(msgspec.Struct, frozen=True):
     """Paragraphs of text, each wrapping between its phrases (the lines it
     goes on onto indented by ``hang``); ``strong`` ones stand out."""
 
@@ -69,8 +67,7 @@ class Lines:
     hang: int = 2
 
 
-@dataclass(frozen=True)
-class HexCell:
+class HexCell(msgspec.Struct, frozen=True):
     """One hex of a map at axial ``at``: the few characters it shows
     (``text``, a unit or a tile's letter), their tone, and the tile it
     belongs to (a bar parts two hexes of different tiles side by side)."""
@@ -81,8 +78,7 @@ class HexCell:
     tile: str | None = None
 
 
-@dataclass(frozen=True)
-class HexMap:
+class HexMap(msgspec.Struct, frozen=True):
     """A map of hexes, drawn odd rows shifted half a hex right, labelled
     with column letters above and row numbers at the left (``a1`` top-left)
     so any hex can be named; ``legend`` under it. ``tiles``: the tiles'

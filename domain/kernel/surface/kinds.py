@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import enum
 import shlex
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+import msgspec
 
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.hexes import label, parse_label
@@ -37,12 +38,17 @@ def quoted(text: str) -> str:
     return shlex.quote(text) if text else "''"
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(msgspec.Struct, frozen=True, kw_only=True):
     """Base of every kind. ``of`` names what it is for the adapters (a hex,
-    dice, cards...); ``metavar`` is how help writes a value of it."""
+    dice, cards...); ``metavar`` is how help writes a value of it.
 
-    of: str = field(default="text", kw_only=True)
+    Kinds are frozen msgspec Structs rather than dataclasses: a dataclass
+    compiles its methods when its module loads, which every ``rk`` process
+    paid for (issue 25). A Struct class's own fields are all keyword-only
+    or none, so a kind whose fields are positional while its ``of`` is
+    keyword-only takes that ``of`` from a private base (``_NumberOf``)."""
+
+    of: str = "text"
 
     metavar: ClassVar[str] = "TEXT"
 
@@ -71,8 +77,7 @@ class Kind:
         return {"what": self.of}
 
 
-@dataclass(frozen=True)
-class Text(Kind):
+class Text(Kind, frozen=True):
     """Free text, or an id of the content (``of`` says what: an item, a
     skill). ``empty`` is the word that stands for no value (``none``)."""
 
@@ -96,8 +101,7 @@ class Text(Kind):
         return quoted(str(value))
 
 
-@dataclass(frozen=True)
-class Unit(Text):
+class Unit(Text, frozen=True):
     """A unit on the table by its id (``e2``, ``p1``, a Regiment ``a3``),
     or by name where the rules take names (an adventurer). At the table: a
     unit to click."""
@@ -105,11 +109,10 @@ class Unit(Text):
     of: str = "unit"
 
 
-@dataclass(frozen=True)
-class HexKind(Kind):
+class HexKind(Kind, frozen=True, kw_only=True):
     """A hex of the map by its label (``c4``: column letter, row number)."""
 
-    of: str = field(default="hex", kw_only=True)
+    of: str = "hex"
 
     metavar: ClassVar[str] = "HEX"
 
@@ -135,8 +138,13 @@ def _number(part: str, where: str, digits: int = MAX_DIGITS) -> int:
     return int(part)
 
 
-@dataclass(frozen=True)
-class Number(Kind):
+class _NumberOf(Kind, frozen=True, kw_only=True):
+    """Number's ``of``, keyword-only (see ``Kind``); Number's own fields stay positional."""
+
+    of: str = "number"
+
+
+class Number(_NumberOf, frozen=True):
     """A whole number from ``low`` to ``high`` as people count it;
     ``shown_from=1`` when people count from 1 what the rules count from 0
     (an active slot)."""
@@ -144,7 +152,6 @@ class Number(Kind):
     low: int = 0
     high: int = 999
     shown_from: int = 0
-    of: str = field(default="number", kw_only=True)
 
     metavar: ClassVar[str] = "N"
 
@@ -168,14 +175,18 @@ class Number(Kind):
         return {"what": self.of, "low": self.low, "high": self.high}
 
 
-@dataclass(frozen=True)
-class Numbers(Kind):
+class _NumbersOf(Kind, frozen=True, kw_only=True):
+    """Numbers's ``of``, keyword-only (see ``Kind``); Numbers's own fields stay positional."""
+
+    of: str = "numbers"
+
+
+class Numbers(_NumbersOf, frozen=True):
     """Several whole numbers, comma-separated (``1,3``): die uids, roll
     positions, track positions. ``shown_from=1``: people count from 1.
     ``empty`` is the word for none at all (``none``), where none differs
     from leaving the option out. ``size``: exactly that many, when fixed."""
 
-    of: str = field(default="numbers", kw_only=True)
     low: int = 0
     high: int = 10**MAX_DIGITS
     shown_from: int = 0
@@ -215,32 +226,38 @@ class Numbers(Kind):
         return out
 
 
-@dataclass(frozen=True)
-class Dice(Numbers):
+class Dice(Numbers, frozen=True, kw_only=True):
     """A set of an adventurer's dice, by the uids its sheet shows. At the
     table: dice picked by name and face."""
 
-    of: str = field(default="dice", kw_only=True)
+    of: str = "dice"
 
 
-@dataclass(frozen=True)
-class Positions(Numbers):
+class _PositionsOf(Numbers, frozen=True, kw_only=True):
+    """Positions's ``of``, keyword-only (see ``Kind``); Positions's own fields stay positional."""
+
+    of: str = "positions"
+
+
+class Positions(_PositionsOf, frozen=True):
     """Positions counted from 1 (a die in the roll, a slot of the track)."""
 
-    of: str = field(default="positions", kw_only=True)
     shown_from: int = 1
     low: int = 1
 
 
-@dataclass(frozen=True)
-class Faces(Kind):
+class _FacesOf(Kind, frozen=True, kw_only=True):
+    """Faces's ``of``, keyword-only (see ``Kind``); Faces's own fields stay positional."""
+
+    of: str = "faces"
+
+
+class Faces(_FacesOf, frozen=True):
     """Faces of physical dice as read off them, 1 to 6, in order (the rules
     hold face indices from 0). In a listing with ``placeholders`` each
     face is an ``F`` for the table to type. ``size``: exactly that many."""
 
     size: int = 0
-
-    of: str = field(default="faces", kw_only=True)
 
     metavar: ClassVar[str] = "FACES"
 
@@ -269,15 +286,18 @@ class Faces(Kind):
         return {"anyOf": [{"type": "array", "items": {"type": "integer", "minimum": 0}}, {"type": "null"}]}
 
 
-@dataclass(frozen=True)
-class Choice(Kind):
+class _ChoiceOf(Kind, frozen=True, kw_only=True):
+    """Choice's ``of``, keyword-only (see ``Kind``); Choice's own fields stay positional."""
+
+    of: str = "choice"
+
+
+class Choice(_ChoiceOf, frozen=True):
     """One of a closed list (``values``), or of an enum's values: typed in
     any case."""
 
     values: tuple[str, ...] = ()
     enum: type[enum.Enum] | None = None
-    of: str = field(default="choice", kw_only=True)
-
 
     metavar: ClassVar[str] = "CHOICE"
 
@@ -301,14 +321,17 @@ class Choice(Kind):
         return {"what": self.of, "values": list(self.words)}
 
 
-@dataclass(frozen=True)
-class Flag(Kind):
+class _FlagOf(Kind, frozen=True, kw_only=True):
+    """Flag's ``of``, keyword-only (see ``Kind``); Flag's own fields stay positional."""
+
+    of: str = "flag"
+
+
+class Flag(_FlagOf, frozen=True):
     """A yes/no given by the option's presence (``--overtax``). With
     ``both``, it is always written, yes or no (``--first``/``--no-first``)."""
 
     both: bool = False
-
-    of: str = field(default="flag", kw_only=True)
 
     metavar: ClassVar[str] = ""
 
@@ -322,8 +345,7 @@ class Flag(Kind):
         return {"type": "boolean"}
 
 
-@dataclass(frozen=True)
-class Names(Kind):
+class Names(Kind, frozen=True):
     """Several names or ids, comma-separated (``e1,e2``; targets, items),
     or joined by another ``sep`` (skill lines: ``bow+destruction-staff``).
     ``empty``: the word for none at all where none differs from leaving the
@@ -355,22 +377,24 @@ class Names(Kind):
         return {"type": "array", "items": {"type": "string"}}
 
 
-@dataclass(frozen=True)
-class Order(Names):
+class Order(Names, frozen=True):
     """An order of cards, first to last (``a3,a1,ac1``). At the table: the
     cards dragged into order."""
 
     of: str = "cards"
 
 
-@dataclass(frozen=True)
-class SeatKind(Kind):
+class _SeatKindOf(Kind, frozen=True, kw_only=True):
+    """SeatKind's ``of``, keyword-only (see ``Kind``); SeatKind's own fields stay positional."""
+
+    of: str = "seat"
+
+
+class SeatKind(_SeatKindOf, frozen=True):
     """A seat of the table, held by its index (0 the first player) and
     typed as its key (``a``) or its index."""
 
     keys: tuple[str, ...] = ("a", "b")
-
-    of: str = field(default="seat", kw_only=True)
 
     metavar: ClassVar[str] = "SEAT"
 
@@ -392,14 +416,17 @@ class SeatKind(Kind):
         return {"what": "seat", "values": list(self.keys)}
 
 
-@dataclass(frozen=True)
-class Pair(Kind):
+class _PairOf(Kind, frozen=True, kw_only=True):
+    """Pair's ``of``, keyword-only (see ``Kind``); Pair's own fields stay positional."""
+
+    of: str = "pair"
+
+
+class Pair(_PairOf, frozen=True):
     """Two numbers, one per seat (``3,1``: victory points)."""
 
     low: int = 0
     high: int = 999
-
-    of: str = field(default="pair", kw_only=True)
 
     metavar: ClassVar[str] = "A,B"
 
@@ -420,11 +447,10 @@ class Pair(Kind):
         return {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 
 
-@dataclass(frozen=True)
-class Optional_(Kind):
+class Optional_(Kind, frozen=True):
     """Another kind, or None when not given (a hex an ability may name)."""
 
-    inner: Kind = field(default_factory=Text)
+    inner: Kind = msgspec.field(default_factory=Text)
 
     @property
     def what(self) -> str:
@@ -447,14 +473,13 @@ class Optional_(Kind):
         return self.inner.describe()
 
 
-@dataclass(frozen=True)
-class File(Kind):
+class File(Kind, frozen=True, kw_only=True):
     """A file the player names (a sheet): the command line reads it and
     the value is ``{"file": its name, "text": what it holds}``, so a setup
     holds the content, never a path (the log replays without the file).
     Reading is the adapter's: here a typed name is only checked."""
 
-    of: str = field(default="file", kw_only=True)
+    of: str = "file"
 
     metavar: ClassVar[str] = "FILE"
 

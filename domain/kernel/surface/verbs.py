@@ -12,7 +12,6 @@ schemas and the page's controls are all made from these declarations, and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -21,8 +20,7 @@ from ..struct_fields import struct_fields
 from .kinds import Flag, Kind
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(msgspec.Struct, frozen=True):
     """One parameter of a verb.
 
     ``name``: the command field it fills. ``option``: how it is typed as
@@ -61,8 +59,7 @@ class Param:
         return isinstance(self.kind, Flag)
 
 
-@dataclass(frozen=True)
-class Verb:
+class Verb(msgspec.Struct, frozen=True):
     """How a command is given. ``name``: the words that give it (one, or a
     group and a word: ``item gain``). ``command``: the command class it
     builds. ``summary``: one line of help, citing the rules. ``details``:
@@ -93,7 +90,7 @@ class Verb:
     details: str = ""
     panel: str = ""
     variants: tuple[tuple[str, type], ...] = ()
-    fixed: Mapping[str, Any] = field(default_factory=dict)
+    fixed: Mapping[str, Any] = msgspec.field(default_factory=dict)
     build: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     fields: Callable[[Any], dict[str, Any]] | None = None
     complete: Callable[[Any, str, dict[str, Any]], dict[str, Any]] | None = None
