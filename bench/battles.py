@@ -59,8 +59,9 @@ def rk_battles(path: Path) -> str:
 def floor(path: Path) -> str:
     """Read the index's rows, decode them, write a line per game."""
     con = sqlite3.connect(path)
-    rows = con.execute("SELECT state FROM stored_events WHERE originator_id = ? ORDER BY originator_version",
-                       (INDEX_STREAM.hex,)).fetchall()
+    rows = con.execute(
+        "SELECT state FROM stored_events WHERE originator_id = ? ORDER BY originator_version", (INDEX_STREAM.hex,)
+    ).fetchall()
     con.close()
     out = io.StringIO()
     for (data,) in rows:
@@ -84,11 +85,18 @@ def battles_rows(quick: bool = False, sizes: tuple[int, ...] = SIZES) -> list[Ro
                 raise AssertionError(f"rk battles listed {listed.count('waystone-crossing')} of {n} battles")
             runs = interleaved({"rk": lambda: rk_battles(path), "floor": lambda: floor(path)}, repeats)
         value, low = median(runs["rk"]), median(runs["floor"])
-        rows.append(Row(
-            figure="rk battles (in-process)", size=f"{n:,} battles", value=ms(value), floor=ms(low),
-            ratio=value / low, goal=GOAL, note=f"first run, read model built from the log: {ms(cold)}",
-            data={"battles": n, "seconds": runs["rk"], "floor_seconds": runs["floor"], "cold_seconds": cold},
-        ))
+        rows.append(
+            Row(
+                figure="rk battles (in-process)",
+                size=f"{n:,} battles",
+                value=ms(value),
+                floor=ms(low),
+                ratio=value / low,
+                goal=GOAL,
+                note=f"first run, read model built from the log: {ms(cold)}",
+                data={"battles": n, "seconds": runs["rk"], "floor_seconds": runs["floor"], "cold_seconds": cold},
+            )
+        )
     return rows
 
 

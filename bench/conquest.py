@@ -38,8 +38,9 @@ class ConquestBuilt(Built):
 
 def stream(events: int, seed: int, cache_dir: Path) -> ConquestBuilt:
     """The cached store of a Conquest stream of about ``events`` events."""
-    return cached(f"conquest-{events}-s{seed}", events, ConquestBuilt, lambda path: build(path, events, seed),
-                  cache_dir)  # type: ignore[return-value]
+    return cached(
+        f"conquest-{events}-s{seed}", events, ConquestBuilt, lambda path: build(path, events, seed), cache_dir
+    )  # type: ignore[return-value]
 
 
 def build(path: Path, events: int, seed: int) -> ConquestBuilt:
@@ -50,8 +51,11 @@ def build(path: Path, events: int, seed: int) -> ConquestBuilt:
     rs = registry.load("conquest")
     n = {"commands": 0, "undos": 0, "redos": 0, "ends": 0}
     with GameApp(f"sqlite:{path}") as app:
-        game = app.start("conquest", StartConquest(battle_id=battle_id, scenario=SCENARIO, armies=ARMIES, seed=seed),
-                         battle_id=battle_id).battle
+        game = app.start(
+            "conquest",
+            StartConquest(battle_id=battle_id, scenario=SCENARIO, armies=ARMIES, seed=seed),
+            battle_id=battle_id,
+        ).battle
         while game.version < events:
             if game.state.result is not None:
                 n["ends"] += 1
@@ -70,8 +74,11 @@ def build(path: Path, events: int, seed: int) -> ConquestBuilt:
                 n["undos"] += 1
             else:
                 ctx = rs.context(app.pack_of(rs), game.state)
-                command = (bots.greedy_choice(game.state, ctx) if rnd.random() < GREEDY
-                           else bots.random_choice(game.state, ctx, rnd))
+                command = (
+                    bots.greedy_choice(game.state, ctx)
+                    if rnd.random() < GREEDY
+                    else bots.random_choice(game.state, ctx, rnd)
+                )
                 game = app.execute(battle_id, command).battle
                 n["commands"] += 1
         n["events"] = game.version

@@ -57,8 +57,7 @@ class DelveBuilt(Built):
 
 def stream(events: int, seed: int, cache_dir: Path) -> DelveBuilt:
     """The cached store of a delve whose two streams hold about ``events`` events."""
-    return cached(f"delve-{events}-s{seed}", events, DelveBuilt, lambda path: build(path, events, seed),
-                  cache_dir)  # type: ignore[return-value]
+    return cached(f"delve-{events}-s{seed}", events, DelveBuilt, lambda path: build(path, events, seed), cache_dir)  # type: ignore[return-value]
 
 
 def build(path: Path, events: int, seed: int) -> DelveBuilt:
@@ -69,8 +68,9 @@ def build(path: Path, events: int, seed: int) -> DelveBuilt:
     rnd = random.Random(seed)
     n = {"commands": 0, "undos": 0, "redos": 0, "ends": 0}
     with BetrayalApp(f"sqlite:{path}") as app:
-        battle = app.new_delve(delve=DELVE, party=[party_member(p) for p in PARTY], xp=1, seed=seed,
-                               battle_id=battle_id).battle
+        battle = app.new_delve(
+            delve=DELVE, party=[party_member(p) for p in PARTY], xp=1, seed=seed, battle_id=battle_id
+        ).battle
 
         def total() -> int:
             last = app.events.last(delve_stream(battle_id))
@@ -94,8 +94,11 @@ def build(path: Path, events: int, seed: int) -> DelveBuilt:
                 n["undos"] += 1
             else:
                 ctx = app.rules_context(battle_id)
-                command = (delve_choice(battle.state, ctx, rnd) if rnd.random() < GREEDY
-                           else _random_kind(legal_commands(battle.state, ctx), rnd))
+                command = (
+                    delve_choice(battle.state, ctx, rnd)
+                    if rnd.random() < GREEDY
+                    else _random_kind(legal_commands(battle.state, ctx), rnd)
+                )
                 battle = app.execute(battle_id, command).battle
                 n["commands"] += 1
         n["events"] = total()
@@ -125,8 +128,10 @@ def rebuild_rows(built: DelveBuilt, quick: bool = False) -> list[Row]:
     battle_key, delve_key = built.stream_id.hex, built.delve_stream_id.hex
 
     def floor():
-        return (fold_battle(con.execute(sql, (battle_key,)).fetchall(), decoders),
-                fold(con.execute(sql, (delve_key,)).fetchall(), decoders))
+        return (
+            fold_battle(con.execute(sql, (battle_key,)).fetchall(), decoders),
+            fold(con.execute(sql, (delve_key,)).fetchall(), decoders),
+        )
 
     with BetrayalApp(f"sqlite:{built.path}", env=NO_SNAPSHOTS) as app:
         game, delve = load(app, built)
@@ -136,17 +141,27 @@ def rebuild_rows(built: DelveBuilt, quick: bool = False) -> list[Row]:
     con.close()
     t_app, t_floor = median(got["app"]), median(got["floor"])
     n = built.events
-    return [Row(
-        figure="rebuild, SQLite, Betrayal delve",
-        size=f"{n:,} ev",
-        value=f"{rate(n / t_app, 'ev/s')} ({ms(t_app)})",
-        floor=f"{rate(n / t_floor, 'ev/s')} ({ms(t_floor)})",
-        ratio=t_app / t_floor,
-        goal=GOAL_SQLITE_10K if built.target == 10_000 else None,
-        note=(f"battle stream {n - built.delve_events:,} ev + Delve stream {built.delve_events:,} ev"
-              f" ({built.commands} commands, {built.undos} undos, {built.redos} redos,"
-              f" {built.ends} endings undone)"),
-        data={"events": n, "delve_events": built.delve_events, "seconds": t_app, "floor_seconds": t_floor,
-              "events_per_second": n / t_app, "floor_events_per_second": n / t_floor,
-              "repeats": len(got["app"])},
-    )]
+    return [
+        Row(
+            figure="rebuild, SQLite, Betrayal delve",
+            size=f"{n:,} ev",
+            value=f"{rate(n / t_app, 'ev/s')} ({ms(t_app)})",
+            floor=f"{rate(n / t_floor, 'ev/s')} ({ms(t_floor)})",
+            ratio=t_app / t_floor,
+            goal=GOAL_SQLITE_10K if built.target == 10_000 else None,
+            note=(
+                f"battle stream {n - built.delve_events:,} ev + Delve stream {built.delve_events:,} ev"
+                f" ({built.commands} commands, {built.undos} undos, {built.redos} redos,"
+                f" {built.ends} endings undone)"
+            ),
+            data={
+                "events": n,
+                "delve_events": built.delve_events,
+                "seconds": t_app,
+                "floor_seconds": t_floor,
+                "events_per_second": n / t_app,
+                "floor_events_per_second": n / t_floor,
+                "repeats": len(got["app"]),
+            },
+        )
+    ]

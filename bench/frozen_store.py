@@ -86,27 +86,32 @@ def main() -> None:
     procs: list[subprocess.Popen] = []
     try:
         subprocess.run([_rk(), *SETUP], env=local, check=True, capture_output=True, timeout=120)
-        server = subprocess.Popen([_rk(), "server", "--port", "0"], env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True)
+        server = subprocess.Popen(
+            [_rk(), "server", "--port", "0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
         procs.append(server)
         lines = []
         while not lines or not lines[-1].startswith("Stop it with"):
             lines.append(server.stdout.readline().rstrip("\n"))
-        base = next(re.match(r"rulekeeper server on (\S+)", x).group(1) for x in lines
-                    if x.startswith("rulekeeper server on"))
+        base = next(
+            re.match(r"rulekeeper server on (\S+)", x).group(1) for x in lines if x.startswith("rulekeeper server on")
+        )
         link = next(x.split()[-1] for x in lines if x.strip().startswith("Ria "))
         game, token = link.split("/table/", 1)[1].split("#token=", 1)
         state = f"{base}/api/games/{game}/state"
-        served = subprocess.Popen([_rk(), "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  text=True)
+        served = subprocess.Popen(
+            [_rk(), "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
         procs.append(served)
         ready, _, _ = select.select([served.stdout], [], [], 60)
         assert ready and "listening" in served.stdout.readline()
         print(f"warm: GET state {_get(state, token)}; served rk status {_status(env)}")
         line.freeze()
-        for name, probe, args in (("GET state (rk server)", _get, (state, token)),
-                                  ("rk status, in-process", _status, (local,)),
-                                  ("rk status, through rk serve", _status, (env,))):
+        for name, probe, args in (
+            ("GET state (rk server)", _get, (state, token)),
+            ("rk status, in-process", _status, (local,)),
+            ("rk status, through rk serve", _status, (env,)),
+        ):
             took, said = _timed(probe, *args)
             print(f"frozen: {name}: {took:.1f} s, {said}")
     finally:

@@ -45,6 +45,7 @@ def game_rebuild_rows(built: Any, ruleset: str, title: str, quick: bool = False)
         return fold(con.execute(sql, (key,)).fetchall(), decoders, rs)
 
     with GameApp(f"sqlite:{built.path}", env=NO_SNAPSHOTS) as app:
+
         def load():
             return app.load(built.stream_id, lambda game, items: fold_game(rs, game, items))
 
@@ -54,13 +55,21 @@ def game_rebuild_rows(built: Any, ruleset: str, title: str, quick: bool = False)
     con.close()
     t_app, t_floor = median(got["app"]), median(got["floor"])
     n = built.events
-    return [Row(
-        figure=figure,
-        size=f"{n:,} ev",
-        value=f"{rate(n / t_app, 'ev/s')} ({ms(t_app)})",
-        floor=f"{rate(n / t_floor, 'ev/s')} ({ms(t_floor)})",
-        ratio=t_app / t_floor,
-        goal=GOAL_SQLITE_10K if built.target == 10_000 else None,
-        data={"events": n, "seconds": t_app, "floor_seconds": t_floor, "events_per_second": n / t_app,
-              "floor_events_per_second": n / t_floor, "repeats": len(got["app"])},
-    )]
+    return [
+        Row(
+            figure=figure,
+            size=f"{n:,} ev",
+            value=f"{rate(n / t_app, 'ev/s')} ({ms(t_app)})",
+            floor=f"{rate(n / t_floor, 'ev/s')} ({ms(t_floor)})",
+            ratio=t_app / t_floor,
+            goal=GOAL_SQLITE_10K if built.target == 10_000 else None,
+            data={
+                "events": n,
+                "seconds": t_app,
+                "floor_seconds": t_floor,
+                "events_per_second": n / t_app,
+                "floor_events_per_second": n / t_floor,
+                "repeats": len(got["app"]),
+            },
+        )
+    ]

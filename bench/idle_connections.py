@@ -76,9 +76,13 @@ def main() -> None:
         env["RULEKEEPER_HOME"] = home
         store = str(Path(home) / "t.sqlite")
         subprocess.run([_rk(), "--store", store, *SETUP], env=env, check=True, capture_output=True, timeout=60)
-        proc = subprocess.Popen([_rk(), "--store", store, "server", "--port", "0",
-                                 "--header-timeout", str(args.header_timeout)],
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        proc = subprocess.Popen(
+            [_rk(), "--store", store, "server", "--port", "0", "--header-timeout", str(args.header_timeout)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         try:
             assert proc.stdout is not None
             said = [proc.stdout.readline()]
@@ -109,8 +113,10 @@ def main() -> None:
             proc.wait(timeout=30)
     with_idle, without = statistics.median(held), statistics.median(floor)
     print(f"request: {'GET state' if args.state else 'GET /api/openapi.json'}")
-    print(f"request with {args.idle} silent connections open: median {with_idle * 1000:.2f} ms "
-          f"(p99 {statistics.quantiles(held, n=100)[98] * 1000:.2f} ms)")
+    print(
+        f"request with {args.idle} silent connections open: median {with_idle * 1000:.2f} ms "
+        f"(p99 {statistics.quantiles(held, n=100)[98] * 1000:.2f} ms)"
+    )
     print(f"request with none open (floor):                 median {without * 1000:.2f} ms")
     print(f"ratio: {with_idle / without:.2f}")
     print(f"silent connections closed {args.header_timeout * 3:.0f} s later: {closed} of {args.idle}")

@@ -78,8 +78,8 @@ def inprocess_rows(built: Built, quick: bool = False, seed: int = 1) -> list[Row
                     refresh(app, bid)
                 app_times.append(time.perf_counter() - start)
                 rows = raw.execute(
-                    "SELECT originator_id, originator_version, topic, state FROM stored_events WHERE rowid>?",
-                    (last,)).fetchall()
+                    "SELECT originator_id, originator_version, topic, state FROM stored_events WHERE rowid>?", (last,)
+                ).fetchall()
                 sizes.append(sum(len(r[3]) for r in rows))
                 rows = [(r[0], written + i, r[2], r[3]) for i, r in enumerate(rows)]
                 written += len(rows)
@@ -95,17 +95,25 @@ def inprocess_rows(built: Built, quick: bool = False, seed: int = 1) -> list[Row
     out = []
     for stat, fn, goal in (("median", median, GOAL), ("p99", p99, None)):
         t, f = fn(app_times), fn(floor_times)
-        out.append(Row(
-            figure=f"in-process command, {stat}",
-            size=f"{built.events:,} ev",
-            value=ms(t),
-            floor=ms(f),
-            ratio=t / f,
-            goal=goal,
-            note=f"{what}; {len(app_times)} commands, {median(sizes):.0f} B each (median)",
-            data={"events": built.events, "seconds": t, "floor_seconds": f, "commands": len(app_times),
-                  "views": bool(refresh), "median_bytes": median(sizes)},
-        ))
+        out.append(
+            Row(
+                figure=f"in-process command, {stat}",
+                size=f"{built.events:,} ev",
+                value=ms(t),
+                floor=ms(f),
+                ratio=t / f,
+                goal=goal,
+                note=f"{what}; {len(app_times)} commands, {median(sizes):.0f} B each (median)",
+                data={
+                    "events": built.events,
+                    "seconds": t,
+                    "floor_seconds": f,
+                    "commands": len(app_times),
+                    "views": bool(refresh),
+                    "median_bytes": median(sizes),
+                },
+            )
+        )
     return out
 
 

@@ -42,8 +42,9 @@ class LabyrinthBuilt(Built):
 
 def stream(events: int, seed: int, cache_dir: Path) -> LabyrinthBuilt:
     """The cached store of a labyrinth stream of about ``events`` events."""
-    return cached(f"labyrinth-{events}-s{seed}", events, LabyrinthBuilt, lambda path: build(path, events, seed),
-                  cache_dir)  # type: ignore[return-value]
+    return cached(
+        f"labyrinth-{events}-s{seed}", events, LabyrinthBuilt, lambda path: build(path, events, seed), cache_dir
+    )  # type: ignore[return-value]
 
 
 def choose(listed: list, rnd: random.Random) -> Any:
@@ -63,8 +64,11 @@ def build(path: Path, events: int, seed: int) -> LabyrinthBuilt:
     rs = registry.load("labyrinth")
     n = {"commands": 0, "undos": 0, "redos": 0, "ends": 0}
     with GameApp(f"sqlite:{path}") as app:
-        game = app.start("labyrinth", StartLabyrinth(battle_id=battle_id, encounter=ENCOUNTER, party=PARTY,
-                                                     seed=seed), battle_id=battle_id).battle
+        game = app.start(
+            "labyrinth",
+            StartLabyrinth(battle_id=battle_id, encounter=ENCOUNTER, party=PARTY, seed=seed),
+            battle_id=battle_id,
+        ).battle
         while game.version < events:
             if game.state.over:
                 n["ends"] += 1

@@ -64,9 +64,13 @@ def warm_up(app, commands: int = 5, name: str = "warm-up") -> None:
     from server import setups
     from server.wire import new_game_type
 
-    made = setups.start(app, msgspec.convert({
-        "new": "clash", "setup": SETUP, "name": name, "seed": 0,
-        "party": [{"name": "Warm", "race": "nord"}]}, new_game_type()))
+    made = setups.start(
+        app,
+        msgspec.convert(
+            {"new": "clash", "setup": SETUP, "name": name, "seed": 0, "party": [{"name": "Warm", "race": "nord"}]},
+            new_game_type(),
+        ),
+    )
     bid = made.battle.state.battle_id
     for _ in range(commands):
         legal = app.legal(bid)
@@ -88,8 +92,12 @@ class Checked:
 
     @property
     def ok(self) -> bool:
-        return (self.verified == self.contiguous == self.games and not self.lost and not self.unanswered
-                and not self.failures)
+        return (
+            self.verified == self.contiguous == self.games
+            and not self.lost
+            and not self.unanswered
+            and not self.failures
+        )
 
 
 def check(store: str, games: list[GameLog]) -> Checked:

@@ -96,8 +96,9 @@ def replay(store: str, games: list[GameLog], seconds: float) -> Concurrent:
             failures.append(error)
             start.abort()  # nobody waits forever for a thread that failed before the start
 
-    threads = [threading.Thread(target=run, args=(i, mine), name=f"replay-{i}", daemon=True)
-               for i, mine in enumerate(tables)]
+    threads = [
+        threading.Thread(target=run, args=(i, mine), name=f"replay-{i}", daemon=True) for i, mine in enumerate(tables)
+    ]
     for t in threads:
         t.start()
     try:

@@ -125,10 +125,16 @@ class Table:
 
     async def _new_game(self, number: int) -> tuple[GameLog, dict[str, str]]:
         name = f"load-{self.index}-{number}"
-        request = {"new": "clash", "setup": SETUP, "name": name,
-                   "seed": self.seed * 100_000 + self.index * 1000 + number,
-                   "party": [{"name": f"Ria{self.index}x{number}", "race": "nord"},
-                             {"name": f"Tarn{self.index}x{number}", "race": "orc"}]}
+        request = {
+            "new": "clash",
+            "setup": SETUP,
+            "name": name,
+            "seed": self.seed * 100_000 + self.index * 1000 + number,
+            "party": [
+                {"name": f"Ria{self.index}x{number}", "race": "nord"},
+                {"name": f"Tarn{self.index}x{number}", "race": "orc"},
+            ],
+        }
         for _ in range(CREATE_TRIES):
             made = await self._call(self.main, "POST", "/api/games", self.host, request)
             self.tally.statuses[f"create {made.status_code} {made.json().get('error', '')}".rstrip()] += 1
@@ -152,13 +158,16 @@ class Table:
             answer, seconds = await self._timed(self.main, path, token, body)
             self._count("command", answer, seconds)
             if answer.status_code != 200:
-                self.tally.wrong.append(f"{game.game} v{body['version']}: a command no other client raced"
-                                        f" was answered {answer.status_code} {answer.text[:200]}")
+                self.tally.wrong.append(
+                    f"{game.game} v{body['version']}: a command no other client raced"
+                    f" was answered {answer.status_code} {answer.text[:200]}"
+                )
                 return None
             return self._saved(game, "command", body, answer.json())
         self.tally.races += 1
-        (a, ta), (b, tb) = await asyncio.gather(self._timed(self.main, path, token, body),
-                                                self._timed(self.racer, path, token, body))
+        (a, ta), (b, tb) = await asyncio.gather(
+            self._timed(self.main, path, token, body), self._timed(self.racer, path, token, body)
+        )
         self._count("race", a, ta)
         self._count("race", b, tb)
         codes = sorted([a.status_code, b.status_code])
@@ -166,8 +175,10 @@ class Table:
         if codes == [200, 409] and loser.json().get("error") == "moved-on":
             self.tally.races_ok += 1
         else:
-            self.tally.wrong.append(f"{game.game} v{body['version']}: a race was answered {a.status_code}"
-                                    f" {a.text[:150]} and {b.status_code} {b.text[:150]}")
+            self.tally.wrong.append(
+                f"{game.game} v{body['version']}: a race was answered {a.status_code}"
+                f" {a.text[:150]} and {b.status_code} {b.text[:150]}"
+            )
         saved = [r.json() for r in (a, b) if r.status_code == 200]
         for answer in saved:
             self._saved(game, "command", body, answer)
@@ -185,8 +196,9 @@ class Table:
             answer = await self._call(self.main, "POST", path, self.host, body)
         self._count("undo", answer, None)
         if answer.status_code != 200:
-            self.tally.wrong.append(f"{game.game} v{version}: an undo was answered {answer.status_code}"
-                                    f" {answer.text[:200]}")
+            self.tally.wrong.append(
+                f"{game.game} v{version}: an undo was answered {answer.status_code} {answer.text[:200]}"
+            )
             return version
         actors.pop()
         return self._saved(game, "undo", body, answer.json())["version"]
@@ -201,14 +213,16 @@ class Table:
         if seconds is not None:
             (self.tally.saved if answer.status_code == 200 else self.tally.refused).append(seconds)
 
-    async def _timed(self, client: httpx.AsyncClient, path: str, token: str,
-                     body: dict) -> tuple[httpx.Response, float]:
+    async def _timed(
+        self, client: httpx.AsyncClient, path: str, token: str, body: dict
+    ) -> tuple[httpx.Response, float]:
         start = time.perf_counter()
         answer = await self._call(client, "POST", path, token, body)
         return answer, time.perf_counter() - start
 
-    async def _call(self, client: httpx.AsyncClient, method: str, path: str, token: str,
-                    body: dict | None = None) -> httpx.Response:
+    async def _call(
+        self, client: httpx.AsyncClient, method: str, path: str, token: str, body: dict | None = None
+    ) -> httpx.Response:
         self.tally.requests += 1
         return await client.request(method, path, json=body, headers={"authorization": f"Bearer {token}"})
 
@@ -217,19 +231,28 @@ async def warm_up(bases: list[str], host: str, commands: int = WARM_UP) -> None:
     """A game of a few commands on each server, untimed and unrecorded: the
     first requests of a fresh process pay for its lazy imports and caches."""
     for i, base in enumerate(bases):
-        async with httpx.AsyncClient(base_url=base, timeout=TIMEOUT,
-                                     headers={"authorization": f"Bearer {host}"}) as client:
-            made = await client.post("/api/games", json={
-                "new": "clash", "setup": SETUP, "name": f"warm-up-{i}", "seed": i,
-                "party": [{"name": f"Warm{i}", "race": "nord"}]})
+        async with httpx.AsyncClient(
+            base_url=base, timeout=TIMEOUT, headers={"authorization": f"Bearer {host}"}
+        ) as client:
+            made = await client.post(
+                "/api/games",
+                json={
+                    "new": "clash",
+                    "setup": SETUP,
+                    "name": f"warm-up-{i}",
+                    "seed": i,
+                    "party": [{"name": f"Warm{i}", "race": "nord"}],
+                },
+            )
             made.raise_for_status()
             game, version = made.json()["game"], made.json()["version"]
             for _ in range(commands):
                 legal = (await client.get(f"/api/games/{game}/legal")).json()
                 if not legal:
                     break
-                done = await client.post(f"/api/games/{game}/commands",
-                                         json={"command": legal[0]["command"], "version": version})
+                done = await client.post(
+                    f"/api/games/{game}/commands", json={"command": legal[0]["command"], "version": version}
+                )
                 done.raise_for_status()
                 version = done.json()["version"]
 

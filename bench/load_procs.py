@@ -76,7 +76,12 @@ def servers(count: int, store: str, folder: Path, workers: int | None = None) ->
             with out.open("wb") as o, err.open("wb") as e:
                 process = subprocess.Popen(
                     [*rk_command(), "server", "--host", "127.0.0.1", "--port", "0", "--store", store, *extra],
-                    cwd=ROOT, env=env, stdout=o, stderr=e, stdin=subprocess.DEVNULL)
+                    cwd=ROOT,
+                    env=env,
+                    stdout=o,
+                    stderr=e,
+                    stdin=subprocess.DEVNULL,
+                )
             running.append(Server(process, "", out, err))
         token = ""
         for s in running:

@@ -42,8 +42,10 @@ def rk(built: Built, *args: str) -> str:
 
 def floor(con: sqlite3.Connection, built: Built, decoders: Decoders) -> str:
     """Read, decode and fold the stream; one line per event."""
-    rows = con.execute("SELECT originator_version, topic, state FROM stored_events WHERE originator_id=?"
-                       " ORDER BY originator_version", (built.stream_id.hex,)).fetchall()
+    rows = con.execute(
+        "SELECT originator_version, topic, state FROM stored_events WHERE originator_id=? ORDER BY originator_version",
+        (built.stream_id.hex,),
+    ).fetchall()
     state = None
     lines = []
     for version, topic, data in rows:
@@ -67,26 +69,53 @@ def log_rows(built: Built, quick: bool = False) -> list[Row]:
         con = sqlite3.connect(mine.path)
         decoders = Decoders()
         try:
-            runs = interleaved({"log": lambda: rk(mine, "log"), "audit": lambda: rk(mine, "audit"),
-                                "floor": lambda: floor(con, mine, decoders)}, repeats_for(built.events, quick))
+            runs = interleaved(
+                {
+                    "log": lambda: rk(mine, "log"),
+                    "audit": lambda: rk(mine, "audit"),
+                    "floor": lambda: floor(con, mine, decoders),
+                },
+                repeats_for(built.events, quick),
+            )
         finally:
             con.close()
     low = median(runs["floor"])
     size = f"{built.events:,} ev"
     rows = []
-    for name, note in (("log", "narrated against the state folded once, laid out as plain lines"),
-                       ("audit", f"read model caught up beforehand; first run: {ms(cold)}")):
+    for name, note in (
+        ("log", "narrated against the state folded once, laid out as plain lines"),
+        ("audit", f"read model caught up beforehand; first run: {ms(cold)}"),
+    ):
         value = median(runs[name])
-        rows.append(Row(
-            figure=f"rk {name} (in-process)", size=size, value=ms(value), floor=ms(low), ratio=value / low,
-            goal=GOAL, note=note, data={"events": built.events, "seconds": runs[name], "floor_seconds": runs["floor"],
-                                        **({"cold_seconds": cold} if name == "audit" else {})},
-        ))
-    rows.append(Row(
-        figure="rk audit, first run (in-process)", size=size, value=ms(cold), floor=ms(low), ratio=cold / low,
-        goal=GOAL, note="one run on a store without a read model: the audit's catch-up from the first event",
-        data={"events": built.events, "seconds": cold, "floor_seconds": runs["floor"]},
-    ))
+        rows.append(
+            Row(
+                figure=f"rk {name} (in-process)",
+                size=size,
+                value=ms(value),
+                floor=ms(low),
+                ratio=value / low,
+                goal=GOAL,
+                note=note,
+                data={
+                    "events": built.events,
+                    "seconds": runs[name],
+                    "floor_seconds": runs["floor"],
+                    **({"cold_seconds": cold} if name == "audit" else {}),
+                },
+            )
+        )
+    rows.append(
+        Row(
+            figure="rk audit, first run (in-process)",
+            size=size,
+            value=ms(cold),
+            floor=ms(low),
+            ratio=cold / low,
+            goal=GOAL,
+            note="one run on a store without a read model: the audit's catch-up from the first event",
+            data={"events": built.events, "seconds": cold, "floor_seconds": runs["floor"]},
+        )
+    )
     return rows
 
 

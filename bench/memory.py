@@ -27,7 +27,7 @@ GOAL_MB = 100
 GOAL_LOAD_MB = 60  # loading a 10,000-event battle (issue 25)
 
 # One operation in a fresh process; prints {"seconds", "maxrss_mb"}.
-SCRIPT = r'''
+SCRIPT = r"""
 import importlib.util, json, resource, sys, time
 op, store, battle, log, target, module = sys.argv[1:7]
 if module.endswith(".py"):
@@ -84,13 +84,17 @@ with open("/proc/self/status") as status:
 if peak_kb is None:  # no /proc: the rusage figure, an upper bound
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({"seconds": seconds, "maxrss_mb": peak_kb / 1024}))
-'''
+"""
 
 
 def run(op: str, store: str, battle: str, log: Path, target: Path, module: str) -> dict:
     """One operation in a fresh process: its seconds and peak RSS (MB)."""
-    done = subprocess.run([sys.executable, "-c", SCRIPT, op, store, battle, str(log), str(target), module],
-                          capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, op, store, battle, str(log), str(target), module],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     if done.returncode:
         raise RuntimeError(f"{op} failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -103,8 +107,10 @@ def measure(built: Built, module: str = "domain.kernel.portable") -> dict[str, d
     try:
         copy = copy_of(built, work)
         log, target = work / "battle.jsonl", work / "imported.sqlite"
-        figures = {op: run(op, copy.path, built.battle_id, log, target, module)
-                   for op in ("floor", "export", "verify", "import", "log", "log-json", "export-small")}
+        figures = {
+            op: run(op, copy.path, built.battle_id, log, target, module)
+            for op in ("floor", "export", "verify", "import", "log", "log-json", "export-small")
+        }
         figures["log_bytes"] = {"bytes": log.stat().st_size}
         return figures
     finally:
@@ -115,20 +121,41 @@ def memory_rows(built: Built, quick: bool = False) -> list[Row]:
     f = measure(built)
     floor = f["floor"]["maxrss_mb"]
     size = f"{built.events:,} ev"
-    rows = [Row("memory: load a battle", size, f"{floor:.0f} MB, {f['floor']['seconds']:.2f} s", "-",
-                note=f"peak RSS of a process that loads the battle (the floor of the rows below); goal under "
-                     f"{GOAL_LOAD_MB} MB: {'yes' if floor < GOAL_LOAD_MB else 'NO'}",
-                data={"maxrss_mb": floor, "seconds": f["floor"]["seconds"]})]
+    rows = [
+        Row(
+            "memory: load a battle",
+            size,
+            f"{floor:.0f} MB, {f['floor']['seconds']:.2f} s",
+            "-",
+            note=f"peak RSS of a process that loads the battle (the floor of the rows below); goal under "
+            f"{GOAL_LOAD_MB} MB: {'yes' if floor < GOAL_LOAD_MB else 'NO'}",
+            data={"maxrss_mb": floor, "seconds": f["floor"]["seconds"]},
+        )
+    ]
     for op in ("export", "verify", "import", "log", "log-json"):
         mb, seconds = f[op]["maxrss_mb"], f[op]["seconds"]
-        rows.append(Row(f"memory: {op}", size, f"{mb:.0f} MB, {seconds:.2f} s", f"{floor:.0f} MB", ratio=mb / floor,
-                        note=f"peak RSS of the process; goal under {GOAL_MB} MB: {'yes' if mb < GOAL_MB else 'NO'}",
-                        data={"maxrss_mb": mb, "seconds": seconds, "floor_mb": floor,
-                              "log_bytes": f["log_bytes"]["bytes"]}))
+        rows.append(
+            Row(
+                f"memory: {op}",
+                size,
+                f"{mb:.0f} MB, {seconds:.2f} s",
+                f"{floor:.0f} MB",
+                ratio=mb / floor,
+                note=f"peak RSS of the process; goal under {GOAL_MB} MB: {'yes' if mb < GOAL_MB else 'NO'}",
+                data={"maxrss_mb": mb, "seconds": seconds, "floor_mb": floor, "log_bytes": f["log_bytes"]["bytes"]},
+            )
+        )
     small = f["export-small"]["seconds"]
-    rows.append(Row("export: small battle, big store", size, f"{small * 1000:.1f} ms", "-",
-                    note="a 3-command battle exported from the long battle's store",
-                    data={"seconds": small}))
+    rows.append(
+        Row(
+            "export: small battle, big store",
+            size,
+            f"{small * 1000:.1f} ms",
+            "-",
+            note="a 3-command battle exported from the long battle's store",
+            data={"seconds": small},
+        )
+    )
     return rows
 
 

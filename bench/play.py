@@ -53,8 +53,9 @@ def play_rules(seed: int) -> tuple[int, list[float]]:
         members.append(adv.member(created.state, spec.form))
     ctx = context_for(pack, SETUP)
     state = None
-    for e in decide(None, StartClash(battle_id=f"play-{seed}", setup=SETUP, party=tuple(members), xp=1,
-                                     seed=seed), ctx):
+    for e in decide(
+        None, StartClash(battle_id=f"play-{seed}", setup=SETUP, party=tuple(members), xp=1, seed=seed), ctx
+    ):
         state = evolve(state, e)
     per: list[float] = []
     while state.phase is not Phase.ENDED and len(per) < MAX_COMMANDS:
@@ -76,17 +77,30 @@ def play_rows(quick: bool = False, battles: int | None = None) -> list[Row]:
     if app_runs["commands"] != rules_runs["commands"]:
         raise AssertionError("the application and the pure rules played different battles")
     counts = app_runs["commands"]
-    note = (f"{len(counts)} battles, {median(counts):.0f} commands each (median; {min(counts)} to {max(counts)})"
-            f"; random bot; rules floor {rules_runs['battles_per_second']:.1f} battles/s")
+    note = (
+        f"{len(counts)} battles, {median(counts):.0f} commands each (median; {min(counts)} to {max(counts)})"
+        f"; random bot; rules floor {rules_runs['battles_per_second']:.1f} battles/s"
+    )
     return [
-        _row("play in memory: battles", rate(app_runs["battles_per_second"], "battles/s"),
-             rate(rules_runs["battles_per_second"], "battles/s"),
-             rules_runs["battles_per_second"] / app_runs["battles_per_second"], note, app_runs, rules_runs),
-        _row("play in memory: per command", f"{median(app_runs['per_command']) * 1e3:.3g} ms",
-             f"{median(rules_runs['per_command']) * 1e3:.3g} ms",
-             median(app_runs["per_command"]) / median(rules_runs["per_command"]),
-             "median of every command of every battle; floor: decide + evolve", app_runs, rules_runs,
-             GOAL_PER_COMMAND),
+        _row(
+            "play in memory: battles",
+            rate(app_runs["battles_per_second"], "battles/s"),
+            rate(rules_runs["battles_per_second"], "battles/s"),
+            rules_runs["battles_per_second"] / app_runs["battles_per_second"],
+            note,
+            app_runs,
+            rules_runs,
+        ),
+        _row(
+            "play in memory: per command",
+            f"{median(app_runs['per_command']) * 1e3:.3g} ms",
+            f"{median(rules_runs['per_command']) * 1e3:.3g} ms",
+            median(app_runs["per_command"]) / median(rules_runs["per_command"]),
+            "median of every command of every battle; floor: decide + evolve",
+            app_runs,
+            rules_runs,
+            GOAL_PER_COMMAND,
+        ),
     ]
 
 
@@ -99,17 +113,24 @@ def _battles(play: Callable[[int], tuple[int, list[float]]], seeds) -> dict:
         commands.append(n)
         per += times
     seconds = time.perf_counter() - start
-    return {"commands": commands, "per_command": per, "seconds": seconds,
-            "battles_per_second": len(commands) / seconds}
+    return {"commands": commands, "per_command": per, "seconds": seconds, "battles_per_second": len(commands) / seconds}
 
 
 def _row(figure, value, floor, ratio, note, app_runs, rules_runs, goal=None) -> Row:
     return Row(
-        figure=figure, size=f"{median(app_runs['commands']):.0f} cmd/battle", value=value, floor=floor,
-        ratio=ratio, goal=goal, note=note,
-        data={"battles": len(app_runs["commands"]), "commands_per_battle": app_runs["commands"],
-              "battles_per_second": app_runs["battles_per_second"],
-              "floor_battles_per_second": rules_runs["battles_per_second"],
-              "median_command_seconds": median(app_runs["per_command"]),
-              "floor_median_command_seconds": median(rules_runs["per_command"])},
+        figure=figure,
+        size=f"{median(app_runs['commands']):.0f} cmd/battle",
+        value=value,
+        floor=floor,
+        ratio=ratio,
+        goal=goal,
+        note=note,
+        data={
+            "battles": len(app_runs["commands"]),
+            "commands_per_battle": app_runs["commands"],
+            "battles_per_second": app_runs["battles_per_second"],
+            "floor_battles_per_second": rules_runs["battles_per_second"],
+            "median_command_seconds": median(app_runs["per_command"]),
+            "floor_median_command_seconds": median(rules_runs["per_command"]),
+        },
     )

@@ -75,8 +75,10 @@ def fallback_commands(battle_id: str, to_label: str) -> tuple[list[str], list[st
     """The same work without ``rk``: build the app and run the command."""
     head = "from domain.betrayal.battle.application import BetrayalApp; app = BetrayalApp(); "
     status = head + f"b = app.battle({battle_id!r}); print(b.version, b.state.phase)"
-    move = (head + "from domain.betrayal.battle.commands import Move; from domain.kernel.hexes import parse_label; "
-            f"print(app.execute({battle_id!r}, Move(to=parse_label({to_label!r}))).battle.version)")
+    move = (
+        head + "from domain.betrayal.battle.commands import Move; from domain.kernel.hexes import parse_label; "
+        f"print(app.execute({battle_id!r}, Move(to=parse_label({to_label!r}))).battle.version)"
+    )
     return [sys.executable, "-c", status], [sys.executable, "-c", move]
 
 
@@ -109,10 +111,16 @@ def process_rows(built: Built, pycache: Path, quick: bool = False) -> list[Row]:
         run_path, served_path = work / "run.sqlite", work / "served.sqlite"
         home = work / "home"
         # UTF-8 output either way: the client serves only a UTF-8 stdout (else it falls back).
-        env = process_env(pycache, RULEKEEPER_STORE=str(run_path), RULEKEEPER_HOME=str(home),
-                          RULEKEEPER_NO_SERVER="1", PYTHONIOENCODING="utf-8")
-        served_env = process_env(pycache, RULEKEEPER_STORE=str(served_path), RULEKEEPER_HOME=str(home),
-                                 PYTHONIOENCODING="utf-8")
+        env = process_env(
+            pycache,
+            RULEKEEPER_STORE=str(run_path),
+            RULEKEEPER_HOME=str(home),
+            RULEKEEPER_NO_SERVER="1",
+            PYTHONIOENCODING="utf-8",
+        )
+        served_env = process_env(
+            pycache, RULEKEEPER_STORE=str(served_path), RULEKEEPER_HOME=str(home), PYTHONIOENCODING="utf-8"
+        )
 
         def fresh():
             for suffix in ("", "-wal", "-shm"):
@@ -137,8 +145,13 @@ def process_rows(built: Built, pycache: Path, quick: bool = False) -> list[Row]:
             for cmd in (served_status, served_move, undo, served_status, served_move, undo):  # warm the server
                 _run(cmd, served_env)
             for _ in range(repeats):
-                for name, cmd in (("floor", FLOOR), ("status", status_cmd), ("served status", served_status),
-                                  ("move", move_cmd), ("served move", served_move)):
+                for name, cmd in (
+                    ("floor", FLOOR),
+                    ("status", status_cmd),
+                    ("served status", served_status),
+                    ("move", move_cmd),
+                    ("served move", served_move),
+                ):
                     served = name.startswith("served")
                     before = _process_cpu(server.pid) if served else None
                     wall, used = _run(cmd, served_env if served else env)
@@ -169,28 +182,42 @@ def process_rows(built: Built, pycache: Path, quick: bool = False) -> list[Row]:
         if served:
             if server_cpu[name]:
                 per_command = sum(server_cpu[name]) / len(server_cpu[name])
-            note = (f"via {'rk' if rk else 'python -m cli.client'} with `rk serve` running;"
-                    f" client CPU {c * 1000:.0f} ms vs {c_floor * 1000:.0f} ms ({c / c_floor:.1f}x)"
-                    + (f", server CPU {per_command * 1000:.1f} ms a command" if per_command is not None else ""))
+            note = (
+                f"via {'rk' if rk else 'python -m cli.client'} with `rk serve` running;"
+                f" client CPU {c * 1000:.0f} ms vs {c_floor * 1000:.0f} ms ({c / c_floor:.1f}x)"
+                + (f", server CPU {per_command * 1000:.1f} ms a command" if per_command is not None else "")
+            )
         else:
-            note = (f"via {how}, no server (RULEKEEPER_NO_SERVER=1): every command pays its imports;"
-                    f" CPU {c * 1000:.0f} ms vs {c_floor * 1000:.0f} ms ({c / c_floor:.1f}x)"
-                    + (f"; imports {total / 1000:.0f} ms, largest: {top}" if name == "status" else ""))
-        rows.append(Row(
-            figure=f"process: {text}",
-            size=f"{built.events:,} ev",
-            value=ms(t),
-            floor=ms(t_floor),
-            ratio=t / t_floor,
-            goal=GOAL,
-            note=note,
-            data={"events": built.events, "seconds": t, "floor_seconds": t_floor, "repeats": repeats,
-                  "cpu_seconds": c, "floor_cpu_seconds": c_floor, "served": served,
-                  "server_cpu_seconds": per_command,
-                  "how": how, "command": " ".join(command),
-                  "imports_us": dict(imports[:20]) if name == "status" else {},
-                  "imports_total_us": total if name == "status" else None},
-        ))
+            note = (
+                f"via {how}, no server (RULEKEEPER_NO_SERVER=1): every command pays its imports;"
+                f" CPU {c * 1000:.0f} ms vs {c_floor * 1000:.0f} ms ({c / c_floor:.1f}x)"
+                + (f"; imports {total / 1000:.0f} ms, largest: {top}" if name == "status" else "")
+            )
+        rows.append(
+            Row(
+                figure=f"process: {text}",
+                size=f"{built.events:,} ev",
+                value=ms(t),
+                floor=ms(t_floor),
+                ratio=t / t_floor,
+                goal=GOAL,
+                note=note,
+                data={
+                    "events": built.events,
+                    "seconds": t,
+                    "floor_seconds": t_floor,
+                    "repeats": repeats,
+                    "cpu_seconds": c,
+                    "floor_cpu_seconds": c_floor,
+                    "served": served,
+                    "server_cpu_seconds": per_command,
+                    "how": how,
+                    "command": " ".join(command),
+                    "imports_us": dict(imports[:20]) if name == "status" else {},
+                    "imports_total_us": total if name == "status" else None,
+                },
+            )
+        )
     return rows
 
 
@@ -202,12 +229,23 @@ def resident_server(env: dict[str, str], socket_file: Path, store: str, cwd: Pat
 
     log = cwd / "serve.log"
     with open(log, "w") as errors:  # a file, not a pipe: nobody reads it while timing
-        proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=cwd,
-                                stdout=subprocess.PIPE, stderr=errors, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "serve"],
+            env=env,
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+        )
     try:
         line = proc.stdout.readline()  # said once it listens; "" if it died
-        reply = client.exchange({"argv": ["status"], "cwd": str(cwd), "store": store, "tty": False,
-                                 "width": 100}, str(socket_file)) if "listening" in line else None
+        reply = (
+            client.exchange(
+                {"argv": ["status"], "cwd": str(cwd), "store": store, "tty": False, "width": 100}, str(socket_file)
+            )
+            if "listening" in line
+            else None
+        )
         if not reply or reply.get("exit") != 0:
             raise RuntimeError(f"rk serve did not serve: {line!r} {reply!r} {log.read_text()[-500:]}")
         yield proc
@@ -250,13 +288,14 @@ def import_costs(cmd: list[str], env: dict[str, str]) -> list[tuple[str, int]]:
     """Import time of ``cmd`` by top-level package (the self times of its
     modules summed: ``rich`` holds every ``rich.*``), in microseconds,
     largest first."""
-    done = subprocess.run([cmd[0], "-X", "importtime", *cmd[1:]], env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        [cmd[0], "-X", "importtime", *cmd[1:]], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     costs: dict[str, int] = {}
     for line in done.stderr.splitlines():
         if not line.startswith("import time:") or line.count("|") != 2:
             continue
-        own, _, name = line[len("import time:"):].split("|")
+        own, _, name = line[len("import time:") :].split("|")
         if not own.strip().isdigit():
             continue  # the header line
         root = name.strip().split(".")[0]

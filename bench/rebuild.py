@@ -81,14 +81,24 @@ def postgres_rows(built: Built, url: str, quick: bool = False) -> list[Row]:
         with BetrayalApp(url, env=env) as app:
             _copy_stream(built, app, con)
             decoders = Decoders()
-            sql = (f"SELECT topic, state FROM {PG_SCHEMA}.rulekeeper_events"
-                   " WHERE originator_id=%s ORDER BY originator_version")
+            sql = (
+                f"SELECT topic, state FROM {PG_SCHEMA}.rulekeeper_events"
+                " WHERE originator_id=%s ORDER BY originator_version"
+            )
 
             def floor():
                 return fold(con.execute(sql, (built.stream_id,), binary=True).fetchall(), decoders)
 
-            return [_compare("rebuild, PostgreSQL", built, app, floor, quick,
-                             GOAL_POSTGRES_10K if built.target == 10_000 else None)]
+            return [
+                _compare(
+                    "rebuild, PostgreSQL",
+                    built,
+                    app,
+                    floor,
+                    quick,
+                    GOAL_POSTGRES_10K if built.target == 10_000 else None,
+                )
+            ]
 
 
 def load_from_store(app: BetrayalApp, built: Built) -> Game:
@@ -97,8 +107,9 @@ def load_from_store(app: BetrayalApp, built: Built) -> Game:
     return app.load(built.stream_id, lambda game, items: fold_game(BETRAYAL, game, items))
 
 
-def _compare(figure: str, built: Built, app: BetrayalApp, floor: Callable[[], Any], quick: bool,
-             goal: float | None) -> Row:
+def _compare(
+    figure: str, built: Built, app: BetrayalApp, floor: Callable[[], Any], quick: bool, goal: float | None
+) -> Row:
     loaded = load_from_store(app, built)
     if loaded.state != floor():
         raise AssertionError(f"{figure}: the floor's fold differs from the application's state")
@@ -112,8 +123,14 @@ def _compare(figure: str, built: Built, app: BetrayalApp, floor: Callable[[], An
         floor=f"{rate(n / t_floor, 'ev/s')} ({ms(t_floor)})",
         ratio=t_app / t_floor,
         goal=goal,
-        data={"events": n, "seconds": t_app, "floor_seconds": t_floor, "events_per_second": n / t_app,
-              "floor_events_per_second": n / t_floor, "repeats": len(got["app"])},
+        data={
+            "events": n,
+            "seconds": t_app,
+            "floor_seconds": t_floor,
+            "events_per_second": n / t_app,
+            "floor_events_per_second": n / t_floor,
+            "repeats": len(got["app"]),
+        },
     )
 
 
@@ -133,7 +150,9 @@ def _copy_stream(built: Built, app: BetrayalApp, con) -> None:
     ).fetchall()
     src.close()
     for i in range(0, len(rows), 1000):
-        app.recorder.insert_events([
-            StoredEvent(originator_id=built.stream_id, originator_version=v, topic=t, state=s)
-            for v, t, s in rows[i:i + 1000]
-        ])
+        app.recorder.insert_events(
+            [
+                StoredEvent(originator_id=built.stream_id, originator_version=v, topic=t, state=s)
+                for v, t, s in rows[i : i + 1000]
+            ]
+        )

@@ -1,7 +1,7 @@
 """Run rulekeeper's benchmarks, print one table, write the figures as JSON.
 
-    .venv/bin/python -m bench.run            # the full run (see bench/README.md)
-    .venv/bin/python -m bench.run --quick    # tiny sizes: a smoke test
+.venv/bin/python -m bench.run            # the full run (see bench/README.md)
+.venv/bin/python -m bench.run --quick    # tiny sizes: a smoke test
 """
 
 from __future__ import annotations
@@ -21,8 +21,20 @@ if __package__ in (None, ""):  # run as a file: python bench/run.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import (  # noqa: E402
-    battles, conquest, delve, inprocess, labyrinth, log, memory, play, process, rebuild, server_memory, size,
-    snapshots, streams,
+    battles,
+    conquest,
+    delve,
+    inprocess,
+    labyrinth,
+    log,
+    memory,
+    play,
+    process,
+    rebuild,
+    server_memory,
+    size,
+    snapshots,
+    streams,
 )
 from bench.measure import Row  # noqa: E402
 
@@ -47,8 +59,10 @@ def main(argv: list[str] | None = None) -> int:
             _say(f"stream of {n:,} events (seed {args.seed})...")
             built[n] = streams.stream(n, args.seed, cache)
             b = built[n]
-            _say(f"  {b.events:,} events: {b.commands} commands, {b.undos} undos, {b.redos} redos,"
-                 f" {b.ends} endings undone; built in {b.build_seconds:.0f} s, cached in {cache}")
+            _say(
+                f"  {b.events:,} events: {b.commands} commands, {b.undos} undos, {b.redos} redos,"
+                f" {b.ends} endings undone; built in {b.build_seconds:.0f} s, cached in {cache}"
+            )
         return built[n]
 
     rows: list[Row] = []
@@ -62,24 +76,30 @@ def main(argv: list[str] | None = None) -> int:
                 continue  # Conquest's row is for the goal's size; 100,000 would only repeat it, slower
             _say(f"rebuild, SQLite, Conquest, {n:,} events")
             c = conquest.stream(n, args.seed, cache)
-            _say(f"  {c.events:,} events: {c.commands} commands, {c.undos} undos, {c.redos} redos,"
-                 f" {c.ends} endings undone; built in {c.build_seconds:.0f} s")
+            _say(
+                f"  {c.events:,} events: {c.commands} commands, {c.undos} undos, {c.redos} redos,"
+                f" {c.ends} endings undone; built in {c.build_seconds:.0f} s"
+            )
             rows += conquest.rebuild_rows(c, args.quick)
         for n in sizes:
             if n > 10_000:
                 continue  # as Conquest's: the goal's size
             _say(f"rebuild, SQLite, labyrinth, {n:,} events")
             lab = labyrinth.stream(n, args.seed, cache)
-            _say(f"  {lab.events:,} events: {lab.commands} commands, {lab.undos} undos, {lab.redos} redos,"
-                 f" {lab.ends} endings undone; built in {lab.build_seconds:.0f} s")
+            _say(
+                f"  {lab.events:,} events: {lab.commands} commands, {lab.undos} undos, {lab.redos} redos,"
+                f" {lab.ends} endings undone; built in {lab.build_seconds:.0f} s"
+            )
             rows += labyrinth.rebuild_rows(lab, args.quick)
         for n in sizes:
             if n > 10_000:
                 continue  # as Conquest's: the goal's size
             _say(f"rebuild, SQLite, Betrayal delve, {n:,} events")
             d = delve.stream(n, args.seed, cache)
-            _say(f"  {d.events:,} events ({d.delve_events:,} in the Delve stream): {d.commands} commands,"
-                 f" {d.undos} undos, {d.redos} redos, {d.ends} endings undone; built in {d.build_seconds:.0f} s")
+            _say(
+                f"  {d.events:,} events ({d.delve_events:,} in the Delve stream): {d.commands} commands,"
+                f" {d.undos} undos, {d.redos} redos, {d.ends} endings undone; built in {d.build_seconds:.0f} s"
+            )
             rows += delve.rebuild_rows(d, args.quick)
         reason = postgres_problem(args.postgres)
         if reason:
@@ -124,8 +144,12 @@ def main(argv: list[str] | None = None) -> int:
         print("\nskipped: " + "; ".join(skipped))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report(args, rows, skipped, list(built.values()), time.perf_counter() - started),
-                              indent=2, default=str) + "\n")
+    out.write_text(
+        json.dumps(
+            report(args, rows, skipped, list(built.values()), time.perf_counter() - started), indent=2, default=str
+        )
+        + "\n"
+    )
     _say(f"figures written to {out}")
     return 0
 
@@ -134,17 +158,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="tiny sizes and few repeats (smoke test, CI)")
     p.add_argument("--sizes", help="rebuild stream lengths, comma-separated (default 1000,10000,100000)")
-    p.add_argument("--snapshot-sizes", help="snapshot-load stream lengths, the first is the base"
-                                            " (default 100,10000,100000)")
+    p.add_argument(
+        "--snapshot-sizes", help="snapshot-load stream lengths, the first is the base (default 100,10000,100000)"
+    )
     p.add_argument("--battle-events", type=int, help="length of the battle for items 3 and 4 (default 1000)")
-    p.add_argument("--log-events", type=int, help="length of the battle `rk log` and `rk audit` read"
-                                                  " (default 20000)")
+    p.add_argument("--log-events", type=int, help="length of the battle `rk log` and `rk audit` read (default 20000)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random play that builds the streams")
     p.add_argument("--out", default="bench/results.json", help="JSON file for the figures (default %(default)s)")
-    p.add_argument("--postgres", default=DEFAULT_POSTGRES,
-                   help="PostgreSQL URL for the rebuild, or 'none' (default %(default)s; skipped when unreachable)")
-    p.add_argument("--cache", help="directory of the built streams (default $RULEKEEPER_BENCH_CACHE"
-                                   " or <tmp>/rulekeeper-bench)")
+    p.add_argument(
+        "--postgres",
+        default=DEFAULT_POSTGRES,
+        help="PostgreSQL URL for the rebuild, or 'none' (default %(default)s; skipped when unreachable)",
+    )
+    p.add_argument(
+        "--cache", help="directory of the built streams (default $RULEKEEPER_BENCH_CACHE or <tmp>/rulekeeper-bench)"
+    )
     p.add_argument("--only", help=f"comma-separated subset of {','.join(ITEMS)}")
     return p.parse_args(argv)
 
@@ -165,12 +193,18 @@ def postgres_problem(url: str) -> str:
 
 
 def table(rows: list[Row]) -> str:
-    cells = [HEADERS] + [(
-        r.figure, r.size, r.value, r.floor,
-        "" if r.ratio is None else f"{r.ratio:.2f}x",
-        "" if r.goal is None else f"<= {r.goal:g}x",
-        {None: "", True: "yes", False: "NO"}[r.holds],
-    ) for r in rows]
+    cells = [HEADERS] + [
+        (
+            r.figure,
+            r.size,
+            r.value,
+            r.floor,
+            "" if r.ratio is None else f"{r.ratio:.2f}x",
+            "" if r.goal is None else f"<= {r.goal:g}x",
+            {None: "", True: "yes", False: "NO"}[r.holds],
+        )
+        for r in rows
+    ]
     widths = [max(len(c[i]) for c in cells) for i in range(len(HEADERS))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -191,16 +225,20 @@ def report(args, rows, skipped, built, seconds) -> dict:
         },
         "streams": [asdict(b) for b in built],
         "rows": [r.as_json() for r in rows],
-        "goals": [{"figure": r.figure, "size": r.size, "ratio": r.ratio, "goal": r.goal, "holds": r.holds}
-                  for r in rows if r.goal is not None],
+        "goals": [
+            {"figure": r.figure, "size": r.size, "ratio": r.ratio, "goal": r.goal, "holds": r.holds}
+            for r in rows
+            if r.goal is not None
+        ],
         "skipped": skipped,
     }
 
 
 def _git_commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              cwd=Path(__file__).resolve().parent).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).resolve().parent
+        ).stdout.strip()
     except OSError:
         return ""
 

@@ -68,9 +68,17 @@ def main(argv: list[str] | None = None) -> int:
                     tally = asyncio.run(load_play.play(bases, host, n, commands, seconds, args.seed))
                 _say(f"  {tally.writes} writes in {tally.seconds:.1f} s; checking {len(tally.games)} logs")
                 checked = load_check.check(store, tally.games)
-            phases.append({"processes": k, "tables": n, "alone": label == "alone", "tally": tally,
-                           "checked": checked, "errors": load_procs.server_errors(folder),
-                           "database": _dbname(store)})
+            phases.append(
+                {
+                    "processes": k,
+                    "tables": n,
+                    "alone": label == "alone",
+                    "tally": tally,
+                    "checked": checked,
+                    "errors": load_procs.server_errors(folder),
+                    "database": _dbname(store),
+                }
+            )
     first = next(p for p in phases if p["processes"] == base and not p["alone"])
     floors = {}
     _say(f"the floors: the writes of {base} process(es) replayed in-process, {tables} threads at once...")
@@ -92,8 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + summary(phases, floors))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report(args, rows, phases, floors, time.perf_counter() - started),
-                              indent=2, default=str) + "\n")
+    out.write_text(
+        json.dumps(report(args, rows, phases, floors, time.perf_counter() - started), indent=2, default=str) + "\n"
+    )
     _say(f"figures written to {out}")
     return 0
 
@@ -103,11 +112,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--quick", action="store_true", help="2 tables, 8 commands each (a smoke test)")
     p.add_argument("--tables", type=int, help="tables playing at once (default 8)")
     p.add_argument("--commands", type=int, help="commands (undos included) each table posts (default 60)")
-    p.add_argument("--processes", default="1,2", help="server process counts to run, one after the other"
-                                                      " (default %(default)s)")
+    p.add_argument(
+        "--processes", default="1,2", help="server process counts to run, one after the other (default %(default)s)"
+    )
     p.add_argument("--workers", type=int, help="store threads of each server (default: the server's, 4)")
-    p.add_argument("--postgres", default=DEFAULT_POSTGRES,
-                   help="PostgreSQL URL whose server gets the fresh databases (default %(default)s)")
+    p.add_argument(
+        "--postgres",
+        default=DEFAULT_POSTGRES,
+        help="PostgreSQL URL whose server gets the fresh databases (default %(default)s)",
+    )
     p.add_argument("--no-alone", action="store_true", help="skip the phase of one table alone on one process")
     p.add_argument("--seed", type=int, default=1, help="seed of the tables' choices and games")
     p.add_argument("--max-seconds", type=float, help="a phase's play stops after this (default 600, quick 60)")
@@ -124,42 +137,85 @@ def make_rows(phases: list[dict], floors: dict, base: int) -> list[Row]:
     one: load_check.Replay = floors["one"]
     c50, c99, o50 = median(conc.seconds), p99(conc.seconds), median(one.seconds)
     base_rate = next(p["tally"] for p in phases if p["processes"] == base and not p["alone"]).rate
-    conc_note = (f"floor: GameApp.execute of the same {len(conc.seconds)} commands in-process, {conc.threads}"
-                 f" threads at once (one GameApp each, GameApp.legal before each write), on PostgreSQL")
+    conc_note = (
+        f"floor: GameApp.execute of the same {len(conc.seconds)} commands in-process, {conc.threads}"
+        f" threads at once (one GameApp each, GameApp.legal before each write), on PostgreSQL"
+    )
     rows = []
     for phase in phases:
         if phase["alone"]:
             continue
         k, t = phase["processes"], phase["tally"]
         size = f"K={k}, {phase['tables']} tables"
-        note = (f"{t.writes} writes ({t.undos} undos asked) by {len(t.games)} games in {t.seconds:.1f} s,"
-                f" {t.requests} requests in all")
+        note = (
+            f"{t.writes} writes ({t.undos} undos asked) by {len(t.games)} games in {t.seconds:.1f} s,"
+            f" {t.requests} requests in all"
+        )
         if k == base:
-            rows.append(Row("server load: writes/s", size, rate(t.rate, "/s"), rate(conc.rate, "/s"),
-                            ratio=conc.rate / t.rate,
-                            note=note + f"; floor: the same writes in-process, {conc.threads} threads at once"
-                                        f" ({conc.writes} in {conc.wall:.1f} s, set-ups and legal included)",
-                            data={"processes": k, "writes_per_second": t.rate, "floor_per_second": conc.rate}))
+            rows.append(
+                Row(
+                    "server load: writes/s",
+                    size,
+                    rate(t.rate, "/s"),
+                    rate(conc.rate, "/s"),
+                    ratio=conc.rate / t.rate,
+                    note=note + f"; floor: the same writes in-process, {conc.threads} threads at once"
+                    f" ({conc.writes} in {conc.wall:.1f} s, set-ups and legal included)",
+                    data={"processes": k, "writes_per_second": t.rate, "floor_per_second": conc.rate},
+                )
+            )
         else:
-            rows.append(Row("server load: writes/s", size, rate(t.rate, "/s"), rate(base_rate, "/s"),
-                            ratio=base_rate / t.rate, goal=SCALE_GOAL,
-                            note=note + f"; floor: {base} process(es); goal: faster than 1 process",
-                            data={"processes": k, "writes_per_second": t.rate, "floor_per_second": base_rate}))
+            rows.append(
+                Row(
+                    "server load: writes/s",
+                    size,
+                    rate(t.rate, "/s"),
+                    rate(base_rate, "/s"),
+                    ratio=base_rate / t.rate,
+                    goal=SCALE_GOAL,
+                    note=note + f"; floor: {base} process(es); goal: faster than 1 process",
+                    data={"processes": k, "writes_per_second": t.rate, "floor_per_second": base_rate},
+                )
+            )
         said = f"{len(t.saved)} commands answered 200 over HTTP; "
         for stat, fn, floor_s, goal in (("p50", median, c50, LATENCY_GOAL), ("p99", p99, c99, None)):
             s = fn(t.saved)
-            rows.append(Row(f"server load: POST command {stat}", size, ms(s), ms(floor_s), ratio=s / floor_s,
-                            goal=goal, note=said + conc_note,
-                            data={"processes": k, "seconds": s, "floor_seconds": floor_s}))
+            rows.append(
+                Row(
+                    f"server load: POST command {stat}",
+                    size,
+                    ms(s),
+                    ms(floor_s),
+                    ratio=s / floor_s,
+                    goal=goal,
+                    note=said + conc_note,
+                    data={"processes": k, "seconds": s, "floor_seconds": floor_s},
+                )
+            )
         s = median(t.saved)
-        rows.append(Row("server load: POST command p50 vs one at a time", size, ms(s), ms(o50), ratio=s / o50,
-                        note=said + f"floor: GameApp.execute of the same {len(one.seconds)} commands in-process,"
-                                    " one at a time (one GameApp, no legal asked)",
-                        data={"processes": k, "seconds": s, "floor_seconds": o50}))
-    rows.append(Row("in-process: execute p50, tables at once", f"{conc.threads} threads", ms(c50), ms(o50),
-                    ratio=c50 / o50, note="what running the tables at once costs without any server;"
-                                          " floor: the same commands one at a time",
-                    data={"processes": None, "seconds": c50, "floor_seconds": o50}))
+        rows.append(
+            Row(
+                "server load: POST command p50 vs one at a time",
+                size,
+                ms(s),
+                ms(o50),
+                ratio=s / o50,
+                note=said + f"floor: GameApp.execute of the same {len(one.seconds)} commands in-process,"
+                " one at a time (one GameApp, no legal asked)",
+                data={"processes": k, "seconds": s, "floor_seconds": o50},
+            )
+        )
+    rows.append(
+        Row(
+            "in-process: execute p50, tables at once",
+            f"{conc.threads} threads",
+            ms(c50),
+            ms(o50),
+            ratio=c50 / o50,
+            note="what running the tables at once costs without any server; floor: the same commands one at a time",
+            data={"processes": None, "seconds": c50, "floor_seconds": o50},
+        )
+    )
     for phase in phases:
         if not phase["alone"]:
             continue
@@ -167,11 +223,19 @@ def make_rows(phases: list[dict], floors: dict, base: int) -> list[Row]:
         size = f"K={k}, 1 table alone"
         for stat, fn in (("p50", median), ("p99", p99)):
             s, floor_s = fn(t.saved), fn(lone.seconds)
-            rows.append(Row(f"server load: POST command {stat}", size, ms(s), ms(floor_s), ratio=s / floor_s,
-                            note=f"{len(t.saved)} commands answered 200 over HTTP, no other table; floor:"
-                                 f" GameApp.execute of the same {len(lone.seconds)} commands in-process"
-                                 " (GameApp.legal before each write)",
-                            data={"processes": k, "seconds": s, "floor_seconds": floor_s}))
+            rows.append(
+                Row(
+                    f"server load: POST command {stat}",
+                    size,
+                    ms(s),
+                    ms(floor_s),
+                    ratio=s / floor_s,
+                    note=f"{len(t.saved)} commands answered 200 over HTTP, no other table; floor:"
+                    f" GameApp.execute of the same {len(lone.seconds)} commands in-process"
+                    " (GameApp.legal before each write)",
+                    data={"processes": k, "seconds": s, "floor_seconds": floor_s},
+                )
+            )
     return rows
 
 

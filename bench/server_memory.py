@@ -27,7 +27,7 @@ GOAL_MB = 100
 SECRET = "a bench secret of the server, 32 bytes"
 
 # A server on a store and port, its whole-log rate unlimited where the code has one.
-SERVER = r'''
+SERVER = r"""
 import inspect, sys, uvicorn
 from server.app import create_app
 from server.passes import Keyring
@@ -35,7 +35,7 @@ store, port, secret = sys.argv[1:4]
 extra = {"heavy_rate": None} if "heavy_rate" in inspect.signature(create_app).parameters else {}
 uvicorn.run(create_app(f"sqlite:{store}", Keyring(secret.encode()), **extra), host="127.0.0.1", port=int(port),
             log_level="warning")
-'''
+"""
 
 
 def _free_port() -> int:
@@ -67,8 +67,11 @@ def measure_one(built: Built, path: str, root: Path) -> dict[str, float]:
 
     work = Path(tempfile.mkdtemp(prefix="rk-server-memory-"))
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-c", SERVER, copy_of(built, work).path, str(port), SECRET],
-                              cwd=root, env={"RULEKEEPER_HOME": str(work), "PATH": "/usr/bin:/bin"})
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER, copy_of(built, work).path, str(port), SECRET],
+        cwd=root,
+        env={"RULEKEEPER_HOME": str(work), "PATH": "/usr/bin:/bin"},
+    )
     try:
         base, token = f"http://127.0.0.1:{port}", Keyring(SECRET.encode()).host()
         for _ in range(600):
@@ -95,10 +98,18 @@ def server_memory_rows(built: Built, root: Path | None = None) -> list[Row]:
         f = measure_one(built, path, root)
         extra = f["peak_mb"] - f["warm_mb"]
         value = f"{f['peak_mb']:.0f} MB, {f['seconds']:.1f} s"
-        rows.append(Row(f"server memory: {name}", f"{built.events:,} ev", value, f"{f['warm_mb']:.0f} MB",
-                        ratio=f["peak_mb"] / f["warm_mb"],
-                        note=f"peak RSS of the server; {extra:.0f} MB over warm, goal under {GOAL_MB} MB: "
-                             f"{'yes' if extra < GOAL_MB else 'NO'}", data=f))
+        rows.append(
+            Row(
+                f"server memory: {name}",
+                f"{built.events:,} ev",
+                value,
+                f"{f['warm_mb']:.0f} MB",
+                ratio=f["peak_mb"] / f["warm_mb"],
+                note=f"peak RSS of the server; {extra:.0f} MB over warm, goal under {GOAL_MB} MB: "
+                f"{'yes' if extra < GOAL_MB else 'NO'}",
+                data=f,
+            )
+        )
     return rows
 
 

@@ -27,7 +27,9 @@ def snapshot_facts(built: Built) -> dict[str, int]:
     key = built.stream_id.hex
     got = con.execute(
         "SELECT originator_version, length(state) FROM stored_snapshots WHERE originator_id=?"
-        " ORDER BY originator_version DESC LIMIT 1", (key,)).fetchone()
+        " ORDER BY originator_version DESC LIMIT 1",
+        (key,),
+    ).fetchone()
     con.close()
     version, size = got if got else (0, 0)
     return {"snapshot_version": version, "snapshot_bytes": size, "tail_events": built.events - version}

@@ -82,8 +82,9 @@ def stream(events: int, seed: int, cache_dir: Path | None = None) -> Built:
     return cached(f"battle-{events}-s{seed}", events, Built, lambda path: build(path, events, seed), cache_dir)
 
 
-def cached(name: str, events: int, kind: type[Built], make: Callable[[Path], Built],
-           cache_dir: Path | None = None) -> Built:
+def cached(
+    name: str, events: int, kind: type[Built], make: Callable[[Path], Built], cache_dir: Path | None = None
+) -> Built:
     """The store ``name`` from the cache (keyed by the code digest too), or
     ``make(path)`` builds it first. ``kind`` is the ``Built`` class to return."""
     cache_dir = cache_dir or default_cache_dir()

@@ -43,8 +43,12 @@ def _rk() -> str:
 
 
 def _post(base: str, path: str, token: str, body: dict) -> dict:
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST", headers={
-        "authorization": f"Bearer {token}", "content-type": "application/json"})
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"authorization": f"Bearer {token}", "content-type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=60) as answer:
         return json.loads(answer.read())
 
@@ -57,8 +61,10 @@ def _quantile(values: list[float], q: float) -> float:
 def _row(figure: str, times: list[float], floors: list[float]) -> str:
     p50, p95 = statistics.median(times), _quantile(times, 0.95)
     f50, f95 = statistics.median(floors), _quantile(floors, 0.95)
-    return (f"{figure:<28} p50 {p50 * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms   floor p50 {f50 * 1000:6.1f} ms "
-            f"p95 {f95 * 1000:6.1f} ms   ratio p50 {p50 / f50:5.1f}x")
+    return (
+        f"{figure:<28} p50 {p50 * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms   floor p50 {f50 * 1000:6.1f} ms "
+        f"p95 {f95 * 1000:6.1f} ms   ratio p50 {p50 / f50:5.1f}x"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,8 +77,13 @@ def main(argv: list[str] | None = None) -> int:
         env = {"RULEKEEPER_HOME": home, "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin"}
         store = str(Path(home) / "t.sqlite")
         subprocess.run([_rk(), "--store", store, *SETUP], env=env, check=True, capture_output=True, timeout=60)
-        server = subprocess.Popen([_rk(), "--store", store, "server", "--port", "0"], env=env,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        server = subprocess.Popen(
+            [_rk(), "--store", store, "server", "--port", "0"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         try:
             lines: list[str] = []
             assert server.stdout is not None
@@ -108,13 +119,16 @@ def main(argv: list[str] | None = None) -> int:
                     gc.collect()
                     began = time.perf_counter()
                     if n % 2 == 0:
-                        _post(base, f"/api/games/{game}/commands", ria, {"command": {"type": "Move", "to": [0, 1]},
-                                                                         "version": version})
+                        _post(
+                            base,
+                            f"/api/games/{game}/commands",
+                            ria,
+                            {"command": {"type": "Move", "to": [0, 1]}, "version": version},
+                        )
                     else:
                         _post(base, f"/api/games/{game}/undo", ria, {"version": version})
                     posted = time.perf_counter()
-                    tarn.wait_for_function("(v) => Number(document.body.dataset.version) > v", arg=version,
-                                           polling=5)
+                    tarn.wait_for_function("(v) => Number(document.body.dataset.version) > v", arg=version, polling=5)
                     redraws.append(time.perf_counter() - began)
                     posts.append(posted - began)
                 browser.close()

@@ -22,18 +22,31 @@ MAX_VERSION = 2**63 - 1
 # Each generic command: its help (``{noun}`` stands for the surface's noun),
 # its own options, and whether it only reads.
 COMMANDS: dict[str, tuple[str, tuple[Param, ...], bool]] = {
-    "status": ("Show the {noun} (as `rk status`).",
-               (Param("at", Number(1, MAX_VERSION, of="event"), "Only up to this event (the numbers `rk log` "
-                      "shows), to see it as it stood then.", option="--at", metavar="VERSION", required=False),),
-               True),
+    "status": (
+        "Show the {noun} (as `rk status`).",
+        (
+            Param(
+                "at",
+                Number(1, MAX_VERSION, of="event"),
+                "Only up to this event (the numbers `rk log` shows), to see it as it stood then.",
+                option="--at",
+                metavar="VERSION",
+                required=False,
+            ),
+        ),
+        True,
+    ),
     "legal": ("What may be done now in the {noun}, one `rk` command per line (as `rk legal`).", (), True),
-    "log": ("Every event of the {noun} and of what its commands wrote, narrated (as `rk log`).",
-            (Param("no_pager", Flag(), "Write straight to the terminal.", option="--no-pager", required=False),),
-            True),
-    "undo": ("Undo the {noun}'s last command (appends an undo; nothing is erased; as `rk undo`).",
-             (Param("force", Flag(), "Also undo a command that revealed randomness.", option="--force",
-                    required=False),),
-             False),
+    "log": (
+        "Every event of the {noun} and of what its commands wrote, narrated (as `rk log`).",
+        (Param("no_pager", Flag(), "Write straight to the terminal.", option="--no-pager", required=False),),
+        True,
+    ),
+    "undo": (
+        "Undo the {noun}'s last command (appends an undo; nothing is erased; as `rk undo`).",
+        (Param("force", Flag(), "Also undo a command that revealed randomness.", option="--force", required=False),),
+        False,
+    ),
     "redo": ("Redo the {noun}'s command undone last, if nothing was done since (as `rk redo`).", (), False),
 }
 
@@ -42,10 +55,16 @@ def verb(surface: Surface, what: str) -> Verb:
     """The alias ``what`` of ``surface``'s group as a verb (its help and the
     words it reads)."""
     summary, params, _ = COMMANDS[what]
-    name = Param("name", Text(surface.noun), f"The {surface.noun}, by name or id (default: the one its commands act "
-                 f"on).", metavar="NAME", required=False)
-    return Verb(name=f"{surface.noun} {what}", command=dict, summary=summary.format(noun=surface.noun),
-                params=(name, *params))
+    name = Param(
+        "name",
+        Text(surface.noun),
+        f"The {surface.noun}, by name or id (default: the one its commands act on).",
+        metavar="NAME",
+        required=False,
+    )
+    return Verb(
+        name=f"{surface.noun} {what}", command=dict, summary=summary.format(noun=surface.noun), params=(name, *params)
+    )
 
 
 def run(s: Session, surface: Surface, what: str, words: list[str]) -> None:

@@ -9,7 +9,6 @@ to this module, never back. Run the app through ``cli.main.main``, which
 has them all registered.
 """
 
-
 from dataclasses import replace
 from collections.abc import Callable
 from typing import Annotated, Any, Optional
@@ -34,41 +33,73 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-new_app = typer.Typer(cls=SetupGroup, help="Start something new: a game of any ruleset (the list below).",
-                      no_args_is_help=True)
+new_app = typer.Typer(
+    cls=SetupGroup, help="Start something new: a game of any ruleset (the list below).", no_args_is_help=True
+)
 app.add_typer(new_app, name="new", rich_help_panel="Setting up")
 
 GLOBAL = "Global options"
 SETUP, LOOK, ACT = "Setting up", "Looking", "Playing"
 LOGS, VIEWS, SESSIONS = "Logs", "Read models", "Sessions"
-Store = Annotated[Optional[str], typer.Option(
-    "--store", metavar="STORE", rich_help_panel=GLOBAL, show_default=False,
-    help="Where the events live: a .sqlite or .db file, sqlite:PATH, postgresql://user@host/db, "
-         "or memory. Default: $RULEKEEPER_STORE, else ~/.local/share/rulekeeper/rulekeeper.sqlite.",
-)]
-BattleId = Annotated[Optional[str], typer.Option(
-    "--battle", "-b", metavar="NAME", rich_help_panel=GLOBAL, show_default=False,
-    help="The battle to act on, by name or id (default: the current one, see `rk use`; `rk battles` lists them).",
-)]
+Store = Annotated[
+    Optional[str],
+    typer.Option(
+        "--store",
+        metavar="STORE",
+        rich_help_panel=GLOBAL,
+        show_default=False,
+        help="Where the events live: a .sqlite or .db file, sqlite:PATH, postgresql://user@host/db, "
+        "or memory. Default: $RULEKEEPER_STORE, else ~/.local/share/rulekeeper/rulekeeper.sqlite.",
+    ),
+]
+BattleId = Annotated[
+    Optional[str],
+    typer.Option(
+        "--battle",
+        "-b",
+        metavar="NAME",
+        rich_help_panel=GLOBAL,
+        show_default=False,
+        help="The battle to act on, by name or id (default: the current one, see `rk use`; `rk battles` lists them).",
+    ),
+]
 # What `rk new ...` calls the battle it starts (--battle, as before, too).
-NewName = Annotated[Optional[str], typer.Option(
-    "--name", "--battle", "-b", metavar="NAME", show_default=False,
-    help="A name for the new battle: 1 to 64 letters, digits, '-', '_' or '.' (default: from the setup and a number,"
-         " e.g. waystone-1). It becomes the current battle.",
-)]
+NewName = Annotated[
+    Optional[str],
+    typer.Option(
+        "--name",
+        "--battle",
+        "-b",
+        metavar="NAME",
+        show_default=False,
+        help="A name for the new battle: 1 to 64 letters, digits, '-', '_' or '.'"
+        " (default: from the setup and a number, e.g. waystone-1). It becomes the current battle.",
+    ),
+]
 # Bounds of numbers typed as options, checked by the parser so that no huge
 # number reaches the rules: seeds are stored as signed 64-bit integers
 # (domain.kernel.rng.MAX_SEED), versions too.
 MAX_SEED = 2**63 - 1
 MAX_VERSION = 2**63 - 1
-Json = Annotated[bool, typer.Option(
-    "--json", rich_help_panel=GLOBAL,
-    help="Machine-readable output: JSON on stdout, errors as JSON on stderr.",
-)]
+Json = Annotated[
+    bool,
+    typer.Option(
+        "--json",
+        rich_help_panel=GLOBAL,
+        help="Machine-readable output: JSON on stdout, errors as JSON on stderr.",
+    ),
+]
 
 
-def _run(ctx: typer.Context, handler: Callable[..., None], store: str | None, battle: str | None, json: bool,
-         *args: Any, **kwargs: Any) -> None:
+def _run(
+    ctx: typer.Context,
+    handler: Callable[..., None],
+    store: str | None,
+    battle: str | None,
+    json: bool,
+    *args: Any,
+    **kwargs: Any,
+) -> None:
     """Call ``handler`` (a ``cli`` module's function, imported by the
     command only when it runs) with a session; refusals become one line on
     stderr and an exit status."""
@@ -90,10 +121,19 @@ def _show_version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    ctx: typer.Context, store: Store = None, battle: BattleId = None, json: Json = False,
-    version: Annotated[bool, typer.Option(
-        "--version", is_eager=True, callback=_show_version,
-        help="Show the version of rulekeeper and of each ruleset's rules, and exit.")] = False,
+    ctx: typer.Context,
+    store: Store = None,
+    battle: BattleId = None,
+    json: Json = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_show_version,
+            help="Show the version of rulekeeper and of each ruleset's rules, and exit.",
+        ),
+    ] = False,
 ) -> None:
     # A copy: options before one command must not stick to a shell session
     # (the copy shares the shell's open applications).

@@ -57,9 +57,10 @@ def rename(s: Session, old: str, new: str) -> None:
     if s.json:
         s.out.emit(_json(entry) | {"was": before.name})
         return
-    s.out.print(f"Renamed {before.name} to {entry.name}"
-                + ("." if entry.name == entry.battle_id else
-                   f"; its log keeps the id {entry.battle_id}, which finds it too."))
+    s.out.print(
+        f"Renamed {before.name} to {entry.name}"
+        + ("." if entry.name == entry.battle_id else f"; its log keeps the id {entry.battle_id}, which finds it too.")
+    )
 
 
 def delete(s: Session, name: str) -> None:
@@ -74,8 +75,10 @@ def delete(s: Session, name: str) -> None:
     if s.json:
         s.out.emit(_json(entry) | {"current": now})
         return
-    s.out.print(f"Deleted {entry.name}: `rk battles` no longer lists it. Its log is kept: `rk restore {entry.name}`"
-                f" brings it back, `rk export --battle {entry.name}` still writes it.")
+    s.out.print(
+        f"Deleted {entry.name}: `rk battles` no longer lists it. Its log is kept: `rk restore {entry.name}`"
+        f" brings it back, `rk export --battle {entry.name}` still writes it."
+    )
     if now is not None:
         s.out.print(f"The current battle is {_called(s.app.find_battle(now))}.")
 

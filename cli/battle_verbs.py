@@ -10,18 +10,29 @@ import typer
 
 from .app import SETUP, Json, Store, _run, app
 
-Name = Annotated[str, typer.Argument(
-    metavar="NAME", show_default=False,
-    help="A battle's name or id, as `rk battles` lists it (any case, if only one battle matches).")]
+Name = Annotated[
+    str,
+    typer.Argument(
+        metavar="NAME",
+        show_default=False,
+        help="A battle's name or id, as `rk battles` lists it (any case, if only one battle matches).",
+    ),
+]
 
 
 @app.command(rich_help_panel=SETUP)
 def use(
     ctx: typer.Context,
-    name: Annotated[Optional[str], typer.Argument(
-        metavar="NAME", show_default=False,
-        help="The battle to act on from now on, by name or id (default: say which is current).")] = None,
-    store: Store = None, json: Json = False,
+    name: Annotated[
+        Optional[str],
+        typer.Argument(
+            metavar="NAME",
+            show_default=False,
+            help="The battle to act on from now on, by name or id (default: say which is current).",
+        ),
+    ] = None,
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """Choose the current battle: the one commands act on without --battle.
 
@@ -36,11 +47,18 @@ def use(
 
 @app.command(rich_help_panel=SETUP)
 def rename(
-    ctx: typer.Context, old: Name,
-    new: Annotated[str, typer.Argument(
-        metavar="NEW", show_default=False,
-        help="The new name: 1 to 64 letters, digits, '-', '_' or '.', starting with a letter or digit.")],
-    store: Store = None, json: Json = False,
+    ctx: typer.Context,
+    old: Name,
+    new: Annotated[
+        str,
+        typer.Argument(
+            metavar="NEW",
+            show_default=False,
+            help="The new name: 1 to 64 letters, digits, '-', '_' or '.', starting with a letter or digit.",
+        ),
+    ],
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """Rename a battle in this store (appends to the index; the battle's log is untouched).
 

@@ -68,7 +68,7 @@ def _masked_argv(argv: list[str]) -> list[str]:
         if after_store:
             arg = masked(arg)
         elif arg.startswith("--store="):
-            arg = "--store=" + masked(arg[len("--store="):])
+            arg = "--store=" + masked(arg[len("--store=") :])
         after_store = arg == "--store"
         out.append(arg)
     return out
@@ -86,11 +86,16 @@ def request_for(argv: list[str]) -> dict | None:
     except OSError:  # the directory was removed under us
         return None
     columns = os.environ.get("COLUMNS")
-    return {"argv": _masked_argv(argv), "cwd": cwd, "store": masked(effective_store(argv)),
-            "tty": sys.stdout.isatty() and not os.environ.get("NO_COLOR"), "width": _width(),
-            # Piped output without $COLUMNS gets 100 columns from cli.output but rich's
-            # width (above) in typer's help and errors: the server needs both.
-            "columns": columns if columns and columns.isdigit() else None}
+    return {
+        "argv": _masked_argv(argv),
+        "cwd": cwd,
+        "store": masked(effective_store(argv)),
+        "tty": sys.stdout.isatty() and not os.environ.get("NO_COLOR"),
+        "width": _width(),
+        # Piped output without $COLUMNS gets 100 columns from cli.output but rich's
+        # width (above) in typer's help and errors: the server needs both.
+        "columns": columns if columns and columns.isdigit() else None,
+    }
 
 
 def _width() -> int:

@@ -85,26 +85,59 @@ def _shown(p: Param, panel: str | None) -> Any:
     reads the words)."""
     metavar = p.value_name
     if p.positional:
-        return TyperArgument(param_decls=[p.name], metavar=metavar, help=p.help, required=False,
-                             rich_help_panel=panel, show_default=False, type=_Words())
+        return TyperArgument(
+            param_decls=[p.name],
+            metavar=metavar,
+            help=p.help,
+            required=False,
+            rich_help_panel=panel,
+            show_default=False,
+            type=_Words(),
+        )
     decls = [p.option, *([p.short] if p.short else [])]
     if p.flag and getattr(p.kind, "both", False):
         decls = [f"{p.option}/--no-{p.option[2:]}"]
-    return TyperOption(param_decls=decls, metavar=None if p.flag else metavar, help=p.help, is_flag=p.flag or None,
-                       rich_help_panel=panel, show_default=False, multiple=p.repeat)
+    return TyperOption(
+        param_decls=decls,
+        metavar=None if p.flag else metavar,
+        help=p.help,
+        is_flag=p.flag or None,
+        rich_help_panel=panel,
+        show_default=False,
+        multiple=p.repeat,
+    )
 
 
 def _global_params(selector: tuple[str, str] | None, noun: str = "battle", finds: bool = False) -> list[Any]:
-    out = [TyperOption(param_decls=["--store"], metavar="STORE", rich_help_panel=GLOBAL, show_default=False,
-                       help="Where the events live (default: $RULEKEEPER_STORE, else the home's SQLite file)."),
-           TyperOption(param_decls=["--json"], is_flag=True, rich_help_panel=GLOBAL, show_default=False,
-                       help="Machine-readable output: JSON on stdout, errors as JSON on stderr.")]
+    out = [
+        TyperOption(
+            param_decls=["--store"],
+            metavar="STORE",
+            rich_help_panel=GLOBAL,
+            show_default=False,
+            help="Where the events live (default: $RULEKEEPER_STORE, else the home's SQLite file).",
+        ),
+        TyperOption(
+            param_decls=["--json"],
+            is_flag=True,
+            rich_help_panel=GLOBAL,
+            show_default=False,
+            help="Machine-readable output: JSON on stdout, errors as JSON on stderr.",
+        ),
+    ]
     if selector is not None:
         # a game that is not a battle is found by the command (``Surface.find_game``), never the current battle
         default = "the one the command finds" if finds else "the current one; `rk battles` lists them"
-        out.insert(1, TyperOption(param_decls=list(selector), metavar="NAME", rich_help_panel=GLOBAL,
-                                  show_default=False, help=f"The {noun} to act on, by name or id (default: "
-                                                           f"{default})."))
+        out.insert(
+            1,
+            TyperOption(
+                param_decls=list(selector),
+                metavar="NAME",
+                rich_help_panel=GLOBAL,
+                show_default=False,
+                help=f"The {noun} to act on, by name or id (default: {default}).",
+            ),
+        )
     return out
 
 
@@ -116,12 +149,18 @@ class _Declared(TyperCommand):
     reads: bool | None = None
 
     def __init__(self, name: str, help: str, short_help: str, panel: str | None, params: list[Any]) -> None:
-        super().__init__(name, params=params, help=help, short_help=short_help, rich_help_panel=panel,
-                         context_settings={"help_option_names": list(HELP), "ignore_unknown_options": True})
+        super().__init__(
+            name,
+            params=params,
+            help=help,
+            short_help=short_help,
+            rich_help_panel=panel,
+            context_settings={"help_option_names": list(HELP), "ignore_unknown_options": True},
+        )
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         words = list(args)
-        before = words[:words.index("--")] if "--" in words else words
+        before = words[: words.index("--")] if "--" in words else words
         if any(w in HELP for w in before):
             from typer._click import echo
 
@@ -183,9 +222,16 @@ class VerbCommand(_Declared):
         for surface, verb in entries:
             panel = f"In a {surface.title} {surface.noun}" if several else None
             params += [_shown(p, panel) for p in verb.params]
-            params += [TyperOption(param_decls=[option], is_flag=True, rich_help_panel=panel, show_default=False,
-                                   help=" ".join((cls.__doc__ or "").split("\n\n")[0].replace("``", "").split()))
-                       for option, cls in verb.variants]
+            params += [
+                TyperOption(
+                    param_decls=[option],
+                    is_flag=True,
+                    rich_help_panel=panel,
+                    show_default=False,
+                    help=" ".join((cls.__doc__ or "").split("\n\n")[0].replace("``", "").split()),
+                )
+                for option, cls in verb.variants
+            ]
         help_text, first = _summary(entries)
         own = entries[0][0]
         globals_ = _global_params(own.selector, own.noun, own.find_game is not None)
@@ -212,9 +258,15 @@ class VerbGroup(TyperGroup):
     setup named so (``rk campaign new``) and the generic commands of a game
     (``rk campaign undo``, ``cli.aliases``) join the group."""
 
-    def __init__(self, word: str, entries: list[tuple[Surface, Verb]],
-                 queries: Sequence[tuple[Surface, Any]] = (), about: str = "",
-                 single: Any = None, games: Sequence[Surface] = ()) -> None:
+    def __init__(
+        self,
+        word: str,
+        entries: list[tuple[Surface, Verb]],
+        queries: Sequence[tuple[Surface, Any]] = (),
+        about: str = "",
+        single: Any = None,
+        games: Sequence[Surface] = (),
+    ) -> None:
         commands: dict[str, Any] = {}
         by_second: dict[str, list[tuple[Surface, Verb]]] = {}
         for surface, verb in entries:
@@ -241,9 +293,14 @@ class VerbGroup(TyperGroup):
         first = [*entries, *queries][0] if entries or queries else (games[0], None)
         surface = first[0]
         panel = getattr(single, "rich_help_panel", None) or getattr(first[1], "panel", "") or surface.panel
-        super().__init__(name=word, commands=commands, no_args_is_help=True, rich_help_panel=panel,
-                         help=about or surface.groups.get(word, "") or getattr(single, "short_help", ""),
-                         context_settings={"help_option_names": list(HELP)})
+        super().__init__(
+            name=word,
+            commands=commands,
+            no_args_is_help=True,
+            rich_help_panel=panel,
+            help=about or surface.groups.get(word, "") or getattr(single, "short_help", ""),
+            context_settings={"help_option_names": list(HELP)},
+        )
 
 
 def _aliases() -> tuple[str, ...]:
@@ -264,8 +321,13 @@ class GameAlias(_Declared):
         self.reads = COMMANDS[what][2]
         alias = verb(surface, what)
         params = [_shown(p, None) for p in alias.params]
-        super().__init__(what, f"{alias.summary}\n\nrk {usage(alias)}", alias.summary, None,
-                         params + _global_params(surface.selector, surface.noun, True))
+        super().__init__(
+            what,
+            f"{alias.summary}\n\nrk {usage(alias)}",
+            alias.summary,
+            None,
+            params + _global_params(surface.selector, surface.noun, True),
+        )
 
     def run(self, session: Any, words: list[str]) -> None:
         from .aliases import run
@@ -284,8 +346,13 @@ class QueryCommand(_Declared):
         details = f"\n\n{query.details}" if query.details else ""
         params = [_shown(p, None) for p in query.params]
         selector = surface.selector if query.game else None
-        super().__init__(query.name, f"{query.summary}{details}", query.summary, query.panel or "Setting up",
-                         params + _global_params(selector, surface.noun, surface.find_game is not None))
+        super().__init__(
+            query.name,
+            f"{query.summary}{details}",
+            query.summary,
+            query.panel or "Setting up",
+            params + _global_params(selector, surface.noun, surface.find_game is not None),
+        )
 
     def run(self, session: Any, words: list[str]) -> None:
         from .verbs import ask
@@ -294,9 +361,12 @@ class QueryCommand(_Declared):
 
 
 def _position_param() -> Any:
-    return TyperOption(param_decls=["--position"], metavar="FILE", show_default=False,
-                       help="Start the game from a position file (`rk position` writes one) instead:"
-                            " the other options are not taken.")
+    return TyperOption(
+        param_decls=["--position"],
+        metavar="FILE",
+        show_default=False,
+        help="Start the game from a position file (`rk position` writes one) instead: the other options are not taken.",
+    )
 
 
 class SetupCommand(_Declared):
@@ -310,8 +380,13 @@ class SetupCommand(_Declared):
         self.setup = setup
         details = f"\n\n{setup.details}" if setup.details else ""
         params = [_shown(p, None) for p in setup.verb.params]
-        super().__init__(setup.name, f"{setup.summary}{details}", setup.summary, None,
-                         params + [_position_param()] + _global_params(None))
+        super().__init__(
+            setup.name,
+            f"{setup.summary}{details}",
+            setup.summary,
+            None,
+            params + [_position_param()] + _global_params(None),
+        )
 
     def run(self, session: Any, words: list[str]) -> None:
         from .verbs import set_up
@@ -327,11 +402,19 @@ class PositionCommand(_Declared):
 
     def __init__(self, ruleset: str, title: str) -> None:
         self.ruleset = ruleset
-        name = TyperOption(param_decls=["--name"], metavar="NAME", show_default=False,
-                           help="The game's name: the position's own (game.battle_id).")
-        super().__init__(ruleset, f"Start a {title} game from a position file (`rk position` writes one).",
-                         f"A {title} game from a position file.", None,
-                         [_position_param(), name] + _global_params(None))
+        name = TyperOption(
+            param_decls=["--name"],
+            metavar="NAME",
+            show_default=False,
+            help="The game's name: the position's own (game.battle_id).",
+        )
+        super().__init__(
+            ruleset,
+            f"Start a {title} game from a position file (`rk position` writes one).",
+            f"A {title} game from a position file.",
+            None,
+            [_position_param(), name] + _global_params(None),
+        )
 
     def run(self, session: Any, words: list[str]) -> None:
         from .verbs import from_position
@@ -381,8 +464,9 @@ class RulesetsGroup(TyperGroup):
         queries = queries_named(cmd_name)
         singles = [e for e in entries if len(e[1].words) == 1]
         single_queries = [q for q in queries if len(q[1].name.split()) == 1]
-        single = VerbCommand(cmd_name, singles) if singles else \
-            QueryCommand(*single_queries[0]) if single_queries else None
+        single = (
+            VerbCommand(cmd_name, singles) if singles else QueryCommand(*single_queries[0]) if single_queries else None
+        )
         pairs = [e for e in entries if len(e[1].words) == 2]
         paired = [q for q in queries if len(q[1].name.split()) == 2]
         games = games_named(cmd_name)
@@ -394,8 +478,11 @@ class RulesetsGroup(TyperGroup):
         """A group's word alone, or followed by none of its words, is the
         command it is on its own (``rk reward w1``, ``rk adventurer Ria``)."""
         name, command, rest = super().resolve_command(ctx, args)
-        if isinstance(command, VerbGroup) and command.single is not None and \
-                (not rest or rest[0] not in command.commands):
+        if (
+            isinstance(command, VerbGroup)
+            and command.single is not None
+            and (not rest or rest[0] not in command.commands)
+        ):
             return name, command.single, rest
         return name, command, rest
 
@@ -437,9 +524,15 @@ class GameCommand(TyperCommand):
         for i, (selector, noun) in enumerate(self._others):
             names = [n for n in selector if n and n not in taken]
             if names:
-                params.append(TyperOption(param_decls=[f"{self.SELECTED}{i}", *names], metavar="NAME",
-                                          rich_help_panel=GLOBAL, show_default=False,
-                                          help=f"The {noun} to act on, by name or id (as --battle)."))
+                params.append(
+                    TyperOption(
+                        param_decls=[f"{self.SELECTED}{i}", *names],
+                        metavar="NAME",
+                        rich_help_panel=GLOBAL,
+                        show_default=False,
+                        help=f"The {noun} to act on, by name or id (as --battle).",
+                    )
+                )
         return params
 
     def invoke(self, ctx: Context) -> Any:

@@ -39,8 +39,9 @@ def _declared(ruleset: str | None) -> tuple[Any, Any]:
     found = [s for s in surfaces() if s.demo is not None and (ruleset is None or s.ruleset == ruleset)]
     if not found:
         there = ", ".join(s.ruleset for s in surfaces() if s.demo is not None) or "none"
-        raise NotFound(f"no demo for {ruleset!r}; the rulesets with one: {there}" if ruleset
-                       else "no ruleset has a demo")
+        raise NotFound(
+            f"no demo for {ruleset!r}; the rulesets with one: {there}" if ruleset else "no ruleset has a demo"
+        )
     return found[0], found[0].demo
 
 
@@ -74,15 +75,16 @@ def run(s: Session, seed: int, ruleset: str | None = None) -> None:
         command = demo.choose(state, ctx, bot)
         typed = rs.describe_command(command)
         result = app.execute(game_id, command)
-        who = demo.who(state) if demo.who is not None else \
-            seats.get(rs.actor(state, command) or "", "host" if rs.actor(state, command) == HOST else "table")
+        who = (
+            demo.who(state)
+            if demo.who is not None
+            else seats.get(rs.actor(state, command) or "", "host" if rs.actor(state, command) == HOST else "table")
+        )
         events = result.events[1:]
-        told = demo.told(state, events, pack) if demo.told is not None else \
-            "; ".join(_lines(rs, pack, state, events))
+        told = demo.told(state, events, pack) if demo.told is not None else "; ".join(_lines(rs, pack, state, events))
         _line(s, f"R{rs.summary(state).round:<2} {who:<{width}} rk {typed}", told)
         played.append({"command_id": result.command_id, "rk": f"rk {typed}"})
-        undoable = demo.shows_undo(command) if demo.shows_undo is not None else \
-            not any(rs.reveals(e) for e in events)
+        undoable = demo.shows_undo(command) if demo.shows_undo is not None else not any(rs.reveals(e) for e in events)
         if not shown_undo and undoable and not rs.summary(result.battle.state).over:
             shown_undo = True
             app.undo(game_id)
@@ -94,12 +96,26 @@ def run(s: Session, seed: int, ruleset: str | None = None) -> None:
     s.out.print("")
     show(s, game, full=False)
     if s.json:
-        s.out.emit({"battle": game_id, "ruleset": rs.name, "commands": played, "summary": rs.summary(game.state),
-                    "state": game.state})
+        s.out.emit(
+            {
+                "battle": game_id,
+                "ruleset": rs.name,
+                "commands": played,
+                "summary": rs.summary(game.state),
+                "state": game.state,
+            }
+        )
         return
     still = f"; commands still act on {app.find_battle(kept).name} (rk use {game_id} to change that)" if kept else ""
-    s.out.print(Phrases(Text(f"Battle {game_id} is kept in the store: rk log --battle {game_id},"
-                             f" rk verify --battle {game_id}{still}", style="dim")))
+    s.out.print(
+        Phrases(
+            Text(
+                f"Battle {game_id} is kept in the store: rk log --battle {game_id},"
+                f" rk verify --battle {game_id}{still}",
+                style="dim",
+            )
+        )
+    )
 
 
 def _free_number(app: Any, demo: Any) -> int:

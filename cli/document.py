@@ -50,18 +50,34 @@ def _table(block: Table) -> Any:
     if block.listing and all(isinstance(c, str) for row in block.rows for c in row):
         return _Listing(block)
 
-    table = RichTable(title=styled(block.title) if block.title else None, box=box.SIMPLE_HEAD, pad_edge=False,
-                      show_edge=block.edge, title_justify="left", show_header=block.heading,
-                      padding=0 if block.dense else (0, 1))
+    table = RichTable(
+        title=styled(block.title) if block.title else None,
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        show_edge=block.edge,
+        title_justify="left",
+        show_header=block.heading,
+        padding=0 if block.dense else (0, 1),
+    )
     for column in block.columns:
-        table.add_column(styled(column.name), justify=column.align,  # type: ignore[arg-type]
-                         no_wrap=not column.wrap, min_width=column.min_width or None,
-                         style=STYLES.get(column.tone, ""), ratio=1 if column.grow else None,
-                         overflow="fold" if column.terms or column.grow else "ellipsis")
+        table.add_column(
+            styled(column.name),
+            justify=column.align,  # type: ignore[arg-type]
+            no_wrap=not column.wrap,
+            min_width=column.min_width or None,
+            style=STYLES.get(column.tone, ""),
+            ratio=1 if column.grow else None,
+            overflow="fold" if column.terms or column.grow else "ellipsis",
+        )
     for i, row in enumerate(block.rows):
         tone = block.row_tones[i] if i < len(block.row_tones) else ""
-        table.add_row(*(Terms(cell) if column.terms and isinstance(cell, str) else styled(cell)
-                        for cell, column in zip(row, block.columns)), style=STYLES.get(tone, ""))
+        table.add_row(
+            *(
+                Terms(cell) if column.terms and isinstance(cell, str) else styled(cell)
+                for cell, column in zip(row, block.columns)
+            ),
+            style=STYLES.get(tone, ""),
+        )
     return table
 
 

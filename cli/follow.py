@@ -24,19 +24,28 @@ def follow(s: Session, once: bool = False) -> None:
     if once:
         with progress("reading the log into the read models", total=views.behind(app), json=s.json) as advance:
             read = follower.catch_up(progress=advance)
-        _said(s, {"read": read, "position": follower.position, "following": False},
-              f"{read} events read into the read models (they are at notification {follower.position})")
+        _said(
+            s,
+            {"read": read, "position": follower.position, "following": False},
+            f"{read} events read into the read models (they are at notification {follower.position})",
+        )
         return
 
     def ready(read: int) -> None:
-        _said(s, {"read": read, "position": follower.position, "following": True},
-              f"{read} events read into the read models (at notification {follower.position}); "
-              "following the log, Ctrl-C stops")
+        _said(
+            s,
+            {"read": read, "position": follower.position, "following": True},
+            f"{read} events read into the read models (at notification {follower.position}); "
+            "following the log, Ctrl-C stops",
+        )
 
     with _stopped_by_signals(follower.stop):
         follower.run(ready)
-    _said(s, {"read": follower.read, "position": follower.position, "following": False},
-          f"stopped: {follower.read} events read in all (the views are at notification {follower.position})")
+    _said(
+        s,
+        {"read": follower.read, "position": follower.position, "following": False},
+        f"stopped: {follower.read} events read in all (the views are at notification {follower.position})",
+    )
 
 
 def _said(s: Session, data: dict, text: str) -> None:

@@ -39,8 +39,14 @@ def seen(s: Session, game: Game) -> Any:
         latest = s.app.battle(battle_id)
         return s.app.rules_context(battle_id, None if game.version >= latest.version else game.version)
 
-    return Seen(app=s.app, state=game.state, version=game.version, name=s.app.called(battle_id),
-                pack=s.app.pack_for(rs, game.state), context=context)
+    return Seen(
+        app=s.app,
+        state=game.state,
+        version=game.version,
+        name=s.app.called(battle_id),
+        pack=s.app.pack_for(rs, game.state),
+        context=context,
+    )
 
 
 def show(s: Session, game: Game, full: bool = True) -> None:
@@ -49,8 +55,10 @@ def show(s: Session, game: Game, full: bool = True) -> None:
     surface = _surface(rs)
     drawn = (surface.status if full else surface.compact)(seen(s, game))
     if not drawn:  # a ruleset that draws no view of its own: what every game has
-        s.out.print(f"{rs.title} {s.app.called(game.state.battle_id)}: {game.version} events"
-                    + (" (`rk legal` lists what may be done now)" if full else ""))
+        s.out.print(
+            f"{rs.title} {s.app.called(game.state.battle_id)}: {game.version} events"
+            + (" (`rk legal` lists what may be done now)" if full else "")
+        )
         return
     from .document import renderables
 
@@ -90,9 +98,14 @@ def open_json(o: Any) -> dict[str, Any]:
     finished command it gives that the rules listed (``example``: its line,
     typed as is); ``open``; its verb and its parameters' domains; what it
     gives up (``gives_up``: ``what`` and ``rule``)."""
-    return {"rk": o.text(gives_up=False), "command": msgspec.to_builtins(o.example), "open": not o.fixed,
-            "verb": o.verb.name, "params": o.params(),
-            "gives_up": [{"what": g.what, "rule": g.rule} for g in o.gives_up]}
+    return {
+        "rk": o.text(gives_up=False),
+        "command": msgspec.to_builtins(o.example),
+        "open": not o.fixed,
+        "verb": o.verb.name,
+        "params": o.params(),
+        "gives_up": [{"what": g.what, "rule": g.rule} for g in o.gives_up],
+    }
 
 
 def legal_lines(s: Session, surface: Any, game: Game, commands: list[Any], opens: list[Any]) -> list[str]:
@@ -123,8 +136,10 @@ def undo(s: Session, force: bool) -> None:
     undone = before.done[-1]
     if not s.json:
         # In the game's words: the command as it was typed, not its log id.
-        s.out.print(f"Undid the last command, rk {s.ruleset.describe_command(undone.command)}"
-                    + (" (it had revealed dice or a draw: --force)" if undone.random else ""))
+        s.out.print(
+            f"Undid the last command, rk {s.ruleset.describe_command(undone.command)}"
+            + (" (it had revealed dice or a draw: --force)" if undone.random else "")
+        )
     report(s, result, before, narrate=False)
 
 
@@ -167,8 +182,12 @@ def narration(s: Session, result: Result, state: Any) -> list[str]:
     state = narrator.state
     companions = {stream for _, stream in rs.companions(result.battle.state)}
     from_position = any(isinstance(event, PositionTaken) for event in result.events)
-    written = [placed(rs, stream, state) if from_position else rs.describe_written(event, stream, state, pack)
-               for stream, events in result.written if stream in companions for event in events]
+    written = [
+        placed(rs, stream, state) if from_position else rs.describe_written(event, stream, state, pack)
+        for stream, events in result.written
+        if stream in companions
+        for event in events
+    ]
     if setup:  # a setup's companions (a delve's map) come right after the game's own first line
         return lines[:1] + written + lines[1:]
     return lines + written

@@ -40,11 +40,20 @@ def log(s: Session, page: bool = True) -> None:
     scan = _Scan.of(s, rs)
     narrated = _narrated(s, rs, scan)
     if s.json:
-        _write_json(({
-            "version": env.originator_version, "command_id": env.command_id, **({"stream": kind} if kind else {}),
-            "undone": env.command_id in scan.undone, "command": isinstance(env.event, CommandIssued),
-            "text": text, "event": event_json(env.event),
-        } for kind, env, text in narrated))
+        _write_json(
+            (
+                {
+                    "version": env.originator_version,
+                    "command_id": env.command_id,
+                    **({"stream": kind} if kind else {}),
+                    "undone": env.command_id in scan.undone,
+                    "command": isinstance(env.event, CommandIssued),
+                    "text": text,
+                    "event": event_json(env.event),
+                }
+                for kind, env, text in narrated
+            )
+        )
         return
     undone = scan.undone
 
@@ -54,16 +63,26 @@ def log(s: Session, page: bool = True) -> None:
             gone = env.command_id in undone
             yield Entry(
                 # a companion stream's event: its own version, named by its kind
-                label=f"{kind[:1]}{env.originator_version}", text=f"[{kind}] {text}" if kind else text,
-                style=UNDONE if gone else (BOLD if heading else PLAIN), mark="↶" if gone else " ",
+                label=f"{kind[:1]}{env.originator_version}",
+                text=f"[{kind}] {text}" if kind else text,
+                style=UNDONE if gone else (BOLD if heading else PLAIN),
+                mark="↶" if gone else " ",
                 indent=0 if heading else 2,
             )
 
     footer = f"↶ marks the events of {len(undone)} undone command(s)" if undone else ""
     console = s.out.console
-    pager.write_lines(layout_lines(entries(), console.width, console.color_system is not None,
-                                   header=("v", "what happened"), footer=footer, wide=scan.label_width),
-                      page=page)
+    pager.write_lines(
+        layout_lines(
+            entries(),
+            console.width,
+            console.color_system is not None,
+            header=("v", "what happened"),
+            footer=footer,
+            wide=scan.label_width,
+        ),
+        page=page,
+    )
 
 
 def _write_json(items: Iterable[Any]) -> None:
@@ -122,8 +141,11 @@ class _Scan:
             scan.last = version
         scan.words = {command: f"{words} ({events(*versions[command])})" for command, words in typed.items()}
         scan.companions = _companion_events(s, rs, scan)
-        labels = [len(str(scan.last))] + [len(kind[:1]) + len(str(other.originator_version))
-                                          for written in scan.companions.values() for kind, other in written]
+        labels = [len(str(scan.last))] + [
+            len(kind[:1]) + len(str(other.originator_version))
+            for written in scan.companions.values()
+            for kind, other in written
+        ]
         scan.label_width = max(labels)
         return scan
 
@@ -137,8 +159,12 @@ def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]
 
     pack = s.app.pack_for(rs, s.app.battle(s.game_id).state)
     written = scan.companions
-    narrator = Narrator(rs, pack, words=lambda command_id: scan.words.get(command_id, LAST_COMMAND),
-                        spelled=lambda event: scan.spelled.get(event.command_id))
+    narrator = Narrator(
+        rs,
+        pack,
+        words=lambda command_id: scan.words.get(command_id, LAST_COMMAND),
+        spelled=lambda event: scan.spelled.get(event.command_id),
+    )
     pending: Any = None  # each event is narrated once the next is read: a command's last one is known so
     for env in envelopes_in_append_order(s.app, (scan.own,)):
         if pending is not None:
@@ -148,8 +174,9 @@ def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]
         yield from _narrate_one(rs, pack, narrator, written, pending, None)
 
 
-def _narrate_one(rs: Any, pack: Any, narrator: Any, written: dict[str, list[tuple[str, Any]]], env: Any,
-                 next_command: str | None) -> Iterator[tuple[str, Any, str]]:
+def _narrate_one(
+    rs: Any, pack: Any, narrator: Any, written: dict[str, list[tuple[str, Any]]], env: Any, next_command: str | None
+) -> Iterator[tuple[str, Any, str]]:
     yield "", env, narrator(env.event)
     if next_command != env.command_id:
         # the command's events in its companion streams (a delve's Delve) follow its own
@@ -208,11 +235,19 @@ def battles(s: Session, all_: bool = False) -> None:
         s.out.emit(rows)
         return
     if not rows:
-        s.out.print(f"No battles: {hidden} deleted (`rk battles --all` lists them, `rk restore NAME`)." if hidden else
-                    "No battles yet: start one with `rk new` (`rk new --help` lists the setups; or try `rk demo`).")
+        s.out.print(
+            f"No battles: {hidden} deleted (`rk battles --all` lists them, `rk restore NAME`)."
+            if hidden
+            else "No battles yet: start one with `rk new` (`rk new --help` lists the setups; or try `rk demo`)."
+        )
         return
-    cells = [["*" if r["current"] else "x" if r["deleted"] else "",
-              *(printable(str(r[k])) for k in ("name", "setup", "round", "phase", "who"))] for r in rows]
+    cells = [
+        [
+            "*" if r["current"] else "x" if r["deleted"] else "",
+            *(printable(str(r[k])) for k in ("name", "setup", "round", "phase", "who")),
+        ]
+        for r in rows
+    ]
     columns: tuple[tuple[str, str], ...] = BATTLE_COLUMNS
     width, wrap = s.out.console.width, ("where", "who")
     if least_width(columns, cells, wrap) > width:  # the setup goes first: a default name says it
@@ -227,10 +262,14 @@ def battles(s: Session, all_: bool = False) -> None:
 
 
 # Game and event count are left to --json: at 80 columns the rest fits.
-BATTLE_COLUMNS = (("", "left"), ("battle", "left"), ("setup", "left"), ("round", "right"),
-                  ("where", "left"), ("who", "left"))
-
-
+BATTLE_COLUMNS = (
+    ("", "left"),
+    ("battle", "left"),
+    ("setup", "left"),
+    ("round", "right"),
+    ("where", "left"),
+    ("who", "left"),
+)
 
 
 def _battle_names(s: Session) -> dict[str, str]:

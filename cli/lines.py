@@ -34,8 +34,15 @@ class Entry(NamedTuple):
     indent: int = 0
 
 
-def layout(entries: Iterable[Entry], width: int, styled: bool, *, header: tuple[str, str] | None = None,
-           footer: str = "", right: bool = True) -> list[str]:
+def layout(
+    entries: Iterable[Entry],
+    width: int,
+    styled: bool,
+    *,
+    header: tuple[str, str] | None = None,
+    footer: str = "",
+    right: bool = True,
+) -> list[str]:
     """The lines of ``entries`` at ``width`` columns: labels in a column as
     wide as the widest (right-justified, or left with ``right=False``), each
     text wrapping under its own start. ``header``, the two columns' titles,
@@ -45,8 +52,16 @@ def layout(entries: Iterable[Entry], width: int, styled: bool, *, header: tuple[
     return list(layout_lines(entries, width, styled, header=header, footer=footer, right=right, wide=wide))
 
 
-def layout_lines(entries: Iterable[Entry], width: int, styled: bool, *, wide: int,
-                 header: tuple[str, str] | None = None, footer: str = "", right: bool = True) -> Iterator[str]:
+def layout_lines(
+    entries: Iterable[Entry],
+    width: int,
+    styled: bool,
+    *,
+    wide: int,
+    header: tuple[str, str] | None = None,
+    footer: str = "",
+    right: bool = True,
+) -> Iterator[str]:
     """``layout`` as the entries come, for a caller that knows the widest
     label (``wide``) beforehand: nothing is held but the line being made."""
     wide = max(wide, len(header[0]) if header else 0)
@@ -97,10 +112,10 @@ def _wrap(text: str, room: int) -> list[str]:
 def _cut(word: str, room: int) -> tuple[str, str]:
     """The first ``room`` cells of ``word`` (at least one character), and the rest."""
     if word.isascii():
-        return word[:max(room, 1)], word[max(room, 1):]
+        return word[: max(room, 1)], word[max(room, 1) :]
     used = 0
     for i, char in enumerate(word):
         used += cell_len(char)
         if used > room:
-            return word[:max(i, 1)], word[max(i, 1):]
+            return word[: max(i, 1)], word[max(i, 1) :]
     return word, ""

@@ -13,10 +13,17 @@ from .app import LOGS, Json, _run, app
 @app.command(rich_help_panel=LOGS)
 def keygen(
     ctx: typer.Context,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="KEYFILE", show_default=False,
-        help="Where to write the private key (created readable by you only; never overwritten)."
-             " The public key goes to KEYFILE.pub and is printed.")],
+    output: Annotated[
+        str,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="KEYFILE",
+            show_default=False,
+            help="Where to write the private key (created readable by you only; never overwritten)."
+            " The public key goes to KEYFILE.pub and is printed.",
+        ),
+    ],
     json: Json = False,
 ) -> None:
     """Make a key to sign logs with (`rk export --sign KEYFILE`).

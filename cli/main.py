@@ -12,7 +12,6 @@ Exit status: 0 done; 2 the rules refused the command (stderr says
 an unknown rule ID, a bad log, the battle moved on, a usage error).
 """
 
-
 import copy
 import os
 import sys
@@ -44,11 +43,20 @@ from .session import Defaults
 @app.command(cls=GameCommand, rich_help_panel=LOOK)
 def status(
     ctx: typer.Context,
-    at: Annotated[Optional[int], typer.Option(
-        "--at", metavar="VERSION", min=1, max=MAX_VERSION,
-        help="Replay the battle only up to this event (the numbers `rk log` shows), to see it as it stood then.",
-        show_default=False)] = None,
-    battle: BattleId = None, store: Store = None, json: Json = False,
+    at: Annotated[
+        Optional[int],
+        typer.Option(
+            "--at",
+            metavar="VERSION",
+            min=1,
+            max=MAX_VERSION,
+            help="Replay the battle only up to this event (the numbers `rk log` shows), to see it as it stood then.",
+            show_default=False,
+        ),
+    ] = None,
+    battle: BattleId = None,
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """Show the game as its ruleset draws it: the board, whose turn, the units and their dice.
 
@@ -70,14 +78,20 @@ def legal(ctx: typer.Context, battle: BattleId = None, store: Store = None, json
     _run(ctx, game.legal, store, battle, json)
 
 
-NoPager = Annotated[bool, typer.Option(
-    "--no-pager", help="Write straight to the terminal; long output is otherwise shown with $PAGER"
-                       " (default: less -FRX). A pipe or a file never gets a pager.")]
+NoPager = Annotated[
+    bool,
+    typer.Option(
+        "--no-pager",
+        help="Write straight to the terminal; long output is otherwise shown with $PAGER"
+        " (default: less -FRX). A pipe or a file never gets a pager.",
+    ),
+]
 
 
 @app.command(cls=GameCommand, rich_help_panel=LOOK)
-def log(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False,
-        no_pager: NoPager = False) -> None:
+def log(
+    ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False, no_pager: NoPager = False
+) -> None:
     """Every event of the battle, narrated and numbered as `rk status --at` counts; undone commands marked."""
     from . import history
 
@@ -88,7 +102,8 @@ def log(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: 
 def battles(
     ctx: typer.Context,
     all_: Annotated[bool, typer.Option("--all", help="Also list the deleted battles (marked x).")] = False,
-    store: Store = None, json: Json = False,
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """List the battles in the store, oldest first, with where each stands; * marks the current one."""
     from . import history
@@ -99,15 +114,28 @@ def battles(
 @app.command(rich_help_panel=LOOK)
 def rule(
     ctx: typer.Context,
-    rule_id: Annotated[str, typer.Argument(
-        metavar="ID", help="A rule ID, in any case: MOVE-1, exploration-9e, REINF-4.", show_default=False)],
-    ruleset: Annotated[Optional[str], typer.Option(
-        "--ruleset", metavar="NAME", show_default=False,
-        help="The ruleset whose spec to read (`rk --version` names them; default: the one whose spec has ID; "
-             "if several have it, the current battle's, else the first by name).")] = None,
-    all_: Annotated[bool, typer.Option("--all", help="Also print its sub-rules "
-                                                     "(EXPLORATION-9a to 9f under 9).")] = False,
-    battle: BattleId = None, store: Store = None, json: Json = False,
+    rule_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID", help="A rule ID, in any case: MOVE-1, exploration-9e, REINF-4.", show_default=False
+        ),
+    ],
+    ruleset: Annotated[
+        Optional[str],
+        typer.Option(
+            "--ruleset",
+            metavar="NAME",
+            show_default=False,
+            help="The ruleset whose spec to read (`rk --version` names them; default: the one whose spec has ID; "
+            "if several have it, the current battle's, else the first by name).",
+        ),
+    ] = None,
+    all_: Annotated[
+        bool, typer.Option("--all", help="Also print its sub-rules (EXPLORATION-9a to 9f under 9).")
+    ] = False,
+    battle: BattleId = None,
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """Print a rule's text from the spec, its notes, and the facts that fill it.
 
@@ -124,9 +152,12 @@ def rule(
 @app.command(cls=GameCommand, rich_help_panel=ACT)
 def undo(
     ctx: typer.Context,
-    force: Annotated[bool, typer.Option(
-        "--force", help="Also undo a command that revealed dice or a draw (the audit marks it).")] = False,
-    battle: BattleId = None, store: Store = None, json: Json = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Also undo a command that revealed dice or a draw (the audit marks it).")
+    ] = False,
+    battle: BattleId = None,
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """Undo the last command of the battle (appends an undo; nothing is erased)."""
     from . import game
@@ -148,14 +179,25 @@ def redo(ctx: typer.Context, battle: BattleId = None, store: Store = None, json:
 @app.command(cls=GameCommand, rich_help_panel=LOGS)
 def export(
     ctx: typer.Context,
-    output: Annotated[Optional[str], typer.Option(
-        "--output", "-o", metavar="FILE", help="Write to FILE instead of stdout.", show_default=False)] = None,
-    sign: Annotated[Optional[str], typer.Option(
-        "--sign", metavar="KEYFILE", help="Sign the log with this private key (see `rk keygen`).",
-        show_default=False)] = None,
-    alone: Annotated[bool, typer.Option(
-        "--alone", help="Of a game that leads others (a campaign): its own log only, without them.")] = False,
-    battle: BattleId = None, store: Store = None, json: Json = False,
+    output: Annotated[
+        Optional[str],
+        typer.Option("--output", "-o", metavar="FILE", help="Write to FILE instead of stdout.", show_default=False),
+    ] = None,
+    sign: Annotated[
+        Optional[str],
+        typer.Option(
+            "--sign",
+            metavar="KEYFILE",
+            help="Sign the log with this private key (see `rk keygen`).",
+            show_default=False,
+        ),
+    ] = None,
+    alone: Annotated[
+        bool, typer.Option("--alone", help="Of a game that leads others (a campaign): its own log only, without them.")
+    ] = False,
+    battle: BattleId = None,
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """Export the battle as a portable, hash-chained JSON Lines log (signed with --sign).
 
@@ -172,12 +214,24 @@ def export(
 @app.command(cls=GameCommand, rich_help_panel=LOGS)
 def position(
     ctx: typer.Context,
-    output: Annotated[Optional[str], typer.Option(
-        "--output", "-o", metavar="FILE", help="Write to FILE instead of stdout.", show_default=False)] = None,
-    at: Annotated[Optional[int], typer.Option(
-        "--at", metavar="VERSION", min=1, max=MAX_VERSION,
-        help="The game as it stood at this event (the numbers `rk log` shows).", show_default=False)] = None,
-    battle: BattleId = None, store: Store = None, json: Json = False,
+    output: Annotated[
+        Optional[str],
+        typer.Option("--output", "-o", metavar="FILE", help="Write to FILE instead of stdout.", show_default=False),
+    ] = None,
+    at: Annotated[
+        Optional[int],
+        typer.Option(
+            "--at",
+            metavar="VERSION",
+            min=1,
+            max=MAX_VERSION,
+            help="The game as it stood at this event (the numbers `rk log` shows).",
+            show_default=False,
+        ),
+    ] = None,
+    battle: BattleId = None,
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """Write the game's position: a TOML file of where everything stands, any ruleset.
 
@@ -195,7 +249,8 @@ def position(
 def import_(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(metavar="FILE", help="A log written by `rk export`.", show_default=False)],
-    store: Store = None, json: Json = False,
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """Import a battle log; a broken or edited log is refused whole, naming the line.
 
@@ -211,12 +266,24 @@ def import_(
 @app.command(cls=GameCommand, rich_help_panel=LOGS)
 def verify(
     ctx: typer.Context,
-    file: Annotated[Optional[str], typer.Argument(
-        metavar="FILE", help="A log file to check (default: the battle in the store).", show_default=False)] = None,
-    key: Annotated[Optional[str], typer.Option(
-        "--key", metavar="PUBKEY", show_default=False,
-        help="Require a signature by this public key: 64 hex digits, or a file holding them (KEYFILE.pub).")] = None,
-    battle: BattleId = None, store: Store = None, json: Json = False,
+    file: Annotated[
+        Optional[str],
+        typer.Argument(
+            metavar="FILE", help="A log file to check (default: the battle in the store).", show_default=False
+        ),
+    ] = None,
+    key: Annotated[
+        Optional[str],
+        typer.Option(
+            "--key",
+            metavar="PUBKEY",
+            show_default=False,
+            help="Require a signature by this public key: 64 hex digits, or a file holding them (KEYFILE.pub).",
+        ),
+    ] = None,
+    battle: BattleId = None,
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """Replay a log through the current rules and report the first divergence.
 
@@ -232,8 +299,9 @@ def verify(
 
 
 @app.command(rich_help_panel=VIEWS)
-def audit(ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False,
-          no_pager: NoPager = False) -> None:
+def audit(
+    ctx: typer.Context, battle: BattleId = None, store: Store = None, json: Json = False, no_pager: NoPager = False
+) -> None:
     """One line per event citing rule IDs, undos marked (a projection)."""
     from . import views
 
@@ -246,12 +314,20 @@ def audit(ctx: typer.Context, battle: BattleId = None, store: Store = None, json
 @app.command(rich_help_panel=SESSIONS)
 def demo(
     ctx: typer.Context,
-    seed: Annotated[int, typer.Option(metavar="N", min=0, max=MAX_SEED,
-                                      help="Seed of the battle and of the bot's choices.")] = 7,
-    ruleset: Annotated[Optional[str], typer.Option(
-        "--ruleset", metavar="NAME", show_default=False,
-        help="The ruleset whose demo to play (default: the first by name that has one).")] = None,
-    store: Store = None, json: Json = False,
+    seed: Annotated[
+        int, typer.Option(metavar="N", min=0, max=MAX_SEED, help="Seed of the battle and of the bot's choices.")
+    ] = 7,
+    ruleset: Annotated[
+        Optional[str],
+        typer.Option(
+            "--ruleset",
+            metavar="NAME",
+            show_default=False,
+            help="The ruleset whose demo to play (default: the first by name that has one).",
+        ),
+    ] = None,
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """Play a short game to the end with a simple bot, showing an undo and a redo.
 
@@ -271,21 +347,30 @@ def play(ctx: typer.Context, battle: BattleId = None, store: Store = None, json:
     from .shell import run
 
     root = ctx.find_root().obj
-    run(main, app, store=store if store is not None else getattr(root, "store", None),
+    run(
+        main,
+        app,
+        store=store if store is not None else getattr(root, "store", None),
         battle=battle if battle is not None else getattr(root, "battle", None),
-        json=json or getattr(root, "json", False))
+        json=json or getattr(root, "json", False),
+    )
 
 
 @app.command(rich_help_panel=SESSIONS)
 def serve(
     ctx: typer.Context,
     store: Store = None,
-    deadline: Annotated[float, typer.Option(
-        envvar="RULEKEEPER_SERVE_DEADLINE", min=0.1,
-        help="Seconds a command may run (ten times that for log, export, import, verify and audit) "
-             "before its client is answered \"the store did not answer within N s\" (status 1): a "
-             "frozen database answers nothing. Until the command ends, commands run in their own "
-             "process.")] = 30.0,
+    deadline: Annotated[
+        float,
+        typer.Option(
+            envvar="RULEKEEPER_SERVE_DEADLINE",
+            min=0.1,
+            help="Seconds a command may run (ten times that for log, export, import, verify and audit) "
+            'before its client is answered "the store did not answer within N s" (status 1): a '
+            "frozen database answers nothing. Until the command ends, commands run in their own "
+            "process.",
+        ),
+    ] = 30.0,
 ) -> None:
     """Keep one resident process for the store: every `rk` command then runs in it,
     in a few milliseconds instead of a process's start-up.
@@ -305,31 +390,54 @@ def serve(
 def server(
     ctx: typer.Context,
     store: Store = None,
-    host: Annotated[str, typer.Option(help="Address to listen on: 127.0.0.1 keeps it to this machine; "
-                                           "0.0.0.0 opens it to the network.")] = "127.0.0.1",
-    port: Annotated[Optional[int], typer.Option(
-        help="Port to listen on. Default: the one this home's server listened on last, else 8700; "
-             "0: the one used last, else any free one; either way a taken port gives way to a free "
-             "one, said in one line. Given a port N, that port or an error. The port is remembered "
-             "($RULEKEEPER_HOME/server-port.json): links handed out stay good across a restart.",
-        show_default="the port used last, else 8700", min=0, max=65535)] = None,
-    game: Annotated[Optional[str], typer.Option("--game", help="Print the seat links of this game "
-                                                               "(default: the current battle).")] = None,
-    workers: Annotated[Optional[int], typer.Option(help="Store threads (default: 1 on SQLite, 4 on PostgreSQL).",
-                                                   min=1, max=64)] = None,
-    public_url: Annotated[Optional[str], typer.Option("--public-url", help="The address players reach the "
-                                                      "server by, for the links (behind a proxy).")] = None,
-    header_timeout: Annotated[float, typer.Option(help="Seconds a connection may take to send a request's "
-                                                       "headers before it is closed.", min=0.1)] = 10.0,
-    body_timeout: Annotated[float, typer.Option(help="Seconds a request's body may take to arrive whole once "
-                                                     "its headers are in, before the connection is closed.",
-                                                min=0.1)] = 60.0,
-    keep_alive: Annotated[float, typer.Option(help="Seconds an idle kept-alive connection stays open.",
-                                              min=0.1)] = 5.0,
-    max_connections: Annotated[Optional[int], typer.Option(
-        help="Connections open at once; past it the one idle the longest is closed. Always kept below "
-             "the open-files limit (its soft limit is raised to the hard one at start).",
-        show_default="4096, or the open-files limit less 128", min=1)] = None,
+    host: Annotated[
+        str,
+        typer.Option(help="Address to listen on: 127.0.0.1 keeps it to this machine; 0.0.0.0 opens it to the network."),
+    ] = "127.0.0.1",
+    port: Annotated[
+        Optional[int],
+        typer.Option(
+            help="Port to listen on. Default: the one this home's server listened on last, else 8700; "
+            "0: the one used last, else any free one; either way a taken port gives way to a free "
+            "one, said in one line. Given a port N, that port or an error. The port is remembered "
+            "($RULEKEEPER_HOME/server-port.json): links handed out stay good across a restart.",
+            show_default="the port used last, else 8700",
+            min=0,
+            max=65535,
+        ),
+    ] = None,
+    game: Annotated[
+        Optional[str], typer.Option("--game", help="Print the seat links of this game (default: the current battle).")
+    ] = None,
+    workers: Annotated[
+        Optional[int], typer.Option(help="Store threads (default: 1 on SQLite, 4 on PostgreSQL).", min=1, max=64)
+    ] = None,
+    public_url: Annotated[
+        Optional[str],
+        typer.Option("--public-url", help="The address players reach the server by, for the links (behind a proxy)."),
+    ] = None,
+    header_timeout: Annotated[
+        float,
+        typer.Option(help="Seconds a connection may take to send a request's headers before it is closed.", min=0.1),
+    ] = 10.0,
+    body_timeout: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a request's body may take to arrive whole once "
+            "its headers are in, before the connection is closed.",
+            min=0.1,
+        ),
+    ] = 60.0,
+    keep_alive: Annotated[float, typer.Option(help="Seconds an idle kept-alive connection stays open.", min=0.1)] = 5.0,
+    max_connections: Annotated[
+        Optional[int],
+        typer.Option(
+            help="Connections open at once; past it the one idle the longest is closed. Always kept below "
+            "the open-files limit (its soft limit is raised to the hard one at start).",
+            show_default="4096, or the open-files limit less 128",
+            min=1,
+        ),
+    ] = None,
 ) -> None:
     """Serve the table over HTTP: an API and a live table view in the browser.
 
@@ -342,10 +450,20 @@ def server(
     from server.run import serve as run_http
 
     root = ctx.find_root().obj
-    code = run_http(store if store is not None else getattr(root, "store", None), host, port,
-                    game or getattr(root, "battle", None), workers, public_url,
-                    limits=ConnectionLimits(header_timeout=header_timeout, keep_alive=keep_alive,
-                                            max_connections=max_connections, body_timeout=body_timeout))
+    code = run_http(
+        store if store is not None else getattr(root, "store", None),
+        host,
+        port,
+        game or getattr(root, "battle", None),
+        workers,
+        public_url,
+        limits=ConnectionLimits(
+            header_timeout=header_timeout,
+            keep_alive=keep_alive,
+            max_connections=max_connections,
+            body_timeout=body_timeout,
+        ),
+    )
     if code:
         raise typer.Exit(code)
 
@@ -353,12 +471,24 @@ def server(
 @app.command(rich_help_panel=SESSIONS)
 def links(
     ctx: typer.Context,
-    base: Annotated[Optional[str], typer.Option("--base", help="The server's address (default: the `rk server` "
-                                                               "running on this home, else "
-                                                               "http://127.0.0.1:8700).")] = None,
-    seat: Annotated[Optional[str], typer.Option("--seat", metavar="NAME", help="Only this seat's link (an "
-                                                "adventurer's or player's name, spectators, or host).")] = None,
-    battle: BattleId = None, store: Store = None, json: Json = False,
+    base: Annotated[
+        Optional[str],
+        typer.Option(
+            "--base",
+            help="The server's address (default: the `rk server` running on this home, else http://127.0.0.1:8700).",
+        ),
+    ] = None,
+    seat: Annotated[
+        Optional[str],
+        typer.Option(
+            "--seat",
+            metavar="NAME",
+            help="Only this seat's link (an adventurer's or player's name, spectators, or host).",
+        ),
+    ] = None,
+    battle: BattleId = None,
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """Print the links of `rk server` again: the host's, each seat's of the battle and the spectators'."""
     from . import table_links
@@ -366,8 +496,9 @@ def links(
     _run(ctx, table_links.show, store, battle, json, base, seat)
 
 
-projections_app = typer.Typer(help="The read models behind rk track, rk pool, rk audit, rk battles...",
-                              no_args_is_help=True)
+projections_app = typer.Typer(
+    help="The read models behind rk track, rk pool, rk audit, rk battles...", no_args_is_help=True
+)
 app.add_typer(projections_app, name="projections", rich_help_panel=VIEWS)
 
 
@@ -375,7 +506,8 @@ app.add_typer(projections_app, name="projections", rich_help_panel=VIEWS)
 def projections_follow(
     ctx: typer.Context,
     once: Annotated[bool, typer.Option("--once", help="Catch up, say how many events that read, and stop.")] = False,
-    store: Store = None, json: Json = False,
+    store: Store = None,
+    json: Json = False,
 ) -> None:
     """Keep every read model caught up with the store, in a process of its own.
 
@@ -463,7 +595,7 @@ def _usage_error(error: Exception, json: bool) -> None:
 
     message = printable(" ".join(error.format_message().split()))  # type: ignore[attr-defined]
     if len(message) > USAGE_MESSAGE:
-        message = message[:USAGE_MESSAGE - 1] + "…"
+        message = message[: USAGE_MESSAGE - 1] + "…"
     ctx = getattr(error, "ctx", None)
     if ctx is not None and not json:
         path = ctx.command_path.strip()  # "" at the top of `rk play`, which has its own help

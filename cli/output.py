@@ -59,7 +59,7 @@ class Output:
             message = getattr(error, "message", None) or str(error)
         message = printable(_labelled(" ".join(message.split())))
         if len(message) > MESSAGE:  # it may quote what was typed: 5,000 digits, say
-            message = message[:MESSAGE - 1] + "…"
+            message = message[: MESSAGE - 1] + "…"
         if self.json:
             body: dict[str, Any] = {"error": type(error).__name__, "message": message}
             if rule:

@@ -112,7 +112,7 @@ def _phrases(line: str, start: int, shielded: Callable[[int], bool]) -> list[Spa
     for m in _PHRASE_GAP.finditer(line, start):
         at = m.start()
         single = m.end() - at == 1
-        if single and line[at - 1] in ",;:.?!" and not _ends_clause(line[_word_start(line, begin, at):at]):
+        if single and line[at - 1] in ",;:.?!" and not _ends_clause(line[_word_start(line, begin, at) : at]):
             continue  # a symbol of its own ("?" in a legend), not a clause's end
         if shielded(at) or (line[at - 1] == ":" and _labels(line, begin, at)):
             continue

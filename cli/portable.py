@@ -51,8 +51,16 @@ def export(s: Session, output: str | None, sign: str | None = None, alone: bool 
             raise
         games = _group(s, battle_id) if grouped else [battle_id]
         if s.json:
-            s.out.emit({"battle": battle_id, "file": output, "lines": lines, "bytes": size,
-                        "signed": key is not None, "games": games})
+            s.out.emit(
+                {
+                    "battle": battle_id,
+                    "file": output,
+                    "lines": lines,
+                    "bytes": size,
+                    "signed": key is not None,
+                    "games": games,
+                }
+            )
         else:
             s.out.print(f"Exported {_what(s, games)}: {lines} lines to {output}" + (" (signed)" if key else ""))
         return
@@ -65,8 +73,7 @@ def import_log(s: Session, file: str) -> None:
     """Import a log and make its battle the current one, as `rk new` does;
     LogError (line and reason) if it is refused, and then nothing was
     written."""
-    with _source(file) as source, progress("importing", _lines_of(source, s.json, passes=2),
-                                           json=s.json) as advance:
+    with _source(file) as source, progress("importing", _lines_of(source, s.json, passes=2), json=s.json) as advance:
         battle_id = portable.import_log(s.app, source, progress=advance)
     if s.app.ruleset(battle_id).group_kind and not s.app.ruleset(battle_id).battles:
         return _imported_group(s, battle_id, file)
@@ -88,8 +95,10 @@ def _imported_group(s: Session, lead: str, file: str) -> None:
     if s.json:
         s.out.emit({"battle": lead, "file": file, "games": games, "chosen": chosen})
         return
-    s.out.print(f"Imported {_what(s, games)} from {file}"
-                + (f"; {called(s.app, battles[-1])} is the current battle now." if chosen else "."))
+    s.out.print(
+        f"Imported {_what(s, games)} from {file}"
+        + (f"; {called(s.app, battles[-1])} is the current battle now." if chosen else ".")
+    )
 
 
 def _group(s: Session, lead: str) -> list[str]:
@@ -104,8 +113,9 @@ def _what(s: Session, games: list[str]) -> str:
     if len(games) == 1 and not lead.group_kind:
         return called(s.app, games[0])
     others = [called(s.app, g) for g in games[1:]]
-    return (f"{lead.group_kind} {called(s.app, games[0])} with {len(others)} game(s)"
-            + (f" ({', '.join(others)})" if others else ""))
+    return f"{lead.group_kind} {called(s.app, games[0])} with {len(others)} game(s)" + (
+        f" ({', '.join(others)})" if others else ""
+    )
 
 
 def verify(s: Session, file: str | None, key: str | None = None) -> None:
@@ -116,8 +126,10 @@ def verify(s: Session, file: str | None, key: str | None = None) -> None:
 
     public = _public(key)
     if file:
-        with _source(file, seekable=False) as source, progress("verifying", _lines_of(source, s.json),
-                                                               json=s.json) as advance:
+        with (
+            _source(file, seekable=False) as source,
+            progress("verifying", _lines_of(source, s.json), json=s.json) as advance,
+        ):
             report = portable.verify_log(source, key=public, progress=advance)
     else:
         with progress("verifying", None, json=s.json) as advance:

@@ -35,8 +35,10 @@ def start(s: Session, ruleset: str, file: str, name: str | None = None) -> None:
         # the position's own refusals first: a file the rules cannot hold is said so, whatever the store holds
         battle_id = checked(rs, s.app.pack_of(rs), text).state.battle_id
         if name is not None and name != battle_id:
-            raise MalformedCommand(f"{file}: the position is of battle {battle_id!r}: to call it {name!r}, change"
-                                   " game.battle_id in the file (or `rk rename` it after)")
+            raise MalformedCommand(
+                f"{file}: the position is of battle {battle_id!r}: to call it {name!r}, change"
+                " game.battle_id in the file (or `rk rename` it after)"
+            )
         result = s.app.start(rs.name, StartFromPosition(position=text), battle_id=battle_id)
     except PositionRefused as e:
         raise MalformedCommand(f"{file} {e}") from None
@@ -67,8 +69,10 @@ def write(s: Session, output: str | None, at: int | None) -> None:
     if s.json:
         s.out.emit({"battle": battle_id, "version": version, "file": output})
     else:
-        s.out.print(f"Wrote the position of {battle_id} at version {version} to {output}"
-                    f" (`rk new {s.app.ruleset(battle_id).name} --position {output}` starts a game from it)")
+        s.out.print(
+            f"Wrote the position of {battle_id} at version {version} to {output}"
+            f" (`rk new {s.app.ruleset(battle_id).name} --position {output}` starts a game from it)"
+        )
 
 
 def _read(file: str) -> str:

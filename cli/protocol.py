@@ -50,8 +50,9 @@ def in_process(argv: list[str]) -> bool:
     """Whether ``argv`` must run in the caller's process, server or not: a
     session (``IN_PROCESS``), a ``-`` that reads the caller's stdin, or the
     set-up of shell completion."""
-    return (command_of(argv) in IN_PROCESS or "-" in argv
-            or any(arg.split("=", 1)[0] in COMPLETION_OPTIONS for arg in argv))
+    return (
+        command_of(argv) in IN_PROCESS or "-" in argv or any(arg.split("=", 1)[0] in COMPLETION_OPTIONS for arg in argv)
+    )
 
 
 def store_option(argv: list[str]) -> str | None:
@@ -64,7 +65,7 @@ def store_option(argv: list[str]) -> str | None:
         if arg == "--store" and i + 1 < len(argv):
             found = argv[i + 1]
         elif arg.startswith("--store="):
-            found = arg[len("--store="):]
+            found = arg[len("--store=") :]
     return found
 
 

@@ -71,6 +71,8 @@ MAX_WIDTH = 10_000
 LOCK_NAME = "rk.lock"  # beside the socket: held by the one server of a home
 # Environment read by rich (and typer's help) when rendering, set per request.
 RENDER_ENV = ("COLUMNS", "FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")
+
+
 # Imported at start-up, so the first command does not pay for them.
 def _warm_handlers() -> None:
     """Import the modules a command's handler lives in before the first
@@ -328,8 +330,12 @@ class Server:
         if reply is None:
             self._late = command.thread
             if sys.__stderr__ is not None:
-                print(f"rk serve: `rk {' '.join(argv)}` answered at its deadline ({deadline:g} s): "
-                      "the store did not answer", file=sys.__stderr__, flush=True)
+                print(
+                    f"rk serve: `rk {' '.join(argv)}` answered at its deadline ({deadline:g} s): "
+                    "the store did not answer",
+                    file=sys.__stderr__,
+                    flush=True,
+                )
             return late(argv, deadline)
         return reply
 
@@ -383,6 +389,7 @@ class Server:
             self.defaults.apps[self.defaults.store] = app
         return app
 
+
 class _Command:
     """A command run on a thread of its own, so that its client can be
     answered at a deadline whether or not it has ended; ``finish`` is
@@ -418,7 +425,7 @@ def late(argv: list[str], deadline: float) -> dict[str, Any]:
     """The reply to a command not done within ``deadline`` seconds: one
     line, as a JSON object with ``--json``, and status 1."""
     message = f"the store did not answer within {deadline:g} s"
-    options = argv[:argv.index("--")] if "--" in argv else argv
+    options = argv[: argv.index("--")] if "--" in argv else argv
     if "--json" in options:
         from .output import to_json
 
@@ -524,8 +531,9 @@ def _as_client(cwd: str, tty: bool, width: int, columns: str | None = None):
     saved_streams = sys.stdin, sys.stdout, sys.stderr
     saved_force, saved_width = rich_utils.FORCE_TERMINAL, rich_utils.MAX_WIDTH
     # Bytes underneath: `rk export` writes to sys.stdout.buffer.
-    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="surrogateescape", write_through=True)
-                for _ in range(2))
+    out, err = (
+        io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="surrogateescape", write_through=True) for _ in range(2)
+    )
     for name in RENDER_ENV:
         os.environ.pop(name, None)
     if tty or columns is not None:

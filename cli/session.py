@@ -36,8 +36,29 @@ RULE_BROKEN = 2  # exit status of a RuleViolation
 REFUSED = 1  # exit status of every other refusal (malformed, not found, ...)
 # Commands that only read the store: they open it read-only (an SQLite file
 # they cannot write still works, and a missing one is never created).
-READS = frozenset({"status", "legal", "log", "links", "battles", "adventurer", "adventurers", "use", "export", "verify",
-                   "track", "pool", "audit", "skyshards", "rule", "why", "xp", "classes", "items"})
+READS = frozenset(
+    {
+        "status",
+        "legal",
+        "log",
+        "links",
+        "battles",
+        "adventurer",
+        "adventurers",
+        "use",
+        "export",
+        "verify",
+        "track",
+        "pool",
+        "audit",
+        "skyshards",
+        "rule",
+        "why",
+        "xp",
+        "classes",
+        "items",
+    }
+)
 
 
 @dataclass
@@ -65,8 +86,9 @@ class Session:
     """What a command works with. Use as a context manager: errors of the
     rules and of the store are printed and turned into an exit status."""
 
-    def __init__(self, defaults: Defaults, store: str | None, battle: str | None, json: bool,
-                 reads: bool | None = None) -> None:
+    def __init__(
+        self, defaults: Defaults, store: str | None, battle: str | None, json: bool, reads: bool | None = None
+    ) -> None:
         self.defaults = defaults
         self.reads = reads  # whether the command only reads (default: by its name, READS)
         self.store = store if store is not None else defaults.store
@@ -195,8 +217,7 @@ def _store_failed(error: BaseException) -> bool:
     """An error of the event store's database (unreachable, unreadable),
     as opposed to a bug, which should show its traceback."""
     bases = []
-    for module, name in (("eventsourcing.persistence", "PersistenceError"), ("sqlite3", "Error"),
-                         ("psycopg", "Error")):
+    for module, name in (("eventsourcing.persistence", "PersistenceError"), ("sqlite3", "Error"), ("psycopg", "Error")):
         base = getattr(sys.modules.get(module), name, None)
         if base is not None:
             bases.append(base)

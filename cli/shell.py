@@ -47,8 +47,9 @@ def help_text(app: typer.Typer) -> str:
     return "\n".join(lines)
 
 
-def run(main: Callable[..., int], app: typer.Typer, store: str | None = None, battle: str | None = None,
-        json: bool = False) -> None:
+def run(
+    main: Callable[..., int], app: typer.Typer, store: str | None = None, battle: str | None = None, json: bool = False
+) -> None:
     """Read commands until quit or end of input, running each with ``main``
     (``cli.main.main``: a command line to its exit status) and completing
     them from ``app``. Errors are printed and the session goes on. With
@@ -118,16 +119,23 @@ class Completer:
             words = words[1:]
         command, rest = self._command(words)
         if text.startswith("-"):
-            names = [name for param in getattr(command, "params", ()) if not getattr(param, "hidden", False)
-                     for name in (*getattr(param, "opts", ()), *getattr(param, "secondary_opts", ()))
-                     if name.startswith("-")]
+            names = [
+                name
+                for param in getattr(command, "params", ())
+                if not getattr(param, "hidden", False)
+                for name in (*getattr(param, "opts", ()), *getattr(param, "secondary_opts", ()))
+                if name.startswith("-")
+            ]
             names += ["--help"]
         elif not rest and hasattr(command, "commands"):
             from typer._click import Context
 
             ctx = Context(command)
-            names = [name for name in command.list_commands(ctx) if name != "play"
-                     and not getattr(command.get_command(ctx, name), "hidden", False)]
+            names = [
+                name
+                for name in command.list_commands(ctx)
+                if name != "play" and not getattr(command.get_command(ctx, name), "hidden", False)
+            ]
             if not words:
                 names += SHELL_WORDS
         else:
@@ -139,7 +147,7 @@ class Completer:
         import readline
 
         if state == 0:
-            self._found = self.matches(readline.get_line_buffer()[:readline.get_begidx()], text)
+            self._found = self.matches(readline.get_line_buffer()[: readline.get_begidx()], text)
         return self._found[state] if state < len(self._found) else None
 
     def _command(self, words: list[str]):

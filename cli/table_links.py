@@ -38,7 +38,14 @@ def show(s: Session, base: str | None, seat: str | None = None) -> None:
         s.out.emit({"link": link}) if s.json else s.out.print(link)
         return
     if s.json:
-        s.out.emit({"base": base, "host": found.host, "game": found.game, "spectators": found.spectators,
-                    "seats": [{"key": key, "name": name, "link": link} for key, name, link in found.seats]})
+        s.out.emit(
+            {
+                "base": base,
+                "host": found.host,
+                "game": found.game,
+                "spectators": found.spectators,
+                "seats": [{"key": key, "name": name, "link": link} for key, name, link in found.seats],
+            }
+        )
         return
     s.out.print(*found.lines())

@@ -20,8 +20,9 @@ from rich.text import Text
 _ODD_SPACE = re.compile(r"[^\S ]")
 
 
-def simple_table(columns: tuple[tuple[str, str], ...], cells: list[list[str]], width: int,
-                 wrap: tuple[str, ...] | None = None) -> RenderableType:
+def simple_table(
+    columns: tuple[tuple[str, str], ...], cells: list[list[str]], width: int, wrap: tuple[str, ...] | None = None
+) -> RenderableType:
     """The rich table of ``cells`` (a SIMPLE_HEAD box, no edge padding). When
     every row fits on one line within ``width``, the same lines are written
     straight away: rich measures and wraps every cell, which at a thousand
@@ -31,8 +32,11 @@ def simple_table(columns: tuple[tuple[str, str], ...], cells: list[list[str]], w
     widths = [max([cell_len(name)] + [cell_len(row[i]) for row in cells]) for i, (name, _) in enumerate(columns)]
     total = 2 + sum(widths) + 3 * (len(columns) - 1)
     # Rich trims and breaks at whitespace: cells with any but inner spaces go to rich.
-    if not cells or total > width or any(c != c.strip() or _ODD_SPACE.search(c) or _zero_width(c)
-                                         for row in cells for c in row):
+    if (
+        not cells
+        or total > width
+        or any(c != c.strip() or _ODD_SPACE.search(c) or _zero_width(c) for row in cells for c in row)
+    ):
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         least = _least_widths(columns, cells, wrap) if wrap is not None else None
         if least is not None and 2 + sum(least) + 3 * (len(columns) - 1) > width:
@@ -41,19 +45,32 @@ def simple_table(columns: tuple[tuple[str, str], ...], cells: list[list[str]], w
             if wrap is None:
                 table.add_column(name, justify=cast(JustifyMethod, justify))
             else:
-                table.add_column(name, justify=cast(JustifyMethod, justify), overflow="fold",
-                                 min_width=least[i] if least else None)
+                table.add_column(
+                    name, justify=cast(JustifyMethod, justify), overflow="fold", min_width=least[i] if least else None
+                )
         for row in cells:
             table.add_row(*(Text(c) for c in row))
         return table
 
     def line(row: list[str]) -> str:
-        return " " + "   ".join(
-            (" " * (w - cell_len(c)) + c) if justify == "right" else (c + " " * (w - cell_len(c)))
-            for c, w, (_, justify) in zip(row, widths, columns)) + " "
+        return (
+            " "
+            + "   ".join(
+                (" " * (w - cell_len(c)) + c) if justify == "right" else (c + " " * (w - cell_len(c)))
+                for c, w, (_, justify) in zip(row, widths, columns)
+            )
+            + " "
+        )
 
-    return _Lines([(" " * total, ""), (line([name for name, _ in columns]), "bold"),
-                   (" " + "─" * (total - 2) + " ", ""), *((line(row), "") for row in cells), (" " * total, "")])
+    return _Lines(
+        [
+            (" " * total, ""),
+            (line([name for name, _ in columns]), "bold"),
+            (" " + "─" * (total - 2) + " ", ""),
+            *((line(row), "") for row in cells),
+            (" " * total, ""),
+        ]
+    )
 
 
 class _Lines:
@@ -89,6 +106,9 @@ def least_width(columns: tuple[tuple[str, str], ...], cells: list[list[str]], wr
 def _least_widths(columns: tuple[tuple[str, str], ...], cells: list[list[str]], wrap: tuple[str, ...]) -> list[int]:
     """How narrow each column may get: a column in ``wrap`` down to its
     longest word ("adventurer-turn" is never broken), any other not at all."""
-    return [max([cell_len(name)] + [cell_len(w) for row in cells for w in row[i].split(" ")]) if name in wrap
-            else max([cell_len(name)] + [cell_len(row[i]) for row in cells])
-            for i, (name, _) in enumerate(columns)]
+    return [
+        max([cell_len(name)] + [cell_len(w) for row in cells for w in row[i].split(" ")])
+        if name in wrap
+        else max([cell_len(name)] + [cell_len(row[i]) for row in cells])
+        for i, (name, _) in enumerate(columns)
+    ]

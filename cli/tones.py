@@ -9,9 +9,20 @@ from domain.kernel.surface.document import Words
 
 # How each tone of a document looks on a terminal.
 STYLES = {
-    "": "", "strong": "bold", "ally": "bold green", "foe": "bold red", "dim": "dim", "warn": "yellow",
-    "good": "bold green", "bad": "bold red", "shard": "bold magenta", "open": "bold black on yellow",
-    "cache": "yellow", "special": "magenta", "entrance": "cyan", "note": "dim",
+    "": "",
+    "strong": "bold",
+    "ally": "bold green",
+    "foe": "bold red",
+    "dim": "dim",
+    "warn": "yellow",
+    "good": "bold green",
+    "bad": "bold red",
+    "shard": "bold magenta",
+    "open": "bold black on yellow",
+    "cache": "yellow",
+    "special": "magenta",
+    "entrance": "cyan",
+    "note": "dim",
 }
 
 

@@ -143,8 +143,10 @@ def _not_here(s: Session, word: str, rs: Any, entries: list[tuple[Surface, Verb]
         noun, title = ours.noun, ours.title
     except KeyError:
         noun, title = "game", rs.title
-    return (f"{word} is not a command of a {title} {noun} ({' and '.join(titles)} have it): "
-            f"`rk legal` lists what may be done in {s.called}")
+    return (
+        f"{word} is not a command of a {title} {noun} ({' and '.join(titles)} have it): "
+        f"`rk legal` lists what may be done in {s.called}"
+    )
 
 
 def set_up(s: Session, surface: Surface, setup: Setup, words: list[str]) -> None:

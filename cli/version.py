@@ -18,8 +18,10 @@ def versions() -> dict[str, object]:
         package = metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed
         package = "unknown (not installed)"
-    return {DISTRIBUTION: package,
-            "rulesets": {rs.name: {"rules_version": rs.rules_version, "title": rs.title} for rs in all_rulesets()}}
+    return {
+        DISTRIBUTION: package,
+        "rulesets": {rs.name: {"rules_version": rs.rules_version, "title": rs.title} for rs in all_rulesets()},
+    }
 
 
 def show() -> None:

@@ -21,9 +21,11 @@ def show(s: Session, view: str, page: bool = False) -> None:
     read of a long log takes a while). With ``page``, long text goes
     through a pager (``cli.pager``)."""
     from projections import views  # here, not at the top: only the views' commands need the read models
+
     # Only the audit's own read model: the others catch up when they are read.
-    with progress("reading the log into the read models", total=views.behind(s.app, views.AUDIT),
-                  json=s.json) as advance:
+    with progress(
+        "reading the log into the read models", total=views.behind(s.app, views.AUDIT), json=s.json
+    ) as advance:
         views.catch_up(s.app, progress=advance, only=views.AUDIT)
     rows = views.audit(s.app, s.battle_id)
     if s.json:
@@ -57,8 +59,14 @@ def audit_lines(rows: list[Any], width: int = 80, styled: bool = False) -> list[
             at = undos.get(r.undone_by)
             text += (f" (undone at v{at}" if at else " (undone") + (", forced)" if r.forced else ")")
         heading = r.event in ("CommandIssued", "CommandUndone")
-        entries.append(Entry(f"v{r.version}", text, style=UNDONE if r.undone else (BOLD if heading else PLAIN),
-                             mark="↶" if r.undone else " "))
+        entries.append(
+            Entry(
+                f"v{r.version}",
+                text,
+                style=UNDONE if r.undone else (BOLD if heading else PLAIN),
+                mark="↶" if r.undone else " ",
+            )
+        )
     undone = {r.command_id for r in rows if r.undone}
     footer = f"↶ marks the events of {len(undone)} undone command(s)" if undone else ""
     return layout(entries, width, styled, footer=footer, right=False)

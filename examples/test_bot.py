@@ -33,8 +33,9 @@ def test_with_the_tunnel_rat_next_to_it_it_hits_in_heavy_form(given):
     beside = given.setup("clash", **PARTY).after("move b2")
     choice = brawler(beside.game)
     assert choice == "engage --form heavy --target e1 --dice 1,2"
-    beside.when(choice).then_has("Ria engages in heavy form at e1 Tunnel Rat...").and_when(brawler(beside.game)) \
-        .then_has("ENGAGE-8c: e1 Tunnel Rat takes 2 damage from Ria, 0 HP left")
+    beside.when(choice).then_has("Ria engages in heavy form at e1 Tunnel Rat...").and_when(
+        brawler(beside.game)
+    ).then_has("ENGAGE-8c: e1 Tunnel Rat takes 2 damage from Ria, 0 HP left")
 
 
 def test_what_it_would_not_do_is_refused_anyway(given):

@@ -42,6 +42,6 @@ def test_the_axe_would_not_have_reached(battle):
 
 def test_played_again_from_that_moment_the_shot_rolls_as_recorded(given, golden_log, battle):
     step = disputed_step(battle)
-    recorded = battle.lines()[step.before + 1:step.after]  # its events' lines, after the command's own
+    recorded = battle.lines()[step.before + 1 : step.after]  # its events' lines, after the command's own
     again = given.log(golden_log(LOG).path, at=step.before)  # imported, then undone back to that moment
     again.when(DISPUTED.removeprefix("rk ")).then(*recorded)

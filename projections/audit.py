@@ -70,8 +70,7 @@ class AuditView(Projection):
         "CREATE INDEX IF NOT EXISTS audit_by_battle ON audit_lines (battle, command_id)",
         # battle: a battle stream's own id; for an adventurer stream, the
         # battle whose command is writing to it now ('' before any).
-        "CREATE TABLE IF NOT EXISTS audit_streams (stream TEXT PRIMARY KEY, battle TEXT,"
-        " label TEXT)",
+        "CREATE TABLE IF NOT EXISTS audit_streams (stream TEXT PRIMARY KEY, battle TEXT, label TEXT)",
         "CREATE TABLE IF NOT EXISTS audit_touched (battle TEXT, command_id TEXT, stream TEXT,"
         " PRIMARY KEY (battle, command_id, stream))",
     )
@@ -111,8 +110,20 @@ class AuditView(Projection):
             rs = registry.load(e.ruleset)
             battle = str(rs.game_stream(e.battle_id))
         rule, text = describe(e)
-        self._lines.append((nid, battle, stream, label, env.originator_version, env.command_id,
-                            env.timestamp.isoformat(), type(e).__name__, rule, text))
+        self._lines.append(
+            (
+                nid,
+                battle,
+                stream,
+                label,
+                env.originator_version,
+                env.command_id,
+                env.timestamp.isoformat(),
+                type(e).__name__,
+                rule,
+                text,
+            )
+        )
         if isinstance(e, CommandUndone):
             self._insert_lines(db)
             db.execute(
@@ -197,8 +208,7 @@ def _name_stream(db: sqlite3.Connection, stream: str, label: str) -> None:
 def _claim(db: sqlite3.Connection, stream: str, battle: str) -> None:
     """The next events of adventurer ``stream`` belong to ``battle``."""
     db.execute(
-        "INSERT INTO audit_streams VALUES (?, ?, ?)"
-        " ON CONFLICT (stream) DO UPDATE SET battle = excluded.battle",
+        "INSERT INTO audit_streams VALUES (?, ?, ?) ON CONFLICT (stream) DO UPDATE SET battle = excluded.battle",
         (stream, battle, stream),
     )
 
@@ -215,8 +225,16 @@ def audit_lines(db: sqlite3.Connection, stream: str) -> list[AuditLine]:
     )
     return [
         AuditLine(
-            notification_id=nid, stream=label, version=version, command_id=command_id, at=at,
-            event=event, rule=rule, text=text, undone=bool(undone), forced=bool(forced),
+            notification_id=nid,
+            stream=label,
+            version=version,
+            command_id=command_id,
+            at=at,
+            event=event,
+            rule=rule,
+            text=text,
+            undone=bool(undone),
+            forced=bool(forced),
             undone_by=undone_by,
         )
         for nid, label, version, command_id, at, event, rule, text, undone, forced, undone_by in rows
@@ -252,7 +270,7 @@ def describe(e: Event) -> tuple[str, str]:
     rule = cited(rs, e)
     text = line(rs, None, e, None)
     if rule and text.startswith(f"{rule}: "):
-        text = text[len(rule) + 2:]
+        text = text[len(rule) + 2 :]
     return rule, _printable(text)
 
 

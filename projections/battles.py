@@ -65,8 +65,10 @@ class BattlesView(Projection):
         e: Any = env.event  # a GameRegistered, or an old BattleRegistered: both name ruleset and battle
         rs = registry.load(e.ruleset)
         # A game imported under an id another goes by as a name: the name yields (BattleIndex.apply).
-        db.execute("UPDATE battle_list SET name = battle WHERE lower(name) = lower(?) AND lower(name) != lower(battle)",
-                   (e.battle_id,))
+        db.execute(
+            "UPDATE battle_list SET name = battle WHERE lower(name) = lower(?) AND lower(name) != lower(battle)",
+            (e.battle_id,),
+        )
         db.execute(
             "INSERT INTO battle_list (stream, battle, ruleset, registered, version, name) VALUES (?, ?, ?, ?, 0, ?)"
             " ON CONFLICT (stream) DO UPDATE SET battle = excluded.battle, ruleset = excluded.ruleset,"
@@ -77,14 +79,15 @@ class BattlesView(Projection):
     @handles(BattleRenamed)
     def renamed(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
         e: Any = env.event
-        db.execute("UPDATE battle_list SET name = ? WHERE battle = ? AND registered IS NOT NULL",
-                   (e.name, e.battle_id))
+        db.execute("UPDATE battle_list SET name = ? WHERE battle = ? AND registered IS NOT NULL", (e.name, e.battle_id))
 
     @handles(BattleDeleted, BattleRestored)
     def deleted(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
         e: Any = env.event
-        db.execute("UPDATE battle_list SET deleted = ? WHERE battle = ? AND registered IS NOT NULL",
-                   (int(isinstance(e, BattleDeleted)), e.battle_id))
+        db.execute(
+            "UPDATE battle_list SET deleted = ? WHERE battle = ? AND registered IS NOT NULL",
+            (int(isinstance(e, BattleDeleted)), e.battle_id),
+        )
 
     @handles(Event)
     def game_event(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
@@ -116,8 +119,16 @@ class BattlesView(Projection):
         db.execute(
             "UPDATE battle_list SET version = ?, state = ?, setup = ?, round = ?, phase = ?, over = ?, who = ?"
             " WHERE stream = ?",
-            (env.originator_version, msgspec.msgpack.encode(state), summary.setup, summary.round,
-             summary.where, int(summary.over), summary.who, stream),
+            (
+                env.originator_version,
+                msgspec.msgpack.encode(state),
+                summary.setup,
+                summary.round,
+                summary.where,
+                int(summary.over),
+                summary.who,
+                stream,
+            ),
         )
 
 
@@ -128,6 +139,18 @@ def battle_rows(db: sqlite3.Connection) -> list[BattleRow]:
         "SELECT battle, name, ruleset, setup, round, phase, over, who, version, deleted FROM battle_list"
         " WHERE registered IS NOT NULL AND state IS NOT NULL ORDER BY registered"
     )
-    return [BattleRow(battle=battle, name=name or battle, ruleset=ruleset, setup=setup or "", round=rnd, phase=phase,
-                      over=bool(over), who=who, version=version, deleted=bool(deleted))
-            for battle, name, ruleset, setup, rnd, phase, over, who, version, deleted in rows]
+    return [
+        BattleRow(
+            battle=battle,
+            name=name or battle,
+            ruleset=ruleset,
+            setup=setup or "",
+            round=rnd,
+            phase=phase,
+            over=bool(over),
+            who=who,
+            version=version,
+            deleted=bool(deleted),
+        )
+        for battle, name, ruleset, setup, rnd, phase, over, who, version, deleted in rows
+    ]

@@ -41,10 +41,7 @@ PAGE = 500
 # Seconds a writer waits for another process's lock on the views database.
 LOCK_TIMEOUT = 5.0
 
-_POSITIONS = (
-    "CREATE TABLE IF NOT EXISTS positions ("
-    " projection TEXT PRIMARY KEY, notification_id INTEGER NOT NULL)"
-)
+_POSITIONS = "CREATE TABLE IF NOT EXISTS positions ( projection TEXT PRIMARY KEY, notification_id INTEGER NOT NULL)"
 
 
 class Catchup:
@@ -80,7 +77,9 @@ class Catchup:
             create_private(path)  # 0600, as the store itself
         self.db = sqlite3.connect(
             ":memory:" if path is None else str(path),
-            isolation_level=None, timeout=LOCK_TIMEOUT, check_same_thread=False,
+            isolation_level=None,
+            timeout=LOCK_TIMEOUT,
+            check_same_thread=False,
         )
         if path is not None:
             # Readers (rk track in another terminal) do not block the writer.
@@ -126,8 +125,13 @@ class Catchup:
         (ids may have gaps): what a progress display counts to."""
         return max(app.max_notification_id() - self.position(only), 0)
 
-    def catch_up(self, app: EventSourcedApp, upto: int | None = None,
-                 progress: Callable[[int], None] | None = None, only: Collection[str] | None = None) -> int:
+    def catch_up(
+        self,
+        app: EventSourcedApp,
+        upto: int | None = None,
+        progress: Callable[[int], None] | None = None,
+        only: Collection[str] | None = None,
+    ) -> int:
         """Apply the notifications after the current positions, up to ``upto``
         (default: the end of the log); return how many envelopes were applied.
         ``progress(n)`` is told of each page's ``n`` notifications once applied.

@@ -49,8 +49,17 @@ from .battles import BattleRow, BattlesView
 from .runner import Catchup
 
 __all__ = [
-    "AuditLine", "BattleRow", "audit", "battles", "behind", "catch_up", "close_views", "projections", "reading",
-    "views_for", "views_path_for",
+    "AuditLine",
+    "BattleRow",
+    "audit",
+    "battles",
+    "behind",
+    "catch_up",
+    "close_views",
+    "projections",
+    "reading",
+    "views_for",
+    "views_path_for",
 ]
 
 AUDIT = (AuditView.name,)  # ``only`` for the audit's own catch-up
@@ -75,7 +84,7 @@ def views_path_for(app: EventSourcedApp) -> Path | None:
         if not dbname or dbname == ":memory:" or "mode=memory" in dbname:
             return None
         if dbname.startswith("file:"):
-            dbname = unquote(dbname[len("file:"):].split("?", 1)[0])
+            dbname = unquote(dbname[len("file:") :].split("?", 1)[0])
         store = Path(dbname).expanduser()
         if store.suffix:
             return store.with_name(f"{store.stem}.views{store.suffix}")
@@ -137,8 +146,9 @@ def close_views(app: EventSourcedApp) -> None:
         views.close()
 
 
-def catch_up(app: EventSourcedApp, progress: Callable[[int], None] | None = None,
-             only: Collection[str] | None = None) -> int:
+def catch_up(
+    app: EventSourcedApp, progress: Callable[[int], None] | None = None, only: Collection[str] | None = None
+) -> int:
     """Bring every view (those named in ``only``, when given) up to the end
     of ``app``'s log; the envelopes applied. ``progress(n)`` hears of every
     ``n`` notifications read (see ``behind``)."""

@@ -57,8 +57,18 @@ if TYPE_CHECKING:
 # pytest loads the plugin (``rulekeeper.pytest_plugin``) in every run, and a
 # run that uses none of it should not pay for the kernel and its store.
 _WHERE = {
-    **dict.fromkeys(("AmbiguousCommand", "ContentError", "LogError", "MalformedCommand", "NotFound",
-                     "RulekeeperError", "RuleViolation"), "domain.kernel.errors"),
+    **dict.fromkeys(
+        (
+            "AmbiguousCommand",
+            "ContentError",
+            "LogError",
+            "MalformedCommand",
+            "NotFound",
+            "RulekeeperError",
+            "RuleViolation",
+        ),
+        "domain.kernel.errors",
+    ),
     **dict.fromkeys(("Game", "Moment", "Played", "Step"), "rulekeeper.game"),
     **dict.fromkeys(("Rulekeeper", "verify"), "rulekeeper.keeper"),
 }
@@ -74,6 +84,17 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "AmbiguousCommand", "ContentError", "Game", "LogError", "MalformedCommand", "Moment", "NotFound", "Played",
-    "RuleViolation", "Rulekeeper", "RulekeeperError", "Step", "verify",
+    "AmbiguousCommand",
+    "ContentError",
+    "Game",
+    "LogError",
+    "MalformedCommand",
+    "Moment",
+    "NotFound",
+    "Played",
+    "RuleViolation",
+    "Rulekeeper",
+    "RulekeeperError",
+    "Step",
+    "verify",
 ]

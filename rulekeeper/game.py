@@ -151,8 +151,13 @@ class Moment:
 
     def _context(self, command: Command | None) -> Any:
         rs, app, version = self.ruleset, self._app, self._asked
-        return rules_context(rs, app.pack_for(rs, self.state), self.state,
-                             lambda kind, stream: app.companion(rs, kind, stream, version), command)
+        return rules_context(
+            rs,
+            app.pack_for(rs, self.state),
+            self.state,
+            lambda kind, stream: app.companion(rs, kind, stream, version),
+            command,
+        )
 
     def __repr__(self) -> str:
         return f"<Moment {self.game_id} v{self.version}>"
@@ -298,8 +303,10 @@ class Game:
         undone: list[Played] = []
         while self.state != target:
             if not self.can_undo():
-                raise ValueError(f"{self.id}: its state at version {version} cannot be reached by undoing "
-                                 "(the log undid that line of play itself)")
+                raise ValueError(
+                    f"{self.id}: its state at version {version} cannot be reached by undoing "
+                    "(the log undid that line of play itself)"
+                )
             undone.append(self.undo(force=True))
         return undone
 
@@ -336,8 +343,14 @@ class Game:
         rs = self._app.ruleset(self.id)
         narrate = Narrator(rs, self._app.pack_for(rs, result.battle.state), before)
         events = tuple(e for e in result.events if not isinstance(e, CommandIssued))
-        return Played(command_id=result.command_id, command=command, events=events, written=result.written,
-                      lines=tuple(narrate(e) for e in events), version=result.battle.version)
+        return Played(
+            command_id=result.command_id,
+            command=command,
+            events=events,
+            written=result.written,
+            lines=tuple(narrate(e) for e in events),
+            version=result.battle.version,
+        )
 
     def __repr__(self) -> str:
         return f"<Game {self.id} ({self.ruleset}) v{self.version}>"

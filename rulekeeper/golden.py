@@ -66,8 +66,9 @@ class GoldenLogs:
         __tracebackhide__ = True
         path = self.folder / name
         if not path.is_file():
-            pytest.fail(f"no golden log {name} in {self.folder} (there are: {', '.join(self.names()) or 'none'})",
-                        pytrace=False)
+            pytest.fail(
+                f"no golden log {name} in {self.folder} (there are: {', '.join(self.names()) or 'none'})", pytrace=False
+            )
         return GoldenLog(path, self.keeper)
 
     def names(self) -> list[str]:
@@ -89,6 +90,7 @@ class GoldenLogs:
         with Rulekeeper() as fresh:
             kept = fresh.load(path)
             kept_lines, kept_digest = kept.lines(), kept.digest()
-        assert game.lines() == kept_lines, f"{game.id} no longer plays as golden log {name} (--rulekeeper-regen " \
-                                           "writes it again)"
+        assert game.lines() == kept_lines, (
+            f"{game.id} no longer plays as golden log {name} (--rulekeeper-regen writes it again)"
+        )
         assert game.digest() == kept_digest, f"{game.id} ends in another state than golden log {name}"

@@ -88,8 +88,9 @@ class Rulekeeper:
         from domain.kernel import ruleset as registry
 
         folder = resources.files(f"domain.{registry.load(ruleset).namespace}.content")
-        return {p.name: p.read_bytes() for p in sorted(folder.iterdir(), key=lambda p: p.name)
-                if p.name.endswith(".toml")}
+        return {
+            p.name: p.read_bytes() for p in sorted(folder.iterdir(), key=lambda p: p.name) if p.name.endswith(".toml")
+        }
 
     # -- starting a game -----------------------------------------------------------
 
@@ -158,8 +159,11 @@ class Rulekeeper:
     def games(self) -> list[Game]:
         """Every game in the store, not deleted, in the order they were set up."""
         index = self.app.index()
-        return [Game(self.app, g.battle_id) for g in self.app.battles()
-                if not getattr(index.get(g.battle_id), "deleted", False)]
+        return [
+            Game(self.app, g.battle_id)
+            for g in self.app.battles()
+            if not getattr(index.get(g.battle_id), "deleted", False)
+        ]
 
 
 def verify(log: Source, pack: PackFiles | None = None) -> Report:

@@ -46,15 +46,24 @@ SETUP_MARK = "rulekeeper_setup"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("rulekeeper")
-    group.addoption(REGEN, action="store_true", default=False,
-                    help="write the golden logs golden_log.check compares with, from the games the tests play")
-    parser.addini(GOLDEN_INI, default="logs",
-                  help="the folder of golden logs the golden_log fixture reads, from the rootdir (default: logs)")
+    group.addoption(
+        REGEN,
+        action="store_true",
+        default=False,
+        help="write the golden logs golden_log.check compares with, from the games the tests play",
+    )
+    parser.addini(
+        GOLDEN_INI,
+        default="logs",
+        help="the folder of golden logs the golden_log fixture reads, from the rootdir (default: logs)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", f"{SETUP_MARK}(setup, **fields): the game the `game` fixture sets up "
-                                       "(as rulekeeper.Rulekeeper.new takes them)")
+    config.addinivalue_line(
+        "markers",
+        f"{SETUP_MARK}(setup, **fields): the game the `game` fixture sets up (as rulekeeper.Rulekeeper.new takes them)",
+    )
 
 
 @pytest.fixture

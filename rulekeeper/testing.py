@@ -157,8 +157,9 @@ class Then:
         __tracebackhide__ = True  # a failure points at the test's line, not here
         happened = _rendered(self._accepted(), expected)
         wanted = [_wanted(e) for e in expected]
-        assert happened == wanted, f"`{self.command}`: the events differ from those expected; it did:\n" \
-                                   + _listed(self.lines)
+        assert happened == wanted, f"`{self.command}`: the events differ from those expected; it did:\n" + _listed(
+            self.lines
+        )
         return self
 
     def then_has(self, *expected: Expected) -> Then:
@@ -170,8 +171,11 @@ class Then:
             while at < len(played.events) and not _matches(played.events[at], played.lines[at], want):
                 at += 1
             if at == len(played.events):
-                pytest.fail(f"`{self.command}`: no event {_wanted(want)!r} (after those before it in the "
-                            f"list) among:\n" + _listed(played.lines), pytrace=False)
+                pytest.fail(
+                    f"`{self.command}`: no event {_wanted(want)!r} (after those before it in the "
+                    f"list) among:\n" + _listed(played.lines),
+                    pytrace=False,
+                )
             at += 1
         return self
 
@@ -179,8 +183,9 @@ class Then:
         """The command was accepted, and none of its events is any of these."""
         __tracebackhide__ = True  # a failure points at the test's line, not here
         played = self._accepted()
-        found = [line for event, line in zip(played.events, played.lines)
-                 if any(_matches(event, line, u) for u in unwanted)]
+        found = [
+            line for event, line in zip(played.events, played.lines) if any(_matches(event, line, u) for u in unwanted)
+        ]
         assert found == [], f"`{self.command}`: events that should not be there"
         return self
 
@@ -211,11 +216,15 @@ class Then:
         __tracebackhide__ = True  # a failure points at the test's line, not here
         refused = self.refused
         if refused is None:
-            pytest.fail(f"`{self.command}` was accepted, where {rule} should refuse it; it did:\n"
-                        + _listed(self.lines), pytrace=False)
+            pytest.fail(
+                f"`{self.command}` was accepted, where {rule} should refuse it; it did:\n" + _listed(self.lines),
+                pytrace=False,
+            )
         if not isinstance(refused, RuleViolation):
-            pytest.fail(f"`{self.command}` was refused as {type(refused).__name__}, not by rule {rule}: {refused}",
-                        pytrace=False)
+            pytest.fail(
+                f"`{self.command}` was refused as {type(refused).__name__}, not by rule {rule}: {refused}",
+                pytrace=False,
+            )
         assert refused.rule == rule, f"`{self.command}` was refused by another rule: {refused}"
         if reason is not None:
             assert reason in refused.message, f"`{self.command}` was refused for another reason"
@@ -228,9 +237,11 @@ class Then:
         __tracebackhide__ = True  # a failure points at the test's line, not here
         refused = self.refused
         if not isinstance(refused, MalformedCommand):
-            pytest.fail(f"`{self.command}` should be malformed; " + (
-                "it was accepted:\n" + _listed(self.lines) if refused is None else f"it was refused: {refused}"),
-                pytrace=False)
+            pytest.fail(
+                f"`{self.command}` should be malformed; "
+                + ("it was accepted:\n" + _listed(self.lines) if refused is None else f"it was refused: {refused}"),
+                pytrace=False,
+            )
         if words is not None:
             assert words in str(refused), f"`{self.command}` is malformed for another reason"
         assert self.game.version == self.version_before, f"`{self.command}` was refused but wrote events"
@@ -265,7 +276,7 @@ def _matches(event: Any, line: str, want: Expected) -> bool:
     if isinstance(want, type):
         return isinstance(event, want)
     if isinstance(want, str):
-        return line.startswith(want[:-len(ELLIPSIS)]) if want.endswith(ELLIPSIS) else line == want
+        return line.startswith(want[: -len(ELLIPSIS)]) if want.endswith(ELLIPSIS) else line == want
     return bool(event == want)
 
 

@@ -98,9 +98,18 @@ class Server:
     seconds a request waits for the store (``deadline``; ``heavy_deadline``
     for a whole log's verify, or each page of one read)."""
 
-    def __init__(self, workers: Any, keyring: Keyring, feed: ChangeFeed, *, heavy: Any = None,
-                 throttle: Throttle | None = None, deadline: float = DEADLINE,
-                 heavy_deadline: float = HEAVY_DEADLINE, public_throttle: Throttle | None = None) -> None:
+    def __init__(
+        self,
+        workers: Any,
+        keyring: Keyring,
+        feed: ChangeFeed,
+        *,
+        heavy: Any = None,
+        throttle: Throttle | None = None,
+        deadline: float = DEADLINE,
+        heavy_deadline: float = HEAVY_DEADLINE,
+        public_throttle: Throttle | None = None,
+    ) -> None:
         self.workers = workers
         self.heavy = heavy if heavy is not None else workers
         self.keyring = keyring
@@ -117,15 +126,15 @@ class Server:
         checked = self.checked(request, game, fn, *args)
         return await self.workers.run(checked, deadline=self.deadline)
 
-    async def call_heavy(self, request: Request, game: str | None, what: str, fn: Callable[..., T],
-                         *args: Any) -> T:
+    async def call_heavy(self, request: Request, game: str | None, what: str, fn: Callable[..., T], *args: Any) -> T:
         """``call`` for a read of a whole log (``what``, for the throttle's
         refusal): counted against the token's rate, run on the heavy lane."""
         self.count_whole_log(request, what)
         return await self.heavy.run(self.checked(request, game, fn, *args), deadline=self.heavy_deadline)
 
-    async def stream_heavy(self, request: Request, game: str | None, what: str,
-                           fn: Callable[..., tuple[Any, Any]], *args: Any) -> tuple[Any, AsyncIterator[bytes]]:
+    async def stream_heavy(
+        self, request: Request, game: str | None, what: str, fn: Callable[..., tuple[Any, Any]], *args: Any
+    ) -> tuple[Any, AsyncIterator[bytes]]:
         """A whole log's head and pages (``server.streaming``), from
         ``fn(app, pass, game id, *args) -> (head, pieces)`` on the heavy lane."""
         self.count_whole_log(request, what)
@@ -176,8 +185,12 @@ def _check_type(request: Request, types: frozenset[str]) -> None:
     given = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if given not in types:
         shown = f"`{given[:60]}`" if given else "no Content-Type"
-        raise Refused(415, Refusal(error="unsupported", reason=f"the body is sent as {shown}: send it as "
-                                                                + " or ".join(sorted(types))))
+        raise Refused(
+            415,
+            Refusal(
+                error="unsupported", reason=f"the body is sent as {shown}: send it as " + " or ".join(sorted(types))
+            ),
+        )
 
 
 def _json(value: Any, status: int = 200) -> Response:
@@ -255,8 +268,9 @@ def _decode(body: bytes, kind: Any) -> Any:
     decoded = msgspec.json.decode(body, type=kind)
     extra = unknown_field(_plain(body), decoded)
     if extra is not None:
-        raise malformed(f"the request has no field {extra.replace('$.', '', 1)}:"
-                        f" unknown field `{extra.rsplit('.', 1)[-1]}`")
+        raise malformed(
+            f"the request has no field {extra.replace('$.', '', 1)}: unknown field `{extra.rsplit('.', 1)[-1]}`"
+        )
     return decoded
 
 
@@ -310,8 +324,11 @@ async def game_summary(srv: Server, request: Request) -> Response:
 
 async def game_seats(srv: Server, request: Request) -> Response:
     base = str(request.base_url).rstrip("/")
-    return _json(await srv.call(request, _game(request),
-                                lambda app, p, battle_id: tables.seats(app, srv.keyring, p, battle_id, base)))
+    return _json(
+        await srv.call(
+            request, _game(request), lambda app, p, battle_id: tables.seats(app, srv.keyring, p, battle_id, base)
+        )
+    )
 
 
 async def game_state(srv: Server, request: Request) -> Response:
@@ -330,12 +347,12 @@ async def game_log(srv: Server, request: Request) -> Response:
         raise malformed("limit must be 0 (everything) or more")
     if 0 < limit <= tables.LOG_TAIL:
         return _json(await srv.call(request, _game(request), tables.log, since, limit))
+
     # More than a table shows: a read of a whole log, on its own lane, streamed.
     def whole(app: GameApp, p: Any, battle_id: str) -> tuple[None, Any]:
         return None, _json_array(tables.log_stream(app, p, battle_id, since, limit))
 
-    _, body = await srv.stream_heavy(request, _game(request), "a log of more than "
-                                     f"{tables.LOG_TAIL} events", whole)
+    _, body = await srv.stream_heavy(request, _game(request), f"a log of more than {tables.LOG_TAIL} events", whole)
     return StreamingResponse(body, media_type="application/json")
 
 
@@ -360,8 +377,9 @@ async def _write(srv: Server, request: Request, kind: Any, act: Callable[..., Co
     the pass is checked, ``act(app, pass, game, request)`` done, and every
     viewer told the game's new version."""
     body = await _body(request)
-    result = await srv.call(request, _game(request),
-                            lambda app, p, battle_id: act(app, p, battle_id, _decode(body, kind)))
+    result = await srv.call(
+        request, _game(request), lambda app, p, battle_id: act(app, p, battle_id, _decode(body, kind))
+    )
     srv.feed.tell(result.game, result.version)
     return _json(result)
 
@@ -380,10 +398,13 @@ async def redo(srv: Server, request: Request) -> Response:
 
 async def export(srv: Server, request: Request) -> Response:
     battle_id, body = await srv.stream_heavy(
-        request, _game(request), "an export",
-        lambda app, p, battle_id: (battle_id, tables.export(app, p, battle_id)))
-    return StreamingResponse(body, media_type="application/x-ndjson",
-                             headers={"content-disposition": f'attachment; filename="{_file_name(battle_id)}.jsonl"'})
+        request, _game(request), "an export", lambda app, p, battle_id: (battle_id, tables.export(app, p, battle_id))
+    )
+    return StreamingResponse(
+        body,
+        media_type="application/x-ndjson",
+        headers={"content-disposition": f'attachment; filename="{_file_name(battle_id)}.jsonl"'},
+    )
 
 
 def _file_name(battle_id: str) -> str:
@@ -407,8 +428,9 @@ async def import_log(srv: Server, request: Request) -> Response:
 async def verify_log(srv: Server, request: Request) -> Response:
     data = await _log_body(request)
     key = request.query_params.get("key") or None
-    return _json(await srv.call_heavy(request, None, "a verify",
-                                      lambda app, p, _: tables.verify_log(app, p, data, key)))
+    return _json(
+        await srv.call_heavy(request, None, "a verify", lambda app, p, _: tables.verify_log(app, p, data, key))
+    )
 
 
 async def dispute_log(srv: Server, request: Request) -> Response:
@@ -422,9 +444,14 @@ async def dispute_log(srv: Server, request: Request) -> Response:
 
 async def live(srv: Server, request: Request) -> Response:
     battle_id, stream, version = await srv.call(
-        request, _game(request),
-        lambda app, p, battle_id: (battle_id, app.ruleset(battle_id).game_stream(battle_id),
-                                   app.battle(battle_id).version))
+        request,
+        _game(request),
+        lambda app, p, battle_id: (
+            battle_id,
+            app.ruleset(battle_id).game_stream(battle_id),
+            app.battle(battle_id).version,
+        ),
+    )
 
     async def events():
         async with srv.feed.watch(battle_id, stream) as queue:
@@ -445,8 +472,9 @@ async def live(srv: Server, request: Request) -> Response:
                     told = now
                     yield _sse("version", {"game": battle_id, "version": now})
 
-    return StreamingResponse(events(), media_type="text/event-stream",
-                             headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+    return StreamingResponse(
+        events(), media_type="text/event-stream", headers={"cache-control": "no-store", "x-accel-buffering": "no"}
+    )
 
 
 def _sse(event: str, data: Any) -> bytes:
@@ -473,8 +501,9 @@ async def page(srv: Server, request: Request) -> Response:
 
         where = f"{quote(request.url.path)}#token={quote(token, safe='')}"
         return Response(status_code=303, headers={**PAGE_HEADERS, "location": where})
-    return FileResponse(STATIC / ("history.html" if request.url.path.endswith("/history") else "table.html"),
-                        headers=PAGE_HEADERS)
+    return FileResponse(
+        STATIC / ("history.html" if request.url.path.endswith("/history") else "table.html"), headers=PAGE_HEADERS
+    )
 
 
 async def dispute_page(srv: Server, request: Request) -> Response:
@@ -493,61 +522,196 @@ async def static(srv: Server, request: Request) -> Response:
 LOG_BODY = bytes
 HEAVY_REFUSALS = (400, 401, 403, 404, 410, 429, 503)  # a whole log: the token's rate too
 ENDPOINTS: tuple[Endpoint, ...] = (
-    Endpoint("GET", "/api/whoami", "whoami", "What the token is: host, a seat of a game, or a spectator.",
-             Whoami, query=(Param("game", str, "the game a seat's or spectator's token is for"),), handler=whoami),
-    Endpoint("GET", "/api/games", "listGames", "Every game of every ruleset (the host's).", list[GameSummary],
-             query=(Param("all", bool, "list deleted games too"),), handler=list_games),
-    Endpoint("POST", "/api/games", "createGame", "Set a game up (the host's): any setup of any ruleset, named by "
-             "`new` (see `listChoices`).", CommandResult, body=new_game_type(),
-             refusals=(400, 401, 403, 413, 415, 422, 503), handler=create_game),
-    Endpoint("GET", "/api/choices", "listChoices", "Every setup `createGame` takes (the host's): its ruleset, its "
-             "parameters, the JSON Schema of its request, and what the content packs offer for its fields.",
-             Choices, refusals=(401, 403, 503), handler=list_choices),
+    Endpoint(
+        "GET",
+        "/api/whoami",
+        "whoami",
+        "What the token is: host, a seat of a game, or a spectator.",
+        Whoami,
+        query=(Param("game", str, "the game a seat's or spectator's token is for"),),
+        handler=whoami,
+    ),
+    Endpoint(
+        "GET",
+        "/api/games",
+        "listGames",
+        "Every game of every ruleset (the host's).",
+        list[GameSummary],
+        query=(Param("all", bool, "list deleted games too"),),
+        handler=list_games,
+    ),
+    Endpoint(
+        "POST",
+        "/api/games",
+        "createGame",
+        "Set a game up (the host's): any setup of any ruleset, named by `new` (see `listChoices`).",
+        CommandResult,
+        body=new_game_type(),
+        refusals=(400, 401, 403, 413, 415, 422, 503),
+        handler=create_game,
+    ),
+    Endpoint(
+        "GET",
+        "/api/choices",
+        "listChoices",
+        "Every setup `createGame` takes (the host's): its ruleset, its "
+        "parameters, the JSON Schema of its request, and what the content packs offer for its fields.",
+        Choices,
+        refusals=(401, 403, 503),
+        handler=list_choices,
+    ),
     Endpoint("GET", "/api/games/{game}", "getGame", "Where a game stands.", GameSummary, handler=game_summary),
-    Endpoint("GET", "/api/games/{game}/seats", "getSeats", "A game's seats; for the host, each seat's link.", Seats,
-             handler=game_seats),
-    Endpoint("GET", "/api/games/{game}/state", "getState", "The game's state now, or after event `at`.", GameState,
-             query=(Param("at", int, "a version: the state as it stood after that event"),), handler=game_state),
-    Endpoint("GET", "/api/games/{game}/legal", "getLegal", "The legal commands now, each marked with whether this "
-             "token may give it.", list[LegalCommand], handler=game_legal),
-    Endpoint("GET", "/api/games/{game}/log", "getLog", "The log narrated, event by event.", list[Narrated],
-             query=(Param("since", int, "only events after this version"),
-                    Param("limit", int, "at most this many, the newest (0: all, or more than 400: the whole "
-                          "log, streamed, counted as an export)")), refusals=HEAVY_REFUSALS, handler=game_log),
-    Endpoint("GET", "/api/games/{game}/table", "getTable", "Everything the table view draws, for this token; "
-             "with `at`, as it stood after that event (nothing to give then).", table_view.TableView,
-             query=(Param("at", int, "a version: the table as it stood after that event, with this token's "
-                          "rights now"),), handler=game_table),
-    Endpoint("POST", "/api/games/{game}/commands", "giveCommand", "Give a command: decided by the rules, saved, "
-             "or refused with its rule ID and nothing written.", CommandResult, body=CommandRequest,
-             refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503), handler=give_command),
-    Endpoint("POST", "/api/games/{game}/undo", "undo", "Undo the last command.", CommandResult, body=UndoRequest,
-             refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503), handler=undo),
-    Endpoint("POST", "/api/games/{game}/redo", "redo", "Redo the command undone last.", CommandResult,
-             body=RedoRequest, refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503), handler=redo),
-    Endpoint("GET", "/api/games/{game}/export", "exportLog", "The game's portable log (hash-chained JSON Lines); of a "
-             "game that leads a group (a campaign), the whole group's.",
-             None, media="application/x-ndjson", refusals=HEAVY_REFUSALS, handler=export),
-    Endpoint("GET", "/api/games/{game}/verify", "verifyGame", "Verify the stored game against today's rules (a "
-             "game that leads a group, a campaign, with every game of its group).",
-             VerifyAnswer, refusals=HEAVY_REFUSALS, handler=verify_game),
-    Endpoint("GET", "/api/games/{game}/live", "liveFeed", "Server-sent events: `version` each time the game moves, "
-             "whichever process saved it.", None, media="text/event-stream", handler=live),
-    Endpoint("POST", "/api/import", "importLog", "Import a portable log as a new game (the host's); every check "
-             "first, nothing written if one fails.", Imported, body=LOG_BODY, refusals=(400, 401, 403, 413, 415, 503),
-             handler=import_log),
-    Endpoint("POST", "/api/verify", "verifyLog", "Verify a posted log against today's rules (the host's); writes "
-             "nothing.", VerifyAnswer, body=LOG_BODY, query=(Param("key", str, "the public key (hex) it must be "
-                                                                          "signed with"),),
-             refusals=(400, 401, 403, 413, 415, 429, 503), handler=verify_log),
-    Endpoint("POST", "/api/dispute", "disputeLog", "Settle a dispute over a posted log (anyone's: no token is read, "
-             "nothing is stored): verify's verdict against today's rules, every game event the log holds narrated, "
-             "and the board after each, a page at a time. Rate-limited per client address.",
-             dispute.DisputeAnswer, body=LOG_BODY,
-             query=(Param("start", int, f"the first step whose board the answer holds (pages of {dispute.PAGE})"),),
-             refusals=(400, 413, 415, 429, 503), needs_token=False, handler=dispute_log),
-    Endpoint("GET", "/api/openapi.json", "openapi", "This document.", None, needs_token=False, refusals=(),
-             handler=openapi),
+    Endpoint(
+        "GET",
+        "/api/games/{game}/seats",
+        "getSeats",
+        "A game's seats; for the host, each seat's link.",
+        Seats,
+        handler=game_seats,
+    ),
+    Endpoint(
+        "GET",
+        "/api/games/{game}/state",
+        "getState",
+        "The game's state now, or after event `at`.",
+        GameState,
+        query=(Param("at", int, "a version: the state as it stood after that event"),),
+        handler=game_state,
+    ),
+    Endpoint(
+        "GET",
+        "/api/games/{game}/legal",
+        "getLegal",
+        "The legal commands now, each marked with whether this token may give it.",
+        list[LegalCommand],
+        handler=game_legal,
+    ),
+    Endpoint(
+        "GET",
+        "/api/games/{game}/log",
+        "getLog",
+        "The log narrated, event by event.",
+        list[Narrated],
+        query=(
+            Param("since", int, "only events after this version"),
+            Param(
+                "limit",
+                int,
+                "at most this many, the newest (0: all, or more than 400: the whole "
+                "log, streamed, counted as an export)",
+            ),
+        ),
+        refusals=HEAVY_REFUSALS,
+        handler=game_log,
+    ),
+    Endpoint(
+        "GET",
+        "/api/games/{game}/table",
+        "getTable",
+        "Everything the table view draws, for this token; "
+        "with `at`, as it stood after that event (nothing to give then).",
+        table_view.TableView,
+        query=(Param("at", int, "a version: the table as it stood after that event, with this token's rights now"),),
+        handler=game_table,
+    ),
+    Endpoint(
+        "POST",
+        "/api/games/{game}/commands",
+        "giveCommand",
+        "Give a command: decided by the rules, saved, or refused with its rule ID and nothing written.",
+        CommandResult,
+        body=CommandRequest,
+        refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503),
+        handler=give_command,
+    ),
+    Endpoint(
+        "POST",
+        "/api/games/{game}/undo",
+        "undo",
+        "Undo the last command.",
+        CommandResult,
+        body=UndoRequest,
+        refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503),
+        handler=undo,
+    ),
+    Endpoint(
+        "POST",
+        "/api/games/{game}/redo",
+        "redo",
+        "Redo the command undone last.",
+        CommandResult,
+        body=RedoRequest,
+        refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503),
+        handler=redo,
+    ),
+    Endpoint(
+        "GET",
+        "/api/games/{game}/export",
+        "exportLog",
+        "The game's portable log (hash-chained JSON Lines); of a "
+        "game that leads a group (a campaign), the whole group's.",
+        None,
+        media="application/x-ndjson",
+        refusals=HEAVY_REFUSALS,
+        handler=export,
+    ),
+    Endpoint(
+        "GET",
+        "/api/games/{game}/verify",
+        "verifyGame",
+        "Verify the stored game against today's rules (a "
+        "game that leads a group, a campaign, with every game of its group).",
+        VerifyAnswer,
+        refusals=HEAVY_REFUSALS,
+        handler=verify_game,
+    ),
+    Endpoint(
+        "GET",
+        "/api/games/{game}/live",
+        "liveFeed",
+        "Server-sent events: `version` each time the game moves, whichever process saved it.",
+        None,
+        media="text/event-stream",
+        handler=live,
+    ),
+    Endpoint(
+        "POST",
+        "/api/import",
+        "importLog",
+        "Import a portable log as a new game (the host's); every check first, nothing written if one fails.",
+        Imported,
+        body=LOG_BODY,
+        refusals=(400, 401, 403, 413, 415, 503),
+        handler=import_log,
+    ),
+    Endpoint(
+        "POST",
+        "/api/verify",
+        "verifyLog",
+        "Verify a posted log against today's rules (the host's); writes nothing.",
+        VerifyAnswer,
+        body=LOG_BODY,
+        query=(Param("key", str, "the public key (hex) it must be signed with"),),
+        refusals=(400, 401, 403, 413, 415, 429, 503),
+        handler=verify_log,
+    ),
+    Endpoint(
+        "POST",
+        "/api/dispute",
+        "disputeLog",
+        "Settle a dispute over a posted log (anyone's: no token is read, "
+        "nothing is stored): verify's verdict against today's rules, every game event the log holds narrated, "
+        "and the board after each, a page at a time. Rate-limited per client address.",
+        dispute.DisputeAnswer,
+        body=LOG_BODY,
+        query=(Param("start", int, f"the first step whose board the answer holds (pages of {dispute.PAGE})"),),
+        refusals=(400, 413, 415, 429, 503),
+        needs_token=False,
+        handler=dispute_log,
+    ),
+    Endpoint(
+        "GET", "/api/openapi.json", "openapi", "This document.", None, needs_token=False, refusals=(), handler=openapi
+    ),
 )
 
 
@@ -591,10 +755,18 @@ def _route(srv: Server, endpoint: Endpoint) -> Route:
     return Route(endpoint.path, run, methods=[endpoint.method], name=endpoint.name)
 
 
-def create_app(store: str | None, keyring: Keyring, *, workers: int | None = None,
-               poll: float | None = None, env: dict[str, str] | None = None,
-               heavy_rate: Rate | None = Rate(), deadline: float = DEADLINE,
-               heavy_deadline: float = HEAVY_DEADLINE, public_rate: Rate | None = PUBLIC_RATE) -> Starlette:
+def create_app(
+    store: str | None,
+    keyring: Keyring,
+    *,
+    workers: int | None = None,
+    poll: float | None = None,
+    env: dict[str, str] | None = None,
+    heavy_rate: Rate | None = Rate(),
+    deadline: float = DEADLINE,
+    heavy_deadline: float = HEAVY_DEADLINE,
+    public_rate: Rate | None = PUBLIC_RATE,
+) -> Starlette:
     """The ASGI application on ``store`` (a store setting; None: the
     environment's), its passes made and checked with ``keyring``; ``env``
     adds library settings to each application (tests: a PostgreSQL schema).
@@ -610,12 +782,24 @@ def create_app(store: str | None, keyring: Keyring, *, workers: int | None = Non
     # is seen only by the application holding it, so there it shares the main lane.
     heavy = pool if is_memory(store) else Workers(store, HEAVY_WORKERS, env, read_only=True)
     feed = ChangeFeed(pool, **({"poll": poll} if poll is not None else {}))
-    srv = Server(pool, keyring, feed, heavy=heavy, throttle=Throttle(heavy_rate) if heavy_rate else None,
-                 deadline=deadline, heavy_deadline=heavy_deadline,
-                 public_throttle=Throttle(public_rate, per="client address") if public_rate else None)
+    srv = Server(
+        pool,
+        keyring,
+        feed,
+        heavy=heavy,
+        throttle=Throttle(heavy_rate) if heavy_rate else None,
+        deadline=deadline,
+        heavy_deadline=heavy_deadline,
+        public_throttle=Throttle(public_rate, per="client address") if public_rate else None,
+    )
     routes = [_route(srv, e) for e in ENDPOINTS]
-    pages = (("/", page), ("/table/{game}", page), ("/table/{game}/history", page), ("/dispute", dispute_page),
-             ("/static/{name}", static))
+    pages = (
+        ("/", page),
+        ("/table/{game}", page),
+        ("/table/{game}/history", page),
+        ("/dispute", dispute_page),
+        ("/static/{name}", static),
+    )
     for path, handler in pages:
         routes.append(_route(srv, Endpoint("GET", path, handler.__name__, "", handler=handler)))
 

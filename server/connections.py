@@ -151,17 +151,21 @@ class GuardedH11Protocol(H11Protocol):
             # The server stopped reading (the application has not taken what came yet): not the client's delay.
             self._body_timer = self.loop.call_later(self.limits.body_timeout, self._body_late)
             return
-        log.warning("a request's body did not arrive within %g s (--body-timeout): its connection was closed",
-                    self.limits.body_timeout)
+        log.warning(
+            "a request's body did not arrive within %g s (--body-timeout): its connection was closed",
+            self.limits.body_timeout,
+        )
         self.transport.close()  # the application's receive() is told the client left
 
     def _make_room(self, cap: int) -> None:
         """Close the connection idle the longest, or this one if none is."""
-        idle = [c for c in self.connections
-                if c is not self and isinstance(c, GuardedH11Protocol) and c.idle() and not c.transport.is_closing()]
+        idle = [
+            c
+            for c in self.connections
+            if c is not self and isinstance(c, GuardedH11Protocol) and c.idle() and not c.transport.is_closing()
+        ]
         if idle:
             min(idle, key=lambda c: c.idle_since).transport.close()
             return
-        log.warning("%d connections open (--max-connections), each with a request under way: "
-                    "new ones are closed", cap)
+        log.warning("%d connections open (--max-connections), each with a request under way: new ones are closed", cap)
         self.transport.close()

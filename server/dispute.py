@@ -83,10 +83,18 @@ def settle(data: bytes, start: int = 0) -> DisputeAnswer:
     if d is not None and steps:
         at = next((i for i, s in enumerate(steps) if s.line >= d["line"]), len(steps) - 1)
     end = max(0, start) + len(boards)
-    return DisputeAnswer(verdict=answer, game=replay.battle_id, ruleset=replay.rs.name if replay.rs else "",
-                         title=replay.rs.title if replay.rs else "", steps=steps, first=max(0, start),
-                         boards=boards, next=end if end < len(steps) else None, divergence_step=at,
-                         stopped=replay.stopped)
+    return DisputeAnswer(
+        verdict=answer,
+        game=replay.battle_id,
+        ruleset=replay.rs.name if replay.rs else "",
+        title=replay.rs.title if replay.rs else "",
+        steps=steps,
+        first=max(0, start),
+        boards=boards,
+        next=end if end < len(steps) else None,
+        divergence_step=at,
+        stopped=replay.stopped,
+    )
 
 
 class _Replay:
@@ -128,20 +136,28 @@ class _Replay:
                 text = narrator(env.event)
                 game = fold(rs, game, [env])
                 if i >= start and i < start + count:
-                    drawn = msgspec.json.encode(board(game, v)) if board is not None and game is not None \
-                        and game.state is not None else b"null"
+                    drawn = (
+                        msgspec.json.encode(board(game, v))
+                        if board is not None and game is not None and game.state is not None
+                        else b"null"
+                    )
                     boards.append(None if drawn == last else msgspec.json.decode(drawn))
                     last = drawn
             except Exception as e:  # noqa: BLE001 - a forged event the rules cannot apply ends the replay
                 line = self.lines.get((str(stream), v), 0)
-                self.stopped = (f"line {line} (version {v}) cannot be replayed: "
-                                f"{type(e).__name__}: {str(e)[:160]}")
+                self.stopped = f"line {line} (version {v}) cannot be replayed: {type(e).__name__}: {str(e)[:160]}"
                 break
             if isinstance(env.event, CommandIssued):
                 issued[v] = env.event
-            steps.append(DisputeStep(version=v, line=self.lines.get((str(stream), v), 0), text=text,
-                                     command=isinstance(env.event, CommandIssued),
-                                     undone=env.command_id in undone))
+            steps.append(
+                DisputeStep(
+                    version=v,
+                    line=self.lines.get((str(stream), v), 0),
+                    text=text,
+                    command=isinstance(env.event, CommandIssued),
+                    undone=env.command_id in undone,
+                )
+            )
         return steps, boards
 
     def _drawer(self, rs: Ruleset) -> Callable[[Game, int], Any] | None:
@@ -158,8 +174,16 @@ class _Replay:
         app, battle_id, pack = self.app, self.battle_id, self.app.pack_of(rs)
 
         def board(game: Game, version: int) -> Any:
-            return draw(Seen(app=app, state=game.state, version=version, name=battle_id, pack=pack,
-                             context=lambda: app.rules_context(battle_id, version)))
+            return draw(
+                Seen(
+                    app=app,
+                    state=game.state,
+                    version=version,
+                    name=battle_id,
+                    pack=pack,
+                    context=lambda: app.rules_context(battle_id, version),
+                )
+            )
 
         return board
 

@@ -28,8 +28,7 @@ def read_trusted(path: Path, warn: Callable[[str], None] | None = None) -> dict[
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
             if warn is not None:
-                warn(f"{path} is not a file of this user's that only this user may write: "
-                     "its address is not trusted")
+                warn(f"{path} is not a file of this user's that only this user may write: its address is not trusted")
             return None
         with os.fdopen(fd, "rb", closefd=False) as f:
             data = json.loads(f.read(4096))

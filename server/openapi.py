@@ -10,13 +10,20 @@ import msgspec
 
 from .wire import Refusal
 
-STATUS_WORDS = {400: "malformed request", 401: "no valid token", 403: "this token may not (a SEAT rule)",
-                404: "no such game", 409: "the game moved on (stale version, or another writer first)",
-                410: "the game was deleted (`rk restore` brings it back)", 413: "body too large",
-                415: "the body is not application/json", 422: "a rule forbids it (the rule ID and reason)",
-                429: "too many reads of a whole log for this token, or disputes settled for this client address "
-                     "(Retry-After: the seconds to wait)",
-                503: "the store cannot be reached, or did not answer in time"}
+STATUS_WORDS = {
+    400: "malformed request",
+    401: "no valid token",
+    403: "this token may not (a SEAT rule)",
+    404: "no such game",
+    409: "the game moved on (stale version, or another writer first)",
+    410: "the game was deleted (`rk restore` brings it back)",
+    413: "body too large",
+    415: "the body is not application/json",
+    422: "a rule forbids it (the rule ID and reason)",
+    429: "too many reads of a whole log for this token, or disputes settled for this client address "
+    "(Retry-After: the seconds to wait)",
+    503: "the store cannot be reached, or did not answer in time",
+}
 
 
 def document(endpoints: Any) -> dict[str, Any]:
@@ -33,13 +40,39 @@ def document(endpoints: Any) -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     for e in endpoints:
         op: dict[str, Any] = {"operationId": e.name, "summary": e.doc, "responses": {}}
-        params = [{"name": "game", "in": "path", "required": True, "schema": {"type": "string"},
-                   "description": "the game's id or name"}] if "{game}" in e.path else []
-        params += [{"name": q.name, "in": "query", "required": False, "description": q.doc,
-                    "schema": {"type": {int: "integer", bool: "boolean"}.get(q.kind, "string")}} for q in e.query]
+        params = (
+            [
+                {
+                    "name": "game",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string"},
+                    "description": "the game's id or name",
+                }
+            ]
+            if "{game}" in e.path
+            else []
+        )
+        params += [
+            {
+                "name": q.name,
+                "in": "query",
+                "required": False,
+                "description": q.doc,
+                "schema": {"type": {int: "integer", bool: "boolean"}.get(q.kind, "string")},
+            }
+            for q in e.query
+        ]
         if e.needs_token:
-            params.append({"name": "token", "in": "query", "required": False, "schema": {"type": "string"},
-                           "description": "the pass, when no Authorization header carries it (links, the live feed)"})
+            params.append(
+                {
+                    "name": "token",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string"},
+                    "description": "the pass, when no Authorization header carries it (links, the live feed)",
+                }
+            )
         if params:
             op["parameters"] = params
         if e.needs_token:
@@ -54,16 +87,28 @@ def document(endpoints: Any) -> dict[str, Any]:
         else:
             op["responses"][ok] = {"description": "done", "content": {e.media: {"schema": {"type": "string"}}}}
         for status in e.refusals:
-            op["responses"][str(status)] = {"description": STATUS_WORDS[status],
-                                            "content": {"application/json": {"schema": by_type[Refusal]}}}
+            op["responses"][str(status)] = {
+                "description": STATUS_WORDS[status],
+                "content": {"application/json": {"schema": by_type[Refusal]}},
+            }
         paths.setdefault(e.path, {})[e.method.lower()] = op
     return {
         "openapi": "3.1.0",
-        "info": {"title": "rulekeeper", "version": ours,
-                 "description": "The rules server's API: games of every ruleset, commands checked by the rules, "
-                                "undo and redo, logs to export, import and verify, seats with their own tokens."},
+        "info": {
+            "title": "rulekeeper",
+            "version": ours,
+            "description": "The rules server's API: games of every ruleset, commands checked by the rules, "
+            "undo and redo, logs to export, import and verify, seats with their own tokens.",
+        },
         "paths": paths,
-        "components": {"schemas": components,
-                       "securitySchemes": {"token": {"type": "http", "scheme": "bearer",
-                                                     "description": "the host's, a seat's or a spectator's token"}}},
+        "components": {
+            "schemas": components,
+            "securitySchemes": {
+                "token": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "the host's, a seat's or a spectator's token",
+                }
+            },
+        },
     }

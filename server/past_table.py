@@ -23,9 +23,19 @@ def table_at(app: GameApp, p: Pass, battle_id: str, at: int) -> table_view.Table
     summary = tables.summary(app, battle_id, game)
     board = table_view._board(app, p, battle_id, game, at=game.version)
     return table_view.TableView(
-        game=battle_id, name=summary.name, ruleset=rs.name, title=rs.title, version=game.version,
-        summary=summary, me=tables.whoami(app, p, battle_id),
-        seats=[{"key": s.key, "name": s.name} for s in rs.seats(game.state)], board=board,
-        log=tables.log(app, p, battle_id, limit=table_view.LOG_SHOWN, upto=game.version), legal=[],
-        can_undo=False, can_redo=False, may_undo=False, may_redo=False,
+        game=battle_id,
+        name=summary.name,
+        ruleset=rs.name,
+        title=rs.title,
+        version=game.version,
+        summary=summary,
+        me=tables.whoami(app, p, battle_id),
+        seats=[{"key": s.key, "name": s.name} for s in rs.seats(game.state)],
+        board=board,
+        log=tables.log(app, p, battle_id, limit=table_view.LOG_SHOWN, upto=game.version),
+        legal=[],
+        can_undo=False,
+        can_redo=False,
+        may_undo=False,
+        may_redo=False,
     )

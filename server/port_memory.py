@@ -96,8 +96,11 @@ def listen(host: str, asked: int | None, memory: Remembered | None) -> Listener:
             raise
         why = (e.strerror or str(e)).lower()
     sock = _bound(host, 0)
-    return Listener(sock, f"port {wanted}: {why}; listening on {sock.getsockname()[1]} instead "
-                          f"(links handed out for port {wanted} do not reach this server)")
+    return Listener(
+        sock,
+        f"port {wanted}: {why}; listening on {sock.getsockname()[1]} instead "
+        f"(links handed out for port {wanted} do not reach this server)",
+    )
 
 
 def _bound(host: str, port: int) -> socket.socket:

@@ -47,8 +47,10 @@ def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> 
         if found is None:
             # A seat's or spectator's token is known only with its game: out
             # of one (the list, a new game, an import) it is no pass at all.
-            raise unauthorized("this token is no pass here (SEAT-4: a seat's or spectator's link opens its own "
-                               "game only; the rest is the host's)")
+            raise unauthorized(
+                "this token is no pass here (SEAT-4: a seat's or spectator's link opens its own "
+                "game only; the rest is the host's)"
+            )
         return found, None
     host = keyring.check(token, None)
     try:
@@ -127,12 +129,16 @@ def forced_undo_is_the_hosts(rs: Ruleset, done: Done) -> RuleViolation:
     """UNDO-2 as a seat hears it: its own command revealed dice or a draw,
     and passing that barrier (``--force``) is the host's (SEAT-2 says so;
     the rule that stops the undo is UNDO-2)."""
-    return RuleViolation("UNDO-2", f"`rk {rs.describe_command(done.command)}` revealed dice or a draw; only the host "
-                                   "may force its undo (the audit marks it)")
+    return RuleViolation(
+        "UNDO-2",
+        f"`rk {rs.describe_command(done.command)}` revealed dice or a draw; only the host "
+        "may force its undo (the audit marks it)",
+    )
 
 
-def take_back_refusal(app: GameApp, rs: Ruleset, p: Pass, battle_id: str, done: Done | None,
-                      doing: str) -> Refusal | None:
+def take_back_refusal(
+    app: GameApp, rs: Ruleset, p: Pass, battle_id: str, done: Done | None, doing: str
+) -> Refusal | None:
     """Why ``p`` may not undo or redo ``done`` (``doing``: "undoing" or
     "redoing") as things stand, with the rule that says so, as the request
     would be refused; None when it may (or there is nothing to take back)."""
@@ -175,8 +181,11 @@ def check_no_secrets(app: GameApp, p: Pass, battle_id: str, what: str) -> None:
         return
     # Every command the log holds, undone ones too: an undone secret is
     # still in the log (its events and the state its undo restored).
-    issued = (env.event.command for env in app.events(rs.game_stream(battle_id))
-              if isinstance(env.event, CommandIssued))
+    issued = (
+        env.event.command for env in app.events(rs.game_stream(battle_id)) if isinstance(env.event, CommandIssued)
+    )
     hidden = " and other players' hidden choices" if any(rs.hides(command) for command in issued) else ""
-    raise forbidden("SEAT-5", f"{what} would show the seed every roll and draw derives from{hidden}; it is "
-                              "the host's until the game is over")
+    raise forbidden(
+        "SEAT-5",
+        f"{what} would show the seed every roll and draw derives from{hidden}; it is the host's until the game is over",
+    )

@@ -106,8 +106,9 @@ def links(app: GameApp, keyring: Keyring, base: str, game: str | None) -> Links:
         return Links(host)
     rs = app.ruleset(battle_id)
     table = f"{base}/table/{battle_id}#token="
-    seats = tuple((s.key, s.name, table + keyring.seat(battle_id, s.key))
-                  for s in rs.seats(app.battle(battle_id).state))
+    seats = tuple(
+        (s.key, s.name, table + keyring.seat(battle_id, s.key)) for s in rs.seats(app.battle(battle_id).state)
+    )
     return Links(host, battle_id, seats, table + keyring.spectator(battle_id))
 
 
@@ -124,9 +125,16 @@ def _warn(text: str) -> None:
     sys.stderr.write(f"rk server: {text}\n")
 
 
-def serve(store: str | None, host: str, port: int | None, game: str | None, workers: int | None,
-          public: str | None, say: Callable[[str], None] = print,
-          limits: ConnectionLimits = ConnectionLimits()) -> int:
+def serve(
+    store: str | None,
+    host: str,
+    port: int | None,
+    game: str | None,
+    workers: int | None,
+    public: str | None,
+    say: Callable[[str], None] = print,
+    limits: ConnectionLimits = ConnectionLimits(),
+) -> int:
     """Run the server until a signal; 0 once stopped cleanly. ``port`` None
     or 0 takes the port this home remembers (``server.port_memory``)."""
     import uvicorn
@@ -186,9 +194,16 @@ def serve(store: str | None, host: str, port: int | None, game: str | None, work
     sys.stdout.flush()
     cap = connection_cap(limits.max_connections, raise_file_limit())
     limits = dataclasses.replace(limits, max_connections=cap)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2,
-                            http=guarded_protocol(limits), timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
-                            backlog=BACKLOG)  # also how many accepts asyncio tries per turn of the loop
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=2,
+        http=guarded_protocol(limits),
+        timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
+        backlog=BACKLOG,
+    )  # also how many accepts asyncio tries per turn of the loop
     logging.getLogger("rulekeeper.server").setLevel(logging.INFO)
     throttle = RepeatThrottle()
     throttle.install(THROTTLED)  # after uvicorn.Config, which sets its loggers up

@@ -30,11 +30,18 @@ def choices(app: GameApp) -> Choices:
         for setup in surface.setups:
             (schema,), defs = msgspec.json.schema_components([setup.request], ref_template="#/$defs/{name}")
             schema = {**defs[schema["$ref"].rsplit("/", 1)[1]], "$defs": defs} if "$ref" in schema else schema
-            found.append(SetupInfo(
-                name=setup.name, ruleset=surface.ruleset, title=surface.title, summary=setup.summary,
-                params=[_param(setup.verb, p) for p in setup.params], schema=schema,
-                offers=dict(setup.offers(app)) if setup.offers is not None else {},
-                start=_start(app, setup, schema)))
+            found.append(
+                SetupInfo(
+                    name=setup.name,
+                    ruleset=surface.ruleset,
+                    title=surface.title,
+                    summary=setup.summary,
+                    params=[_param(setup.verb, p) for p in setup.params],
+                    schema=schema,
+                    offers=dict(setup.offers(app)) if setup.offers is not None else {},
+                    start=_start(app, setup, schema),
+                )
+            )
     return Choices(setups=found)
 
 
@@ -51,6 +58,14 @@ def _start(app: GameApp, setup: Any, schema: Any) -> dict[str, Any]:
 
 def _param(verb: Any, p: Any) -> ParamInfo:
     described = p.kind.describe()
-    return ParamInfo(name=p.name, what=described.get("what", p.kind.of), help=p.help, option=p.option,
-                     required=verb.required(p), repeat=p.repeat, values=list(described.get("values", [])),
-                     low=described.get("low"), high=described.get("high"))
+    return ParamInfo(
+        name=p.name,
+        what=described.get("what", p.kind.of),
+        help=p.help,
+        option=p.option,
+        required=verb.required(p),
+        repeat=p.repeat,
+        values=list(described.get("values", [])),
+        low=described.get("low"),
+        high=described.get("high"),
+    )

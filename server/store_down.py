@@ -24,10 +24,12 @@ def is_store_error(error: BaseException) -> bool:
     timed out, closed under us, read-only), as opposed to a bug or a
     conflict (an integrity error is "the game moved on", said elsewhere)."""
     kinds: list[type] = [StoreDown]
-    for module, names in (("eventsourcing.persistence", ("OperationalError", "InterfaceError")),
-                          ("domain.kernel.stores.pgstore", ("StoreTimeout",)),
-                          ("sqlite3", ("OperationalError", "InterfaceError")),
-                          ("psycopg", ("OperationalError", "InterfaceError"))):
+    for module, names in (
+        ("eventsourcing.persistence", ("OperationalError", "InterfaceError")),
+        ("domain.kernel.stores.pgstore", ("StoreTimeout",)),
+        ("sqlite3", ("OperationalError", "InterfaceError")),
+        ("psycopg", ("OperationalError", "InterfaceError")),
+    ):
         for name in names:
             kind = getattr(sys.modules.get(module), name, None)
             if isinstance(kind, type):

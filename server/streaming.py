@@ -53,8 +53,9 @@ def pages(pieces: Iterable[bytes], size: int | None = None) -> Iterator[bytes]:
         yield bytes(page)
 
 
-async def streamed(workers: Workers, produce: Callable[[GameApp], tuple[Any, Iterable[bytes]]],
-                   deadline: float) -> tuple[Any, AsyncIterator[bytes]]:
+async def streamed(
+    workers: Workers, produce: Callable[[GameApp], tuple[Any, Iterable[bytes]]], deadline: float
+) -> tuple[Any, AsyncIterator[bytes]]:
     """The head ``produce`` returned and the pages of its pieces, read on
     one of ``workers``; ``StoreDown`` when the head or any page takes longer
     than ``deadline`` seconds."""

@@ -52,16 +52,25 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
     last = game.done[-1] if game.can_undo else None
     undone = game.undone[-1] if game.can_redo else None
     return TableView(
-        game=battle_id, name=summary.name, ruleset=rs.name, title=rs.title, version=game.version,
-        summary=summary, me=tables.whoami(app, p, battle_id), seats=seats, board=board,
+        game=battle_id,
+        name=summary.name,
+        ruleset=rs.name,
+        title=rs.title,
+        version=game.version,
+        summary=summary,
+        me=tables.whoami(app, p, battle_id),
+        seats=seats,
+        board=board,
         log=tables.log(app, p, battle_id, limit=LOG_SHOWN),
         legal=tables.legal(app, p, battle_id) if summary.over is False else [],
-        can_undo=game.can_undo, can_redo=game.can_redo,
+        can_undo=game.can_undo,
+        can_redo=game.can_redo,
         may_undo=game.can_undo and rights.may_take_back(app, rs, p, battle_id, game.done[-1]),
         may_redo=game.can_redo and rights.may_take_back(app, rs, p, battle_id, game.undone[-1]),
         undo_note=rights.take_back_refusal(app, rs, p, battle_id, last, "undoing"),
         redo_note=rights.take_back_refusal(app, rs, p, battle_id, undone, "redoing"),
-        force_undo=f"rk {rs.describe_command(last.command)}" if p.is_host and last is not None and last.random
+        force_undo=f"rk {rs.describe_command(last.command)}"
+        if p.is_host and last is not None and last.random
         else None,
     )
 
@@ -81,5 +90,13 @@ def _board(app: GameApp, p: Pass, battle_id: str, game: Any, at: int | None = No
     if draw is None:
         return None
     shown = game.state if p.is_host else app.seen(battle_id, game.state, p.seat or None)
-    return draw(Seen(app=app, state=shown, version=game.version, name=app.called(battle_id), pack=app.pack_of(rs),
-                     context=lambda: app.rules_context(battle_id, at)))
+    return draw(
+        Seen(
+            app=app,
+            state=shown,
+            version=game.version,
+            name=app.called(battle_id),
+            pack=app.pack_of(rs),
+            context=lambda: app.rules_context(battle_id, at),
+        )
+    )

@@ -58,17 +58,28 @@ def whoami(app: GameApp, p: Pass, battle_id: str | None) -> Whoami:
 # -- reading -----------------------------------------------------------------------
 
 
-def summary(app: GameApp, battle_id: str, game: Game | None = None, deleted: bool = False,
-            fresh_name: bool = True) -> GameSummary:
+def summary(
+    app: GameApp, battle_id: str, game: Game | None = None, deleted: bool = False, fresh_name: bool = True
+) -> GameSummary:
     """Where a game stands (``game``: as given, else read now); its name
     from the index read now, or as last read (``fresh_name=False``)."""
     rs = app.ruleset(battle_id)
     game = game or app.battle(battle_id)
     s = rs.summary(game.state)
     entry = app.index(refresh=fresh_name).get(battle_id)
-    return GameSummary(id=battle_id, name=entry.name if entry else battle_id, ruleset=rs.name, title=rs.title,
-                       setup=s.setup, version=game.version, round=s.round, where=s.where, who=s.who, over=s.over,
-                       deleted=deleted or bool(entry and entry.deleted))
+    return GameSummary(
+        id=battle_id,
+        name=entry.name if entry else battle_id,
+        ruleset=rs.name,
+        title=rs.title,
+        setup=s.setup,
+        version=game.version,
+        round=s.round,
+        where=s.where,
+        who=s.who,
+        over=s.over,
+        deleted=deleted or bool(entry and entry.deleted),
+    )
 
 
 def games(app: GameApp, p: Pass, everything: bool = False) -> list[GameSummary]:
@@ -98,9 +109,14 @@ def state(app: GameApp, p: Pass, battle_id: str, at: int | None) -> GameState:
     # The seed, too, is the host's until the game is over (domain.kernel.fairness).
     shown = game.state if p.is_host else app.seen(battle_id, game.state, p.seat or None)
     setup = app.setup_record(battle_id)
-    return GameState(game=battle_id, version=game.version, state=msgspec.to_builtins(shown),
-                     can_undo=game.can_undo, can_redo=game.can_redo,
-                     seed_commitment=setup.commitment if setup is not None else "")
+    return GameState(
+        game=battle_id,
+        version=game.version,
+        state=msgspec.to_builtins(shown),
+        can_undo=game.can_undo,
+        can_redo=game.can_redo,
+        seed_commitment=setup.commitment if setup is not None else "",
+    )
 
 
 def _at(app: GameApp, battle_id: str, at: int | None) -> Game:
@@ -123,12 +139,20 @@ def legal(app: GameApp, p: Pass, battle_id: str) -> list[LegalCommand]:
         actor = rs.actor(game.state, command)
         if rs.hides(command) and not rights.may_give(p, actor):
             continue  # SEAT-5: another player's secret choice (the order of a Command Stack)
-        out.append(LegalCommand(label=o.text(gives_up=False), command=msgspec.to_builtins(command), actor=actor,
-                                allowed=rights.may_give(p, actor), verb=o.verb.name,
-                                at=_hex_of(o.verb, command) if o.fixed else None, open=not o.fixed,
-                                example=f"rk {rs.describe_command(command)}",
-                                params=msgspec.convert(o.params(), list[OpenParam]),
-                                gives_up=[GivenUp(what=g.what, rule=g.rule) for g in o.gives_up]))
+        out.append(
+            LegalCommand(
+                label=o.text(gives_up=False),
+                command=msgspec.to_builtins(command),
+                actor=actor,
+                allowed=rights.may_give(p, actor),
+                verb=o.verb.name,
+                at=_hex_of(o.verb, command) if o.fixed else None,
+                open=not o.fixed,
+                example=f"rk {rs.describe_command(command)}",
+                params=msgspec.convert(o.params(), list[OpenParam]),
+                gives_up=[GivenUp(what=g.what, rule=g.rule) for g in o.gives_up],
+            )
+        )
     return out
 
 
@@ -144,8 +168,9 @@ def _hex_of(verb: Any, command: Any) -> list[int] | None:
     return None
 
 
-def log(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int = LOG_TAIL,
-        upto: int | None = None) -> list[Narrated]:
+def log(
+    app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int = LOG_TAIL, upto: int | None = None
+) -> list[Narrated]:
     """The game's events after version ``since`` (and up to version
     ``upto``: the log as it stood then), narrated; at most the
     last ``limit`` of them (0: all). Only those are read: the narration
@@ -168,8 +193,9 @@ def log_stream(app: GameApp, p: Pass, battle_id: str, since: int = 0, limit: int
     return _narrated(app, p, rs, battle_id, start, _paged(app, stream, start, newest), undone)
 
 
-def _log_range(app: GameApp, battle_id: str, since: int, limit: int,
-               upto: int | None = None) -> tuple[Ruleset, UUID, int, int]:
+def _log_range(
+    app: GameApp, battle_id: str, since: int, limit: int, upto: int | None = None
+) -> tuple[Ruleset, UUID, int, int]:
     """The game's ruleset and stream, the version its log starts after, and
     its newest (at most ``upto``)."""
     rs = app.ruleset(battle_id)
@@ -207,23 +233,33 @@ def _state_at(app: GameApp, battle_id: str, version: int) -> Any:
         return None
 
 
-def _narrated(app: GameApp, p: Pass, rs: Ruleset, battle_id: str, start: int, envelopes: Iterable[Envelope],
-              undone: set[str]) -> Iterator[Narrated]:
+def _narrated(
+    app: GameApp, p: Pass, rs: Ruleset, battle_id: str, start: int, envelopes: Iterable[Envelope], undone: set[str]
+) -> Iterator[Narrated]:
     from domain.kernel.narration import Narrator
 
     state = _state_at(app, battle_id, start)
     # SEAT-5: a command that says what the rules hide is named by its verb alone to the other players
     hidden = None if p.is_host else (lambda command, state: rs.hides(command) and rs.actor(state, command) != p.seat)
-    narrator = Narrator(rs, app.pack_of(rs), state,
-                        words=lambda command_id: _undone_words(app, rs, battle_id, command_id, hidden),
-                        hidden=hidden, secret_seed=not p.is_host and app.seed_secret(battle_id))
+    narrator = Narrator(
+        rs,
+        app.pack_of(rs),
+        state,
+        words=lambda command_id: _undone_words(app, rs, battle_id, command_id, hidden),
+        hidden=hidden,
+        secret_seed=not p.is_host and app.seed_secret(battle_id),
+    )
     for env in envelopes:
-        yield Narrated(version=env.originator_version, command_id=env.command_id, text=narrator(env.event),
-                       command=isinstance(env.event, CommandIssued), undone=env.command_id in undone)
+        yield Narrated(
+            version=env.originator_version,
+            command_id=env.command_id,
+            text=narrator(env.event),
+            command=isinstance(env.event, CommandIssued),
+            undone=env.command_id in undone,
+        )
 
 
-def _undone_words(app: GameApp, rs: Ruleset, battle_id: str, command_id: str,
-                  hidden: Any = None) -> str:
+def _undone_words(app: GameApp, rs: Ruleset, battle_id: str, command_id: str, hidden: Any = None) -> str:
     """The command an undo reverted, as given: its ``CommandIssued`` is the
     event whose version its id names (``c12``: event 12). A command hidden
     from this reader (``hidden(command, state)``, SEAT-5) stays hidden when
@@ -256,8 +292,9 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
         from domain.kernel.surface import surface_of
 
         cmd = surface_of(rs.name).grammar.parse(request.line.removeprefix("rk "))
-        if not isinstance(cmd, rs.command_type if isinstance(rs.command_type, type) else
-                          get_args(rs.command_type) or object):
+        if not isinstance(
+            cmd, rs.command_type if isinstance(rs.command_type, type) else get_args(rs.command_type) or object
+        ):
             raise malformed(f"{request.line[:40]!r} is not a command of this game")
     else:
         raw = msgspec.json.encode(request.command)  # decoded again as the ruleset's command, exactly as posted
@@ -336,12 +373,18 @@ def new_game(app: GameApp, p: Pass, request: Any) -> CommandResult:
 def _answer(app: GameApp, rs: Ruleset, battle_id: str, before: Game | None, result: Result) -> CommandResult:
     from domain.kernel.narration import Narrator
 
-    undone = f"rk {rs.describe_command(before.done[-1].command)}" if before is not None and before.done \
-        else LAST_COMMAND
+    undone = (
+        f"rk {rs.describe_command(before.done[-1].command)}" if before is not None and before.done else LAST_COMMAND
+    )
     narrator = Narrator(rs, app.pack_of(rs), before.state if before is not None else None, words=lambda _: undone)
     words = [narrator(event) for event in result.events]
-    return CommandResult(game=battle_id, command_id=result.command_id, version=result.battle.version,
-                         narrated=words, summary=summary(app, battle_id, result.battle, fresh_name=False))
+    return CommandResult(
+        game=battle_id,
+        command_id=result.command_id,
+        version=result.battle.version,
+        narrated=words,
+        summary=summary(app, battle_id, result.battle, fresh_name=False),
+    )
 
 
 # -- logs ---------------------------------------------------------------------------------
@@ -422,5 +465,10 @@ def verify_log(app: GameApp, p: Pass, data: bytes, key: str | None) -> VerifyAns
 
 
 def _verified(report: Any) -> VerifyAnswer:
-    return VerifyAnswer(ok=report.ok, summary=report.summary(), lines=report.lines, commands=report.commands,
-                        divergence=msgspec.to_builtins(report.divergence) if report.divergence else None)
+    return VerifyAnswer(
+        ok=report.ok,
+        summary=report.summary(),
+        lines=report.lines,
+        commands=report.commands,
+        divergence=msgspec.to_builtins(report.divergence) if report.divergence else None,
+    )

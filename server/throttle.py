@@ -59,15 +59,21 @@ class Throttle:
         if tokens < 1.0:
             self._buckets[key] = (tokens, now)
             wait = max(1, math.ceil((1.0 - tokens) * 60.0 / self.rate.per_minute))
-            raise Throttled(f"{what} is a read of a whole log, at most {self.rate.burst} at once and "
-                            f"{self.rate.per_minute:g} a minute per {self.per}: try again in {wait} s", wait)
+            raise Throttled(
+                f"{what} is a read of a whole log, at most {self.rate.burst} at once and "
+                f"{self.rate.per_minute:g} a minute per {self.per}: try again in {wait} s",
+                wait,
+            )
         self._buckets[key] = (tokens - 1.0, now)
         if len(self._buckets) > MAX_BUCKETS:
             self._prune(now)
 
     def _prune(self, now: float) -> None:
-        full = [key for key, (tokens, when) in self._buckets.items()
-                if tokens + (now - when) * self.rate.per_minute / 60.0 >= self.rate.burst]
+        full = [
+            key
+            for key, (tokens, when) in self._buckets.items()
+            if tokens + (now - when) * self.rate.per_minute / 60.0 >= self.rate.burst
+        ]
         for key in full:
             del self._buckets[key]
         while len(self._buckets) > MAX_BUCKETS:

@@ -33,10 +33,18 @@ def new_game_type() -> Any:
         kinds = []
         for surface in surfaces():
             for setup in surface.setups:
-                kinds.append(msgspec.defstruct(
-                    "New" + "".join(w.title() for w in setup.name.replace("-", " ").split()), [],
-                    bases=(setup.request,), tag_field="new", tag=setup.name, kw_only=True,
-                    forbid_unknown_fields=True, module=__name__))
+                kinds.append(
+                    msgspec.defstruct(
+                        "New" + "".join(w.title() for w in setup.name.replace("-", " ").split()),
+                        [],
+                        bases=(setup.request,),
+                        tag_field="new",
+                        tag=setup.name,
+                        kw_only=True,
+                        forbid_unknown_fields=True,
+                        module=__name__,
+                    )
+                )
         union: Any = kinds[0]  # the tagged union of every setup request
         for kind in kinds[1:]:
             union = union | kind

@@ -40,8 +40,14 @@ class Workers:
     """Runs ``fn(app, ...)`` on a worker thread with that thread's application.
     ``read_only``: the applications only read (SQLite: a read-only connection)."""
 
-    def __init__(self, store: str | None, workers: int | None = None, env: dict[str, str] | None = None,
-                 *, read_only: bool = False) -> None:
+    def __init__(
+        self,
+        store: str | None,
+        workers: int | None = None,
+        env: dict[str, str] | None = None,
+        *,
+        read_only: bool = False,
+    ) -> None:
         self.store = store
         self.env = env
         self.read_only = read_only

@@ -1,6 +1,5 @@
 """Shared fixtures. ``@pytest.mark.rule("ENGAGE-4")`` names the rule a test checks."""
 
-
 import os
 
 import pytest  # noqa: E402
@@ -72,8 +71,11 @@ def postgres_app_name(postgres_store: str):
 
 
 def pytest_addoption(parser):
-    parser.addoption("--full", action="store_true",
-                     help="run the full tier too: every seed and case marked slow (default: the quick tier)")
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help="run the full tier too: every seed and case marked slow (default: the quick tier)",
+    )
 
 
 def pytest_collection_modifyitems(config, items):

@@ -16,7 +16,7 @@ def first_circle(graph: dict[str, set[str]]) -> list[str] | None:
         state[module] = "open"
         for needed in sorted(graph.get(module, ())):
             if state.get(needed) == "open":
-                return path[path.index(needed):] + [needed]
+                return path[path.index(needed) :] + [needed]
             if needed not in state:
                 found = visit(needed, path + [needed])
                 if found:
@@ -54,8 +54,9 @@ def package_imports(path: Path, package: Path, dotted: str) -> set[str]:
 
 def package_graph(package: Path, dotted: str) -> dict[str, set[str]]:
     """Each module of ``package`` and the modules of it that it imports."""
-    return {p.stem: package_imports(p, package, dotted) - {p.stem}
-            for p in package.glob("*.py") if p.stem != "__init__"}
+    return {
+        p.stem: package_imports(p, package, dotted) - {p.stem} for p in package.glob("*.py") if p.stem != "__init__"
+    }
 
 
 def tree_graph(package: Path, dotted: str) -> dict[str, set[str]]:
@@ -82,14 +83,14 @@ def tree_graph(package: Path, dotted: str) -> dict[str, set[str]]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 if node.level:
-                    base_parts = here[:len(here) - (node.level - 1)] if node.level > 1 else here
+                    base_parts = here[: len(here) - (node.level - 1)] if node.level > 1 else here
                     if node.level - 1 > len(here):
                         continue  # above the package
                     base = ".".join(base_parts + ([node.module] if node.module else []))
                 elif node.module == dotted:
                     base = ""
                 elif (node.module or "").startswith(dotted + "."):
-                    base = node.module[len(dotted) + 1:]
+                    base = node.module[len(dotted) + 1 :]
                 else:
                     continue
                 for a in node.names:
@@ -99,7 +100,7 @@ def tree_graph(package: Path, dotted: str) -> dict[str, set[str]]:
             elif isinstance(node, ast.Import):
                 for a in node.names:
                     if a.name.startswith(dotted + "."):
-                        target = known(a.name[len(dotted) + 1:])
+                        target = known(a.name[len(dotted) + 1 :])
                         if target:
                             found.add(target)
         graph[name] = found - {name}

@@ -110,8 +110,11 @@ class CheckedGame:
         """Play to the end, undoing and redoing at random points."""
         for _ in range(MAX_STEPS):
             if self.over:
-                if not self.done or self.tally.undone_endings >= MAX_UNDONE_ENDINGS \
-                        or self.rnd.random() >= UNDO_THE_END_CHANCE:
+                if (
+                    not self.done
+                    or self.tally.undone_endings >= MAX_UNDONE_ENDINGS
+                    or self.rnd.random() >= UNDO_THE_END_CHANCE
+                ):
                     return self
                 self.tally.undone_endings += 1
                 self.undo()
@@ -228,8 +231,9 @@ class CheckedGame:
             assert fresh.battle(self.battle_id).state == self.live
 
 
-def play_checked(app: GameApp, player: Player, battle_id: str, rnd: random.Random,
-                 checked: type[CheckedGame] = CheckedGame) -> CheckedGame:
+def play_checked(
+    app: GameApp, player: Player, battle_id: str, rnd: random.Random, checked: type[CheckedGame] = CheckedGame
+) -> CheckedGame:
     """One game played to its end and checked against the store."""
     game = checked(app, player, battle_id, rnd).play()
     game.check_store()

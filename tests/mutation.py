@@ -28,15 +28,58 @@ ROOT = Path(__file__).resolve().parents[1]
 # The modules that decide (rules, flow, state changes); not narration,
 # listings, views, surfaces, content loading or citations.
 RULES_MODULES = {
-    "conquest": ["activation", "board", "decision", "evolve", "reinforcement", "rules", "seats", "setup",
-                 "supremacy", "victory"],
-    "labyrinth": ["ailments", "attack", "buffs", "casualties", "decision", "end_phase", "enemies", "escape",
-                  "evolve", "flow", "fp", "reactions", "rules", "setup", "skills", "standby", "stats",
-                  "targeting", "windows"],
-    "betrayal": ["battle/actions", "battle/board", "battle/damage", "battle/decision", "battle/evolve",
-                 "battle/exploration", "battle/flow", "battle/reach", "battle/rules", "battle/setup",
-                 "battle/track", "battle/enemies/targeting", "battle/enemies/turn", "battle/companions/turn",
-                 "campaign/rules", "delve/aggregate", "delve/deck"],
+    "conquest": [
+        "activation",
+        "board",
+        "decision",
+        "evolve",
+        "reinforcement",
+        "rules",
+        "seats",
+        "setup",
+        "supremacy",
+        "victory",
+    ],
+    "labyrinth": [
+        "ailments",
+        "attack",
+        "buffs",
+        "casualties",
+        "decision",
+        "end_phase",
+        "enemies",
+        "escape",
+        "evolve",
+        "flow",
+        "fp",
+        "reactions",
+        "rules",
+        "setup",
+        "skills",
+        "standby",
+        "stats",
+        "targeting",
+        "windows",
+    ],
+    "betrayal": [
+        "battle/actions",
+        "battle/board",
+        "battle/damage",
+        "battle/decision",
+        "battle/evolve",
+        "battle/exploration",
+        "battle/flow",
+        "battle/reach",
+        "battle/rules",
+        "battle/setup",
+        "battle/track",
+        "battle/enemies/targeting",
+        "battle/enemies/turn",
+        "battle/companions/turn",
+        "campaign/rules",
+        "delve/aggregate",
+        "delve/deck",
+    ],
 }
 
 
@@ -61,11 +104,13 @@ def main(argv: list[str] | None = None) -> int:
     archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
     with (work / "pyproject.toml").open("a", encoding="utf-8") as f:
-        f.write("\n[tool.mutmut]\n"
-                f"source_paths = {sources!r}\n"
-                f"pytest_add_cli_args_test_selection = ['tests/{args.ruleset}/']\n"
-                "also_copy = ['domain', 'tests', 'cli', 'server', 'projections', 'logs']\n"
-                "pytest_add_cli_args = ['-p', 'no:xdist', '-p', 'no:cacheprovider']\n")
+        f.write(
+            "\n[tool.mutmut]\n"
+            f"source_paths = {sources!r}\n"
+            f"pytest_add_cli_args_test_selection = ['tests/{args.ruleset}/']\n"
+            "also_copy = ['domain', 'tests', 'cli', 'server', 'projections', 'logs']\n"
+            "pytest_add_cli_args = ['-p', 'no:xdist', '-p', 'no:cacheprovider']\n"
+        )
     subprocess.run([mutmut, "run"], cwd=work, check=False)
     results = subprocess.run([mutmut, "results", "--all", "true"], cwd=work, capture_output=True, text=True).stdout
     states = [line.rsplit(":", 1)[-1].strip() for line in results.splitlines() if ":" in line]
@@ -74,8 +119,11 @@ def main(argv: list[str] | None = None) -> int:
         if line.strip().endswith("survived"):
             print(line.strip())
     total = killed + survived
-    print(f"{args.ruleset}: {killed} of {total} mutants killed ({100 * killed / total:.0f}%), {survived} survived"
-          if total else f"{args.ruleset}: no mutant was tested")
+    print(
+        f"{args.ruleset}: {killed} of {total} mutants killed ({100 * killed / total:.0f}%), {survived} survived"
+        if total
+        else f"{args.ruleset}: no mutant was tested"
+    )
     return 0
 
 

@@ -31,7 +31,7 @@ def changed(text: str, old: str, new: str, after: str = "") -> tuple[str, int]:
     ``new``, and the 1-based line where it was."""
     start = text.index(after) if after else 0
     at = text.index(old, start)
-    return text[:at] + new + text[at + len(old):], text.count("\n", 0, at) + 1
+    return text[:at] + new + text[at + len(old) :], text.count("\n", 0, at) + 1
 
 
 def refusal(ruleset: str, battle_id: str, text: str) -> PositionRefused:

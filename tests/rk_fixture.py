@@ -74,8 +74,12 @@ class Rk:
                 status = e.code if isinstance(e.code, int) else int(e.code is not None)
             sys.stdout.flush()
             sys.stderr.flush()
-            ran = Ran(tuple(argv), status, out.getvalue().decode("utf-8", "replace"),
-                      err.getvalue().decode("utf-8", "replace"))
+            ran = Ran(
+                tuple(argv),
+                status,
+                out.getvalue().decode("utf-8", "replace"),
+                err.getvalue().decode("utf-8", "replace"),
+            )
         _check(ran, code)
         return ran
 
@@ -83,14 +87,27 @@ class Rk:
         """The same runner typing at ``defaults`` (one open application)."""
         return Rk(defaults)
 
-    def process(self, *args: str, code: int | None = 0, input: str | None = None, json: bool = False,
-                env: dict[str, str] | None = None, cwd: Path | None = None) -> Ran:
+    def process(
+        self,
+        *args: str,
+        code: int | None = 0,
+        input: str | None = None,
+        json: bool = False,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> Ran:
         """``python -m cli.main ARGS`` as a separate process, its output
         piped, in this test's environment (plus ``env``)."""
         args = (*args, "--json") if json else args
-        done = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=cwd or ROOT,
-                              env={**os.environ, **(env or {})}, input=input, capture_output=True,
-                              text=True, timeout=TIMEOUT)
+        done = subprocess.run(
+            [sys.executable, "-m", "cli.main", *args],
+            cwd=cwd or ROOT,
+            env={**os.environ, **(env or {})},
+            input=input,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
         ran = Ran(tuple(args), done.returncode, done.stdout, done.stderr)
         _check(ran, code)
         return ran
@@ -98,9 +115,14 @@ class Rk:
     def spawn(self, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
         """``python -m cli.main ARGS`` started and left running (a follower,
         a server), its output piped as text; the test ends it."""
-        return subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=ROOT,
-                                env={**os.environ, **(env or {})}, text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        return subprocess.Popen(
+            [sys.executable, "-m", "cli.main", *args],
+            cwd=ROOT,
+            env={**os.environ, **(env or {})},
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
 
 
 def _check(ran: Ran, code: int | None) -> None:

@@ -46,15 +46,24 @@ class Scenario:
 
     @classmethod
     def clash(
-        cls, setup: str = "waystone-crossing", party: tuple[str, ...] = ("Ysolda:nord",),
-        xp: int = 1, seed: int = 1, difficulty: Difficulty = Difficulty.ADEPT,
+        cls,
+        setup: str = "waystone-crossing",
+        party: tuple[str, ...] = ("Ysolda:nord",),
+        xp: int = 1,
+        seed: int = 1,
+        difficulty: Difficulty = Difficulty.ADEPT,
         physical_dice: bool = False,
     ) -> Scenario:
         """A freshly set-up clash: round 1, the first adventurer's turn."""
         ctx = context_for(starter_pack(), setup)
         cmd = StartClash(
-            battle_id="test", setup=setup, party=new_party(*party), xp=xp, seed=seed,
-            difficulty=difficulty, physical_dice=physical_dice,
+            battle_id="test",
+            setup=setup,
+            party=new_party(*party),
+            xp=xp,
+            seed=seed,
+            difficulty=difficulty,
+            physical_dice=physical_dice,
         )
         return cls(replay(decide(None, cmd, ctx)), ctx)
 

@@ -76,9 +76,21 @@ RULE_ID = re.compile(r"^\s*- \*\*\[([A-Za-z0-9-]+)\]\*\*", re.MULTILINE)
 EXAMPLE_ID = re.compile(r"^### (EX-\d+) ", re.MULTILINE)
 ROW = re.compile(r"^\|\s*([A-Z][A-Za-z0-9-]*)\s*\|\s*([a-z ]+?)\s*\|\s*(.*?)\s*\|\s*$", re.MULTILINE)
 STATUSES = ("tested", "not modelled", "partly modelled")
-OUR_IDS = {"UNDO-1", "UNDO-2", "UNDO-3", "REDO-1",  # undo and redo: ours, not the book's
-           # the Reward Phase and rest (facts)
-           "REWARD-1", "REWARD-2", "REWARD-3", "REWARD-4", "REST-1", "REST-2", "REST-3", "BETWEEN-1"}
+OUR_IDS = {
+    "UNDO-1",
+    "UNDO-2",
+    "UNDO-3",
+    "REDO-1",  # undo and redo: ours, not the book's
+    # the Reward Phase and rest (facts)
+    "REWARD-1",
+    "REWARD-2",
+    "REWARD-3",
+    "REWARD-4",
+    "REST-1",
+    "REST-2",
+    "REST-3",
+    "BETWEEN-1",
+}
 # The table's own rules (the server's seats: server/tables.py), shared by every ruleset.
 SEAT_IDS = {"SEAT-1", "SEAT-2", "SEAT-3", "SEAT-4", "SEAT-5"}
 OUR_IDS |= SEAT_IDS
@@ -102,8 +114,10 @@ def coverage_rows() -> list[tuple[str, str, str]]:
 def _is_mark(node: ast.AST, name: str) -> bool:
     """``<anything>.mark.<name>``: pytest.mark.rule, mark.rule."""
     return (
-        isinstance(node, ast.Attribute) and node.attr == name
-        and isinstance(node.value, ast.Attribute) and node.value.attr == "mark"
+        isinstance(node, ast.Attribute)
+        and node.attr == name
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "mark"
     )
 
 

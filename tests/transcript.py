@@ -85,8 +85,9 @@ def script_of(steps: list[Step]) -> str:
 
 def run(steps: list[Step], cwd: Path, env: dict[str, str], timeout: float = 600) -> dict[int, tuple[str, int]]:
     """Run the steps; each foreground step's printed text and exit status."""
-    done = subprocess.run(["bash", "-c", script_of(steps)], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=timeout)
+    done = subprocess.run(
+        ["bash", "-c", script_of(steps)], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
     results: dict[int, tuple[str, int]] = {}
     chunks = done.stdout.split(f"\n{MARK} ")
     for chunk in chunks[1:]:

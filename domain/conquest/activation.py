@@ -137,17 +137,22 @@ def resolve_draw_event(d: Decision, cmd: ResolveDrawEvent) -> None:
         return
     drawn = _card_events(d.state, act.card)
     if cmd.event not in drawn:
-        raise RuleViolation("ACT-8", f"card {act.card} has no draw event {cmd.event!r} "
-                                     f"(it has: {', '.join(drawn) or 'none'})")
+        raise RuleViolation(
+            "ACT-8", f"card {act.card} has no draw event {cmd.event!r} (it has: {', '.join(drawn) or 'none'})"
+        )
     event = d.ctx.pack.draw_events[cmd.event]
     if event.effect is DrawEffect.OUT_OF_SEQUENCE_MARCH:
         target = _oos_target(d, cmd)
         d.emit(DrawEventResolved(side=act.side, card=act.card, event=event.id, effect=event.effect))
-        d.emit(RegimentMarched(regiment=target.id, inches=cmd.inches, front=target.front + cmd.inches,
-                               use=Use.OUT_OF_SEQUENCE))
+        d.emit(
+            RegimentMarched(
+                regiment=target.id, inches=cmd.inches, front=target.front + cmd.inches, use=Use.OUT_OF_SEQUENCE
+            )
+        )
     else:
-        d.emit(DrawEventResolved(side=act.side, card=act.card, event=event.id, effect=event.effect,
-                                 action=event.action))
+        d.emit(
+            DrawEventResolved(side=act.side, card=act.card, event=event.id, effect=event.effect, action=event.action)
+        )
     _maybe_end(d)
 
 
@@ -159,8 +164,9 @@ def _oos_target(d: Decision, cmd: ResolveDrawEvent) -> Regiment:
         raise MalformedCommand("name another friendly Regiment to march out of sequence")
     if target.side != act.side or target.id == act.regiment:
         whose = "the enemy's" if target.side != act.side else "the one activated"
-        raise RuleViolation("ACTIONS-6", f"{target.id} is {whose}: an out-of-sequence march moves another"
-                                         " friendly Regiment")
+        raise RuleViolation(
+            "ACTIONS-6", f"{target.id} is {whose}: an out-of-sequence march moves another friendly Regiment"
+        )
     if target.where is not Where.FIELD or target.partly_on:
         raise RuleViolation("ACTIONS-6", f"{target.id} is not wholly on the battlefield")
     if d.state.in_contact(target.id):
@@ -190,8 +196,7 @@ def payment(state: ConquestState, r: Regiment, action: Action) -> Use:
     if repeat:
         if action in act.additional:
             return Use.ADDITIONAL
-        raise RuleViolation("ACT-14", f"{r.id} already performed {action.value} this Round; "
-                                      "only March may be repeated")
+        raise RuleViolation("ACT-14", f"{r.id} already performed {action.value} this Round; only March may be repeated")
     return Use.STANDARD
 
 
@@ -241,19 +246,23 @@ def check_march(state: ConquestState, ctx: RulesContext, cmd: March) -> Regiment
         if cmd.side_edge:
             line = state.sides[r.side].line
             if not r.depth <= cmd.side_edge <= line:
-                raise RuleViolation("ARRIVE-4", f"a side-edge entry must lie wholly between the own edge "
-                                                f"and the Reinforcement Line at {line}\"")
+                raise RuleViolation(
+                    "ARRIVE-4",
+                    f'a side-edge entry must lie wholly between the own edge and the Reinforcement Line at {line}"',
+                )
             _distance(state, ctx, r, cmd.inches)
-            return RegimentMarched(regiment=r.id, inches=cmd.inches, front=cmd.side_edge, use=use,
-                                   entered=True, side_edge=True)
+            return RegimentMarched(
+                regiment=r.id, inches=cmd.inches, front=cmd.side_edge, use=use, entered=True, side_edge=True
+            )
         _distance(state, ctx, r, cmd.inches)
         return RegimentMarched(regiment=r.id, inches=cmd.inches, front=cmd.inches, use=use, entered=True)
     if cmd.side_edge:
         raise MalformedCommand("only a Regiment entering the battlefield uses a side edge")
     _distance(state, ctx, r, cmd.inches)
     if r.partly_on and r.front + cmd.inches < r.depth:
-        raise RuleViolation("ARRIVE-3", f"the second March must bring the rest of {r.id} on "
-                                        f"(at least {r.depth - r.front} inches)")
+        raise RuleViolation(
+            "ARRIVE-3", f"the second March must bring the rest of {r.id} on (at least {r.depth - r.front} inches)"
+        )
     return RegimentMarched(regiment=r.id, inches=cmd.inches, front=r.front + cmd.inches, use=use)
 
 
@@ -265,10 +274,13 @@ def check_charge(state: ConquestState, ctx: RulesContext, cmd: Charge) -> Regime
     use = payment(state, r, Action.CHARGE)
     reach = charge_reach(state, ctx, r, t)
     if cmd.inches != reach:
-        raise RuleViolation("ACT-12", f"{r.id} is {reach}\" from {t.id}: a Charge moves straight into contact, "
-                                      f"{reach} inches, not {cmd.inches}")
-    return RegimentCharged(regiment=r.id, target=t.id, inches=cmd.inches, front=r.front + cmd.inches,
-                           contact=True, use=use)
+        raise RuleViolation(
+            "ACT-12",
+            f'{r.id} is {reach}" from {t.id}: a Charge moves straight into contact, {reach} inches, not {cmd.inches}',
+        )
+    return RegimentCharged(
+        regiment=r.id, target=t.id, inches=cmd.inches, front=r.front + cmd.inches, contact=True, use=use
+    )
 
 
 def charge_reach(state: ConquestState, ctx: RulesContext, r: Regiment, t: Regiment) -> int:
@@ -279,12 +291,10 @@ def charge_reach(state: ConquestState, ctx: RulesContext, r: Regiment, t: Regime
     and the engine's positions say whether it reaches."""
     reach = distance(ctx, r, t)
     if gap(ctx, r, t) < 0 < reach:
-        raise RuleViolation("ACT-12", f"{t.id} is behind {r.id} ({reach}\" from its rear): "
-                                      "a Charge goes straight ahead")
+        raise RuleViolation("ACT-12", f'{t.id} is behind {r.id} ({reach}" from its rear): a Charge goes straight ahead')
     limit = march_value(state, ctx, r)
     if reach > limit:
-        raise RuleViolation("ACT-12", f"{t.id} is {reach}\" away, beyond {r.id}'s charge reach of {limit}\" "
-                                      "(its March)")
+        raise RuleViolation("ACT-12", f'{t.id} is {reach}" away, beyond {r.id}\'s charge reach of {limit}" (its March)')
     return reach
 
 
@@ -296,15 +306,16 @@ def _strike(state: ConquestState, ctx: RulesContext, cmd: Volley | Clash, action
             raise RuleViolation("ACT-10", f"{r.id} has no missile weapons to Volley with")
         away = distance(ctx, r, t)
         if away > r.volley:
-            raise RuleViolation("ACT-10", f"{t.id} is {away}\" away, beyond {r.id}'s Volley range of {r.volley}\"")
+            raise RuleViolation("ACT-10", f'{t.id} is {away}" away, beyond {r.id}\'s Volley range of {r.volley}"')
     elif t.id not in state.in_contact(r.id):
         raise RuleViolation("ACTIONS-1", f"{r.id} can only Clash with an enemy it is in contact with")
     use = payment(state, r, action)
     if not 0 <= cmd.removed <= t.stands:
         raise RuleViolation("ACT-10", f"{t.id} has {t.stands} stands: remove 0 to {t.stands}")
     left = t.stands - cmd.removed
-    return StandsRemoved(regiment=r.id, target=t.id, action=action, removed=cmd.removed,
-                         stands=left, destroyed=left == 0, use=use)
+    return StandsRemoved(
+        regiment=r.id, target=t.id, action=action, removed=cmd.removed, stands=left, destroyed=left == 0, use=use
+    )
 
 
 def check_volley(state: ConquestState, ctx: RulesContext, cmd: Volley) -> StandsRemoved:
@@ -332,8 +343,13 @@ ActionEvent = RegimentMarched | RegimentCharged | StandsRemoved | RegimentWithdr
 
 # Each check takes the command class it is keyed by, which a Callable type cannot say per key.
 CHECKS: Mapping[type[ActionCommand], Callable[..., ActionEvent]] = {
-    March: check_march, Charge: check_charge, Volley: check_volley, Clash: check_clash,
-    Withdraw: check_withdraw, Reform: check_reform}
+    March: check_march,
+    Charge: check_charge,
+    Volley: check_volley,
+    Clash: check_clash,
+    Withdraw: check_withdraw,
+    Reform: check_reform,
+}
 
 
 def act(d: Decision, cmd: ActionCommand) -> None:

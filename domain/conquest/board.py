@@ -36,8 +36,7 @@ def reinforcement_line(state: ConquestState, ctx: RulesContext, side: int) -> in
     (RLINE-3), pushed back to the next-foremost while any part of an enemy
     Regiment is beyond it (RLINE-4); the own edge (0) with no Regiment on the
     battlefield or none left behind the line (facts §3 defaults)."""
-    friends = sorted((r for r in state.regiments if r.side == side and r.where is Where.FIELD),
-                     key=lambda r: -r.front)
+    friends = sorted((r for r in state.regiments if r.side == side and r.where is Where.FIELD), key=lambda r: -r.front)
     enemies = [near_edge(ctx, e) for e in state.regiments if e.side != side and e.where is Where.FIELD]
     for friend in friends:
         line = max(0, friend.rear)
@@ -50,8 +49,7 @@ def entry_possible(state: ConquestState, ctx: RulesContext, side: int) -> bool:
     """Whether a Regiment of ``side`` can enter at all (ARRIVE-5): not while an
     enemy Regiment stands on its table edge, which also pushes the line back
     to that edge, closing the side edges (facts §3 default)."""
-    return not any(e.side != side and e.where is Where.FIELD and near_edge(ctx, e) <= 0
-                   for e in state.regiments)
+    return not any(e.side != side and e.where is Where.FIELD and near_edge(ctx, e) <= 0 for e in state.regiments)
 
 
 def on_battlefield(state: ConquestState, character_regiment: str) -> bool:
@@ -71,7 +69,8 @@ def ability_bonus(state: ConquestState, ctx: RulesContext, side: int, effect: Ab
         if ability.effect is not effect:
             continue
         if ability.kind is AbilityKind.ALWAYS or (
-                ability.kind is AbilityKind.BATTLEFIELD and on_battlefield(state, warlord.regiment)):
+            ability.kind is AbilityKind.BATTLEFIELD and on_battlefield(state, warlord.regiment)
+        ):
             total += ability.amount
     return total
 

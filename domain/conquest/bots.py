@@ -7,8 +7,17 @@ from __future__ import annotations
 import random
 
 from .commands import (
-    Charge, ChooseArrival, Clash, ConquestCommand, DeclareAbility, EndActivation, EndRound,
-    March, ResolveDrawEvent, Surrender, Volley,
+    Charge,
+    ChooseArrival,
+    Clash,
+    ConquestCommand,
+    DeclareAbility,
+    EndActivation,
+    EndRound,
+    March,
+    ResolveDrawEvent,
+    Surrender,
+    Volley,
 )
 from .context import RulesContext
 from .rules import legal_commands
@@ -16,8 +25,9 @@ from .state import ConquestState
 from .vocab import Where
 
 
-def random_choice(state: ConquestState, ctx: RulesContext, rnd: random.Random,
-                  surrender_chance: float = 0.001) -> ConquestCommand:
+def random_choice(
+    state: ConquestState, ctx: RulesContext, rnd: random.Random, surrender_chance: float = 0.001
+) -> ConquestCommand:
     """Any legal command, surrendering only rarely so battles run their course."""
     legal = legal_commands(state, ctx)
     staying = [c for c in legal if not isinstance(c, Surrender)]
@@ -63,6 +73,15 @@ def greedy_choice(state: ConquestState, ctx: RulesContext) -> ConquestCommand:
 
 def _score(state: ConquestState, ctx: RulesContext, legal: list[EndRound]) -> EndRound:
     limit = max(c.vp[0] for c in legal)
-    held = [min(limit, sum(1 for r in state.regiments if r.side == side and r.where is Where.FIELD
-                           and r.front * 2 > ctx.scenario.depth)) for side in (0, 1)]
+    held = [
+        min(
+            limit,
+            sum(
+                1
+                for r in state.regiments
+                if r.side == side and r.where is Where.FIELD and r.front * 2 > ctx.scenario.depth
+            ),
+        )
+        for side in (0, 1)
+    ]
     return EndRound(vp=(held[0], held[1]))

@@ -145,7 +145,23 @@ class Surrender(Command, frozen=True, kw_only=True):
 
 
 ConquestCommand = (
-    StartConquest | StartFromPosition | ChooseArrival | PickArrivals | OrderStack | RollOff | ChooseFirstPlayer
-    | DeclareAbility | DrawCard | ResolveDrawEvent | March | Charge | Volley | Clash
-    | Withdraw | Reform | EndActivation | EndRound | Surrender
+    StartConquest
+    | StartFromPosition
+    | ChooseArrival
+    | PickArrivals
+    | OrderStack
+    | RollOff
+    | ChooseFirstPlayer
+    | DeclareAbility
+    | DrawCard
+    | ResolveDrawEvent
+    | March
+    | Charge
+    | Volley
+    | Clash
+    | Withdraw
+    | Reform
+    | EndActivation
+    | EndRound
+    | Surrender
 )

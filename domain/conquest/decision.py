@@ -35,8 +35,9 @@ class Decision:
         return faces_at(self.state.seed, counter, n), counter
 
 
-def typed_faces(state: ConquestState, faces: tuple[int, ...] | None, n: int, rule: str,
-                what: str) -> tuple[int, ...] | None:
+def typed_faces(
+    state: ConquestState, faces: tuple[int, ...] | None, n: int, rule: str, what: str
+) -> tuple[int, ...] | None:
     """The faces the table typed off physical dice for a roll of ``n`` D6
     under ``rule`` (``what``: the roll, in the players' words), checked:
     exactly ``n`` of them, each 1 to 6. None when the battle rolls its own

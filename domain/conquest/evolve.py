@@ -29,8 +29,7 @@ def replay(events: Iterable[ev.ConquestEvent], state: ConquestState | None = Non
 
 
 def _regiment(state: ConquestState, regiment_id: str, **changes) -> ConquestState:
-    return replace(state, regiments=tuple(replace(r, **changes) if r.id == regiment_id else r
-                                          for r in state.regiments))
+    return replace(state, regiments=tuple(replace(r, **changes) if r.id == regiment_id else r for r in state.regiments))
 
 
 def _side(state: ConquestState, side: int, **changes) -> ConquestState:
@@ -41,19 +40,34 @@ def _side(state: ConquestState, side: int, **changes) -> ConquestState:
 
 def _started(_: None, e: ev.BattleStarted) -> ConquestState:
     return ConquestState(
-        battle_id=e.battle_id, rules_version=e.rules_version, pack_id=e.pack_id,
-        pack_hash=e.pack_hash, seed=e.seed, scenario=e.scenario, physical_dice=e.physical_dice,
-        round=0, regiments=e.regiments, characters=e.characters,
+        battle_id=e.battle_id,
+        rules_version=e.rules_version,
+        pack_id=e.pack_id,
+        pack_hash=e.pack_hash,
+        seed=e.seed,
+        scenario=e.scenario,
+        physical_dice=e.physical_dice,
+        round=0,
+        regiments=e.regiments,
+        characters=e.characters,
         sides=(Side(army=e.armies[0]), Side(army=e.armies[1])),
     )
 
 
 def _round(s: ConquestState, e: ev.RoundStarted) -> ConquestState:
     regiments = tuple(replace(r, activated=False, actions=()) for r in s.regiments)
-    sides = tuple(replace(side, line=e.lines[i], stack=(), stacked=False, surge=0)
-                  for i, side in enumerate(s.sides))
-    return replace(s, round=e.round, phase=Phase.REINFORCEMENT, step=Step.NONE, turn=0,
-                   regiments=regiments, sides=sides, picks=(), activation=None)
+    sides = tuple(replace(side, line=e.lines[i], stack=(), stacked=False, surge=0) for i, side in enumerate(s.sides))
+    return replace(
+        s,
+        round=e.round,
+        phase=Phase.REINFORCEMENT,
+        step=Step.NONE,
+        turn=0,
+        regiments=regiments,
+        sides=sides,
+        picks=(),
+        activation=None,
+    )
 
 
 def _passed(s: ConquestState, e: ev.PlayPassed) -> ConquestState:
@@ -131,8 +145,9 @@ def _acted(s: ConquestState, regiment_id: str, action, use: Use) -> ConquestStat
     if use is Use.ADDITIONAL:
         additional.remove(action)
     standard = act.standard + (0 if use is Use.FREE else 1)
-    act = replace(act, performed=act.performed + (action,), standard=standard,
-                  free=tuple(free), additional=tuple(additional))
+    act = replace(
+        act, performed=act.performed + (action,), standard=standard, free=tuple(free), additional=tuple(additional)
+    )
     return replace(s, activation=act)
 
 
@@ -184,8 +199,13 @@ def _scored(s: ConquestState, e: ev.VictoryPointsScored) -> ConquestState:
 
 
 def _battle_ended(s: ConquestState, e: ev.BattleEnded) -> ConquestState:
-    return replace(s, phase=Phase.OVER, step=Step.NONE, activation=None,
-                   result=Result(winner=e.winner, termination=e.termination, reason=e.reason))
+    return replace(
+        s,
+        phase=Phase.OVER,
+        step=Step.NONE,
+        activation=None,
+        result=Result(winner=e.winner, termination=e.termination, reason=e.reason),
+    )
 
 
 _APPLY: dict[type, Callable[..., ConquestState]] = {
@@ -213,6 +233,11 @@ _APPLY: dict[type, Callable[..., ConquestState]] = {
     ev.BattleEnded: _battle_ended,
 }
 
-_GAME_EVENTS = {c for c in vars(ev).values() if isinstance(c, type) and issubclass(c, ev.ConquestEvent)
-                and c not in (ev.ConquestEvent, ev.CommandIssued, ev.CommandUndone)}
+_GAME_EVENTS = {
+    c
+    for c in vars(ev).values()
+    if isinstance(c, type)
+    and issubclass(c, ev.ConquestEvent)
+    and c not in (ev.ConquestEvent, ev.CommandIssued, ev.CommandUndone)
+}
 assert _GAME_EVENTS == set(_APPLY), f"evolve misses {_GAME_EVENTS - set(_APPLY)}"

@@ -11,7 +11,6 @@ from .state import ConquestState
 from .vocab import SIDES, Termination
 
 
-
 def player(state: ConquestState | None, side: int) -> str:
     """A player as the table knows them: by their army; with its key (the
     ``a`` or ``b`` of ``--side`` and of its Regiments' ids) only when both
@@ -42,21 +41,27 @@ def describe_event(e: Event, state: ConquestState | None) -> str:
     not know is named by its class."""
     match e:
         case ev.BattleStarted():
-            return (f"Battle {e.battle_id}: {e.armies[0]} against {e.armies[1]} in {e.scenario}, seed {e.seed}; "
-                    f"every Regiment waits in reinforcements (REINF-1), Characters joined (REINF-2)")
+            return (
+                f"Battle {e.battle_id}: {e.armies[0]} against {e.armies[1]} in {e.scenario}, seed {e.seed}; "
+                f"every Regiment waits in reinforcements (REINF-1), Characters joined (REINF-2)"
+            )
         case ev.RoundStarted():
-            return f"Round {e.round} begins; Reinforcement Lines at {e.lines[0]}\" and {e.lines[1]}\" (RLINE-2)"
+            return f'Round {e.round} begins; Reinforcement Lines at {e.lines[0]}" and {e.lines[1]}" (RLINE-2)'
         case ev.PlayPassed():
             step = "" if e.step.value == "none" else f" ({e.step.value})"
             return f"{e.phase.value.title()} Phase{step}: {player(state, e.turn)} to decide (ROUND-4)"
         case ev.ReinforcementsRolled():
-            return (f"{player(state, e.side)} rolls {len(e.faces)} {e.cls.value} Reinforcement dice: "
-                    f"{', '.join(map(str, e.faces))} needing {e.needed} or less, {e.successes} succeed"
-                    " (REINF-6, REINF-9)")
+            return (
+                f"{player(state, e.side)} rolls {len(e.faces)} {e.cls.value} Reinforcement dice: "
+                f"{', '.join(map(str, e.faces))} needing {e.needed} or less, {e.successes} succeed"
+                " (REINF-6, REINF-9)"
+            )
         case ev.RegimentsArrived():
             rule = {"chosen": "REINF-4", "forced": "REINF-5", "carried-over": "ARRIVE-6", "rolled": "REINF-8"}
-            return (f"{player(state, e.side)}: {', '.join(e.regiments)} will arrive"
-                    f" ({e.reason.value}, {rule[e.reason.value]})")
+            return (
+                f"{player(state, e.side)}: {', '.join(e.regiments)} will arrive"
+                f" ({e.reason.value}, {rule[e.reason.value]})"
+            )
         case ev.StackOrdered():
             return f"{player(state, e.side)} stacks {len(e.cards)} Command Cards face down (CMD-1)"
         case ev.SupremacyRolled():
@@ -74,17 +79,20 @@ def describe_event(e: Event, state: ConquestState | None) -> str:
         case ev.DrawEventResolved():
             return f"draw event {e.event} resolved (ACT-8)" if e.event else "draw event declined (ACT-8)"
         case ev.RegimentMarched():
-            how = (" from a side edge (ARRIVE-4)" if e.side_edge
-                   else (" onto the battlefield (ARRIVE-2)" if e.entered else ""))
-            return f"{e.regiment} marches {e.inches}\"{how}, front at {e.front}\" ({e.use.value})"
+            how = (
+                " from a side edge (ARRIVE-4)"
+                if e.side_edge
+                else (" onto the battlefield (ARRIVE-2)" if e.entered else "")
+            )
+            return f'{e.regiment} marches {e.inches}"{how}, front at {e.front}" ({e.use.value})'
         case ev.RegimentCharged():
             result = f"reaches {e.target}" if e.contact else f"falls short of {e.target}"
-            return f"{e.regiment} charges {e.inches}\" and {result} (ACT-12)"
+            return f'{e.regiment} charges {e.inches}" and {result} (ACT-12)'
         case ev.StandsRemoved():
             end = ", destroyed" if e.destroyed else f", {e.stands} left"
             return f"{e.regiment}'s {e.action.value} removes {e.removed} stand(s) of {e.target}{end} (ACT-10)"
         case ev.RegimentWithdrew():
-            return f"{e.regiment} withdraws to {e.front}\" (ACTIONS-1)"
+            return f'{e.regiment} withdraws to {e.front}" (ACTIONS-1)'
         case ev.RegimentReformed():
             return f"{e.regiment} reforms (ACT-10)"
         case ev.EntryRefused():

@@ -15,8 +15,9 @@ from .vocab import SIDES
 def start(app: Any, r: Any) -> Any:
     """Start the battle ``r`` asks for; refused with the reason, writing nothing."""
     if len(r.armies) != 2:
-        raise MalformedCommand(f"name two armies, the first player's then the second's (--army twice), "
-                               f"not {len(r.armies)}")
+        raise MalformedCommand(
+            f"name two armies, the first player's then the second's (--army twice), not {len(r.armies)}"
+        )
     seed = r.seed if r.seed is not None else random_seed()
     chosen = ["", ""]
     for text in r.warlords:
@@ -30,8 +31,14 @@ def start(app: Any, r: Any) -> Any:
         pairs.append((character.strip(), regiment.strip()))
     battle_id = r.name or app.new_battle_id(r.scenario)
     command = c.StartConquest(
-        battle_id=battle_id, scenario=r.scenario.strip(), armies=(r.armies[0].strip(), r.armies[1].strip()),
-        seed=seed, physical_dice=r.physical_dice, warlords=(chosen[0], chosen[1]), assignments=tuple(pairs))
+        battle_id=battle_id,
+        scenario=r.scenario.strip(),
+        armies=(r.armies[0].strip(), r.armies[1].strip()),
+        seed=seed,
+        physical_dice=r.physical_dice,
+        warlords=(chosen[0], chosen[1]),
+        assignments=tuple(pairs),
+    )
     return app.start("conquest", command, battle_id=battle_id)
 
 

@@ -47,13 +47,19 @@ def _parse_pack(files: Mapping[str, bytes]) -> Pack:
     if extra:
         raise ContentError(extra[0], "(file)", f"not a pack file (expected {', '.join(PACK_FILES)})")
     head_doc, army_doc = (_document(name, files) for name in PACK_FILES)
-    head = _record(head_doc, _At("pack.toml"), {
-        "id": (_ident, _REQUIRED), "name": (_text, _REQUIRED), "version": (_text, _REQUIRED),
-        "reinforcement": (_table_rows, _REQUIRED),
-        "scenarios": (lambda v, a: _keyed(v, a, _SCENARIO), _REQUIRED),
-        "abilities": (lambda v, a: _keyed(v, a, _ABILITY), {}),
-        "draw_events": (lambda v, a: _keyed(v, a, _DRAW_EVENT), {}),
-    })
+    head = _record(
+        head_doc,
+        _At("pack.toml"),
+        {
+            "id": (_ident, _REQUIRED),
+            "name": (_text, _REQUIRED),
+            "version": (_text, _REQUIRED),
+            "reinforcement": (_table_rows, _REQUIRED),
+            "scenarios": (lambda v, a: _keyed(v, a, _SCENARIO), _REQUIRED),
+            "abilities": (lambda v, a: _keyed(v, a, _ABILITY), {}),
+            "draw_events": (lambda v, a: _keyed(v, a, _DRAW_EVENT), {}),
+        },
+    )
     abilities = {k: Ability(id=k, **row) for k, row in head["abilities"].items()}
     for k, ability in abilities.items():
         if ability.kind is AbilityKind.ACTIVATED and ability.effect is not AbilityEffect.MARCH_BONUS:
@@ -68,9 +74,17 @@ def _parse_pack(files: Mapping[str, bytes]) -> Pack:
     armies = {k: _army(k, row, abilities, events, at.key("armies").key(k)) for k, row in top["armies"].items()}
     if len(armies) < 2:
         at.key("armies").fail("a pack needs at least two armies")
-    return Pack(id=head["id"], name=head["name"], version=head["version"], hash=pack_hash(files),
-                reinforcement=head["reinforcement"], abilities=abilities, draw_events=events,
-                armies=armies, scenarios=scenarios)
+    return Pack(
+        id=head["id"],
+        name=head["name"],
+        version=head["version"],
+        hash=pack_hash(files),
+        reinforcement=head["reinforcement"],
+        abilities=abilities,
+        draw_events=events,
+        armies=armies,
+        scenarios=scenarios,
+    )
 
 
 def starter_files() -> dict[str, bytes]:
@@ -90,7 +104,7 @@ _ids = list_of(_ident)
 
 # ---------------------------------------------------------------- pack.toml
 
-_CELL = "a cell is \"no\", \"auto\" or the highest roll that succeeds (1 to 5)"
+_CELL = 'a cell is "no", "auto" or the highest roll that succeeds (1 to 5)'
 
 
 def _cell(value: object, at: _At) -> int:
@@ -117,7 +131,7 @@ def _table_rows(value: object, at: _At) -> tuple[tuple[int, int, int], ...]:
     # a game must end with every Regiment able to arrive: the last row holds
     # for later Rounds, so it must let every Class in
     if NO in rows[-1]:
-        at.index(len(rows) - 1).fail("the last row holds for every later Round, so no cell may be \"no\"")
+        at.index(len(rows) - 1).fail('the last row holds for every later Round, so no cell may be "no"')
     for r in range(1, len(rows)):
         for i in range(len(RegimentClass)):
             if rows[r - 1][i] == AUTO and rows[r][i] != AUTO:
@@ -126,15 +140,23 @@ def _table_rows(value: object, at: _At) -> tuple[tuple[int, int, int], ...]:
 
 
 _SCENARIO = {
-    "name": (_text, _REQUIRED), "rounds": (_integer(1, 50), 10), "depth": (_integer(12, 120), 48),
-    "score_from": (_integer(1), 2), "vp_per_round": (_integer(0, 10), 3), "vp_to_win": (_integer(0), 0),
+    "name": (_text, _REQUIRED),
+    "rounds": (_integer(1, 50), 10),
+    "depth": (_integer(12, 120), 48),
+    "score_from": (_integer(1), 2),
+    "vp_per_round": (_integer(0, 10), 3),
+    "vp_to_win": (_integer(0), 0),
 }
 _ABILITY = {
-    "name": (_text, _REQUIRED), "kind": (_choice(AbilityKind), _REQUIRED),
-    "effect": (_choice(AbilityEffect), _REQUIRED), "amount": (_integer(1, 6), _REQUIRED), "text": (_text, ""),
+    "name": (_text, _REQUIRED),
+    "kind": (_choice(AbilityKind), _REQUIRED),
+    "effect": (_choice(AbilityEffect), _REQUIRED),
+    "amount": (_integer(1, 6), _REQUIRED),
+    "text": (_text, ""),
 }
 _DRAW_EVENT = {
-    "name": (_text, _REQUIRED), "effect": (_choice(DrawEffect), _REQUIRED),
+    "name": (_text, _REQUIRED),
+    "effect": (_choice(DrawEffect), _REQUIRED),
     "action": (_choice(Action), Action.MARCH),
 }
 
@@ -148,24 +170,31 @@ def _scenario(key: str, row: dict[str, Any], at: _At) -> Scenario:
 # ---------------------------------------------------------------- armies.toml
 
 _REGIMENT = {
-    "name": (_text, _REQUIRED), "type": (_ident, _REQUIRED), "class": (_choice(RegimentClass), _REQUIRED),
-    "stands": (_integer(1, 12), _REQUIRED), "march": (_integer(1, 12), _REQUIRED),
-    "depth": (_integer(1, 12), _REQUIRED), "volley": (_integer(0, 36), 0),
-    "count": (_integer(1, 4), 1), "draw_events": (_ids, ()),
+    "name": (_text, _REQUIRED),
+    "type": (_ident, _REQUIRED),
+    "class": (_choice(RegimentClass), _REQUIRED),
+    "stands": (_integer(1, 12), _REQUIRED),
+    "march": (_integer(1, 12), _REQUIRED),
+    "depth": (_integer(1, 12), _REQUIRED),
+    "volley": (_integer(0, 36), 0),
+    "count": (_integer(1, 4), 1),
+    "draw_events": (_ids, ()),
 }
 _CHARACTER = {
-    "name": (_text, _REQUIRED), "type": (_ident, _REQUIRED),
-    "abilities": (_ids, ()), "draw_events": (_ids, ()),
+    "name": (_text, _REQUIRED),
+    "type": (_ident, _REQUIRED),
+    "abilities": (_ids, ()),
+    "draw_events": (_ids, ()),
 }
 _ARMY = {
-    "name": (_text, _REQUIRED), "warlord": (_ident, _REQUIRED),
+    "name": (_text, _REQUIRED),
+    "warlord": (_ident, _REQUIRED),
     "regiments": (lambda v, a: _keyed(v, a, _REGIMENT), _REQUIRED),
     "characters": (lambda v, a: _keyed(v, a, _CHARACTER), _REQUIRED),
 }
 
 
-def _army(key: str, row: dict[str, Any], abilities: dict[str, Ability],
-          events: dict[str, DrawEvent], at: _At) -> Army:
+def _army(key: str, row: dict[str, Any], abilities: dict[str, Ability], events: dict[str, DrawEvent], at: _At) -> Army:
     regiments = []
     for k, r in row["regiments"].items():
         where = at.key("regiments").key(k)
@@ -186,8 +215,9 @@ def _army(key: str, row: dict[str, Any], abilities: dict[str, Ability],
         characters.append(CharacterEntry(id=k, **c))
     if row["warlord"] not in row["characters"]:
         at.key("warlord").fail(f"{row['warlord']!r} is not one of this army's Characters (SUP-5)")
-    return Army(id=key, name=row["name"], warlord=row["warlord"],
-                regiments=tuple(regiments), characters=tuple(characters))
+    return Army(
+        id=key, name=row["name"], warlord=row["warlord"], regiments=tuple(regiments), characters=tuple(characters)
+    )
 
 
 def _known(ids: tuple[str, ...], known: Mapping[str, object], what: str, at: _At) -> None:

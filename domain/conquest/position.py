@@ -39,8 +39,9 @@ def _armies(state: ConquestState, pack: Pack) -> Iterator[Flaw]:
         if entry is None:
             yield Flaw(f"regiments[{i}].entry", f"{r.id}: no Regiment entry {r.entry!r} in army {army.id!r}")
         elif not 0 <= r.stands <= entry.stands:
-            yield Flaw(f"regiments[{i}].stands", f"{r.id} has {r.stands} stands; a {entry.name} has 0 to"
-                                                 f" {entry.stands}")
+            yield Flaw(
+                f"regiments[{i}].stands", f"{r.id} has {r.stands} stands; a {entry.name} has 0 to {entry.stands}"
+            )
     for i, c in enumerate(state.characters):
         army = armies[c.side] if c.side in (0, 1) else None
         if army is not None and not any(e.id == c.entry for e in army.characters):

@@ -29,8 +29,7 @@ def waiting(state: ConquestState, side: int) -> list[Regiment]:
 def choosable(state: ConquestState, ctx: RulesContext, side: int) -> list[Regiment]:
     """Regiments that may be named for automatic arrival (REINF-4): waiting,
     of a Class that can arrive this Round, not already carried over."""
-    return [r for r in waiting(state, side)
-            if not r.carried and ctx.pack.cell(state.round, r.cls) != NO]
+    return [r for r in waiting(state, side) if not r.carried and ctx.pack.cell(state.round, r.cls) != NO]
 
 
 def dice_needed(state: ConquestState, ctx: RulesContext, side: int, chosen: str) -> int:
@@ -72,7 +71,7 @@ def choose_arrival(d: Decision, cmd: ChooseArrival) -> None:
         d.emit(RegimentsArrived(side=side, regiments=forced, reason=Arrival.FORCED))
     bonus = ability_bonus(s, d.ctx, side, AbilityEffect.REINFORCEMENT_BONUS)
     for cls, cell, group in groups:
-        rolled, faces = faces[:len(group)], faces[len(group):]
+        rolled, faces = faces[: len(group)], faces[len(group) :]
         counter = d.state.rng
         if not s.physical_dice:
             rolled, counter = d.roll(len(group))
@@ -80,12 +79,20 @@ def choose_arrival(d: Decision, cmd: ChooseArrival) -> None:
         # facts §1: a natural 1 always succeeds, a natural 6 always fails
         successes = sum(1 for f in rolled if f == 1 or (f != DIE and f <= needed))
         everyone = successes >= len(group)
-        d.emit(ReinforcementsRolled(
-            side=side, cls=cls, faces=tuple(rolled), needed=needed, successes=successes,
-            pick=0 if everyone else successes, counter=counter, typed=s.physical_dice))
+        d.emit(
+            ReinforcementsRolled(
+                side=side,
+                cls=cls,
+                faces=tuple(rolled),
+                needed=needed,
+                successes=successes,
+                pick=0 if everyone else successes,
+                counter=counter,
+                typed=s.physical_dice,
+            )
+        )
         if everyone:
-            d.emit(RegimentsArrived(side=side, regiments=tuple(r.id for r in group),
-                                    reason=Arrival.ROLLED, cls=cls))
+            d.emit(RegimentsArrived(side=side, regiments=tuple(r.id for r in group), reason=Arrival.ROLLED, cls=cls))
     if not d.state.picks:
         finish(d)
 
@@ -98,13 +105,13 @@ def pick_arrivals(d: Decision, cmd: PickArrivals) -> None:
     pick = d.state.picks[0]
     group = {r.id for r in waiting(d.state, d.state.turn) if r.cls is pick.cls and not r.carried}
     if len(cmd.regiments) != pick.count or len(set(cmd.regiments)) != pick.count:
-        raise RuleViolation("REINF-8", f"{pick.count} roll(s) succeeded: name {pick.count} different "
-                                       f"{pick.cls.value} Regiment(s)")
+        raise RuleViolation(
+            "REINF-8", f"{pick.count} roll(s) succeeded: name {pick.count} different {pick.cls.value} Regiment(s)"
+        )
     wrong = [rid for rid in cmd.regiments if rid not in group]
     if wrong:
         raise RuleViolation("REINF-8", f"{wrong[0]} is not a waiting {pick.cls.value} Regiment")
-    d.emit(RegimentsArrived(side=d.state.turn, regiments=tuple(cmd.regiments),
-                            reason=Arrival.ROLLED, cls=pick.cls))
+    d.emit(RegimentsArrived(side=d.state.turn, regiments=tuple(cmd.regiments), reason=Arrival.ROLLED, cls=pick.cls))
     if not d.state.picks:
         finish(d)
 

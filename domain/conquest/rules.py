@@ -51,8 +51,7 @@ def awaited(state: ConquestState) -> tuple[type, ...]:
     if phase is Phase.COMMAND:
         return (OrderStack,)
     if phase is Phase.SUPREMACY:
-        return {Step.ROLL_OFF: (RollOff,), Step.CHOOSE: (ChooseFirstPlayer,),
-                Step.DECLARE: (DeclareAbility,)}[step]
+        return {Step.ROLL_OFF: (RollOff,), Step.CHOOSE: (ChooseFirstPlayer,), Step.DECLARE: (DeclareAbility,)}[step]
     if phase is Phase.ACTION:
         if state.activation is None:
             return (DrawCard,)
@@ -94,8 +93,7 @@ def _out_of_turn(state: ConquestState, command: ConquestCommand) -> RuleViolatio
     if isinstance(command, ACTIONS) and state.activation is not None:
         return RuleViolation("ACT-8", "resolve or decline the draw event first")
     wanted = " or ".join(_given_by(c) for c in awaited(state))
-    return RuleViolation("ROUND-2", f"the {state.phase.value.title()} Phase must finish first: it waits for"
-                                    f" {wanted}")
+    return RuleViolation("ROUND-2", f"the {state.phase.value.title()} Phase must finish first: it waits for {wanted}")
 
 
 def _given_by(command: type) -> str:
@@ -141,8 +139,11 @@ def _options(state: ConquestState, ctx: RulesContext) -> list[ConquestCommand]:
         names = [""] + [r.id for r in reinforcement.choosable(state, ctx, side)]
         if not state.physical_dice:
             return [ChooseArrival(regiment=n) for n in names]
-        return [ChooseArrival(regiment=n, faces=(f,) * reinforcement.dice_needed(state, ctx, side, n))
-                for n in names for f in (1, 6)]
+        return [
+            ChooseArrival(regiment=n, faces=(f,) * reinforcement.dice_needed(state, ctx, side, n))
+            for n in names
+            for f in (1, 6)
+        ]
     if wanted is PickArrivals:
         pick = state.picks[0]
         group = [r.id for r in reinforcement.waiting(state, side) if r.cls is pick.cls and not r.carried]

@@ -48,8 +48,10 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
 
     def context(self, pack: Pack, state: ConquestState) -> RulesContext:
         if (pack.id, pack.hash) != (state.pack_id, state.pack_hash):
-            raise NotFound(f"battle {state.battle_id} was played with pack {state.pack_id} "
-                           f"({state.pack_hash[:8]}), not {pack.id} ({pack.hash[:8]})")
+            raise NotFound(
+                f"battle {state.battle_id} was played with pack {state.pack_id} "
+                f"({state.pack_hash[:8]}), not {pack.id} ({pack.hash[:8]})"
+            )
         return context_for(pack, state.scenario)
 
     def setup_context(self, pack: Pack, command: ConquestCommand) -> RulesContext:
@@ -88,8 +90,10 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
             return None
         expected = faces_at(state.seed, state.rng, len(event.faces))
         if event.counter != state.rng or tuple(event.faces) != expected:
-            return RandomCheck(expected=f"counter {state.rng}: faces {list(expected)}",
-                               found=f"counter {event.counter}: faces {list(event.faces)}")
+            return RandomCheck(
+                expected=f"counter {state.rng}: faces {list(expected)}",
+                found=f"counter {event.counter}: faces {list(event.faces)}",
+            )
         return None
 
     def describe_event(self, event: Event, state: Any, pack: Any) -> str:
@@ -122,12 +126,12 @@ class ConquestRuleset(Ruleset[ConquestState, ConquestCommand, RulesContext, Pack
     def hides(self, command: Any) -> bool:
         return seats.hides(command)
 
-
     def summary(self, state: ConquestState) -> Summary:
         armies = f"{state.sides[0].army} v {state.sides[1].army}"
         if state.phase is Phase.OVER:
-            return Summary(round=state.round, where=state.final_result().reason, who=armies,
-                           setup=state.scenario, over=True)
+            return Summary(
+                round=state.round, where=state.final_result().reason, who=armies, setup=state.scenario, over=True
+            )
         return Summary(round=state.round, where=f"{state.phase.value} phase", who=armies, setup=state.scenario)
 
 

@@ -24,8 +24,9 @@ SIDE_KEYS = ("a", "b")
 
 def seats(state: ConquestState) -> tuple[Seat, ...]:
     """The two players, by their armies."""
-    return tuple(Seat(key=SIDE_KEYS[i], name=side.army or f"player {SIDE_KEYS[i]}")
-                 for i, side in enumerate(state.sides))
+    return tuple(
+        Seat(key=SIDE_KEYS[i], name=side.army or f"player {SIDE_KEYS[i]}") for i, side in enumerate(state.sides)
+    )
 
 
 def actor(state: ConquestState, command: Any) -> str | None:
@@ -38,9 +39,12 @@ def seen_by(state: ConquestState, seat: str | None) -> ConquestState:
     """The state as ``seat`` may see it: every other player's Command Stack
     face down, its cards counted but not named (CMD-2, CMD-4: a player may
     look through their own stack, never the opponent's)."""
-    sides = tuple(side if SIDE_KEYS[i] == seat or not side.stack
-                  else msgspec.structs.replace(side, stack=(HIDDEN_CARD,) * len(side.stack))
-                  for i, side in enumerate(state.sides))
+    sides = tuple(
+        side
+        if SIDE_KEYS[i] == seat or not side.stack
+        else msgspec.structs.replace(side, stack=(HIDDEN_CARD,) * len(side.stack))
+        for i, side in enumerate(state.sides)
+    )
     return msgspec.structs.replace(state, sides=sides)
 
 

@@ -20,7 +20,7 @@ def start(d: Decision, cmd: StartConquest) -> None:
     if cmd.scenario not in pack.scenarios:
         raise MalformedCommand(f"no scenario {cmd.scenario!r} (there are: {', '.join(pack.scenarios)})")
     if len(cmd.armies) != 2 or len(cmd.warlords) != 2:
-        raise MalformedCommand("name two armies (and two warlords, or \"\")")
+        raise MalformedCommand('name two armies (and two warlords, or "")')
     regiments: list[Regiment] = []
     characters: list[Character] = []
     for side, army_id in enumerate(cmd.armies):
@@ -34,11 +34,20 @@ def start(d: Decision, cmd: StartConquest) -> None:
     unknown = set(assigned) - {c.id for c in characters}
     if unknown:
         raise MalformedCommand(f"no Character {sorted(unknown)[0]!r}")
-    d.emit(BattleStarted(
-        battle_id=cmd.battle_id, rules_version=RULES_VERSION, pack_id=pack.id, pack_hash=pack.hash,
-        seed=cmd.seed, scenario=cmd.scenario, physical_dice=cmd.physical_dice, armies=cmd.armies,
-        regiments=tuple(regiments), characters=tuple(characters),
-    ))
+    d.emit(
+        BattleStarted(
+            battle_id=cmd.battle_id,
+            rules_version=RULES_VERSION,
+            pack_id=pack.id,
+            pack_hash=pack.hash,
+            seed=cmd.seed,
+            scenario=cmd.scenario,
+            physical_dice=cmd.physical_dice,
+            armies=cmd.armies,
+            regiments=tuple(regiments),
+            characters=tuple(characters),
+        )
+    )
     d.emit(RoundStarted(round=1, lines=(0, 0)))
 
 
@@ -46,16 +55,25 @@ def _regiments(side: int, army) -> list[Regiment]:
     out: list[Regiment] = []
     for entry in army.regiments:
         for _ in range(entry.count):
-            out.append(Regiment(
-                id=f"{SIDES[side]}{len(out) + 1}", side=side, entry=entry.id, name=entry.name,
-                type=entry.type, cls=entry.cls, stands=entry.stands, march=entry.march,
-                depth=entry.depth, volley=entry.volley, draw_events=entry.draw_events,
-            ))
+            out.append(
+                Regiment(
+                    id=f"{SIDES[side]}{len(out) + 1}",
+                    side=side,
+                    entry=entry.id,
+                    name=entry.name,
+                    type=entry.type,
+                    cls=entry.cls,
+                    stands=entry.stands,
+                    march=entry.march,
+                    depth=entry.depth,
+                    volley=entry.volley,
+                    draw_events=entry.draw_events,
+                )
+            )
     return out
 
 
-def _characters(side: int, army, warlord: str, assigned: dict[str, str],
-                regiments: list[Regiment]) -> list[Character]:
+def _characters(side: int, army, warlord: str, assigned: dict[str, str], regiments: list[Regiment]) -> list[Character]:
     names = [c.id for c in army.characters]
     chosen = warlord or army.warlord
     if chosen not in names:
@@ -70,15 +88,29 @@ def _characters(side: int, army, warlord: str, assigned: dict[str, str],
             if target is None:
                 raise RuleViolation("REINF-2", f"{cid} can only join a Regiment of its own army")
             if target.type != entry.type:
-                raise RuleViolation("REINF-2", f"{entry.name} ({entry.type}) cannot join {target.id}, "
-                                               f"a {target.type} Regiment: the Types must match")
+                raise RuleViolation(
+                    "REINF-2",
+                    f"{entry.name} ({entry.type}) cannot join {target.id}, "
+                    f"a {target.type} Regiment: the Types must match",
+                )
         elif same_type:
             target = same_type[0]
         else:
             # facts REINF-2 default: no eligible Regiment rejects the army list
-            raise RuleViolation("REINF-2", f"{entry.name} has no {entry.type} Regiment to join; "
-                                           "the army list is rejected")
-        out.append(Character(id=cid, side=side, entry=entry.id, name=entry.name, type=entry.type,
-                             regiment=target.id, warlord=entry.id == chosen,
-                             abilities=entry.abilities, draw_events=entry.draw_events))
+            raise RuleViolation(
+                "REINF-2", f"{entry.name} has no {entry.type} Regiment to join; the army list is rejected"
+            )
+        out.append(
+            Character(
+                id=cid,
+                side=side,
+                entry=entry.id,
+                name=entry.name,
+                type=entry.type,
+                regiment=target.id,
+                warlord=entry.id == chosen,
+                abilities=entry.abilities,
+                draw_events=entry.draw_events,
+            )
+        )
     return out

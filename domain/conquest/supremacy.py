@@ -57,8 +57,9 @@ def roll_off(d: Decision, cmd: RollOff) -> None:
     first, second = faces  # two faces either way: checked above, or rolled
     a, b = scores(d.state, (first, second))
     lower = -1 if a == b else (0 if a < b else 1)
-    d.emit(SupremacyRolled(faces=(first, second), scores=(a, b), lower=lower, counter=counter,
-                           typed=d.state.physical_dice))
+    d.emit(
+        SupremacyRolled(faces=(first, second), scores=(a, b), lower=lower, counter=counter, typed=d.state.physical_dice)
+    )
     if lower >= 0:  # a tie stays in the roll-off: reroll (SUP-4)
         d.emit(PlayPassed(phase=Phase.SUPREMACY, step=Step.CHOOSE, turn=lower))
 
@@ -87,8 +88,7 @@ def declare(d: Decision, cmd: DeclareAbility) -> None:
     side = d.state.turn
     ability = activated_ability(d.state, d.ctx, side)
     assert ability is not None  # the step is only entered when there is one
-    d.emit(AbilityDeclared(side=side, ability=ability.id, used=cmd.use,
-                           bonus=ability.amount if cmd.use else 0))
+    d.emit(AbilityDeclared(side=side, ability=ability.id, used=cmd.use, bonus=ability.amount if cmd.use else 0))
     _next_declaration(d, [1 - side] if side == d.state.first else [])
 
 

@@ -41,16 +41,29 @@ def end_round(d: Decision, cmd: EndRound) -> None:
         return d.emit(BattleEnded(winner=-1, termination=Termination.WIPE_OUT, reason="both armies wiped out"))
     if any(wiped):
         loser = wiped.index(True)
-        return d.emit(BattleEnded(winner=1 - loser, termination=Termination.WIPE_OUT,
-                                  reason=f"player {loser + 1}'s army was wiped out"))
+        return d.emit(
+            BattleEnded(
+                winner=1 - loser, termination=Termination.WIPE_OUT, reason=f"player {loser + 1}'s army was wiped out"
+            )
+        )
     reached = [v >= scenario.vp_to_win for v in vp] if scenario.vp_to_win else [False, False]
     if any(reached):
-        return d.emit(BattleEnded(winner=_more(vp), termination=Termination.SCENARIO,
-                                  reason=f"{scenario.vp_to_win} VP reached ({vp[0]}–{vp[1]})"))
+        return d.emit(
+            BattleEnded(
+                winner=_more(vp),
+                termination=Termination.SCENARIO,
+                reason=f"{scenario.vp_to_win} VP reached ({vp[0]}–{vp[1]})",
+            )
+        )
     if s.round >= scenario.rounds:
         # facts §6 default: at the Round limit more VP wins, equal VP draws
-        return d.emit(BattleEnded(winner=_more(vp), termination=Termination.ROUND_LIMIT,
-                                  reason=f"Round {scenario.rounds} played ({vp[0]}–{vp[1]} VP)"))
+        return d.emit(
+            BattleEnded(
+                winner=_more(vp),
+                termination=Termination.ROUND_LIMIT,
+                reason=f"Round {scenario.rounds} played ({vp[0]}–{vp[1]} VP)",
+            )
+        )
     start_round(d, s.round + 1)  # VICTORY-4
 
 
@@ -66,5 +79,6 @@ def start_round(d: Decision, number: int) -> None:
 def surrender(d: Decision, cmd: Surrender) -> None:
     if cmd.side not in (0, 1):
         raise MalformedCommand("side is 0 or 1")
-    d.emit(BattleEnded(winner=1 - cmd.side, termination=Termination.SURRENDER,
-                       reason=f"player {cmd.side + 1} surrendered"))
+    d.emit(
+        BattleEnded(winner=1 - cmd.side, termination=Termination.SURRENDER, reason=f"player {cmd.side + 1} surrendered")
+    )

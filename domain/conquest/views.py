@@ -44,16 +44,25 @@ def header(state: ConquestState, name: str | None = None) -> Lines:
     vp = f"VP {state.sides[0].vp}–{state.sides[1].vp}"
     if state.phase is Phase.OVER and state.result is not None:
         winner = "a draw" if state.result.winner < 0 else f"{player(state, state.result.winner)} wins"
-        return Lines((f"Battle {name} is over after round {state.round}: {winner} "
-                      f"({ending_reason(state, state.result.winner, state.result.termination, state.result.reason)});"
-                      f" {vp}",), strong=True)
+        return Lines(
+            (
+                f"Battle {name} is over after round {state.round}: {winner} "
+                f"({ending_reason(state, state.result.winner, state.result.termination, state.result.reason)});"
+                f" {vp}",
+            ),
+            strong=True,
+        )
     step = "" if state.step.value == "none" else f", {state.step.value}"
     doing = ""
     if state.activation is not None:
         a = state.activation
         doing = f"; {a.regiment} is active ({len(a.performed)} action(s) done)"
-    return Lines((f"{name}: round {state.round}, {state.phase.value} phase{step}; "
-                  f"{player(state, state.turn)} to decide (First Player: {player(state, state.first)}); {vp}{doing}",))
+    return Lines(
+        (
+            f"{name}: round {state.round}, {state.phase.value} phase{step}; "
+            f"{player(state, state.turn)} to decide (First Player: {player(state, state.first)}); {vp}{doing}",
+        )
+    )
 
 
 def _seat(state: ConquestState, side: int) -> str:
@@ -73,24 +82,36 @@ def _side(state: ConquestState, side: int) -> tuple[Block, ...]:
     else:
         stack = "empty"
     warlord = state.warlord(side)
-    title = (f"{_seat(state, side)}  ·  Reinforcement Line {own.line}\"  ·  "
-             f"stack: {stack}" + (f"  ·  Warlord {warlord.name}" if warlord else ""))
+    title = f'{_seat(state, side)}  ·  Reinforcement Line {own.line}"  ·  stack: {stack}' + (
+        f"  ·  Warlord {warlord.name}" if warlord else ""
+    )
     fixed = ("id", "Regiment", "class", "stands", "march")
-    columns = tuple(Column(name, wrap=name not in fixed)
-                    for name in ("id", "Regiment", "class", "stands", "where", "march", "contact", "this round"))
+    columns = tuple(
+        Column(name, wrap=name not in fixed)
+        for name in ("id", "Regiment", "class", "stands", "where", "march", "contact", "this round")
+    )
     characters = {ch.regiment: ch for ch in state.characters if ch.side == side}
     rows: list[list[Words]] = []
     for r in state.side_regiments(side):
         joined = characters.get(r.id)
-        rows.append([r.id, r.name + (f"\n+ {joined.name}" if joined else ""), r.cls.value, str(r.stands),
-                     _where(r), f"{r.march}\"", ", ".join(state.in_contact(r.id)) or "—",
-                     ("activated; " if r.activated else "") + (", ".join(a.value for a in r.actions) or "—")])
+        rows.append(
+            [
+                r.id,
+                r.name + (f"\n+ {joined.name}" if joined else ""),
+                r.cls.value,
+                str(r.stands),
+                _where(r),
+                f'{r.march}"',
+                ", ".join(state.in_contact(r.id)) or "—",
+                ("activated; " if r.activated else "") + (", ".join(a.value for a in r.actions) or "—"),
+            ]
+        )
     return Lines((title,)), table(columns, rows, edge=False), Lines(("",))
 
 
 def _where(r: Regiment) -> str:
     if r.where is Where.FIELD:
-        return f"field, front {r.front}\"" + (" (partly on)" if r.partly_on else "")
+        return f'field, front {r.front}"' + (" (partly on)" if r.partly_on else "")
     return r.where.value
 
 
@@ -105,14 +126,36 @@ def board(seen: Any) -> dict[str, Any]:
     a Regiment partly on)."""
     s: ConquestState = seen.state
     ctx = seen.context()
-    return {"kind": "regiments", "round": s.round, "phase": s.phase.value,
-            "phase_name": "over" if s.phase is Phase.OVER else s.phase.value.title(),  # ROUND-4's Phases
-            "turn": SIDES[s.turn] if s.turn in (0, 1) else None,
-            "field": {"depth": ctx.scenario.depth, "unit": '"'},
-            "sides": [{"key": SIDES[i], "army": side.army, "vp": side.vp, "stack": len(side.stack),
-                       "line": reinforcement_line(s, ctx, i), "entry": entry_possible(s, ctx, i),
-                       "regiments": [{"id": r.id, "name": r.name, "class": r.cls.value, "stands": r.stands,
-                                      "where": r.where.value, "front": r.front, "rear": r.rear,
-                                      "activated": r.activated}
-                                     for r in s.regiments if r.side == i]}
-                      for i, side in enumerate(s.sides)]}
+    return {
+        "kind": "regiments",
+        "round": s.round,
+        "phase": s.phase.value,
+        "phase_name": "over" if s.phase is Phase.OVER else s.phase.value.title(),  # ROUND-4's Phases
+        "turn": SIDES[s.turn] if s.turn in (0, 1) else None,
+        "field": {"depth": ctx.scenario.depth, "unit": '"'},
+        "sides": [
+            {
+                "key": SIDES[i],
+                "army": side.army,
+                "vp": side.vp,
+                "stack": len(side.stack),
+                "line": reinforcement_line(s, ctx, i),
+                "entry": entry_possible(s, ctx, i),
+                "regiments": [
+                    {
+                        "id": r.id,
+                        "name": r.name,
+                        "class": r.cls.value,
+                        "stands": r.stands,
+                        "where": r.where.value,
+                        "front": r.front,
+                        "rear": r.rear,
+                        "activated": r.activated,
+                    }
+                    for r in s.regiments
+                    if r.side == i
+                ],
+            }
+            for i, side in enumerate(s.sides)
+        ],
+    }

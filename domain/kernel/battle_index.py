@@ -63,8 +63,11 @@ def legacy_class(package: str) -> type[BattleRegistered]:
     """The legacy registration of ruleset package ``package``, under its topic."""
     found = _LEGACY.get(package)
     if found is None:
-        found = _LEGACY[package] = type(f"{package.title()}BattleRegistered", (BattleRegistered,), {
-            "TOPIC": f"{package}.BattleRegistered", "package": package, "__module__": __name__})
+        found = _LEGACY[package] = type(
+            f"{package.title()}BattleRegistered",
+            (BattleRegistered,),
+            {"TOPIC": f"{package}.BattleRegistered", "package": package, "__module__": __name__},
+        )
     return found
 
 
@@ -136,8 +139,10 @@ def check_name(name: str, what: str = "battle name") -> None:
     """
     if not _NAME.fullmatch(name):
         shown = name if len(name) <= 40 else name[:40] + "..."
-        raise MalformedCommand(f"{what} {shown!r}: use 1 to {MAX_NAME} letters (a-z, A-Z), digits, '-', '_' or '.',"
-                               " starting with a letter or digit")
+        raise MalformedCommand(
+            f"{what} {shown!r}: use 1 to {MAX_NAME} letters (a-z, A-Z), digits, '-', '_' or '.',"
+            " starting with a letter or digit"
+        )
 
 
 def stem_of(setup: str) -> str:

@@ -30,7 +30,6 @@ from domain.kernel.fairness import Reveal
 from domain.kernel.messages import Event
 
 
-
 class CommandIssued(Event, frozen=True, kw_only=True):
     """A command was accepted; the events after it, up to the next command
     (or undo), are its outcome. ``touched`` lists the other streams it wrote
@@ -124,22 +123,30 @@ def game_types(ruleset: _Typed) -> tuple[type[Done], type[Game]]:
     found = _TYPES.get(ruleset.name)
     if found is None:
         done = msgspec.defstruct(
-            f"{ruleset.name.title().replace('-', '')}Done", [("command", ruleset.command_type)],
-            bases=(Done,), frozen=True, kw_only=True, module=__name__,
+            f"{ruleset.name.title().replace('-', '')}Done",
+            [("command", ruleset.command_type)],
+            bases=(Done,),
+            frozen=True,
+            kw_only=True,
+            module=__name__,
         )
         done_list: Any = tuple[done, ...]  # type: ignore[valid-type]  # a class made at run time
         game = msgspec.defstruct(
             f"{ruleset.name.title().replace('-', '')}Game",
             [("state", ruleset.state_type), ("done", done_list, ()), ("undone", done_list, ())],
-            bases=(Game,), frozen=True, kw_only=True, module=__name__,
+            bases=(Game,),
+            frozen=True,
+            kw_only=True,
+            module=__name__,
         )
         register_state(ruleset.snapshot_topic, game)
         found = _TYPES[ruleset.name] = cast(tuple[type[Done], type[Game]], (done, game))
     return found
 
 
-def fold(ruleset: _Typed, game: Game | None, items: Iterable[Envelope | SnapshotEnvelope], *,
-         evolved: Any = None) -> Game | None:
+def fold(
+    ruleset: _Typed, game: Game | None, items: Iterable[Envelope | SnapshotEnvelope], *, evolved: Any = None
+) -> Game | None:
     """Fold a game stream (its latest snapshot first, if any) into a Game.
 
     A ``CommandIssued`` pushes the undo stack (and clears the redo stack,
@@ -174,10 +181,15 @@ def fold(ruleset: _Typed, game: Game | None, items: Iterable[Envelope | Snapshot
             # A command that ended the game revealed its seed: every die is
             # known from then on, so undoing it needs force as a roll does.
             random = event.revealed is not None
-            done.append(done_cls(
-                command_id=event.command_id, command=event.command,
-                version_before=version - 1, touched=event.touched, random=random,
-            ))
+            done.append(
+                done_cls(
+                    command_id=event.command_id,
+                    command=event.command,
+                    version_before=version - 1,
+                    touched=event.touched,
+                    random=random,
+                )
+            )
             if event.redo_of:
                 undone.pop()
             else:

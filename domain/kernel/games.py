@@ -89,8 +89,14 @@ class GameApp(EventSourcedApp):
     snapshot_every = 150
     cached_battles = 64
 
-    def __init__(self, store: str | None = None, env: dict[str, str] | None = None,
-                 packs: dict[str, Any] | None = None, *, read_only: bool = False):
+    def __init__(
+        self,
+        store: str | None = None,
+        env: dict[str, str] | None = None,
+        packs: dict[str, Any] | None = None,
+        *,
+        read_only: bool = False,
+    ):
         super().__init__(store=store, env=env, read_only=read_only)
         self._packs: dict[str, Any] = dict(packs or {})
         self._known: dict[str, list[Any]] = {}  # packs used in this application, by namespace (``pack_for``)
@@ -126,9 +132,11 @@ class GameApp(EventSourcedApp):
             return self.pack_of(rs)
         found = self.pack_by_hash(rs, recorded)
         if found is None:
-            raise NotFound(f"{getattr(state, 'battle_id', 'this game')} was played with content pack "
-                           f"{getattr(state, 'pack_id', '?')} {recorded}, which is not here: put its folder in "
-                           f"$RULEKEEPER_HOME/packs/")
+            raise NotFound(
+                f"{getattr(state, 'battle_id', 'this game')} was played with content pack "
+                f"{getattr(state, 'pack_id', '?')} {recorded}, which is not here: put its folder in "
+                f"$RULEKEEPER_HOME/packs/"
+            )
         return found
 
     def pack_by_hash(self, rs: Ruleset, recorded: str) -> Any:
@@ -192,8 +200,9 @@ class GameApp(EventSourcedApp):
         return self._rules_context(rs, self.battle(battle_id, version).state, version)
 
     def _rules_context(self, rs: Ruleset, state: Any, version: int | None, command: Any = None) -> Any:
-        return registry.rules_context(rs, self.pack_for(rs, state), state,
-                                      lambda kind, stream: self.companion(rs, kind, stream, version), command)
+        return registry.rules_context(
+            rs, self.pack_for(rs, state), state, lambda kind, stream: self.companion(rs, kind, stream, version), command
+        )
 
     def companion(self, rs: Ruleset, kind: str, stream: UUID, version: int | None = None) -> Any:
         """A companion aggregate's state (``Ruleset.companions``) now, or as
@@ -283,10 +292,10 @@ class GameApp(EventSourcedApp):
         game = self.battle(battle_id)
         ctx = self._rules_context(rs, game.state, None)
         finished = rs.legal_commands(game.state, ctx)
-        opens = open_commands(surface_of(rs.name).grammar, finished, game.state, ctx,
-                              split=lambda command: rs.actor(game.state, command))
-        return game, finished, [replace(o, gives_up=rs.gives_up(game.state, ctx, o.example, finished))
-                                for o in opens]
+        opens = open_commands(
+            surface_of(rs.name).grammar, finished, game.state, ctx, split=lambda command: rs.actor(game.state, command)
+        )
+        return game, finished, [replace(o, gives_up=rs.gives_up(game.state, ctx, o.example, finished)) for o in opens]
 
     def stream(self, battle_id: str) -> list[Envelope]:
         """Every envelope of the game's stream, in order."""
@@ -294,8 +303,11 @@ class GameApp(EventSourcedApp):
 
     def battles(self) -> list[GameRegistered]:
         """Every game of every ruleset, in creation order."""
-        legacy = [GameRegistered(battle_id=old.battle_id, ruleset=old.ruleset, setup=old.setup)
-                  for stream in legacy_streams() for old in self._legacy_entries(stream)]
+        legacy = [
+            GameRegistered(battle_id=old.battle_id, ruleset=old.ruleset, setup=old.setup)
+            for stream in legacy_streams()
+            for old in self._legacy_entries(stream)
+        ]
         return legacy + [e.event for e in self.events(INDEX_STREAM) if isinstance(e.event, GameRegistered)]
 
     def _legacy_entries(self, stream: UUID) -> Iterator[Any]:
@@ -386,8 +398,9 @@ class GameApp(EventSourcedApp):
         check_name(name, "new name")
         holder = self.index().holder(name)
         if holder is not None and holder.battle_id != entry.battle_id:
-            raise MalformedCommand(f"the name {name!r} is taken by battle {_called(holder)}"
-                                   + (" (deleted)" if holder.deleted else ""))
+            raise MalformedCommand(
+                f"the name {name!r} is taken by battle {_called(holder)}" + (" (deleted)" if holder.deleted else "")
+            )
         if entry.name == name:
             raise MalformedCommand(f"battle {_called(entry)} is already called {name!r}")
         self._append_index(BattleRenamed(battle_id=entry.battle_id, name=name))
@@ -398,8 +411,9 @@ class GameApp(EventSourcedApp):
         choice; its log is kept, and ``restore_battle`` brings it back."""
         entry = self.find_battle(text)
         if entry.deleted:
-            raise MalformedCommand(f"battle {_called(entry)} is already deleted (`rk restore {entry.name}`"
-                                   " brings it back)")
+            raise MalformedCommand(
+                f"battle {_called(entry)} is already deleted (`rk restore {entry.name}` brings it back)"
+            )
         self._append_index(BattleDeleted(battle_id=entry.battle_id))
         return self.index().find(entry.battle_id) or entry
 
@@ -423,23 +437,23 @@ class GameApp(EventSourcedApp):
 
     # -- commands ------------------------------------------------------------------
 
-    def start(self, ruleset: str, command: Any, *, battle_id: str,
-              prelude: Sequence[Write] = ()) -> Result:
+    def start(self, ruleset: str, command: Any, *, battle_id: str, prelude: Sequence[Write] = ()) -> Result:
         """Set a game up with its ruleset's setup ``command``. ``prelude``
         writes other aggregates first, in the same transaction (Betrayal
         creates new party members so)."""
         rs = registry.load(ruleset)
         if not isinstance(command, rs.setup_commands):
-            raise MalformedCommand(f"that command does not set up a {rs.title} game: `rk new --help` lists "
-                                   "the setups")
+            raise MalformedCommand(f"that command does not set up a {rs.title} game: `rk new --help` lists the setups")
         check_name(battle_id, "battle name")
         for other in registry.all_rulesets():
             if self.events.last(other.game_stream(battle_id)) is not None:
                 raise MalformedCommand(f"battle {battle_id!r} already exists")
         holder = self.index().holder(battle_id)
         if holder is not None:
-            raise MalformedCommand(f"the name {battle_id!r} is taken by battle {_called(holder)}"
-                                   + (" (deleted)" if holder.deleted else ""))
+            raise MalformedCommand(
+                f"the name {battle_id!r} is taken by battle {_called(holder)}"
+                + (" (deleted)" if holder.deleted else "")
+            )
         if isinstance(command, StartFromPosition):
             outcome = self._from_position(rs, command, battle_id)
         else:
@@ -448,15 +462,23 @@ class GameApp(EventSourcedApp):
         before = [self._write(rs, w, command_id) for w in prelude]
         written = [self._write(rs, w, command_id) for w in outcome.writes]
         commitment, salt = _commitment(rs, outcome.events)
-        issued = rs.issued(command_id=command_id, command=command,
-                           touched=tuple((str(w.stream), w.version_before) for w in written),
-                           commitment=commitment, salt=salt)
+        issued = rs.issued(
+            command_id=command_id,
+            command=command,
+            touched=tuple((str(w.stream), w.version_before) for w in written),
+            commitment=commitment,
+            salt=salt,
+        )
         events = [issued, *outcome.events]
         own = wrap(rs.game_stream(battle_id), 0, events, command_id)
         registered = GameRegistered(battle_id=battle_id, ruleset=rs.name, setup=_setup_name(command))
-        self._append_registered(rs, battle_id, registered, command_id,
-                                [e for w in before for e in w.envelopes] + own
-                                + [e for w in written for e in w.envelopes])
+        self._append_registered(
+            rs,
+            battle_id,
+            registered,
+            command_id,
+            [e for w in before for e in w.envelopes] + own + [e for w in written for e in w.envelopes],
+        )
         self._rulesets[battle_id] = rs
         game = fold(rs, None, own)
         assert game is not None
@@ -476,20 +498,27 @@ class GameApp(EventSourcedApp):
         outcome = position_rules.decide(rs, self.pack_of(rs), command)
         state = outcome.events[0].state  # type: ignore[attr-defined]  # its PositionTaken
         if state.battle_id != battle_id:
-            raise refused(command.position, f"{GAME}.battle_id",
-                          f"the position is of battle {state.battle_id!r}, not {battle_id!r}")
+            raise refused(
+                command.position,
+                f"{GAME}.battle_id",
+                f"the position is of battle {state.battle_id!r}, not {battle_id!r}",
+            )
         for i, write in enumerate(outcome.writes):
             if self.events.last(write.stream) is None:
                 continue
             now = self.state_of(rs.aggregate(write.kind), write.stream)
             if now != write.events[0].restored:  # type: ignore[attr-defined]  # its aggregate's restored event
-                raise refused(command.position, f"streams[{i}].name",
-                              f"this store holds that {write.kind} already, as it stands elsewhere: start the"
-                              " position in another store (--store)")
+                raise refused(
+                    command.position,
+                    f"streams[{i}].name",
+                    f"this store holds that {write.kind} already, as it stands elsewhere: start the"
+                    " position in another store (--store)",
+                )
         return outcome
 
-    def _append_registered(self, rs: Any, battle_id: str, registered: GameRegistered, command_id: str,
-                           envelopes: list[Envelope]) -> None:
+    def _append_registered(
+        self, rs: Any, battle_id: str, registered: GameRegistered, command_id: str, envelopes: list[Envelope]
+    ) -> None:
         """Save a new game's envelopes with its entry at the end of the
         index, in one transaction. Games set up at once by other writers
         take index versions too: such a conflict is on the shared index,
@@ -516,7 +545,7 @@ class GameApp(EventSourcedApp):
                     raise  # the index did not move: another stream this setup writes did
                 if attempt == START_ATTEMPTS - 1:
                     raise
-                time.sleep(min(0.002 * 2 ** attempt, 0.1))
+                time.sleep(min(0.002 * 2**attempt, 0.1))
 
     def execute(self, battle_id: str, command: Any, *, redo_of: str = "", expected: int | None = None) -> Result:
         """Decide ``command`` against the game and save what it produced, in
@@ -536,12 +565,20 @@ class GameApp(EventSourcedApp):
         command_id = f"c{game.version + 1}"
         written = [self._write(rs, w, command_id) for w in outcome.writes]
         after = _evolved(rs, game.state, outcome.events)
-        issued = rs.issued(command_id=command_id, command=command, redo_of=redo_of,
-                           touched=tuple((str(w.stream), w.version_before) for w in written),
-                           revealed=self._reveal(rs, battle_id, game.state, after))
+        issued = rs.issued(
+            command_id=command_id,
+            command=command,
+            redo_of=redo_of,
+            touched=tuple((str(w.stream), w.version_before) for w in written),
+            revealed=self._reveal(rs, battle_id, game.state, after),
+        )
         events = [issued, *outcome.events]
-        return Result(command_id, events, self._commit(rs, battle_id, game, events, command_id, written, after),
-                      _events_of(written))
+        return Result(
+            command_id,
+            events,
+            self._commit(rs, battle_id, game, events, command_id, written, after),
+            _events_of(written),
+        )
 
     def undo(self, battle_id: str, *, force: bool = False, expected: int | None = None) -> Result:
         """Revert the last command in every stream it touched (DESIGN: Undo).
@@ -550,12 +587,16 @@ class GameApp(EventSourcedApp):
         rs = self.ruleset(battle_id)
         with self.deciding(battle_id, expected) as game:
             if not game.can_undo:
-                raise RuleViolation("UNDO-1", "there is nothing to undo (the setup itself cannot be undone;"
-                                              " start a new battle)")
+                raise RuleViolation(
+                    "UNDO-1", "there is nothing to undo (the setup itself cannot be undone; start a new battle)"
+                )
             last = game.done[-1]
             if last.random and not force:
-                raise RuleViolation("UNDO-2", f"`rk {rs.describe_command(last.command)}` revealed dice or a"
-                                              " draw; undo it with --force (the audit marks it)")
+                raise RuleViolation(
+                    "UNDO-2",
+                    f"`rk {rs.describe_command(last.command)}` revealed dice or a"
+                    " draw; undo it with --force (the audit marks it)",
+                )
             self._check_untouched_since(rs, last)
         restored = self.battle(battle_id, version=last.version_before).state
         command_id = f"u{game.version + 1}"
@@ -565,10 +606,12 @@ class GameApp(EventSourcedApp):
             stream = UUID(sid)
             kind = self._aggregate_of_stream(rs, stream)
             back = self.state_of(kind, stream, version_before) if version_before else None
-            written.append(self._write(rs, Write(kind.kind, stream, (kind.restored(last.command_id, back),)),
-                                       command_id))
-        return Result(command_id, [undone], self._commit(rs, battle_id, game, [undone], command_id, written),
-                      _events_of(written))
+            written.append(
+                self._write(rs, Write(kind.kind, stream, (kind.restored(last.command_id, back),)), command_id)
+            )
+        return Result(
+            command_id, [undone], self._commit(rs, battle_id, game, [undone], command_id, written), _events_of(written)
+        )
 
     def _check_untouched_since(self, rs: Ruleset, last: Any) -> None:
         """UNDO-3: undoing a command puts the other streams it wrote back as
@@ -589,8 +632,11 @@ class GameApp(EventSourcedApp):
             now = self.state_of(kind, stream)
             if now != self.state_of(kind, stream, version_before + own):
                 who = getattr(now, "name", "") or sid
-                raise RuleViolation("UNDO-3", f"{kind.kind} {who} has changed since, in another game; undo"
-                                              " that first (an undo here would erase it)")
+                raise RuleViolation(
+                    "UNDO-3",
+                    f"{kind.kind} {who} has changed since, in another game; undo"
+                    " that first (an undo here would erase it)",
+                )
 
     def redo(self, battle_id: str, *, expected: int | None = None) -> Result:
         """Re-apply the most recently undone command, while nothing new was
@@ -688,8 +734,16 @@ class GameApp(EventSourcedApp):
             state = kind.evolve(state, event)
         return _Written(write.stream, kind, version, wrap(write.stream, version, write.events, command_id), state)
 
-    def _commit(self, rs: Ruleset, battle_id: str, game: Game, events: list[Event], command_id: str,
-                written: list[_Written], after: Any = None) -> Game:
+    def _commit(
+        self,
+        rs: Ruleset,
+        battle_id: str,
+        game: Game,
+        events: list[Event],
+        command_id: str,
+        written: list[_Written],
+        after: Any = None,
+    ) -> Game:
         """Save a command's events in every stream at once, then fold them into
         the game already in hand rather than reading it back (``after``: the
         state a command's ruleset events lead to, evolved once by
@@ -756,4 +810,3 @@ def _setup_name(command: Any) -> str:
 def _called(entry: IndexEntry) -> str:
     """A game as a message names it: its name, and its id if renamed."""
     return entry.name if entry.name == entry.battle_id else f"{entry.name} ({entry.battle_id})"
-

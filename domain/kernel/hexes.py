@@ -122,8 +122,14 @@ def parse_label(text: str) -> Hex:
     cleaned = text.strip().lower()
     split = len(cleaned) - len(cleaned.lstrip("abcdefghijklmnopqrstuvwxyz"))
     letters, digits = cleaned[:split], cleaned[split:]
-    if (not letters or len(letters) > LABEL_LETTERS or not digits.isascii() or not digits.isdigit()
-            or len(digits) > LABEL_DIGITS or int(digits) < 1):
+    if (
+        not letters
+        or len(letters) > LABEL_LETTERS
+        or not digits.isascii()
+        or not digits.isdigit()
+        or len(digits) > LABEL_DIGITS
+        or int(digits) < 1
+    ):
         shown = repr(text if len(text) <= 20 else text[:12] + "...")
         raise MalformedCommand(
             f"{shown} is not a hex label: write a column letter and a row number, like c4 (a1 is top-left)"

@@ -100,10 +100,17 @@ class Narrator:
     (``domain.kernel.fairness``). ``spelled(event)``: a command's line as
     given (``given``) where the caller has it already, or None."""
 
-    def __init__(self, rs: Any, pack: Any, state: Any = None,
-                 words: Callable[[str], str] | None = None,
-                 hidden: Callable[[Any, Any], bool] | None = None, *, secret_seed: bool = False,
-                 spelled: Callable[[CommandIssued], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        rs: Any,
+        pack: Any,
+        state: Any = None,
+        words: Callable[[str], str] | None = None,
+        hidden: Callable[[Any, Any], bool] | None = None,
+        *,
+        secret_seed: bool = False,
+        spelled: Callable[[CommandIssued], str | None] | None = None,
+    ) -> None:
         self.rs = rs
         self.pack = pack
         self.state = state
@@ -120,8 +127,9 @@ class Narrator:
                 text = f"rk {rs.describe_command(event.command).split(' ')[0]} (hidden from you)"
             elif self.secret_seed and fairness.seed_of(event.command) is not None:
                 # Spelled with a stand-in seed (a command's grammar writes a number), then worded.
-                stand_in = msgspec.structs.replace(event, command=msgspec.structs.replace(event.command,
-                                                                                          seed=_STAND_IN))
+                stand_in = msgspec.structs.replace(
+                    event, command=msgspec.structs.replace(event.command, seed=_STAND_IN)
+                )
                 text = given(rs, stand_in).replace(str(_STAND_IN), fairness.HIDDEN)
             else:
                 text = (self.spelled(event) if self.spelled is not None else None) or given(rs, event)

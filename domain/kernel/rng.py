@@ -38,9 +38,7 @@ def draw(seed: int, counter: int, sides: int) -> int:
     bound = _LIMIT - (_LIMIT % sides)
     attempt = 0
     while True:
-        digest = hashlib.blake2b(
-            f"{seed}:{counter}:{attempt}".encode(), digest_size=8
-        ).digest()
+        digest = hashlib.blake2b(f"{seed}:{counter}:{attempt}".encode(), digest_size=8).digest()
         value = int.from_bytes(digest, "big")
         if value < bound:
             return value % sides

@@ -300,8 +300,9 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack, GameEvent]):
         holds or the event has none."""
         raise NotImplementedError
 
-    def check_setup(self, command: Cmd, prelude: dict[UUID, list[Event]], before: dict[UUID, Any],
-                    pack: Pack) -> Problem | None:
+    def check_setup(
+        self, command: Cmd, prelude: dict[UUID, list[Event]], before: dict[UUID, Any], pack: Pack
+    ) -> Problem | None:
         """Re-decide what a setup takes from other aggregates, for a log's
         verifier: ``prelude`` is what the log writes to other streams just
         before the setup command (by stream, in order), ``before`` each
@@ -455,8 +456,9 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack, GameEvent]):
 AnyRuleset = Ruleset[Any, Any, Any, Any, Any]  # a ruleset as the kernel holds it, whichever its types
 
 
-def rules_context(rs: AnyRuleset, pack: Any, state: Any, companion: Callable[[str, UUID], Any],
-                  command: Any = None) -> Any:
+def rules_context(
+    rs: AnyRuleset, pack: Any, state: Any, companion: Callable[[str, UUID], Any], command: Any = None
+) -> Any:
     """The context ``decide`` and ``legal_commands`` take for a game in
     ``state`` (to decide ``command``, when given): the ruleset's own,
     joined with the companion states ``companion(kind, stream)`` gives (the

@@ -27,8 +27,7 @@ def generate(path: str | os.PathLike[str]) -> str:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     key = Ed25519PrivateKey.generate()
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption())
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
@@ -69,8 +68,9 @@ def read_public(text: str) -> str:
         try:
             candidate = Path(text).read_text().strip()
         except OSError as e:
-            raise MalformedCommand(f"{text!r} is neither a public key (64 hex digits) nor a readable file"
-                                   f" ({e.strerror or e})") from None
+            raise MalformedCommand(
+                f"{text!r} is neither a public key (64 hex digits) nor a readable file ({e.strerror or e})"
+            ) from None
     if not _is_hex_key(candidate):
         raise MalformedCommand(f"{text}: a public key is 64 hex digits")
     return candidate.lower()

@@ -209,8 +209,11 @@ def rulebook(ruleset: str) -> Rulebook:
     if folder is None or spec is None or not spec.is_file():
         raise NotFound(f"no rules text for ruleset {ruleset!r}; there is for {', '.join(with_spec())}")
     facts = folder.joinpath(f"{ruleset}-facts.md")
-    return Rulebook(ruleset, parse_rules(spec.read_text(encoding="utf-8")),
-                    parse_facts(facts.read_text(encoding="utf-8")) if facts.is_file() else {})
+    return Rulebook(
+        ruleset,
+        parse_rules(spec.read_text(encoding="utf-8")),
+        parse_facts(facts.read_text(encoding="utf-8")) if facts.is_file() else {},
+    )
 
 
 def with_spec() -> list[str]:
@@ -220,8 +223,9 @@ def with_spec() -> list[str]:
     return [n for n in names() if spec_files(n).joinpath(f"{n}.md").is_file()]
 
 
-def lookup(rule_id: str, ruleset: str | None = None,
-           default: Callable[[], str | None] = lambda: None) -> tuple[Rulebook, Rule]:
+def lookup(
+    rule_id: str, ruleset: str | None = None, default: Callable[[], str | None] = lambda: None
+) -> tuple[Rulebook, Rule]:
     """The rule ``rule_id`` and the rulebook it is in: ``ruleset``'s when
     given; else the one ruleset that has the ID, or, when several have it,
     ``default()``'s (called only then; None or another: the first by
@@ -244,8 +248,9 @@ def _unknown(rule_id: str, books: list[Rulebook], ruleset: str | None) -> Unknow
     def likeness(i: str) -> tuple[bool, float]:  # the same prefix first (MOVE-99: MOVE-5 before EMOVE-9)
         return normalised(i).rsplit("-", 1)[0] == prefix, difflib.SequenceMatcher(None, wanted, normalised(i)).ratio()
 
-    close = sorted(dict.fromkeys(i for book in books for i in book.close(rule_id, n=10)), key=likeness,
-                   reverse=True)[:3]
+    close = sorted(dict.fromkeys(i for book in books for i in book.close(rule_id, n=10)), key=likeness, reverse=True)[
+        :3
+    ]
     hint = f"; did you mean {', '.join(close)}?" if close else "; no ID is close to it"
     if ruleset:
         others = [n for n in with_spec() if n != ruleset and rulebook(n).find(rule_id) is not None]

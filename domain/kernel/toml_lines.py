@@ -90,7 +90,7 @@ class _Walker:
             if self.text[self.i] in "\"'":
                 quote = self.text[self.i]
                 close = self.text.index(quote, self.i + 1)
-                parts.append(self.text[self.i + 1:close])
+                parts.append(self.text[self.i + 1 : close])
                 self.i = close + 1
             else:
                 found = _BARE.match(self.text, self.i)

@@ -26,13 +26,29 @@ def check(d: Decision, who: str, target_value: int, kind: str, purpose: str) -> 
     c = d.state.get(who)
     sdef = stats(c, d.pack).sdef
     boost = reactions.spend(d, c, f"{purpose} {kind} against {target_value}")
-    rolled = roll_spending(d, who, boost, lambda kept, absolute: absolute == "success" or (
-        absolute != "failure" and sum(kept) + sdef >= target_value),
-        rule="SUPPRESS-2", what=f"Suppression defense: {purpose} {kind} against {target_value}")
-    d.emit(ev.SuppressionRolled(who=who, kind=kind, purpose=purpose, target_value=target_value,
-                                faces=rolled.faces, counter=rolled.counter,
-                                total=sum(rolled.kept or rolled.faces) + sdef, success=rolled.ok,
-                                absolute=rolled.absolute, fp=rolled.fp, kept=rolled.kept))
+    rolled = roll_spending(
+        d,
+        who,
+        boost,
+        lambda kept, absolute: absolute == "success" or (absolute != "failure" and sum(kept) + sdef >= target_value),
+        rule="SUPPRESS-2",
+        what=f"Suppression defense: {purpose} {kind} against {target_value}",
+    )
+    d.emit(
+        ev.SuppressionRolled(
+            who=who,
+            kind=kind,
+            purpose=purpose,
+            target_value=target_value,
+            faces=rolled.faces,
+            counter=rolled.counter,
+            total=sum(rolled.kept or rolled.faces) + sdef,
+            success=rolled.ok,
+            absolute=rolled.absolute,
+            fp=rolled.fp,
+            kept=rolled.kept,
+        )
+    )
     return rolled.ok
 
 
@@ -52,8 +68,12 @@ def inflict(d: Decision, source: str, who: str, kind: Ailment | Bind, target_val
     old = next((a for a in held if a.kind == kind), None)
     by = source if kind is Ailment.POISON else ""
     if old is not None and options.reapply_raises_depth:
-        new = replace(old, depth=max(old.depth, depth), poison=max(old.poison, poison),
-                      source=by if poison >= old.poison else old.source)
+        new = replace(
+            old,
+            depth=max(old.depth, depth),
+            poison=max(old.poison, poison),
+            source=by if poison >= old.poison else old.source,
+        )
     else:
         new = Affliction(kind=kind.value, depth=depth, poison=poison, source=by)
     after: tuple[Affliction, ...]
@@ -61,8 +81,9 @@ def inflict(d: Decision, source: str, who: str, kind: Ailment | Bind, target_val
         after = (new,)
     else:
         after = tuple(new if a.kind == kind else a for a in held) if old else held + (new,)
-    d.emit(ev.Afflicted(who=who, kind=kind.value, ailments=c.ailments if bind else after,
-                        binds=after if bind else c.binds))
+    d.emit(
+        ev.Afflicted(who=who, kind=kind.value, ailments=c.ailments if bind else after, binds=after if bind else c.binds)
+    )
     if kind is Ailment.STUN:
         d.emit(ev.TurnLost(who=who, cause="stun"))
     elif isinstance(kind, Ailment) and kind in ROLLED:  # ROLLED holds ailments only
@@ -103,9 +124,15 @@ def cure(d: Decision, who: str, kinds: tuple[str, ...], cause: str) -> None:
 
 
 def _cured(d: Decision, c: Combatant, gone: tuple[str, ...], cause: str) -> None:
-    d.emit(ev.Cured(who=c.id, removed=gone, cause=cause,
-                    ailments=tuple(a for a in c.ailments if a.kind not in gone),
-                    binds=tuple(b for b in c.binds if b.kind not in gone)))
+    d.emit(
+        ev.Cured(
+            who=c.id,
+            removed=gone,
+            cause=cause,
+            ailments=tuple(a for a in c.ailments if a.kind not in gone),
+            binds=tuple(b for b in c.binds if b.kind not in gone),
+        )
+    )
 
 
 def natural_recovery(d: Decision, who: str) -> None:
@@ -116,11 +143,25 @@ def natural_recovery(d: Decision, who: str) -> None:
         if check(d, who, held.depth, held.kind, "recover"):
             c = d.state.get(who)
             if held in c.binds:
-                d.emit(ev.Cured(who=who, removed=(held.kind,), cause="natural recovery",
-                                ailments=c.ailments, binds=tuple(b for b in c.binds if b != held)))
+                d.emit(
+                    ev.Cured(
+                        who=who,
+                        removed=(held.kind,),
+                        cause="natural recovery",
+                        ailments=c.ailments,
+                        binds=tuple(b for b in c.binds if b != held),
+                    )
+                )
             else:
-                d.emit(ev.Cured(who=who, removed=(held.kind,), cause="natural recovery",
-                                ailments=tuple(a for a in c.ailments if a != held), binds=c.binds))
+                d.emit(
+                    ev.Cured(
+                        who=who,
+                        removed=(held.kind,),
+                        cause="natural recovery",
+                        ailments=tuple(a for a in c.ailments if a != held),
+                        binds=c.binds,
+                    )
+                )
 
 
 def lower_depths(d: Decision, who: str) -> None:

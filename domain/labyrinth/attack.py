@@ -21,8 +21,15 @@ NORMAL, SKILL, PURSUIT, COUNTER = "normal", "skill", "pursuit", "counter"
 CRITICAL_CHAIN_LIMIT = 5  # criticals in one damage roll when the extra dice may chain (OQ 2 off)
 
 
-def attack(d: Decision, attacker: str, targets: tuple[str, ...], *, mode: str,
-           effect: SkillEffect | None = None, activation: str = "") -> tuple[list[str], bool]:
+def attack(
+    d: Decision,
+    attacker: str,
+    targets: tuple[str, ...],
+    *,
+    mode: str,
+    effect: SkillEffect | None = None,
+    activation: str = "",
+) -> tuple[list[str], bool]:
     """One attack roll on each of ``targets``: the ids hit, and whether the
     skill fumbled (``activation``: the skill whose activation roll is its
     first hit check, MAIN-5, FUMBLE-1)."""
@@ -57,6 +64,7 @@ def attack(d: Decision, attacker: str, targets: tuple[str, ...], *, mode: str,
         t = d.state.get(tid)
         if t.has(Ailment.SLEEP) and not t.down and (any_hit or not d.state.options.sleep_wakes_on_hit_only):
             from .ailments import cure
+
             cure(d, tid, (Ailment.SLEEP.value,), "woke")
         if any_hit:
             hit_ids.append(tid)
@@ -86,8 +94,7 @@ def _react(d: Decision, who: str, attacker: str, mode: str) -> tuple[SkillEffect
     return guard, passive if guard is None else None
 
 
-def hit_check(d: Decision, a: Combatant, t: Combatant, mode: str,
-              effect: SkillEffect | None) -> tuple[bool, str]:
+def hit_check(d: Decision, a: Combatant, t: Combatant, mode: str, effect: SkillEffect | None) -> tuple[bool, str]:
     """2D6 + [Physical hit] or [Elemental hit] against [Evasion] (HIT-1),
     with any FP its attacker spends on it (``fp.py``): whether it hit, and
     its absolute result."""
@@ -99,9 +106,21 @@ def hit_check(d: Decision, a: Combatant, t: Combatant, mode: str,
 
     check = roll_check(d, a.id, lands, rule="ATTACK-3", what=f"attack roll against {t.id}")
     total = sum(check.kept or check.faces) + bonus
-    d.emit(ev.AttackRolled(attacker=a.id, target=t.id, mode=mode, faces=check.faces, counter=check.counter,
-                           total=total, evasion=st.evasion, hit=check.ok, absolute=check.absolute, fp=check.fp,
-                           kept=check.kept))
+    d.emit(
+        ev.AttackRolled(
+            attacker=a.id,
+            target=t.id,
+            mode=mode,
+            faces=check.faces,
+            counter=check.counter,
+            total=total,
+            evasion=st.evasion,
+            hit=check.ok,
+            absolute=check.absolute,
+            fp=check.fp,
+            kept=check.kept,
+        )
+    )
     return check.ok, check.absolute
 
 
@@ -126,9 +145,21 @@ def damage(d: Decision, a: Combatant, t: Combatant, effect: SkillEffect | None, 
         amount //= 2
         why.append("full defense")
     hp = t.hp - amount
-    d.emit(ev.DamageRolled(attacker=a.id, target=t.id, faces=faces, counter=counter, base=max(n, 0),
-                           resistance=res, critical=critical, dealt=dealt, damage=amount, hp=hp,
-                           halved=", ".join(why)))
+    d.emit(
+        ev.DamageRolled(
+            attacker=a.id,
+            target=t.id,
+            faces=faces,
+            counter=counter,
+            base=max(n, 0),
+            resistance=res,
+            critical=critical,
+            dealt=dealt,
+            damage=amount,
+            hp=hp,
+            halved=", ".join(why),
+        )
+    )
     if hp <= 0 < t.hp:
         casualties.incapacitated(d, t.id)
     if critical and not d.state.over and d.on_critical is not None:

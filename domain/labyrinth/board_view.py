@@ -31,17 +31,34 @@ def board(seen: Any) -> dict[str, Any]:
         awaited = [s.acting]
     else:
         awaited = []
-    return {"kind": "rows", "turn": s.turn, "round": s.turn, "phase": s.phase.value,
-            "phase_name": "over" if s.phase is Phase.OVER else s.phase.value.title(), "waits_for": who,
-            "awaited": awaited, "acting": s.acting or None,
-            "question": None if q is None else {"kind": q.kind, "who": q.who, "attacker": q.attacker,
-                                                "skills": list(q.skills), "check": q.check, "dice": q.dice,
-                                                "rule": q.rule},
-            "window": s.window or None, "queue": list(s.queue),
-            "outcome": s.termination.value if s.termination is not None else None,
-            "sides": [{"side": side, "rows": {row.value: [_card(s, pack, c) for c in _row(s, pc, row)]
-                                              for row in Row}}
-                      for side, pc in (("party", True), ("enemies", False))]}
+    return {
+        "kind": "rows",
+        "turn": s.turn,
+        "round": s.turn,
+        "phase": s.phase.value,
+        "phase_name": "over" if s.phase is Phase.OVER else s.phase.value.title(),
+        "waits_for": who,
+        "awaited": awaited,
+        "acting": s.acting or None,
+        "question": None
+        if q is None
+        else {
+            "kind": q.kind,
+            "who": q.who,
+            "attacker": q.attacker,
+            "skills": list(q.skills),
+            "check": q.check,
+            "dice": q.dice,
+            "rule": q.rule,
+        },
+        "window": s.window or None,
+        "queue": list(s.queue),
+        "outcome": s.termination.value if s.termination is not None else None,
+        "sides": [
+            {"side": side, "rows": {row.value: [_card(s, pack, c) for c in _row(s, pc, row)] for row in Row}}
+            for side, pc in (("party", True), ("enemies", False))
+        ],
+    }
 
 
 def _row(s: LabyrinthState, pc: bool, row: Row) -> list[Combatant]:
@@ -52,15 +69,36 @@ def _card(s: LabyrinthState, pack: Any, c: Combatant) -> dict[str, Any]:
     now = stats(c, pack)
     declared = s.declared(c.id) if s.phase is Phase.STANDBY else None
     return {
-        "id": c.id, "name": c.name, "kind": c.kind, "level": c.level, "order": c.order,
-        "hp": c.hp_shown, "max_hp": now.max_hp, "tp": c.tp, "max_tp": now.max_tp, "fp": c.fp if c.pc_side else None,
+        "id": c.id,
+        "name": c.name,
+        "kind": c.kind,
+        "level": c.level,
+        "order": c.order,
+        "hp": c.hp_shown,
+        "max_hp": now.max_hp,
+        "tp": c.tp,
+        "max_tp": now.max_tp,
+        "fp": c.fp if c.pc_side else None,
         "ailments": [{"kind": a.kind, "depth": a.depth} for a in c.ailments],
         "binds": [{"kind": b.kind, "depth": b.depth} for b in c.binds],
-        "buffs": [{"kind": b.kind.value, "amount": b.amount, "element": b.element.value if b.element else None,
-                   "turns": b.turns, "target": b.target or None} for b in c.buffs],
-        "token_of": c.placer or None, "link": c.link or None,
-        "waiting": c.waiting, "full_defense": c.full_defense, "confused": c.confused, "lost_turn": c.inactive,
+        "buffs": [
+            {
+                "kind": b.kind.value,
+                "amount": b.amount,
+                "element": b.element.value if b.element else None,
+                "turns": b.turns,
+                "target": b.target or None,
+            }
+            for b in c.buffs
+        ],
+        "token_of": c.placer or None,
+        "link": c.link or None,
+        "waiting": c.waiting,
+        "full_defense": c.full_defense,
+        "confused": c.confused,
+        "lost_turn": c.inactive,
         "declared": declared.action if declared is not None else None,
-        "acting": c.id == s.acting and not s.over, "incapacitated": c.hp <= 0,
+        "acting": c.id == s.acting and not s.over,
+        "incapacitated": c.hp <= 0,
         "out": c.down,  # incapacitated or petrified: out of the fight
     }

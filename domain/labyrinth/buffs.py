@@ -49,8 +49,9 @@ def apply(d: Decision, who: str, new: ActiveBuff) -> None:
     same = [b for b in held if same_kind(b, new)]
     if same:
         old = same[0]
-        stronger = new.amount > old.amount or (new.amount == old.amount and (
-            new.turns > old.turns if options.same_buff_keeps_longer else True))
+        stronger = new.amount > old.amount or (
+            new.amount == old.amount and (new.turns > old.turns if options.same_buff_keeps_longer else True)
+        )
         if not stronger:
             _emit(d, c, tuple(held), "BUFF-6", f"the {new.kind.value} already held is as large", seq)
             return
@@ -81,8 +82,9 @@ def count_down(d: Decision, who: str) -> None:
         return
     left = tuple(replace(b, turns=b.turns - 1) for b in c.buffs)
     gone = [b.kind.value for b in left if b.turns <= 0]
-    _emit(d, c, tuple(b for b in left if b.turns > 0), "BUFF-4" if gone else "BUFF-3",
-          ", ".join(gone), d.state.buff_seq)
+    _emit(
+        d, c, tuple(b for b in left if b.turns > 0), "BUFF-4" if gone else "BUFF-3", ", ".join(gone), d.state.buff_seq
+    )
 
 
 def _emit(d: Decision, c: Combatant, buffs: tuple[ActiveBuff, ...], rule: str, note: str, seq: int) -> None:

@@ -40,12 +40,21 @@ def pursue(d: Decision, attacker: str, targets: tuple[str, ...], mode: str) -> N
         if not can_react(c):
             continue
         reach = effect_reach(d.pack, c, None)
-        live = [t for t in targets if not d.state.get(t).down
-                and (in_reach(c, d.state.get(t), reach) or not d.state.options.follow_ups_need_range)]
+        live = [
+            t
+            for t in targets
+            if not d.state.get(t).down
+            and (in_reach(c, d.state.get(t), reach) or not d.state.options.follow_ups_need_range)
+        ]
         if live:
             attack(d, cid, (live[0],), mode=PURSUIT)
             if not d.state.options.pursuit_stays and not d.state.over:
                 # without the OQ 64 reading a Pursuit:● is spent by pursuing once
                 held = d.state.get(cid)
-                buffs.remove(d, cid, tuple(b for b in held.buffs if b.kind == Buff.CHASE and b.target == attacker),
-                             "BUFF-CHASE", "pursued: the grant is spent")
+                buffs.remove(
+                    d,
+                    cid,
+                    tuple(b for b in held.buffs if b.kind == Buff.CHASE and b.target == attacker),
+                    "BUFF-CHASE",
+                    "pursued: the grant is spent",
+                )

@@ -28,10 +28,20 @@ _COMMAND_RULES: dict[type, str] = {
     cmd.TypeFaces: "",  # the roll's own rule: its question's (``ReactionAsked.rule``)
 }
 
-_DECLARED = {"move": "STANDBY-2", "swap": "STANDBY-4", "skill": "STANDBY-5", "defend": "STANDBY-6",
-             "escape": "STANDBY-8", "pass": "STANDBY-1"}
-_AILMENT_RULES = {"paralyze": "AILMENT-PARALYZE", "fear": "AILMENT-FEAR", "confuse": "AILMENT-CONFUSE",
-                  "stun": "AILMENT-STUN"}
+_DECLARED = {
+    "move": "STANDBY-2",
+    "swap": "STANDBY-4",
+    "skill": "STANDBY-5",
+    "defend": "STANDBY-6",
+    "escape": "STANDBY-8",
+    "pass": "STANDBY-1",
+}
+_AILMENT_RULES = {
+    "paralyze": "AILMENT-PARALYZE",
+    "fear": "AILMENT-FEAR",
+    "confuse": "AILMENT-CONFUSE",
+    "stun": "AILMENT-STUN",
+}
 _MODES = {"normal": "HIT-1", "skill": "HIT-1", "pursuit": "CHASE-3", "counter": "COUNTER-3"}
 
 

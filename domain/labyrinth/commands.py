@@ -202,8 +202,24 @@ class TypeFaces(Command, frozen=True, kw_only=True):
     faces: tuple[int, ...]
 
 
-LabyrinthCommand = (StartLabyrinth | StartFromPosition | Move | SwapWeapons | UseStandbySkill | FullDefense | Escape
-                    | Pass | Attack | UseSkill | UseItem | EnemyAct | Hold | React | SpendFp | TypeFaces)
+LabyrinthCommand = (
+    StartLabyrinth
+    | StartFromPosition
+    | Move
+    | SwapWeapons
+    | UseStandbySkill
+    | FullDefense
+    | Escape
+    | Pass
+    | Attack
+    | UseSkill
+    | UseItem
+    | EnemyAct
+    | Hold
+    | React
+    | SpendFp
+    | TypeFaces
+)
 
 STANDBY_COMMANDS = (Move, SwapWeapons, UseStandbySkill, FullDefense, Escape, Pass)
 MAIN_COMMANDS = (Attack, UseSkill, UseItem, Pass, Hold)

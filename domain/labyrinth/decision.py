@@ -30,8 +30,17 @@ class NeedReaction(Exception):
     question asked (``reactions.py``). ``kind`` "faces": ``who``'s roll of
     ``dice`` D6 under ``rule`` waits for the faces typed off real dice."""
 
-    def __init__(self, who: str, attacker: str = "", mode: str = "", skills: tuple[str, ...] = (),
-                 kind: str = "passive", check: str = "", dice: int = 0, rule: str = "") -> None:
+    def __init__(
+        self,
+        who: str,
+        attacker: str = "",
+        mode: str = "",
+        skills: tuple[str, ...] = (),
+        kind: str = "passive",
+        check: str = "",
+        dice: int = 0,
+        rule: str = "",
+    ) -> None:
         super().__init__(f"{who} is asked: {kind} {check or attacker}")
         self.who, self.attacker, self.mode, self.skills = who, attacker, mode, skills
         self.kind, self.check, self.dice, self.rule = kind, check, dice, rule
@@ -57,8 +66,12 @@ class RulesContext:
 class Decision:
     """Collects events and keeps the state they produce."""
 
-    def __init__(self, state: LabyrinthState | None, ctx: RulesContext,
-                 on_critical: Callable[[Decision, str, str], None] | None = None) -> None:
+    def __init__(
+        self,
+        state: LabyrinthState | None,
+        ctx: RulesContext,
+        on_critical: Callable[[Decision, str, str], None] | None = None,
+    ) -> None:
         # None only while setup decides, until its first event: every other rule reads a
         # battle set up, and typing the state Optional would put a check into each of them
         self.state: LabyrinthState = state  # type: ignore[assignment]
@@ -98,8 +111,7 @@ class Decision:
             return self.typed(n, who, rule, what), counter
         return faces_at(self.state.seed, counter, n), counter
 
-    def more(self, faces: tuple[int, ...], n: int, *, who: str = "", rule: str = "",
-             what: str = "") -> tuple[int, ...]:
+    def more(self, faces: tuple[int, ...], n: int, *, who: str = "", rule: str = "", what: str = "") -> tuple[int, ...]:
         """``faces`` and ``n`` more dice after them: from the same counter,
         further on (so a log rolled before reads the same), or typed."""
         if self.state.options.physical_dice:
@@ -114,8 +126,9 @@ class Decision:
         if self.carried is not None:
             faces, self.carried = self.carried, None
         elif self.asked >= len(self.answers):
-            raise NeedReaction(who or self.state.acting or self.state.side(True)[0].id, kind="faces",
-                               check=what, dice=n, rule=rule)
+            raise NeedReaction(
+                who or self.state.acting or self.state.side(True)[0].id, kind="faces", check=what, dice=n, rule=rule
+            )
         else:
             faces = tuple(self.answers[self.asked].faces)
             self.asked += 1

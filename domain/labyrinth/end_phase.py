@@ -75,8 +75,9 @@ def _regen(d: Decision, who: str) -> None:
     if not hp_up and not tp_up:
         return
     s = stats(c, d.pack)
-    d.emit(ev.Regenerated(who=who, hp=max(c.hp, min(c.hp + hp_up, s.max_hp)),
-                          tp=max(c.tp, min(c.tp + tp_up, s.max_tp))))
+    d.emit(
+        ev.Regenerated(who=who, hp=max(c.hp, min(c.hp + hp_up, s.max_hp)), tp=max(c.tp, min(c.tp + tp_up, s.max_tp)))
+    )
 
 
 def _recovery(d: Decision, who: str) -> None:

@@ -53,7 +53,8 @@ def attack_choices(state: LabyrinthState, pack: Pack, c: Combatant) -> list[str]
 
 def _options(d: Decision, c: Combatant) -> list[str]:
     return ([ATTACK] if attack_choices(d.state, d.pack, c) else []) + [
-        s.id for s in usable_skills(d.state, d.pack, c, Timing.MAIN)]
+        s.id for s in usable_skills(d.state, d.pack, c, Timing.MAIN)
+    ]
 
 
 def _still_open(d: Decision, c: Combatant, planned: str) -> bool:
@@ -89,8 +90,9 @@ def act_fastest(d: Decision, who: str) -> None:
     chosen = options[0] if options else ""
     if len(options) > 1:
         chosen, counter = d.pick(tuple(options))
-        d.emit(ev.ActionChosen(who=who, among=tuple(options), chosen=chosen, counter=counter,
-                               planned=chosen not in fast))
+        d.emit(
+            ev.ActionChosen(who=who, among=tuple(options), chosen=chosen, counter=counter, planned=chosen not in fast)
+        )
     if chosen in fast:
         _aim_and_perform(d, who, chosen)
     else:
@@ -99,8 +101,11 @@ def act_fastest(d: Decision, who: str) -> None:
 
 def _aim_and_perform(d: Decision, who: str, chosen: str) -> None:
     c = d.state.get(who)
-    among = tuple(attack_choices(d.state, d.pack, c) if chosen == ATTACK
-                  else skill_choices(d.state, d.pack, c, d.pack.skills[chosen]))
+    among = tuple(
+        attack_choices(d.state, d.pack, c)
+        if chosen == ATTACK
+        else skill_choices(d.state, d.pack, c, d.pack.skills[chosen])
+    )
     target = among[0]
     if len(among) > 1:
         target, counter = d.pick(among)

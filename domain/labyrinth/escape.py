@@ -55,10 +55,14 @@ def attempt(d: Decision, escapers: set[str], boosts: dict[str, Boost] | None = N
     takers = tuple(c.id for c in everyone if (c.id in escapers or c.side is Side.NPC) and not c.bound(Bind.LEG))
     spend = spending(d, takers, boosts or {})
     counts = tuple(KEPT + (spend[c.id].dice if c.id in spend else 0) for c in everyone)
-    faces, counter = d.roll(sum(counts), who=takers[0] if takers else everyone[0].id, rule="STANDBY-8",
-                            what="Escape: everyone's [Evasion] check, in battle order")
+    faces, counter = d.roll(
+        sum(counts),
+        who=takers[0] if takers else everyone[0].id,
+        rule="STANDBY-8",
+        what="Escape: everyone's [Evasion] check, in battle order",
+    )
     starts = [sum(counts[:i]) for i in range(len(counts))]
-    checks = [faces[a:a + n] for a, n in zip(starts, counts)]
+    checks = [faces[a : a + n] for a, n in zip(starts, counts)]
     evasion = [stats(c, d.pack).evasion for c in everyone]
 
     def outcome() -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], bool]:
@@ -77,7 +81,7 @@ def attempt(d: Decision, escapers: set[str], boosts: dict[str, Boost] | None = N
         if c.id in spend and spend[c.id].reroll:
             # the same counter, further on: the new faces follow the ones already rolled
             faces = d.more(faces, counts[i], who=c.id, rule="STANDBY-8", what=f"{c.id}'s Escape check, rerolled")
-            checks[i] = faces[-counts[i]:]
+            checks[i] = faces[-counts[i] :]
             rerolled.append(c.id)
             kept, totals, escaped = outcome()
     for who, b in spend.items():
@@ -86,11 +90,19 @@ def attempt(d: Decision, escapers: set[str], boosts: dict[str, Boost] | None = N
     for who in rerolled:
         d.emit(ev.FpSpent(who=who, amount=d.state.options.fp_reroll_cost, reason="reroll"))
     detailed = bool(rerolled) or any(b.dice for b in spend.values())
-    d.emit(ev.EscapeRolled(ids=tuple(c.id for c in everyone), faces=faces, counter=counter, totals=totals,
-                           takers=takers, escaped=escaped,
-                           dice=counts if any(n != KEPT for n in counts) else (),
-                           rerolled=tuple(rerolled),
-                           kept=tuple(f for k in kept for f in k) if detailed else ()))
+    d.emit(
+        ev.EscapeRolled(
+            ids=tuple(c.id for c in everyone),
+            faces=faces,
+            counter=counter,
+            totals=totals,
+            takers=takers,
+            escaped=escaped,
+            dice=counts if any(n != KEPT for n in counts) else (),
+            rerolled=tuple(rerolled),
+            kept=tuple(f for k in kept for f in k) if detailed else (),
+        )
+    )
     if escaped:
         d.emit(ev.BattleEnded(termination=Termination.ESCAPED))  # no drop rolls after an escape
     return escaped

@@ -181,12 +181,12 @@ class EscapeRolled(Rolled, frozen=True, kw_only=True):
         """Each participant's (first faces, faces rolled again or ()), in ``ids`` order."""
         counts = self.dice or (2,) * len(self.ids)
         starts = [sum(counts[:i]) for i in range(len(counts))]
-        first = [self.faces[a:a + n] for a, n in zip(starts, counts)]
+        first = [self.faces[a : a + n] for a, n in zip(starts, counts)]
         again: dict[str, tuple[int, ...]] = {}
         at = sum(counts)
         for who in self.rerolled:
             n = counts[self.ids.index(who)]
-            again[who], at = self.faces[at:at + n], at + n
+            again[who], at = self.faces[at : at + n], at + n
         return tuple((f, again.get(i, ())) for i, f in zip(self.ids, first))
 
 
@@ -207,6 +207,7 @@ class ActorUp(LabyrinthEvent, frozen=True, kw_only=True):
     TOPIC = "labyrinth.ActorUp"
     who: str
     window: str = ""
+
 
 class ActionSkipped(LabyrinthEvent, frozen=True, kw_only=True):
     """``who`` takes no Main action (out, lost its turn, waiting, ambushed)."""
@@ -459,13 +460,61 @@ class DropRolled(Rolled, frozen=True, kw_only=True):
 
 
 __all__ = [  # the special cases too, re-exported from events_special
-    "LabyrinthEvent", "Picked", "Rolled", "CommandIssued", "CommandUndone", "BattleStarted", "TurnStarted",
-    "AilmentRolled", "TurnLost", "Confused", "Declared", "Place", "Moved", "RowsSwapped", "DeclarationLapsed",
-    "WeaponsSwapped", "FullDefenseTaken", "EscapeRolled", "MainStarted", "ActorUp", "ActionSkipped", "Passed",
-    "ActionEnded", "SkillFumbled", "ActionChosen", "TargetPicked", "SkillUsed", "ItemUsed", "AttackRolled",
-    "DamageRolled", "PassiveUsed", "HpLost", "Incapacitated", "Healed", "SuppressionRolled", "Afflicted",
-    "Cured", "BuffsChanged", "Regenerated", "EndStarted", "DepthLowered", "TurnEnded", "BattleEnded",
-    "DropRolled", "ActionDelayed", "CriticalTriggered", "DelayedAttackResolved", "DelayedAttackSet",
-    "EffectFizzled", "Held", "Identified", "TokenPlaced", "TokenVanished", "FpSpent", "CheckRerolled",
-    "ReactionAsked", "ReactionChosen",
+    "LabyrinthEvent",
+    "Picked",
+    "Rolled",
+    "CommandIssued",
+    "CommandUndone",
+    "BattleStarted",
+    "TurnStarted",
+    "AilmentRolled",
+    "TurnLost",
+    "Confused",
+    "Declared",
+    "Place",
+    "Moved",
+    "RowsSwapped",
+    "DeclarationLapsed",
+    "WeaponsSwapped",
+    "FullDefenseTaken",
+    "EscapeRolled",
+    "MainStarted",
+    "ActorUp",
+    "ActionSkipped",
+    "Passed",
+    "ActionEnded",
+    "SkillFumbled",
+    "ActionChosen",
+    "TargetPicked",
+    "SkillUsed",
+    "ItemUsed",
+    "AttackRolled",
+    "DamageRolled",
+    "PassiveUsed",
+    "HpLost",
+    "Incapacitated",
+    "Healed",
+    "SuppressionRolled",
+    "Afflicted",
+    "Cured",
+    "BuffsChanged",
+    "Regenerated",
+    "EndStarted",
+    "DepthLowered",
+    "TurnEnded",
+    "BattleEnded",
+    "DropRolled",
+    "ActionDelayed",
+    "CriticalTriggered",
+    "DelayedAttackResolved",
+    "DelayedAttackSet",
+    "EffectFizzled",
+    "Held",
+    "Identified",
+    "TokenPlaced",
+    "TokenVanished",
+    "FpSpent",
+    "CheckRerolled",
+    "ReactionAsked",
+    "ReactionChosen",
 ]

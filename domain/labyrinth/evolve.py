@@ -40,20 +40,38 @@ def replay(events: Iterable[ev.LabyrinthEvent], state: LabyrinthState | None = N
 
 
 def _one(state: LabyrinthState, cid: str, **changes) -> LabyrinthState:
-    return replace(state, combatants=tuple(replace(c, **changes) if c.id == cid else c
-                                           for c in state.combatants))
+    return replace(state, combatants=tuple(replace(c, **changes) if c.id == cid else c for c in state.combatants))
 
 
 def _asked(s: LabyrinthState, e: ev.ReactionAsked) -> LabyrinthState:
     command = msgspec.json.encode(e.command).decode() if e.command is not None else ""
-    return replace(s, question=Question(who=e.who, attacker=e.attacker, mode=e.mode, skills=e.skills,
-                                        command=command, kind=e.kind, check=e.check, dice=e.dice, rule=e.rule))
+    return replace(
+        s,
+        question=Question(
+            who=e.who,
+            attacker=e.attacker,
+            mode=e.mode,
+            skills=e.skills,
+            command=command,
+            kind=e.kind,
+            check=e.check,
+            dice=e.dice,
+            rule=e.rule,
+        ),
+    )
 
 
 def _started(_: None, e: ev.BattleStarted) -> LabyrinthState:
-    return LabyrinthState(battle_id=e.battle_id, rules_version=e.rules_version, pack_id=e.pack_id,
-                          pack_hash=e.pack_hash, seed=e.seed, encounter=e.encounter, options=e.options,
-                          combatants=e.combatants)
+    return LabyrinthState(
+        battle_id=e.battle_id,
+        rules_version=e.rules_version,
+        pack_id=e.pack_id,
+        pack_hash=e.pack_hash,
+        seed=e.seed,
+        encounter=e.encounter,
+        options=e.options,
+        combatants=e.combatants,
+    )
 
 
 def _turn_started(s: LabyrinthState, e: ev.TurnStarted) -> LabyrinthState:
@@ -66,8 +84,12 @@ def _turn_lost(s: LabyrinthState, e: ev.TurnLost) -> LabyrinthState:
 
 def _places(s: LabyrinthState, places: tuple[ev.Place, ...]) -> LabyrinthState:
     where = {p.id: p for p in places}
-    return replace(s, combatants=tuple(replace(c, row=where[c.id].row, order=where[c.id].order)
-                                       if c.id in where else c for c in s.combatants))
+    return replace(
+        s,
+        combatants=tuple(
+            replace(c, row=where[c.id].row, order=where[c.id].order) if c.id in where else c for c in s.combatants
+        ),
+    )
 
 
 def _skill_used(s: LabyrinthState, e: ev.SkillUsed) -> LabyrinthState:
@@ -92,10 +114,28 @@ def _passive(s: LabyrinthState, e: ev.PassiveUsed) -> LabyrinthState:
 
 def _turn_ended(s: LabyrinthState, e: ev.TurnEnded) -> LabyrinthState:
     # Stun always ends with its turn; the Waiting state and this turn's losses too.
-    return replace(s, phase=Phase.END, acting="", queue=(), fastest=(), delayed=(), window="", combatants=tuple(
-        replace(c, waiting=False, full_defense=False, acted=False, inactive=False, confused=False, planned="",
-                ailments=tuple(a for a in c.ailments if a.kind != Ailment.STUN))
-        for c in s.combatants))
+    return replace(
+        s,
+        phase=Phase.END,
+        acting="",
+        queue=(),
+        fastest=(),
+        delayed=(),
+        window="",
+        combatants=tuple(
+            replace(
+                c,
+                waiting=False,
+                full_defense=False,
+                acted=False,
+                inactive=False,
+                confused=False,
+                planned="",
+                ailments=tuple(a for a in c.ailments if a.kind != Ailment.STUN),
+            )
+            for c in s.combatants
+        ),
+    )
 
 
 def _main_started(s: LabyrinthState, e: ev.MainStarted) -> LabyrinthState:
@@ -114,9 +154,14 @@ def _actor_up(s: LabyrinthState, e: ev.ActorUp) -> LabyrinthState:
 
 def _done(s: LabyrinthState, who: str) -> LabyrinthState:
     """``who``'s Main action is over (or given up): it leaves every window."""
-    return replace(_one(s, who, acted=True), acting="", window="", queue=tuple(q for q in s.queue if q != who),
-                   fastest=tuple(q for q in s.fastest if q != who),
-                   delayed=tuple(x for x in s.delayed if x.who != who))
+    return replace(
+        _one(s, who, acted=True),
+        acting="",
+        window="",
+        queue=tuple(q for q in s.queue if q != who),
+        fastest=tuple(q for q in s.fastest if q != who),
+        delayed=tuple(x for x in s.delayed if x.who != who),
+    )
 
 
 def _end_started(s: LabyrinthState, e: ev.EndStarted) -> LabyrinthState:
@@ -137,8 +182,12 @@ def _token_placed(s: LabyrinthState, e: ev.TokenPlaced) -> LabyrinthState:
 
 def _identified(s: LabyrinthState, e: ev.Identified) -> LabyrinthState:
     gains = dict(zip(e.ids, e.fp))
-    return replace(s, combatants=tuple(_spotted(
-        replace(c, unknown=c.id in e.unknown, fp=c.fp + gains.get(c.id, 0)), e) for c in s.combatants))
+    return replace(
+        s,
+        combatants=tuple(
+            _spotted(replace(c, unknown=c.id in e.unknown, fp=c.fp + gains.get(c.id, 0)), e) for c in s.combatants
+        ),
+    )
 
 
 def _spotted(c: Combatant, e: ev.Identified) -> Combatant:
@@ -176,10 +225,12 @@ _APPLY: dict[type, Callable[..., LabyrinthState]] = {
     ev.MainStarted: _main_started,
     ev.ActorUp: _actor_up,
     ev.Held: lambda s, e: replace(s, acting="", window="", fastest=tuple(q for q in s.fastest if q != e.who)),
-    ev.ActionDelayed: lambda s, e: replace(s, acting="", window="", delayed=s.delayed + (
-        Deferred(who=e.who, skill=e.skill, target=e.target),)),
-    ev.DelayedAttackSet: lambda s, e: replace(s, pending=s.pending + (
-        DelayedAttack(who=e.who, skill=e.skill, target=e.target, due=e.due),)),
+    ev.ActionDelayed: lambda s, e: replace(
+        s, acting="", window="", delayed=s.delayed + (Deferred(who=e.who, skill=e.skill, target=e.target),)
+    ),
+    ev.DelayedAttackSet: lambda s, e: replace(
+        s, pending=s.pending + (DelayedAttack(who=e.who, skill=e.skill, target=e.target, due=e.due),)
+    ),
     ev.DelayedAttackResolved: _resolved,
     ev.TokenPlaced: _token_placed,
     ev.TokenVanished: lambda s, e: _one(s, e.who, vanished=True),
@@ -191,8 +242,11 @@ _APPLY: dict[type, Callable[..., LabyrinthState]] = {
     ev.ActionSkipped: lambda s, e: _done(s, e.who),
     ev.Passed: lambda s, e: _done(s, e.who),
     ev.ActionEnded: lambda s, e: _done(s, e.who),
-    ev.SkillFumbled: lambda s, e: _one(s, e.who, tp=s.get(e.who).tp + e.refund_tp,
-                                       fp=s.get(e.who).fp + e.refund_fp) if e.refund_tp or e.refund_fp else s,
+    ev.SkillFumbled: lambda s, e: (
+        _one(s, e.who, tp=s.get(e.who).tp + e.refund_tp, fp=s.get(e.who).fp + e.refund_fp)
+        if e.refund_tp or e.refund_fp
+        else s
+    ),
     ev.ActionChosen: lambda s, e: _one(s, e.who, planned=e.chosen) if e.planned else s,
     ev.TargetPicked: lambda s, e: s,
     ev.SkillUsed: _skill_used,
@@ -214,12 +268,19 @@ _APPLY: dict[type, Callable[..., LabyrinthState]] = {
     ev.BattleEnded: _ended,
     ev.DropRolled: _drop,
     ev.ReactionAsked: _asked,
-    ev.ReactionChosen: lambda s, e: replace(s, question=None, answers=s.answers + (
-        Answer(skill=e.skill, fp=e.fp, reroll=e.reroll, faces=e.faces),)),
+    ev.ReactionChosen: lambda s, e: replace(
+        s, question=None, answers=s.answers + (Answer(skill=e.skill, fp=e.fp, reroll=e.reroll, faces=e.faces),)
+    ),
 }
 _ASKING = (ev.ReactionAsked, ev.ReactionChosen)
 
-_MISSING = {cls for cls in vars(ev).values() if isinstance(cls, type) and issubclass(cls, ev.LabyrinthEvent)
-            and cls.__dict__.get("TOPIC") and cls not in _APPLY
-            and cls not in (ev.CommandIssued, ev.CommandUndone)}
+_MISSING = {
+    cls
+    for cls in vars(ev).values()
+    if isinstance(cls, type)
+    and issubclass(cls, ev.LabyrinthEvent)
+    and cls.__dict__.get("TOPIC")
+    and cls not in _APPLY
+    and cls not in (ev.CommandIssued, ev.CommandUndone)
+}
 assert not _MISSING, f"evolve has no handler for {_MISSING}"

@@ -94,8 +94,9 @@ def judge(faces: tuple[int, ...], extra: int) -> tuple[tuple[int, ...], str]:
     return kept, "failure" if kept and kept.count(1) == len(kept) else ""
 
 
-def roll_check(d: Decision, who: str, succeeds: Callable[[tuple[int, ...], str], bool], *, rule: str,
-               what: str) -> Check:
+def roll_check(
+    d: Decision, who: str, succeeds: Callable[[tuple[int, ...], str], bool], *, rule: str, what: str
+) -> Check:
     """Roll ``who``'s 2D6 check, spending the FP it committed (``d.boost``)
     on its first one; ``succeeds(kept, absolute)`` says whether it passed.
     Its 1s give FP only on the first check of the Main action."""
@@ -106,8 +107,15 @@ def roll_check(d: Decision, who: str, succeeds: Callable[[tuple[int, ...], str],
     return replace(check, fp=gained if check.fp or not check.spent else 0)
 
 
-def roll_spending(d: Decision, who: str, boost: Boost | None,
-                  succeeds: Callable[[tuple[int, ...], str], bool], *, rule: str, what: str) -> Check:
+def roll_spending(
+    d: Decision,
+    who: str,
+    boost: Boost | None,
+    succeeds: Callable[[tuple[int, ...], str], bool],
+    *,
+    rule: str,
+    what: str,
+) -> Check:
     """Roll ``who``'s 2D6 check with the FP of ``boost`` spent on it: its
     extra dice (the best 2 kept), and a reroll if it fails. The FP its 1s
     give: none once FP was spent on it. ``rule`` and ``what``: the check's
@@ -127,5 +135,12 @@ def roll_spending(d: Decision, who: str, boost: Boost | None,
         kept, result = judge(faces, extra)
         ok, rerolled = succeeds(kept, result), True
     spent = bool(extra) or rerolled
-    return Check(faces=faces, counter=counter, kept=kept if extra else (), absolute=result, ok=ok,
-                 fp=0 if spent else faces.count(1), spent=spent)
+    return Check(
+        faces=faces,
+        counter=counter,
+        kept=kept if extra else (),
+        absolute=result,
+        ok=ok,
+        fp=0 if spent else faces.count(1),
+        spent=spent,
+    )

@@ -28,7 +28,7 @@ def identify(d: Decision, tec: dict[str, int]) -> None:
     on any action check."""
     ids = tuple(tec)
     faces, counter = d.roll(2 * len(ids), who=ids[0], rule="ENEMY-3", what="Identify: 2 D6 per PC, in party order")
-    pairs = [faces[2 * i:2 * i + 2] for i in range(len(ids))]
+    pairs = [faces[2 * i : 2 * i + 2] for i in range(len(ids))]
     totals = tuple(sum(p) + tec[cid] for cid, p in zip(ids, pairs))
     known: list[str] = []
     unknown: list[str] = []
@@ -40,13 +40,21 @@ def identify(d: Decision, tec: dict[str, int]) -> None:
         spot = kind.rarity + RARE_SPOT_MARGIN
         if enemy.rare and any(_reaches(p, total, spot) for p, total in zip(pairs, totals)):
             spotted.append(enemy.id)
-    d.emit(ev.Identified(ids=ids, faces=faces, counter=counter, totals=totals, known=tuple(known),
-                         unknown=tuple(unknown), fp=tuple(p.count(1) for p in pairs), spotted=tuple(spotted)))
+    d.emit(
+        ev.Identified(
+            ids=ids,
+            faces=faces,
+            counter=counter,
+            totals=totals,
+            known=tuple(known),
+            unknown=tuple(unknown),
+            fp=tuple(p.count(1) for p in pairs),
+            spotted=tuple(spotted),
+        )
+    )
 
 
 def _reaches(pair: tuple[int, ...], total: int, rarity: int) -> bool:
     if pair.count(6) >= 2:
         return True  # absolute success
     return pair.count(1) < len(pair) and total >= rarity
-
-

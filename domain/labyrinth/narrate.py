@@ -10,7 +10,6 @@ from typing import Any
 from . import events as ev
 
 
-
 def _n(state: Any, cid: str) -> str:
     c = state.find(cid) if state is not None and cid else None
     return c.name if c is not None else cid
@@ -25,21 +24,25 @@ def describe_event(e: Any, state: Any) -> str:
     n = lambda cid: _n(state, cid)  # noqa: E731
     match e:
         case ev.BattleStarted():
-            return (f"battle {e.battle_id} set up: encounter {e.encounter}, "
-                    f"{', '.join(f'{c.id} {c.name} ({c.row.value})' for c in e.combatants)}")
+            return (
+                f"battle {e.battle_id} set up: encounter {e.encounter}, "
+                f"{', '.join(f'{c.id} {c.name} ({c.row.value})' for c in e.combatants)}"
+            )
         case ev.TurnStarted():
             return f"turn {e.turn}: Standby phase"
         case ev.AilmentRolled():
-            return (f"{n(e.who)} rolls {_faces(e.faces)} for {e.ailment}: "
-                    + ("loses" if e.lost else "keeps") + " the turn")
+            return (
+                f"{n(e.who)} rolls {_faces(e.faces)} for {e.ailment}: " + ("loses" if e.lost else "keeps") + " the turn"
+            )
         case ev.TurnLost():
             return f"{n(e.who)} cannot act this turn ({e.cause}): Waiting cancelled, Evasion 0"
         case ev.Confused():
             return f"{n(e.who)} is confused: it will attack its own row"
         case ev.Declared():
             x = e.declaration
-            extra = (f" {x.row} {x.order}" if x.action == "move"
-                     else f" {x.skill} {x.target}".rstrip() if x.skill else "")
+            extra = (
+                f" {x.row} {x.order}" if x.action == "move" else f" {x.skill} {x.target}".rstrip() if x.skill else ""
+            )
             fp = [f"{x.fp} FP for extra dice" if x.fp else "", "a reroll if it fails" if x.reroll else ""]
             spent = f" ({', '.join(w for w in fp if w)})" if x.fp or x.reroll else ""  # on its check (FUMBLE-2)
             return f"{n(x.who)} declares {x.action}{extra}{spent}"
@@ -61,9 +64,10 @@ def describe_event(e: Any, state: Any) -> str:
             first = f"; fastest actions first: {', '.join(n(i) for i in e.fastest)}" if e.fastest else ""
             return "Main phase, order: " + ", ".join(n(i) for i in e.queue) + first
         case ev.ActorUp():
-            return {"fastest": f"{n(e.who)} may take a fastest action",
-                    "delayed": f"{n(e.who)} takes its delayed action"
-                    }.get(e.window, f"{n(e.who)} acts")
+            return {
+                "fastest": f"{n(e.who)} may take a fastest action",
+                "delayed": f"{n(e.who)} takes its delayed action",
+            }.get(e.window, f"{n(e.who)} acts")
         case ev.Held():
             return f"{n(e.who)} holds its action for its place in the order" + (f" (it {e.reason})" if e.reason else "")
         case ev.ActionDelayed():
@@ -74,7 +78,8 @@ def describe_event(e: Any, state: Any) -> str:
             return f"{n(e.who)}'s {e.skill} " + ("lands" if e.landed else f"is lost: {e.reason}")
         case ev.TokenPlaced():
             return f"{n(e.who)} places {e.token.name} ({e.token.id})" + (
-                f", until the end of turn {e.token.expires}" if e.token.expires else "")
+                f", until the end of turn {e.token.expires}" if e.token.expires else ""
+            )
         case ev.TokenVanished():
             return f"{n(e.who)} vanishes: {e.reason}"
         case ev.CriticalTriggered():
@@ -87,9 +92,11 @@ def describe_event(e: Any, state: Any) -> str:
             return f"{n(e.who)}'s {e.effect} does nothing: {e.reason}"
         case ev.Identified():
             rolls = ", ".join(f"{n(i)} {t}" for i, t in zip(e.ids, e.totals))
-            return (f"Identify {_faces(e.faces)}: {rolls}; identified: {', '.join(n(i) for i in e.known) or 'none'}"
-                    + (f"; unknown (resistances at least 3): {', '.join(n(i) for i in e.unknown)}" if e.unknown else "")
-                    + (f"; spotted as rare: {', '.join(n(i) for i in e.spotted)}" if e.spotted else ""))
+            return (
+                f"Identify {_faces(e.faces)}: {rolls}; identified: {', '.join(n(i) for i in e.known) or 'none'}"
+                + (f"; unknown (resistances at least 3): {', '.join(n(i) for i in e.unknown)}" if e.unknown else "")
+                + (f"; spotted as rare: {', '.join(n(i) for i in e.spotted)}" if e.spotted else "")
+            )
         case ev.ActionSkipped():
             return f"{n(e.who)} {e.reason}: no action"
         case ev.Passed():
@@ -104,8 +111,9 @@ def describe_event(e: Any, state: Any) -> str:
         case ev.TargetPicked():
             return f"{n(e.who)} targets {n(e.chosen)} (random among {len(e.among)})"
         case ev.SkillUsed():
-            roll = (f", activation {_faces(e.faces)}" + (f" keeping {_faces(e.kept)}" if e.kept else "")
-                    if e.faces else "")
+            roll = (
+                f", activation {_faces(e.faces)}" + (f" keeping {_faces(e.kept)}" if e.kept else "") if e.faces else ""
+            )
             paid = f", {e.fp_cost} FP" if e.fp_cost else ""  # an FP cost printed on the skill (FUMBLE-2)
             return f"{n(e.who)} uses {e.skill} ({e.tp} TP{paid}{roll})" + (f", +{e.fp} FP" if e.fp else "")
         case ev.ItemUsed():
@@ -114,14 +122,18 @@ def describe_event(e: Any, state: Any) -> str:
             verdict = "hits" if e.hit else "misses"
             extra = f" ({e.absolute})" if e.absolute else ""
             kept = f" keeping {_faces(e.kept)}" if e.kept else ""
-            return (f"{n(e.attacker)} {e.mode} attack on {n(e.target)}: {_faces(e.faces)}{kept} = {e.total} "
-                    f"vs Evasion {e.evasion}: {verdict}{extra}")
+            return (
+                f"{n(e.attacker)} {e.mode} attack on {n(e.target)}: {_faces(e.faces)}{kept} = {e.total} "
+                f"vs Evasion {e.evasion}: {verdict}{extra}"
+            )
         case ev.DamageRolled():
             crit = " critical!" if e.critical else ""
             why = f", reduced by {e.halved}" if e.halved else ""
             left = max(e.hp, 0)  # 0 once incapacitated, as `rk status` reads it
-            return (f"damage {_faces(e.faces)} above {e.resistance}:{crit} {e.dealt} dealt, "
-                    f"{n(e.target)} takes {e.damage}{why} ({left} HP left)")
+            return (
+                f"damage {_faces(e.faces)} above {e.resistance}:{crit} {e.dealt} dealt, "
+                f"{n(e.target)} takes {e.damage}{why} ({left} HP left)"
+            )
         case ev.PassiveUsed():
             return f"{n(e.who)} answers with {e.skill}" + (f" ({e.tp} TP, {e.fp_cost} FP)" if e.fp_cost else "")
         case ev.ReactionAsked() if e.kind == "faces":
@@ -131,12 +143,17 @@ def describe_event(e: Any, state: Any) -> str:
         case ev.ReactionAsked() if e.kind == "fp":
             return f"{n(e.who)}'s Suppression defense roll ({e.check}) waits: FP to spend on it?"
         case ev.ReactionAsked():
-            return (f"{n(e.attacker)}'s attack roll against {n(e.who)} waits: {n(e.who)} may answer with "
-                    f"{' or '.join(e.skills)}, or none")
+            return (
+                f"{n(e.attacker)}'s attack roll against {n(e.who)} waits: {n(e.who)} may answer with "
+                f"{' or '.join(e.skills)}, or none"
+            )
         case ev.ReactionChosen() if e.kind == "fp":
             spending = ([f"{e.fp} for extra dice"] if e.fp else []) + (["a reroll if it fails"] if e.reroll else [])
-            return (f"{n(e.who)} spends on its roll: {', '.join(spending)}" if spending
-                    else f"{n(e.who)} spends no FP on it")
+            return (
+                f"{n(e.who)} spends on its roll: {', '.join(spending)}"
+                if spending
+                else f"{n(e.who)} spends no FP on it"
+            )
         case ev.ReactionChosen():
             return f"{n(e.who)} chooses {e.skill}" if e.skill else f"{n(e.who)} makes no passive action"
         case ev.HpLost():
@@ -147,8 +164,10 @@ def describe_event(e: Any, state: Any) -> str:
             return f"{n(e.who)} heals {n(e.target)}: {_faces(e.faces)}, +{e.amount} HP ({e.hp})"
         case ev.SuppressionRolled():
             kept = f" keeping {_faces(e.kept)}" if e.kept else ""
-            return (f"{n(e.who)} Suppression roll to {e.purpose} {e.kind}: {_faces(e.faces)}{kept} = {e.total} "
-                    f"vs {e.target_value}: " + ("success" if e.success else "failure"))
+            return (
+                f"{n(e.who)} Suppression roll to {e.purpose} {e.kind}: {_faces(e.faces)}{kept} = {e.total} "
+                f"vs {e.target_value}: " + ("success" if e.success else "failure")
+            )
         case ev.Afflicted():
             return f"{n(e.who)} suffers {e.kind}"
         case ev.Cured():

@@ -48,18 +48,27 @@ def setup_command(r: NewLabyrinth, pack: Pack, battle_id: str) -> StartLabyrinth
     if not party:
         raise MalformedCommand(f"a party needs at least one PC: --party {MEMBER} or --sheet FILE, once per PC")
     allies = _members(r.allies, r.ally_sheets, pack, "allies", "--ally")
-    return StartLabyrinth(battle_id=battle_id, encounter=r.encounter.strip(), party=party, allies=allies,
-                          seed=seed, options=options(r), rare=rare_slots(r.rare))
+    return StartLabyrinth(
+        battle_id=battle_id,
+        encounter=r.encounter.strip(),
+        party=party,
+        allies=allies,
+        seed=seed,
+        options=options(r),
+        rare=rare_slots(r.rare),
+    )
 
 
 # --- the party and its allies -------------------------------------------------------------
 
 
-def _members(given: list[str | PartyMember], files: list[SheetFile], pack: Pack, field: str,
-             option: str) -> tuple[Member, ...]:
+def _members(
+    given: list[str | PartyMember], files: list[SheetFile], pack: Pack, field: str, option: str
+) -> tuple[Member, ...]:
     """The members ``given`` in order, then each sheet file's in file order."""
-    out = [member(m, option) if isinstance(m, str) else member_of(m, pack, f"{field}[{i}]")
-           for i, m in enumerate(given)]
+    out = [
+        member(m, option) if isinstance(m, str) else member_of(m, pack, f"{field}[{i}]") for i, m in enumerate(given)
+    ]
     for f in files:
         out += parse_sheets(f.file, f.text.encode(), pack)
     return tuple(out)
@@ -94,8 +103,7 @@ def member_of(m: PartyMember, pack: Pack, where: str) -> Member:
 
 def _level(value: str | int, where: str) -> int:
     text = str(value)
-    if type(value) not in (str, int) or not text.isascii() or not text.isdigit() or \
-            not 1 <= int(text) <= MAX_LEVEL:
+    if type(value) not in (str, int) or not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_LEVEL:
         raise MalformedCommand(f"{where}: the level is a whole number from 1 to {MAX_LEVEL}, not {text[:12]}")
     return int(text)
 
@@ -167,8 +175,12 @@ def _value(name: str, default: Any, value: Any) -> Any:
         return word in TRUE
     if isinstance(default, int):
         text = str(word)
-        if isinstance(word, bool) or not text.isascii() or not text.isdigit() or \
-                not 1 <= int(text) <= MAX_OPTION_NUMBER:
+        if (
+            isinstance(word, bool)
+            or not text.isascii()
+            or not text.isdigit()
+            or not 1 <= int(text) <= MAX_OPTION_NUMBER
+        ):
             raise MalformedCommand(f"option {name}: {value!r} is not a whole number from 1 to {MAX_OPTION_NUMBER}")
         return int(text)
     try:  # a kind of option this builder does not know yet: let msgspec say

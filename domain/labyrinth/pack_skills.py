@@ -29,15 +29,43 @@ from domain.kernel.content import (
 
 from .catalog import Skill, SkillEffect
 from .vocab import (
-    DEBUFFS, ELEMENTS, PHYSICAL, Ailment, Attribute, Bind, Buff, Effect, Part, Reach, Speed, Targets, Timing,
+    DEBUFFS,
+    ELEMENTS,
+    PHYSICAL,
+    Ailment,
+    Attribute,
+    Bind,
+    Buff,
+    Effect,
+    Part,
+    Reach,
+    Speed,
+    Targets,
+    Timing,
 )
 
 # Buff kinds whose ● is an amount, an element, or nothing at all.
-_WITH_AMOUNT = frozenset({
-    Buff.PATK_UP, Buff.EATK_UP, Buff.DEF_UP, Buff.SPD_UP, Buff.HIT_UP, Buff.EVA_UP, Buff.SDEF_UP,
-    Buff.MAXHP_UP, Buff.HP_REGEN, Buff.TP_REGEN, Buff.PATK_DOWN, Buff.EATK_DOWN, Buff.DEF_DOWN,
-    Buff.SPD_DOWN, Buff.HIT_DOWN, Buff.EVA_DOWN, Buff.SDEF_DOWN,
-})
+_WITH_AMOUNT = frozenset(
+    {
+        Buff.PATK_UP,
+        Buff.EATK_UP,
+        Buff.DEF_UP,
+        Buff.SPD_UP,
+        Buff.HIT_UP,
+        Buff.EVA_UP,
+        Buff.SDEF_UP,
+        Buff.MAXHP_UP,
+        Buff.HP_REGEN,
+        Buff.TP_REGEN,
+        Buff.PATK_DOWN,
+        Buff.EATK_DOWN,
+        Buff.DEF_DOWN,
+        Buff.SPD_DOWN,
+        Buff.HIT_DOWN,
+        Buff.EVA_DOWN,
+        Buff.SDEF_DOWN,
+    }
+)
 _WITH_ELEMENT = frozenset({Buff.ELEMENT, Buff.RESIST, Buff.WEAK})
 
 _OPPONENT_SIDE = frozenset({Targets.OPPONENT, Targets.OPPONENTS, Targets.ROW_OPPONENTS})
@@ -55,13 +83,22 @@ def _cure_name(value: object, at: At) -> str:
 _EFFECT = {
     "effect": (choice(Effect), REQUIRED),
     "targets": (choice(Targets), None),  # None: the effect kind's usual side, below
-    "elemental": (flag, False), "attribute": (choice(Attribute), None), "reach": (choice(Reach), None),
-    "dice": (integer(-6, 20), 0), "hits": (integer(1, 6), 1),
-    "buff": (choice(Buff), None), "amount": (integer(1, 20), 0), "element": (choice(Attribute), None),
+    "elemental": (flag, False),
+    "attribute": (choice(Attribute), None),
+    "reach": (choice(Reach), None),
+    "dice": (integer(-6, 20), 0),
+    "hits": (integer(1, 6), 1),
+    "buff": (choice(Buff), None),
+    "amount": (integer(1, 20), 0),
+    "element": (choice(Attribute), None),
     "turns": (integer(1, 20), 0),
-    "ailment": (choice(Ailment), None), "bind": (choice(Bind), None),
-    "target_bonus": (integer(0, 30), 7), "on_hit": (flag, False),
-    "cures": (list_of(_cure_name), ()), "divide": (integer(2, 10), 2), "token": (ident, ""),
+    "ailment": (choice(Ailment), None),
+    "bind": (choice(Bind), None),
+    "target_bonus": (integer(0, 30), 7),
+    "on_hit": (flag, False),
+    "cures": (list_of(_cure_name), ()),
+    "divide": (integer(2, 10), 2),
+    "token": (ident, ""),
 }
 
 # The keys each kind of effect may carry besides ``effect``. ``reach`` (None:
@@ -79,9 +116,15 @@ _KEYS: dict[Effect, frozenset[str]] = {
     Effect.TOKEN: frozenset({"token", "turns"}),
 }
 _USUAL_TARGETS = {
-    Effect.ATTACK: Targets.OPPONENT, Effect.AILMENT: Targets.OPPONENT, Effect.BIND: Targets.OPPONENT,
-    Effect.HEAL: Targets.ALLY, Effect.CURE: Targets.ALLY, Effect.CHASE: Targets.ALLY,
-    Effect.GUARD: Targets.SELF, Effect.COUNTER: Targets.OPPONENT, Effect.TOKEN: Targets.SELF,
+    Effect.ATTACK: Targets.OPPONENT,
+    Effect.AILMENT: Targets.OPPONENT,
+    Effect.BIND: Targets.OPPONENT,
+    Effect.HEAL: Targets.ALLY,
+    Effect.CURE: Targets.ALLY,
+    Effect.CHASE: Targets.ALLY,
+    Effect.GUARD: Targets.SELF,
+    Effect.COUNTER: Targets.OPPONENT,
+    Effect.TOKEN: Targets.SELF,
 }
 _REACTIONS = frozenset({Effect.GUARD, Effect.COUNTER})
 
@@ -122,8 +165,9 @@ def _attack(row: dict[str, Any], at: At) -> None:
         if row["reach"] is None:
             at.key("reach").fail("an elemental attack names its reach (near or far)")
     elif attribute is not None and attribute not in PHYSICAL:
-        at.key("attribute").fail(f"{attribute.value!r}: a physical attack is cut, bash or stab "
-                                 "(set elemental = true for an element)")
+        at.key("attribute").fail(
+            f"{attribute.value!r}: a physical attack is cut, bash or stab (set elemental = true for an element)"
+        )
 
 
 def _heal(row: dict[str, Any], at: At) -> None:
@@ -185,14 +229,21 @@ def _token(row: dict[str, Any], at: At) -> None:
 
 
 _CHECKS = {
-    Effect.ATTACK: _attack, Effect.HEAL: _heal, Effect.BUFF: _buff, Effect.AILMENT: _ailment,
-    Effect.BIND: _bind, Effect.CURE: _cure, Effect.COUNTER: _counter, Effect.CHASE: _chase,
+    Effect.ATTACK: _attack,
+    Effect.HEAL: _heal,
+    Effect.BUFF: _buff,
+    Effect.AILMENT: _ailment,
+    Effect.BIND: _bind,
+    Effect.CURE: _cure,
+    Effect.COUNTER: _counter,
+    Effect.CHASE: _chase,
     Effect.TOKEN: _token,
 }
 
 
-def effects(value: object, at: At, *, passive: bool = False, what: str = "skill",
-            on_critical: bool = False) -> tuple[SkillEffect, ...]:
+def effects(
+    value: object, at: At, *, passive: bool = False, what: str = "skill", on_critical: bool = False
+) -> tuple[SkillEffect, ...]:
     """A non-empty array of effects. Guard and counter answer an attack roll
     against their user, so they belong to Passive skills, and a Passive
     skill does nothing else; an ``on_hit`` effect needs an attack before it.
@@ -206,15 +257,20 @@ def effects(value: object, at: At, *, passive: bool = False, what: str = "skill"
         where = at.index(i)
         one = effect(item, where)
         if one.effect in _REACTIONS and (not passive or on_critical):
-            where.key("effect").fail(f"a {one.effect.value} effect only works on a Passive skill"
-                                     + (" that answers an attack roll, not an on-critical one" if on_critical else ""))
+            where.key("effect").fail(
+                f"a {one.effect.value} effect only works on a Passive skill"
+                + (" that answers an attack roll, not an on-critical one" if on_critical else "")
+            )
         if passive and not on_critical and one.effect not in _REACTIONS:
-            where.key("effect").fail(f"a Passive skill answers an attack roll: it guards or counters, "
-                                     f"not {one.effect.value}")
+            where.key("effect").fail(
+                f"a Passive skill answers an attack roll: it guards or counters, not {one.effect.value}"
+            )
         if on_critical and one.targets in (Targets.ALLY, Targets.ROW_ALLIES):
             # a trigger has no ally chosen: it reaches the foe hit, its user, or a whole side
-            where.key("targets").fail(f"{one.targets.value!r}: an on-critical effect targets the foe hit "
-                                      "(opponent, row-opponents, opponents), self or allies")
+            where.key("targets").fail(
+                f"{one.targets.value!r}: an on-critical effect targets the foe hit "
+                "(opponent, row-opponents, opponents), self or allies"
+            )
         if one.on_hit and not any(e.effect is Effect.ATTACK for e in out):
             where.key("on_hit").fail("on_hit needs an attack effect before it in the same list")
         out.append(one)
@@ -232,10 +288,16 @@ def _part(value: object, at: At) -> Part:
 MAX_FP_COST = 9  # an FP cost printed on a skill: a whole number 0 .. 9 (facts: Fills FUMBLE-2)
 
 _SKILL = {
-    "name": (text, REQUIRED), "timing": (choice(Timing), REQUIRED), "effects": (lambda v, a: v, REQUIRED),
-    "part": (_part, Part.NONE), "tp": (integer(0, 99), 0), "fp": (integer(0, MAX_FP_COST), 0),
+    "name": (text, REQUIRED),
+    "timing": (choice(Timing), REQUIRED),
+    "effects": (lambda v, a: v, REQUIRED),
+    "part": (_part, Part.NONE),
+    "tp": (integer(0, 99), 0),
+    "fp": (integer(0, MAX_FP_COST), 0),
     "speed": (choice(Speed), Speed.NORMAL),
-    "delay": (integer(0, 9), 0), "on_critical": (flag, False), "text": (text, ""),
+    "delay": (integer(0, 9), 0),
+    "on_critical": (flag, False),
+    "text": (text, ""),
 }
 
 
@@ -244,18 +306,18 @@ def skill(key: str, row: dict[str, Any], at: At) -> Skill:
     in the order (fastest, delayed) and a delay, which needs an attack."""
     timing: Timing = row["timing"]
     if row["on_critical"] and timing is not Timing.PASSIVE:
-        at.key("on_critical").fail(f"an on-critical skill triggers, it is never used: its timing is "
-                                   f"\"passive\", not {timing.value!r}")
+        at.key("on_critical").fail(
+            f'an on-critical skill triggers, it is never used: its timing is "passive", not {timing.value!r}'
+        )
     if row["on_critical"] and row["fp"]:
         # it triggers with no one choosing to spend: an FP cost there is not modelled (FUMBLE-2)
         at.key("fp").fail("an on-critical skill triggers by itself: it takes no FP cost")
-    found = effects(row["effects"], at.key("effects"), passive=timing is Timing.PASSIVE,
-                    on_critical=row["on_critical"])
+    found = effects(row["effects"], at.key("effects"), passive=timing is Timing.PASSIVE, on_critical=row["on_critical"])
     if row["speed"] is not Speed.NORMAL and timing is not Timing.MAIN:
         at.key("speed").fail(f"only a Main-action skill is {row['speed'].value}, not a {timing.value} one")
     if row["delay"]:
         if row["speed"] is not Speed.DELAYED:
-            at.key("delay").fail("a delayed attack has speed = \"delayed\"")
+            at.key("delay").fail('a delayed attack has speed = "delayed"')
         if not any(e.effect is Effect.ATTACK for e in found):
             at.key("delay").fail("a delay needs an attack effect to land later")
     return Skill(id=key, effects=found, **{k: v for k, v in row.items() if k != "effects"})

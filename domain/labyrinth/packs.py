@@ -64,9 +64,16 @@ def _parse_pack(files: Mapping[str, bytes]) -> Pack:
     if extra:
         raise ContentError(extra[0], "(file)", f"not a pack file (expected {', '.join(PACK_FILES)})")
     docs = {name: document(name, files) for name in PACK_FILES}
-    head = record(docs["pack.toml"], At("pack.toml"), {
-        "id": (ident, REQUIRED), "name": (text, REQUIRED), "version": (text, REQUIRED), "text": (text, ""),
-    })
+    head = record(
+        docs["pack.toml"],
+        At("pack.toml"),
+        {
+            "id": (ident, REQUIRED),
+            "name": (text, REQUIRED),
+            "version": (text, REQUIRED),
+            "text": (text, ""),
+        },
+    )
     weapons, armor, items, tokens = _gear(docs["gear.toml"], At("gear.toml"))
     skills = pack_skills.skills(docs["skills.toml"], At("skills.toml"))
     for key, found in skills.items():
@@ -80,9 +87,19 @@ def _parse_pack(files: Mapping[str, bytes]) -> Pack:
             at.fail(f"Enemy kind {kind!r} is not a token (it needs token = true)")
     classes = _classes(docs["classes.toml"], At("classes.toml"), skills, weapons, armor, items)
     encounters = _encounters(docs["encounters.toml"], At("encounters.toml"), enemies)
-    return Pack(id=head["id"], name=head["name"], version=head["version"], hash=pack_hash(files),
-                classes=classes, skills=skills, weapons=weapons, armor=armor, items=items,
-                enemies=enemies, encounters=encounters)
+    return Pack(
+        id=head["id"],
+        name=head["name"],
+        version=head["version"],
+        hash=pack_hash(files),
+        classes=classes,
+        skills=skills,
+        weapons=weapons,
+        armor=armor,
+        items=items,
+        enemies=enemies,
+        encounters=encounters,
+    )
 
 
 def starter_files() -> dict[str, bytes]:
@@ -118,8 +135,12 @@ def _physical(value: object, at: At) -> Attribute:
 # ---------------------------------------------------------------- gear.toml
 
 _WEAPON = {
-    "name": (text, REQUIRED), "attribute": (_physical, REQUIRED), "reach": (choice(Reach), REQUIRED),
-    "patk": (integer(0, 30), 0), "eatk": (integer(0, 30), 0), "speed": (integer(-10, 10), 0),
+    "name": (text, REQUIRED),
+    "attribute": (_physical, REQUIRED),
+    "reach": (choice(Reach), REQUIRED),
+    "patk": (integer(0, 30), 0),
+    "eatk": (integer(0, 30), 0),
+    "speed": (integer(-10, 10), 0),
 }
 _ARMOR = {"name": (text, REQUIRED), "defense": (integer(0, 30), REQUIRED), "speed": (integer(-10, 10), 0)}
 _ITEM = {"name": (text, REQUIRED), "effects": (lambda v, a: v, REQUIRED), "text": (text, "")}
@@ -128,10 +149,15 @@ _ITEM = {"name": (text, REQUIRED), "effects": (lambda v, a: v, REQUIRED), "text"
 def _gear(doc: dict[str, Any], at: At) -> tuple[dict, dict, dict, list[tuple[At, str]]]:
     """Weapons, armour and items; their ids share one namespace because a
     drop table names any of them."""
-    top = record(doc, at, {
-        "weapons": (_keyed_of(_WEAPON), REQUIRED), "armor": (_keyed_of(_ARMOR), {}),
-        "items": (_keyed_of(_ITEM), {}),
-    })
+    top = record(
+        doc,
+        at,
+        {
+            "weapons": (_keyed_of(_WEAPON), REQUIRED),
+            "armor": (_keyed_of(_ARMOR), {}),
+            "items": (_keyed_of(_ITEM), {}),
+        },
+    )
     seen: dict[str, str] = {}
     for section in ("weapons", "armor", "items"):
         for key in top[section]:
@@ -168,13 +194,23 @@ _CLASS = {
     "name": (text, REQUIRED),
     "abilities": (lambda v, a: Abilities(**record(v, a, _ABILITIES)), REQUIRED),
     "growth": (lambda v, a: Abilities(**record(v, a, _GROWTH)), REQUIRED),
-    "skills": (_learned, REQUIRED), "weapon": (ident, REQUIRED), "other": (ident, ""),
-    "armor": (ident, ""), "items": (list_of(ident), ()), "row": (choice(Row), Row.FRONT),
+    "skills": (_learned, REQUIRED),
+    "weapon": (ident, REQUIRED),
+    "other": (ident, ""),
+    "armor": (ident, ""),
+    "items": (list_of(ident), ()),
+    "row": (choice(Row), Row.FRONT),
 }
 
 
-def _classes(doc: dict[str, Any], at: At, skills: Mapping[str, Skill], weapons: Mapping[str, Weapon],
-             armor: Mapping[str, Armor], items: Mapping[str, Item]) -> dict[str, ClassSheet]:
+def _classes(
+    doc: dict[str, Any],
+    at: At,
+    skills: Mapping[str, Skill],
+    weapons: Mapping[str, Weapon],
+    armor: Mapping[str, Armor],
+    items: Mapping[str, Item],
+) -> dict[str, ClassSheet]:
     top = record(doc, at, {"classes": (_keyed_of(_CLASS), REQUIRED)})
     out = {}
     for key, row in top["classes"].items():
@@ -184,8 +220,11 @@ def _classes(doc: dict[str, Any], at: At, skills: Mapping[str, Skill], weapons: 
         for _, name in row["skills"]:
             if name not in skills:
                 where.key("skills").key(name).fail(f"unknown skill {name!r}")
-        for slot, known, what in (("weapon", weapons, "weapon"), ("other", weapons, "weapon"),
-                                  ("armor", armor, "armour")):
+        for slot, known, what in (
+            ("weapon", weapons, "weapon"),
+            ("other", weapons, "weapon"),
+            ("armor", armor, "armour"),
+        ):
             if row[slot] and row[slot] not in known:
                 where.key(slot).fail(f"unknown {what} {row[slot]!r}")
         _known(row["items"], items, "item", where.key("items"))
@@ -247,18 +286,34 @@ _RARE = {
 _DROP = {"roll": (integer(2, 12), REQUIRED), "item": (ident, REQUIRED)}
 _STAT = integer(0, 99)
 _ENEMY = {
-    "name": (text, REQUIRED), "level": (integer(1, 99), REQUIRED), "hp": (integer(1, 999), REQUIRED),
-    "tp": (_STAT, 0), "speed": (_STAT, REQUIRED), "phit": (_STAT, REQUIRED), "ehit": (_STAT, 0),
-    "evasion": (_STAT, REQUIRED), "patk": (_STAT, REQUIRED), "eatk": (_STAT, 0), "defense": (_STAT, 0),
-    "sdef": (_STAT, 0), "satk": (_STAT, 0), "attribute": (_physical, Attribute.BASH),
-    "reach": (choice(Reach), Reach.NEAR), "resist": (_resist, {}), "skills": (list_of(ident), ()),
-    "drops": (list_of(lambda v, a: Drop(**record(v, a, _DROP))), ()), "rarity": (integer(2, 30), 10),
-    "token": (flag, False), "weak": (_weak, {}), "rare": (lambda v, a: Rare(**record(v, a, _RARE)), Rare()),
+    "name": (text, REQUIRED),
+    "level": (integer(1, 99), REQUIRED),
+    "hp": (integer(1, 999), REQUIRED),
+    "tp": (_STAT, 0),
+    "speed": (_STAT, REQUIRED),
+    "phit": (_STAT, REQUIRED),
+    "ehit": (_STAT, 0),
+    "evasion": (_STAT, REQUIRED),
+    "patk": (_STAT, REQUIRED),
+    "eatk": (_STAT, 0),
+    "defense": (_STAT, 0),
+    "sdef": (_STAT, 0),
+    "satk": (_STAT, 0),
+    "attribute": (_physical, Attribute.BASH),
+    "reach": (choice(Reach), Reach.NEAR),
+    "resist": (_resist, {}),
+    "skills": (list_of(ident), ()),
+    "drops": (list_of(lambda v, a: Drop(**record(v, a, _DROP))), ()),
+    "rarity": (integer(2, 30), 10),
+    "token": (flag, False),
+    "weak": (_weak, {}),
+    "rare": (lambda v, a: Rare(**record(v, a, _RARE)), Rare()),
 }
 
 
-def _enemies(doc: dict[str, Any], at: At, skills: Mapping[str, Skill],
-             gear: Mapping[str, object]) -> dict[str, EnemyKind]:
+def _enemies(
+    doc: dict[str, Any], at: At, skills: Mapping[str, Skill], gear: Mapping[str, object]
+) -> dict[str, EnemyKind]:
     top = record(doc, at, {"enemies": (_keyed_of(_ENEMY), REQUIRED)})
     out = {}
     for key, row in top["enemies"].items():
@@ -274,10 +329,15 @@ def _enemies(doc: dict[str, Any], at: At, skills: Mapping[str, Skill],
 
 # ---------------------------------------------------------------- encounters.toml
 
-_MEMBER = {"enemy": (ident, REQUIRED), "row": (choice(Row), Row.FRONT), "link": (ident, ""),
-           "rare": (flag, False)}  # rare = true: the kind's rare variant (facts section 8)
+_MEMBER = {
+    "enemy": (ident, REQUIRED),
+    "row": (choice(Row), Row.FRONT),
+    "link": (ident, ""),
+    "rare": (flag, False),
+}  # rare = true: the kind's rare variant (facts section 8)
 _ENCOUNTER = {
-    "name": (text, REQUIRED), "text": (text, ""),
+    "name": (text, REQUIRED),
+    "text": (text, ""),
     "enemies": (list_of(lambda v, a: record(v, a, _MEMBER)), REQUIRED),
 }
 
@@ -305,8 +365,9 @@ def _encounters(doc: dict[str, Any], at: At, enemies: Mapping[str, EnemyKind]) -
             if member["link"] and links[member["link"]] < 2:
                 # a link group acts together, so a group of one is a slip
                 where.index(i).key("link").fail(f"link group {member['link']!r} has only one Enemy")
-        out[key] = Encounter(id=key, name=row["name"], text=row["text"],
-                             enemies=tuple(EncounterEnemy(**m) for m in members))
+        out[key] = Encounter(
+            id=key, name=row["name"], text=row["text"], enemies=tuple(EncounterEnemy(**m) for m in members)
+        )
     if not out:
         at.key("encounters").fail("a pack needs at least one encounter")
     return out

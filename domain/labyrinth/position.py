@@ -32,10 +32,13 @@ def flaws(state: LabyrinthState, pack: Pack) -> list[Flaw]:
 def _content(state: LabyrinthState, pack: Pack) -> Iterator[Flaw]:
     for i, c in enumerate(state.combatants):
         known = {Side.PC: pack.classes.keys(), Side.ENEMY: pack.enemies.keys()}.get(
-            c.side, pack.classes.keys() | pack.enemies.keys())
+            c.side, pack.classes.keys() | pack.enemies.keys()
+        )
         if c.kind not in known and not c.placer:
-            yield Flaw(f"combatants[{i}].kind", f"{c.id}: no {'class' if c.side is Side.PC else 'enemy'}"
-                                                f" {c.kind!r} in pack {pack.id!r}")
+            yield Flaw(
+                f"combatants[{i}].kind",
+                f"{c.id}: no {'class' if c.side is Side.PC else 'enemy'} {c.kind!r} in pack {pack.id!r}",
+            )
         for field, ids in (("weapon", set(pack.weapons)), ("other", set(pack.weapons)), ("armor", set(pack.armor))):
             value = getattr(c, field)
             if value and value not in ids:
@@ -43,8 +46,9 @@ def _content(state: LabyrinthState, pack: Pack) -> Iterator[Flaw]:
         for field, names in (("skills", set(pack.skills)), ("items", set(pack.items))):
             for j, value in enumerate(getattr(c, field)):
                 if value not in names:
-                    yield Flaw(f"combatants[{i}].{field}[{j}]", f"{c.id}: no {field[:-1]} {value!r} in pack"
-                                                                f" {pack.id!r}")
+                    yield Flaw(
+                        f"combatants[{i}].{field}[{j}]", f"{c.id}: no {field[:-1]} {value!r} in pack {pack.id!r}"
+                    )
 
 
 def _points(state: LabyrinthState, pack: Pack) -> Iterator[Flaw]:
@@ -70,11 +74,13 @@ def _places(state: LabyrinthState) -> Iterator[Flaw]:
             continue
         place = (c.side is Side.ENEMY, c.row, c.order)  # PCs and allied NPCs share the party's rows
         if place in seen:
-            yield Flaw(f"combatants[{i}].order", f"{c.id} stands in the {c.row} row at {c.order}, where"
-                                                 f" {seen[place]} is")
+            yield Flaw(
+                f"combatants[{i}].order", f"{c.id} stands in the {c.row} row at {c.order}, where {seen[place]} is"
+            )
         seen.setdefault(place, c.id)
     sides = Counter("enemy" if c.side is Side.ENEMY else "party" for c in state.combatants if not c.placer)
     for side, count in sides.items():
         if count > SIDE_MOST:
-            yield Flaw("combatants", f"SCALE-1: {count} combatants on the {side} side; a battle is at most"
-                                     f" {SIDE_MOST} a side")
+            yield Flaw(
+                "combatants", f"SCALE-1: {count} combatants on the {side} side; a battle is at most {SIDE_MOST} a side"
+            )

@@ -103,9 +103,19 @@ def settle(d: Decision, step: Callable[[], object], command: LabyrinthCommand | 
     except NeedReaction as need:
         del d.events[mark:]
         d.state, d.fp_given, d.boost, d.triggering = state, fp_given, boost, triggering
-        d.emit(ev.ReactionAsked(who=need.who, attacker=need.attacker, mode=need.mode, skills=need.skills,
-                                command=command, kind=need.kind, check=need.check, dice=need.dice,
-                                rule=need.rule))
+        d.emit(
+            ev.ReactionAsked(
+                who=need.who,
+                attacker=need.attacker,
+                mode=need.mode,
+                skills=need.skills,
+                command=command,
+                kind=need.kind,
+                check=need.check,
+                dice=need.dice,
+                rule=need.rule,
+            )
+        )
         return None
     finally:
         d.answers, d.asked, d.carried = (), 0, None

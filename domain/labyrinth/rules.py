@@ -41,8 +41,7 @@ from .vocab import DIE, Phase, Row, Side, Speed, Timing
 
 __all__ = ["decide", "evolve", "replay", "legal_commands"]
 
-STANDBY_ACTIONS = {Move: "move", SwapWeapons: "swap", UseStandbySkill: "skill", FullDefense: "defend",
-                   Escape: "escape"}
+STANDBY_ACTIONS = {Move: "move", SwapWeapons: "swap", UseStandbySkill: "skill", FullDefense: "defend", Escape: "escape"}
 
 
 def decide(state: LabyrinthState | None, command: LabyrinthCommand, ctx: RulesContext) -> list[ev.LabyrinthEvent]:
@@ -85,18 +84,26 @@ def _answer(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
     q = d.state.question
     if q is None:
         if isinstance(command, TypeFaces):
-            raise RuleViolation("STANDBY-1" if d.state.phase is Phase.STANDBY else "MAIN-1",
-                                "no roll waits for typed faces" if d.state.options.physical_dice
-                                else "this battle rolls its own dice: faces are typed only with --physical-dice")
-        rule, what = ("FUMBLE-2", "no check waits for FP") if isinstance(command, SpendFp) else (
-            "PASSIVE-1", "no attack roll waits for a passive action")
+            raise RuleViolation(
+                "STANDBY-1" if d.state.phase is Phase.STANDBY else "MAIN-1",
+                "no roll waits for typed faces"
+                if d.state.options.physical_dice
+                else "this battle rolls its own dice: faces are typed only with --physical-dice",
+            )
+        rule, what = (
+            ("FUMBLE-2", "no check waits for FP")
+            if isinstance(command, SpendFp)
+            else ("PASSIVE-1", "no attack roll waits for a passive action")
+        )
         raise RuleViolation(rule, what)
     if q.kind == "faces":
         _type_faces(d, c, command, q)
     elif isinstance(command, TypeFaces):
-        raise RuleViolation("FUMBLE-2" if q.kind == "fp" else "PASSIVE-1",
-                            f"no roll waits for faces: {d.state.get(q.who).name} is asked "
-                            + ("the FP to spend first" if q.kind == "fp" else "for a passive action first"))
+        raise RuleViolation(
+            "FUMBLE-2" if q.kind == "fp" else "PASSIVE-1",
+            f"no roll waits for faces: {d.state.get(q.who).name} is asked "
+            + ("the FP to spend first" if q.kind == "fp" else "for a passive action first"),
+        )
     elif q.kind == "fp":
         _spend(d, c, command, q.who, q.check)
     else:
@@ -107,15 +114,20 @@ def _answer(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
         reactions.settle(d, lambda: _act(d, actor, resumed), resumed)
 
 
-def _react(d: Decision, c: Combatant, command: LabyrinthCommand, who: str, attacker: str,
-           skills: tuple[str, ...]) -> None:
+def _react(
+    d: Decision, c: Combatant, command: LabyrinthCommand, who: str, attacker: str, skills: tuple[str, ...]
+) -> None:
     asked = d.state.get(who)
     if not isinstance(command, React):
-        raise RuleViolation("PASSIVE-1", f"{d.state.get(attacker).name}'s attack roll against {asked.name} "
-                                         f"waits for {asked.name}'s passive action (or none) first")
+        raise RuleViolation(
+            "PASSIVE-1",
+            f"{d.state.get(attacker).name}'s attack roll against {asked.name} "
+            f"waits for {asked.name}'s passive action (or none) first",
+        )
     if c.id != who:
-        raise RuleViolation("PASSIVE-1", f"the attack roll is against {asked.name}, not {c.name}: "
-                                         f"only {asked.name} answers it")
+        raise RuleViolation(
+            "PASSIVE-1", f"the attack roll is against {asked.name}, not {c.name}: only {asked.name} answers it"
+        )
     if command.skill and command.skill not in skills:
         offered = ", ".join(d.pack.skills[s].name for s in skills)
         raise RuleViolation("PASSIVE-2", f"{c.name} may answer with {offered}, or none; not {command.skill!r}")
@@ -125,8 +137,11 @@ def _react(d: Decision, c: Combatant, command: LabyrinthCommand, who: str, attac
 def _spend(d: Decision, c: Combatant, command: LabyrinthCommand, who: str, check: str) -> None:
     asked = d.state.get(who)
     if not isinstance(command, SpendFp):
-        raise RuleViolation("FUMBLE-2", f"{asked.name}'s Suppression defense roll ({check}) waits for the FP "
-                                        f"{asked.name} spends on it (or none) first")
+        raise RuleViolation(
+            "FUMBLE-2",
+            f"{asked.name}'s Suppression defense roll ({check}) waits for the FP "
+            f"{asked.name} spends on it (or none) first",
+        )
     if c.id != who:
         raise RuleViolation("FUMBLE-2", f"the roll is {asked.name}'s, not {c.name}'s: only {asked.name} spends on it")
     need = command.fp + (d.state.options.fp_reroll_cost if command.reroll else 0)
@@ -140,13 +155,15 @@ def _type_faces(d: Decision, c: Combatant, command: LabyrinthCommand, q: Questio
     it (how many, each 1 to 6) and refused with the roll's rule."""
     asked = d.state.get(q.who)
     if not isinstance(command, TypeFaces):
-        raise RuleViolation(q.rule, f"{asked.name}'s roll ({q.check}) waits for the faces of its {q.dice} "
-                                    f"dice first (rk roll --faces)")
+        raise RuleViolation(
+            q.rule, f"{asked.name}'s roll ({q.check}) waits for the faces of its {q.dice} dice first (rk roll --faces)"
+        )
     if c.id != q.who:
         raise RuleViolation(q.rule, f"the roll is {asked.name}'s, not {c.name}'s")
     if len(command.faces) != q.dice:
-        raise RuleViolation(q.rule, f"{asked.name}'s roll ({q.check}) is {q.dice} D6: type {q.dice} faces, "
-                                    f"not {len(command.faces)}")
+        raise RuleViolation(
+            q.rule, f"{asked.name}'s roll ({q.check}) is {q.dice} D6: type {q.dice} faces, not {len(command.faces)}"
+        )
     wrong = [f for f in command.faces if not 1 <= f <= DIE]
     if wrong:
         raise RuleViolation(q.rule, f"a D6 shows 1 to {DIE}, not {wrong[0]}")
@@ -171,8 +188,10 @@ def _declare(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
         raise RuleViolation("STANDBY-1", f"{c.name} has already declared a Standby action this turn")
     if not standby.may_declare(state, c):
         reason, rule = cannot_act(state, c)
-        raise RuleViolation(rule or ("AILMENT-CONFUSE" if c.confused else "STANDBY-1"),
-                            f"{c.name} {reason or 'is confused'}: no Standby action")
+        raise RuleViolation(
+            rule or ("AILMENT-CONFUSE" if c.confused else "STANDBY-1"),
+            f"{c.name} {reason or 'is confused'}: no Standby action",
+        )
     row, order, skill, target = None, 0, "", ""
     if isinstance(command, Move):
         if not standby.row_has_room(state, c, command.row):
@@ -186,8 +205,13 @@ def _declare(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
         skill, target = command.skill, command.target
     fp, reroll = _escape_boost(d, c, command)
     action = STANDBY_ACTIONS.get(type(command), "pass")
-    d.emit(ev.Declared(declaration=Declaration(who=c.id, action=action, row=row, order=order, skill=skill,
-                                               target=target, fp=fp, reroll=reroll)))
+    d.emit(
+        ev.Declared(
+            declaration=Declaration(
+                who=c.id, action=action, row=row, order=order, skill=skill, target=target, fp=fp, reroll=reroll
+            )
+        )
+    )
 
 
 def _escape_boost(d: Decision, c: Combatant, command: LabyrinthCommand) -> tuple[int, bool]:
@@ -213,8 +237,10 @@ def _main(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
         raise RuleViolation("MAIN-1", f"{c.name} acts by the Enemy policy")
     _fastest_only(d, c, command)
     if getattr(command, "faces", None) is not None and not state.options.physical_dice:
-        raise RuleViolation("MAIN-2" if isinstance(command, Attack) else "MAIN-4",
-                            "this battle rolls its own dice: faces are typed only with --physical-dice")
+        raise RuleViolation(
+            "MAIN-2" if isinstance(command, Attack) else "MAIN-4",
+            "this battle rolls its own dice: faces are typed only with --physical-dice",
+        )
     d.fp_given = set()
     _boost(d, c, command)
     if isinstance(command, Pass):
@@ -251,8 +277,11 @@ def _fastest_only(d: Decision, c: Combatant, command: LabyrinthCommand) -> None:
         return
     skill = d.pack.skills.get(getattr(command, "skill", ""))
     if skill is None or skill.speed is not Speed.FASTEST:
-        raise RuleViolation("ORDER-3", f"fastest actions come first: {c.name} uses a fastest skill now or "
-                                       "holds its action for its place in the [Speed] order")
+        raise RuleViolation(
+            "ORDER-3",
+            f"fastest actions come first: {c.name} uses a fastest skill now or "
+            "holds its action for its place in the [Speed] order",
+        )
 
 
 def _hold(d: Decision, c: Combatant) -> None:
@@ -325,8 +354,9 @@ def _enemy_declare(d: Decision, c: Combatant, command: EnemyAct) -> None:
     if command.skill != "pass":
         _check_skill(d, c, command.skill, command.target, Timing.STANDBY, "STANDBY-5")
         skill, target = command.skill, command.target
-    d.emit(ev.Declared(declaration=Declaration(who=c.id, action="skill" if skill else "pass", skill=skill,
-                                               target=target)))
+    d.emit(
+        ev.Declared(declaration=Declaration(who=c.id, action="skill" if skill else "pass", skill=skill, target=target))
+    )
 
 
 def legal_commands(state: LabyrinthState | None, ctx: RulesContext) -> list[LabyrinthCommand]:
@@ -346,44 +376,69 @@ def _listed(state: LabyrinthState, ctx: RulesContext) -> list[LabyrinthCommand]:
             return [TypeFaces(actor=q.who, faces=(1,) * q.dice)]
         if q.kind == "fp":
             fp, cost = state.get(q.who).fp, state.options.fp_reroll_cost
-            return [SpendFp(actor=q.who, fp=n, reroll=r) for n in range(fp + 1) for r in (False, True)
-                    if n + (cost if r else 0) <= fp]
+            return [
+                SpendFp(actor=q.who, fp=n, reroll=r)
+                for n in range(fp + 1)
+                for r in (False, True)
+                if n + (cost if r else 0) <= fp
+            ]
         return [*(React(actor=q.who, skill=sid) for sid in q.skills), React(actor=q.who)]
     who = flow.waits_for(state)
     out: list[LabyrinthCommand] = []
     if who == "standby":
         for c in standby.awaiting(state, pack):
             if c.side is not Side.PC:
-                out += [EnemyAct(actor=c.id, skill=s.id, target=t)
-                        for s in usable_skills(state, pack, c, Timing.STANDBY)
-                        for t in (skill_choices(state, pack, c, s) if s.effects else [""])]
+                out += [
+                    EnemyAct(actor=c.id, skill=s.id, target=t)
+                    for s in usable_skills(state, pack, c, Timing.STANDBY)
+                    for t in (skill_choices(state, pack, c, s) if s.effects else [""])
+                ]
                 out.append(EnemyAct(actor=c.id, skill="pass"))
                 continue
-            out += [Move(actor=c.id, row=row, order=n) for row in Row
-                    for n in range(1, 4) if standby.row_has_room(state, c, row)
-                    and (row, n) != (c.row, c.order)]
+            out += [
+                Move(actor=c.id, row=row, order=n)
+                for row in Row
+                for n in range(1, 4)
+                if standby.row_has_room(state, c, row) and (row, n) != (c.row, c.order)
+            ]
             if c.other in pack.weapons and c.weapon in pack.weapons:
                 out.append(SwapWeapons(actor=c.id))
-            out += [UseStandbySkill(actor=c.id, skill=s.id, target=t)
-                    for s in usable_skills(state, pack, c, Timing.STANDBY)
-                    for t in (skill_choices(state, pack, c, s) if s.effects else [""])]
+            out += [
+                UseStandbySkill(actor=c.id, skill=s.id, target=t)
+                for s in usable_skills(state, pack, c, Timing.STANDBY)
+                for t in (skill_choices(state, pack, c, s) if s.effects else [""])
+            ]
             out += [FullDefense(actor=c.id), Escape(actor=c.id), Pass(actor=c.id)]
         return out
     c = state.get(state.acting)
     if state.window == "fastest":
         skills = fastest_skills(state, pack, c)
-        act = (lambda s, t: EnemyAct(actor=c.id, skill=s.id, target=t)) if who == "gm" else (
-            lambda s, t: UseSkill(actor=c.id, skill=s.id, target=t))
-        return [*(act(s, t) for s in skills for t in (skill_choices(state, pack, c, s) if s.effects else [""])),
-                Hold(actor=c.id), EnemyAct(actor=c.id, skill="pass") if who == "gm" else Pass(actor=c.id)]
+        act = (
+            (lambda s, t: EnemyAct(actor=c.id, skill=s.id, target=t))
+            if who == "gm"
+            else (lambda s, t: UseSkill(actor=c.id, skill=s.id, target=t))
+        )
+        return [
+            *(act(s, t) for s in skills for t in (skill_choices(state, pack, c, s) if s.effects else [""])),
+            Hold(actor=c.id),
+            EnemyAct(actor=c.id, skill="pass") if who == "gm" else Pass(actor=c.id),
+        ]
     if who == "gm":
-        return [*(EnemyAct(actor=c.id, target=t) for t in attack_choices(state, pack, c)),
-                *(EnemyAct(actor=c.id, skill=s.id, target=t) for s in usable_skills(state, pack, c, Timing.MAIN)
-                  for t in skill_choices(state, pack, c, s)),
-                EnemyAct(actor=c.id, skill="pass")]
+        return [
+            *(EnemyAct(actor=c.id, target=t) for t in attack_choices(state, pack, c)),
+            *(
+                EnemyAct(actor=c.id, skill=s.id, target=t)
+                for s in usable_skills(state, pack, c, Timing.MAIN)
+                for t in skill_choices(state, pack, c, s)
+            ),
+            EnemyAct(actor=c.id, skill="pass"),
+        ]
     out += [Attack(actor=c.id, target=t) for t in attack_choices(state, pack, c)]
-    out += [UseSkill(actor=c.id, skill=s.id, target=t) for s in usable_skills(state, pack, c, Timing.MAIN)
-            for t in (skill_choices(state, pack, c, s) if s.effects else [""])]
+    out += [
+        UseSkill(actor=c.id, skill=s.id, target=t)
+        for s in usable_skills(state, pack, c, Timing.MAIN)
+        for t in (skill_choices(state, pack, c, s) if s.effects else [""])
+    ]
     for item_id in dict.fromkeys(c.items):
         item = pack.items.get(item_id)
         if item is None:
@@ -392,4 +447,3 @@ def _listed(state: LabyrinthState, ctx: RulesContext) -> list[LabyrinthCommand]:
         targets = choices(state, c, first.targets, effect_reach(pack, c, first.reach)) if first else [""]
         out += [UseItem(actor=c.id, item=item_id, target=t) for t in targets]
     return out + [Pass(actor=c.id)]
-

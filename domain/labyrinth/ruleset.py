@@ -50,8 +50,10 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
 
     def context(self, pack: Pack, state: LabyrinthState) -> RulesContext:
         if (pack.id, pack.hash) != (state.pack_id, state.pack_hash):
-            raise NotFound(f"battle {state.battle_id} was played with pack {state.pack_id} "
-                           f"({state.pack_hash[:8]}), not {pack.id} ({pack.hash[:8]})")
+            raise NotFound(
+                f"battle {state.battle_id} was played with pack {state.pack_id} "
+                f"({state.pack_hash[:8]}), not {pack.id} ({pack.hash[:8]})"
+            )
         return RulesContext(pack=pack)
 
     def setup_context(self, pack: Pack, command: LabyrinthCommand) -> RulesContext:
@@ -86,14 +88,17 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
         if isinstance(event, ev.Rolled) and not event.typed:  # typed faces come off the table's dice
             expected = faces_at(state.seed, state.rng, len(event.faces))
             if event.counter != state.rng or tuple(event.faces) != expected:
-                return RandomCheck(expected=f"counter {state.rng}: faces {list(expected)}",
-                                   found=f"counter {event.counter}: faces {list(event.faces)}")
+                return RandomCheck(
+                    expected=f"counter {state.rng}: faces {list(expected)}",
+                    found=f"counter {event.counter}: faces {list(event.faces)}",
+                )
         elif isinstance(event, ev.Picked):
             index = pick_at(state.seed, state.rng, len(event.among)) if event.among else -1
             pick = event.among[index] if index >= 0 else ""
             if event.counter != state.rng or event.chosen != pick:
-                return RandomCheck(expected=f"counter {state.rng}: {pick}",
-                                   found=f"counter {event.counter}: {event.chosen}")
+                return RandomCheck(
+                    expected=f"counter {state.rng}: {pick}", found=f"counter {event.counter}: {event.chosen}"
+                )
         return None
 
     def describe_event(self, event: Event, state: Any, pack: Any) -> str:
@@ -107,11 +112,11 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
     def summary(self, state: LabyrinthState) -> Summary:
         party = ", ".join(c.name for c in state.combatants if c.side is Side.PC)
         if state.termination is not None:  # the battle is over (``state.over``)
-            return Summary(round=state.turn, where=state.termination.value, who=party,
-                           setup=state.encounter, over=True)
+            return Summary(round=state.turn, where=state.termination.value, who=party, setup=state.encounter, over=True)
         waiting = waits_for(state)
-        where = (f"turn {state.turn} {state.phase.value}"
-                 + (f", {waiting} to act" if waiting not in ("", "standby") else ""))
+        where = f"turn {state.turn} {state.phase.value}" + (
+            f", {waiting} to act" if waiting not in ("", "standby") else ""
+        )
         return Summary(round=state.turn, where=where, who=party, setup=state.encounter)
 
     def check_position(self, state: LabyrinthState, others: Any, pack: Pack) -> list[Any]:

@@ -60,14 +60,37 @@ def start(d: Decision, command: StartLabyrinth) -> None:
         base = rare_base(kind) if rare else enemy_base(kind)
         # with Identify played, the party sees the sheet's name until it spots the variant (ENEMY-3)
         shown = rare and not command.options.identify
-        people.append(Combatant(id=f"e{n}", name=(rare_name(kind) if shown else kind.name) + suffix,
-                                side=Side.ENEMY, kind=kind.id, level=kind.level,
-                                base=base, row=entry.row, order=0, roster=len(command.party) + len(command.allies) + n,
-                                hp=base.max_hp, tp=base.max_tp, skills=kind.skills, link=entry.link,
-                                rare=rare_name(kind) + suffix if rare else "", spotted=shown))
-    d.emit(ev.BattleStarted(battle_id=command.battle_id, rules_version=RULES_VERSION, pack_id=pack.id,
-                            pack_hash=pack.hash, seed=command.seed, encounter=encounter.id,
-                            options=command.options, combatants=_placed(people)))
+        people.append(
+            Combatant(
+                id=f"e{n}",
+                name=(rare_name(kind) if shown else kind.name) + suffix,
+                side=Side.ENEMY,
+                kind=kind.id,
+                level=kind.level,
+                base=base,
+                row=entry.row,
+                order=0,
+                roster=len(command.party) + len(command.allies) + n,
+                hp=base.max_hp,
+                tp=base.max_tp,
+                skills=kind.skills,
+                link=entry.link,
+                rare=rare_name(kind) + suffix if rare else "",
+                spotted=shown,
+            )
+        )
+    d.emit(
+        ev.BattleStarted(
+            battle_id=command.battle_id,
+            rules_version=RULES_VERSION,
+            pack_id=pack.id,
+            pack_hash=pack.hash,
+            seed=command.seed,
+            encounter=encounter.id,
+            options=command.options,
+            combatants=_placed(people),
+        )
+    )
     # Identify and turn 1 are the battle's first step (``flow.begin``): a roll typed off physical dice
     # may have to wait for its faces there, as anywhere
     flow.advance(d)
@@ -92,10 +115,24 @@ def _pc(pack: Pack, member: Member, cid: str, roster: int, pc: bool) -> Combatan
     base = pc_base(shaped, member.level)
     kit = sheets.outfit(cls, member.level, member.sheet)
     return Combatant(
-        id=cid, name=member.name or cls.name, side=Side.PC if pc else Side.NPC, kind=cls.id, level=member.level,
-        base=base, row=member.row or cls.row, order=member.order, roster=roster, hp=base.max_hp,
-        tp=base.max_tp, fp=START_FP if pc else 0, weapon=kit.weapon, other=kit.other, armor=kit.armor,
-        skills=kit.skills, items=kit.items)
+        id=cid,
+        name=member.name or cls.name,
+        side=Side.PC if pc else Side.NPC,
+        kind=cls.id,
+        level=member.level,
+        base=base,
+        row=member.row or cls.row,
+        order=member.order,
+        roster=roster,
+        hp=base.max_hp,
+        tp=base.max_tp,
+        fp=START_FP if pc else 0,
+        weapon=kit.weapon,
+        other=kit.other,
+        armor=kit.armor,
+        skills=kit.skills,
+        items=kit.items,
+    )
 
 
 def _placed(people: list[Combatant]) -> tuple[Combatant, ...]:

@@ -26,7 +26,17 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel.content import (
-    REQUIRED, At, choice, document, ident, integer, list_of, located, record, table, text,
+    REQUIRED,
+    At,
+    choice,
+    document,
+    ident,
+    integer,
+    list_of,
+    located,
+    record,
+    table,
+    text,
 )
 
 from .catalog import Abilities, Pack
@@ -44,11 +54,16 @@ def _slot(value: object, at: At) -> str:
 
 _ABILITY_FIELDS = {name: (integer(MIN_SCORE, MAX_SCORE), REQUIRED) for name in ABILITIES}
 _SHEET = {
-    "class": (ident, REQUIRED), "level": (integer(1, MAX_LEVEL), 1), "name": (text, ""),
+    "class": (ident, REQUIRED),
+    "level": (integer(1, MAX_LEVEL), 1),
+    "name": (text, ""),
     "row": (choice(Row), None),
     "abilities": (lambda v, a: Abilities(**record(v, a, _ABILITY_FIELDS)), REQUIRED),
-    "weapon": (ident, None), "other": (_slot, None), "armor": (_slot, None),
-    "skills": (list_of(ident), None), "items": (list_of(ident), None),
+    "weapon": (ident, None),
+    "other": (_slot, None),
+    "armor": (_slot, None),
+    "skills": (list_of(ident), None),
+    "items": (list_of(ident), None),
 }
 
 
@@ -75,10 +90,15 @@ def _member(value: dict[str, Any], at: At, pack: Pack) -> Member:
     row = record(value, at, _SHEET)
     cls = pack.classes.get(row["class"])
     if cls is None:
-        at.key("class").fail(f"no class {row['class']!r} in pack {pack.id} (the classes: "
-                             f"{', '.join(pack.classes)})")
-    sheet = PcSheet(abilities=row["abilities"], weapon=row["weapon"], other=row["other"], armor=row["armor"],
-                    skills=row["skills"], items=row["items"])
+        at.key("class").fail(f"no class {row['class']!r} in pack {pack.id} (the classes: {', '.join(pack.classes)})")
+    sheet = PcSheet(
+        abilities=row["abilities"],
+        weapon=row["weapon"],
+        other=row["other"],
+        armor=row["armor"],
+        skills=row["skills"],
+        items=row["items"],
+    )
     wrong = problem(cls, row["level"], sheet, pack)
     if wrong is not None:
         at.key(wrong[0]).fail(wrong[1])

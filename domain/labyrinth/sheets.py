@@ -70,9 +70,9 @@ def problem(cls: ClassSheet, level: int, sheet: PcSheet, pack: Pack) -> tuple[st
     if sheet.weapon is not None and sheet.weapon not in pack.weapons:
         return "weapon", f"unknown weapon {sheet.weapon!r}"
     if sheet.other and sheet.other not in pack.weapons:
-        return "other", f"unknown weapon {sheet.other!r} (\"\" leaves the Other slot empty)"
+        return "other", f'unknown weapon {sheet.other!r} ("" leaves the Other slot empty)'
     if sheet.armor and sheet.armor not in pack.armor:
-        return "armor", f"unknown armour {sheet.armor!r} (\"\" for none)"
+        return "armor", f'unknown armour {sheet.armor!r} ("" for none)'
     learned = {sid: at for at, sid in cls.skills}
     skills = sheet.skills or ()
     for i, sid in enumerate(skills):
@@ -108,5 +108,10 @@ def outfit(cls: ClassSheet, level: int, sheet: PcSheet | None) -> Outfit:
     if sheet is None:
         return Outfit(cls.weapon, cls.other, cls.armor, learned, cls.items)
     pick = lambda mine, theirs: theirs if mine is None else mine  # noqa: E731
-    return Outfit(pick(sheet.weapon, cls.weapon), pick(sheet.other, cls.other), pick(sheet.armor, cls.armor),
-                  pick(sheet.skills, learned), pick(sheet.items, cls.items))
+    return Outfit(
+        pick(sheet.weapon, cls.weapon),
+        pick(sheet.other, cls.other),
+        pick(sheet.armor, cls.armor),
+        pick(sheet.skills, learned),
+        pick(sheet.items, cls.items),
+    )

@@ -32,12 +32,24 @@ def use_skill(d: Decision, who: str, skill_id: str, target: str) -> None:
     fp = 0
     kept: tuple[int, ...] = ()
     if not attacks_first:
-        check = roll_check(d, who, lambda kept, result: result != "failure", rule="MAIN-5",
-                           what=f"activation roll of {skill_id}")
+        check = roll_check(
+            d, who, lambda kept, result: result != "failure", rule="MAIN-5", what=f"activation roll of {skill_id}"
+        )
         faces, counter, kept, fumbled, fp = check.faces, check.counter, check.kept, not check.ok, check.fp
     pays = not fumbled or d.state.options.failed_activation_pays  # OQ 9: its TP and FP costs alike
-    d.emit(ev.SkillUsed(who=who, skill=skill_id, tp=skill.tp if pays else 0, faces=faces, counter=counter,
-                        fumbled=fumbled, fp=fp, kept=kept, fp_cost=skill.fp if pays else 0))
+    d.emit(
+        ev.SkillUsed(
+            who=who,
+            skill=skill_id,
+            tp=skill.tp if pays else 0,
+            faces=faces,
+            counter=counter,
+            fumbled=fumbled,
+            fp=fp,
+            kept=kept,
+            fp_cost=skill.fp if pays else 0,
+        )
+    )
     if fumbled:
         d.emit(ev.SkillFumbled(who=who, skill=skill_id))
         return
@@ -53,8 +65,7 @@ def land_delayed(d: Decision, who: str, skill_id: str, target: str) -> None:
     activation roll (MAIN-5); lost if its user is out of the fight."""
     c = d.state.get(who)
     if c.down:
-        d.emit(ev.DelayedAttackResolved(who=who, skill=skill_id, landed=False,
-                                        reason="its user is out of the fight"))
+        d.emit(ev.DelayedAttackResolved(who=who, skill=skill_id, landed=False, reason="its user is out of the fight"))
         return
     d.emit(ev.DelayedAttackResolved(who=who, skill=skill_id, landed=True))
     skill = d.pack.skills[skill_id]
@@ -69,8 +80,16 @@ def use_item(d: Decision, who: str, item_id: str, target: str) -> None:
     run_effects(d, who, d.pack.items[item_id].effects, target, activation="", item=True)
 
 
-def run_effects(d: Decision, who: str, effects: tuple[SkillEffect, ...], target: str, *,
-                activation: str, item: bool, follow_ups: bool = True) -> None:
+def run_effects(
+    d: Decision,
+    who: str,
+    effects: tuple[SkillEffect, ...],
+    target: str,
+    *,
+    activation: str,
+    item: bool,
+    follow_ups: bool = True,
+) -> None:
     """Each effect in order; ``follow_ups`` False: its attack rolls draw no
     Pursuit (a skill triggered by a critical, CRIT-3)."""
     last_hit: list[str] = []
@@ -94,12 +113,18 @@ def run_effects(d: Decision, who: str, effects: tuple[SkillEffect, ...], target:
                 heal(d, who, tid, effect.dice, item)
         elif kind is Effect.BUFF and effect.buff is not None:
             for tid in ids:
-                buffs.apply(d, tid, ActiveBuff(kind=effect.buff, amount=effect.amount, element=effect.element,
-                                               turns=effect.turns))
+                buffs.apply(
+                    d,
+                    tid,
+                    ActiveBuff(kind=effect.buff, amount=effect.amount, element=effect.element, turns=effect.turns),
+                )
         elif kind in (Effect.AILMENT, Effect.BIND):
             value = stats(user, d.pack).satk + effect.target_bonus
-            what = Ailment(effect.ailment) if kind is Effect.AILMENT and effect.ailment else (
-                Bind(effect.bind) if effect.bind else None)
+            what = (
+                Ailment(effect.ailment)
+                if kind is Effect.AILMENT and effect.ailment
+                else (Bind(effect.bind) if effect.bind else None)
+            )
             for tid in ids:
                 if what is not None and not d.state.over:
                     ailments.inflict(d, who, tid, what, value)

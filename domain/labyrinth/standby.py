@@ -26,8 +26,13 @@ def may_declare(state: LabyrinthState, c: Combatant) -> bool:
 def may_use_standby_skill(state: LabyrinthState, pack: Pack, c: Combatant) -> bool:
     """A participant other than a PC that can act, is not confused, and has
     a Standby skill it can use now."""
-    return (c.side is not Side.PC and not c.down and not cannot_act(state, c)[0] and not c.confused
-            and bool(usable_skills(state, pack, c, Timing.STANDBY)))
+    return (
+        c.side is not Side.PC
+        and not c.down
+        and not cannot_act(state, c)[0]
+        and not c.confused
+        and bool(usable_skills(state, pack, c, Timing.STANDBY))
+    )
 
 
 def awaiting(state: LabyrinthState, pack: Pack | None = None) -> list[Combatant]:
@@ -36,8 +41,11 @@ def awaiting(state: LabyrinthState, pack: Pack | None = None) -> list[Combatant]
     has a usable Standby skill."""
     out = [c for c in state.combatants if may_declare(state, c) and state.declared(c.id) is None]
     if pack is not None and state.options.gm_enemies:
-        out += [c for c in state.combatants if c.side is Side.ENEMY and state.declared(c.id) is None
-                and may_use_standby_skill(state, pack, c)]
+        out += [
+            c
+            for c in state.combatants
+            if c.side is Side.ENEMY and state.declared(c.id) is None and may_use_standby_skill(state, pack, c)
+        ]
     return out
 
 
@@ -81,8 +89,11 @@ def resolve(d: Decision) -> None:
     casualties.settle(d)
     if together and not d.state.over:
         # the FP each escaping PC declared for its own [Evasion] check (facts: Fills FUMBLE-2)
-        boosts = {who: Boost(who=who, dice=x.fp, reroll=x.reroll) for who, x in declared.items()
-                  if x.action == "escape" and (x.fp or x.reroll)}
+        boosts = {
+            who: Boost(who=who, dice=x.fp, reroll=x.reroll)
+            for who, x in declared.items()
+            if x.action == "escape" and (x.fp or x.reroll)
+        }
         escape.attempt(d, escapers, boosts)
 
 
@@ -95,8 +106,7 @@ def _carry_out(d: Decision, c: Combatant, x: Declaration, together: bool) -> Non
         row = x.row
         assert row is not None  # a move is declared only from a Move command, which names its row
         if not row_has_room(d.state, c, row):
-            d.emit(ev.DeclarationLapsed(who=c.id, action="move", reason=f"the {x.row} row is full",
-                                        rule="SCALE-1"))
+            d.emit(ev.DeclarationLapsed(who=c.id, action="move", reason=f"the {x.row} row is full", rule="SCALE-1"))
             return
         d.emit(ev.Moved(who=c.id, places=places_after_move(d.state, c, row, x.order)))
     elif x.action == "swap":
@@ -107,10 +117,16 @@ def _carry_out(d: Decision, c: Combatant, x: Declaration, together: bool) -> Non
         skill = d.pack.skills[x.skill]
         blocked = skill_blocked(c, skill)
         if blocked or not can_pay(c, skill):  # its TP, and FP (FUMBLE-2)
-            d.emit(ev.DeclarationLapsed(who=c.id, action="skill", reason="the skill can no longer be used",
-                                        rule=blocked or "STANDBY-5"))
+            d.emit(
+                ev.DeclarationLapsed(
+                    who=c.id, action="skill", reason="the skill can no longer be used", rule=blocked or "STANDBY-5"
+                )
+            )
             return
         skills.use_skill(d, c.id, x.skill, x.target)
     elif x.action == "escape" and not together:
-        d.emit(ev.DeclarationLapsed(who=c.id, action="escape", reason="not the whole party declared Escape",
-                                    rule="STANDBY-8"))
+        d.emit(
+            ev.DeclarationLapsed(
+                who=c.id, action="escape", reason="not the whole party declared Escape", rule="STANDBY-8"
+            )
+        )

@@ -15,8 +15,19 @@ import msgspec
 from .options import Options
 from .vocab import DEFAULT_BUFF_TURNS, Ailment, Attribute, Bind, Buff, Phase, Reach, Row, Side, Termination
 
-__all__ = ["Options", "Question", "Answer", "LabyrinthState", "Combatant", "Base", "Affliction", "ActiveBuff",
-           "Declaration", "Deferred", "DelayedAttack"]
+__all__ = [
+    "Options",
+    "Question",
+    "Answer",
+    "LabyrinthState",
+    "Combatant",
+    "Base",
+    "Affliction",
+    "ActiveBuff",
+    "Declaration",
+    "Deferred",
+    "DelayedAttack",
+]
 
 
 class Base(msgspec.Struct, frozen=True, kw_only=True):

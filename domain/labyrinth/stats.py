@@ -26,27 +26,55 @@ def bonus(value: int) -> int:
 def abilities_at(sheet: ClassSheet, level: int) -> Abilities:
     """A class's abilities at ``level``: level 1's plus growth per level above."""
     a, g, n = sheet.abilities, sheet.growth, level - 1
-    return Abilities(str=a.str + g.str * n, tec=a.tec + g.tec * n, vit=a.vit + g.vit * n,
-                     agi=a.agi + g.agi * n, luc=a.luc + g.luc * n)
+    return Abilities(
+        str=a.str + g.str * n,
+        tec=a.tec + g.tec * n,
+        vit=a.vit + g.vit * n,
+        agi=a.agi + g.agi * n,
+        luc=a.luc + g.luc * n,
+    )
 
 
 def pc_base(sheet: ClassSheet, level: int) -> Base:
     """A PC's base stats by the facts' formulas (weapon and armour apart)."""
     a = abilities_at(sheet, level)
     s, t, v, ag, lu = (bonus(x) for x in (a.str, a.tec, a.vit, a.agi, a.luc))
-    return Base(max_hp=v * 2 + level + 5, max_tp=t + level + 3, phit=(s + ag) // 2, ehit=(t + lu) // 2,
-                evasion=(ag + lu) // 2 + 5, patk=s, eatk=t, defense=0, satk=(t + lu) // 2,
-                sdef=(v + lu) // 2, speed=a.agi,
-                resist={attr: PC_RESISTANCE for attr in Attribute if attr is not Attribute.NONE})
+    return Base(
+        max_hp=v * 2 + level + 5,
+        max_tp=t + level + 3,
+        phit=(s + ag) // 2,
+        ehit=(t + lu) // 2,
+        evasion=(ag + lu) // 2 + 5,
+        patk=s,
+        eatk=t,
+        defense=0,
+        satk=(t + lu) // 2,
+        sdef=(v + lu) // 2,
+        speed=a.agi,
+        resist={attr: PC_RESISTANCE for attr in Attribute if attr is not Attribute.NONE},
+    )
 
 
 def enemy_base(kind: EnemyKind) -> Base:
     """An Enemy's base stats: its sheet's, as printed (its "Weakness"
     skills with them; ``stats`` applies those only once it is Identified)."""
-    return Base(max_hp=kind.hp, max_tp=kind.tp, phit=kind.phit, ehit=kind.ehit, evasion=kind.evasion,
-                patk=kind.patk, eatk=kind.eatk, defense=kind.defense, satk=kind.satk, sdef=kind.sdef,
-                speed=kind.speed, resist=dict(kind.resist), attribute=kind.attribute, reach=kind.reach,
-                weak=dict(kind.weak))
+    return Base(
+        max_hp=kind.hp,
+        max_tp=kind.tp,
+        phit=kind.phit,
+        ehit=kind.ehit,
+        evasion=kind.evasion,
+        patk=kind.patk,
+        eatk=kind.eatk,
+        defense=kind.defense,
+        satk=kind.satk,
+        sdef=kind.sdef,
+        speed=kind.speed,
+        resist=dict(kind.resist),
+        attribute=kind.attribute,
+        reach=kind.reach,
+        weak=dict(kind.weak),
+    )
 
 
 def rare_base(kind: EnemyKind) -> Base:
@@ -61,9 +89,17 @@ def rare_base(kind: EnemyKind) -> Base:
         if attr is not Attribute.NONE:
             value = b.resist.get(attr, 0)
             resist[attr] = value + 1 if value in RARE_RESIST_SHIFT else value
-    return msgspec.structs.replace(b, max_hp=b.max_hp * r.hp, phit=b.phit + r.hit, ehit=b.ehit + r.hit,
-                                   evasion=b.evasion + r.evasion, patk=b.patk + r.attack,
-                                   eatk=b.eatk + r.attack, defense=b.defense + r.defense, resist=resist)
+    return msgspec.structs.replace(
+        b,
+        max_hp=b.max_hp * r.hp,
+        phit=b.phit + r.hit,
+        ehit=b.ehit + r.hit,
+        evasion=b.evasion + r.evasion,
+        patk=b.patk + r.attack,
+        eatk=b.eatk + r.attack,
+        defense=b.defense + r.defense,
+        resist=resist,
+    )
 
 
 def rare_name(kind: EnemyKind) -> str:
@@ -105,8 +141,12 @@ def stats(c: Combatant, pack: Pack) -> Stats:
     patk = b.patk + (weapon.patk if weapon else 0) + buff_total(c, Buff.PATK_UP, Buff.PATK_DOWN)
     eatk = b.eatk + (weapon.eatk if weapon else 0) + buff_total(c, Buff.EATK_UP, Buff.EATK_DOWN)
     defense = b.defense + (armor.defense if armor else 0) + buff_total(c, Buff.DEF_UP, Buff.DEF_DOWN)
-    speed = (b.speed + (weapon.speed if weapon else 0) + (armor.speed if armor else 0)
-             + buff_total(c, Buff.SPD_UP, Buff.SPD_DOWN))
+    speed = (
+        b.speed
+        + (weapon.speed if weapon else 0)
+        + (armor.speed if armor else 0)
+        + buff_total(c, Buff.SPD_UP, Buff.SPD_DOWN)
+    )
     hit = buff_total(c, Buff.HIT_UP, Buff.HIT_DOWN)
     evasion = b.evasion + buff_total(c, Buff.EVA_UP, Buff.EVA_DOWN)
     sdef = b.sdef + buff_total(c, Buff.SDEF_UP, Buff.SDEF_DOWN)
@@ -122,11 +162,23 @@ def stats(c: Combatant, pack: Pack) -> Stats:
     attribute = weapon.attribute if weapon else b.attribute
     reach = weapon.reach if weapon else b.reach
     grants = tuple(x.element for x in c.buffs if x.kind == Buff.ELEMENT and x.element)
-    return Stats(max_hp=b.max_hp + buff_total(c, Buff.MAXHP_UP), max_tp=b.max_tp, phit=b.phit + hit,
-                 ehit=b.ehit + hit, evasion=evasion, patk=patk, eatk=eatk, defense=defense, satk=b.satk,
-                 sdef=sdef, speed=max(speed, 0), attributes=(attribute, *grants), reach=reach,
-                 resist=_resist(c), crit_margin=1 if any(x.kind == Buff.CRIT_UP for x in c.buffs)
-                 else CRITICAL_MARGIN)
+    return Stats(
+        max_hp=b.max_hp + buff_total(c, Buff.MAXHP_UP),
+        max_tp=b.max_tp,
+        phit=b.phit + hit,
+        ehit=b.ehit + hit,
+        evasion=evasion,
+        patk=patk,
+        eatk=eatk,
+        defense=defense,
+        satk=b.satk,
+        sdef=sdef,
+        speed=max(speed, 0),
+        attributes=(attribute, *grants),
+        reach=reach,
+        resist=_resist(c),
+        crit_margin=1 if any(x.kind == Buff.CRIT_UP for x in c.buffs) else CRITICAL_MARGIN,
+    )
 
 
 def _resist(c: Combatant) -> dict[Attribute, int]:

@@ -36,17 +36,29 @@ def place(d: Decision, who: str, effect: SkillEffect) -> None:
         d.emit(ev.EffectFizzled(who=who, effect="token", reason=f"no Enemy kind {effect.token!r}", rule="ATTACK-1"))
         return
     if sum(1 for c in state.side(placer.pc_side) if not c.down) >= SIDE_LIMIT:
-        d.emit(ev.EffectFizzled(who=who, effect="token", reason="its side already has 6 in the fight",
-                                rule="SCALE-1"))
+        d.emit(ev.EffectFizzled(who=who, effect="token", reason="its side already has 6 in the fight", rule="SCALE-1"))
         return
     side = Side.ENEMY if not placer.pc_side else Side.NPC
     base = enemy_base(kind)
     prefix = "e" if side is Side.ENEMY else "n"
     number = sum(1 for c in state.combatants if c.id.startswith(prefix) and c.id[1:].isdigit()) + 1
     row_size = sum(1 for c in state.side(placer.pc_side) if c.row is placer.row and not c.down)
-    token = Combatant(id=f"{prefix}{number}", name=kind.name, side=side, kind=kind.id, level=kind.level, base=base,
-                      row=placer.row, order=row_size + 1, roster=len(state.combatants) + 1, hp=base.max_hp,
-                      tp=base.max_tp, skills=kind.skills, placer=who, expires=expires)
+    token = Combatant(
+        id=f"{prefix}{number}",
+        name=kind.name,
+        side=side,
+        kind=kind.id,
+        level=kind.level,
+        base=base,
+        row=placer.row,
+        order=row_size + 1,
+        roster=len(state.combatants) + 1,
+        hp=base.max_hp,
+        tp=base.max_tp,
+        skills=kind.skills,
+        placer=who,
+        expires=expires,
+    )
     d.emit(ev.TokenPlaced(who=who, token=token, queue=_queue_with(d, state, token)))
 
 
@@ -58,8 +70,7 @@ def _queue_with(d: Decision, state: LabyrinthState, token: Combatant) -> tuple[s
     if token.placer not in state.queue:
         return (token.id,) + state.queue
     with_token = replace(state, combatants=state.combatants + (token,))
-    return tuple(sorted(state.queue + (token.id,),
-                        key=lambda cid: order_key(with_token, d.pack, with_token.get(cid))))
+    return tuple(sorted(state.queue + (token.id,), key=lambda cid: order_key(with_token, d.pack, with_token.get(cid))))
 
 
 def vanish_with(d: Decision, placer: str) -> None:

@@ -54,8 +54,13 @@ def extra(seen: Any) -> dict[str, Any]:
     ("fastest", "delayed" or "") and the Main order still to act."""
     state: LabyrinthState = seen.state
     standby = state.phase is Phase.STANDBY and not state.over
-    return {"waits_for": waits_for(state), "awaiting": [c.id for c in awaiting(state, seen.pack)] if standby else [],
-            "acting": state.acting, "window": state.window, "queue": list(state.queue)}
+    return {
+        "waits_for": waits_for(state),
+        "awaiting": [c.id for c in awaiting(state, seen.pack)] if standby else [],
+        "acting": state.acting,
+        "window": state.window,
+        "queue": list(state.queue),
+    }
 
 
 def legal_note(state: LabyrinthState, commands: list[Any]) -> str:
@@ -79,12 +84,14 @@ def header(state: LabyrinthState, name: str | None = None, pack: Any = None) -> 
     name = name or state.battle_id
     if state.termination is not None:  # the battle is over (``state.over``)
         drops = f"; drops: {', '.join(state.drops)}" if state.drops else ""
-        return Lines((f"Battle {name} is over after turn {state.turn}: {state.termination.value}{drops}",),
-                     strong=True)
+        return Lines((f"Battle {name} is over after turn {state.turn}: {state.termination.value}{drops}",), strong=True)
     lines = [f"{name}: turn {state.turn}, {state.phase.value.capitalize()} phase; {_doing(state, pack)}"]
     if state.phase is Phase.MAIN:
-        later = [("fastest window", state.fastest), ("then", state.queue),
-                 ("delayed", tuple(x.who for x in state.delayed))]
+        later = [
+            ("fastest window", state.fastest),
+            ("then", state.queue),
+            ("delayed", tuple(x.who for x in state.delayed)),
+        ]
         told = [f"{what}: " + ", ".join(_who(state.get(i)) for i in ids if state.find(i)) for what, ids in later if ids]
         if told:
             lines.append("  " + "; ".join(told))
@@ -96,15 +103,21 @@ def _doing(state: LabyrinthState, pack: Any) -> str:
     who = waits_for(state)
     q = state.question
     if q is not None and q.kind == "faces":  # physical dice: the table types the roll's faces
-        return (f"{_who(state.get(q.who))}'s roll ({q.check}, {q.rule}) waits for its faces: "
-                f"rk roll --faces {','.join('F' * q.dice)}")
+        return (
+            f"{_who(state.get(q.who))}'s roll ({q.check}, {q.rule}) waits for its faces: "
+            f"rk roll --faces {','.join('F' * q.dice)}"
+        )
     if q is not None and q.kind == "fp":  # FP on a Suppression defense roll (FUMBLE-2, ask_fp)
-        return (f"{_who(state.get(q.who))}'s Suppression defense roll ({q.check}): FP to spend? "
-                f"rk spend {q.who} N [--reroll]")
+        return (
+            f"{_who(state.get(q.who))}'s Suppression defense roll ({q.check}): FP to spend? "
+            f"rk spend {q.who} N [--reroll]"
+        )
     if q is not None:  # a passive action chosen by hand (PASSIVE-1 .. PASSIVE-3): the question says it all
         by = "the GM chooses " if who == "gm" else ""
-        return (f"{by}{_who(state.get(q.who))}'s passive against {_who(state.get(q.attacker))}'s attack roll: "
-                f"rk react {q.who} {'|'.join(q.skills)}|none")
+        return (
+            f"{by}{_who(state.get(q.who))}'s passive against {_who(state.get(q.attacker))}'s attack roll: "
+            f"rk react {q.who} {'|'.join(q.skills)}|none"
+        )
     if who == "standby":
         return f"declarations awaited from {', '.join(_who(c) for c in awaiting(state, pack))}"
     if who == "gm":
@@ -120,10 +133,14 @@ def setup_line(state: LabyrinthState) -> str:
     """The encounter, the seed, how passives are chosen (PASSIVE-2) and the
     table options that differ from the defaults."""
     o, default = state.options, Options()
-    changed = [f"{f.name}={option_text(getattr(o, f.name))}" for f in msgspec.structs.fields(Options)
-               if getattr(o, f.name) != getattr(default, f.name) and f.name not in PASSIVE_OPTIONS]
-    return (f"encounter {state.encounter}  ·  seed {state.seed}  ·  passives: {passive_mode(o)}  ·  options: "
-            + (", ".join(changed) if changed else "the defaults"))
+    changed = [
+        f"{f.name}={option_text(getattr(o, f.name))}"
+        for f in msgspec.structs.fields(Options)
+        if getattr(o, f.name) != getattr(default, f.name) and f.name not in PASSIVE_OPTIONS
+    ]
+    return f"encounter {state.encounter}  ·  seed {state.seed}  ·  passives: {passive_mode(o)}  ·  options: " + (
+        ", ".join(changed) if changed else "the defaults"
+    )
 
 
 def _who(c: Combatant) -> str:
@@ -137,8 +154,10 @@ def side(state: LabyrinthState, pack: Any, title: str, pc: bool) -> tuple[Block,
     """The party's (``pc``) or the Enemies' table under ``title``: front
     row then back row, each left to right; the acting combatant stands
     out, one out of the fight is dimmed."""
-    columns = tuple(Column(name, align="right" if name in ("HP", "TP", "FP") else "left", wrap=name == "name")
-                    for name in ("row", "id", "name", "HP", "TP", "FP")) + (Column("conditions", min_width=16),)
+    columns = tuple(
+        Column(name, align="right" if name in ("HP", "TP", "FP") else "left", wrap=name == "name")
+        for name in ("row", "id", "name", "HP", "TP", "FP")
+    ) + (Column("conditions", min_width=16),)
     rows: list[tuple[str, ...]] = []
     tones: list[Tone] = []
     members = tuple(c for c in state.side(pc) if not c.vanished)  # a token gone is no longer drawn
@@ -146,14 +165,26 @@ def side(state: LabyrinthState, pack: Any, title: str, pc: bool) -> tuple[Block,
         for n, c in enumerate(sorted((c for c in members if c.row is row), key=lambda c: (c.order, c.roster))):
             now = stats(c, pack)
             tp = f"{c.tp}/{now.max_tp}" if now.max_tp or c.tp else "—"
-            rows.append((row.value if n == 0 else "", c.id, c.name, f"{c.hp_shown}/{now.max_hp}", tp,
-                         str(c.fp) if c.side is Side.PC else "—", ", ".join(conditions(state, c, pack)) or "—"))
+            rows.append(
+                (
+                    row.value if n == 0 else "",
+                    c.id,
+                    c.name,
+                    f"{c.hp_shown}/{now.max_hp}",
+                    tp,
+                    str(c.fp) if c.side is Side.PC else "—",
+                    ", ".join(conditions(state, c, pack)) or "—",
+                )
+            )
             tones.append("strong" if c.id == state.acting and not state.over else "dim" if c.down else "")
     if not members:
         rows.append(("", "", "(no one)", "", "", "", ""))
         tones.append("dim")
-    return (Lines((((title, "strong"),),)), Table(columns, tuple(rows), edge=False, row_tones=tuple(tones)),
-            Lines(("",)))
+    return (
+        Lines((((title, "strong"),),)),
+        Table(columns, tuple(rows), edge=False, row_tones=tuple(tones)),
+        Lines(("",)),
+    )
 
 
 def conditions(state: LabyrinthState, c: Combatant, pack: Any = None) -> list[str]:

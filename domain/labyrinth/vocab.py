@@ -126,12 +126,27 @@ class Buff(StrEnum):
     WEAK = "weak"  # Weakness grant:● (debuff)
 
 
-DEBUFFS = frozenset({Buff.PATK_DOWN, Buff.EATK_DOWN, Buff.DEF_DOWN, Buff.SPD_DOWN, Buff.HIT_DOWN,
-                     Buff.EVA_DOWN, Buff.SDEF_DOWN, Buff.WEAK})
+DEBUFFS = frozenset(
+    {
+        Buff.PATK_DOWN,
+        Buff.EATK_DOWN,
+        Buff.DEF_DOWN,
+        Buff.SPD_DOWN,
+        Buff.HIT_DOWN,
+        Buff.EVA_DOWN,
+        Buff.SDEF_DOWN,
+        Buff.WEAK,
+    }
+)
 OPPOSING = {  # BUFF-7: the pairs that cannot coexist
-    Buff.RESIST: Buff.WEAK, Buff.PATK_UP: Buff.PATK_DOWN, Buff.EATK_UP: Buff.EATK_DOWN,
-    Buff.DEF_UP: Buff.DEF_DOWN, Buff.SPD_UP: Buff.SPD_DOWN, Buff.HIT_UP: Buff.HIT_DOWN,
-    Buff.EVA_UP: Buff.EVA_DOWN, Buff.SDEF_UP: Buff.SDEF_DOWN,
+    Buff.RESIST: Buff.WEAK,
+    Buff.PATK_UP: Buff.PATK_DOWN,
+    Buff.EATK_UP: Buff.EATK_DOWN,
+    Buff.DEF_UP: Buff.DEF_DOWN,
+    Buff.SPD_UP: Buff.SPD_DOWN,
+    Buff.HIT_UP: Buff.HIT_DOWN,
+    Buff.EVA_UP: Buff.EVA_DOWN,
+    Buff.SDEF_UP: Buff.SDEF_DOWN,
 }
 OPPOSING.update({down: up for up, down in list(OPPOSING.items())})
 

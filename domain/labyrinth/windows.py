@@ -43,8 +43,9 @@ def why_not_fastest(state: LabyrinthState, pack: Pack, c: Combatant) -> str:
 
 def fastest_candidates(state: LabyrinthState, pack: Pack, queue: tuple[str, ...]) -> tuple[str, ...]:
     """Who the fastest window asks, in the fastest group's order."""
-    return in_group(state, pack, [cid for cid in queue if not why_not_fastest(state, pack, state.get(cid))],
-                    Speed.FASTEST)
+    return in_group(
+        state, pack, [cid for cid in queue if not why_not_fastest(state, pack, state.get(cid))], Speed.FASTEST
+    )
 
 
 def up_fastest(d: Decision, who: str) -> None:
@@ -77,8 +78,7 @@ def up_delayed(d: Decision) -> None:
         return
     d.emit(ev.ActorUp(who=c.id, window="delayed"))
     d.fp_given = set()
-    if c.confused and (d.state.options.confused_alone_does_nothing
-                       or enemies.confused_targets(d.state, d.pack, c)):
+    if c.confused and (d.state.options.confused_alone_does_nothing or enemies.confused_targets(d.state, d.pack, c)):
         enemies.confused(d, c.id)
     else:
         enemies.perform(d, c.id, x.skill, x.target)

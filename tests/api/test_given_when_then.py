@@ -76,7 +76,7 @@ def test_a_log_is_taken_back_to_a_version_to_play_on_from(start):
     with Rulekeeper() as other:
         again = Given(other).log(start.game.export(), at=moved)
         assert again.state == start.game.at(moved).state
-        again.when("engage --form heavy --target e1 --dice 1,2").then(*start.game.lines()[moved + 1:moved + 3])
+        again.when("engage --form heavy --target e1 --dice 1,2").then(*start.game.lines()[moved + 1 : moved + 3])
 
 
 def test_without_a_game_given_says_how_to_start_one():

@@ -30,9 +30,18 @@ def test_the_plugin_is_declared_as_a_pytest11_entry_point():
 
 def test_loading_the_plugin_imports_nothing_of_the_kernel():
     # pytest loads it in every run of every suite where rulekeeper is installed
-    loaded = subprocess.run([sys.executable, "-c", "import sys, rulekeeper.pytest_plugin; "
-                             "print(sorted(m for m in sys.modules if m.startswith(('domain', 'eventsourcing'))))"],
-                            capture_output=True, text=True, check=True, timeout=60)
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, rulekeeper.pytest_plugin; "
+            "print(sorted(m for m in sys.modules if m.startswith(('domain', 'eventsourcing'))))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     assert loaded.stdout.strip() == "[]"
 
 
@@ -72,14 +81,16 @@ def test_a_failed_check_shows_what_happened_beside_what_was_expected(pytester):
     """)
     result = pytester.runpytest_subprocess()
     result.assert_outcomes(failed=3)
-    result.stdout.fnmatch_lines([
-        "*`move b2`: the events differ from those expected*",
-        "*At index 0 diff: 'MOVE-1: Ria moves a1 → b1 → b2' != 'MOVE-1: Ria moves a1 → b2'*",
-        "*`move c3` was refused by another rule: MOVE-1: that hex holds another unit*",
-        "*assert 'MOVE-1' == 'MOVE-2'*",
-        "*`move b2` was accepted, where MOVE-1 should refuse it; it did:*",
-        "*MOVE-1: Ria moves a1 → b1 → b2*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*`move b2`: the events differ from those expected*",
+            "*At index 0 diff: 'MOVE-1: Ria moves a1 → b1 → b2' != 'MOVE-1: Ria moves a1 → b2'*",
+            "*`move c3` was refused by another rule: MOVE-1: that hex holds another unit*",
+            "*assert 'MOVE-1' == 'MOVE-2'*",
+            "*`move b2` was accepted, where MOVE-1 should refuse it; it did:*",
+            "*MOVE-1: Ria moves a1 → b1 → b2*",
+        ]
+    )
     assert "rulekeeper/testing.py" not in result.stdout.str()  # a failure points at the test's own line
 
 
@@ -105,8 +116,9 @@ def test_golden_logs_are_read_checked_and_written_again(pytester):
     test.write_text(test.read_text().replace('"move b2"', '"move b1"'))
     result = pytester.runpytest_subprocess()
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*kept no longer plays as golden log kept.jsonl*",
-                                 "*At index 9 diff: 'rk move b1' != 'rk move b2'*"])
+    result.stdout.fnmatch_lines(
+        ["*kept no longer plays as golden log kept.jsonl*", "*At index 9 diff: 'rk move b1' != 'rk move b2'*"]
+    )
 
 
 def test_the_plugin_can_be_turned_off(pytester):
@@ -118,9 +130,14 @@ def _code_words(path: Path) -> set[str]:
     """The ruleset names in ``path``'s code: identifiers, imports and
     strings that are not docstrings (as the adapters' check reads them)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
     words: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):

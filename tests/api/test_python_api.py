@@ -94,8 +94,12 @@ def test_history_lists_every_command_with_its_versions():
         game.undo()
         game.redo()
         steps = game.history()
-        assert [s.line.split(" ")[:2] for s in steps] == [["rk", "new"], ["rk", "move"], ["UNDO-1:", "the"],
-                                                         ["rk", "move"]]
+        assert [s.line.split(" ")[:2] for s in steps] == [
+            ["rk", "new"],
+            ["rk", "move"],
+            ["UNDO-1:", "the"],
+            ["rk", "move"],
+        ]
         assert [s.before for s in steps[1:]] == [s.after for s in steps[:-1]]
         assert steps[-1].after == game.version
 
@@ -108,7 +112,7 @@ def test_undo_to_takes_a_loaded_game_back_to_a_version_past_dice():
         step = loaded.history()[2]  # the engage, which rolled
         undone = loaded.undo_to(step.before)
         assert len(undone) == 2 and loaded.state == game.at(step.before).state
-        assert loaded.play(step.line.removeprefix("rk ")).lines == tuple(game.lines()[step.before + 1:step.after])
+        assert loaded.play(step.line.removeprefix("rk ")).lines == tuple(game.lines()[step.before + 1 : step.after])
 
 
 def test_undo_to_a_state_the_log_undid_itself_is_refused():
@@ -152,8 +156,12 @@ def test_an_sqlite_store_keeps_its_games(tmp_path):
 def test_a_pack_of_ones_own_plays_that_game_alone():
     files = Rulekeeper.starter_pack("conquest")
     table = files["pack.toml"].decode()
-    house = {**files, "pack.toml": table.replace('[4, "no", "no"],\n  [4, 2, "no"]',
-                                                 '["auto", "no", "no"],\n  ["auto", 2, "no"]').encode()}
+    house = {
+        **files,
+        "pack.toml": table.replace(
+            '[4, "no", "no"],\n  [4, 2, "no"]', '["auto", "no", "no"],\n  ["auto", 2, "no"]'
+        ).encode(),
+    }
     armies = {"scenario": "border-clash", "armies": ["saltmarch", "cinderpact"], "seed": 7}
     with Rulekeeper() as keeper:
         own = keeper.new("conquest", **armies, pack=house, name="house")

@@ -36,5 +36,6 @@ def test_a_position_the_rules_cannot_hold_is_refused_with_its_line_and_nothing_w
 
 
 def test_given_a_position_when_the_turn_ends_then_the_lookout_engages_ysolda(given):
-    given.position(EXAMPLE).when("end-turn").then_has("ENEMY-5: e2 Road Lookout moves g2 → g1",
-                                                      "ENEMY-6a: e2 Road Lookout engages Ysolda")
+    given.position(EXAMPLE).when("end-turn").then_has(
+        "ENEMY-5: e2 Road Lookout moves g2 → g1", "ENEMY-6a: e2 Road Lookout engages Ysolda"
+    )

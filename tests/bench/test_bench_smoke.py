@@ -47,20 +47,27 @@ def test_the_quick_benchmark_reports_every_figure_with_its_floor(tmp_path, capsy
     rows = results["rows"]
     for figure in FIGURES:
         assert any(r["figure"].startswith(figure) for r in rows), figure
-    assert any(r["figure"] == "rebuild, PostgreSQL" for r in rows) or any(
-        "PostgreSQL" in s for s in results["skipped"])
+    assert any(r["figure"] == "rebuild, PostgreSQL" for r in rows) or any("PostgreSQL" in s for s in results["skipped"])
     for r in rows:
         if r["floor"] != "-" and r["value"] != "-":
             assert r["ratio"] > 0, r
     goals = {g["figure"] for g in results["goals"]}
-    assert {"load, snapshots on", "process: rk status", "process: rk status, in-process", "in-process command, median",
-            "play in memory: per command", "rk battles (in-process)", "rk log (in-process)",
-            "rk audit, first run (in-process)"} <= goals
+    assert {
+        "load, snapshots on",
+        "process: rk status",
+        "process: rk status, in-process",
+        "in-process command, median",
+        "play in memory: per command",
+        "rk battles (in-process)",
+        "rk log (in-process)",
+        "rk audit, first run (in-process)",
+    } <= goals
     assert all(s["events"] >= 100 and s["commands"] > 0 for s in results["streams"])
     assert "time/throughput" in capsys.readouterr().out
 
 
 def test_the_benchmark_runs_as_a_file_too():
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "--help"],
-                          capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "run.py"), "--help"], capture_output=True, text=True, cwd=ROOT
+    )
     assert done.returncode == 0 and "--quick" in done.stdout

@@ -36,15 +36,21 @@ def test_the_quick_server_load_reports_its_figures_and_every_log_holds(tmp_path,
     results = json.loads(out.read_text())
     figures = {(r["figure"], r["size"]) for r in results["rows"]}
     for k in (1, 2):
-        for figure in ("server load: writes/s", "server load: POST command p50", "server load: POST command p99",
-                       "server load: POST command p50 vs one at a time"):
+        for figure in (
+            "server load: writes/s",
+            "server load: POST command p50",
+            "server load: POST command p99",
+            "server load: POST command p50 vs one at a time",
+        ):
             assert (figure, f"K={k}, 2 tables") in figures
     assert ("server load: POST command p50", "K=1, 1 table alone") in figures
     assert ("in-process: execute p50, tables at once", "2 threads") in figures
     assert all(r["ratio"] > 0 for r in results["rows"])
     assert {(g["figure"], g["size"]) for g in results["goals"]} == {
         ("server load: writes/s", "K=2, 2 tables"),
-        ("server load: POST command p50", "K=1, 2 tables"), ("server load: POST command p50", "K=2, 2 tables")}
+        ("server load: POST command p50", "K=1, 2 tables"),
+        ("server load: POST command p50", "K=2, 2 tables"),
+    }
     assert [(p["processes"], p["tables"]) for p in results["phases"]] == [(1, 2), (2, 2), (1, 1)]
     for phase in results["phases"]:
         assert phase["writes"] > 0 and phase["wrong"] == [], phase
@@ -58,6 +64,9 @@ def test_the_quick_server_load_reports_its_figures_and_every_log_holds(tmp_path,
         assert replayed["writes"] == phase["writes"] and replayed["diverged"] == [] and not replayed["stopped"]
         assert replayed["legal"] == replayed["writes"]  # the legal commands asked before each write
     assert "time/throughput" in capsys.readouterr().out
-    made = ({p["database"] for p in results["phases"]} | {results["floor"]["database"]}
-            | {f["database"] for f in results["concurrent"].values()})
+    made = (
+        {p["database"] for p in results["phases"]}
+        | {results["floor"]["database"]}
+        | {f["database"] for f in results["concurrent"].values()}
+    )
     assert len(made) == 6 and not made & databases(postgres_store)  # every fresh database dropped

@@ -52,9 +52,9 @@ def hexes_at(given: Scenario, origin: Hex, k: int) -> list[Hex]:
     board = given.ctx.board
     taken = occupied(given)
     return [
-        h for h in board.all_hexes()
-        if board.passable(h) and h not in taken
-        and board.range_distance(origin, h) == k and board.sees(origin, h)
+        h
+        for h in board.all_hexes()
+        if board.passable(h) and h not in taken and board.range_distance(origin, h) == k and board.sees(origin, h)
     ]
 
 
@@ -65,8 +65,9 @@ def restart_turn(given: Scenario) -> Scenario:
     return given.with_turn(start_positions=positions)
 
 
-def foe_at(given: Scenario, k: int, foe: str = "e1", hero: str = "ysolda",
-           enemy: str | None = None, **changes) -> Scenario:
+def foe_at(
+    given: Scenario, k: int, foe: str = "e1", hero: str = "ysolda", enemy: str | None = None, **changes
+) -> Scenario:
     """``foe`` on the first free hex at range ``k`` of ``hero`` (in sight),
     optionally showing ``enemy``'s chip; the turn restarts there."""
     freed = given.with_foe(foe, pos=None)

@@ -18,8 +18,12 @@ from domain.kernel.envelope import wrap
 CAMPAIGN = "saga"
 
 
-def campaign(party=(("Ria", "nord", "bastion"), ("Tarn", "dark-elf", "stalker", ("bow", "destruction-staff"))),
-             *, difficulty="adept", dial: int | None = None) -> BetrayalApp:
+def campaign(
+    party=(("Ria", "nord", "bastion"), ("Tarn", "dark-elf", "stalker", ("bow", "destruction-staff"))),
+    *,
+    difficulty="adept",
+    dial: int | None = None,
+) -> BetrayalApp:
     """A memory store with a campaign ``saga`` and its recruits: (name, race,
     class) or (name, race, class, lines)."""
     from domain.betrayal.vocab import Difficulty
@@ -27,8 +31,9 @@ def campaign(party=(("Ria", "nord", "bastion"), ("Tarn", "dark-elf", "stalker", 
     app = BetrayalApp(store="memory")
     ca.new_campaign(app, CAMPAIGN, difficulty=Difficulty(difficulty), dial=dial)
     for name, race, class_id, *lines in party:
-        ca.command(app, CAMPAIGN, cc.Recruit(name=name, race=race, class_id=class_id,
-                                             lines=tuple(lines[0]) if lines else ()))
+        ca.command(
+            app, CAMPAIGN, cc.Recruit(name=name, race=race, class_id=class_id, lines=tuple(lines[0]) if lines else ())
+        )
     return app
 
 
@@ -65,8 +70,9 @@ def set_adventurer(app: BetrayalApp, name: str, **fields) -> AdventurerState:
     stream = BETRAYAL.stream_of(ADVENTURERS.kind, name)
     state = replace(app.adventurer(name), **fields)
     last = app.events.last(stream)
-    app.append(wrap(stream, last.originator_version, [AdventurerRestored(command_id="arranged", restored=state)],
-                    "arranged"))
+    app.append(
+        wrap(stream, last.originator_version, [AdventurerRestored(command_id="arranged", restored=state)], "arranged")
+    )
     app._companions.pop(stream, None)
     return app.adventurer(name)
 

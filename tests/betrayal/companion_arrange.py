@@ -19,14 +19,16 @@ def escorts(*specs: str) -> tuple[Escort, ...]:
     return tuple(Escort(chip=s.split(":")[0], controller=s.split(":")[1]) for s in specs)
 
 
-def clash(companions=("fox:Ysolda",), party=("Ysolda:nord",), xp: int = 1, seed: int = 1, dungeon: str = "",
-          **kw) -> Scenario:
+def clash(
+    companions=("fox:Ysolda",), party=("Ysolda:nord",), xp: int = 1, seed: int = 1, dungeon: str = "", **kw
+) -> Scenario:
     """A clash (or the dungeon ``dungeon``) set up with ``companions``."""
     setup = dungeon or "waystone-crossing"
     ctx = context_for(starter_pack(), setup)
     kind = StartDungeon if dungeon else StartClash
-    cmd = kind(battle_id="test", setup=setup, party=new_party(*party), xp=xp, seed=seed,
-               companions=escorts(*companions), **kw)
+    cmd = kind(
+        battle_id="test", setup=setup, party=new_party(*party), xp=xp, seed=seed, companions=escorts(*companions), **kw
+    )
     return Scenario(replay(decide(None, cmd, ctx)), ctx)
 
 

@@ -53,12 +53,20 @@ class DelveScenario:
     ctx: RulesContext
 
     @classmethod
-    def start(cls, delve: str = SURVEY, party: tuple[str, ...] = ("Ysolda:nord",), xp: int = 1,
-              seed: int = 1, placements: tuple[Hex, ...] = (), pack: Pack | None = None) -> DelveScenario:
+    def start(
+        cls,
+        delve: str = SURVEY,
+        party: tuple[str, ...] = ("Ysolda:nord",),
+        xp: int = 1,
+        seed: int = 1,
+        placements: tuple[Hex, ...] = (),
+        pack: Pack | None = None,
+    ) -> DelveScenario:
         """A freshly set-up delve: round 1, the first adventurer's turn."""
         pack = pack or starter_pack()
-        cmd = StartDelve(battle_id="test", delve=delve, party=new_party(*party), xp=xp, seed=seed,
-                         placements=placements)
+        cmd = StartDelve(
+            battle_id="test", delve=delve, party=new_party(*party), xp=xp, seed=seed, placements=placements
+        )
         d = decision(None, cmd, RulesContext(pack, delve))
         return cls(replay(d.events), d.ctx)
 

@@ -42,11 +42,15 @@ def test_an_adventurers_stream_over_its_health_stat_is_refused_at_its_line():
 
 
 @pytest.mark.rule("MOVE-1")
-@pytest.mark.parametrize("old, new, why", [
-    ('pos = "g2"', 'pos = "f2"', "game.foes[0].pos: MOVE-1: e2 is at f2, which is impassable"),
-    ('pos = "g2"', 'pos = "z9"', "game.foes[0].pos: MOVE-1: e2 is at z9, which is not on this map"),
-    ('pos = "c2"', 'pos = "d2"', "game.heroes[1].pos: MOVE-1: tarn is at d2, where ysolda is"),
-], ids=["impassable", "off-the-map", "two-on-a-hex"])
+@pytest.mark.parametrize(
+    "old, new, why",
+    [
+        ('pos = "g2"', 'pos = "f2"', "game.foes[0].pos: MOVE-1: e2 is at f2, which is impassable"),
+        ('pos = "g2"', 'pos = "z9"', "game.foes[0].pos: MOVE-1: e2 is at z9, which is not on this map"),
+        ('pos = "c2"', 'pos = "d2"', "game.heroes[1].pos: MOVE-1: tarn is at d2, where ysolda is"),
+    ],
+    ids=["impassable", "off-the-map", "two-on-a-hex"],
+)
 def test_a_unit_off_the_map_on_an_impassable_or_taken_hex_is_refused_at_its_line(old, new, why):
     bad, line = changed(EXAMPLE.read_text(), old, new)
     refused = refusal("betrayal", "lookout", bad)
@@ -58,13 +62,18 @@ def test_a_unit_off_the_map_on_an_impassable_or_taken_hex_is_refused_at_its_line
 @pytest.mark.rule("ACTIVE-1")
 def test_a_skill_die_on_the_track_and_in_an_active_slot_is_refused_as_in_two_places():
     ruleset, battle_id, text = "betrayal", "lookout", EXAMPLE.read_text()
-    bad, line = changed(text, "track = [\n  {kind = \"skill\", uid = 1, face = 2},\n]",
-                        "track = [\n  {kind = \"skill\", uid = 1, face = 2},\n]\n"
-                        "active = [{kind = \"skill\", uid = 1, face = 2, amount = 1}]")
+    bad, line = changed(
+        text,
+        'track = [\n  {kind = "skill", uid = 1, face = 2},\n]',
+        'track = [\n  {kind = "skill", uid = 1, face = 2},\n]\n'
+        'active = [{kind = "skill", uid = 1, face = 2, amount = 1}]',
+    )
     refused = refusal(ruleset, battle_id, bad)
     assert refused.line == line + 3
-    assert refused.reason == ("game.heroes[0].active[0].uid: Ysolda's die 1 is in an active slot (ACTIVE-1) and on"
-                              " the cooldown track (TRACK-1): a die is in one place")
+    assert refused.reason == (
+        "game.heroes[0].active[0].uid: Ysolda's die 1 is in an active slot (ACTIVE-1) and on"
+        " the cooldown track (TRACK-1): a die is in one place"
+    )
 
 
 @pytest.mark.rule("TRACK-1")
@@ -175,8 +184,9 @@ def _rechained(objs: list[dict]) -> bytes:
             obj["last_hash"] = previous
         if "hash" in obj:
             body = {k: v for k, v in obj.items() if k != "hash"}
-            obj["hash"] = hashlib.blake2b(previous.encode() + msgspec.json.encode(body, order="sorted"),
-                                          digest_size=16).hexdigest()
+            obj["hash"] = hashlib.blake2b(
+                previous.encode() + msgspec.json.encode(body, order="sorted"), digest_size=16
+            ).hexdigest()
             previous = obj["hash"]
     return b"\n".join(msgspec.json.encode(o) for o in objs) + b"\n"
 
@@ -186,6 +196,5 @@ def test_a_refused_position_writes_nothing_and_names_file_and_line(rk, tmp_path)
     path = tmp_path / "bad.toml"
     path.write_text(bad)
     refused = rk("new", "betrayal", "--position", str(path), code=1)
-    assert refused.stderr.strip() == f"{path} line {line}: game.heroes[1].hp: HEALTH-2: Tarn has 5 HP; it holds 0" \
-                                     " to 4"
+    assert refused.stderr.strip() == f"{path} line {line}: game.heroes[1].hp: HEALTH-2: Tarn has 5 HP; it holds 0 to 4"
     assert rk("battles").stdout.startswith("No battles yet")

@@ -98,8 +98,18 @@ def test_range_counts_hexes_up_to_and_including_the_destination_FORM_6():
 def test_with_stamina_3_units_2_and_3_hexes_away_are_in_ranged_reach_FORM_6():
     # given a corridor and a ranged adventurer with Stamina 3 at one end
     corridor = board("AAAAAAA")
-    archer = Hero(id="archer", name="Archer", race="nord", adventurer_id="archer", pos=at(0, 0), hp=5, max_hp=5,
-                  stamina=3, magicka=0, cooldown=0)
+    archer = Hero(
+        id="archer",
+        name="Archer",
+        race="nord",
+        adventurer_id="archer",
+        pos=at(0, 0),
+        hp=5,
+        max_hp=5,
+        stamina=3,
+        magicka=0,
+        cooldown=0,
+    )
     d = Decision(None, SimpleNamespace(board=corridor))  # reach reads the board only
     # when the engine is asked, hex by hex, whether the Ranged form reaches
     why = {c: in_form_range(d, archer, BattleForm.RANGED, at(c, 0)) for c in range(1, 7)}
@@ -276,9 +286,7 @@ def test_special_hexes_and_tiles_are_read_from_the_diagram():
 
 
 def test_a_board_is_built_from_a_setup_diagram():
-    setup = Setup(
-        id="s", name="S", objective=Objective.CONQUER, rows=(), hexes=tuple(_diagram())
-    )
+    setup = Setup(id="s", name="S", objective=Objective.CONQUER, rows=(), hexes=tuple(_diagram()))
     assert Board.from_setup(setup).all_hexes() == Board.from_hexes(_diagram()).all_hexes()
 
 

@@ -37,7 +37,7 @@ def app():
 def test_a_health_token_fills_the_square_next_to_its_round_token_at_the_white_box_cost(app):
     hp = me(app).hp
     result = run(app, advance("Ria", "health"))
-    (_, (bought,)), = result.written
+    ((_, (bought,)),) = result.written
     assert (bought.stat, bought.column, bought.cost) == ("health", 0, 1)
     ria = me(app)
     assert (ria.max_hp, ria.hp, ria.xp) == (5, hp + 1, 11)
@@ -59,7 +59,7 @@ def test_an_attribute_at_the_right_end_pays_the_black_box_cost_from_the_right(ap
     slot = next_slot(me(app), "one-hand-shield", app.pack)
     assert (slot.column, slot.cost) == (5, 2)
     result = run(app, advance("Ria", "shield-bash"))
-    (_, (added,)), = result.written
+    ((_, (added,)),) = result.written
     assert (added.column, added.cost, added.uid) == (5, 2, 8)
     assert (8, "shield-bash") in me(app).dice
 
@@ -78,7 +78,7 @@ def test_dice_on_the_track_or_drained_keep_their_slot_for_the_cost(app):
     set_adventurer(app, "Ria", track=(TrackDie(DieKind.SKILL, 4, 1), TrackDie(DieKind.SKILL, 5, 0)))
     assert next_slot(me(app), "one-hand-shield", app.pack) == before
     result = run(app, advance("Ria", "guard-up"))
-    (_, (added,)), = result.written
+    ((_, (added,)),) = result.written
     assert added.cost == before.cost
 
 

@@ -326,17 +326,13 @@ def test_the_session_ep_table_has_each_of_its_thirty_six_cells_once():
         (3, "expert", 4, 152, 38),
     ],
 )
-def test_the_session_end_ep_is_read_by_session_difficulty_and_players(
-    session, difficulty, players, ep, xp
-):
+def test_the_session_end_ep_is_read_by_session_difficulty_and_players(session, difficulty, players, ep, xp):
     cell = session_ep(starter_pack(), session, difficulty, players)
     assert cell == SessionEp(session=session, difficulty=difficulty, players=players, ep=ep, xp=xp)
 
 
 @pytest.mark.rule("SESSION-EP-3")
-@pytest.mark.parametrize(
-    ("session", "difficulty", "players"), [(4, "adept", 2), (1, "legend", 2), (1, "adept", 5)]
-)
+@pytest.mark.parametrize(("session", "difficulty", "players"), [(4, "adept", 2), (1, "legend", 2), (1, "adept", 5)])
 def test_a_session_end_ep_cell_the_table_lacks_is_malformed(session, difficulty, players):
     with pytest.raises(MalformedCommand, match="SESSION-EP-3"):
         session_ep(starter_pack(), session, difficulty, players)
@@ -386,16 +382,12 @@ def test_an_ability_cost_above_five_is_refused():
 
 def test_an_interrupt_without_a_trigger_is_refused():
     files = mutated("classes.toml", 'trigger = "enemy-defeated"\n', "", STALKER)
-    assert_refused(
-        files, "classes.toml", "classes.stalker.abilities[4].trigger", "must name its trigger"
-    )
+    assert_refused(files, "classes.toml", "classes.stalker.abilities[4].trigger", "must name its trigger")
 
 
 def test_a_trigger_outside_the_closed_set_is_refused():
     files = mutated("classes.toml", 'trigger = "enemy-defeated"', 'trigger = "sneezed"', STALKER)
-    assert_refused(
-        files, "classes.toml", "classes.stalker.abilities[4].trigger", "unknown value 'sneezed'"
-    )
+    assert_refused(files, "classes.toml", "classes.stalker.abilities[4].trigger", "unknown value 'sneezed'")
 
 
 def test_a_class_whose_first_ability_is_not_innate_is_refused():
@@ -410,27 +402,17 @@ def test_an_innate_ability_with_a_cost_is_refused():
 
 def test_an_ability_id_used_twice_is_refused():
     files = mutated("classes.toml", 'id = "fade"', 'id = "flare"', STALKER)
-    assert_refused(
-        files, "classes.toml", "classes.stalker.abilities[2].id", "already used by class 'emberwitch'"
-    )
+    assert_refused(files, "classes.toml", "classes.stalker.abilities[2].id", "already used by class 'emberwitch'")
 
 
 def test_a_status_effect_without_its_status_is_refused():
-    files = mutated(
-        "classes.toml", '{ kind = "status", status = "maim" }', '{ kind = "status" }', STALKER
-    )
-    assert_refused(
-        files, "classes.toml", "classes.stalker.abilities[1].effect.status", "must name its status"
-    )
+    files = mutated("classes.toml", '{ kind = "status", status = "maim" }', '{ kind = "status" }', STALKER)
+    assert_refused(files, "classes.toml", "classes.stalker.abilities[1].effect.status", "must name its status")
 
 
 def test_an_unknown_effect_kind_is_refused():
-    files = mutated(
-        "classes.toml", '{ kind = "move", amount = 1 }', '{ kind = "teleport", amount = 1 }', STALKER
-    )
-    assert_refused(
-        files, "classes.toml", "classes.stalker.abilities[0].effect.kind", "unknown value 'teleport'"
-    )
+    files = mutated("classes.toml", '{ kind = "move", amount = 1 }', '{ kind = "teleport", amount = 1 }', STALKER)
+    assert_refused(files, "classes.toml", "classes.stalker.abilities[0].effect.kind", "unknown value 'teleport'")
 
 
 # ---------------------------------------------------------------- refusals: gear.toml
@@ -440,9 +422,7 @@ TARGE = "[gear.spiked-targe]"
 
 
 def test_gear_repeating_an_item_cards_name_is_refused():
-    files = mutated(
-        "gear.toml", 'kind = "weapon"', 'name = "Notched Iron Dagger"\nkind = "weapon"', DAGGER
-    )
+    files = mutated("gear.toml", 'kind = "weapon"', 'name = "Notched Iron Dagger"\nkind = "weapon"', DAGGER)
     assert_refused(files, "gear.toml", "gear.notched-dagger.name", "takes its name from items.toml")
 
 
@@ -534,9 +514,7 @@ def test_a_white_box_of_the_wrong_length_is_refused():
 
 
 def test_a_black_box_not_rising_from_the_right_is_refused():
-    files = mutated(
-        "campaign.toml", "black = [5, 4, 3, 3, 2, 2, 1, 1]", "black = [1, 1, 2, 2, 3, 3, 4, 5]"
-    )
+    files = mutated("campaign.toml", "black = [5, 4, 3, 3, 2, 2, 1, 1]", "black = [1, 1, 2, 2, 3, 3, 4, 5]")
     assert_refused(files, "campaign.toml", "mat.black", "rise from the right")
 
 

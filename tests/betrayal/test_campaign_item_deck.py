@@ -72,8 +72,9 @@ def test_the_item_deck_and_its_discard_pile_last_across_the_campaign_and_undo_wi
     run(app, cc.EndRewards(), cc.DiscardItem(adventurer="Ria", item="notched-dagger"))
     state = ca.campaign(app, CAMPAIGN)
     assert (state.items_out, state.item_discards) == (("sooty-lamp",), ("notched-dagger",))
-    assert deck(PACK, state) == ItemDeck(cards=tuple(sorted(set(PACK.items) - {"notched-dagger", "sooty-lamp"})),
-                                         discards=("notched-dagger",))
+    assert deck(PACK, state) == ItemDeck(
+        cards=tuple(sorted(set(PACK.items) - {"notched-dagger", "sooty-lamp"})), discards=("notched-dagger",)
+    )
     app.undo(CAMPAIGN)
     assert ca.campaign(app, CAMPAIGN).item_discards == () and me(app).items == ("notched-dagger",)
 
@@ -81,13 +82,19 @@ def test_the_item_deck_and_its_discard_pile_last_across_the_campaign_and_undo_wi
 @pytest.mark.rule("ITEM-9")
 def test_loot_from_the_discard_pile_shows_the_deck_was_refilled_from_it():
     app = campaign()
-    run(app, cc.GainItem(adventurer="Ria", item="notched-dagger"), cc.GainItem(adventurer="Ria", item="tarred-rope"),
-        cc.DiscardItem(adventurer="Ria", item="notched-dagger"), cc.DiscardItem(adventurer="Ria", item="tarred-rope"))
+    run(
+        app,
+        cc.GainItem(adventurer="Ria", item="notched-dagger"),
+        cc.GainItem(adventurer="Ria", item="tarred-rope"),
+        cc.DiscardItem(adventurer="Ria", item="notched-dagger"),
+        cc.DiscardItem(adventurer="Ria", item="tarred-rope"),
+    )
     assert ca.campaign(app, CAMPAIGN).item_discards == ("notched-dagger", "tarred-rope")
     play(app, "w1")
     result = run(app, cc.GainRewards(battle_id="w1", xp=0, loot=(("Ria", "tarred-rope"),)))
-    assert [type(e) for e in result.events if isinstance(e, cp.CampaignEvent) and not isinstance(
-        e, cp.CampaignIssued)][1:] == [cp.ItemPileShuffledBack, cp.ItemCardsDealt]
+    assert [type(e) for e in result.events if isinstance(e, cp.CampaignEvent) and not isinstance(e, cp.CampaignIssued)][
+        1:
+    ] == [cp.ItemPileShuffledBack, cp.ItemCardsDealt]
     state = ca.campaign(app, CAMPAIGN)
     assert (state.items_out, state.item_discards) == (("tarred-rope",), ())
 
@@ -103,11 +110,11 @@ def test_rk_new_delve_deals_a_campaign_party_its_campaign_s_item_deck(rk, store)
     app = BetrayalApp(str(store))
     try:
         dealt = app.delve_of("d1").item_deck
-        assert dealt == ItemDeck(cards=tuple(sorted(set(PACK.items) - {"notched-dagger"})),
-                                 discards=("notched-dagger",))
+        assert dealt == ItemDeck(
+            cards=tuple(sorted(set(PACK.items) - {"notched-dagger"})), discards=("notched-dagger",)
+        )
         assert app.delve_of("d2").item_deck is None  # no campaign: the pack's item cards, fresh
-        said = BETRAYAL.describe_event(next(e.event for e in app.events(BETRAYAL.stream_of("delve", "d1"))), None,
-                                       PACK)
+        said = BETRAYAL.describe_event(next(e.event for e in app.events(BETRAYAL.stream_of("delve", "d1"))), None, PACK)
         assert said.endswith("; the campaign's item deck: 9 cards, 1 on its discard pile (ITEM-9)")
     finally:
         app.close()

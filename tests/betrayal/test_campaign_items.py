@@ -14,8 +14,17 @@ from domain.betrayal.campaign import application as ca
 from domain.betrayal.battle.state import DieKind, TrackDie
 from domain.kernel.errors import RuleViolation
 
-COMMON = ["notched-dagger", "scuffed-bracers", "sooty-lamp", "knucklebone-charm", "tarred-rope",
-          "ashwood-shortbow", "honeyed-oatcake", "mulled-cider-jug", "tinkers-lockpicks"]
+COMMON = [
+    "notched-dagger",
+    "scuffed-bracers",
+    "sooty-lamp",
+    "knucklebone-charm",
+    "tarred-rope",
+    "ashwood-shortbow",
+    "honeyed-oatcake",
+    "mulled-cider-jug",
+    "tinkers-lockpicks",
+]
 
 
 def _refused(app, command) -> str:
@@ -135,7 +144,15 @@ def test_an_item_whose_work_is_done_in_battle_is_not_used_between_battles(app):
 
 
 def test_a_recovering_potion_takes_skill_dice_off_the_track_from_its_front(app):
-    set_adventurer(app, "Ria", track=(TrackDie(DieKind.OVERFATIGUE), TrackDie(DieKind.SKILL, 4, 1),
-                                      TrackDie(DieKind.SKILL, 5, 0), TrackDie(DieKind.SKILL, 6, 2)))
+    set_adventurer(
+        app,
+        "Ria",
+        track=(
+            TrackDie(DieKind.OVERFATIGUE),
+            TrackDie(DieKind.SKILL, 4, 1),
+            TrackDie(DieKind.SKILL, 5, 0),
+            TrackDie(DieKind.SKILL, 6, 2),
+        ),
+    )
     run(app, gain("clear-breath-vial"), cc.UseItem(adventurer="Ria", item="clear-breath-vial"))
     assert me(app).track == (TrackDie(DieKind.OVERFATIGUE), TrackDie(DieKind.SKILL, 6, 2))

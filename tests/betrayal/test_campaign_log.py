@@ -33,8 +33,14 @@ def played() -> BetrayalApp:
     run(app, cc.GainRewards(battle_id="w1", xp=2), cc.EndRewards(), cc.Rest())
     app.rename_battle("w1", "opening")
     new_clash(app, setup="fallen-watchtower", party=[PartySpec("Tarn")], xp=2, seed=3, battle_id="a1")
-    new_delve(app, delve="whispering-barrow", party=[PartySpec("Ria"), PartySpec("Ysolda", race="nord")],
-              xp=2, seed=5, battle_id="d1")
+    new_delve(
+        app,
+        delve="whispering-barrow",
+        party=[PartySpec("Ria"), PartySpec("Ysolda", race="nord")],
+        xp=2,
+        seed=5,
+        battle_id="d1",
+    )
     for battle_id in ("a1", "d1"):
         rnd = random.Random(1)
         for _ in range(12):
@@ -60,11 +66,16 @@ def rechained(objs: list[dict], *, keep_signature: bool = False) -> bytes:
     previous, out = "", []
     for obj in objs:
         if "end" in obj:
-            obj.update(n=len(objs), events=len(objs) - 2, last_hash=previous,
-                       signature=obj["signature"] if keep_signature else None)
+            obj.update(
+                n=len(objs),
+                events=len(objs) - 2,
+                last_hash=previous,
+                signature=obj["signature"] if keep_signature else None,
+            )
         body = {k: v for k, v in obj.items() if k != "hash"}
         obj["hash"] = previous = hashlib.blake2b(
-            previous.encode() + msgspec.json.encode(body, order="sorted"), digest_size=16).hexdigest()
+            previous.encode() + msgspec.json.encode(body, order="sorted"), digest_size=16
+        ).hexdigest()
         out.append(msgspec.json.encode(obj))
     return b"\n".join(out) + b"\n"
 
@@ -83,14 +94,27 @@ def test_the_campaign_log_holds_the_campaign_its_adventurers_and_every_battle(lo
     header = objects(log)[0]
     assert header["group"] == "campaign" and header["battle_id"] == CAMPAIGN
     assert [(g["battle_id"], g["ruleset"], g["name"]) for g in header["games"]] == [
-        (CAMPAIGN, "betrayal-campaign", CAMPAIGN), ("w1", "betrayal", "opening"), ("a1", "betrayal", "a1"),
-        ("d1", "betrayal", "d1")]
-    assert sorted(header["streams"].values()) == sorted([
-        "campaign:saga", "battle:w1", "battle:a1", "battle:d1", "delve:d1",
-        "adventurer:Ria", "adventurer:Tarn", "adventurer:Ysolda"])
+        (CAMPAIGN, "betrayal-campaign", CAMPAIGN),
+        ("w1", "betrayal", "opening"),
+        ("a1", "betrayal", "a1"),
+        ("d1", "betrayal", "d1"),
+    ]
+    assert sorted(header["streams"].values()) == sorted(
+        [
+            "campaign:saga",
+            "battle:w1",
+            "battle:a1",
+            "battle:d1",
+            "delve:d1",
+            "adventurer:Ria",
+            "adventurer:Tarn",
+            "adventurer:Ysolda",
+        ]
+    )
     # The same line shapes as a battle's log: one event a line, in append order.
     assert {tuple(sorted(o)) for o in objects(log)[1:-1]} == {
-        ("command", "data", "hash", "n", "stream", "time", "type", "version")}
+        ("command", "data", "hash", "n", "stream", "time", "type", "version")
+    }
 
 
 def test_the_campaign_log_verifies_whole(log):
@@ -136,8 +160,9 @@ def test_importing_where_any_of_its_games_exists_is_refused_whole(played, log):
     error = refused(log, store)
     assert error.line == 1 and "already exists" in error.reason
     other = BetrayalApp(store="memory")
-    new_clash(other, setup="waystone-crossing", party=[PartySpec("Bo", race="nord")], xp=2, seed=1,
-              battle_id="opening")  # a game called as one of the log's is
+    new_clash(
+        other, setup="waystone-crossing", party=[PartySpec("Bo", race="nord")], xp=2, seed=1, battle_id="opening"
+    )  # a game called as one of the log's is
     assert "'opening'" in refused(log, other).reason
 
 
@@ -163,8 +188,11 @@ def test_a_forged_campaign_command_is_re_decided_and_refused_with_its_rule(log):
     """Rechained, the file holds; the campaign's command does not: rewards
     for a battle the party had not finished (a1 is not over)."""
     objs = objects(log)
-    at = next(i for i, o in enumerate(objs) if o.get("type") == "betrayal.CampaignIssued"
-              and o["data"]["command"].get("battle_id") == "w1")
+    at = next(
+        i
+        for i, o in enumerate(objs)
+        if o.get("type") == "betrayal.CampaignIssued" and o["data"]["command"].get("battle_id") == "w1"
+    )
     objs[at]["data"]["command"]["battle_id"] = "a1"
     forged = rechained(objs)
     report = verify_log(forged)
@@ -214,10 +242,12 @@ def test_a_campaign_without_battles_exports_whole_too():
 
 
 def test_a_header_whose_games_do_not_hold_together_is_refused_at_line_1(log):
-    for edit in (lambda h: h["games"].pop(0),  # the lead left out
-                 lambda h: h["games"].append(dict(h["games"][1])),  # a battle named twice
-                 lambda h: h.update(group="league"),  # not what a campaign leads
-                 lambda h: h["games"][1].update(final_state_digest="0" * 32)):  # not the digests' digest
+    for edit in (
+        lambda h: h["games"].pop(0),  # the lead left out
+        lambda h: h["games"].append(dict(h["games"][1])),  # a battle named twice
+        lambda h: h.update(group="league"),  # not what a campaign leads
+        lambda h: h["games"][1].update(final_state_digest="0" * 32),
+    ):  # not the digests' digest
         objs = objects(log)
         edit(objs[0])
         forged = rechained(objs)
@@ -241,7 +271,11 @@ def test_an_adventurer_a_battle_made_and_the_campaign_enlisted_brings_that_battl
     log = export_group(app, CAMPAIGN)
     assert [g["battle_id"] for g in objects(log)[0]["games"]] == [CAMPAIGN, "b1"]
     assert [o["type"] for o in objects(log)[1:5]] == [
-        "betrayal.CampaignIssued", "betrayal.CampaignStarted", "betrayal.AdventurerCreated", "betrayal.CommandIssued"]
+        "betrayal.CampaignIssued",
+        "betrayal.CampaignStarted",
+        "betrayal.AdventurerCreated",
+        "betrayal.CommandIssued",
+    ]
     assert verify_log(log).ok, verify_log(log).summary()
     copy = BetrayalApp(store="memory")
     import_log(copy, log)
@@ -250,7 +284,7 @@ def test_an_adventurer_a_battle_made_and_the_campaign_enlisted_brings_that_battl
 
 # A campaign of N clashes played out, exported to a file, then verified and
 # imported from it, each peak measured by tracemalloc in a process of its own.
-_PEAKS = r'''
+_PEAKS = r"""
 import json, random, sys, tracemalloc
 from domain.betrayal.battle import bots
 from domain.betrayal.battle.application import BetrayalApp, PartySpec
@@ -280,7 +314,7 @@ tracemalloc.reset_peak()
 assert verify_log(path).ok
 peaks.append(tracemalloc.get_traced_memory()[1])
 print(json.dumps(peaks))
-'''
+"""
 
 
 @pytest.mark.slow  # two campaigns of clashes played out: the full tier
@@ -293,8 +327,12 @@ def test_export_and_verify_of_a_campaign_hold_a_command_not_the_log(tmp_path):
     found = {}
     for n in (2, 10):
         path = tmp_path / f"c{n}.jsonl"
-        done = subprocess.run([sys.executable, "-c", _PEAKS, str(n), str(path)], capture_output=True,
-                              cwd=Path(__file__).resolve().parents[2], timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-c", _PEAKS, str(n), str(path)],
+            capture_output=True,
+            cwd=Path(__file__).resolve().parents[2],
+            timeout=600,
+        )
         assert done.returncode == 0, done.stderr.decode()[-2000:]
         found[n] = (path.stat().st_size, json.loads(done.stdout))
     (small, (export_small, verify_small)), (big, (export_big, verify_big)) = found[2], found[10]

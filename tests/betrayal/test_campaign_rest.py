@@ -87,8 +87,9 @@ def test_a_climax_battle_takes_its_ep_from_the_session_table_not_the_dial():
     state = ca.campaign(app, CAMPAIGN)
     xp = ca.climax_xp(app, state, 2)
     assert xp == 16  # session 1, adept, 2 players: EP 32 (16)
-    result = app.new_clash(setup="waystone-crossing", party=[PartySpec("Ria"), PartySpec("Tarn")], xp=xp, seed=3,
-                           battle_id="climax")
+    result = app.new_clash(
+        setup="waystone-crossing", party=[PartySpec("Ria"), PartySpec("Tarn")], xp=xp, seed=3, battle_id="climax"
+    )
     assert result.events[1].ep == 32
     later = campaign()
     run(later, cc.EndSession())
@@ -109,8 +110,12 @@ def test_an_adventurer_in_a_battle_not_ended_is_that_battles_until_it_ends():
     app = campaign()
     app.new_clash(setup="waystone-crossing", party=[PartySpec("Ria")], xp=1, seed=1, battle_id="w1")
     assert me(app).fighting == "w1"
-    for command in (cc.Rest(), cc.GainItem(adventurer="Ria", item="notched-dagger"), cc.EndSession(),
-                    cc.TrainLine(adventurer="Ria", line="bow")):
+    for command in (
+        cc.Rest(),
+        cc.GainItem(adventurer="Ria", item="notched-dagger"),
+        cc.EndSession(),
+        cc.TrainLine(adventurer="Ria", line="bow"),
+    ):
         assert _refused(app, command) == "BETWEEN-1"
     run(app, cc.GainItem(adventurer="Tarn", item="notched-dagger"))  # Tarn is not in it
     with pytest.raises(RuleViolation) as e:

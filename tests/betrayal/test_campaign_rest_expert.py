@@ -26,8 +26,11 @@ def _expert_with_items() -> object:
     """An Expert campaign: Ria holds an oatcake, Tarn a dagger; both hurt,
     each with a die on the track."""
     app = campaign(difficulty="expert")
-    run(app, cc.GainItem(adventurer="Ria", item="honeyed-oatcake"),
-         cc.GainItem(adventurer="Tarn", item="notched-dagger"))
+    run(
+        app,
+        cc.GainItem(adventurer="Ria", item="honeyed-oatcake"),
+        cc.GainItem(adventurer="Tarn", item="notched-dagger"),
+    )
     set_adventurer(app, "Ria", hp=1, track=(LIGHT,))
     set_adventurer(app, "Tarn", hp=1, track=(LIGHT,))
     return app

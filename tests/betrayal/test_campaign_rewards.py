@@ -109,8 +109,11 @@ def test_three_or_less_unspent_xp_is_kept_whole():
 def test_undo_goes_back_across_the_reward_steps_exactly():
     app = rewarded(campaign(), 6)
     states = [(ca.campaign(app, CAMPAIGN), me(app, "Ria"), me(app, "Tarn"))]
-    for command in (cc.Advance(adventurer="Ria", what="health"), cc.Advance(adventurer="Tarn", what="cooldown"),
-                    cc.EndRewards()):
+    for command in (
+        cc.Advance(adventurer="Ria", what="health"),
+        cc.Advance(adventurer="Tarn", what="cooldown"),
+        cc.EndRewards(),
+    ):
         run(app, command)
         states.append((ca.campaign(app, CAMPAIGN), me(app, "Ria"), me(app, "Tarn")))
     for expected in reversed(states[:-1]):

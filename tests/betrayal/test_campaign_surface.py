@@ -46,14 +46,16 @@ def test_the_golden_campaign_logs_give_every_kind_of_command_they_hold():
     assert len(LOGGED) > 10 and isinstance(LOGGED[0], cc.StartCampaign)
 
 
-@pytest.mark.parametrize("command", [c for c in LOGGED if not isinstance(c, cc.StartCampaign)],
-                         ids=lambda c: GRAMMAR.spell(c))
+@pytest.mark.parametrize(
+    "command", [c for c in LOGGED if not isinstance(c, cc.StartCampaign)], ids=lambda c: GRAMMAR.spell(c)
+)
 def test_every_command_of_the_golden_campaign_is_read_back_as_itself(command):
     assert GRAMMAR.parse(GRAMMAR.spell(command)) == command
 
 
-@pytest.mark.parametrize("command", [c for c in LOGGED if isinstance(c, cc.StartCampaign)],
-                         ids=lambda c: GRAMMAR.spell(c))
+@pytest.mark.parametrize(
+    "command", [c for c in LOGGED if isinstance(c, cc.StartCampaign)], ids=lambda c: GRAMMAR.spell(c)
+)
 def test_the_setup_line_begins_the_same_campaign_again(command):
     words = shlex.split(GRAMMAR.spell(command))
     assert words[:2] == ["new", "campaign"]
@@ -63,17 +65,28 @@ def test_the_setup_line_begins_the_same_campaign_again(command):
         assert app.stream(result.battle.state.battle_id)[0].event.command == command
 
 
-@pytest.mark.parametrize("command", [
-    cc.Rest(remove=(("Ria", (1, 3)),), discard=(("Ria", "bitterroot-draught"),)),
-    cc.TrainLine(adventurer="Ria", line="bow", row=2, left=False), cc.TrainLine(adventurer="Ria", line="bow", row=2),
-    cc.TrainLine(adventurer="Ria", line="bow"), cc.Untrain(adventurer="Ria", uid=5),
-    cc.Untrain(adventurer="Ria", what="magicka-line"),
-    cc.GainRewards(battle_id="w1", xp=2, loot=(("Ria", "notched-dagger"),)),
-    cc.Recruit(name="Ria Storm", race="nord", class_id="bastion", lines=("bow", "destruction-staff")),
-    cc.Advance(adventurer="Ria", what="tenacity", amount=3), cc.Enlist(name="Ria", class_id="bastion"),
-    cc.Enlist(name="Ria"), cc.GainItem(adventurer="Ria", item="x", ready=True), cc.Promote(adventurer="Ria"),
-    cc.EndSession(), cc.EndRewards(), cc.ReplenishItem(adventurer="Ria", item="x"),
-], ids=lambda c: GRAMMAR.spell(c))
+@pytest.mark.parametrize(
+    "command",
+    [
+        cc.Rest(remove=(("Ria", (1, 3)),), discard=(("Ria", "bitterroot-draught"),)),
+        cc.TrainLine(adventurer="Ria", line="bow", row=2, left=False),
+        cc.TrainLine(adventurer="Ria", line="bow", row=2),
+        cc.TrainLine(adventurer="Ria", line="bow"),
+        cc.Untrain(adventurer="Ria", uid=5),
+        cc.Untrain(adventurer="Ria", what="magicka-line"),
+        cc.GainRewards(battle_id="w1", xp=2, loot=(("Ria", "notched-dagger"),)),
+        cc.Recruit(name="Ria Storm", race="nord", class_id="bastion", lines=("bow", "destruction-staff")),
+        cc.Advance(adventurer="Ria", what="tenacity", amount=3),
+        cc.Enlist(name="Ria", class_id="bastion"),
+        cc.Enlist(name="Ria"),
+        cc.GainItem(adventurer="Ria", item="x", ready=True),
+        cc.Promote(adventurer="Ria"),
+        cc.EndSession(),
+        cc.EndRewards(),
+        cc.ReplenishItem(adventurer="Ria", item="x"),
+    ],
+    ids=lambda c: GRAMMAR.spell(c),
+)
 def test_every_campaign_command_is_read_back_as_itself(command):
     assert GRAMMAR.parse(GRAMMAR.spell(command)) == command
 
@@ -82,8 +95,9 @@ def test_lines_read_as_a_player_types_them():
     assert GRAMMAR.parse("untrain Ria #5") == cc.Untrain(adventurer="Ria", uid=5)
     assert GRAMMAR.parse("advance Ria Health") == cc.Advance(adventurer="Ria", what="health")
     assert GRAMMAR.parse(["reward", "done"]) == cc.EndRewards()
-    assert GRAMMAR.parse("item gain Ria Bitterroot-Draught --ready") == \
-        cc.GainItem(adventurer="Ria", item="bitterroot-draught", ready=True)
+    assert GRAMMAR.parse("item gain Ria Bitterroot-Draught --ready") == cc.GainItem(
+        adventurer="Ria", item="bitterroot-draught", ready=True
+    )
     with pytest.raises(MalformedCommand, match="NAME:"):
         GRAMMAR.parse("rest --remove Ria")
     with pytest.raises(MalformedCommand, match="missing"):
@@ -96,8 +110,11 @@ def _legal(app) -> list[cc.CampaignCommand]:
 
 def test_every_command_rk_campaign_legal_lists_is_read_back_as_itself():
     app = campaign()
-    run(app, cc.GainItem(adventurer="Ria", item="bitterroot-draught"),
-         cc.GainItem(adventurer="Tarn", item="scuffed-bracers", ready=True))
+    run(
+        app,
+        cc.GainItem(adventurer="Ria", item="bitterroot-draught"),
+        cc.GainItem(adventurer="Tarn", item="scuffed-bracers", ready=True),
+    )
     between = _legal(app)
     rewarded(app, 8)
     phase = _legal(app)
@@ -151,10 +168,18 @@ def test_a_reward_phase_finds_its_battle_xp_and_loot_unless_given():
     from domain.betrayal.campaign import application as ca
 
     found = defaults.reward(app, CAMPAIGN, {})
-    assert found == {"battle_id": "w1", "xp": ca.battle_reward(app, "w1"), "loot": ca.battle_loot(app, "w1"),
-                     "discarded": ca.battle_discards(app, "w1")}
-    assert defaults.reward(app, CAMPAIGN, {"battle_id": "W1", "xp": 5, "loot": (), "discarded": ()}) == \
-        {"battle_id": "w1", "xp": 5, "loot": (), "discarded": ()}
+    assert found == {
+        "battle_id": "w1",
+        "xp": ca.battle_reward(app, "w1"),
+        "loot": ca.battle_loot(app, "w1"),
+        "discarded": ca.battle_discards(app, "w1"),
+    }
+    assert defaults.reward(app, CAMPAIGN, {"battle_id": "W1", "xp": 5, "loot": (), "discarded": ()}) == {
+        "battle_id": "w1",
+        "xp": 5,
+        "loot": (),
+        "discarded": (),
+    }
     run(app, cc.GainRewards(**found))
     with pytest.raises(MalformedCommand, match="no finished battle without its Reward Phase"):
         defaults.reward(app, CAMPAIGN, {})

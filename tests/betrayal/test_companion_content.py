@@ -57,8 +57,7 @@ def test_a_chip_defaults_to_one_target_a_move_of_two_and_no_skills():
 def test_the_companions_file_changes_no_pack_hash_so_old_logs_still_play():
     plain = {n: b for n, b in starter_files().items() if n != "companions.toml"}
     before, after = parse_pack(plain), parse_pack(with_companions(GOOD))
-    assert (before.hash, before.delve_hash, before.campaign_hash) == (after.hash, after.delve_hash,
-                                                                      after.campaign_hash)
+    assert (before.hash, before.delve_hash, before.campaign_hash) == (after.hash, after.delve_hash, after.campaign_hash)
     assert before.companions == {}
 
 

@@ -18,8 +18,14 @@ from domain.betrayal.battle.state import Outcome, Phase
 def test_a_permanent_companion_goes_home_with_its_controller_and_comes_to_the_next_battle():
     app = BetrayalApp("memory")
     party = (PartySpec(name="Ysolda", race="nord"), PartySpec(name="Tarn", race="orc"))
-    app.new_clash(setup="waystone-crossing", party=party, xp=1, seed=4, battle_id="first",
-                  companions=(Escort(chip="archer", controller="Tarn"),))
+    app.new_clash(
+        setup="waystone-crossing",
+        party=party,
+        xp=1,
+        seed=4,
+        battle_id="first",
+        companions=(Escort(chip="archer", controller="Tarn"),),
+    )
     rnd = random.Random(4)
     for _ in range(800):
         game = app.battle("first")

@@ -209,10 +209,14 @@ def test_a_first_tile_touching_only_one_entrance_connection_hex_is_refused():
     allowed = as_cells(m, "guard-alcove", m.placements(tile, (17, 30)))
     for cells in reference_placements(m, tile, (17, 30)):
         assert cells in allowed
-    one_sided = [laid(tile, r, o) for r in range(6) for o in [(dq, dr) for dq in range(10, 26) for dr in range(22, 38)]
-                 if not {h for h, _ in laid(tile, r, o)} & set(m.tile_of)
-                 and any(i is TileIcon.CONNECTION and h in ((17, 29), (18, 29)) for h, i in laid(tile, r, o))
-                 and ((18, 30), TileIcon.CONNECTION) not in laid(tile, r, o)]
+    one_sided = [
+        laid(tile, r, o)
+        for r in range(6)
+        for o in [(dq, dr) for dq in range(10, 26) for dr in range(22, 38)]
+        if not {h for h, _ in laid(tile, r, o)} & set(m.tile_of)
+        and any(i is TileIcon.CONNECTION and h in ((17, 29), (18, 29)) for h, i in laid(tile, r, o))
+        and ((18, 30), TileIcon.CONNECTION) not in laid(tile, r, o)
+    ]
     assert one_sided
     assert not set(one_sided) & allowed
 

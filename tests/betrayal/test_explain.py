@@ -41,8 +41,9 @@ from domain.kernel.portable import import_log
 
 PACK = starter_pack()
 LOGS = Path(__file__).resolve().parents[2] / "logs"
-BETRAYAL_LOGS = sorted(p.name for p in LOGS.glob("*.jsonl")
-                       if not p.name.startswith(("conquest", "campaign", "labyrinth")))  # Betrayal battles
+BETRAYAL_LOGS = sorted(
+    p.name for p in LOGS.glob("*.jsonl") if not p.name.startswith(("conquest", "campaign", "labyrinth"))
+)  # Betrayal battles
 ARCHER = "Ysolda:nord:bow+one-hand-shield"
 MISS = 0  # the enemy die's first face
 
@@ -184,7 +185,9 @@ def test_with_no_hex_to_attack_from_it_approaches_the_nearest_hostile_unit():
     # Ysolda in a corner, both neighbours held by crabs: the third crab
     # closes in on her as near as it can
     given = arena(
-        chip("e1", "shore-crab", (1, 0)), chip("e2", "shore-crab", (0, 1)), chip("e3", "shore-crab", (4, 0)),
+        chip("e1", "shore-crab", (1, 0)),
+        chip("e2", "shore-crab", (0, 1)),
+        chip("e3", "shore-crab", (4, 0)),
         at=((0, 0),),
     )
     turns = explained(given, EndTurn(), RollEnemyDice(faces=(MISS,)), RollEnemyDice(faces=(MISS,)))
@@ -219,10 +222,15 @@ def test_targets_tied_on_hp_for_one_place_are_named_with_the_turn_order_default(
 @pytest.mark.rule("ENEMY-6g")
 def test_two_designated_targets_of_equal_hp_are_hit_in_turn_order():
     # Storm Caller: range 3, 2 targets, weakest first; Tarn and Brand 2 HP each
-    given = arena(
-        chip("e1", "storm-caller", (4, 1)),
-        party=(ARCHER, "Tarn:dark-elf", "Brand:imperial"), at=((2, 1), (2, 0), (2, 2)),
-    ).with_hero("tarn", hp=2).with_hero("brand", hp=2)
+    given = (
+        arena(
+            chip("e1", "storm-caller", (4, 1)),
+            party=(ARCHER, "Tarn:dark-elf", "Brand:imperial"),
+            at=((2, 1), (2, 0), (2, 2)),
+        )
+        .with_hero("tarn", hp=2)
+        .with_hero("brand", hp=2)
+    )
     [(why, turn)] = explained(given, EndTurn(), EndTurn(), EndTurn())
     designation = step(why, Designation)
     assert designation.count == 2

@@ -14,8 +14,14 @@ from import_graph import first_circle, tree_graph
 ROOT = Path(__file__).resolve().parents[2]
 BETRAYAL = ROOT / "domain" / "betrayal"
 CORE = ("battle.actions", "battle.damage", "battle.exploration", "battle.flow", "battle.enemies.turn")
-ABILITIES = ("battle.abilities.race", "battle.abilities.classes", "battle.abilities.class_progress",
-             "battle.items.use", "battle.items.wards", "battle.defense")
+ABILITIES = (
+    "battle.abilities.race",
+    "battle.abilities.classes",
+    "battle.abilities.class_progress",
+    "battle.items.use",
+    "battle.items.wards",
+    "battle.defense",
+)
 
 
 def _graph() -> dict[str, set[str]]:

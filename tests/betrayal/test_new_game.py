@@ -23,15 +23,17 @@ def request(kind: type, **fields):
 @pytest.mark.rule("EP-2")
 def test_the_party_xp_is_as_given_else_its_campaigns_dial_else_1():
     app = campaign(dial=5)
-    given = new_game.start_clash(app, request(NewClash, setup="waystone-crossing", party=[{"name": "Ria"}], xp=2,
-                                              seed=1, name="given"))
+    given = new_game.start_clash(
+        app, request(NewClash, setup="waystone-crossing", party=[{"name": "Ria"}], xp=2, seed=1, name="given")
+    )
     assert given.battle.state.xp == 2
     app = campaign(dial=5)
     dialled = new_game.start_clash(app, request(NewClash, setup="waystone-crossing", party=[{"name": "Ria"}], seed=1))
     assert (dialled.battle.state.xp, dialled.battle.state.battle_id) == (5, "waystone-1")
     fresh = BetrayalApp(store="memory")
-    alone = new_game.start_delve(fresh, request(NewDelve, delve="whispering-barrow",
-                                                party=[{"name": "Bo", "race": "nord", "form": "heavy"}]))
+    alone = new_game.start_delve(
+        fresh, request(NewDelve, delve="whispering-barrow", party=[{"name": "Bo", "race": "nord", "form": "heavy"}])
+    )
     assert alone.battle.state.xp == 1 and alone.battle.state.heroes[0].form.value == "heavy"
     assert 0 <= alone.battle.state.seed < 2**63  # a random one of 63 bits, shown to the host in the first line
 
@@ -39,21 +41,35 @@ def test_the_party_xp_is_as_given_else_its_campaigns_dial_else_1():
 @pytest.mark.rule("SESSION-EP-2")
 def test_a_climax_battle_takes_the_session_tables_xp_and_needs_one_campaign():
     app = campaign(dial=7)
-    made = new_game.start_clash(app, request(NewClash, setup="waystone-crossing", party=[{"name": "Ria"},
-                                             {"name": "Tarn"}], climax=True, seed=3))
+    made = new_game.start_clash(
+        app,
+        request(NewClash, setup="waystone-crossing", party=[{"name": "Ria"}, {"name": "Tarn"}], climax=True, seed=3),
+    )
     assert made.battle.state.xp == 16  # session 1, adept, 2 players: EP 32
     with pytest.raises(MalformedCommand, match="not both"):
-        new_game.start_clash(campaign(), request(NewClash, setup="waystone-crossing", party=[{"name": "Ria"}],
-                                                 xp=2, climax=True))
+        new_game.start_clash(
+            campaign(), request(NewClash, setup="waystone-crossing", party=[{"name": "Ria"}], xp=2, climax=True)
+        )
     with pytest.raises(MalformedCommand, match="one campaign"):
-        new_game.start_clash(BetrayalApp(store="memory"), request(
-            NewClash, setup="waystone-crossing", party=[{"name": "Bo", "race": "nord"}], climax=True))
+        new_game.start_clash(
+            BetrayalApp(store="memory"),
+            request(NewClash, setup="waystone-crossing", party=[{"name": "Bo", "race": "nord"}], climax=True),
+        )
 
 
 def test_a_dungeon_takes_its_special_hexes_and_a_party_is_needed():
     app = BetrayalApp(store="memory")
-    made = new_game.start_dungeon(app, request(NewDungeon, setup="sentinel-vault", party=[{"name": "Cy",
-                                               "race": "nord"}], xp=1, seed=5, specials=[parse_label("g6")]))
+    made = new_game.start_dungeon(
+        app,
+        request(
+            NewDungeon,
+            setup="sentinel-vault",
+            party=[{"name": "Cy", "race": "nord"}],
+            xp=1,
+            seed=5,
+            specials=[parse_label("g6")],
+        ),
+    )
     assert made.battle.state.battle_id == "sentinel-1"
     with pytest.raises(MalformedCommand, match="at least one adventurer"):
         new_game.start_clash(app, request(NewClash, setup="waystone-crossing", party=[]))

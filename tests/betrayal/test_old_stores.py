@@ -81,8 +81,13 @@ def test_the_classes_that_moved_keep_their_old_topics_in_a_fresh_process():
         "assert resolve_topic('domain.betrayal.campaign:CampaignState') is CampaignState\n"
         "print('resolved')\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], cwd=Path(__file__).resolve().parents[2],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.stdout.strip() == "resolved", done.stderr
 
 
@@ -95,9 +100,13 @@ def test_every_stored_class_has_its_old_topic():
     from domain.kernel.messages import known_topics
 
     old = topics.old_topics()
-    events = {cls for topic, cls in known_topics().items()
-              if topic.startswith("betrayal.") and cls.__module__.startswith("domain.betrayal.")
-              and not cls.__module__.startswith(topics.SINCE_THE_MOVE)}
+    events = {
+        cls
+        for topic, cls in known_topics().items()
+        if topic.startswith("betrayal.")
+        and cls.__module__.startswith("domain.betrayal.")
+        and not cls.__module__.startswith(topics.SINCE_THE_MOVE)
+    }
     states = {rs.state_type for rs in RULESETS} | {ADVENTURERS.state_type, DELVES.state_type}
     assert len(events) > 100 and len(states) == 4
     assert events | states <= set(old.values())

@@ -52,8 +52,14 @@ def app():
 
 
 def new_delve(app: BetrayalApp, delve: str, seed: int, heroes: int, xp: int, bid: str = "v1") -> str:
-    app.new_delve(delve=delve, party=[PartySpec(n, r) for n, r in HEROES[:heroes]], xp=xp, seed=seed,
-                  battle_id=bid, difficulty=Difficulty.APPRENTICE)
+    app.new_delve(
+        delve=delve,
+        party=[PartySpec(n, r) for n, r in HEROES[:heroes]],
+        xp=xp,
+        seed=seed,
+        battle_id=bid,
+        difficulty=Difficulty.APPRENTICE,
+    )
     return bid
 
 
@@ -258,8 +264,24 @@ def test_a_pool_undone_with_its_tile_leaves_the_earlier_tiles_alone(app):
 @pytest.mark.rule("EXPLORATION-11c")
 @pytest.mark.columns(160)
 def test_rk_pool_shows_a_delve_tile_by_tile(rk):
-    rk("new", "delve", "--delve", UNCOVER, "--party", "Ada:nord", "--party", "Bo:dark-elf", "--xp", "2",
-       "--seed", "73", "--place", "af32", "--place", "ag31")
+    rk(
+        "new",
+        "delve",
+        "--delve",
+        UNCOVER,
+        "--party",
+        "Ada:nord",
+        "--party",
+        "Bo:dark-elf",
+        "--xp",
+        "2",
+        "--seed",
+        "73",
+        "--place",
+        "af32",
+        "--place",
+        "ag31",
+    )
     assert "no tile revealed yet: each will get a fresh EP of 4 (DELVE-4)" in rk("pool").stdout
     rk("explore", "ag32")
     rk(*rk("legal").stdout.splitlines()[0].split()[1:])  # rk place-tile ...
@@ -267,12 +289,20 @@ def test_rk_pool_shows_a_delve_tile_by_tile(rk):
     header = next(line for line in out.splitlines() if "kind" in line)
     assert header.split()[:3] == ["tile", "kind", "rule"]
     lines = [line.split() for line in out.splitlines() if line.strip().startswith("t1 ")]
-    assert [line[1:3] for line in lines] == [["ep", "DELVE-4"], ["draw", "EXPLORATION-11b"],
-                                             ["draw", "EXPLORATION-11b"], ["discarded", "EXPLORATION-11c"]]
+    assert [line[1:3] for line in lines] == [
+        ["ep", "DELVE-4"],
+        ["draw", "EXPLORATION-11b"],
+        ["draw", "EXPLORATION-11b"],
+        ["discarded", "EXPLORATION-11c"],
+    ]
     assert "The Long Drain (card Echoing" in out and "fresh EP = XP 2 x party" in out
     rows = rk("pool", json=True).json()
     assert [(r["tile"], r["kind"], r["ep_left"]) for r in rows] == [
-        ("t1", "ep", 4), ("t1", "draw", 3), ("t1", "draw", 2), ("t1", "discarded", 0)]
+        ("t1", "ep", 4),
+        ("t1", "draw", 3),
+        ("t1", "draw", 2),
+        ("t1", "discarded", 0),
+    ]
     assert rows[-1]["discarded"] == 2
 
 
@@ -319,8 +349,9 @@ def test_a_clash_and_a_dungeon_keep_one_pool_without_a_tile(app):
             if i % 4 == 3:
                 app.undo(bid, force=True)
         rows = views.enemy_pool(app, bid)
-        assert [(r.kind, r.foe, r.level, r.ep_left if r.kind in ("ep", "draw", "quest") else 0, r.discarded)
-                for r in rows] == single_pool_in_the_log(app, bid)
+        assert [
+            (r.kind, r.foe, r.level, r.ep_left if r.kind in ("ep", "draw", "quest") else 0, r.discarded) for r in rows
+        ] == single_pool_in_the_log(app, bid)
         assert all(r.tile == "" for r in rows)
         assert rows[0].rule == "EP-2" and rows[0].note.startswith("EP = XP ")
         # The table shows no tile column where no row has a tile.
@@ -345,8 +376,10 @@ def test_a_views_database_of_the_old_pool_layout_rebuilds_the_pools(tmp_path: Pa
     old = sqlite3.connect(tmp_path / "rk.views.sqlite")
     old.execute("CREATE TABLE positions (projection TEXT PRIMARY KEY, notification_id INTEGER NOT NULL)")
     old.execute("INSERT INTO positions VALUES ('pool', 10000)")
-    old.execute("CREATE TABLE pool_battles (stream TEXT PRIMARY KEY, battle_id TEXT, setup TEXT, xp INTEGER,"
-                " party INTEGER, ep INTEGER, pack_hash TEXT)")
+    old.execute(
+        "CREATE TABLE pool_battles (stream TEXT PRIMARY KEY, battle_id TEXT, setup TEXT, xp INTEGER,"
+        " party INTEGER, ep INTEGER, pack_hash TEXT)"
+    )
     old.commit()
     old.close()
     app = BetrayalApp(store=f"sqlite:{store}")

@@ -45,8 +45,9 @@ def sqlite_app(tmp_path: Path):
     app.close()
 
 
-def new_battle(app: BetrayalApp, *, seed: int, xp: int = 4, setup: str = "waystone-crossing",
-               party: tuple[str, ...] = PARTY) -> str:
+def new_battle(
+    app: BetrayalApp, *, seed: int, xp: int = 4, setup: str = "waystone-crossing", party: tuple[str, ...] = PARTY
+) -> str:
     specs = [party_member(p) for p in party]
     return app.new_clash(setup=setup, party=specs, xp=xp, seed=seed).battle.state.battle_id
 
@@ -77,7 +78,8 @@ def undo(app: BetrayalApp, bid: str) -> bool:
 def tracks_of(state: BattleState) -> list[tuple]:
     return [
         (h.id, i, d.kind.value, d.uid, d.face, d.status.value if d.status else "")
-        for h in state.heroes for i, d in enumerate(h.track, start=1)
+        for h in state.heroes
+        for i, d in enumerate(h.track, start=1)
     ]
 
 
@@ -158,8 +160,11 @@ def test_cooldown_rows_follow_random_play_with_undo_and_redo():
         for seed in range(6):
             party = tuple(f"Hero{seed}{i}:{races[i]}" for i in range(1 + seed % 4))
             bid = app.new_clash(
-                setup=setups[seed % 3], party=[party_member(p) for p in party], xp=1 + seed % 5,
-                seed=seed, difficulty=list(Difficulty)[seed % 3],
+                setup=setups[seed % 3],
+                party=[party_member(p) for p in party],
+                xp=1 + seed % 5,
+                seed=seed,
+                difficulty=list(Difficulty)[seed % 3],
             ).battle.state.battle_id
             for _ in range(300):
                 if app.battle(bid).state.phase is Phase.ENDED:
@@ -284,9 +289,14 @@ def test_audit_has_a_line_per_event_citing_rules_and_marks_undone_commands(app: 
             assert line.rule == rule
     by_event = {line.event: line.rule for line in battle_lines}
     expected = {
-        "EngageDeclared": "ENGAGE-5", "RoundStarted": "ROUND-4", "TurnStarted": "TURN-3",
-        "DiceRecovered": "RECOVER-1", "HeroMoved": "MOVE-1", "EnemyEngaged": "ENEMY-6a",
-        "EnemyPlaced": "CLASH-7a", "HeroCleanedUp": "CLEANUP-3",
+        "EngageDeclared": "ENGAGE-5",
+        "RoundStarted": "ROUND-4",
+        "TurnStarted": "TURN-3",
+        "DiceRecovered": "RECOVER-1",
+        "HeroMoved": "MOVE-1",
+        "EnemyEngaged": "ENEMY-6a",
+        "EnemyPlaced": "CLASH-7a",
+        "HeroCleanedUp": "CLEANUP-3",
     }
     for event, rule in expected.items():
         if event in by_event:
@@ -410,8 +420,9 @@ def test_a_crash_mid_page_keeps_the_last_committed_page_and_resumes(sqlite_app: 
             super().line(db, nid, env)
 
     path = views.views_path_for(app)
-    crashing = Catchup(path, tuple(CrashingAudit() if isinstance(p, AuditView) else p for p in projections()),
-                       page=page)
+    crashing = Catchup(
+        path, tuple(CrashingAudit() if isinstance(p, AuditView) else p for p in projections()), page=page
+    )
     with pytest.raises(Crash):
         crashing.catch_up(app)
     assert set(crashing.positions().values()) == {committed}

@@ -44,8 +44,12 @@ GAMES = [
 def new_delve(app: BetrayalApp, delve: str, seed: int, heroes: int = 4, bid: str = "v1") -> str:
     strong = heroes >= 4
     app.new_delve(
-        delve=delve, party=[PartySpec(n, r) for n, r in HEROES[:heroes]], xp=1 if strong else 2, seed=seed,
-        battle_id=bid, difficulty=Difficulty.APPRENTICE if strong else Difficulty.ADEPT,
+        delve=delve,
+        party=[PartySpec(n, r) for n, r in HEROES[:heroes]],
+        xp=1 if strong else 2,
+        seed=seed,
+        battle_id=bid,
+        difficulty=Difficulty.APPRENTICE if strong else Difficulty.ADEPT,
     )
     return bid
 
@@ -61,16 +65,35 @@ def over(app: BetrayalApp, bid: str) -> bool:
 def aggregate(d: dv.DelveState) -> SkyshardProgress:
     """What the Delve aggregate says, in the view's terms."""
     return SkyshardProgress(
-        battle=d.battle_id, delve=d.delve, objective=d.objective.value, required=d.required, icons=d.icons,
-        drawn=d.drawn, gained=d.gained, kept=(), face_down=d.face_down,
+        battle=d.battle_id,
+        delve=d.delve,
+        objective=d.objective.value,
+        required=d.required,
+        icons=d.icons,
+        drawn=d.drawn,
+        gained=d.gained,
+        kept=(),
+        face_down=d.face_down,
         obtained=tuple(Obtained(card=s.card, tile=s.tile, hero=s.hero, count=s.count) for s in d.obtained),
-        concluded=d.concluded, reason="", xp=0,
+        concluded=d.concluded,
+        reason="",
+        xp=0,
     )
 
 
 def numbers(p: SkyshardProgress) -> tuple:
-    return (p.battle, p.delve, p.objective, p.required, p.icons, p.drawn, p.gained, p.face_down, p.obtained,
-            p.concluded)
+    return (
+        p.battle,
+        p.delve,
+        p.objective,
+        p.required,
+        p.icons,
+        p.drawn,
+        p.gained,
+        p.face_down,
+        p.obtained,
+        p.concluded,
+    )
 
 
 def assert_equals_the_delve(app: BetrayalApp, bid: str) -> SkyshardProgress:
@@ -170,13 +193,15 @@ def test_an_undone_skyshard_goes_back_beside_its_tile(app, delve):
     taken = views.skyshard_progress(app, bid)
     (first,) = taken.obtained
     assert first.hero and first.tile and first.count >= 1
-    assert [k for k in taken.kept if k.tile == first.tile] == [Kept(card=first.card, tile=first.tile,
-                                                                     icons=first.count, left=0)]
+    assert [k for k in taken.kept if k.tile == first.tile] == [
+        Kept(card=first.card, tile=first.tile, icons=first.count, left=0)
+    ]
     app.undo(bid, force=True)
     back = assert_equals_the_delve(app, bid)
     assert back.obtained == () and back.gained == 0
-    assert [k for k in back.kept if k.tile == first.tile] == [Kept(card=first.card, tile=first.tile,
-                                                                    icons=first.count, left=first.count)]
+    assert [k for k in back.kept if k.tile == first.tile] == [
+        Kept(card=first.card, tile=first.tile, icons=first.count, left=first.count)
+    ]
     waiting = next(r for r in views.skyshards(app, bid) if r.kind == "drawn" and r.tile == first.tile)
     assert waiting.left == first.count and "(SKYSHARD-5)" in waiting.note
     app.redo(bid)
@@ -197,8 +222,9 @@ def test_a_shortage_card_is_a_face_down_skyshard_gained(app, delve):
     while not app.delve_of(bid).face_down:
         assert not over(app, bid), "seed 35 runs out of cell tiles"
         step(app, bid, rnd)
-    shortage = next(e.event for e in reversed(app.events(delve_stream(bid)))
-                    if isinstance(e.event, dv.ShortageSkyshard))
+    shortage = next(
+        e.event for e in reversed(app.events(delve_stream(bid))) if isinstance(e.event, dv.ShortageSkyshard)
+    )
     p = assert_equals_the_delve(app, bid)
     assert p.face_down == (shortage.card,)
     assert p.obtained[-1] == Obtained(card=shortage.card, tile="", hero="", count=1)
@@ -246,13 +272,23 @@ def test_the_objective_row_says_what_is_still_needed(app):
             (objective,) = [r for r in rows if r.kind == "objective"]
             more = p.required - p.gained
             if bid == survey:
-                expected = ("OBJ-4", f"Survey: obtain {more} more") if more else (
-                    "OBJ-4, SKYSHARD-2", "Survey: complete: every required skyshard obtained,"
-                                         " the map is fully explored")
+                expected = (
+                    ("OBJ-4", f"Survey: obtain {more} more")
+                    if more
+                    else (
+                        "OBJ-4, SKYSHARD-2",
+                        "Survey: complete: every required skyshard obtained, the map is fully explored",
+                    )
+                )
             else:
-                expected = ("OBJ-8, RETREAT-5", f"Uncover: obtain {more} more, then retreat at the end of a round") \
-                    if more else ("OBJ-8, RETREAT-5", "Uncover: every required skyshard obtained:"
-                                                      " retreat at the end of a round to succeed")
+                expected = (
+                    ("OBJ-8, RETREAT-5", f"Uncover: obtain {more} more, then retreat at the end of a round")
+                    if more
+                    else (
+                        "OBJ-8, RETREAT-5",
+                        "Uncover: every required skyshard obtained: retreat at the end of a round to succeed",
+                    )
+                )
             assert (objective.rule, objective.note) == expected
             seen[bid].add(more)
             step(app, bid, rnd)
@@ -329,8 +365,15 @@ def test_rk_skyshards_shows_a_finished_survey_citing_the_rules(rk, tmp_path):
     assert result.code == 0, result.stderr
     out = result.stdout
     assert out.startswith("Skyshards of delve battle v35: gained 3 of 3, drawn 3")
-    for cited in ("SKYSHARD-3, OBJ-5", "SKYSHARD-1", "EXPLORATION-7a, SKYSHARD-4", "SKYSHARD-5", "SKYSHARD-7",
-                  "EXPLORATION-5d", "END-1a, OBJ-4"):
+    for cited in (
+        "SKYSHARD-3, OBJ-5",
+        "SKYSHARD-1",
+        "EXPLORATION-7a, SKYSHARD-4",
+        "SKYSHARD-5",
+        "SKYSHARD-7",
+        "EXPLORATION-5d",
+        "END-1a, OBJ-4",
+    ):
         assert cited in out, cited
     assert "The Whispering Barrow (Survey) requires 3 skyshards" in out
     assert "counts as 1 skyshard gained" in out and "all drawn: nothing left to explore" in out
@@ -356,7 +399,10 @@ def test_rk_skyshards_shows_an_uncover_delve_under_way_and_ended(rk, tmp_path):
     rows = json.loads(rk("skyshards", "--store", ended, "--json", code=None).stdout)
     assert [r["kind"] for r in rows][0] == "required" and rows[-1]["kind"] == "concluded"
     assert {r["kind"]: r["count"] for r in rows if r["kind"] in ("required", "gained", "drawn-total")} == {
-        "required": 3, "gained": 3, "drawn-total": 4}
+        "required": 3,
+        "gained": 3,
+        "drawn-total": 4,
+    }
     assert all(r["rule"] for r in rows)
 
 
@@ -365,16 +411,48 @@ def test_rk_skyshards_refuses_a_clash_and_a_conquest_battle_in_one_line(rk, tmp_
     """As `rk track` refuses a Conquest battle: one line on stderr, exit
     status 1 (a refusal that is not a rule's), nothing on stdout."""
     store = str(tmp_path / "mixed.sqlite")
-    assert rk("new", "clash", "--store", store, "--setup", "waystone-crossing", "--party", "Ysolda:nord",
-              "--xp", "2", "--seed", "7", code=None).code == 0
+    assert (
+        rk(
+            "new",
+            "clash",
+            "--store",
+            store,
+            "--setup",
+            "waystone-crossing",
+            "--party",
+            "Ysolda:nord",
+            "--xp",
+            "2",
+            "--seed",
+            "7",
+            code=None,
+        ).code
+        == 0
+    )
     refused = rk("skyshards", "--store", store, code=None)
     assert refused.code == 1 and refused.stdout == ""
     (line,) = refused.stderr.strip().splitlines()
     assert "is not a delve: it has no skyshards" in line and "SKYSHARD-1" in line
     assert "Traceback" not in refused.stderr
 
-    assert rk("new", "conquest", "--store", store, "--scenario", "border-clash", "--army", "saltmarch",
-              "--army", "cinderpact", "--seed", "4", code=None).code == 0
+    assert (
+        rk(
+            "new",
+            "conquest",
+            "--store",
+            store,
+            "--scenario",
+            "border-clash",
+            "--army",
+            "saltmarch",
+            "--army",
+            "cinderpact",
+            "--seed",
+            "4",
+            code=None,
+        ).code
+        == 0
+    )
     refused = rk("skyshards", "--store", store, code=None)
     assert refused.code == 1 and refused.stdout == ""
     (line,) = refused.stderr.strip().splitlines()

@@ -25,23 +25,28 @@ def test_the_ledger_follows_the_reward_phase_and_its_undos():
     app = campaign()
     play(app, "w1")
     set_adventurer(app, "Ria", tenacity=9)
-    run(app, cc.GainRewards(battle_id="w1", xp=8), cc.Advance(adventurer="Ria", what="health"),
-        cc.Advance(adventurer="Ria", what="cooldown"))
+    run(
+        app,
+        cc.GainRewards(battle_id="w1", xp=8),
+        cc.Advance(adventurer="Ria", what="health"),
+        cc.Advance(adventurer="Ria", what="cooldown"),
+    )
     assert _ledger(app) == [("REWARD-1", 8, 8), ("ADVANCE-4", -1, 7), ("ADVANCE-9", -3, 4)]
     app.undo(CAMPAIGN)
     assert _ledger(app) == [("REWARD-1", 8, 8), ("ADVANCE-4", -1, 7)]
     run(app, cc.EndRewards())  # 7 unspent: 3 kept, 1 fills Tenacity to 10, 3 lost (ADVANCE-12)
     assert _ledger(app)[2:] == [("ADVANCE-12", -1, 6), ("ADVANCE-12", -3, 3)]
     assert app.adventurer("Ria").xp == _ledger(app)[-1][2]
-    assert [line.what for line in views.xp_ledger(app, "Tarn")] == ["the rewards of w1",
-                                                                    "5 Tenacity (over the saved cap)"]
+    assert [line.what for line in views.xp_ledger(app, "Tarn")] == [
+        "the rewards of w1",
+        "5 Tenacity (over the saved cap)",
+    ]
 
 
 def test_a_rebuild_from_zero_gives_the_same_ledger():
     app = campaign()
     play(app, "w1")
-    run(app, cc.GainRewards(battle_id="w1", xp=5), cc.Advance(adventurer="Tarn", what="twin-shafts"),
-        cc.EndRewards())
+    run(app, cc.GainRewards(battle_id="w1", xp=5), cc.Advance(adventurer="Tarn", what="twin-shafts"), cc.EndRewards())
     before = {n: views.xp_ledger(app, n) for n in ("Ria", "Tarn")}
     views.views_for(app).reset()
     assert {n: views.xp_ledger(app, n) for n in ("Ria", "Tarn")} == before

@@ -93,8 +93,11 @@ def test_a_braced_fatigue_die_goes_to_the_track_when_its_adventurer_is_defeated(
     braced = bastion(hp=1).when(BRACE).next()
     d = Decision(braced.state, braced.ctx)
     hurt_hero(d, "tam", 2, true_damage=True, source="e1", rule="ENEMY-6e")  # true damage: no block
-    rules = [(type(e).__name__, getattr(e, "rule", "")) for e in d.events
-             if isinstance(e, (ActiveChanged, FatigueGained, UnitDefeated))]
+    rules = [
+        (type(e).__name__, getattr(e, "rule", ""))
+        for e in d.events
+        if isinstance(e, (ActiveChanged, FatigueGained, UnitDefeated))
+    ]
     assert rules == [("ActiveChanged", "ACTIVE-7"), ("FatigueGained", "ACTIVE-7"), ("UnitDefeated", "")]
 
 
@@ -178,9 +181,16 @@ def test_legal_commands_offer_brace_and_a_shield_throw_at_the_enemy_in_reach():
 def test_an_active_slot_effect_is_refused_on_an_enduring_ability_or_an_item():
     from test_campaign_content import assert_refused, mutated
 
-    files = mutated("classes.toml", 'timing = "action"\ncost = 1\neffect = { kind = "fatigue-block"',
-                    'timing = "enduring"\ncost = 1\neffect = { kind = "fatigue-block"')
+    files = mutated(
+        "classes.toml",
+        'timing = "action"\ncost = 1\neffect = { kind = "fatigue-block"',
+        'timing = "enduring"\ncost = 1\neffect = { kind = "fatigue-block"',
+    )
     assert_refused(files, "classes.toml", "classes.bastion.abilities[5].effect.kind", "cannot have a fatigue-block")
-    files = mutated("gear.toml", '{ kind = "reroll", amount = 1 }', '{ kind = "hurl-block", amount = 1 }',
-                    "[gear.glyph-of-steady-aim]")
+    files = mutated(
+        "gear.toml",
+        '{ kind = "reroll", amount = 1 }',
+        '{ kind = "hurl-block", amount = 1 }',
+        "[gear.glyph-of-steady-aim]",
+    )
     assert_refused(files, "gear.toml", "gear.glyph-of-steady-aim.effect.kind", "cannot have a hurl-block")

@@ -50,8 +50,9 @@ C_TEN, C_ONE, C_TWO = 0, 1, 5  # Combat skill die faces (T, 1, 1, 1, 1, 2)
 MAGIC, RANGED, DEFENSIVE, LIGHT_FORM = BattleForm.MAGIC, BattleForm.RANGED, BattleForm.DEFENSIVE, BattleForm.LIGHT
 
 
-def classed(cls: str, *, tenacity: int = 5, form: BattleForm = BattleForm.LIGHT, race: str = "nord",
-            **changes) -> Scenario:
+def classed(
+    cls: str, *, tenacity: int = 5, form: BattleForm = BattleForm.LIGHT, race: str = "nord", **changes
+) -> Scenario:
     """Tam, of class ``cls``, alone against e1 (moved away for now)."""
     given = Scenario.clash(party=(f"Tam:{race}",), physical_dice=True).without_foes("e1")
     return given.with_hero("tam", class_id=cls, tenacity=tenacity, form=form, magicka=3, stamina=3, **changes)
@@ -67,8 +68,13 @@ def pair(cls: str, ally_race: str = "nord", **changes) -> Scenario:
     given = Scenario.clash(party=("Tam:nord", f"Ria:{ally_race}"), physical_dice=True).without_foes("e1")
     given = given.with_hero("tam", class_id=cls, **{"tenacity": 5, **changes})
     tam = given.state.hero("tam").pos
-    beside = next(h for h in neighbours(tam) if given.ctx.board.contains(h) and given.ctx.board.passable(h)
-                  and all(u.pos != h for u in (*given.state.heroes, *given.state.foes)))
+    beside = next(
+        h
+        for h in neighbours(tam)
+        if given.ctx.board.contains(h)
+        and given.ctx.board.passable(h)
+        and all(u.pos != h for u in (*given.state.heroes, *given.state.foes))
+    )
     return restart_turn(given.with_hero("ria", pos=beside))
 
 
@@ -176,8 +182,13 @@ def test_an_innate_ability_is_passive_and_free_and_cannot_be_activated():
 def test_an_innate_move_is_used_after_an_engage_in_its_form_once_per_engage():
     given = facing(classed("stalker", form=RANGED), 3)
     h = given.state.hero("tam").pos
-    step = next(x for x in neighbours(h) if given.ctx.board.contains(x) and given.ctx.board.passable(x)
-                and all(u.pos != x for u in (*given.state.heroes, *given.state.foes)))
+    step = next(
+        x
+        for x in neighbours(h)
+        if given.ctx.board.contains(x)
+        and given.ctx.board.passable(x)
+        and all(u.pos != x for u in (*given.state.heroes, *given.state.foes))
+    )
     given.then_violates(UseClassAbility(ability="soft-step", hex=step), "CLASS-2a")  # no engage yet
     engaged = given.when(Engage(form=RANGED, target="e1")).next()  # nothing rolled: resolved at once
     then = engaged.when(UseClassAbility(ability="soft-step", hex=step))
@@ -269,9 +280,15 @@ def test_an_interrupt_is_armed_on_your_own_turn_and_needs_the_tenacity():
 def test_two_interrupts_triggered_together_resolve_in_party_order():
     given = Scenario.clash(party=("Tam:nord", "Ria:nord", "Bo:nord"), physical_dice=True).without_foes("e1")
     ria = given.state.hero("ria").pos
-    free = [h for h in neighbours(ria) if given.ctx.board.contains(h) and given.ctx.board.passable(h)
-            and all(u.pos != h for u in (*given.state.heroes, *given.state.foes))
-            or h == given.state.hero("tam").pos or h == given.state.hero("bo").pos]
+    free = [
+        h
+        for h in neighbours(ria)
+        if given.ctx.board.contains(h)
+        and given.ctx.board.passable(h)
+        and all(u.pos != h for u in (*given.state.heroes, *given.state.foes))
+        or h == given.state.hero("tam").pos
+        or h == given.state.hero("bo").pos
+    ]
     given = given.with_hero("tam", pos=free[0], class_id="bastion", tenacity=2, class_armed=("interpose",))
     given = given.with_hero("bo", pos=free[1], class_id="bastion", tenacity=2, class_armed=("interpose",))
     d = struck(given, "ria", 5)
@@ -310,9 +327,15 @@ def test_no_form_change_when_none_is_needed():
 def test_a_ready_clothing_grants_one_more_class_ability():
     plain = classed("bastion")
     h = plain.state.hero("tam").pos
-    far = next(x for x in plain.ctx.board.all_hexes() if plain.ctx.board.passable(x) and distance(x, h) == 2
-               and plain.ctx.board.path(h, x, set()) is not None and len(plain.ctx.board.path(h, x, set())) == 3
-               and all(u.pos != x for u in (*plain.state.heroes, *plain.state.foes)))
+    far = next(
+        x
+        for x in plain.ctx.board.all_hexes()
+        if plain.ctx.board.passable(x)
+        and distance(x, h) == 2
+        and plain.ctx.board.path(h, x, set()) is not None
+        and len(plain.ctx.board.path(h, x, set())) == 3
+        and all(u.pos != x for u in (*plain.state.heroes, *plain.state.foes))
+    )
     plain.then_violates(UseClassAbility(ability="slip-away", hex=far), "CLOTHING-1")
     packed = plain.with_hero("tam", ready=("wayfarers-hood",), discarded=("wayfarers-hood",))
     packed.then_violates(UseClassAbility(ability="slip-away", hex=far), "CLOTHING-1")
@@ -413,13 +436,18 @@ def test_every_class_has_a_countable_requirement_and_a_master_side_of_two_or_mor
 def test_a_master_side_of_one_ability_or_with_an_innate_one_is_refused():
     from test_campaign_content import assert_refused, mutated
 
-    shadow_step = ('[[classes.stalker.master]]\nid = "shadow-step"\nname = "Shadow Step"\ntiming = "action"\n'
-                   'cost = 2\n')
-    files = mutated("classes.toml", shadow_step + 'effect = { kind = "move", amount = 3 }\n'
-                    'text = "Gone from one shadow, out of another: move up to 3 hexes."\n', "", STALKER)
+    shadow_step = '[[classes.stalker.master]]\nid = "shadow-step"\nname = "Shadow Step"\ntiming = "action"\ncost = 2\n'
+    files = mutated(
+        "classes.toml",
+        shadow_step + 'effect = { kind = "move", amount = 3 }\n'
+        'text = "Gone from one shadow, out of another: move up to 3 hexes."\n',
+        "",
+        STALKER,
+    )
     assert_refused(files, "classes.toml", "classes.stalker.master", "at least 2 abilities")
-    files = mutated("classes.toml", shadow_step, shadow_step.replace('"action"\ncost = 2', '"innate"\ncost = 0'),
-                    STALKER)
+    files = mutated(
+        "classes.toml", shadow_step, shadow_step.replace('"action"\ncost = 2', '"innate"\ncost = 0'), STALKER
+    )
     assert_refused(files, "classes.toml", "classes.stalker.master[1].timing", "Novice side's top one")
 
 

@@ -34,8 +34,11 @@ def _next_to(given, foe_id: str, away: int = 1):
     s = given.state
     taken = {u.pos for u in (*s.heroes, *s.foes, *s.companions) if u.pos is not None}
     foe = s.foe(foe_id).pos
-    return next(h for h in given.ctx.board.all_hexes() if given.ctx.board.passable(h) and h not in taken
-                and distance(h, foe) == away and given.ctx.board.sees(h, foe))
+    return next(
+        h
+        for h in given.ctx.board.all_hexes()
+        if given.ctx.board.passable(h) and h not in taken and distance(h, foe) == away and given.ctx.board.sees(h, foe)
+    )
 
 
 # --- RACE-WOOD-ELF ----------------------------------------------------------------------------
@@ -63,8 +66,9 @@ def test_a_stealthy_companion_is_targeted_only_by_an_enemy_adjacent_at_its_turn_
     shooter = next(f for f in given.state.foes if given.ctx.enemy(f.enemy).range >= 2)
     given = given.without_foes(shooter.id)
     spot = _next_to(given, shooter.id, away=2)  # in its reach without moving, but not adjacent
-    far = max((h for h in given.ctx.board.all_hexes() if given.ctx.board.passable(h)),
-              key=lambda h: distance(h, shooter.pos))
+    far = max(
+        (h for h in given.ctx.board.all_hexes() if given.ctx.board.passable(h)), key=lambda h: distance(h, shooter.pos)
+    )
     given = with_ally(given.with_hero("faen", pos=far), "fox", pos=spot, statuses=(Status.STEALTH,))
     then = given.when(EndCompanionTurn(companion="fox"))
     assert not [e for e in then.of(EnemyEngaged) if "fox" in e.targets]
@@ -137,8 +141,12 @@ def test_the_controller_keeps_a_permanent_companion_and_brings_it_to_the_next_ba
 
 @pytest.mark.rule("CLEANUP-3c")
 def test_a_defeated_permanent_companion_leaves_its_controller_for_good():
-    member = adv.member(adv.evolve_adventurer(adv.create(starter_pack(), "adv-ysolda", "Ysolda", "nord", ()).state,
-                                             CompanionsKept(battle_id="b0", companions=("archer",))))
+    member = adv.member(
+        adv.evolve_adventurer(
+            adv.create(starter_pack(), "adv-ysolda", "Ysolda", "nord", ()).state,
+            CompanionsKept(battle_id="b0", companions=("archer",)),
+        )
+    )
     cmd = StartClash(battle_id="b1", setup="waystone-crossing", party=(member,), xp=1, seed=2)
     given = scenario_of(decide(None, cmd, context_for(starter_pack(), "waystone-crossing")))
     given = with_ally(given, "archer", defeated=True, pos=None, hp=0)

@@ -43,11 +43,21 @@ def _beside_two_foes(companion: str = "golem"):
     """The Companion Turns step with ``companion`` next to e1 and e2."""
     given = at_companions(clash(companions=(f"{companion}:Ysolda",), xp=4))
     e1 = given.state.foe("e1").pos
-    spot = next(h for h in given.ctx.board.all_hexes() if distance(h, e1) == 1 and given.ctx.board.passable(h)
-                and h not in {u.pos for u in (*given.state.heroes, *given.state.foes)})
-    other = next(h for h in given.ctx.board.all_hexes() if distance(h, spot) == 1 and h != e1
-                 and given.ctx.board.passable(h)
-                 and h not in {u.pos for u in (*given.state.heroes, *given.state.foes)})
+    spot = next(
+        h
+        for h in given.ctx.board.all_hexes()
+        if distance(h, e1) == 1
+        and given.ctx.board.passable(h)
+        and h not in {u.pos for u in (*given.state.heroes, *given.state.foes)}
+    )
+    other = next(
+        h
+        for h in given.ctx.board.all_hexes()
+        if distance(h, spot) == 1
+        and h != e1
+        and given.ctx.board.passable(h)
+        and h not in {u.pos for u in (*given.state.heroes, *given.state.foes)}
+    )
     given = given.with_foe("e2", pos=other)
     return with_ally(given, companion, pos=spot)
 
@@ -88,8 +98,11 @@ def test_the_party_chooses_the_order_the_companions_act_in():
 def test_another_companion_cannot_act_while_one_s_turn_is_under_way():
     given = at_companions(clash(companions=("fox:Ysolda", "golem:Tarn"), party=TWO))
     fox = given.state.companion("fox")
-    to = next(h for h in given.ctx.board.reachable(fox.pos, set(), 1) if h != fox.pos
-              and h not in {u.pos for u in (*given.state.heroes, *given.state.companions)})
+    to = next(
+        h
+        for h in given.ctx.board.reachable(fox.pos, set(), 1)
+        if h != fox.pos and h not in {u.pos for u in (*given.state.heroes, *given.state.companions)}
+    )
     moving = given.when(CompanionMove(companion="fox", to=to)).next()
     moving.then_violates(EndCompanionTurn(companion="golem"), "ROUND-6")
 
@@ -193,11 +206,15 @@ def test_a_refused_companion_command_writes_nothing():
 def test_a_waiting_companion_enters_on_an_empty_entrance_hex_when_its_turn_comes_and_acts():
     given = at_companions(clash(companions=("fox:Ysolda",)))
     given = with_ally(given, "fox", pos=None)  # it waited beside the tile (CLASH-9a)
-    free = [h for h in given.ctx.board.entrance_hexes()
-            if h not in {u.pos for u in (*given.state.heroes, *given.state.foes)}
-            and h not in {c.hex for c in given.state.caches}]
-    target = next(h for h, n in given.ctx.board.reachable(free[0], {given.state.hero("ysolda").pos}, 1).items()
-                  if n == 1)
+    free = [
+        h
+        for h in given.ctx.board.entrance_hexes()
+        if h not in {u.pos for u in (*given.state.heroes, *given.state.foes)}
+        and h not in {c.hex for c in given.state.caches}
+    ]
+    target = next(
+        h for h, n in given.ctx.board.reachable(free[0], {given.state.hero("ysolda").pos}, 1).items() if n == 1
+    )
     then = given.when(CompanionMove(companion="fox", to=target))
     then.then_has(CompanionPlaced, companion="fox", hex=free[0], rule="ROUND-6a")
     assert then.state.companion("fox").pos == target  # facts default: it then takes that turn
@@ -234,8 +251,14 @@ def test_a_companion_moving_onto_an_explorable_hex_explores_nothing():
     from companion_arrange import escorts
     from scenario import new_party
 
-    cmd = StartDelve(battle_id="v", delve="whispering-barrow", party=new_party("Ysolda:nord"), xp=1, seed=1,
-                     companions=escorts("fox:Ysolda"))
+    cmd = StartDelve(
+        battle_id="v",
+        delve="whispering-barrow",
+        party=new_party("Ysolda:nord"),
+        xp=1,
+        seed=1,
+        companions=escorts("fox:Ysolda"),
+    )
     d = decision(None, cmd, RulesContext(starter_pack(), "whispering-barrow"))
     given = DelveScenario(replay(d.events), d.ctx)
     given = given.when(EndTurn()).next()

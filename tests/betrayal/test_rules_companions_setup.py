@@ -21,8 +21,12 @@ FOUR = ("Ysolda:nord", "Tarn:dark-elf", "Brand:imperial", "Ria:orc")
 
 
 def _free_entrance(given) -> list:
-    taken = ({h.pos for h in given.state.heroes} | {f.pos for f in given.state.foes}
-             | {a.pos for a in given.state.companions} | {c.hex for c in given.state.caches})
+    taken = (
+        {h.pos for h in given.state.heroes}
+        | {f.pos for f in given.state.foes}
+        | {a.pos for a in given.state.companions}
+        | {c.hex for c in given.state.caches}
+    )
     return [h for h in given.ctx.board.entrance_hexes() if h not in taken]
 
 
@@ -43,8 +47,14 @@ def test_companions_go_on_the_entrance_after_the_party_in_player_turn_order():
 def test_a_companion_starts_at_full_chip_hp_with_the_chip_s_numbers():
     a = clash(companions=("golem:Ysolda",)).state.companion("golem")
     chip = starter_pack().companions["golem"]
-    assert (a.hp, a.max_hp, a.combat, a.range, a.targets, a.move) == (chip.hp, chip.hp, chip.combat, chip.range,
-                                                                      chip.targets, chip.move)
+    assert (a.hp, a.max_hp, a.combat, a.range, a.targets, a.move) == (
+        chip.hp,
+        chip.hp,
+        chip.combat,
+        chip.range,
+        chip.targets,
+        chip.move,
+    )
 
 
 @pytest.mark.rule("CLASH-9")
@@ -74,8 +84,14 @@ def test_the_waiting_companion_is_said_to_wait_citing_the_rule():
     from domain.betrayal.battle.rules import decide
 
     room = len(_free_entrance(clash(companions=(), party=FOUR)))
-    cmd = StartClash(battle_id="t", setup="waystone-crossing", party=new_party(*FOUR), xp=1, seed=1,
-                     companions=escorts(*(["fox:Ria"] * (room + 1))))
+    cmd = StartClash(
+        battle_id="t",
+        setup="waystone-crossing",
+        party=new_party(*FOUR),
+        xp=1,
+        seed=1,
+        companions=escorts(*(["fox:Ria"] * (room + 1))),
+    )
     events = decide(None, cmd, context_for(starter_pack(), "waystone-crossing"))
     waits = [e for e in events if isinstance(e, CompanionWaits)]
     assert [e.rule for e in waits] == ["CLASH-9a"]
@@ -91,8 +107,14 @@ def test_a_dungeon_places_companions_on_its_entrance_and_the_rest_wait():
 
     ctx = context_for(starter_pack(), "sentinel-vault")
     room = len(ctx.board.entrance_hexes()) - 2  # two adventurers (the vault's caches are elsewhere)
-    cmd = StartDungeon(battle_id="d", setup="sentinel-vault", party=new_party("Ysolda:nord", "Tarn:dark-elf"), xp=3,
-                       seed=1, companions=escorts(*(["fox:Tarn"] * (room + 1))))
+    cmd = StartDungeon(
+        battle_id="d",
+        setup="sentinel-vault",
+        party=new_party("Ysolda:nord", "Tarn:dark-elf"),
+        xp=3,
+        seed=1,
+        companions=escorts(*(["fox:Tarn"] * (room + 1))),
+    )
     events = decide(None, cmd, ctx)
     placed = [e for e in events if isinstance(e, CompanionPlaced)]
     assert {e.rule for e in placed} == {"DUNGEON-10"} and len(placed) == room
@@ -102,8 +124,14 @@ def test_a_dungeon_places_companions_on_its_entrance_and_the_rest_wait():
 
 def _delve(companions: int):
     pack = starter_pack()
-    cmd = StartDelve(battle_id="v", delve="whispering-barrow", party=new_party("Ysolda:nord"), xp=1, seed=1,
-                     companions=escorts(*(["fox:Ysolda"] * companions)))
+    cmd = StartDelve(
+        battle_id="v",
+        delve="whispering-barrow",
+        party=new_party("Ysolda:nord"),
+        xp=1,
+        seed=1,
+        companions=escorts(*(["fox:Ysolda"] * companions)),
+    )
     d = decision(None, cmd, RulesContext(pack, "whispering-barrow"))
     return d, DelveScenario(replay(d.events), d.ctx)
 
@@ -138,8 +166,15 @@ def test_a_companion_joins_under_its_controller_named_by_name_in_any_case():
     from domain.betrayal.battle.context import context_for
     from domain.betrayal.battle.rules import decide
 
-    cmd = StartClash(battle_id="t", setup="waystone-crossing", party=new_party("Ysolda:nord"), xp=1, seed=1,
-                     companions=escorts("FOX:ysOLDA"))
-    joined = [e for e in decide(None, cmd, context_for(starter_pack(), "waystone-crossing"))
-              if isinstance(e, CompanionJoined)]
+    cmd = StartClash(
+        battle_id="t",
+        setup="waystone-crossing",
+        party=new_party("Ysolda:nord"),
+        xp=1,
+        seed=1,
+        companions=escorts("FOX:ysOLDA"),
+    )
+    joined = [
+        e for e in decide(None, cmd, context_for(starter_pack(), "waystone-crossing")) if isinstance(e, CompanionJoined)
+    ]
     assert joined[0].companion.controller == "ysolda"

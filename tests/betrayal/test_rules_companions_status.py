@@ -20,8 +20,14 @@ ONE_DAMAGE = 2
 def _free(given, near, away: int = 1):
     s = given.state
     taken = {u.pos for u in (*s.heroes, *s.foes, *s.companions) if u.pos is not None}
-    return next(h for h in given.ctx.board.all_hexes() if given.ctx.board.passable(h) and h not in taken
-                and distance(h, near) == away and given.ctx.board.sees(h, near))
+    return next(
+        h
+        for h in given.ctx.board.all_hexes()
+        if given.ctx.board.passable(h)
+        and h not in taken
+        and distance(h, near) == away
+        and given.ctx.board.sees(h, near)
+    )
 
 
 def _far(given, pos):
@@ -68,8 +74,11 @@ def test_a_dazed_companion_cannot_move_and_roll_in_one_turn_and_daze_comes_off_a
     golem = given.state.companion("golem")
     s = given.state
     taken = {u.pos for u in (*s.heroes, *s.foes)}
-    step = next(h for h, n in given.ctx.board.reachable(golem.pos, taken, 1).items()
-                if n == 1 and distance(h, s.foe("e1").pos) == 1)
+    step = next(
+        h
+        for h, n in given.ctx.board.reachable(golem.pos, taken, 1).items()
+        if n == 1 and distance(h, s.foe("e1").pos) == 1
+    )
     moved = given.when(CompanionMove(companion="golem", to=step)).next()
     moved.then_violates(CompanionEngage(targets=("e1",), faces=(0, 0)), "STATUS-1")
     ended = moved.when(EndCompanionTurn())
@@ -81,18 +90,17 @@ def test_a_dazed_companion_cannot_move_and_roll_in_one_turn_and_daze_comes_off_a
 @pytest.mark.rule("STATUS-1")
 def test_maim_halves_a_companion_s_damage_rounding_down():
     plain = _beside_e1("fox").when(CompanionEngage(companion="fox", targets=("e1",), faces=(TWO_DAMAGE,)))
-    maimed = _beside_e1("fox", Status.MAIM).when(CompanionEngage(companion="fox", targets=("e1",),
-                                                                 faces=(TWO_DAMAGE,)))
+    maimed = _beside_e1("fox", Status.MAIM).when(CompanionEngage(companion="fox", targets=("e1",), faces=(TWO_DAMAGE,)))
     plain.then_has(DamageDealt, target="e1", amount=2)
     maimed.then_has(DamageDealt, target="e1", amount=1)
 
 
 @pytest.mark.rule("STATUS-1")
 def test_fear_silences_a_companion_s_skills():
-    brutal = _beside_e1("golem").when(CompanionEngage(companion="golem", targets=("e1",),
-                                                      faces=(ONE_DAMAGE, 0)))
-    feared = _beside_e1("golem", Status.FEAR).when(CompanionEngage(companion="golem", targets=("e1",),
-                                                                   faces=(ONE_DAMAGE, 0)))
+    brutal = _beside_e1("golem").when(CompanionEngage(companion="golem", targets=("e1",), faces=(ONE_DAMAGE, 0)))
+    feared = _beside_e1("golem", Status.FEAR).when(
+        CompanionEngage(companion="golem", targets=("e1",), faces=(ONE_DAMAGE, 0))
+    )
     brutal.then_has(DamageDealt, target="e1", amount=2)  # 1 rolled, +1 brutal
     feared.then_has(DamageDealt, target="e1", amount=1)
 

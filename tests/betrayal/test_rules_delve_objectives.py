@@ -47,10 +47,12 @@ def end_of_round(given: DelveScenario):
 
 def last_shard_mid_turn(objective: str) -> DelveScenario:
     """Two skyshards gained; the third lies on t1, a step from Ysolda."""
-    given = DelveScenario.start(delve=objective, party=("Ysolda:nord", "Tarn:dark-elf"),
-                                placements=((17, 31), (15, 30)))
-    given = given.with_tiles(LONG_DRAIN).with_delve(obtained=shards(2), icons=3,
-                                                    kept=(KeptCard("rattling-bones", "t1", 1),))
+    given = DelveScenario.start(
+        delve=objective, party=("Ysolda:nord", "Tarn:dark-elf"), placements=((17, 31), (15, 30))
+    )
+    given = given.with_tiles(LONG_DRAIN).with_delve(
+        obtained=shards(2), icons=3, kept=(KeptCard("rattling-bones", "t1", 1),)
+    )
     return given.when(Move(to=(18, 31))).next()
 
 
@@ -230,8 +232,13 @@ def test_each_adventurer_takes_its_hp_and_cooldown_track_home_from_a_delve():
 def play(delve: str, seed: int) -> tuple[BetrayalApp, list]:
     """The delve bot plays a party of three to the end; what each command wrote."""
     app = BetrayalApp("memory")
-    app.new_delve(delve=delve, party=[PartySpec("Ysolda", "nord"), PartySpec("Tarn", "redguard"),
-                                      PartySpec("Aela", "orc")], xp=1, seed=seed, battle_id="v")
+    app.new_delve(
+        delve=delve,
+        party=[PartySpec("Ysolda", "nord"), PartySpec("Tarn", "redguard"), PartySpec("Aela", "orc")],
+        xp=1,
+        seed=seed,
+        battle_id="v",
+    )
     rnd = random.Random(seed)
     results = []
     for _ in range(400):
@@ -269,8 +276,9 @@ def test_a_played_uncover_delve_ends_in_success_only_by_its_retreat():
 
 def delve_app(placements=((16, 30),)) -> BetrayalApp:
     app = BetrayalApp("memory")
-    app.new_delve(delve=SURVEY, party=[PartySpec("Ysolda", "nord")], xp=2, seed=11, battle_id="v",
-                  placements=placements)
+    app.new_delve(
+        delve=SURVEY, party=[PartySpec("Ysolda", "nord")], xp=2, seed=11, battle_id="v", placements=placements
+    )
     return app
 
 
@@ -278,15 +286,18 @@ def lengths(app: BetrayalApp) -> tuple[int, int]:
     return len(app.stream("v")), len(app.events(delve_stream("v")))
 
 
-@pytest.mark.parametrize("command, rule", [
-    (Explore(hex=(17, 31)), "EXPLORE-1"),  # 3 hexes away; Stamina 2
-    (Explore(hex=(16, 31)), "EXPLORATION-5"),  # no Connection icon
-    (MoveToExplore(to=(15, 31)), "EXPLORATION-5"),
-    (Explore(), "EXPLORATION-5"),  # standing on a plain hex
-    (PlaceTile(rotation=0, origin=(18, 30)), "EXPLORATION-9"),  # no tile waiting
-    (Retreat(), "RETREAT-1"),
-    (NextRound(), "ROUND-8"),
-])
+@pytest.mark.parametrize(
+    "command, rule",
+    [
+        (Explore(hex=(17, 31)), "EXPLORE-1"),  # 3 hexes away; Stamina 2
+        (Explore(hex=(16, 31)), "EXPLORATION-5"),  # no Connection icon
+        (MoveToExplore(to=(15, 31)), "EXPLORATION-5"),
+        (Explore(), "EXPLORATION-5"),  # standing on a plain hex
+        (PlaceTile(rotation=0, origin=(18, 30)), "EXPLORATION-9"),  # no tile waiting
+        (Retreat(), "RETREAT-1"),
+        (NextRound(), "ROUND-8"),
+    ],
+)
 def test_a_refused_delve_command_writes_nothing_in_either_stream_and_names_its_rule(command, rule):
     app = delve_app(placements=((15, 30),))
     before = lengths(app), app.battle("v").state, app.delve_of("v")

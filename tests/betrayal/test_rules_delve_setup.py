@@ -31,8 +31,9 @@ ENTRANCE_HEXES = [(15, 30), (16, 30), (17, 30), (15, 31), (16, 31), (17, 31), (1
 
 
 def start(party=("Ysolda:nord",), delve: str = SURVEY, **kw):
-    cmd = StartDelve(battle_id="v", delve=delve, party=new_party(*party), xp=kw.pop("xp", 2), seed=kw.pop("seed", 1),
-                     **kw)
+    cmd = StartDelve(
+        battle_id="v", delve=delve, party=new_party(*party), xp=kw.pop("xp", 2), seed=kw.pop("seed", 1), **kw
+    )
     return decision(None, cmd, RulesContext(starter_pack(), delve))
 
 
@@ -86,8 +87,11 @@ def test_a_delve_records_the_delve_content_s_hash_and_cannot_be_set_up_twice():
     given = DelveScenario.start()
     given.then_violates(StartDelve(battle_id="v", delve=SURVEY, party=new_party("Tarn:nord"), xp=1, seed=1), "DELVE-7")
     with pytest.raises(MalformedCommand):
-        decision(None, StartDelve(battle_id="v", delve="no-such-delve", party=new_party("Tarn:nord"), xp=1, seed=1),
-                 RulesContext(starter_pack(), SURVEY))
+        decision(
+            None,
+            StartDelve(battle_id="v", delve="no-such-delve", party=new_party("Tarn:nord"), xp=1, seed=1),
+            RulesContext(starter_pack(), SURVEY),
+        )
 
 
 @pytest.mark.rule("DELVE-8")

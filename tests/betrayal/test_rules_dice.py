@@ -105,8 +105,9 @@ def index(then, kind, **fields) -> int:
 @pytest.mark.rule("ACTIVE-10")
 def test_an_active_face_puts_its_die_in_the_adventurers_own_active_slot():
     then = resolve(facing("shore-crab"), Engage(form=LIGHT_FORM, dice=(5,), faces=(GUARD_BLOCK_2,)))
-    then.then_has(ActiveChanged, hero="ysolda", rule="ACTIVE-10",
-                  active=(ActiveDie(DieKind.SKILL, 5, GUARD_BLOCK_2, 2),))
+    then.then_has(
+        ActiveChanged, hero="ysolda", rule="ACTIVE-10", active=(ActiveDie(DieKind.SKILL, 5, GUARD_BLOCK_2, 2),)
+    )
     hero = then.state.hero("ysolda")
     assert hero.active == (ActiveDie(DieKind.SKILL, 5, GUARD_BLOCK_2, 2),)
     assert hero.track == ()
@@ -154,7 +155,7 @@ def test_an_active_die_removed_on_your_turn_without_resolving_is_exhausted():
 @pytest.mark.rule("ACTIVE-4")
 @pytest.mark.rule("ACTIVE-3")
 def test_with_rolled_dice_waiting_a_full_active_slot_can_be_cleared_to_make_room():
-    """"At any time during your turn": with four active dice and an active
+    """ "At any time during your turn": with four active dice and an active
     face rolled, clear a slot before resolving, and the new die takes it
     instead of being exhausted unresolved (ACTIVE-3)."""
     full = tuple(ActiveDie(DieKind.SKILL, uid, 1, 1) for uid in (1, 2, 6, 7))
@@ -229,8 +230,9 @@ def test_a_fatigue_die_in_the_active_slot_fills_a_slot_like_a_skill_die():
 def test_a_fatigue_die_cleared_from_the_active_slot_goes_to_the_track():
     held = (ActiveDie(DieKind.LIGHT_FATIGUE, 0, -1, 0),)
     then = facing("shore-crab", active=held, track=(skill(1, 1),)).when(ClearActive(slot=0))
-    then.then_has(FatigueGained, hero="ysolda", kind=DieKind.LIGHT_FATIGUE, count=1, rule="ACTIVE-9b",
-                  track=(skill(1, 1), LIGHT))
+    then.then_has(
+        FatigueGained, hero="ysolda", kind=DieKind.LIGHT_FATIGUE, count=1, rule="ACTIVE-9b", track=(skill(1, 1), LIGHT)
+    )
     then.then_lacks(DieExhausted)
 
 
@@ -549,16 +551,26 @@ def test_at_the_end_of_battle_enemy_statuses_come_off_but_the_adventurers_stay()
 def test_an_adventurer_gaining_a_status_it_has_moves_that_die_to_the_end_of_the_queue():
     given = facing("tunnel-rat", track=(status_die(Status.BANE), skill(1, 1)))  # Venom: Bane
     then = struck(given, ENEMY_TWO)
-    then.then_has(HeroStatusGained, hero="ysolda", status=Status.BANE, refreshed=True,
-                  track=(skill(1, 1), status_die(Status.BANE)))
+    then.then_has(
+        HeroStatusGained,
+        hero="ysolda",
+        status=Status.BANE,
+        refreshed=True,
+        track=(skill(1, 1), status_die(Status.BANE)),
+    )
 
 
 @pytest.mark.rule("STATUS-1")
 @pytest.mark.rule("TRACK-1")
 def test_an_enemy_skill_puts_its_status_die_on_the_adventurers_track():
     then = struck(facing("tunnel-rat", track=(skill(1, 1),)), ENEMY_ONE)
-    then.then_has(HeroStatusGained, hero="ysolda", status=Status.BANE, refreshed=False,
-                  track=(skill(1, 1), status_die(Status.BANE)))
+    then.then_has(
+        HeroStatusGained,
+        hero="ysolda",
+        status=Status.BANE,
+        refreshed=False,
+        track=(skill(1, 1), status_die(Status.BANE)),
+    )
 
 
 # --- The six statuses on an adventurer (facts: STATUS-1) --------------------------------
@@ -669,8 +681,17 @@ def test_a_baned_enemy_takes_1_true_damage_at_the_start_of_its_turn_through_its_
     given = facing("bandit-bruiser", k=4, dice=dice("combat", "tainted-arrow"))
     given = given.with_foe("e1", marks=(mark(Status.BANE, 2),))
     then = given.when(EndTurn())
-    then.then_has(DamageDealt, source="ysolda", target="e1", amount=1, prevented=0, to_hp=1, hp=5,
-                  true_damage=True, rule="ENEMY-4")
+    then.then_has(
+        DamageDealt,
+        source="ysolda",
+        target="e1",
+        amount=1,
+        prevented=0,
+        to_hp=1,
+        hp=5,
+        true_damage=True,
+        rule="ENEMY-4",
+    )
 
 
 @pytest.mark.rule("STATUS-1")
@@ -735,13 +756,15 @@ def test_typed_faces_are_recorded_as_typed_and_leave_the_battles_counter_alone()
     given = facing("shore-crab")
     counter = given.state.rng
     then = given.when(Engage(form=LIGHT_FORM, target="e1", dice=(1, 4), faces=(COMBAT_2, BASH_DAZE)))
-    then.then_has(DiceRolled, unit="ysolda", typed=True,
-                  dice=(Rolled(1, "combat", COMBAT_2), Rolled(4, "shield-bash", BASH_DAZE)))
+    then.then_has(
+        DiceRolled, unit="ysolda", typed=True, dice=(Rolled(1, "combat", COMBAT_2), Rolled(4, "shield-bash", BASH_DAZE))
+    )
     assert then.state.rng == counter
 
 
-@pytest.mark.parametrize("faces", [None, (1,), (1, 1, 1), (1, 6), (-1, 1)],
-                         ids=["missing", "too-few", "too-many", "no-face-7", "negative"])
+@pytest.mark.parametrize(
+    "faces", [None, (1,), (1, 1, 1), (1, 6), (-1, 1)], ids=["missing", "too-few", "too-many", "no-face-7", "negative"]
+)
 def test_typed_faces_must_name_one_face_of_each_die_rolled(faces):
     with pytest.raises(MalformedCommand):
         facing("shore-crab").when(Engage(form=LIGHT_FORM, target="e1", dice=(1, 4), faces=faces))

@@ -142,8 +142,12 @@ def test_an_objective_unit_cannot_go_on_a_hex_that_is_not_special():
 
 @pytest.mark.rule("DUNGEON-8e")
 def test_two_objective_units_cannot_share_a_special_hex():
-    pack = pack_with("dungeons.toml", lambda t: t.replace('objective_units = ["bound-sentinel"]',
-                                                          'objective_units = ["bound-sentinel", "ash-hierophant"]'))
+    pack = pack_with(
+        "dungeons.toml",
+        lambda t: t.replace(
+            'objective_units = ["bound-sentinel"]', 'objective_units = ["bound-sentinel", "ash-hierophant"]'
+        ),
+    )
     with pytest.raises(RuleViolation) as caught:
         start(pack=pack, specials=((1, 5), (1, 5)))
     assert caught.value.rule == "DUNGEON-8e"
@@ -239,9 +243,10 @@ def test_the_dungeon_is_won_at_the_end_of_the_round_its_objective_unit_falls_wha
 
 @pytest.mark.rule("OBJ-1")
 def test_a_conquer_dungeon_is_won_once_every_enemy_is_defeated():
-    pack = pack_with("dungeons.toml", lambda t: t.replace('objective = "eliminate"\n'
-                                                          'objective_units = ["bound-sentinel"]',
-                                                          'objective = "conquer"'))
+    pack = pack_with(
+        "dungeons.toml",
+        lambda t: t.replace('objective = "eliminate"\nobjective_units = ["bound-sentinel"]', 'objective = "conquer"'),
+    )
     given = dungeon(pack=pack)
     assert given.state.objective is Objective.CONQUER
     assert all(not f.quest for f in given.state.foes)  # no objective unit: only the Enemy Pool's

@@ -33,8 +33,9 @@ GLYPH, WARDSTONE = "glyph-of-steady-aim", "wardstone-sigil"
 
 def clash(app, battle_id: str, seed: int = 2):
     """Ria alone in a clash; the battle's first events."""
-    return app.new_clash(setup="waystone-crossing", party=[PartySpec("Ria")], xp=2, seed=seed,
-                         battle_id=battle_id).events
+    return app.new_clash(
+        setup="waystone-crossing", party=[PartySpec("Ria")], xp=2, seed=seed, battle_id=battle_id
+    ).events
 
 
 def finish(app, battle_id: str, seed: int = 2) -> None:

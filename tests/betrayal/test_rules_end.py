@@ -205,7 +205,8 @@ def test_the_cleanup_removes_hp_above_the_health_maximum():
 @pytest.mark.rule("ACTIVE-7")
 def test_the_cleanup_exhausts_the_dice_left_in_the_active_slot():
     given = end_of_round().with_hero(
-        "ysolda", track=(SKILL_1,),
+        "ysolda",
+        track=(SKILL_1,),
         active=(ActiveDie(DieKind.SKILL, 5, 1, 1), ActiveDie(DieKind.SKILL, 6, 1, 2)),
     )
     then = ended(given)
@@ -247,7 +248,9 @@ def test_dice_on_the_cooldown_track_stay_there_at_the_end_of_the_battle():
 @pytest.mark.rule("CLEANUP-4c")
 def test_active_dice_go_to_the_track_drained_dice_come_back_and_the_track_carries_over():
     given = end_of_round().with_hero(
-        "ysolda", track=(SKILL_1, BANE), drained=(6,),
+        "ysolda",
+        track=(SKILL_1, BANE),
+        drained=(6,),
         active=(ActiveDie(DieKind.SKILL, 5, 1, 1),),
     )
     hero = ended(given).state.hero("ysolda")
@@ -275,8 +278,14 @@ def fight_and_retreat(app: BetrayalApp, battle_id: str = "b1") -> None:
     """Ysolda alone against a Tunnel Rat (EP 1, seed 1): she rolls a Combat
     die at no target (it goes to her track), the rat closes in and hits her
     for 2 (Venom: Bane), and the party retreats at the end of round 1."""
-    app.new_clash(setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=1,
-                  physical_dice=True, battle_id=battle_id)
+    app.new_clash(
+        setup="waystone-crossing",
+        party=[PartySpec("Ysolda", "nord")],
+        xp=1,
+        seed=1,
+        physical_dice=True,
+        battle_id=battle_id,
+    )
     app.execute(battle_id, Engage(form=BattleForm.LIGHT, dice=(1,), faces=(5,)))
     app.execute(battle_id, Resolve())
     app.execute(battle_id, EndTurn())
@@ -300,8 +309,9 @@ def test_the_adventurer_keeps_its_remaining_hp_and_its_cooldown_track_after_the_
 @pytest.mark.rule("STATUS-6")
 def test_the_next_battle_starts_with_the_hp_and_track_the_last_one_left(app):
     fight_and_retreat(app)
-    app.new_clash(setup="waystone-crossing", party=[PartySpec("Ysolda")], xp=1, seed=2,
-                  physical_dice=True, battle_id="b2")
+    app.new_clash(
+        setup="waystone-crossing", party=[PartySpec("Ysolda")], xp=1, seed=2, physical_dice=True, battle_id="b2"
+    )
     started = next(e.event for e in app.stream("b2") if isinstance(e.event, BattleStarted))
     carried = started.party[0]
     assert (carried.hp, carried.max_hp, carried.track) == (2, 4, (SKILL_1, BANE))
@@ -309,8 +319,9 @@ def test_the_next_battle_starts_with_the_hp_and_track_the_last_one_left(app):
 
 @pytest.mark.rule("CLEANUP-3b")
 def test_a_won_battle_also_writes_the_hp_back(app):
-    app.new_clash(setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=1,
-                  physical_dice=True, battle_id="b1")
+    app.new_clash(
+        setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=1, physical_dice=True, battle_id="b1"
+    )
     # Ysolda kills the Tunnel Rat (2 HP) when it comes next to her
     app.execute("b1", EndTurn())
     app.execute("b1", RollEnemyDice(faces=(2,)))  # the rat deals 1

@@ -119,8 +119,10 @@ def test_an_enemy_ends_its_turn_before_the_next_enemy_in_level_order_starts():
     then = given.when(EndTurn())
     order = [(type(e).__name__, e.foe) for e in then.events if isinstance(e, (EnemyTurnStarted, EnemyTurnEnded))]
     assert order == [
-        ("EnemyTurnStarted", "e2"), ("EnemyTurnEnded", "e2"),
-        ("EnemyTurnStarted", "e1"), ("EnemyTurnEnded", "e1"),
+        ("EnemyTurnStarted", "e2"),
+        ("EnemyTurnEnded", "e2"),
+        ("EnemyTurnStarted", "e1"),
+        ("EnemyTurnEnded", "e1"),
     ]
     then.then_has(EnemyTurnStarted, foe="e2", queue=("e1",))
     assert isinstance(then.events[-1], RoundEnded)
@@ -247,10 +249,15 @@ def test_an_enemy_rolling_only_misses_deals_no_damage():
 def test_one_roll_hits_each_designated_target_weakest_first_with_the_full_skill():
     # Storm Caller: range 3, 3 Combat dice, 2 targets, weakest first, Dazing.
     # Three adventurers in range with 4, 2 and 3 HP.
-    given = arena(
-        chip("e1", "storm-caller", (4, 1)),
-        party=(ARCHER, "Tarn:dark-elf", "Brand:imperial"), at=((2, 1), (2, 0), (2, 2)),
-    ).with_hero("tarn", hp=2).with_hero("brand", hp=3)
+    given = (
+        arena(
+            chip("e1", "storm-caller", (4, 1)),
+            party=(ARCHER, "Tarn:dark-elf", "Brand:imperial"),
+            at=((2, 1), (2, 0), (2, 2)),
+        )
+        .with_hero("tarn", hp=2)
+        .with_hero("brand", hp=3)
+    )
     waiting = given.when(EndTurn()).next().when(EndTurn()).next().when(EndTurn())
     # then it designates the two weakest, in priority order, and rolls once
     waiting.then_has(EnemyEngaged, foe="e1", targets=("tarn", "brand"))
@@ -269,14 +276,16 @@ def test_targets_tied_on_priority_are_taken_in_turn_order():
     # Shore Crab (strongest, 1 target) between two adventurers of equal HP
     given = arena(
         chip("e1", "shore-crab", (3, 1)),
-        party=(ARCHER, "Tarn:nord"), at=((2, 1), (4, 1)),
+        party=(ARCHER, "Tarn:nord"),
+        at=((2, 1), (4, 1)),
     )
     then = given.when(EndTurn()).next().when(EndTurn())
     then.then_has(EnemyEngaged, foe="e1", targets=("ysolda",))
     # and the other way round when Tarn comes first in turn order
     swapped = arena(
         chip("e1", "shore-crab", (3, 1)),
-        party=("Tarn:nord", ARCHER), at=((4, 1), (2, 1)),
+        party=("Tarn:nord", ARCHER),
+        at=((4, 1), (2, 1)),
     )
     then = swapped.when(EndTurn()).next().when(EndTurn())
     then.then_has(EnemyEngaged, foe="e1", targets=("tarn",))
@@ -287,7 +296,8 @@ def test_an_enemy_designates_by_its_priority_icon_not_by_nearness():
     # Shore Crab (strongest) adjacent to two adventurers: 2 HP and 4 HP
     given = arena(
         chip("e1", "shore-crab", (3, 1)),
-        party=(ARCHER, "Tarn:nord"), at=((2, 1), (4, 1)),
+        party=(ARCHER, "Tarn:nord"),
+        at=((2, 1), (4, 1)),
     ).with_hero("ysolda", hp=2)
     then = given.when(EndTurn()).next().when(EndTurn())
     then.then_has(EnemyEngaged, foe="e1", targets=("tarn",))
@@ -337,7 +347,8 @@ def test_tunnel_rat_venom_gives_bane_to_the_adventurer_it_damages():
 def test_a_skill_that_needs_damage_does_nothing_when_every_point_is_prevented():
     # an active block die of 2 stops the 2 damage, so no Bane is gained
     given = arena(chip("e1", "tunnel-rat", (3, 1))).with_hero(
-        "ysolda", active=(ActiveDie(DieKind.SKILL, 7, 3, 2),),
+        "ysolda",
+        active=(ActiveDie(DieKind.SKILL, 7, 3, 2),),
     )
     state, events = play(given, EndTurn(), RollEnemyDice(faces=(TWO,)))
     hit = of(events, DamageDealt, target="ysolda")[0]
@@ -347,12 +358,15 @@ def test_a_skill_that_needs_damage_does_nothing_when_every_point_is_prevented():
 
 
 @pytest.mark.rule("ESKILL-1")
-@pytest.mark.parametrize("enemy_id, status", [
-    ("ash-imp", Status.BLIND),
-    ("pale-wolf", Status.DAZE),
-    ("hedge-archer", Status.MAIM),
-    ("outlaw-chief", Status.FEAR),
-])
+@pytest.mark.parametrize(
+    "enemy_id, status",
+    [
+        ("ash-imp", Status.BLIND),
+        ("pale-wolf", Status.DAZE),
+        ("hedge-archer", Status.MAIM),
+        ("outlaw-chief", Status.FEAR),
+    ],
+)
 def test_a_status_skill_puts_its_status_die_on_the_damaged_adventurer(enemy_id, status):
     pos = (3, 0) if PACK.enemies[enemy_id].range > 1 else (3, 1)
     given = arena(chip("e1", enemy_id, pos)).with_hero("ysolda", hp=9, max_hp=9)
@@ -380,7 +394,8 @@ def test_bandit_bruiser_brutal_adds_nothing_to_a_roll_of_misses():
 @pytest.mark.rule("ESKILL-1")
 def test_cinder_wisp_true_strike_ignores_active_block_dice():
     given = arena(chip("e1", "cinder-wisp", (3, 0))).with_hero(
-        "ysolda", active=(ActiveDie(DieKind.SKILL, 7, 3, 2),),
+        "ysolda",
+        active=(ActiveDie(DieKind.SKILL, 7, 3, 2),),
     )
     state, events = play(given, EndTurn(), RollEnemyDice(faces=(TWO, ONE)))
     hit = of(events, DamageDealt, target="ysolda")[0]
@@ -412,8 +427,11 @@ def test_a_placed_enemy_takes_level_and_hp_from_its_chip_side():
     given = Scenario.clash(party=("Ysolda:nord", "Tarn:nord"), xp=4, seed=1)
     bruiser = PACK.enemies["bandit-bruiser"]
     assert given.state.foe("e1").enemy == "bandit-bruiser"
-    assert (given.state.foe("e1").level, given.state.foe("e1").hp, given.state.foe("e1").max_hp) == (
-        bruiser.level, bruiser.hp, bruiser.hp) == (5, 6, 6)
+    assert (
+        (given.state.foe("e1").level, given.state.foe("e1").hp, given.state.foe("e1").max_hp)
+        == (bruiser.level, bruiser.hp, bruiser.hp)
+        == (5, 6, 6)
+    )
 
 
 @pytest.mark.rule("ECHIP-1")
@@ -504,6 +522,7 @@ def test_stealth_hides_an_enemy_from_a_blind_enemy_too():
     a unit, on either side. A blind Bandit Bruiser on d2 would head for the
     Shore Crab two hexes away; in Stealth, the crab is not a candidate and
     it heads for Ysolda instead."""
+
     def bruiser_path(crab_marks):
         given = arena(
             chip("e1", "bandit-bruiser", (4, 1), marks=mark(Status.BLIND, 4)),
@@ -569,7 +588,8 @@ def test_an_enemy_holds_only_one_die_of_each_status():
     # the crab is dazed already (by Tarn's die); Ysolda's Daze face is exhausted
     given = arena(
         chip("e1", "shore-crab", (3, 1), marks=mark(Status.DAZE, 4, owner="tarn")),
-        party=(ARCHER, "Tarn:nord:one-hand-shield"), at=((2, 1), (2, 0)),
+        party=(ARCHER, "Tarn:nord:one-hand-shield"),
+        at=((2, 1), (2, 0)),
     )
     state, events = play(given, Engage(form=BattleForm.LIGHT, target="e1", dice=(6,), faces=(4,)), Resolve())
     assert state.foe("e1").marks == mark(Status.DAZE, 4, owner="tarn")
@@ -581,10 +601,16 @@ def test_an_enemy_holds_only_one_die_of_each_status():
 @pytest.mark.rule("ESKILL-3")
 def test_an_enemy_with_targets_all_engages_every_target_in_range_strongest_first():
     # Ember Tyrant: range 2, 4 dice, every target, strongest first, True Strike
-    given = arena(
-        chip("e1", "ember-tyrant", (4, 1)),
-        party=(ARCHER, "Tarn:nord", "Brand:imperial"), at=((2, 1), (3, 0), (0, 0)),
-    ).with_hero("ysolda", hp=3).with_hero("tarn", hp=4).with_hero("brand", hp=5)
+    given = (
+        arena(
+            chip("e1", "ember-tyrant", (4, 1)),
+            party=(ARCHER, "Tarn:nord", "Brand:imperial"),
+            at=((2, 1), (3, 0), (0, 0)),
+        )
+        .with_hero("ysolda", hp=3)
+        .with_hero("tarn", hp=4)
+        .with_hero("brand", hp=5)
+    )
     waiting = given.when(EndTurn()).next().when(EndTurn()).next().when(EndTurn())
     # Brand on the Entrance is 4 hexes off: out of range
     waiting.then_has(EnemyEngaged, foe="e1", targets=("tarn", "ysolda"))

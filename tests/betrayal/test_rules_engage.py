@@ -38,7 +38,11 @@ from domain.betrayal.vocab import BattleForm, Difficulty
 from domain.kernel.errors import MalformedCommand
 
 LIGHT_FORM, HEAVY, RANGED, MAGIC, DEFENSIVE = (
-    BattleForm.LIGHT, BattleForm.HEAVY, BattleForm.RANGED, BattleForm.MAGIC, BattleForm.DEFENSIVE,
+    BattleForm.LIGHT,
+    BattleForm.HEAVY,
+    BattleForm.RANGED,
+    BattleForm.MAGIC,
+    BattleForm.DEFENSIVE,
 )
 # Combat die faces
 TENACITY, ONE, TWO = 0, 1, 5
@@ -131,11 +135,13 @@ def test_the_first_engage_of_a_turn_gains_no_fatigue():
 @pytest.mark.rule("EX-8")
 @pytest.mark.parametrize("difficulty", [Difficulty.APPRENTICE, Difficulty.ADEPT])
 def test_a_second_engage_gains_one_light_fatigue_as_soon_as_it_is_declared(difficulty):
-    given = engage_and_resolve(facing("bandit-bruiser", difficulty=difficulty),
-                               Engage(form=LIGHT_FORM, target="e1", dice=(1,), faces=(ONE,)))
+    given = engage_and_resolve(
+        facing("bandit-bruiser", difficulty=difficulty), Engage(form=LIGHT_FORM, target="e1", dice=(1,), faces=(ONE,))
+    )
     then = given.when(Engage(form=LIGHT_FORM, target="e1", dice=(2,), faces=(ONE,)))
-    then.then_has(FatigueGained, hero="ysolda", kind=DieKind.LIGHT_FATIGUE, count=1, rule="ENGAGE-4",
-                  track=(skill(1, ONE), LIGHT))
+    then.then_has(
+        FatigueGained, hero="ysolda", kind=DieKind.LIGHT_FATIGUE, count=1, rule="ENGAGE-4", track=(skill(1, ONE), LIGHT)
+    )
     assert index(then, EngageDeclared, number=2) < index(then, FatigueGained) < index(then, DiceRolled)
 
 
@@ -145,8 +151,14 @@ def test_at_expert_difficulty_a_second_engage_gains_two_light_fatigue():
     given = facing("bandit-bruiser", difficulty=Difficulty.EXPERT)
     given = engage_and_resolve(given, Engage(form=LIGHT_FORM, target="e1", dice=(1,), faces=(ONE,)))
     then = given.when(Engage(form=LIGHT_FORM))
-    then.then_has(FatigueGained, hero="ysolda", kind=DieKind.LIGHT_FATIGUE, count=2, rule="ENGAGE-4a",
-                  track=(skill(1, ONE), LIGHT, LIGHT))
+    then.then_has(
+        FatigueGained,
+        hero="ysolda",
+        kind=DieKind.LIGHT_FATIGUE,
+        count=2,
+        rule="ENGAGE-4a",
+        track=(skill(1, ONE), LIGHT, LIGHT),
+    )
 
 
 @pytest.mark.rule("ENGAGE-4")
@@ -302,11 +314,15 @@ def test_combat_dice_cannot_be_rolled_in_the_magic_form():
 @pytest.mark.rule("ENGAGE-7d")
 def test_the_legal_engages_gather_what_each_form_and_the_stat_limits_allow():
     given = Scenario.clash().with_foe("e1", pos=(4, 4))
-    untargeted = {c.form: c.dice for c in legal_commands(given.state, given.ctx)
-                  if isinstance(c, Engage) and c.target is None}
+    untargeted = {
+        c.form: c.dice for c in legal_commands(given.state, given.ctx) if isinstance(c, Engage) and c.target is None
+    }
     # Magic could roll none of Ysolda's dice: an Engage that rolls nothing is not offered (issue 24)
     assert untargeted == {
-        LIGHT_FORM: (1, 2), HEAVY: (1, 2), RANGED: (1, 2), DEFENSIVE: (1, 2),
+        LIGHT_FORM: (1, 2),
+        HEAVY: (1, 2),
+        RANGED: (1, 2),
+        DEFENSIVE: (1, 2),
     }
 
 

@@ -219,7 +219,8 @@ def test_an_explored_connection_hex_cannot_be_explored_again():
 @pytest.mark.rule("EXPLORATION-5a")
 def test_a_connection_hex_walled_in_by_tiles_cannot_be_explored():
     given = DelveScenario.start(placements=((15, 30),)).with_tiles(
-        PlacedTile("t1", "dripping-cell", 1, (19, 27)), PlacedTile("t2", "torchlit-passage", 2, (19, 26)))
+        PlacedTile("t1", "dripping-cell", 1, (19, 27)), PlacedTile("t2", "torchlit-passage", 2, (19, 26))
+    )
     given = given.with_hero("ysolda", stamina=3)
     given.then_violates(Explore(hex=(16, 29)), "EXPLORATION-5a")
 
@@ -476,8 +477,12 @@ def test_a_tile_with_a_single_legal_placement_is_connected_at_once():
     options = given.map.placements(given.pack.tiles["broken-aqueduct"], (17, 30))
     assert len(options) == 2
     # after t1 takes the way north, Broken Aqueduct fits one way only
-    given = at_the_entrance().next_card("cold-draft").only_tile("guard-alcove").with_tiles(
-        PlacedTile("t1", "ossuary-niche", 5, (18, 30)), PlacedTile("t2", "broken-aqueduct", 1, (21, 29)))
+    given = (
+        at_the_entrance()
+        .next_card("cold-draft")
+        .only_tile("guard-alcove")
+        .with_tiles(PlacedTile("t1", "ossuary-niche", 5, (18, 30)), PlacedTile("t2", "broken-aqueduct", 1, (21, 29)))
+    )
     assert len(given.map.placements(given.pack.tiles["guard-alcove"], (19, 32))) == 1
     then = given.with_hero("ysolda", pos=(20, 31)).when(Explore(hex=(19, 32)))
     then.has(TilePlaced)
@@ -540,7 +545,9 @@ def test_legendary_caches_go_first_each_on_the_farthest_empty_common_item_hex():
     then = explore_onto("sealed-coffer", "broken-aqueduct", 0, (17, 28))
     caches = then.of(CachePlaced)
     assert [(tuple(c.hex), c.kind) for c in caches] == [
-        ((19, 31), Marker.LEGENDARY_CACHE), ((19, 29), Marker.COMMON_CACHE)]
+        ((19, 31), Marker.LEGENDARY_CACHE),
+        ((19, 29), Marker.COMMON_CACHE),
+    ]
     assert set(then.state.caches) == {Cache((19, 31), Marker.LEGENDARY_CACHE), Cache((19, 29), Marker.COMMON_CACHE)}
 
 
@@ -599,9 +606,10 @@ def test_with_no_chip_of_the_box_s_level_left_the_next_lower_level_that_fits_is_
     """Facts default: the three greater-bag chips are out (drawn earlier in
     this battle), so a level-10 box with EP 10 draws a level 5."""
     given = at_the_entrance("Ysolda:nord", "Tarn:dark-elf", "Aela:khajiit", "Brand:nord", xp=3)
-    drawn_before = tuple(Foe(id=f"e{i}", enemy=enemy, level=level, hp=1, max_hp=1, defeated=True)
-                         for i, (enemy, level) in enumerate([("outlaw-chief", 10), ("barrow-wyrm", 20),
-                                                              ("storm-caller", 10)], 1))
+    drawn_before = tuple(
+        Foe(id=f"e{i}", enemy=enemy, level=level, hp=1, max_hp=1, defeated=True)
+        for i, (enemy, level) in enumerate([("outlaw-chief", 10), ("barrow-wyrm", 20), ("storm-caller", 10)], 1)
+    )
     given = given.with_state(foes=drawn_before).next_card("patrol-route").only_tile("long-drain")
     then = given.when(Explore(hex=(17, 30)))
     if then.delve.placing is not None:
@@ -651,8 +659,12 @@ def test_each_revealed_tile_gets_a_fresh_ep_of_the_party_xp_times_the_party_size
     # row [5, 1, 1] spends the EP 6 of t1 entirely
     assert sum(e.level for e in first.of(EnemyPlaced)) == 6 and first.state.ep_left == 0
     # the next tile starts again from 6, not from what t1 left
-    nxt = first.next().next_card("echoing-steps").only_tile("torchlit-passage").with_hero(
-        "ysolda", pos=(20, 31), stamina=3)
+    nxt = (
+        first.next()
+        .next_card("echoing-steps")
+        .only_tile("torchlit-passage")
+        .with_hero("ysolda", pos=(20, 31), stamina=3)
+    )
     second = nxt.when(Explore(hex=(21, 31)))
     if second.delve.placing is not None:
         second = second.next().when(second.next().legal()[0])
@@ -664,14 +676,18 @@ def test_each_revealed_tile_gets_a_fresh_ep_of_the_party_xp_times_the_party_size
 
 
 @pytest.mark.rule("EXPLORATION-12")
-@pytest.mark.parametrize("card, tile, kept, skyshards", [
-    ("rattling-bones", "guard-alcove", True, 1),  # a skyshard icon
-    ("forgotten-shrine", "guard-alcove", True, 0),  # an environment effect
-    ("tripwire-niche", "guard-alcove", True, 0),  # a trap
-    ("cold-draft", "guard-alcove", False, 0),  # only When Revealed: nothing lasting
-])
+@pytest.mark.parametrize(
+    "card, tile, kept, skyshards",
+    [
+        ("rattling-bones", "guard-alcove", True, 1),  # a skyshard icon
+        ("forgotten-shrine", "guard-alcove", True, 0),  # an environment effect
+        ("tripwire-niche", "guard-alcove", True, 0),  # a trap
+        ("cold-draft", "guard-alcove", False, 0),  # only When Revealed: nothing lasting
+    ],
+)
 def test_a_card_with_a_skyshard_environment_or_trap_lies_beside_its_tile_and_any_other_is_discarded(
-        card, tile, kept, skyshards):
+    card, tile, kept, skyshards
+):
     then = explore_onto(card, tile, 0, (18, 29))
     if kept:
         then.has(CardKept, card=card, tile="t1", skyshards=skyshards)

@@ -274,6 +274,7 @@ def test_a_consumable_reaches_nearby_adventurers_then_is_discarded():
     ysolda, brand = given.state.hero("ysolda"), given.state.hero("brand")
     given = given.with_hero("ysolda", ready=(CIDER,))
     from domain.kernel.hexes import distance
+
     assert distance(ysolda.pos, brand.pos) == 1
     then = given.when(UseGear(item=CIDER))
     then.then_has(TenacityGained, hero="ysolda", amount=1)
@@ -340,8 +341,11 @@ def test_an_enchantment_on_the_clash_tile_wards_every_adventurer_on_it():
     armed(WARDSTONE).then_violates(UseGear(item=WARDSTONE), "ENCHANT-1")  # the Entrance is no Clash tile
     base = clash("Ysolda:imperial").without_foes("e1")
     board = base.ctx.board
-    spot = next(h for h in board.all_hexes()
-                if board.passable(h) and board.tile_of(h) not in ("E", "#") and base.state.foe("e1").pos != h)
+    spot = next(
+        h
+        for h in board.all_hexes()
+        if board.passable(h) and board.tile_of(h) not in ("E", "#") and base.state.foe("e1").pos != h
+    )
     given = foe_at(base.with_hero("ysolda", pos=spot), 1, enemy="cave-troll")
     given = given.with_hero("ysolda", ready=(WARDSTONE,), hp=9, max_hp=9)
     then = given.when(UseGear(item=WARDSTONE))
@@ -408,8 +412,10 @@ def test_reveler_adds_one_enemy_die_per_weapon_in_the_inventory():
     given = armed(DAGGER, race="nord", weapons=2)
     ready = given.when(UseRaceAbility()).next()
     rolled = ready.when(Engage(form=BattleForm.LIGHT, target="e1", dice=(1,), faces=(C_ONE, TWO, MISS, ONE)))
-    rolled.then_has(DiceRolled, dice=(Rolled(1, "combat", C_ONE), Rolled(0, "enemy", TWO),
-                                      Rolled(0, "enemy", MISS), Rolled(0, "enemy", ONE)))
+    rolled.then_has(
+        DiceRolled,
+        dice=(Rolled(1, "combat", C_ONE), Rolled(0, "enemy", TWO), Rolled(0, "enemy", MISS), Rolled(0, "enemy", ONE)),
+    )
 
 
 # --- legal commands ---------------------------------------------------------------------------

@@ -204,5 +204,6 @@ def test_an_adventurer_next_to_a_stealthed_enemy_at_turn_start_may_step_back_and
     given = stealthy_foe(hero_at=(2, 1), foe_at=(3, 1))
     moved = given.when(Move(to=(1, 1))).next()
     assert given.ctx.board.range_distance((1, 1), (3, 1)) == 2
-    moved.when(Engage(form=BattleForm.RANGED, target="e1")).then_has(EngageDeclared, target="e1",
-                                                                     form=BattleForm.RANGED)
+    moved.when(Engage(form=BattleForm.RANGED, target="e1")).then_has(
+        EngageDeclared, target="e1", form=BattleForm.RANGED
+    )

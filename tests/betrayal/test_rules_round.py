@@ -34,7 +34,9 @@ TRIO = ("Ysolda:nord", "Tarn:dark-elf", "Brand:imperial")
 def end_of_round(round_number: int, party=("Ysolda:nord",), **kw) -> Scenario:
     """The End of Round step of ``round_number``, enemies still on the map."""
     return Scenario.clash(party=party, xp=1, **kw).with_state(
-        round=round_number, phase=Phase.END_OF_ROUND, turn=None,
+        round=round_number,
+        phase=Phase.END_OF_ROUND,
+        turn=None,
     )
 
 
@@ -64,9 +66,13 @@ def test_a_round_is_every_adventurer_turn_then_every_enemy_turn_then_its_end():
         if isinstance(e, (TurnStarted, TurnEnded, EnemyTurnStarted, RoundEnded))
     ]
     assert steps == [
-        ("TurnEnded", "ysolda"), ("TurnStarted", "tarn"), ("TurnEnded", "tarn"),
-        ("EnemyTurnStarted", "e1"), ("EnemyTurnStarted", "e2"),
-        ("EnemyTurnStarted", "e3"), ("EnemyTurnStarted", "e4"),
+        ("TurnEnded", "ysolda"),
+        ("TurnStarted", "tarn"),
+        ("TurnEnded", "tarn"),
+        ("EnemyTurnStarted", "e1"),
+        ("EnemyTurnStarted", "e2"),
+        ("EnemyTurnStarted", "e3"),
+        ("EnemyTurnStarted", "e4"),
         ("RoundEnded", None),
     ]
 
@@ -164,7 +170,10 @@ def test_fatigue_damage_is_true_damage_past_block_dice_and_bonus_hp():
 @pytest.mark.rule("FATIGUE-ROUND-4")
 def test_a_defeated_adventurer_gains_no_fatigue_and_takes_no_fatigue_damage():
     given = end_of_round(5, party=("Ysolda:nord", "Tarn:dark-elf")).with_hero(
-        "tarn", hp=0, defeated=True, pos=None,
+        "tarn",
+        hp=0,
+        defeated=True,
+        pos=None,
     )
     then = given.when(NextRound())
     assert [e.hero for e in then.of(FatigueGained)] == ["ysolda"]

@@ -111,12 +111,15 @@ def test_an_enemy_pool_of_eight_places_a_level_five_then_three_level_ones():
 @pytest.mark.rule("EP-4")
 @pytest.mark.rule("EP-5")
 @pytest.mark.rule("CLASH-7a")
-@pytest.mark.parametrize("xp, n, levels", [
-    (15, 1, [10, 5]),  # EP 15
-    (13, 2, [20, 5, 1]),  # EP 26
-    (9, 4, [20, 10, 5, 1]),  # EP 36
-    (3, 3, [5, 1, 1, 1, 1]),  # EP 9
-])
+@pytest.mark.parametrize(
+    "xp, n, levels",
+    [
+        (15, 1, [10, 5]),  # EP 15
+        (13, 2, [20, 5, 1]),  # EP 26
+        (9, 4, [20, 10, 5, 1]),  # EP 36
+        (3, 3, [5, 1, 1, 1, 1]),  # EP 9
+    ],
+)
 def test_the_enemy_pool_is_spent_highest_level_first(xp, n, levels):
     placed = drawn(start(xp=xp, n=n))
     assert [level for _, level, _ in placed] == levels
@@ -183,14 +186,20 @@ def test_a_chip_is_drawn_only_once_per_battle():
 def test_the_same_seed_draws_the_same_enemies():
     assert start(xp=4, n=2, seed=7) == start(xp=4, n=2, seed=7)
     assert drawn(start(xp=4, n=2, seed=1)) == [
-        ("bandit-bruiser", 5, 3), ("road-lookout", 1, 2), ("ash-imp", 1, 1), ("shore-crab", 1, 0),
+        ("bandit-bruiser", 5, 3),
+        ("road-lookout", 1, 2),
+        ("ash-imp", 1, 1),
+        ("shore-crab", 1, 0),
     ]
 
 
 @pytest.mark.rule("CLASH-7")
 def test_another_seed_may_draw_other_enemies():
     assert drawn(start(xp=4, n=2, seed=2)) == [
-        ("pale-wolf", 5, 3), ("tunnel-rat", 1, 2), ("road-lookout", 1, 1), ("road-lookout", 1, 0),
+        ("pale-wolf", 5, 3),
+        ("tunnel-rat", 1, 2),
+        ("road-lookout", 1, 1),
+        ("road-lookout", 1, 0),
     ]
 
 
@@ -233,8 +242,9 @@ def test_a_clash_is_set_up_on_the_map_of_its_setup(setup):
 
 @pytest.mark.rule("CLASH-5")
 def test_two_setups_lay_out_different_maps():
-    maps = {s: frozenset(context_for(starter_pack(), s).board.all_hexes())
-            for s in ("waystone-crossing", "cinder-rite")}
+    maps = {
+        s: frozenset(context_for(starter_pack(), s).board.all_hexes()) for s in ("waystone-crossing", "cinder-rite")
+    }
     assert maps["waystone-crossing"] != maps["cinder-rite"]
     assert set(ENTRANCE) == set(context_for(starter_pack(), SETUP).board.entrance_hexes())
 
@@ -274,7 +284,8 @@ def test_enemies_go_on_the_numbered_hexes_of_the_diagram_in_number_order():
 def test_caches_go_on_the_cache_hexes_of_the_diagram_face_up_as_shown():
     events = start()
     assert [(c.hex, c.kind) for c in of(events, CachePlaced)] == [
-        ((3, 2), Marker.COMMON_CACHE), ((7, 2), Marker.LEGENDARY_CACHE),
+        ((3, 2), Marker.COMMON_CACHE),
+        ((7, 2), Marker.LEGENDARY_CACHE),
     ]
     assert len(replay(events).caches) == 2
 
@@ -293,7 +304,8 @@ def test_objective_units_are_placed_on_the_special_hexes_outside_the_enemy_pool(
     events = start(xp=1, n=1, setup="cinder-rite")
     placed = of(events, EnemyPlaced)
     assert [(e.enemy, e.hex, e.quest, e.ep_left, e.draw) for e in placed[:2]] == [
-        ("ash-hierophant", (5, 3), True, 1, -1), ("bound-sentinel", (4, 5), True, 1, -1),
+        ("ash-hierophant", (5, 3), True, 1, -1),
+        ("bound-sentinel", (4, 5), True, 1, -1),
     ]
     # the EP of 1 is still whole for the drawn enemies
     assert [(e.level, e.quest, e.ep_left) for e in placed[2:]] == [(1, False, 0)]
@@ -368,7 +380,9 @@ def test_the_placement_order_becomes_the_turn_order():
 def test_each_adventurer_sets_its_battle_form_when_placed():
     given = Scenario.clash(party=("Ysolda:nord", "Tarn:dark-elf:bow:ranged", "Brand:high-elf:destruction-staff:magic"))
     assert [(h.id, h.form) for h in given.state.heroes] == [
-        ("ysolda", BattleForm.LIGHT), ("tarn", BattleForm.RANGED), ("brand", BattleForm.MAGIC),
+        ("ysolda", BattleForm.LIGHT),
+        ("tarn", BattleForm.RANGED),
+        ("brand", BattleForm.MAGIC),
     ]
 
 

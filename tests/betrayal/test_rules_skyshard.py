@@ -20,12 +20,14 @@ LONG_DRAIN = PlacedTile("t1", "long-drain", 0, (18, 30))
 T1_HEXES = [(18, 30), (19, 30), (20, 30), (21, 30), (18, 31), (19, 31), (20, 31), (21, 31)]
 
 
-def shard_tile(card: str = "rattling-bones", skyshards: int = 1, *, at=(17, 31), party=("Ysolda:nord",),
-               delve: str = SURVEY) -> DelveScenario:
+def shard_tile(
+    card: str = "rattling-bones", skyshards: int = 1, *, at=(17, 31), party=("Ysolda:nord",), delve: str = SURVEY
+) -> DelveScenario:
     """The Long Drain holding ``card`` with ``skyshards`` still to take;
     Ysolda on the Entrance at ``at``."""
-    given = DelveScenario.start(delve=delve, party=party, placements=(at,) + ((15, 30), (15, 31), (15, 32))[
-        : len(party) - 1]).with_tiles(LONG_DRAIN)
+    given = DelveScenario.start(
+        delve=delve, party=party, placements=(at,) + ((15, 30), (15, 31), (15, 32))[: len(party) - 1]
+    ).with_tiles(LONG_DRAIN)
     return given.with_delve(kept=(KeptCard(card, "t1", skyshards),), icons=skyshards)
 
 
@@ -109,8 +111,10 @@ def test_obtaining_a_skyshard_mid_move_interrupts_the_move_which_then_goes_on():
 def test_three_skyshards_are_required_unless_the_encounter_says_otherwise():
     assert DelveScenario.start(delve=SURVEY).delve.required == 3
     assert DelveScenario.start(delve=UNCOVER).delve.required == 3
-    two = pack_with("delve.toml", lambda t: t.replace('objective = "uncover"\nskyshards = 3',
-                                                      'objective = "uncover"\nskyshards = 2'))
+    two = pack_with(
+        "delve.toml",
+        lambda t: t.replace('objective = "uncover"\nskyshards = 3', 'objective = "uncover"\nskyshards = 2'),
+    )
     given = DelveScenario.start(delve=UNCOVER, pack=two)
     assert given.delve.required == 2 and given.delve.objective is Objective.UNCOVER
 
@@ -126,8 +130,9 @@ def test_the_count_adds_the_icons_on_face_up_cards_and_the_face_down_shortage_ca
 @pytest.mark.rule("SKYSHARD-2")
 @pytest.mark.rule("OBJ-4")
 def test_the_party_keeps_count_of_the_skyshards_obtained_and_is_done_with_all_of_them():
-    given = shard_tile().with_delve(obtained=(Skyshard("cold-draft", "", "", 1),
-                                              Skyshard("fungus-bloom", "t9", "tarn", 1)))
+    given = shard_tile().with_delve(
+        obtained=(Skyshard("cold-draft", "", "", 1), Skyshard("fungus-bloom", "t9", "tarn", 1))
+    )
     assert given.delve.gained == 2 and not given.delve.complete
     then = given.when(Move(to=(18, 31)))
     assert then.delve.gained == 3 and then.delve.complete
@@ -143,8 +148,9 @@ def test_one_card_may_grant_several_skyshards():
 
 @pytest.mark.rule("SKYSHARD-9")
 def test_skyshards_beyond_the_requirement_are_ignored():
-    given = shard_tile("twin-shards", 2).with_delve(obtained=(Skyshard("rattling-bones", "t7", "ysolda", 1),
-                                                              Skyshard("cold-draft", "", "", 1)))
+    given = shard_tile("twin-shards", 2).with_delve(
+        obtained=(Skyshard("rattling-bones", "t7", "ysolda", 1), Skyshard("cold-draft", "", "", 1))
+    )
     then = given.when(Move(to=(18, 31)))
     then.has(SkyshardObtained, card="twin-shards", count=1)  # only one more was required
     assert then.delve.gained == 3 == then.delve.required
@@ -155,8 +161,11 @@ def test_skyshards_beyond_the_requirement_are_ignored():
 def test_with_every_required_skyshard_held_entering_a_skyshard_tile_still_resolves_its_effect():
     """SKYSHARD-9 ignores the excess *count*; SKYSHARD-5 still has the
     adventurer obtain the tile's skyshard and resolve the card's effect."""
-    held = (Skyshard("cold-draft", "", "", 1), Skyshard("fungus-bloom", "t9", "tarn", 1),
-            Skyshard("twin-shards", "t8", "tarn", 1))
+    held = (
+        Skyshard("cold-draft", "", "", 1),
+        Skyshard("fungus-bloom", "t9", "tarn", 1),
+        Skyshard("twin-shards", "t8", "tarn", 1),
+    )
     given = shard_tile().with_delve(obtained=held)
     assert given.delve.complete
     then = given.when(Move(to=(18, 31)))

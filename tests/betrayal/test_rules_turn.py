@@ -62,8 +62,9 @@ def test_an_adventurer_may_move_first_and_engage_afterwards():
 
 
 @pytest.mark.rule("TURN-5")
-@pytest.mark.parametrize("command", [Move(to=(1, 0)), Engage(form=LIGHT_FORM), EndTurn()],
-                         ids=["move", "engage", "end-turn"])
+@pytest.mark.parametrize(
+    "command", [Move(to=(1, 0)), Engage(form=LIGHT_FORM), EndTurn()], ids=["move", "engage", "end-turn"]
+)
 def test_no_other_action_starts_while_an_engages_dice_wait_to_be_resolved(command):
     rolling = Scenario.clash().when(Engage(form=LIGHT_FORM, dice=(1,))).next()
     assert rolling.state.phase is Phase.ENGAGE_RESOLVE
@@ -123,8 +124,14 @@ def test_an_adventurer_who_falls_at_the_start_of_turn_takes_no_recovery_and_no_a
 def test_recovery_at_the_start_of_turn_takes_the_leftmost_dice_and_slides_the_rest():
     given = party_of_two(track=(skill(3, 1), skill(4, 2), skill(5, 3), skill(6, 4)))
     then = given.when(EndTurn())
-    then.then_has(DiceRecovered, hero="tarn", recovered=(3, 4), discarded=(),
-                  replaced_overfatigue=0, track=(skill(5, 3), skill(6, 4)))
+    then.then_has(
+        DiceRecovered,
+        hero="tarn",
+        recovered=(3, 4),
+        discarded=(),
+        replaced_overfatigue=0,
+        track=(skill(5, 3), skill(6, 4)),
+    )
     assert then.state.hero("tarn").track == (skill(5, 3), skill(6, 4))
 
 
@@ -149,8 +156,9 @@ def test_light_fatigue_taken_off_in_recovery_is_discarded():
 def test_overfatigue_taken_off_in_recovery_goes_back_behind_the_last_die():
     given = party_of_two(track=(OVER, skill(3, 1), skill(4, 1)))
     then = given.when(EndTurn())
-    then.then_has(DiceRecovered, hero="tarn", recovered=(3,), discarded=(),
-                  replaced_overfatigue=1, track=(skill(4, 1), OVER))
+    then.then_has(
+        DiceRecovered, hero="tarn", recovered=(3,), discarded=(), replaced_overfatigue=1, track=(skill(4, 1), OVER)
+    )
 
 
 @pytest.mark.rule("RECOVER-5")
@@ -159,8 +167,9 @@ def test_a_status_taken_off_in_recovery_is_discarded_and_its_effect_ends():
     given = party_of_two(track=(status_die(Status.FEAR), skill(3, 1), skill(4, 1)))
     assert Status.FEAR in statuses(given.state.hero("tarn"))
     then = given.when(EndTurn())
-    then.then_has(DiceRecovered, hero="tarn", recovered=(3,), discarded=(status_die(Status.FEAR),),
-                  track=(skill(4, 1),))
+    then.then_has(
+        DiceRecovered, hero="tarn", recovered=(3,), discarded=(status_die(Status.FEAR),), track=(skill(4, 1),)
+    )
     assert statuses(then.state.hero("tarn")) == frozenset()
 
 

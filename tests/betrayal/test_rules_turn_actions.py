@@ -40,13 +40,23 @@ def test_the_ready_items_chosen_between_battles_come_into_the_battle():
     from domain.betrayal.battle.application import PartySpec
 
     app = campaign(party=(("Ria", "nord", "bastion"),))
-    run(app, GainItem(adventurer="Ria", item="scuffed-bracers"), GainItem(adventurer="Ria", item="notched-dagger"),
-        ReadyItem(adventurer="Ria", item="notched-dagger"))
-    app.new_clash(setup="waystone-crossing", party=[PartySpec("Ria", form=BattleForm.DEFENSIVE)], xp=1, seed=1,
-                  battle_id="w1")
+    run(
+        app,
+        GainItem(adventurer="Ria", item="scuffed-bracers"),
+        GainItem(adventurer="Ria", item="notched-dagger"),
+        ReadyItem(adventurer="Ria", item="notched-dagger"),
+    )
+    app.new_clash(
+        setup="waystone-crossing", party=[PartySpec("Ria", form=BattleForm.DEFENSIVE)], xp=1, seed=1, battle_id="w1"
+    )
     ria = app.battle("w1").state.heroes[0]
     assert (ria.ready, ria.packed, ria.form, ria.class_id, ria.weapons) == (
-        ("notched-dagger",), ("scuffed-bracers",), BattleForm.DEFENSIVE, "bastion", 1)
+        ("notched-dagger",),
+        ("scuffed-bracers",),
+        BattleForm.DEFENSIVE,
+        "bastion",
+        1,
+    )
 
 
 @pytest.mark.rule("ENGAGE-7c")
@@ -55,8 +65,9 @@ def test_free_combat_dice_go_beyond_the_stat_limit_and_not_to_the_track():
     from domain.betrayal.battle.commands import Resolve, UseRaceAbility
     from domain.betrayal.battle.events import DiceRolled
 
-    given = foe_at(Scenario.clash(party=("Ysolda:nord",), physical_dice=True).without_foes("e1"), 1,
-                   enemy="cave-troll").with_hero("ysolda", stamina=2)
+    given = foe_at(
+        Scenario.clash(party=("Ysolda:nord",), physical_dice=True).without_foes("e1"), 1, enemy="cave-troll"
+    ).with_hero("ysolda", stamina=2)
     armed = given.when(UseRaceAbility()).next()
     rolled = armed.when(Engage(form=BattleForm.LIGHT, target="e1", dice=(1, 2), faces=(1, 1, 5)))
     assert len(rolled.then_has(DiceRolled).dice) == 3
@@ -70,8 +81,9 @@ def test_a_reroll_is_settled_before_the_roll_resolves_and_the_new_face_counts():
     from domain.betrayal.battle.events import DamageDealt, DiceRerolled
 
     glyph = "glyph-of-steady-aim"
-    given = foe_at(Scenario.clash(party=("Ysolda:imperial",), physical_dice=True).without_foes("e1"), 1,
-                   enemy="cave-troll").with_hero("ysolda", ready=(glyph,))
+    given = foe_at(
+        Scenario.clash(party=("Ysolda:imperial",), physical_dice=True).without_foes("e1"), 1, enemy="cave-troll"
+    ).with_hero("ysolda", ready=(glyph,))
     given = given.when(UseGear(item=glyph)).next()
     rolled = given.when(Engage(form=BattleForm.LIGHT, target="e1", dice=(1,), faces=(1,))).next()  # a 1
     again = rolled.when(UseGear(item=glyph, dice=(0,), faces=(5,)))  # rerolled to a 2

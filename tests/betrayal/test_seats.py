@@ -39,9 +39,18 @@ def test_each_adventurer_of_the_party_is_a_seat_in_turn_order(given):
 
 
 @pytest.mark.rule("SEAT-1")
-@pytest.mark.parametrize("command", [Move(to=(0, 1)), EndTurn(), Engage(form=BattleForm.LIGHT, dice=(1,)),
-                                     UseRaceAbility(), UseGear(item="potion"), TurnClassSheet(),
-                                     UseClassAbility(ability="x")])
+@pytest.mark.parametrize(
+    "command",
+    [
+        Move(to=(0, 1)),
+        EndTurn(),
+        Engage(form=BattleForm.LIGHT, dice=(1,)),
+        UseRaceAbility(),
+        UseGear(item="potion"),
+        TurnClassSheet(),
+        UseClassAbility(ability="x"),
+    ],
+)
 def test_a_command_that_names_no_adventurer_is_given_for_whoever_has_the_turn(given, command):
     assert R.actor(given.state, command) == "ysolda"
     assert R.actor(given.with_turn(hero="tarn").state, command) == "tarn"
@@ -49,9 +58,16 @@ def test_a_command_that_names_no_adventurer_is_given_for_whoever_has_the_turn(gi
 
 @pytest.mark.rule("SEAT-1")
 @pytest.mark.parametrize("named", ["tarn", "Tarn", "TARN"])
-@pytest.mark.parametrize("make", [lambda n: UseRaceAbility(hero=n), lambda n: UseGear(item="potion", hero=n),
-                                  lambda n: TurnClassSheet(hero=n), lambda n: UseClassAbility(ability="x", hero=n)],
-                         ids=["race", "gear", "class-sheet", "class-ability"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: UseRaceAbility(hero=n),
+        lambda n: UseGear(item="potion", hero=n),
+        lambda n: TurnClassSheet(hero=n),
+        lambda n: UseClassAbility(ability="x", hero=n),
+    ],
+    ids=["race", "gear", "class-sheet", "class-ability"],
+)
 def test_a_command_naming_an_adventurer_by_id_or_name_in_any_case_is_given_for_it(given, named, make):
     assert R.actor(given.state, make(named)) == "tarn"  # on Ysolda's turn
 

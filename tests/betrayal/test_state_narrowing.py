@@ -18,8 +18,7 @@ def test_what_waits_in_a_phase_is_read_where_it_is_set():
     assert state.acting.hero == hero.id
 
 
-@pytest.mark.parametrize("read", ["engage_waiting", "roll_waiting", "defense_waiting", "ally_acting",
-                                  "final_outcome"])
+@pytest.mark.parametrize("read", ["engage_waiting", "roll_waiting", "defense_waiting", "ally_acting", "final_outcome"])
 def test_reading_as_set_what_the_state_has_not_is_an_internal_error(read):
     state = Scenario.clash().state  # nothing waits, no companion acts, the battle goes on
     with pytest.raises(InternalError):

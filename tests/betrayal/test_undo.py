@@ -28,8 +28,14 @@ def app():
 
 def clash(app: BetrayalApp, *, physical_dice: bool = False, battle_id: str = "b1", xp: int = 1) -> str:
     """Ysolda (Nord, 4 HP) alone against one Tunnel Rat (seed 1)."""
-    app.new_clash(setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=xp, seed=1,
-                  physical_dice=physical_dice, battle_id=battle_id)
+    app.new_clash(
+        setup="waystone-crossing",
+        party=[PartySpec("Ysolda", "nord")],
+        xp=xp,
+        seed=1,
+        physical_dice=physical_dice,
+        battle_id=battle_id,
+    )
     return battle_id
 
 

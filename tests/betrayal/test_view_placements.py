@@ -9,8 +9,20 @@ import pytest
 
 from domain.betrayal.table.placings import ghost_letter
 
-DELVE = ("new", "delve", "--delve", "whispering-barrow", "--party", "Ria:nord", "--party", "Tarn:orc",
-         "--xp", "2", "--seed", "7")
+DELVE = (
+    "new",
+    "delve",
+    "--delve",
+    "whispering-barrow",
+    "--party",
+    "Ria:nord",
+    "--party",
+    "Tarn:orc",
+    "--xp",
+    "2",
+    "--seed",
+    "7",
+)
 
 
 @pytest.mark.rule("EXPLORATION-9b")

@@ -18,8 +18,13 @@ def env(tmp_path) -> dict[str, str]:
     home = tmp_path / "h"
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in (client.NO_SERVER, "FORCE_COLOR", "NO_COLOR")}
-    env |= {"RULEKEEPER_HOME": str(home), "RULEKEEPER_STORE": str(tmp_path / "rk.sqlite"),
-            "COLUMNS": "100", "PYTHONIOENCODING": "utf-8", "RK_TEST_REPORT": str(tmp_path / "report")}
+    env |= {
+        "RULEKEEPER_HOME": str(home),
+        "RULEKEEPER_STORE": str(tmp_path / "rk.sqlite"),
+        "COLUMNS": "100",
+        "PYTHONIOENCODING": "utf-8",
+        "RK_TEST_REPORT": str(tmp_path / "report"),
+    }
     assert rk_client(env, *NEW, local=True).code == 0
     return env
 

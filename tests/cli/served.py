@@ -42,12 +42,21 @@ class ClientRan:
         return (self.stdout, self.stderr, self.code) == (other.stdout, other.stderr, other.code)
 
 
-def rk_client(env: dict[str, str], *args: str, local: bool = False, cwd: Path | None = None,
-              timeout: float = 120) -> ClientRan:
+def rk_client(
+    env: dict[str, str], *args: str, local: bool = False, cwd: Path | None = None, timeout: float = 120
+) -> ClientRan:
     """Run the `rk` client; ``local`` sets RULEKEEPER_NO_SERVER."""
     run_env = env | ({client.NO_SERVER: "1"} if local else {})
-    done = subprocess.run([sys.executable, "-c", CLIENT, *args], env=run_env, cwd=cwd or home_of(env),
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", CLIENT, *args],
+        env=run_env,
+        cwd=cwd or home_of(env),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
     report = Path(env["RK_TEST_REPORT"])
     modules = set(report.read_text().split())
     report.unlink()
@@ -78,8 +87,14 @@ class Server:
         self.path = sock_of(env)
         self.log = cwd / "serve.log"
         with open(self.log, "w") as errors:
-            self.proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=cwd,
-                                         stdout=subprocess.PIPE, stderr=errors, text=True)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "cli.main", "serve"],
+                env=env,
+                cwd=cwd,
+                stdout=subprocess.PIPE,
+                stderr=errors,
+                text=True,
+            )
         ready, _, _ = select.select([self.proc.stdout], [], [], 60)
         self.line = self.proc.stdout.readline() if ready else ""
         if "listening" not in self.line:
@@ -100,8 +115,13 @@ class Server:
 
 def ask(env: dict[str, str], argv: list[str], **fields) -> dict:
     """One request straight to the server, as the client would send it."""
-    request = {"argv": argv, "cwd": str(home_of(env)), "store": env["RULEKEEPER_STORE"],
-               "tty": False, "width": 100} | fields
+    request = {
+        "argv": argv,
+        "cwd": str(home_of(env)),
+        "store": env["RULEKEEPER_STORE"],
+        "tty": False,
+        "width": 100,
+    } | fields
     reply = client.exchange(request, str(sock_of(env)))
     assert reply is not None
     return reply

@@ -19,8 +19,18 @@ import pytest
 
 PARTY = ["--party", "Ysolda:nord", "--party", "Tarn:dark-elf:bow+destruction-staff:ranged"]
 CLASH = ["new", "clash", "--setup", "waystone-crossing", *PARTY, "--xp", "2", "--seed", "7"]
-CONQUEST = ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
-            "--seed", "7"]
+CONQUEST = [
+    "new",
+    "conquest",
+    "--scenario",
+    "border-clash",
+    "--army",
+    "saltmarch",
+    "--army",
+    "cinderpact",
+    "--seed",
+    "7",
+]
 
 
 def refused(rk, *args: str) -> str:
@@ -50,8 +60,11 @@ def test_a_new_battle_is_named_after_its_setup_and_becomes_current(rk, store):
     rk(*CLASH)
     rk(*CONQUEST)
     rk(*CLASH[:-1], "8")
-    assert [(b["battle"], b["current"]) for b in listed(rk)] == \
-        [("waystone-1", False), ("border-1", False), ("waystone-2", True)]
+    assert [(b["battle"], b["current"]) for b in listed(rk)] == [
+        ("waystone-1", False),
+        ("border-1", False),
+        ("waystone-2", True),
+    ]
     assert acting_on(rk) == "waystone-2"
 
 
@@ -64,11 +77,21 @@ def test_rk_new_takes_a_name(rk, store, monkeypatch):
     assert "A name for the new game" in help_text
 
 
-@pytest.mark.parametrize("args", [
-    [*CLASH, "--name", "no spaces"], [*CLASH, "--name", "x" * 65], [*CONQUEST, "--name", "ünïcödé"],
-    [*CLASH, "--name", "taken"], ["rename", "taken", "bad/name"], ["rename", "nowhere", "somewhere"],
-    ["use", "nowhere"], ["delete", "nowhere"], ["restore", "taken"], ["status", "--battle", "nowhere"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        [*CLASH, "--name", "no spaces"],
+        [*CLASH, "--name", "x" * 65],
+        [*CONQUEST, "--name", "ünïcödé"],
+        [*CLASH, "--name", "taken"],
+        ["rename", "taken", "bad/name"],
+        ["rename", "nowhere", "somewhere"],
+        ["use", "nowhere"],
+        ["delete", "nowhere"],
+        ["restore", "taken"],
+        ["status", "--battle", "nowhere"],
+    ],
+)
 def test_a_malformed_unknown_or_taken_name_is_refused_in_one_line_and_writes_nothing(rk, store, args):
     rk(*CLASH, "--name", "taken")
     before = written(store)
@@ -165,8 +188,13 @@ def test_rk_use_chooses_the_battle_commands_act_on(rk, store):
     assert "border-1: the latest" not in rk("use").stdout  # `rk new` chose it
     rk("use", "WAYSTONE-1")  # any case, when one battle alone matches
     assert acting_on(rk) == "waystone-1"
-    assert rk("use", json=True).json() == {"battle": "waystone-1", "name": "waystone-1", "ruleset": "betrayal",
-                                               "deleted": False, "chosen": True}
+    assert rk("use", json=True).json() == {
+        "battle": "waystone-1",
+        "name": "waystone-1",
+        "ruleset": "betrayal",
+        "deleted": False,
+        "chosen": True,
+    }
     assert "MOVE-1" in rk("move", "b2").stdout  # acted on the clash, not on the newer Conquest battle
     assert [b["battle"] for b in listed(rk) if b["current"]] == ["waystone-1"]
     assert "*   waystone-1" in rk("battles").stdout
@@ -231,8 +259,12 @@ def test_rk_adventurers_lists_each_with_the_last_battle_it_fought(rk, store):
     demo = [b for b in listed(rk) if b["battle"].startswith("demo-")][0]
     number = demo["battle"].split("-")[1]
     hero = rows[f"Ysolda-{number}"]
-    assert (hero["race"], hero["battles"], hero["last_battle"], hero["last_outcome"]) == \
-        ("nord", 1, demo["battle"], demo["phase"])
+    assert (hero["race"], hero["battles"], hero["last_battle"], hero["last_outcome"]) == (
+        "nord",
+        1,
+        demo["battle"],
+        demo["phase"],
+    )
     assert hero["can_fight"] == (hero["hp"] > 0)
     assert (rows["Tarn"]["battles"], rows["Tarn"]["last_battle"]) == (0, "")
     rk("rename", demo["battle"], "first-demo")
@@ -247,8 +279,9 @@ def test_rk_adventurers_lists_each_with_the_last_battle_it_fought(rk, store):
 def test_rk_play_names_and_chooses_battles(rk, store):
     rk(*CLASH)
     rk(*CONQUEST)
-    result = rk("play", input="use waystone-1\nrename waystone-1 mine\nstatus\ndelete border-1\nbattles\nquit\n",
-                code=None)
+    result = rk(
+        "play", input="use waystone-1\nrename waystone-1 mine\nstatus\ndelete border-1\nbattles\nquit\n", code=None
+    )
     assert result.code == 0, result.stderr
     assert "Battle mine (id waystone-1)" in result.stdout and "*   mine" in result.stdout
     table = result.stdout.split("────")[-1].split("* current")[0]
@@ -260,18 +293,33 @@ def test_the_naming_verbs_run_in_rk_serve(rk, store, tmp_path):
     rk(*CONQUEST)
     env = {k: v for k, v in os.environ.items() if k not in ("RULEKEEPER_NO_SERVER", "FORCE_COLOR", "NO_COLOR")}
     report = tmp_path / "imported"
-    client = ("import atexit, os, sys\n"
-              f"atexit.register(lambda: open({str(report)!r}, 'w').write(str('cli.main' in sys.modules)))\n"
-              "from cli.client import run\nrun()\n")
-    server = subprocess.Popen([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=tmp_path,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    client = (
+        "import atexit, os, sys\n"
+        f"atexit.register(lambda: open({str(report)!r}, 'w').write(str('cli.main' in sys.modules)))\n"
+        "from cli.client import run\nrun()\n"
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "serve"],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         ready, _, _ = select.select([server.stdout], [], [], 60)
         assert ready and "listening" in server.stdout.readline()
 
         def served(*args: str) -> str:
-            done = subprocess.run([sys.executable, "-c", client, *args], env=env, cwd=tmp_path, text=True,
-                                  capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                [sys.executable, "-c", client, *args],
+                env=env,
+                cwd=tmp_path,
+                text=True,
+                capture_output=True,
+                timeout=120,
+                stdin=subprocess.DEVNULL,
+            )
             assert done.returncode == 0 and report.read_text() == "False", (args, done.stderr)
             return done.stdout
 

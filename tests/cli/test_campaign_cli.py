@@ -55,14 +55,38 @@ def test_a_refused_recruit_names_the_reason_and_writes_nothing(rk, party):
 
 
 def test_a_battle_of_the_party_plays_at_the_campaigns_dial(rk, party):
-    out = rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--party", "Tarn", "--seed", "2",
-             "--name", "w1").stdout
+    out = rk(
+        "new",
+        "clash",
+        "--setup",
+        "waystone-crossing",
+        "--party",
+        "Ria",
+        "--party",
+        "Tarn",
+        "--seed",
+        "2",
+        "--name",
+        "w1",
+    ).stdout
     assert "XP 2 → EP 4 (EP-2)" in out
 
 
 def test_the_reward_phase_step_by_step_with_undo(rk, party):
-    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--party", "Tarn", "--seed", "2",
-       "--name", "w1")
+    rk(
+        "new",
+        "clash",
+        "--setup",
+        "waystone-crossing",
+        "--party",
+        "Ria",
+        "--party",
+        "Tarn",
+        "--seed",
+        "2",
+        "--name",
+        "w1",
+    )
     assert "REWARD-3" in rk("advance", "Ria", "health", code=2).stderr
     finish(party, "w1")
     out = rk("reward").stdout
@@ -134,8 +158,20 @@ def _read_back(listed: list[dict]) -> None:
 def test_every_line_rk_campaign_legal_lists_reads_back_as_its_command(rk, party):
     rk("item", "gain", "Ria", "bitterroot-draught")
     _read_back(rk("campaign", "legal", json=True).json())
-    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--party", "Tarn", "--seed", "2",
-       "--name", "w1")
+    rk(
+        "new",
+        "clash",
+        "--setup",
+        "waystone-crossing",
+        "--party",
+        "Ria",
+        "--party",
+        "Tarn",
+        "--seed",
+        "2",
+        "--name",
+        "w1",
+    )
     finish(party, "w1")
     rk("reward", "w1", "--xp", "8")
     _read_back(rk("legal", "--campaign", "saga", json=True).json())
@@ -157,8 +193,20 @@ def test_a_campaign_is_named_as_a_battle_is_and_never_becomes_the_current_battle
 
 
 def test_the_reward_phase_by_its_words(rk, party):
-    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--party", "Tarn", "--seed", "2",
-       "--name", "w1")
+    rk(
+        "new",
+        "clash",
+        "--setup",
+        "waystone-crossing",
+        "--party",
+        "Ria",
+        "--party",
+        "Tarn",
+        "--seed",
+        "2",
+        "--name",
+        "w1",
+    )
     finish(party, "w1")
     out = rk("reward", "w1", "--xp", "5", "-c", "saga").stdout
     assert "REWARD-1: the Reward Phase of w1: 5 XP each" in out
@@ -169,8 +217,20 @@ def test_the_reward_phase_by_its_words(rk, party):
 
 
 def test_a_campaign_exports_whole_imports_into_an_empty_store_and_verifies(rk, party, tmp_path, monkeypatch):
-    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria", "--party", "Tarn", "--seed", "3",
-       "--name", "first")
+    rk(
+        "new",
+        "clash",
+        "--setup",
+        "waystone-crossing",
+        "--party",
+        "Ria",
+        "--party",
+        "Tarn",
+        "--seed",
+        "3",
+        "--name",
+        "first",
+    )
     finish(party, "first")
     rk("reward", "first")
     rk("reward", "done")

@@ -95,9 +95,7 @@ def test_an_action_narrates_its_events_then_shows_the_map(rk, clash):
 def test_an_illegal_command_exits_2_with_the_rule_and_writes_nothing(rk, clash):
     result = rk("move", "c2", code=None)  # 3 hexes away; Stamina 2
     assert result.code == 2
-    assert result.stderr.strip().splitlines() == [
-        "MOVE-1: that hex is 3 hexes away; you move at most 2 (Stamina)"
-    ]
+    assert result.stderr.strip().splitlines() == ["MOVE-1: that hex is 3 hexes away; you move at most 2 (Stamina)"]
     assert "Traceback" not in (result.stdout + result.stderr)
     assert state(rk)["version"] == clash["version"]
 
@@ -110,8 +108,16 @@ def test_gathering_more_dice_than_stamina_is_refused(rk, clash):
     assert state(rk)["version"] == clash["version"]
 
 
-@pytest.mark.parametrize("args", [["move", "9c"], ["move", "c0"], ["engage", "--form", "light", "--dice", "x"],
-                                  ["engage", "--form", "sideways"], ["resolve", "--skip", "0"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["move", "9c"],
+        ["move", "c0"],
+        ["engage", "--form", "light", "--dice", "x"],
+        ["engage", "--form", "sideways"],
+        ["resolve", "--skip", "0"],
+    ],
+)
 def test_a_malformed_command_exits_1_with_one_line(rk, clash, args):
     result = rk(*args, code=None)
     assert result.code == 1
@@ -130,7 +136,8 @@ def test_errors_come_as_json_with_json(rk, clash):
     result = rk("move", "c2", "--json", code=None)
     assert result.code == 2
     assert json.loads(result.stderr) == {
-        "error": "RuleViolation", "rule": "MOVE-1",
+        "error": "RuleViolation",
+        "rule": "MOVE-1",
         "message": "that hex is 3 hexes away; you move at most 2 (Stamina)",
     }
 
@@ -175,8 +182,9 @@ def test_log_narrates_every_event_and_marks_undone_commands(rk, clash):
 def test_json_output_parses_for_looking_and_acting(rk, clash):
     assert state(rk)["battle"] == "waystone-1"
     legal = rk("legal", json=True).json()
-    assert {"rk": "rk end-turn", "command": {"type": "EndTurn"}, "open": False} in \
-        [{k: e[k] for k in ("rk", "command", "open")} for e in legal]
+    assert {"rk": "rk end-turn", "command": {"type": "EndTurn"}, "open": False} in [
+        {k: e[k] for k in ("rk", "command", "open")} for e in legal
+    ]
     acted = rk("--json", "move", "b2").json()
     assert [e["type"] for e in acted["events"]] == ["CommandIssued", "HeroMoved"]
     assert acted["narration"] == ["MOVE-1: Ysolda moves a1 → a2 → b2"]
@@ -215,7 +223,7 @@ def test_demo_twice_in_one_store_does_not_collide(rk, store):
 
 
 def test_play_reads_commands_until_quit_and_survives_errors(rk, clash):
-    result = rk("play", input="status\nmove zz9\nlegal\n\"unclosed\nmove b2\nquit\nstatus\n", code=None)
+    result = rk("play", input='status\nmove zz9\nlegal\n"unclosed\nmove b2\nquit\nstatus\n', code=None)
     assert result.code == 0
     assert "Battle waystone-1" in result.stdout
     assert "rk end-turn" in result.stdout  # legal ran after the error
@@ -295,8 +303,9 @@ def test_a_command_does_not_import_pydantic(clash):
         "code = main(['status', '--battle', 'waystone-1'])\n"
         "print(code, [m for m in sys.modules if m.startswith('pydantic')], file=sys.stderr)\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60, env=dict(os.environ))
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60, env=dict(os.environ)
+    )
     assert done.stderr.strip().splitlines()[-1] == "0 []"
 
 

@@ -16,8 +16,18 @@ pytestmark = pytest.mark.columns(100)  # the width these tests read output at
 
 NINES = "9" * 5000
 NEW_CLASH = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--seed", "7"]
-NEW_CONQUEST = ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
-                "--seed", "7"]
+NEW_CONQUEST = [
+    "new",
+    "conquest",
+    "--scenario",
+    "border-clash",
+    "--army",
+    "saltmarch",
+    "--army",
+    "cinderpact",
+    "--seed",
+    "7",
+]
 EVIL = "Evil\x1b]0;PWNED\x07"
 
 
@@ -51,11 +61,23 @@ def clash(rk, store) -> Path:
 # --- 12: every argument parser is bounded ---------------------------------------------
 
 
-@pytest.mark.parametrize("args", [
-    ["move", f"c{NINES}"], ["move", f"{'c' * 5000}4"], ["engage", "--form", "light", "--dice", NINES],
-    ["resolve", "--skip", NINES], ["roll-enemy", NINES], ["clear", NINES], ["status", "--at", NINES],
-    ["status", "--at", str(2**63)], ["status", "--at", "-1"], ["move", "c4\x00"], ["clear", "0"],
-], ids=lambda a: " ".join(x[:12] for x in a))
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["move", f"c{NINES}"],
+        ["move", f"{'c' * 5000}4"],
+        ["engage", "--form", "light", "--dice", NINES],
+        ["resolve", "--skip", NINES],
+        ["roll-enemy", NINES],
+        ["clear", NINES],
+        ["status", "--at", NINES],
+        ["status", "--at", str(2**63)],
+        ["status", "--at", "-1"],
+        ["move", "c4\x00"],
+        ["clear", "0"],
+    ],
+    ids=lambda a: " ".join(x[:12] for x in a),
+)
 def test_a_huge_or_broken_argument_is_refused_in_one_line_and_writes_nothing(rk, clash, store, args):
     refused(rk, store, *args)
 
@@ -83,8 +105,22 @@ def test_names_from_a_log_written_without_the_check_are_printed_escaped(rk, clas
 
     for module in (adventurer, application, setup):
         monkeypatch.setattr(module, "check_name", lambda name, what="": None)
-    assert rk("--store", f"sqlite:{store}", "new", "clash", "--setup", "waystone-crossing", "--party",
-              f"{EVIL}[bold]y[/bold]\u202e:nord", "--battle", "evil", code=None).code == 0
+    assert (
+        rk(
+            "--store",
+            f"sqlite:{store}",
+            "new",
+            "clash",
+            "--setup",
+            "waystone-crossing",
+            "--party",
+            f"{EVIL}[bold]y[/bold]\u202e:nord",
+            "--battle",
+            "evil",
+            code=None,
+        ).code
+        == 0
+    )
     monkeypatch.undo()
     for command in (["status"], ["log"], ["battles"], ["audit"], ["legal"], ["end-turn"]):
         code, out, err = rk("--store", f"sqlite:{store}", "--battle", "evil", *command, code=None)
@@ -136,10 +172,21 @@ def test_rk_battles_lists_where_each_game_stands_after_undo_and_redo(rk, clash, 
             for g in app.battles():
                 game = app.battle(g.battle_id)
                 summary = app.ruleset(g.battle_id).summary(game.state)
-                expected.append({"battle": g.battle_id, "name": g.battle_id, "ruleset": g.ruleset,
-                                 "setup": summary.setup, "round": summary.round, "phase": summary.where,
-                                 "over": summary.over, "who": summary.who, "version": game.version,
-                                 "deleted": False, "current": g.battle_id == "second"})
+                expected.append(
+                    {
+                        "battle": g.battle_id,
+                        "name": g.battle_id,
+                        "ruleset": g.ruleset,
+                        "setup": summary.setup,
+                        "round": summary.round,
+                        "phase": summary.where,
+                        "over": summary.over,
+                        "who": summary.who,
+                        "version": game.version,
+                        "deleted": False,
+                        "current": g.battle_id == "second",
+                    }
+                )
         assert listed == expected, step
 
 
@@ -153,8 +200,9 @@ def test_the_quick_battles_table_prints_what_rich_prints():
 
     from cli.history import BATTLE_COLUMNS, simple_table
 
-    cell = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Co", "Cn", "Cf", "Zl", "Zp", "Mn", "Me")),
-                   max_size=14)
+    cell = st.text(
+        st.characters(blacklist_categories=("Cc", "Cs", "Co", "Cn", "Cf", "Zl", "Zp", "Mn", "Me")), max_size=14
+    )
 
     n = len(BATTLE_COLUMNS)
 

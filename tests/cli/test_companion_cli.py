@@ -12,8 +12,26 @@ pytestmark = pytest.mark.columns(100)  # the width these tests read output at
 
 @pytest.fixture
 def battle(rk, store):
-    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria:nord", "--party", "Tarn:dark-elf",
-       "--companion", "fox:Ria", "--companion", "golem:Tarn", "--xp", "2", "--seed", "7", "--name", "escorted")
+    rk(
+        "new",
+        "clash",
+        "--setup",
+        "waystone-crossing",
+        "--party",
+        "Ria:nord",
+        "--party",
+        "Tarn:dark-elf",
+        "--companion",
+        "fox:Ria",
+        "--companion",
+        "golem:Tarn",
+        "--xp",
+        "2",
+        "--seed",
+        "7",
+        "--name",
+        "escorted",
+    )
     return store
 
 

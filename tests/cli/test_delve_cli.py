@@ -16,8 +16,20 @@ from domain.kernel.hexes import parse_label
 
 pytestmark = pytest.mark.columns(100)  # the width these tests read output at
 
-DELVE = ["new", "delve", "--delve", "drowned-cistern", "--party", "Ada:nord", "--party", "Bo:dark-elf",
-         "--xp", "2", "--seed", "11"]
+DELVE = [
+    "new",
+    "delve",
+    "--delve",
+    "drowned-cistern",
+    "--party",
+    "Ada:nord",
+    "--party",
+    "Bo:dark-elf",
+    "--xp",
+    "2",
+    "--seed",
+    "11",
+]
 BESIDE = ["--place", "af32", "--place", "ag31"]  # Ada beside the Connection hex ag32, Bo on ag31
 FAR = ["--place", "ae31", "--place", "af31"]  # Ada three hexes from ag32 (Stamina 2)
 
@@ -67,8 +79,9 @@ def test_delves_and_dungeons_are_listed_before_a_battle(rk, store):
 @pytest.mark.rule("DUNGEON-6", "DUNGEON-9", "DUNGEON-8d")
 def test_new_dungeon_sets_up_its_diagram_like_a_clash(rk, store):
     out = rk("new", "dungeon", "--setup", "sentinel-vault", "--party", "Ada:nord", "--xp", "2", "--seed", "5").stdout
-    assert ("Dungeon sentinel-1" in out and "DUNGEON-9: Ada placed on a1" in out
-            and "DUNGEON-8d: e1 Bound Sentinel" in out)
+    assert (
+        "Dungeon sentinel-1" in out and "DUNGEON-9: Ada placed on a1" in out and "DUNGEON-8d: e1 Bound Sentinel" in out
+    )
     assert "Dungeon sentinel-1" in rk("status").stdout
     assert any(line.startswith("rk move ") for line in legal(rk))
     assert not any("explore" in line for line in legal(rk))
@@ -79,8 +92,21 @@ def test_new_dungeon_sets_up_its_diagram_like_a_clash(rk, store):
 
 @pytest.mark.rule("DUNGEON-8d")
 def test_a_special_hex_off_the_diagram_is_refused_and_nothing_is_set_up(rk, store):
-    result = rk("new", "dungeon", "--setup", "sentinel-vault", "--party", "Ada:nord", "--xp", "2", "--seed", "5",
-                "--specials", "h1", code=None)
+    result = rk(
+        "new",
+        "dungeon",
+        "--setup",
+        "sentinel-vault",
+        "--party",
+        "Ada:nord",
+        "--xp",
+        "2",
+        "--seed",
+        "5",
+        "--specials",
+        "h1",
+        code=None,
+    )
     assert result.code == 2
     assert result.stderr.strip() == "DUNGEON-8d: hex h1 is not a special hex of the diagram"
     assert "Traceback" not in (result.stdout + result.stderr)
@@ -204,10 +230,25 @@ def test_delve_commands_are_spelled_as_typed():
 
 def test_setups_of_delves_and_dungeons_are_spelled_as_rk_new(rk, store):
     rk(*DELVE, *BESIDE)
-    rk("new", "dungeon", "--setup", "sentinel-vault", "--party", "Cy:nord", "--xp", "1", "--seed", "5",
-       "--specials", "g6", "--battle", "d1")
+    rk(
+        "new",
+        "dungeon",
+        "--setup",
+        "sentinel-vault",
+        "--party",
+        "Cy:nord",
+        "--xp",
+        "1",
+        "--seed",
+        "5",
+        "--specials",
+        "g6",
+        "--battle",
+        "d1",
+    )
     first = rk("log", "--json", "--battle", "drowned-1").json()[0]["text"]
-    assert first == ("rk new delve --delve drowned-cistern --party Ada --party Bo --xp 2 --seed 11"
-                     " --place af32 --place ag31")
+    assert first == (
+        "rk new delve --delve drowned-cistern --party Ada --party Bo --xp 2 --seed 11 --place af32 --place ag31"
+    )
     first = rk("log", "--json", "--battle", "d1").json()[0]["text"]
     assert first == "rk new dungeon --setup sentinel-vault --party Cy --xp 1 --seed 5 --specials g6"

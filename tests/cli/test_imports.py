@@ -44,10 +44,13 @@ def test_the_cli_modules_import_one_another_without_a_circle():
 def test_the_client_imports_only_the_standard_library_basics():
     """Without site-packages on the path: it must not need them, nor load
     ``pathlib`` or ``urllib`` (a few milliseconds each at start-up)."""
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import cli.client; "
-            "print(' '.join(m for m in ('pathlib', 'urllib.parse', 'typer', 'rich', 'msgspec', 'cli.main')"
-            " if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-S", "-c", code, str(ROOT)], capture_output=True, text=True,
-                          timeout=60, check=False)
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import cli.client; "
+        "print(' '.join(m for m in ('pathlib', 'urllib.parse', 'typer', 'rich', 'msgspec', 'cli.main')"
+        " if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code, str(ROOT)], capture_output=True, text=True, timeout=60, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == []

@@ -24,13 +24,49 @@ ROOT = Path(__file__).resolve().parents[2]
 WIDTH = 80
 PARTY = ["--party", "Ysolda:nord", "--party", "Tarn:dark-elf:bow+destruction-staff:ranged"]
 CLASH = ["new", "clash", "--setup", "waystone-crossing", *PARTY, "--xp", "2", "--seed", "7"]
-DELVE = ["new", "delve", "--delve", "whispering-barrow", "--party", "Ysolda:nord", "--party", "Tarn:dark-elf",
-         "--xp", "2", "--seed", "7"]
-CONQUEST = ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
-            "--seed", "7"]
+DELVE = [
+    "new",
+    "delve",
+    "--delve",
+    "whispering-barrow",
+    "--party",
+    "Ysolda:nord",
+    "--party",
+    "Tarn:dark-elf",
+    "--xp",
+    "2",
+    "--seed",
+    "7",
+]
+CONQUEST = [
+    "new",
+    "conquest",
+    "--scenario",
+    "border-clash",
+    "--army",
+    "saltmarch",
+    "--army",
+    "cinderpact",
+    "--seed",
+    "7",
+]
 # Options that take a value: a line never ends on one (its value would start the next).
-VALUED = ("--battle", "--party", "--setup", "--delve", "--rotation", "--origin", "--form", "--target", "--dice",
-          "--store", "--seed", "--xp", "--scenario", "--army")
+VALUED = (
+    "--battle",
+    "--party",
+    "--setup",
+    "--delve",
+    "--rotation",
+    "--origin",
+    "--form",
+    "--target",
+    "--dice",
+    "--store",
+    "--seed",
+    "--xp",
+    "--scenario",
+    "--army",
+)
 # Said as one: each must appear whole on some line wherever its command prints it.
 WHOLE = {
     "clash": ["party Ysolda, Tarn", "seed 7"],
@@ -60,8 +96,24 @@ def assert_laid_out(name: str, out: str) -> None:
 
 def test_a_clash_reads_at_80_columns(rk):
     shown = {"clash": rk(*CLASH).stdout}
-    for command in ("status", "legal", "track", "pool", "log", "audit", "battles", "setups", "races", "lines",
-                    "delves", "adventurers", "rule MOVE-1", "move b2", "move c2", "end-turn"):
+    for command in (
+        "status",
+        "legal",
+        "track",
+        "pool",
+        "log",
+        "audit",
+        "battles",
+        "setups",
+        "races",
+        "lines",
+        "delves",
+        "adventurers",
+        "rule MOVE-1",
+        "move b2",
+        "move c2",
+        "end-turn",
+    ):
         shown[f"clash {command}"] = rk(*command.split()).stdout
     for name, out in shown.items():
         assert_laid_out(name, out)
@@ -94,8 +146,10 @@ def test_the_demo_reads_at_80_columns(rk):
 def test_prose_breaks_between_phrases_and_never_inside_a_command():
     from cli.phrases import Phrases
 
-    said = ("  DELVE-7: the Entrance is placed; tiles face down by shape (3 bend, 3 cavern, 3 cell, 3 hall),"
-            " a delve deck of 20 cards; 3 skyshards required")
+    said = (
+        "  DELVE-7: the Entrance is placed; tiles face down by shape (3 bend, 3 cavern, 3 cell, 3 hall),"
+        " a delve deck of 20 cards; 3 skyshards required"
+    )
     assert Phrases(said).wrapped(80).plain.splitlines() == [
         "  DELVE-7: the Entrance is placed;",
         "    tiles face down by shape (3 bend, 3 cavern, 3 cell, 3 hall),",
@@ -130,8 +184,15 @@ def test_tile_borders_show_piped(rk):
 def test_tile_borders_show_on_a_terminal_with_no_colour(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "RULEKEEPER_STORE")}
     env |= {"RULEKEEPER_HOME": str(tmp_path), "RULEKEEPER_NO_SERVER": "1", "COLUMNS": str(WIDTH)}
-    made = subprocess.run([sys.executable, "-m", "cli.main", *CLASH], env=env, cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, check=False)
+    made = subprocess.run(
+        [sys.executable, "-m", "cli.main", *CLASH],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert made.returncode == 0, made.stderr
     out = _on_a_terminal([sys.executable, "-m", "cli.main", "status"], env | {"NO_COLOR": "1"})
     assert "\x1b[3" not in out and "\x1b[9" not in out  # no colour (bold may stay)
@@ -143,8 +204,7 @@ def test_tile_borders_show_on_a_terminal_with_no_colour(tmp_path):
 def _on_a_terminal(argv: list[str], env: dict[str, str]) -> str:
     """What ``argv`` writes to a pseudo-terminal (it sees a tty on stdout)."""
     leader, follower = pty.openpty()
-    proc = subprocess.Popen(argv, env=env, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=follower,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, env=env, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=follower, stderr=subprocess.PIPE)
     os.close(follower)
     chunks = []
     while True:
@@ -170,9 +230,13 @@ def test_refusals_fit_one_80_column_line(rk):
     and `rk pool` on a Conquest battle (issue 10)."""
     rk(*CLASH)
     rk(*CONQUEST)
-    refusals = [["status", "--battle", "nowhere"], ["skyshards", "--battle", "waystone-1"],
-                ["skyshards", "--battle", "border-1"], ["track", "--battle", "border-1"],
-                ["pool", "--battle", "border-1"]]
+    refusals = [
+        ["status", "--battle", "nowhere"],
+        ["skyshards", "--battle", "waystone-1"],
+        ["skyshards", "--battle", "border-1"],
+        ["track", "--battle", "border-1"],
+        ["pool", "--battle", "border-1"],
+    ]
     for argv in refusals:
         refused = rk(*argv, code=1)
         (line,) = refused.stderr.strip().splitlines()

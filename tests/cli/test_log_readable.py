@@ -20,8 +20,20 @@ import pytest
 
 
 ROOT = Path(__file__).resolve().parents[2]
-NEW = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord",
-       "--party", "Tarn:dark-elf:bow+destruction-staff:ranged", "--xp", "2", "--seed", "7"]
+NEW = [
+    "new",
+    "clash",
+    "--setup",
+    "waystone-crossing",
+    "--party",
+    "Ysolda:nord",
+    "--party",
+    "Tarn:dark-elf:bow+destruction-staff:ranged",
+    "--xp",
+    "2",
+    "--seed",
+    "7",
+]
 # waystone-crossing has rows 1 to 7: a letter and two digits is never a hex
 # there, and a command id from the fourteenth event on always is.
 COMMAND_ID = re.compile(r"\b[cu]\d{2,}\b")
@@ -60,7 +72,8 @@ def test_undo_and_redo_say_the_command_as_typed(session):
     assert session["undo"].startswith("Undid the last command, rk move b2\n")
     assert session["redo"].startswith("Redid rk move b2\n")
     assert flat(session["forced undo"]).startswith(
-        "Undid the last command, rk engage --form light --target e1 --dice 1,2 (it had revealed dice")
+        "Undid the last command, rk engage --form light --target e1 --dice 1,2 (it had revealed dice"
+    )
 
 
 def test_the_log_names_what_each_undo_reverted_with_its_events(rk, session):
@@ -112,8 +125,14 @@ def test_json_keeps_the_command_ids(rk, session):
 def run_rk(store: Path, *args: str, pager: str, tty: bool) -> str:
     """``rk ARGS`` as a process, its stdout a pipe or a 12-row terminal,
     with ``$PAGER`` set; what it wrote to stdout."""
-    env = {**os.environ, "RULEKEEPER_STORE": str(store), "COLUMNS": "80", "PAGER": pager,
-           "RULEKEEPER_NO_SERVER": "1", "RULEKEEPER_HOME": str(store.parent)}
+    env = {
+        **os.environ,
+        "RULEKEEPER_STORE": str(store),
+        "COLUMNS": "80",
+        "PAGER": pager,
+        "RULEKEEPER_NO_SERVER": "1",
+        "RULEKEEPER_HOME": str(store.parent),
+    }
     env.pop("LINES", None)
     command = [sys.executable, "-m", "cli.main", *args]
     if not tty:
@@ -122,8 +141,9 @@ def run_rk(store: Path, *args: str, pager: str, tty: bool) -> str:
         return done.stdout
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 12, 80, 0, 0))
-    child = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=follower,
-                             stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=follower, stderr=subprocess.PIPE
+    )
     os.close(follower)
     out = b""
     while True:  # read until the child closes the terminal, so it never blocks on a full one
@@ -162,8 +182,12 @@ def test_lines_wrap_under_their_text_within_the_width_wide_letters_and_all():
 
     from cli.lines import BOLD, Entry, layout
 
-    entries = [Entry("7", "Ysolda moves " + "→ b2 " * 30, BOLD), Entry("12", "雪" * 100, indent=2),
-               Entry("13", "x" * 200), Entry("14", "a name with an escape \x1b[31m in it")]
+    entries = [
+        Entry("7", "Ysolda moves " + "→ b2 " * 30, BOLD),
+        Entry("12", "雪" * 100, indent=2),
+        Entry("13", "x" * 200),
+        Entry("14", "a name with an escape \x1b[31m in it"),
+    ]
     lines = layout(entries, 40, styled=False)
     assert all(cell_len(line) <= 40 for line in lines)
     assert lines[0].startswith(" 7   Ysolda moves → b2") and lines[1].startswith("     b2 → ")
@@ -181,8 +205,26 @@ def test_undo_with_json_on_a_conquest_battle_narrates_the_restored_state(tmp_pat
     from cli.session import Defaults
 
     store = f"sqlite:{tmp_path / 'rk.sqlite'}"
-    assert main(["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
-                 "--seed", "7", "--name", "war"], obj=Defaults(store=store)) == 0
+    assert (
+        main(
+            [
+                "new",
+                "conquest",
+                "--scenario",
+                "border-clash",
+                "--army",
+                "saltmarch",
+                "--army",
+                "cinderpact",
+                "--seed",
+                "7",
+                "--name",
+                "war",
+            ],
+            obj=Defaults(store=store),
+        )
+        == 0
+    )
     assert main(["--battle", "war", "surrender", "--side", "1"], obj=Defaults(store=store)) == 0
     # the surrender ended the battle and revealed its seed (SEED-2): undone only with force
     assert main(["--json", "--battle", "war", "undo", "--force"], obj=Defaults(store=store)) == 0

@@ -32,11 +32,14 @@ def listing(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
 
 
-@pytest.mark.parametrize("where, says", [
-    ("{tmp}/nonexistent/dir/x.jsonl", "there is no folder"),
-    ("{tmp}", "it is a folder"),
-    ("{tmp}/rk.sqlite/x.jsonl", "is not a folder"),
-])
+@pytest.mark.parametrize(
+    "where, says",
+    [
+        ("{tmp}/nonexistent/dir/x.jsonl", "there is no folder"),
+        ("{tmp}", "it is a folder"),
+        ("{tmp}/rk.sqlite/x.jsonl", "is not a folder"),
+    ],
+)
 def test_an_export_to_a_path_that_cannot_be_written_is_one_line(rk, clash, store, tmp_path, where, says):
     before = listing(tmp_path)
     target = where.format(tmp=tmp_path)
@@ -50,12 +53,15 @@ def test_the_issues_export_to_a_folder_that_does_not_exist(rk, clash, store):
     one_line(code, err, "/nonexistent/dir")
 
 
-@pytest.mark.parametrize("where, says", [
-    ("{tmp}/nonexistent/k", "there is no folder"),
-    ("{tmp}", "it is a folder"),
-    ("{tmp}/taken", "taken.pub exists"),
-    ("{tmp}/rk.sqlite/k", "is not a folder"),
-])
+@pytest.mark.parametrize(
+    "where, says",
+    [
+        ("{tmp}/nonexistent/k", "there is no folder"),
+        ("{tmp}", "it is a folder"),
+        ("{tmp}/taken", "taken.pub exists"),
+        ("{tmp}/rk.sqlite/k", "is not a folder"),
+    ],
+)
 def test_a_key_to_a_path_that_cannot_be_written_is_one_line(rk, clash, store, tmp_path, where, says):
     (tmp_path / "taken.pub").write_text("someone's\n")
     before = listing(tmp_path)
@@ -64,11 +70,14 @@ def test_a_key_to_a_path_that_cannot_be_written_is_one_line(rk, clash, store, tm
     assert listing(tmp_path) == before and (tmp_path / "taken.pub").read_text() == "someone's\n"
 
 
-@pytest.mark.parametrize("where, says", [
-    ("sqlite:{tmp}/nonexistent/dir/s.sqlite", "there is no folder"),
-    ("sqlite:{tmp}", "it is a folder"),
-    ("{tmp}/rk.sqlite/s.db", "is not a folder"),
-])
+@pytest.mark.parametrize(
+    "where, says",
+    [
+        ("sqlite:{tmp}/nonexistent/dir/s.sqlite", "there is no folder"),
+        ("sqlite:{tmp}", "it is a folder"),
+        ("{tmp}/rk.sqlite/s.db", "is not a folder"),
+    ],
+)
 def test_a_store_that_cannot_be_written_is_one_line(rk, clash, store, tmp_path, where, says):
     before = listing(tmp_path)
     code, _, err = rk("--store", where.format(tmp=tmp_path), *NEW_CLASH, code=None)

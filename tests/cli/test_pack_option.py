@@ -18,11 +18,31 @@ from domain.labyrinth.packs import starter_files as labyrinth_files
 
 pytestmark = pytest.mark.columns(100)  # the width these tests read output at
 
-CONQUEST = ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
-            "--seed", "7"]
+CONQUEST = [
+    "new",
+    "conquest",
+    "--scenario",
+    "border-clash",
+    "--army",
+    "saltmarch",
+    "--army",
+    "cinderpact",
+    "--seed",
+    "7",
+]
 CLASH = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--seed", "3"]
-LABYRINTH = ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard", "--party", "mender",
-             "--seed", "7"]
+LABYRINTH = [
+    "new",
+    "labyrinth",
+    "--encounter",
+    "mossy-hollow",
+    "--party",
+    "vanguard",
+    "--party",
+    "mender",
+    "--seed",
+    "7",
+]
 
 
 @pytest.fixture
@@ -48,16 +68,22 @@ def betrayal_files() -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in content.glob("*.toml")}
 
 
-@pytest.mark.parametrize("ruleset, new, files", [("conquest", CONQUEST, conquest_files),
-                                                 ("labyrinth", LABYRINTH, labyrinth_files),
-                                                 ("betrayal", CLASH, betrayal_files)],
-                         ids=["conquest", "labyrinth", "betrayal"])
+@pytest.mark.parametrize(
+    "ruleset, new, files",
+    [
+        ("conquest", CONQUEST, conquest_files),
+        ("labyrinth", LABYRINTH, labyrinth_files),
+        ("betrayal", CLASH, betrayal_files),
+    ],
+    ids=["conquest", "labyrinth", "betrayal"],
+)
 def test_a_game_set_up_with_a_pack_folder_records_its_hash_and_plays_replays_and_verifies_with_it(
-        rk, home, tmp_path, ruleset, new, files):
+    rk, home, tmp_path, ruleset, new, files
+):
     from domain.kernel.ruleset import load
 
     starter = files()
-    own = _pack(tmp_path / "own", starter, b'name = "', b'name = "Our table\'s ')
+    own = _pack(tmp_path / "own", starter, b'name = "', b"name = \"Our table's ")
     ours = load(ruleset).load_pack({p.name: p.read_bytes() for p in own.iterdir()})
     assert ours.hash != load(ruleset).pack().hash
     rk(*new, "--pack", str(own), "--name", "g")
@@ -104,7 +130,8 @@ def test_a_game_whose_pack_is_not_here_says_so_in_one_line_naming_the_hash(rk, h
 
 
 def test_a_log_of_a_game_with_its_own_pack_imports_into_another_store_where_the_pack_is(
-        rk, home, tmp_path, monkeypatch):
+    rk, home, tmp_path, monkeypatch
+):
     own = _pack(tmp_path / "own", conquest_files(), b'name = "', b'name = "Travelling ')
     rk(*CONQUEST, "--pack", str(own), "--name", "g")
     rk("choose-arrival", "-b", "g")

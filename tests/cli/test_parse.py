@@ -15,22 +15,30 @@ from domain.betrayal.vocab import BattleForm
 from domain.kernel.errors import MalformedCommand
 
 
-@pytest.mark.parametrize("text, member", [
-    ("Ysolda", PartySpec("Ysolda")),
-    ("Ysolda:nord", PartySpec("Ysolda", "nord")),
-    (" Tarn : dark-elf : bow+destruction-staff : ranged ",
-     PartySpec("Tarn", "dark-elf", ("bow", "destruction-staff"), BattleForm.RANGED)),
-    ("Brelyna:breton::heavy", PartySpec("Brelyna", "breton", (), BattleForm.HEAVY)),
-])
+@pytest.mark.parametrize(
+    "text, member",
+    [
+        ("Ysolda", PartySpec("Ysolda")),
+        ("Ysolda:nord", PartySpec("Ysolda", "nord")),
+        (
+            " Tarn : dark-elf : bow+destruction-staff : ranged ",
+            PartySpec("Tarn", "dark-elf", ("bow", "destruction-staff"), BattleForm.RANGED),
+        ),
+        ("Brelyna:breton::heavy", PartySpec("Brelyna", "breton", (), BattleForm.HEAVY)),
+    ],
+)
 def test_a_party_member_is_read_as_name_race_lines_and_form(text, member):
     assert party_member(text) == member
 
 
-@pytest.mark.parametrize("text, words", [
-    (":nord", "write Name[:race[:line+line[:form]]]"),
-    ("A:b:c:d:e", "write Name[:race[:line+line[:form]]]"),
-    ("Tarn:nord::sideways", "battle form must be one of defensive, heavy, light"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (":nord", "write Name[:race[:line+line[:form]]]"),
+        ("A:b:c:d:e", "write Name[:race[:line+line[:form]]]"),
+        ("Tarn:nord::sideways", "battle form must be one of defensive, heavy, light"),
+    ],
+)
 def test_a_party_member_written_otherwise_is_malformed(text, words):
     with pytest.raises(MalformedCommand, match=re.escape(words)):
         party_member(text)

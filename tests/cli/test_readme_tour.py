@@ -16,8 +16,13 @@ def tour(tmp_path_factory):
     steps = steps_of(README.read_text())
     where = tmp_path_factory.mktemp("tour")
     env = {k: v for k, v in os.environ.items() if not k.startswith("RULEKEEPER")}
-    env.update(RULEKEEPER_HOME=str(where / "home"), PATH=f"{Path(sys.executable).parent}:{env.get('PATH', '')}",
-               COLUMNS="100", NO_COLOR="1", PAGER="cat")
+    env.update(
+        RULEKEEPER_HOME=str(where / "home"),
+        PATH=f"{Path(sys.executable).parent}:{env.get('PATH', '')}",
+        COLUMNS="100",
+        NO_COLOR="1",
+        PAGER="cat",
+    )
     return steps, run(steps, where, env)
 
 
@@ -62,8 +67,10 @@ def test_an_excerpt_matches_in_order_with_lines_between_and_prefixes():
 
 
 def test_a_transcript_runs_in_one_shell_with_statuses(tmp_path):
-    steps = steps_of("```console\n$ echo one; echo two\ntwo\n$ sleep 30 &\n$ false   # exit 1\n"
-                     "$ kill -0 %1 && echo alive\nalive\n```\n")
+    steps = steps_of(
+        "```console\n$ echo one; echo two\ntwo\n$ sleep 30 &\n$ false   # exit 1\n"
+        "$ kill -0 %1 && echo alive\nalive\n```\n"
+    )
     results = run(steps, tmp_path, dict(os.environ))
     assert results[0] == ("one\ntwo", 0)
     assert results[2][1] == 1

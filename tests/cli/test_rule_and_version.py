@@ -25,10 +25,23 @@ pytestmark = pytest.mark.columns(300)  # the width these tests read output at
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_RULES = ROOT.parent / "shared" / "rules"
-SPEC_FILES = {"betrayal": ("betrayal.md", "betrayal-facts.md"), "conquest": ("conquest.md", "conquest-facts.md"),
-              "labyrinth": ("labyrinth.md", "labyrinth-facts.md")}
-CONQUEST = ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
-            "--seed", "3"]
+SPEC_FILES = {
+    "betrayal": ("betrayal.md", "betrayal-facts.md"),
+    "conquest": ("conquest.md", "conquest-facts.md"),
+    "labyrinth": ("labyrinth.md", "labyrinth-facts.md"),
+}
+CONQUEST = [
+    "new",
+    "conquest",
+    "--scenario",
+    "border-clash",
+    "--army",
+    "saltmarch",
+    "--army",
+    "cinderpact",
+    "--seed",
+    "3",
+]
 
 
 # --- rk --version and shell completion ----------------------------------------------------
@@ -56,10 +69,14 @@ def test_the_shell_completion_options_are_offered(rk):
 
 def test_a_shells_completion_request_is_answered_with_matching_command_names(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != client.NO_SERVER} | {
-        client.COMPLETE_VARIABLE: "complete_bash", "COMP_WORDS": "rk ru", "COMP_CWORD": "1",
-        "RULEKEEPER_HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-m", "cli.client"], env=env, cwd=ROOT, capture_output=True,
-                          text=True, timeout=60, check=False)
+        client.COMPLETE_VARIABLE: "complete_bash",
+        "COMP_WORDS": "rk ru",
+        "COMP_CWORD": "1",
+        "RULEKEEPER_HOME": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.client"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=60, check=False
+    )
     assert (done.returncode, done.stdout.split()) == (0, ["rule"]), done.stderr
 
 
@@ -85,8 +102,16 @@ def test_the_shell_completes_command_names_from_their_first_letters():
 
 def test_the_shell_completes_a_groups_commands_and_a_commands_options():
     complete = shell.Completer(app).matches
-    assert complete("new ", "") == ["betrayal", "betrayal-campaign", "campaign", "clash", "conquest", "delve",
-                                    "dungeon", "labyrinth"]  # a ruleset's name: a game from a position file
+    assert complete("new ", "") == [
+        "betrayal",
+        "betrayal-campaign",
+        "campaign",
+        "clash",
+        "conquest",
+        "delve",
+        "dungeon",
+        "labyrinth",
+    ]  # a ruleset's name: a game from a position file
     assert complete("rule MOVE-1 ", "--a") == ["--all"]
     assert complete("move ", "--") == ["--battle", "--explore", "--help", "--json", "--store"]
     assert complete("move ", "c") == []  # hexes are not guessed
@@ -127,8 +152,10 @@ def test_rule_prints_the_rules_text_and_its_notes(rk, store):
     result = rk("rule", "MOVE-1", code=None)
     assert result.code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == ("MOVE-1 (betrayal): Move through adjacent hexes, up to as many hexes as your Stamina "
-                        "stat. (000 §Action: Move, L65)")
+    assert lines[0] == (
+        "MOVE-1 (betrayal): Move through adjacent hexes, up to as many hexes as your Stamina "
+        "stat. (000 §Action: Move, L65)"
+    )
     assert lines[1].startswith("  Not in source: whether other units block an adventurer's movement")
     assert "betrayal-facts.md, Fills MOVE-1 (blocking):" in lines
     assert not store.exists()  # a lookup creates no store
@@ -140,7 +167,8 @@ def test_rule_ids_are_read_in_any_case(rk, store, typed):
     assert result.code == 0, result.stderr
     assert result.stdout.startswith(
         "EXPLORATION-9e (betrayal): When the first delve tile is attached to the Entrance tile, place it so that "
-        "one Connection hex of the new tile touches both Connection hexes of the Entrance tile.")
+        "one Connection hex of the new tile touches both Connection hexes of the Entrance tile."
+    )
     assert "facts.md" not in result.stdout  # no facts section fills 9e
 
 
@@ -148,8 +176,10 @@ def test_rule_prints_the_facts_that_fill_it(rk, store):
     out = rk("rule", "exploration-9b", code=None).stdout
     assert out.startswith("EXPLORATION-9b (betrayal): The tile may be rotated to any orientation.")
     assert "  Ambiguity: the source does not say who chooses the orientation (presumably the party)." in out
-    assert ("betrayal-facts.md, Fills DELVE-10d, EXPLORE-4, EXPLORATION-5b, EXPLORATION-9b, EXPLORATION-9f, "
-            "EXPLORATION-10b (exploration):") in out
+    assert (
+        "betrayal-facts.md, Fills DELVE-10d, EXPLORE-4, EXPLORATION-5b, EXPLORATION-9b, EXPLORATION-9f, "
+        "EXPLORATION-10b (exploration):"
+    ) in out
     assert "- **Fact:** the party chooses the new tile's shift and rotation." in out
 
 
@@ -230,8 +260,15 @@ def test_the_spec_files_are_package_data_read_through_importlib_resources():
 
 def test_rules_are_found_from_any_directory(tmp_path):
     code = "from domain.kernel.spec import lookup; print(lookup('exploration-9e')[1].id)"
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=60, check=False, env=os.environ | {"PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+    )
     assert done.stdout.strip() == "EXPLORATION-9e", done.stderr
 
 
@@ -240,7 +277,8 @@ def test_the_packaged_spec_files_are_copies_of_shared_rules():
     for ruleset, names in SPEC_FILES.items():
         for name in names:
             assert spec.spec_files(ruleset).joinpath(name).read_bytes() == (SHARED_RULES / name).read_bytes(), (
-                f"copy shared/rules/{name} to domain/{ruleset}/spec/")
+                f"copy shared/rules/{name} to domain/{ruleset}/spec/"
+            )
 
 
 def test_every_id_the_facts_fill_is_a_rule_of_the_spec():

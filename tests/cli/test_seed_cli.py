@@ -14,8 +14,18 @@ from domain.kernel.portable import export_battle
 from domain.kernel.portable.chain import link
 
 SEED = 5550123456789
-NEW = ("new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
-       "--seed", str(SEED))
+NEW = (
+    "new",
+    "conquest",
+    "--scenario",
+    "border-clash",
+    "--army",
+    "saltmarch",
+    "--army",
+    "cinderpact",
+    "--seed",
+    str(SEED),
+)
 
 
 def test_the_host_at_the_command_line_sees_its_seed_and_the_commitment(rk, store):

@@ -32,8 +32,16 @@ from cli import protocol
 
 
 def test_a_served_command_prints_and_exits_as_in_process(server, env):
-    for args in (["status"], ["legal"], ["status", "--json"], ["log"], ["--help"], ["move", "--help"],
-                 ["--version"], ["rule", "MOVE-1"]):
+    for args in (
+        ["status"],
+        ["legal"],
+        ["status", "--json"],
+        ["log"],
+        ["--help"],
+        ["move", "--help"],
+        ["--version"],
+        ["rule", "MOVE-1"],
+    ):
         served, local = both(env, *args)
         assert served.code == 0 and served.stdout, args
         assert served.same_as(local), args
@@ -162,8 +170,15 @@ def test_the_server_survives_a_command_that_raises(tmp_path, capfd):
 
 def test_the_socket_is_private_and_a_second_server_is_refused(server, env, tmp_path):
     assert stat.S_IMODE(server.path.stat().st_mode) == 0o600
-    second = subprocess.run([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=tmp_path,
-                            capture_output=True, text=True, timeout=60, check=False)
+    second = subprocess.run(
+        [sys.executable, "-m", "cli.main", "serve"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert second.returncode == 1 and "already listening" in second.stderr
     assert rk_client(env, "status").served
 
@@ -207,8 +222,15 @@ raise SystemExit(serve.serve("memory", main.main))
 
 
 def test_a_stop_signal_while_the_store_opens_stops_the_server_cleanly(env, tmp_path):
-    done = subprocess.run([sys.executable, "-c", SIGNALLED_WHILE_OPENING], env=env, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNALLED_WHILE_OPENING],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr  # not killed by the signal (-15), nor a traceback (1)
     assert "listening" not in done.stdout  # no one was told to connect
     assert not sock_of(env).exists()
@@ -244,8 +266,17 @@ def test_a_stop_signal_that_reaches_another_thread_stops_the_server(tmp_path, mo
 
 
 def test_of_two_servers_started_at_once_one_serves_and_the_other_is_refused(env, tmp_path):
-    started = [subprocess.Popen([sys.executable, "-m", "cli.main", "serve"], env=env, cwd=tmp_path,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    started = [
+        subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "serve"],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     try:
         lines = [proc.stdout.readline() for proc in started]  # "" from the one that exits
         assert sorted("listening" in line for line in lines) == [False, True], lines

@@ -63,7 +63,8 @@ def test_rk_status_in_process_on_a_frozen_store_fails_in_one_line(frozen_env):
 @pytest.mark.postgres
 @pytest.mark.slow  # about 7 s; the quick tier keeps the deadline's own test, without a database, below
 def test_a_served_command_on_a_frozen_store_is_answered_at_the_deadline_and_the_server_serves_on(
-        frozen_env, tmp_path, request):
+    frozen_env, tmp_path, request
+):
     env, line = frozen_env
     # The store's own bounds set far beyond the test's limit: only the
     # server's deadline can answer in time.
@@ -91,8 +92,10 @@ def test_a_command_past_its_deadline_is_answered_in_one_line_or_one_json_object(
 
     assert late(["status"], 30.0) == {"stdout": "", "stderr": "the store did not answer within 30 s\n", "exit": 1}
     said = late(["--json", "status"], 3.0)["stderr"]
-    assert said.count("\n") == 1 and json.loads(said) == {"error": "StoreUnavailable",
-                                                          "message": "the store did not answer within 3 s"}
+    assert said.count("\n") == 1 and json.loads(said) == {
+        "error": "StoreUnavailable",
+        "message": "the store did not answer within 3 s",
+    }
 
 
 def test_past_the_deadline_a_command_is_answered_and_the_next_ones_declined_until_it_ends(tmp_path):

@@ -43,14 +43,26 @@ def timed_rk(env, *args, limit: float = 30.0, **kw):
 def test_a_stuck_command_does_not_hold_other_commands(server, env, tmp_path):
     fifo = tmp_path / "f"
     os.mkfifo(fifo)
-    stuck = subprocess.Popen([sys.executable, "-m", "cli.client", "verify", str(fifo)], env=env,
-                             cwd=home_of(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
+    stuck = subprocess.Popen(
+        [sys.executable, "-m", "cli.client", "verify", str(fifo)],
+        env=env,
+        cwd=home_of(env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     writer = None
     try:
         writer = _writer_once_read(fifo, stuck)  # the server now waits for bytes that do not come
-        done = subprocess.run([sys.executable, "-m", "cli.client", "status"], env=env, cwd=home_of(env),
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+        done = subprocess.run(
+            [sys.executable, "-m", "cli.client", "status"],
+            env=env,
+            cwd=home_of(env),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert done.returncode == 0 and "Battle" in done.stdout
     finally:
         if writer is not None:
@@ -206,8 +218,14 @@ def test_the_socket_directory_is_private(server, env):
 
 def test_a_malformed_request_gets_a_one_line_error(server, env):
     # One server for all of them (each is checked on its own, and the server serves on after each).
-    for fields in ({"argv": ["status", "--battle", "b\x00"]}, {"columns": "abc"}, {"columns": "0"}, {"width": -3},
-                   {"cwd": "relative/dir"}, {"cwd": "/tmp\x00x"}):
+    for fields in (
+        {"argv": ["status", "--battle", "b\x00"]},
+        {"columns": "abc"},
+        {"columns": "0"},
+        {"width": -3},
+        {"cwd": "relative/dir"},
+        {"cwd": "/tmp\x00x"},
+    ):
         request = {"argv": ["status"]} | fields
         reply = ask(env, request.pop("argv"), **request)
         assert reply["exit"] == 1 and reply["stdout"] == "", fields
@@ -253,8 +271,10 @@ def test_postgresql_down_through_the_server_fails_fast_and_recovers(env, tmp_pat
     assert direct.code == 1 and direct.stderr.count("\n") == 1, direct.stderr
     line.up()
     back, took_back = timed_rk(env, "status")
-    print(f"\nPostgreSQL down: served status failed in {took_served:.2f} s, in-process in"
-          f" {took_direct:.2f} s; first served status after the restart {took_back:.2f} s")
+    print(
+        f"\nPostgreSQL down: served status failed in {took_served:.2f} s, in-process in"
+        f" {took_direct:.2f} s; first served status after the restart {took_back:.2f} s"
+    )
     assert back.served and back.code == 0, back.stderr
     assert took_served < 10 and took_direct < 10 and took_back < 5
 
@@ -266,8 +286,15 @@ def test_store_files_are_private(tmp_path):
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if k != "RULEKEEPER_STORE"}
     env |= {"RULEKEEPER_HOME": str(home), client.NO_SERVER: "1"}
-    done = subprocess.run([sys.executable, "-m", "cli.main", *NEW], env=env, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.main", *NEW],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert stat.S_IMODE(home.stat().st_mode) == 0o700
     for f in home.glob("*.sqlite*"):
@@ -277,8 +304,15 @@ def test_store_files_are_private(tmp_path):
 def test_a_read_command_never_creates_a_store(tmp_path):
     target = tmp_path / "passwd.db"
     env = os.environ | {client.NO_SERVER: "1", "RULEKEEPER_HOME": str(tmp_path / "h")}
-    done = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(target), "status"], env=env,
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.main", "--store", str(target), "status"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert "Traceback" not in done.stderr
     assert not target.exists() and not (tmp_path / "h").exists()
 
@@ -297,8 +331,15 @@ def test_a_read_command_never_creates_tables_on_postgresql(tmp_path, postgres_st
         store = postgres_store.rsplit("/", 1)[0] + "/" + database
         env = os.environ | {client.NO_SERVER: "1", "RULEKEEPER_HOME": str(tmp_path / "h")}
         for command in ("status", "battles", "log"):
-            done = subprocess.run([sys.executable, "-m", "cli.main", "--store", store, command], env=env,
-                                  cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+            done = subprocess.run(
+                [sys.executable, "-m", "cli.main", "--store", store, command],
+                env=env,
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
             assert done.returncode == 1 and "holds no battle yet" in done.stderr, done.stderr
             assert len(done.stderr.strip().splitlines()) == 1
         with psycopg.connect(store) as con:
@@ -330,13 +371,23 @@ def test_a_read_only_store_can_be_read_and_refuses_writes_in_one_line(tmp_path):
     out.mkdir()
     store = folder / "s.sqlite"
     env = os.environ | {client.NO_SERVER: "1", "RULEKEEPER_HOME": str(tmp_path / "h"), "COLUMNS": "100"}
-    made = subprocess.run([sys.executable, "-m", "cli.main", "--store", str(store), *NEW], env=env,
-                          cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    made = subprocess.run(
+        [sys.executable, "-m", "cli.main", "--store", str(store), *NEW],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert made.returncode == 0, made.stderr
     script = READ_ONLY.format(dir=folder, dir_out=out, python=sys.executable, store=store)
     subprocess.run(["unshare", "-m", "bash", "-c", script], env=env, cwd=ROOT, timeout=300, check=True)
     failed = (out / "failed").read_text().split("\n")
     assert failed == ["write 1", ""], {p.name: p.read_text() for p in out.glob("*.err")}
     write = (out / "write.err").read_text()
-    assert (write.count("\n") == 1 and ("can only be read here" in write or "not writable here" in write)
-            and "Traceback" not in write)
+    assert (
+        write.count("\n") == 1
+        and ("can only be read here" in write or "not writable here" in write)
+        and "Traceback" not in write
+    )

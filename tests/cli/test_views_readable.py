@@ -45,8 +45,9 @@ def assert_audit_lines(out: str, rows: list) -> None:
     assert "notification" not in out and "command id" not in out and not MICROSECONDS.search(out)
     entries = [line for line in out.splitlines() if ENTRY.match(line)]
     assert len(entries) == len(rows)  # one entry per event; wrapped text continues indented
-    assert all(line.startswith(" ") for line in out.splitlines() if line and not ENTRY.match(line)
-               and not line.startswith("↶"))
+    assert all(
+        line.startswith(" ") for line in out.splitlines() if line and not ENTRY.match(line) and not line.startswith("↶")
+    )
     for line, row in zip(entries, rows):
         assert line.startswith(f"v{row.version} ")
         if row.rule:
@@ -109,16 +110,34 @@ def test_json_keeps_the_rows_of_the_read_models(rk, delve, view, command):
         assert {"draw", "quest", "discarded", "ep_left"} <= set(first)
 
 
-NEW_PARTY = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord",
-             "--party", "Tarn:dark-elf:bow+destruction-staff:ranged", "--xp", "2", "--seed", "7"]
+NEW_PARTY = [
+    "new",
+    "clash",
+    "--setup",
+    "waystone-crossing",
+    "--party",
+    "Ysolda:nord",
+    "--party",
+    "Tarn:dark-elf:bow+destruction-staff:ranged",
+    "--xp",
+    "2",
+    "--seed",
+    "7",
+]
 
 
 @pytest.fixture
 def engaged(rk, store) -> Path:
     """The README's clash after Ysolda's and Tarn's engages: both tracks hold dice."""
     rk(*NEW_PARTY)
-    for command in (["move", "b2"], ["engage", "--form", "light", "--target", "e1", "--dice", "1,2"], ["resolve"],
-                    ["end-turn"], ["engage", "--form", "magic", "--target", "e2", "--dice", "5,6"], ["resolve"]):
+    for command in (
+        ["move", "b2"],
+        ["engage", "--form", "light", "--target", "e1", "--dice", "1,2"],
+        ["resolve"],
+        ["end-turn"],
+        ["engage", "--form", "magic", "--target", "e2", "--dice", "5,6"],
+        ["resolve"],
+    ):
         rk(*command)
     return store
 

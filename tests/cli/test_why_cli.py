@@ -36,8 +36,11 @@ def test_why_on_an_enemy_move_narrates_each_step_under_its_rule(rk, battle):
 
 
 def test_any_event_of_the_turn_names_the_same_turn(rk, battle):
-    assert (rk("why", "40", code=None).stdout == rk("why", "44", code=None).stdout
-            == rk("why", "--enemy", "e2", "46", code=None).stdout)
+    assert (
+        rk("why", "40", code=None).stdout
+        == rk("why", "44", code=None).stdout
+        == rk("why", "--enemy", "e2", "46", code=None).stdout
+    )
 
 
 def test_why_json_gives_the_steps_the_lines_and_what_the_log_recorded(rk, battle):

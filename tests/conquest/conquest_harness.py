@@ -62,8 +62,12 @@ def place(state: ConquestState, **where) -> ConquestState:
         if isinstance(spec, int):
             r = replace(r, where=Where.FIELD, front=spec)
         elif isinstance(spec, str):
-            r = replace(r, where=Where(spec), arrived=state.round if spec == "arriving" else r.arrived,
-                        stands=0 if spec == "destroyed" else r.stands)
+            r = replace(
+                r,
+                where=Where(spec),
+                arrived=state.round if spec == "arriving" else r.arrived,
+                stands=0 if spec == "destroyed" else r.stands,
+            )
         elif isinstance(spec, dict):
             r = replace(r, **spec)
         regs.append(r)

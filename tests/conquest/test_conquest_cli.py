@@ -113,13 +113,26 @@ def test_a_refused_conquest_command_names_its_rule_and_writes_nothing(table):
     assert table("status", json=True).json()["version"] == before
 
 
-@pytest.mark.parametrize("argv", [
-    ["new", "conquest", "--scenario", "nowhere", "--army", "saltmarch", "--army", "cinderpact"],
-    ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch"],
-    ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "nobody"],
-    ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
-     "--assign", "nonsense"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["new", "conquest", "--scenario", "nowhere", "--army", "saltmarch", "--army", "cinderpact"],
+        ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch"],
+        ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "nobody"],
+        [
+            "new",
+            "conquest",
+            "--scenario",
+            "border-clash",
+            "--army",
+            "saltmarch",
+            "--army",
+            "cinderpact",
+            "--assign",
+            "nonsense",
+        ],
+    ],
+)
 def test_a_malformed_setup_is_refused_in_one_line(table, argv):
     code, out, err = table(*argv, code=None)
     assert code == 1 and err.strip() and "Traceback" not in err and len(err.strip().splitlines()) == 1, err

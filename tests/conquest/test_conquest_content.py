@@ -36,22 +36,46 @@ def _broken(file: str, old: bytes, new: bytes) -> ContentError:
     return caught.value
 
 
-@pytest.mark.parametrize("file, old, new, field, reason", [
-    ("pack.toml", b'[4, "no", "no"]', b'[4, "no", "never"]', "reinforcement[0][2]", "a cell is"),
-    ("pack.toml", b'["auto", "auto", "auto"]', b'["auto", "auto", "no"]', "reinforcement[4]", "no cell"),
-    ("pack.toml", b'["auto", "auto", 4]', b'[4, "auto", 4]', "reinforcement[3][0]", "stays automatic"),
-    ("pack.toml", b'rounds = 10', b'rounds = "ten"', "scenarios.border-clash.rounds", "integer"),
-    ("pack.toml", b'kind = "always"', b'kind = "sometimes"', "abilities.deep-reserves.kind", "unknown value"),
-    ("pack.toml", b'effect = "march-bonus"\namount = 3', b'effect = "reinforcement-bonus"\namount = 3',
-     "abilities.kindled-fury.effect", "march-bonus"),
-    ("armies.toml", b'class = "light"', b'class = "huge"', "armies.saltmarch.regiments.brine-spears.class", "unknown"),
-    ("armies.toml", b'depth = 5\n', b'depth = 9\n', "armies.cinderpact.regiments.forge-colossus.depth", "exceeds"),
-    ("armies.toml", b'warlord = "tide-warden"', b'warlord = "sea-king"', "armies.saltmarch.warlord", "SUP-5"),
-    ("armies.toml", b'abilities = ["deep-reserves"]', b'abilities = ["deep-sleep"]',
-     "armies.saltmarch.characters.tide-warden.abilities[0]", "unknown Supremacy Ability"),
-    ("armies.toml", b'stands = 4\nmarch = 6', b'stand = 4\nmarch = 6', "armies.saltmarch.regiments.brine-spears.stand",
-     "unknown key"),
-])
+@pytest.mark.parametrize(
+    "file, old, new, field, reason",
+    [
+        ("pack.toml", b'[4, "no", "no"]', b'[4, "no", "never"]', "reinforcement[0][2]", "a cell is"),
+        ("pack.toml", b'["auto", "auto", "auto"]', b'["auto", "auto", "no"]', "reinforcement[4]", "no cell"),
+        ("pack.toml", b'["auto", "auto", 4]', b'[4, "auto", 4]', "reinforcement[3][0]", "stays automatic"),
+        ("pack.toml", b"rounds = 10", b'rounds = "ten"', "scenarios.border-clash.rounds", "integer"),
+        ("pack.toml", b'kind = "always"', b'kind = "sometimes"', "abilities.deep-reserves.kind", "unknown value"),
+        (
+            "pack.toml",
+            b'effect = "march-bonus"\namount = 3',
+            b'effect = "reinforcement-bonus"\namount = 3',
+            "abilities.kindled-fury.effect",
+            "march-bonus",
+        ),
+        (
+            "armies.toml",
+            b'class = "light"',
+            b'class = "huge"',
+            "armies.saltmarch.regiments.brine-spears.class",
+            "unknown",
+        ),
+        ("armies.toml", b"depth = 5\n", b"depth = 9\n", "armies.cinderpact.regiments.forge-colossus.depth", "exceeds"),
+        ("armies.toml", b'warlord = "tide-warden"', b'warlord = "sea-king"', "armies.saltmarch.warlord", "SUP-5"),
+        (
+            "armies.toml",
+            b'abilities = ["deep-reserves"]',
+            b'abilities = ["deep-sleep"]',
+            "armies.saltmarch.characters.tide-warden.abilities[0]",
+            "unknown Supremacy Ability",
+        ),
+        (
+            "armies.toml",
+            b"stands = 4\nmarch = 6",
+            b"stand = 4\nmarch = 6",
+            "armies.saltmarch.regiments.brine-spears.stand",
+            "unknown key",
+        ),
+    ],
+)
 def test_bad_content_is_refused_naming_file_field_and_reason(file, old, new, field, reason):
     error = _broken(file, old, new)
     assert (error.file, error.field) == (file, field) and reason in error.reason

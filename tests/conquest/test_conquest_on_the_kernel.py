@@ -27,9 +27,16 @@ SCENARIOS = ("border-clash", "hold-the-ford")
 
 def start(app: GameApp, battle_id: str, rnd: random.Random):
     armies = ARMIES if rnd.random() < 0.5 else ARMIES[::-1]
-    return app.start("conquest", StartConquest(
-        battle_id=battle_id, scenario=rnd.choice(SCENARIOS), armies=armies, seed=rnd.randrange(2**31),
-    ), battle_id=battle_id)
+    return app.start(
+        "conquest",
+        StartConquest(
+            battle_id=battle_id,
+            scenario=rnd.choice(SCENARIOS),
+            armies=armies,
+            seed=rnd.randrange(2**31),
+        ),
+        battle_id=battle_id,
+    )
 
 
 RANDOM = Player("conquest", start, random_choice)
@@ -80,8 +87,7 @@ def test_a_store_with_both_games_lists_them_together_and_each_verifies() -> None
     from domain.betrayal.battle.application import PartySpec, new_clash
 
     with GameApp("memory") as app:
-        new_clash(app, setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=3,
-                  battle_id="clash")
+        new_clash(app, setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=3, battle_id="clash")
         play_checked(app, GREEDY, "border", random.Random(5))
         listed = [(g.battle_id, g.ruleset) for g in app.battles()]
         assert listed == [("clash", "betrayal"), ("border", "conquest")]

@@ -23,8 +23,12 @@ def _said(state, command, rule: str, reason: str) -> None:
 @pytest.mark.rule("CMD-5")
 def test_a_stack_ordered_for_the_round_cannot_be_ordered_again_in_supremacy_or_action():
     for phase, step in ((Phase.SUPREMACY, Step.ROLL_OFF), (Phase.ACTION, Step.NONE)):
-        _said(in_phase(place(start(), a1=10), phase, step, round=2), OrderStack(cards=("a1", "ac1")),
-              "CMD-5", "the Command Stack's order is fixed for this Round")
+        _said(
+            in_phase(place(start(), a1=10), phase, step, round=2),
+            OrderStack(cards=("a1", "ac1")),
+            "CMD-5",
+            "the Command Stack's order is fixed for this Round",
+        )
 
 
 @pytest.mark.rule("ACT-16")
@@ -49,8 +53,12 @@ def test_an_action_while_the_draw_event_waits_is_refused():
 
 @pytest.mark.rule("ROUND-2")
 def test_a_command_of_a_later_phase_names_the_phase_and_what_it_waits_for_in_a_players_words():
-    _said(start(), OrderStack(cards=()), "ROUND-2",
-          "the Reinforcement Phase must finish first: it waits for rk choose-arrival")
+    _said(
+        start(),
+        OrderStack(cards=()),
+        "ROUND-2",
+        "the Reinforcement Phase must finish first: it waits for rk choose-arrival",
+    )
 
 
 def _horn(**where):
@@ -69,15 +77,31 @@ def test_an_out_of_sequence_march_moves_another_friendly_regiment_wholly_on_the_
     from domain.conquest.commands import ResolveDrawEvent
 
     s = _horn(a1=10, a2="arriving", b1=30)
-    _said(s, ResolveDrawEvent(event="rally-horn", target="b1", inches=2), "ACTIONS-6",
-          "b1 is the enemy's: an out-of-sequence march moves another friendly Regiment")
-    _said(s, ResolveDrawEvent(event="rally-horn", target="a4", inches=2), "ACTIONS-6",
-          "a4 is the one activated: an out-of-sequence march moves another friendly Regiment")
-    _said(s, ResolveDrawEvent(event="rally-horn", target="a2", inches=2), "ACTIONS-6",
-          "a2 is not wholly on the battlefield")
+    _said(
+        s,
+        ResolveDrawEvent(event="rally-horn", target="b1", inches=2),
+        "ACTIONS-6",
+        "b1 is the enemy's: an out-of-sequence march moves another friendly Regiment",
+    )
+    _said(
+        s,
+        ResolveDrawEvent(event="rally-horn", target="a4", inches=2),
+        "ACTIONS-6",
+        "a4 is the one activated: an out-of-sequence march moves another friendly Regiment",
+    )
+    _said(
+        s,
+        ResolveDrawEvent(event="rally-horn", target="a2", inches=2),
+        "ACTIONS-6",
+        "a2 is not wholly on the battlefield",
+    )
     partly = _horn(a1={"where": Where.FIELD, "front": 1})  # its front an inch in: its rear ranks still off
     assert partly.regiment("a1").partly_on
-    _said(partly, ResolveDrawEvent(event="rally-horn", target="a1", inches=2), "ACTIONS-6",
-          "a1 is not wholly on the battlefield")
+    _said(
+        partly,
+        ResolveDrawEvent(event="rally-horn", target="a1", inches=2),
+        "ACTIONS-6",
+        "a1 is not wholly on the battlefield",
+    )
     with pytest.raises(MalformedCommand):
         when(s, ResolveDrawEvent(event="rally-horn", target=None, inches=2))

@@ -21,8 +21,11 @@ MAX_COMMANDS = 3000
 
 def play(seed: int, bot: str, scenario: str = "border-clash", physical: bool = False):
     ctx = ctx_for(scenario)
-    events = decide(None, StartConquest(battle_id=f"g{seed}", scenario=scenario, armies=ARMIES, seed=seed,
-                                        physical_dice=physical), ctx)
+    events = decide(
+        None,
+        StartConquest(battle_id=f"g{seed}", scenario=scenario, armies=ARMIES, seed=seed, physical_dice=physical),
+        ctx,
+    )
     state = replay(events)
     rnd = random.Random(seed)
     for _ in range(MAX_COMMANDS):
@@ -66,6 +69,7 @@ def test_greedy_play_ends_by_wipe_out_or_by_the_round_limit_depending_on_the_see
 @pytest.mark.rule("ROUND-4")
 def test_the_phases_come_in_order_each_round():
     from domain.conquest.events import PlayPassed, RoundStarted
+
     _, events = play(7, "greedy")
     order, seen = ["reinforcement", "command", "supremacy", "action", "victory"], []
     for e in events:

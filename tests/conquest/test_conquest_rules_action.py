@@ -7,7 +7,17 @@ from msgspec.structs import replace
 
 from domain.conquest import events as ev
 from domain.conquest.commands import (
-    Charge, Clash, DrawCard, EndActivation, EndRound, March, Reform, ResolveDrawEvent, Surrender, Volley, Withdraw,
+    Charge,
+    Clash,
+    DrawCard,
+    EndActivation,
+    EndRound,
+    March,
+    Reform,
+    ResolveDrawEvent,
+    Surrender,
+    Volley,
+    Withdraw,
 )
 from domain.conquest.board import march_value
 from domain.conquest.narrate import describe_event
@@ -56,14 +66,24 @@ def test_a_card_activates_one_regiment_of_its_entry_name_of_the_players_choosing
 @pytest.mark.rule("ACT-6")
 @pytest.mark.rule("ACT-7")
 def test_cards_with_nothing_to_activate_are_discarded_and_an_empty_stack_passes_play():
-    s = _drawing(a=("ac1", "a4", "a3"), b=("b1",), a1={"where": Where.FIELD, "front": 5, "activated": True},
-                 a4="destroyed", a3=10, b1=10)
+    s = _drawing(
+        a=("ac1", "a4", "a3"),
+        b=("b1",),
+        a1={"where": Where.FIELD, "front": 5, "activated": True},
+        a4="destroyed",
+        a3=10,
+        b1=10,
+    )
     s, events = when(s, DrawCard())
     assert [e.card for e in of(events, ev.CardDiscarded)] == ["ac1", "a4"]
     assert s.activation.regiment == "a3"
-    violates(_drawing(a=("a1",), a1={"where": Where.FIELD, "front": 5},
-                      a2={"where": Where.FIELD, "front": 5, "activated": True}),
-             DrawCard(regiment="a2"), "ACT-4")
+    violates(
+        _drawing(
+            a=("a1",), a1={"where": Where.FIELD, "front": 5}, a2={"where": Where.FIELD, "front": 5, "activated": True}
+        ),
+        DrawCard(regiment="a2"),
+        "ACT-4",
+    )
     s = _drawing(a=("a4",), b=("b1",), a4="destroyed", b1=10)
     s, events = when(s, DrawCard())
     assert of(events, ev.CardDiscarded) and s.turn == 1 and s.phase is Phase.ACTION
@@ -104,8 +124,12 @@ def test_two_actions_then_deactivation_and_the_second_may_be_declined():
 
 @pytest.mark.rule("ACT-12")
 def test_a_regiment_that_arrived_this_round_cannot_charge():
-    s = acting(place(start(), a3={"where": Where.FIELD, "front": 6, "arrived": 2}, b1=40), "a3",
-               performed=(Action.MARCH,), standard=1)
+    s = acting(
+        place(start(), a3={"where": Where.FIELD, "front": 6, "arrived": 2}, b1=40),
+        "a3",
+        performed=(Action.MARCH,),
+        standard=1,
+    )
     violates(s, Charge(regiment="a3", target="b1", inches=2), "ACT-12")
     old = acting(place(start(), a3=6, b1=40), "a3")
     s, events = when(old, Charge(regiment="a3", target="b1", inches=2))
@@ -128,7 +152,7 @@ def test_a_volley_reaches_an_enemy_within_its_range_and_no_farther():
     assert s.regiment("a2").stands == 3
     too_far = acting(place(start(), b2=30, a2=7), "b2")  # 11" ahead
     rv = violates(too_far, Volley(regiment="b2", target="a2", removed=1), "ACT-10")
-    assert "11\" away" in str(rv) and not _offered(too_far, Volley, "a2")
+    assert '11" away' in str(rv) and not _offered(too_far, Volley, "a2")
 
 
 @pytest.mark.rule("ACT-10")
@@ -196,21 +220,32 @@ def test_a_free_action_does_not_use_up_one_of_the_two_actions():
     s, events = when(s, March(regiment="a1", inches=1))
     assert of(events, ev.RegimentMarched)[0].use is Use.FREE and s.activation.standard == 0
     s, events = when(s, March(regiment="a1", inches=1), Reform(regiment="a1"))
-    assert (len(of(events, ev.ActivationEnded)) == 1
-            and s.regiment("a1").actions == (Action.MARCH,) * 2 + (Action.REFORM,))
+    assert len(of(events, ev.ActivationEnded)) == 1 and s.regiment("a1").actions == (Action.MARCH,) * 2 + (
+        Action.REFORM,
+    )
 
 
 @pytest.mark.rule("ACTIONS-3")
 def test_a_free_action_does_not_allow_a_repeat_by_itself():
-    s = acting(place(start(), a1={"where": Where.FIELD, "front": 6, "actions": (Action.REFORM,)}), "a1",
-               free=(Action.REFORM,), standard=2, performed=(Action.MARCH, Action.MARCH))
+    s = acting(
+        place(start(), a1={"where": Where.FIELD, "front": 6, "actions": (Action.REFORM,)}),
+        "a1",
+        free=(Action.REFORM,),
+        standard=2,
+        performed=(Action.MARCH, Action.MARCH),
+    )
     violates(s, Reform(regiment="a1"), "ACTIONS-3")
 
 
 @pytest.mark.rule("ACTIONS-4")
 def test_an_additional_action_spends_an_action_to_repeat_the_same_action():
-    s = acting(place(start(), a4={"where": Where.FIELD, "front": 20, "actions": (Action.CLASH,)}, b1=28),
-               "a4", additional=(Action.CLASH,), standard=1, performed=(Action.CLASH,))
+    s = acting(
+        place(start(), a4={"where": Where.FIELD, "front": 20, "actions": (Action.CLASH,)}, b1=28),
+        "a4",
+        additional=(Action.CLASH,),
+        standard=1,
+        performed=(Action.CLASH,),
+    )
     s = replace(s, contact=(("a4", "b1"),))
     s, events = when(s, Clash(regiment="a4", target="b1", removed=1))
     assert of(events, ev.StandsRemoved)[0].use is Use.ADDITIONAL and of(events, ev.ActivationEnded)
@@ -218,8 +253,13 @@ def test_an_additional_action_spends_an_action_to_repeat_the_same_action():
 
 @pytest.mark.rule("ACTIONS-5")
 def test_no_more_than_three_actions_in_one_activation():
-    s = acting(place(start(), a1=6), "a1", free=(Action.MARCH,),
-               performed=(Action.MARCH, Action.MARCH, Action.REFORM), standard=1)
+    s = acting(
+        place(start(), a1=6),
+        "a1",
+        free=(Action.MARCH,),
+        performed=(Action.MARCH, Action.MARCH, Action.REFORM),
+        standard=1,
+    )
     violates(s, March(regiment="a1", inches=1), "ACTIONS-5")
 
 
@@ -247,8 +287,12 @@ def test_an_out_of_sequence_march_neither_counts_nor_activates():
 @pytest.mark.rule("VICTORY-1")
 @pytest.mark.rule("VICTORY-2")
 def test_when_the_action_phase_ends_a_wiped_out_army_loses():
-    s = _drawing(a=("a3",), a3=10, b1={"where": Where.FIELD, "front": 28, "stands": 1},
-                 **{f"b{i}": "destroyed" for i in range(2, 6)})
+    s = _drawing(
+        a=("a3",),
+        a3=10,
+        b1={"where": Where.FIELD, "front": 28, "stands": 1},
+        **{f"b{i}": "destroyed" for i in range(2, 6)},
+    )
     s = replace(s, contact=(("a3", "b1"),))
     s, events = when(s, DrawCard(), Clash(regiment="a3", target="b1", removed=1), EndActivation())
     assert s.phase is Phase.VICTORY and not s.over  # checked in the Victory Phase
@@ -287,6 +331,7 @@ def test_victory_points_are_capped_by_the_scenario_and_reaching_its_target_wins(
     violates(s, EndRound(vp=(4, 0)), "VICTORY-3")
     violates(in_phase(place(start(), a1=10), Phase.VICTORY), EndRound(vp=(1, 0)), "VICTORY-3")  # round 1
     from conquest_harness import ctx_for
+
     ford = ctx_for("hold-the-ford")
     s = replace(s, sides=(replace(s.sides[0], vp=7), s.sides[1]), scenario="hold-the-ford")
     s, events = when(s, EndRound(vp=(1, 2)), ctx=ford)
@@ -319,8 +364,10 @@ def test_a_victory_point_declaration_out_of_bounds_is_refused_saying_the_bounds(
 @pytest.mark.rule("VICTORY-2")
 def test_both_armies_wiped_out_in_the_same_round_is_a_draw():
     """facts §6 default: each army wiped out by the Victory Phase: nobody wins."""
-    s = in_phase(place(start(), **{f"a{i}": "destroyed" for i in range(1, 6)},
-                       **{f"b{i}": "destroyed" for i in range(1, 6)}), Phase.VICTORY)
+    s = in_phase(
+        place(start(), **{f"a{i}": "destroyed" for i in range(1, 6)}, **{f"b{i}": "destroyed" for i in range(1, 6)}),
+        Phase.VICTORY,
+    )
     s, events = when(s, EndRound())
     (ended,) = of(events, ev.BattleEnded)
     assert (ended.winner, ended.termination) == (-1, Termination.WIPE_OUT) and s.result.winner == -1

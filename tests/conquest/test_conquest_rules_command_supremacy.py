@@ -72,6 +72,7 @@ def test_the_warlord_is_named_at_list_building_and_may_be_changed_to_another_cha
     assert [c.id for c in start().characters if c.warlord] == ["ac1", "bc1"]
     assert start(warlords=("reed-captain", "")).warlord(0).id == "ac2"
     from domain.kernel.errors import RuleViolation
+
     with pytest.raises(RuleViolation) as caught:
         start(warlords=("nobody", ""))
     assert caught.value.rule == "SUP-5"
@@ -82,8 +83,12 @@ def test_the_warlord_is_named_at_list_building_and_may_be_changed_to_another_cha
 def test_an_always_active_ability_works_while_its_warlord_waits_or_is_destroyed():
     for where in ("waiting", "destroyed"):
         s = place(start(), a1=where) if where != "waiting" else start()
-        _, events = when(s, ChooseArrival(regiment="", faces=(5, 5)) if where == "destroyed"
-                         else ChooseArrival(regiment="", faces=(5, 5, 5)))
+        _, events = when(
+            s,
+            ChooseArrival(regiment="", faces=(5, 5))
+            if where == "destroyed"
+            else ChooseArrival(regiment="", faces=(5, 5, 5)),
+        )
         assert of(events, ev.ReinforcementsRolled)[0].needed == 5  # table 4, +1 Deep Reserves
     # only the Warlord's abilities count: made a plain Character, no bonus
     s = start(warlords=("reed-captain", ""))
@@ -116,6 +121,7 @@ def test_an_activated_ability_is_declared_after_the_first_player_once_per_battle
     again, _ = when(_declaring(a1=5, b3=5), ChooseFirstPlayer(first=True))
     again = replace(again, sides=(again.sides[0], replace(again.sides[1], ability_used=True)))
     from domain.conquest.supremacy import activated_ability
+
     assert activated_ability(again, CTX, 1) is None
     s, _ = when(_declaring(a1=5), ChooseFirstPlayer(first=True))  # Warlord not on the field
     assert s.phase is Phase.ACTION
@@ -128,8 +134,11 @@ def _armies(a: str, b: str, **where):
     from domain.conquest.commands import StartConquest
     from domain.conquest.rules import decide, replay
 
-    s = replay(decide(None, StartConquest(battle_id="t", scenario="border-clash", armies=(a, b), seed=1,
-                                          physical_dice=True), CTX))
+    s = replay(
+        decide(
+            None, StartConquest(battle_id="t", scenario="border-clash", armies=(a, b), seed=1, physical_dice=True), CTX
+        )
+    )
     return in_phase(place(s, **where), Phase.SUPREMACY, Step.CHOOSE, turn=0)
 
 

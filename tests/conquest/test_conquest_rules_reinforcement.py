@@ -42,8 +42,9 @@ def test_a_character_cannot_join_a_regiment_of_another_type():
 @pytest.mark.rule("REINF-2")
 def test_an_army_list_whose_character_has_no_eligible_regiment_is_rejected():
     files = starter_files()
-    files["armies.toml"] = files["armies.toml"].replace(b'name = "Reed Captain"\ntype = "cavalry"',
-                                                        b'name = "Reed Captain"\ntype = "wyrm"')
+    files["armies.toml"] = files["armies.toml"].replace(
+        b'name = "Reed Captain"\ntype = "cavalry"', b'name = "Reed Captain"\ntype = "wyrm"'
+    )
     pack = parse_pack(files)
     cmd = StartConquest(battle_id="t", scenario="border-clash", armies=("saltmarch", "cinderpact"), seed=1)
     with pytest.raises(RuleViolation) as caught:
@@ -140,6 +141,7 @@ def test_a_short_first_march_needs_a_second_march_for_the_remaining_stands():
     assert s.regiment("a5").partly_on and s.activation is not None
     violates(s, March(regiment="a5", inches=1), "ARRIVE-3")
     from domain.conquest.commands import EndActivation, Reform
+
     violates(s, EndActivation(), "ARRIVE-3")
     violates(s, Reform(regiment="a5"), "ARRIVE-3")
     s, _ = when(s, March(regiment="a5", inches=3))
@@ -160,6 +162,7 @@ def test_a_side_edge_entry_must_lie_between_the_own_edge_and_the_line():
 def test_with_no_regiment_on_the_field_the_line_is_the_own_edge_and_no_side_entry_is_offered():
     s = acting(place(start(), a3="arriving"), "a3")
     from domain.conquest.rules import legal_commands
+
     assert not [c for c in legal_commands(s, CTX) if isinstance(c, March) and c.side_edge]
 
 
@@ -251,8 +254,11 @@ def test_a_regiment_that_cannot_enter_goes_back_and_passes_automatically_next_ro
     s, events = when(s, ChooseArrival(regiment="a4", faces=(6,)))  # the automatic choice is still free
     reasons = {e.reason: e.regiments for e in of(events, ev.RegimentsArrived)}
     assert reasons[Arrival.CARRIED_OVER] == ("a3",) and reasons[Arrival.CHOSEN] == ("a4",)
-    violates(in_phase(place(start(), a3={"carried": True}), Phase.REINFORCEMENT),
-             ChooseArrival(regiment="a3", faces=(6, 6)), "ARRIVE-6")
+    violates(
+        in_phase(place(start(), a3={"carried": True}), Phase.REINFORCEMENT),
+        ChooseArrival(regiment="a3", faces=(6, 6)),
+        "ARRIVE-6",
+    )
 
 
 @pytest.mark.rule("ARRIVE-7")
@@ -260,6 +266,7 @@ def test_a_regiment_that_cannot_enter_goes_back_and_passes_automatically_next_ro
 def test_a_regiment_that_can_enter_must_march_on_first():
     from domain.conquest.commands import EndActivation, Reform
     from domain.conquest.rules import legal_commands
+
     s = acting(place(start(), a3="arriving"), "a3")
     violates(s, EndActivation(), "ARRIVE-7")
     violates(s, Reform(regiment="a3"), "ACT-11")

@@ -37,9 +37,18 @@ def test_a_side_without_an_army_is_named_by_its_letter():
 
 
 @pytest.mark.rule("SEAT-1")
-@pytest.mark.parametrize("command", [ChooseArrival(regiment="a1"), ChooseArrival(), RollOff(),
-                                     ChooseFirstPlayer(), EndActivation(), EndRound(),
-                                     March(regiment="a1", inches=3)])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ChooseArrival(regiment="a1"),
+        ChooseArrival(),
+        RollOff(),
+        ChooseFirstPlayer(),
+        EndActivation(),
+        EndRound(),
+        March(regiment="a1", inches=3),
+    ],
+)
 def test_a_command_is_given_for_the_player_whose_decision_the_state_awaits(command):
     state = start()
     assert R.actor(replace(state, turn=0), command) == "a"

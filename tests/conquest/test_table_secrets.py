@@ -28,14 +28,24 @@ def table():
     chosen, player a's stack ordered; the client and the seats' tokens."""
     with TestClient(create_app("memory", KEYRING)) as client:
         host = bearer(KEYRING.host())
-        made = client.post("/api/games", headers=host, json={
-            "new": "conquest", "scenario": "border-clash", "armies": ["saltmarch", "cinderpact"], "seed": 7,
-            "name": "border-1"})
+        made = client.post(
+            "/api/games",
+            headers=host,
+            json={
+                "new": "conquest",
+                "scenario": "border-clash",
+                "armies": ["saltmarch", "cinderpact"],
+                "seed": 7,
+                "name": "border-1",
+            },
+        )
         assert made.status_code == 201, made.text
         a, b = bearer(KEYRING.seat("border-1", "a")), bearer(KEYRING.seat("border-1", "b"))
-        for seat, command in ((a, {"type": "ChooseArrival", "regiment": "a1"}),
-                              (b, {"type": "ChooseArrival", "regiment": "b1"}),
-                              (a, {"type": "OrderStack", "cards": ["a1", "ac1", "a2", "a3"]})):
+        for seat, command in (
+            (a, {"type": "ChooseArrival", "regiment": "a1"}),
+            (b, {"type": "ChooseArrival", "regiment": "b1"}),
+            (a, {"type": "OrderStack", "cards": ["a1", "ac1", "a2", "a3"]}),
+        ):
             answer = client.post("/api/games/border-1/commands", headers=seat, json={"command": command})
             assert answer.status_code == 200, answer.text
         yield client, host, a, b, bearer(KEYRING.spectator("border-1"))
@@ -47,8 +57,11 @@ def test_each_player_is_a_seat_and_gives_only_its_own_decisions(table):
     seats = client.get("/api/games/border-1/seats", headers=host).json()["seats"]
     assert [(s["key"], s["name"]) for s in seats] == [("a", "saltmarch"), ("b", "cinderpact")]
     # Player b orders its stack now: player a may not do it for b.
-    refused = client.post("/api/games/border-1/commands", headers=a,
-                          json={"command": {"type": "OrderStack", "cards": ["b1", "bc2", "b2"]}})
+    refused = client.post(
+        "/api/games/border-1/commands",
+        headers=a,
+        json={"command": {"type": "OrderStack", "cards": ["b1", "bc2", "b2"]}},
+    )
     assert refused.status_code == 403 and refused.json()["rule"] == "SEAT-1"
 
 
@@ -111,8 +124,11 @@ def test_an_undone_stack_stays_hidden_from_the_other_player_until_the_battle_is_
             refused = client.get(path, headers=who)
             assert refused.status_code == 403 and refused.json()["rule"] == "SEAT-5", (path, refused.text)
     assert secret_out(a) and secret_out(host)
-    again = client.post("/api/games/border-1/commands", headers=a,
-                        json={"command": {"type": "OrderStack", "cards": ["a3", "a2", "a1", "ac1"]}})
+    again = client.post(
+        "/api/games/border-1/commands",
+        headers=a,
+        json={"command": {"type": "OrderStack", "cards": ["a3", "a2", "a1", "ac1"]}},
+    )
     assert again.status_code == 200, again.text
     for who in (b, spectator):
         assert not secret_out(who) and not any("a3,a2" in line for line in seen(who))

@@ -33,9 +33,13 @@ UNCOMMITTED = [p for p in LOGS if b'"commitment"' not in p.read_bytes()]
 
 
 def _examples() -> list[Any]:
-    return [pytest.param(surface, setup, example, seed, id=f"{setup.name}-{n}-seed{seed}")
-            for surface in surfaces() for setup in surface.setups
-            for n, example in enumerate(setup.examples) for seed in SEEDS]
+    return [
+        pytest.param(surface, setup, example, seed, id=f"{setup.name}-{n}-seed{seed}")
+        for surface in surfaces()
+        for setup in surface.setups
+        for n, example in enumerate(setup.examples)
+        for seed in SEEDS
+    ]
 
 
 def test_every_ruleset_declares_a_surface_with_a_setup_and_an_example():
@@ -51,8 +55,11 @@ def test_every_command_a_ruleset_takes_has_a_verb(surface: Any):
     rs = registry.load(surface.ruleset)
     commands = get_args(rs.command_type) or (rs.command_type,)
     setups = tuple(cls for setup in surface.setups for cls in setup.makes)
-    missing = [cls.__name__ for cls in commands
-               if not issubclass(cls, setups + rs.setup_commands) and surface.grammar.verb_for(cls) is None]
+    missing = [
+        cls.__name__
+        for cls in commands
+        if not issubclass(cls, setups + rs.setup_commands) and surface.grammar.verb_for(cls) is None
+    ]
     assert missing == []
 
 
@@ -97,9 +104,15 @@ def test_every_golden_log_verifies_against_todays_rules(path: Path):
 MOVES = 60  # commands of random play per game in the open-command contract
 
 
-@pytest.mark.parametrize("surface, setup, example", [
-    pytest.param(surface, setup, example, id=f"{setup.name}-{n}")
-    for surface in surfaces() for setup in surface.setups for n, example in enumerate(setup.examples)])
+@pytest.mark.parametrize(
+    "surface, setup, example",
+    [
+        pytest.param(surface, setup, example, id=f"{setup.name}-{n}")
+        for surface in surfaces()
+        for setup in surface.setups
+        for n, example in enumerate(setup.examples)
+    ],
+)
 def test_legal_gives_open_commands_whose_every_choice_reads_back(surface, setup, example):
     """Issue 20: ``legal`` answers which commands are open and each
     parameter's domain. Over random play from every example: every command
@@ -133,8 +146,12 @@ def test_legal_gives_open_commands_whose_every_choice_reads_back(surface, setup,
 
 
 def _first_examples() -> list[Any]:
-    return [pytest.param(surface, setup, setup.examples[0], id=f"{setup.name}")
-            for surface in surfaces() for setup in surface.setups if setup.examples]
+    return [
+        pytest.param(surface, setup, setup.examples[0], id=f"{setup.name}")
+        for surface in surfaces()
+        for setup in surface.setups
+        if setup.examples
+    ]
 
 
 @pytest.mark.parametrize("surface, setup, example", _first_examples())

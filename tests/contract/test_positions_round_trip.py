@@ -58,8 +58,12 @@ def test_every_golden_log_round_trips_through_its_position_at_several_versions(p
 
 
 def _setups() -> list[Any]:
-    return [pytest.param(surface, setup, id=setup.name)
-            for surface in surfaces() for setup in surface.setups if setup.examples]
+    return [
+        pytest.param(surface, setup, id=setup.name)
+        for surface in surfaces()
+        for setup in surface.setups
+        if setup.examples
+    ]
 
 
 @pytest.mark.parametrize("surface, setup", _setups())

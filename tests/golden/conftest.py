@@ -21,7 +21,9 @@ LOGS = ROOT / "logs"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--regen-golden", action="store_true", default=False,
+        "--regen-golden",
+        action="store_true",
+        default=False,
         help="regenerate the golden battle logs in logs/ (by real play) instead of trusting the stored ones",
     )
 

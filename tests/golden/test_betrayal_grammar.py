@@ -52,8 +52,13 @@ def test_every_command_of_a_golden_log_reads_back_from_its_line(name):
     request = parse(found.verb, words[2:])
     assert spell(found.verb, request) == line
     assert [m.name for m in request.party] == [m.name for m in setup.party]
-    assert (request.xp, request.seed, request.difficulty, request.physical_dice, request.placements) == \
-        (setup.xp, setup.seed, setup.difficulty, setup.physical_dice, setup.placements)
+    assert (request.xp, request.seed, request.difficulty, request.physical_dice, request.placements) == (
+        setup.xp,
+        setup.seed,
+        setup.difficulty,
+        setup.physical_dice,
+        setup.placements,
+    )
 
 
 def test_a_setup_is_written_as_rk_new_writes_it():

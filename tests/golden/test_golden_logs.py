@@ -113,7 +113,9 @@ def test_the_delve_logs_show_what_their_names_say(golden_logs):
     assert app.battle(dungeon).state.setup == "sentinel-vault" and app.battle(dungeon).state.outcome is not None
     assert app.delve_of(dungeon) is None
     assert set(header(golden_logs["dungeon-sentinel-vault.jsonl"])["streams"].values()) == {
-        "battle", *(f"adventurer:{n}" for n in ("Ysolda", "Tarn", "Brelyna", "Onmund"))}
+        "battle",
+        *(f"adventurer:{n}" for n in ("Ysolda", "Tarn", "Brelyna", "Onmund")),
+    }
 
 
 def test_the_conquest_logs_show_what_their_names_say(golden_logs):
@@ -167,5 +169,13 @@ def test_the_campaign_log_holds_two_battles_a_reward_phase_and_a_rest(golden_log
     assert app.adventurer("Ysolda").ready == ("scuffed-bracers",)
     assert "twin-shafts" in [d for _, d in app.adventurer("Tarn").dice]
     kinds = {type(e.event) for e in read_log(data).entries}
-    assert {cp.RewardsGained, cp.DayEnded, cp.CampaignUndone, ae.StatRaised, ae.DieAdded, ae.XpCapped,
-            ae.Rested, ae.ItemUsed} <= kinds
+    assert {
+        cp.RewardsGained,
+        cp.DayEnded,
+        cp.CampaignUndone,
+        ae.StatRaised,
+        ae.DieAdded,
+        ae.XpCapped,
+        ae.Rested,
+        ae.ItemUsed,
+    } <= kinds

@@ -48,12 +48,12 @@ def write(objs: list, rechain: bool = True) -> bytes:
     previous, out = "", []
     for obj in objs:
         if rechain and isinstance(obj, dict) and "end" in obj:
-            obj.update(last_hash=previous, events=len(objs) - 2,
-                       final_state_digest=objs[0]["final_state_digest"])
+            obj.update(last_hash=previous, events=len(objs) - 2, final_state_digest=objs[0]["final_state_digest"])
         if rechain and isinstance(obj, dict) and "hash" in obj:
             body = {k: v for k, v in obj.items() if k != "hash"}
             obj["hash"] = hashlib.blake2b(
-                previous.encode() + msgspec.json.encode(body, order="sorted"), digest_size=16,
+                previous.encode() + msgspec.json.encode(body, order="sorted"),
+                digest_size=16,
             ).hexdigest()
         previous = obj.get("hash", "") if isinstance(obj, dict) else ""
         out.append(obj if isinstance(obj, bytes) else msgspec.json.encode(obj))
@@ -88,8 +88,13 @@ def won() -> bytes:
 def played() -> tuple[BetrayalApp, str]:
     """A battle played by the random bot right here, with an undo in it."""
     app = BetrayalApp(store="memory")
-    app.new_clash(setup="fallen-watchtower", party=[PartySpec("Ysolda", "nord"), PartySpec("Tarn", "dark-elf")],
-                  xp=2, seed=11, battle_id="played")
+    app.new_clash(
+        setup="fallen-watchtower",
+        party=[PartySpec("Ysolda", "nord"), PartySpec("Tarn", "dark-elf")],
+        xp=2,
+        seed=11,
+        battle_id="played",
+    )
     rnd = random.Random(11)
     for n in range(300):
         state = app.battle("played").state
@@ -311,12 +316,18 @@ def test_verify_cites_the_rule_an_inserted_command_breaks(won):
     objs = lines(won)
     # Before the first Move the battle waits on an adventurer's turn:
     # retreating is only possible at the end of a round.
-    i = next(k for k, o in enumerate(objs) if o.get("type") == "betrayal.CommandIssued"
-             and o["data"]["command"]["type"] == "Move")
-    inserted = dict(objs[i], command="c999", data={"command_id": "c999", "command": {"type": "Retreat"},
-                                                  "touched": [], "redo_of": ""})
+    i = next(
+        k
+        for k, o in enumerate(objs)
+        if o.get("type") == "betrayal.CommandIssued" and o["data"]["command"]["type"] == "Move"
+    )
+    inserted = dict(
+        objs[i],
+        command="c999",
+        data={"command_id": "c999", "command": {"type": "Retreat"}, "touched": [], "redo_of": ""},
+    )
     objs.insert(i, inserted)
-    for n, obj in enumerate(objs[i + 1:], start=i + 2):
+    for n, obj in enumerate(objs[i + 1 :], start=i + 2):
         obj["n"] = n
         if obj.get("stream") == inserted["stream"]:
             obj["version"] += 1

@@ -25,8 +25,10 @@ def _refused_after_another_write(first: BetrayalApp, second: BetrayalApp, bid: s
     move = next(c for c in first.legal(bid) if isinstance(c, Move))
     first.execute(bid, move)  # ...the first saves in between...
     after = first.battle(bid).version
-    for act in (lambda: second.execute(bid, EndTurn(), expected=seen),  # ...so the second's save is refused
-                lambda: second.undo(bid, force=True, expected=seen)):
+    for act in (
+        lambda: second.execute(bid, EndTurn(), expected=seen),  # ...so the second's save is refused
+        lambda: second.undo(bid, force=True, expected=seen),
+    ):
         with pytest.raises(ConcurrencyError, match="moved on"):
             act()
     assert second.battle(bid).version == after

@@ -26,8 +26,9 @@ from domain.kernel.portable import export_battle, import_log, verify_battle, ver
 
 
 def clash(app: BetrayalApp, battle_id: str, seed: int = 7) -> str:
-    app.new_clash(setup="waystone-crossing", party=[PartySpec(f"Hero{seed}", "nord")], xp=1, seed=seed,
-                  battle_id=battle_id)
+    app.new_clash(
+        setup="waystone-crossing", party=[PartySpec(f"Hero{seed}", "nord")], xp=1, seed=seed, battle_id=battle_id
+    )
     return battle_id
 
 
@@ -48,8 +49,10 @@ def index_of(*events) -> BattleIndex:
 
 
 def test_a_game_goes_by_its_id_until_renamed_then_by_its_name_and_its_id():
-    index = index_of(GameRegistered(battle_id="waystone-1", ruleset="betrayal", setup="waystone-crossing"),
-                     BattleRenamed(battle_id="waystone-1", name="Friday"))
+    index = index_of(
+        GameRegistered(battle_id="waystone-1", ruleset="betrayal", setup="waystone-crossing"),
+        BattleRenamed(battle_id="waystone-1", name="Friday"),
+    )
     assert index.find("waystone-1").name == "Friday"
     assert index.find("Friday").battle_id == index.find("friday").battle_id == "waystone-1"
     index.apply(BattleRenamed(battle_id="waystone-1", name="saturday"))
@@ -58,8 +61,11 @@ def test_a_game_goes_by_its_id_until_renamed_then_by_its_name_and_its_id():
 
 
 def test_a_deleted_game_keeps_its_name_and_comes_back_when_restored():
-    index = index_of(GameRegistered(battle_id="a", ruleset="betrayal"),
-                     GameRegistered(battle_id="b", ruleset="conquest"), BattleDeleted(battle_id="a"))
+    index = index_of(
+        GameRegistered(battle_id="a", ruleset="betrayal"),
+        GameRegistered(battle_id="b", ruleset="conquest"),
+        BattleDeleted(battle_id="a"),
+    )
     assert [e.battle_id for e in index.entries()] == ["b"]
     assert [e.battle_id for e in index.entries(deleted=True)] == ["a", "b"]
     assert index.find("a").deleted and index.holder("A").battle_id == "a"
@@ -68,17 +74,21 @@ def test_a_deleted_game_keeps_its_name_and_comes_back_when_restored():
 
 
 def test_a_game_imported_under_another_games_name_takes_that_name_back():
-    index = index_of(GameRegistered(battle_id="waystone-1", ruleset="betrayal"),
-                     BattleRenamed(battle_id="waystone-1", name="final"),
-                     GameRegistered(battle_id="final", ruleset="betrayal"))
+    index = index_of(
+        GameRegistered(battle_id="waystone-1", ruleset="betrayal"),
+        BattleRenamed(battle_id="waystone-1", name="final"),
+        GameRegistered(battle_id="final", ruleset="betrayal"),
+    )
     assert index.find("final").battle_id == "final"
     assert index.find("waystone-1").name == "waystone-1"
 
 
 def test_fresh_ids_are_the_setups_first_word_and_the_first_free_number():
-    index = index_of(GameRegistered(battle_id="waystone-1", ruleset="betrayal"),
-                     GameRegistered(battle_id="x", ruleset="betrayal"),
-                     BattleRenamed(battle_id="x", name="Waystone-2"))
+    index = index_of(
+        GameRegistered(battle_id="waystone-1", ruleset="betrayal"),
+        GameRegistered(battle_id="x", ruleset="betrayal"),
+        BattleRenamed(battle_id="x", name="Waystone-2"),
+    )
     assert index.fresh_id("waystone-crossing") == "waystone-3"
     assert index.fresh_id("border-clash") == "border-1"
     assert (stem_of("the-old-mill"), stem_of("!!"), stem_of("9" * 40)) == ("the-old", "battle", "9" * 16)
@@ -155,8 +165,9 @@ def test_the_latest_game_is_found_past_many_pages_of_deletions(app):
 
 
 def test_a_battle_of_the_legacy_index_can_be_renamed_and_deleted(app):
-    app.append(wrap(legacy_stream("betrayal"), 0,
-                    [legacy_class("betrayal")(battle_id="old", setup="waystone-crossing")], "c1"))
+    app.append(
+        wrap(legacy_stream("betrayal"), 0, [legacy_class("betrayal")(battle_id="old", setup="waystone-crossing")], "c1")
+    )
     clash(app, "today", seed=1)
     app.rename_battle("old", "ancient")
     assert app.find_battle("ancient").battle_id == "old"
@@ -171,18 +182,25 @@ def test_the_battles_view_agrees_with_the_index(app):
     clash(app, "waystone-2", seed=2)
     app.rename_battle("waystone-1", "final")
     app.delete_battle("waystone-2")
-    assert [(r.battle, r.name, r.deleted) for r in battles(app)] == \
-        [(e.battle_id, e.name, e.deleted) for e in app.index().entries(deleted=True)] == \
-        [("waystone-1", "final", False), ("waystone-2", "waystone-2", True)]
+    assert (
+        [(r.battle, r.name, r.deleted) for r in battles(app)]
+        == [(e.battle_id, e.name, e.deleted) for e in app.index().entries(deleted=True)]
+        == [("waystone-1", "final", False), ("waystone-2", "waystone-2", True)]
+    )
     with BetrayalApp("memory") as other:  # a log imported under the id another battle goes by
         clash(other, "waystone-9", seed=3)
         other.rename_battle("waystone-9", "waystone-1")
         import_log(other, export_battle(app, "waystone-1"))
-        assert [(r.battle, r.name) for r in battles(other)] == \
-            [(e.battle_id, e.name) for e in other.index().entries()] == \
-            [("waystone-9", "waystone-9"), ("waystone-1", "waystone-1")]
+        assert (
+            [(r.battle, r.name) for r in battles(other)]
+            == [(e.battle_id, e.name) for e in other.index().entries()]
+            == [("waystone-9", "waystone-9"), ("waystone-1", "waystone-1")]
+        )
 
 
 def test_the_index_module_documents_its_events():
     assert {e.TOPIC for e in battle_index.INDEX_EVENTS} >= {
-        "rulekeeper.BattleRenamed", "rulekeeper.BattleDeleted", "rulekeeper.BattleRestored"}
+        "rulekeeper.BattleRenamed",
+        "rulekeeper.BattleDeleted",
+        "rulekeeper.BattleRestored",
+    }

@@ -57,9 +57,15 @@ def app(request, tmp_path):
 
 def test_append_batches_writes_every_batch_and_returns_the_last_id(app):
     a, b = uuid4(), uuid4()
-    last = app.append_batches(iter([wrap(a, 0, [CounterStarted(start=1)], "x"),
-                                    wrap(b, 0, [CounterStarted(start=2)], "y"),
-                                    wrap(a, 1, [CounterBumped(by=3)] * 3, "z")]))
+    last = app.append_batches(
+        iter(
+            [
+                wrap(a, 0, [CounterStarted(start=1)], "x"),
+                wrap(b, 0, [CounterStarted(start=2)], "y"),
+                wrap(a, 1, [CounterBumped(by=3)] * 3, "z"),
+            ]
+        )
+    )
     assert last == app.max_notification_id() == 5
     assert [e.originator_version for e in app.events(a)] == [1, 2, 3, 4]
     assert app.append_batches([]) == 5 and app.append_batches([[]]) == 5
@@ -69,9 +75,11 @@ def test_append_batches_is_all_or_nothing_on_a_conflict(app):
     taken = uuid4()
     app.append(wrap(taken, 0, [CounterStarted(start=0)], "first"))
     fresh = uuid4()
-    batches = [wrap(fresh, 0, [CounterStarted(start=0)], "a"),
-               wrap(fresh, 1, [CounterBumped(by=1)] * 2500, "b"),  # spans several chunks
-               wrap(taken, 0, [CounterStarted(start=9)], "c")]  # version 1 is taken
+    batches = [
+        wrap(fresh, 0, [CounterStarted(start=0)], "a"),
+        wrap(fresh, 1, [CounterBumped(by=1)] * 2500, "b"),  # spans several chunks
+        wrap(taken, 0, [CounterStarted(start=9)], "c"),
+    ]  # version 1 is taken
     with pytest.raises(ConcurrencyError, match="moved on"):
         app.append_batches(iter(batches))
     assert app.events(fresh) == [] and app.max_notification_id() == 1
@@ -89,8 +97,7 @@ def test_a_100k_event_stream_is_appended_in_one_transaction(kind, tmp_path, requ
     """Point 6: 100,000 events in one transaction, read back whole."""
     name = f"t{uuid4().hex[:12]}"
     cls = type(name, (CounterApp,), {})
-    setting = (request.getfixturevalue("postgres_store") if kind == "postgresql"
-               else f"sqlite:{tmp_path / 'big.sqlite'}")
+    setting = request.getfixturevalue("postgres_store") if kind == "postgresql" else f"sqlite:{tmp_path / 'big.sqlite'}"
     app = cls(setting)
     try:
         stream = uuid4()
@@ -127,10 +134,16 @@ def test_one_append_of_100k_events_on_postgresql_does_not_hang(postgres_store, p
     """Point 6: a single ``append`` of 100,000 envelopes (which hung in
     psycopg's pipeline, holding the table lock) finishes, within generous
     bounds; it is split into bounded batches inside one transaction."""
-    code = APPEND_ONE_CALL.format(tests=str(ROOT / "tests"), kernel=str(ROOT / "tests" / "kernel"),
-                                  name=postgres_app_name, setting=postgres_store, events=BIG)
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=False)
+    code = APPEND_ONE_CALL.format(
+        tests=str(ROOT / "tests"),
+        kernel=str(ROOT / "tests" / "kernel"),
+        name=postgres_app_name,
+        setting=postgres_store,
+        events=BIG,
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stderr
     last, took = done.stdout.split()
     assert int(last) == BIG
@@ -207,10 +220,15 @@ print(app.max_notification_id())
 @pytest.mark.postgres
 def test_many_processes_starting_on_a_fresh_schema_all_succeed(postgres_store, postgres_app_name):
     """Point 7: 24 processes create the same tables at once: none fails."""
-    code = START.format(tests=str(ROOT / "tests"), kernel=str(ROOT / "tests" / "kernel"),
-                        name=postgres_app_name, setting=postgres_store)
-    procs = [subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for _ in range(24)]
+    code = START.format(
+        tests=str(ROOT / "tests"), kernel=str(ROOT / "tests" / "kernel"), name=postgres_app_name, setting=postgres_store
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(24)
+    ]
     failures = []
     for p in procs:
         out, err = p.communicate(timeout=120)
@@ -244,6 +262,7 @@ def test_many_threads_starting_on_a_fresh_schema_all_succeed(postgres_store, pos
 
 
 # -- PostgreSQL down, then back (point 8) -------------------------------------------------
+
 
 @pytest.fixture
 def postgres_line(postgres_store) -> Iterator[Line]:
@@ -284,6 +303,8 @@ def test_postgresql_down_fails_fast_and_an_open_app_recovers_at_once(postgres_li
     assert len(app.events(stream)) == 1
     recovering = time.monotonic() - started
     app.close()
-    print(f"\nPostgreSQL down: open fails in {opening:.2f} s, a read on an open app in {reading:.2f} s;"
-          f" first read after the restart {recovering:.2f} s")
+    print(
+        f"\nPostgreSQL down: open fails in {opening:.2f} s, a read on an open app in {reading:.2f} s;"
+        f" first read after the restart {recovering:.2f} s"
+    )
     assert opening < 8 and reading < 8 and recovering < 3

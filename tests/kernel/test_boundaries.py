@@ -80,12 +80,18 @@ def test_battles_of_a_store_written_before_the_kernel_kept_the_index_are_listed(
     from domain.kernel.games import INDEX_STREAM, GameApp
 
     with GameApp("memory") as today, GameApp("memory") as old:
-        new_clash(today, setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=3,
-                  battle_id="old")
+        new_clash(today, setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=3, battle_id="old")
         # The same events, but indexed where the old application indexed them.
         envelopes = [e for _, e in today.notifications() if e.originator_id != INDEX_STREAM]
-        old.append(envelopes + wrap(legacy_stream("betrayal"), 0,
-                                    [legacy_class("betrayal")(battle_id="old", setup="waystone-crossing")], "c1"))
+        old.append(
+            envelopes
+            + wrap(
+                legacy_stream("betrayal"),
+                0,
+                [legacy_class("betrayal")(battle_id="old", setup="waystone-crossing")],
+                "c1",
+            )
+        )
         assert [(g.battle_id, g.ruleset) for g in old.battles()] == [("old", "betrayal")]
         assert old.latest_battle() == "old"
         assert old.battle("old").state == today.battle("old").state
@@ -97,8 +103,10 @@ def test_a_package_may_register_a_second_ruleset_that_shares_its_streams():
     import subprocess
     import sys
 
-    code = ("from domain.kernel import ruleset as r; rs = r.load('betrayal-campaign');"
-            " print(rs.name, rs.package, rs.game_kind)")
+    code = (
+        "from domain.kernel import ruleset as r; rs = r.load('betrayal-campaign');"
+        " print(rs.name, rs.package, rs.game_kind)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["betrayal-campaign", "betrayal", "campaign"]
     names = [rs.name for rs in registry.all_rulesets()]
@@ -127,8 +135,13 @@ def test_a_game_reads_the_stream_a_command_names_when_its_rules_ask():
 
 
 # The application on top of the contract: games, their index, the portable log.
-APPLICATION = ("domain/kernel/games.py", "domain/kernel/battle_index.py", "domain/kernel/signing.py",
-               "domain/kernel/portable/", "domain/kernel/stores/")
+APPLICATION = (
+    "domain/kernel/games.py",
+    "domain/kernel/battle_index.py",
+    "domain/kernel/signing.py",
+    "domain/kernel/portable/",
+    "domain/kernel/stores/",
+)
 
 
 def test_the_kernels_contract_stands_apart_from_its_application_and_stores():
@@ -136,14 +149,21 @@ def test_the_kernels_contract_stands_apart_from_its_application_and_stores():
     the command log, messages, surface, narration...) imports nothing of
     the application that runs games nor of the stores that keep them; the
     stores use the contract, the application uses both."""
-    below = ("domain.kernel.stores", "domain.kernel.games", "domain.kernel.battle_index",
-             "domain.kernel.portable", "domain.kernel.signing")
+    below = (
+        "domain.kernel.stores",
+        "domain.kernel.games",
+        "domain.kernel.battle_index",
+        "domain.kernel.portable",
+        "domain.kernel.signing",
+    )
     offending = {
         file: sorted(m for m in modules if m.startswith(below))
         for file, modules in imported_modules(DOMAIN / "kernel").items()
         if not file.startswith(APPLICATION)
     }
     assert {f: m for f, m in offending.items() if m} == {}
-    stores = {file: sorted(m for m in modules if m.startswith(below[1:]))
-              for file, modules in imported_modules(DOMAIN / "kernel" / "stores").items()}
+    stores = {
+        file: sorted(m for m in modules if m.startswith(below[1:]))
+        for file, modules in imported_modules(DOMAIN / "kernel" / "stores").items()
+    }
     assert {f: m for f, m in stores.items() if m} == {}

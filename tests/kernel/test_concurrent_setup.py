@@ -92,8 +92,9 @@ def test_the_same_game_set_up_twice_at_once_is_set_up_once(store_setting: str) -
         assert [g.battle_id for g in app.battles()].count(name) == 1
 
 
-def test_a_game_set_up_between_two_retries_is_named_not_a_conflict(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_set_up_between_two_retries_is_named_not_a_conflict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The interleaving CI met on PostgreSQL: the first attempt loses the
     index to another game; before the retry reads the index again, a game
     of the SAME id is set up. The retry's conflict is then on the game's own

@@ -23,8 +23,9 @@ def _line_of(raw: bytes, needle: bytes) -> int:
     return raw[: raw.index(needle)].count(b"\n") + 1
 
 
-@pytest.mark.parametrize("module, file", [(labyrinth, "skills.toml"), (conquest, "armies.toml"),
-                                          (betrayal, "enemies.toml")])
+@pytest.mark.parametrize(
+    "module, file", [(labyrinth, "skills.toml"), (conquest, "armies.toml"), (betrayal, "enemies.toml")]
+)
 def test_a_wrong_value_is_refused_with_its_file_line_field_and_reason(module, file) -> None:
     files = module.starter_files() if module is not betrayal else _betrayal_files()
     raw = files[file]

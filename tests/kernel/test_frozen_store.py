@@ -31,8 +31,9 @@ def postgres_line(postgres_store) -> Iterator[Line]:
 
 
 @pytest.mark.postgres
-def test_a_read_on_an_open_app_fails_within_bounds_when_the_server_freezes(postgres_line, postgres_app_name,
-                                                                         monkeypatch):
+def test_a_read_on_an_open_app_fails_within_bounds_when_the_server_freezes(
+    postgres_line, postgres_app_name, monkeypatch
+):
     from eventsourcing.persistence import PersistenceError
 
     from domain.kernel.stores import pgstore

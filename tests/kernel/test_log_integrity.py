@@ -66,11 +66,17 @@ def _chain(objs: list[dict]) -> bytes:
     previous, out = "", []
     for obj in objs:
         if "end" in obj:
-            obj.update(n=len(objs), events=len(objs) - 2, last_hash=previous,
-                       final_state_digest=objs[0]["final_state_digest"], signature=None)
+            obj.update(
+                n=len(objs),
+                events=len(objs) - 2,
+                last_hash=previous,
+                final_state_digest=objs[0]["final_state_digest"],
+                signature=None,
+            )
         body = {k: v for k, v in obj.items() if k != "hash"}
         obj["hash"] = previous = hashlib.blake2b(
-            previous.encode() + msgspec.json.encode(body, order="sorted"), digest_size=16).hexdigest()
+            previous.encode() + msgspec.json.encode(body, order="sorted"), digest_size=16
+        ).hexdigest()
         out.append(msgspec.json.encode(obj))
     return b"\n".join(out) + b"\n"
 
@@ -119,8 +125,13 @@ def inflated(monkeypatch, what: str) -> bytes:
 
     monkeypatch.setattr(adv, what, create if what == "create" else member)
     app = BetrayalApp(store="memory")
-    app.new_clash(setup="waystone-crossing", party=[PartySpec("Ysolda", "nord"), PartySpec("Tarn", "dark-elf")],
-                  xp=2, seed=2, battle_id="forged")
+    app.new_clash(
+        setup="waystone-crossing",
+        party=[PartySpec("Ysolda", "nord"), PartySpec("Tarn", "dark-elf")],
+        xp=2,
+        seed=2,
+        battle_id="forged",
+    )
     monkeypatch.undo()  # the rest is played by the rules
     play(app, "forged", 25)
     return export_battle(app, "forged")
@@ -182,8 +193,9 @@ def test_a_trailer_that_does_not_close_the_log_is_reported():
     objs = objects(data)
     objs[-1]["events"] -= 1
     body = {k: v for k, v in objs[-1].items() if k != "hash"}
-    objs[-1]["hash"] = hashlib.blake2b(objs[-2]["hash"].encode() + msgspec.json.encode(body, order="sorted"),
-                                       digest_size=16).hexdigest()
+    objs[-1]["hash"] = hashlib.blake2b(
+        objs[-2]["hash"].encode() + msgspec.json.encode(body, order="sorted"), digest_size=16
+    ).hexdigest()
     d = verify_log(b"\n".join(msgspec.json.encode(o) for o in objs) + b"\n").divergence
     assert (d.line, d.rule) == (len(objs), "TRAILER")
 
@@ -316,8 +328,9 @@ def test_another_key_a_missing_signature_and_a_forged_log_are_reported(keys, sig
     objs = objects(data)
     objs[-1]["signature"] = signature
     body = {k: v for k, v in objs[-1].items() if k != "hash"}
-    objs[-1]["hash"] = hashlib.blake2b(objs[-2]["hash"].encode() + msgspec.json.encode(body, order="sorted"),
-                                       digest_size=16).hexdigest()
+    objs[-1]["hash"] = hashlib.blake2b(
+        objs[-2]["hash"].encode() + msgspec.json.encode(body, order="sorted"), digest_size=16
+    ).hexdigest()
     forged = b"\n".join(msgspec.json.encode(o) for o in objs) + b"\n"
     d = verify_log(forged).divergence
     assert d.rule in ("SIGNATURE", "DIGEST")
@@ -334,7 +347,8 @@ def _rechain_keep_signature(objs: list[dict]) -> bytes:
             obj["last_hash"] = previous
         body = {k: v for k, v in obj.items() if k != "hash"}
         obj["hash"] = previous = hashlib.blake2b(
-            previous.encode() + msgspec.json.encode(body, order="sorted"), digest_size=16).hexdigest()
+            previous.encode() + msgspec.json.encode(body, order="sorted"), digest_size=16
+        ).hexdigest()
         out.append(msgspec.json.encode(obj))
     return b"\n".join(out) + b"\n"
 
@@ -397,14 +411,19 @@ def test_export_reads_only_the_battle_s_streams(store, tmp_path, request):
     else:
         app = BetrayalApp(store="memory" if store == "memory" else f"sqlite:{tmp_path / 'big.sqlite'}")
     for n in range(3):
-        app.new_clash(setup="waystone-crossing", party=[PartySpec(f"Other{n}", "nord")], xp=1, seed=n,
-                      battle_id=f"other{n}")
+        app.new_clash(
+            setup="waystone-crossing", party=[PartySpec(f"Other{n}", "nord")], xp=1, seed=n, battle_id=f"other{n}"
+        )
         play(app, f"other{n}", 10)
     app.new_clash(setup="waystone-crossing", party=[PartySpec("Ysolda", "nord")], xp=1, seed=5, battle_id="mine")
     play(app, "mine", 5)
     play(app, "other0", 10)
-    mine = [env for _, env in app.notifications() if env.originator_id in
-            {app.ruleset("mine").game_stream("mine"), *app.ruleset("mine").related_streams(app.battle("mine").state)}]
+    mine = [
+        env
+        for _, env in app.notifications()
+        if env.originator_id
+        in {app.ruleset("mine").game_stream("mine"), *app.ruleset("mine").related_streams(app.battle("mine").state)}
+    ]
     data = export_battle(app, "mine")
     assert objects(data)[1]["stream"] == str(mine[0].originator_id)
     assert len(objects(data)) == len(mine) + 2
@@ -453,8 +472,12 @@ def test_verify_and_import_hold_one_command_not_the_log(tmp_path):
     path = tmp_path / "long.jsonl"
     path.write_bytes(LONG.read_bytes())
     size = path.stat().st_size
-    done = subprocess.run([sys.executable, "-c", _MEASURE_PEAKS, str(path)], capture_output=True,
-                          cwd=Path(__file__).resolve().parents[2], timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE_PEAKS, str(path)],
+        capture_output=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     first, _, exported = done.stdout.partition(b"\n")
     verify_peak, import_peak, export_peak = json.loads(first)
@@ -481,5 +504,9 @@ def test_export_verify_and_import_tell_their_progress_as_they_go(tmp_path):
     assert verify_battle(app, battle_id, progress=told.setdefault("stored", []).append).ok
     # every line once (import reads the log twice: to check it, then to append it)
     assert {what: sum(calls) for what, calls in told.items()} == {
-        "verify": lines, "import": 2 * lines, "export": lines, "stored": lines}
+        "verify": lines,
+        "import": 2 * lines,
+        "export": lines,
+        "stored": lines,
+    }
     assert min(len(calls) for calls in told.values()) > 1  # told as it goes, not once at the end

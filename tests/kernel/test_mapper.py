@@ -308,11 +308,17 @@ def test_compressor_and_cipher_are_applied() -> None:
     command_id=st.text(),
 )
 def test_any_event_round_trips(
-    by: int, label: str | None, faces: tuple[int, ...], colour: Colour,
-    cells: tuple[Hex, ...], at: datetime, command_id: str,
+    by: int,
+    label: str | None,
+    faces: tuple[int, ...],
+    colour: Colour,
+    cells: tuple[Hex, ...],
+    at: datetime,
+    command_id: str,
 ) -> None:
     mapper = MsgspecMapper()
     for event in (CounterBumped(by=by), started(label=label, faces=faces, colour=colour, cells=cells, started_at=at)):
-        original = Envelope(originator_id=uuid4(), originator_version=1, timestamp=at, command_id=command_id,
-                            event=event)
+        original = Envelope(
+            originator_id=uuid4(), originator_version=1, timestamp=at, command_id=command_id, event=event
+        )
         assert mapper.to_domain_event(mapper.to_stored_event(original)) == original

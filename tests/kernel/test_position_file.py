@@ -37,7 +37,11 @@ def test_a_field_the_state_has_not_is_refused_at_its_line_naming_the_fields_ther
 
 def test_a_value_of_the_wrong_type_is_refused_at_its_line(position):
     ruleset, battle_id, text = position
-    bad, line = changed(text, "seed = ", 'seed = "seven"\n# ', )
+    bad, line = changed(
+        text,
+        "seed = ",
+        'seed = "seven"\n# ',
+    )
     refused = refusal(ruleset, battle_id, bad)
     assert refused.line == line
     assert refused.reason == "game.seed: a whole number, not 'seven'"
@@ -93,6 +97,13 @@ def test_a_value_left_out_takes_its_default_and_none_where_it_may_be_none():
 def test_the_toml_written_reads_back_to_the_same_values():
     import tomllib
 
-    doc = {"a": 1, "b": "two \"quoted\"\nlines", "c": [1, 2], "d": {"e": True, "f": [{"g": 1}, {"g": 2}]},
-           "h": [{"i": {"j": 1}}, {"i": {"j": 2}}], "k key": [], "l": {}}
+    doc = {
+        "a": 1,
+        "b": 'two "quoted"\nlines',
+        "c": [1, 2],
+        "d": {"e": True, "f": [{"g": 1}, {"g": 2}]},
+        "h": [{"i": {"j": 1}}, {"i": {"j": 2}}],
+        "k key": [],
+        "l": {},
+    }
     assert tomllib.loads(dumps(doc)) == doc

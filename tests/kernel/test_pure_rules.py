@@ -18,18 +18,41 @@ import pytest
 
 DOMAIN = Path(__file__).resolve().parents[2] / "domain"
 RULESETS = ("betrayal", "conquest", "labyrinth")
-FORBIDDEN = {"random", "time", "datetime", "os", "pathlib", "io", "socket", "sqlite3", "psycopg", "subprocess",
-             "shutil", "tempfile", "secrets", "urllib", "http", "asyncio", "threading"}
+FORBIDDEN = {
+    "random",
+    "time",
+    "datetime",
+    "os",
+    "pathlib",
+    "io",
+    "socket",
+    "sqlite3",
+    "psycopg",
+    "subprocess",
+    "shutil",
+    "tempfile",
+    "secrets",
+    "urllib",
+    "http",
+    "asyncio",
+    "threading",
+}
 NOT_RULES = ("packs.py", "pack_", "bots.py")  # content loaders (I/O by design) and players
 LOADERS = (Path("betrayal", "packs", "load.py"),)  # a loader in a packs/ sub-package
 
 
 def rule_modules() -> list[Path]:
     """Every module of every ruleset, in its sub-packages too."""
-    return sorted(p for name in RULESETS for p in (DOMAIN / name).rglob("*.py")
-                  if "read_models" not in p.parts and not p.name.startswith(NOT_RULES) and p.name != "application.py"
-                  and not p.name.endswith("_app.py")
-                  and p.relative_to(DOMAIN) not in LOADERS)
+    return sorted(
+        p
+        for name in RULESETS
+        for p in (DOMAIN / name).rglob("*.py")
+        if "read_models" not in p.parts
+        and not p.name.startswith(NOT_RULES)
+        and p.name != "application.py"
+        and not p.name.endswith("_app.py")
+        and p.relative_to(DOMAIN) not in LOADERS
+    )
 
 
 def imported(path: Path) -> set[str]:

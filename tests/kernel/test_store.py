@@ -48,9 +48,7 @@ def evolve(state: Counter | None, event: Event) -> Counter:
     if isinstance(event, CounterStarted):
         return Counter(total=event.start, version=1)
     assert state is not None and isinstance(event, CounterBumped)
-    return Counter(
-        total=state.total + event.by, version=state.version + 1, bumps=(*state.bumps, event.by)
-    )
+    return Counter(total=state.total + event.by, version=state.version + 1, bumps=(*state.bumps, event.by))
 
 
 def replay(state: Counter | None, items: Iterable[Envelope | SnapshotEnvelope]) -> Counter | None:
@@ -264,8 +262,10 @@ def test_append_and_load(open_app: Opener) -> None:
     first = app.start(one, start=10)
     assert first >= 1
     last = app.append(
-        [*wrap(one, 1, [CounterBumped(by=2), CounterBumped(by=3)], "c2"),
-         *wrap(two, 0, [CounterStarted(start=7)], "c2")]
+        [
+            *wrap(one, 1, [CounterBumped(by=2), CounterBumped(by=3)], "c2"),
+            *wrap(two, 0, [CounterStarted(start=7)], "c2"),
+        ]
     )
     assert last == app.max_notification_id() >= first + 3
 
@@ -359,12 +359,10 @@ def test_concurrent_commands_one_wins_the_other_writes_nothing(open_app: Opener)
 
     errors = {n: o for n, o in outcome.items() if isinstance(o, Exception)}
     assert len(outcome) == 2 and len(errors) == 1, outcome
-    (loser, error), = errors.items()
+    ((loser, error),) = errors.items()
     winner = "b" if loser == "a" else "a"
     assert isinstance(error, ConcurrencyError)
-    assert str(error) == (
-        "the battle moved on: another command was saved first; reload and try again"
-    )
+    assert str(error) == ("the battle moved on: another command was saved first; reload and try again")
     for stream in (one, two):
         stored = setup.events(stream)
         assert [e.originator_version for e in stored] == [1, 2, 3, 4]
@@ -382,8 +380,10 @@ def test_a_refused_command_leaves_no_half_written_stream(open_app: Opener) -> No
     before = second.max_notification_id()
     with pytest.raises(ConcurrencyError):
         second.append(
-            [*wrap(one, 1, [CounterBumped(by=1)], "second"),  # free: would succeed alone
-             *wrap(two, 1, [CounterBumped(by=1)], "second")]  # taken
+            [
+                *wrap(one, 1, [CounterBumped(by=1)], "second"),  # free: would succeed alone
+                *wrap(two, 1, [CounterBumped(by=1)], "second"),
+            ]  # taken
         )
     assert [e.originator_version for e in first.events(one)] == [1]
     assert [e.command_id for e in first.events(two)] == ["start", "first"]

@@ -22,8 +22,12 @@ FORMS = [
     ("postgresql://me@host/db", ("postgresql", "postgresql://me@host/db")),
     ("postgres://me:pw@host:5433/db", ("postgresql", "postgres://me:pw@host:5433/db")),
 ]
-MODULES = {"default": "eventsourcing.sqlite", "memory": "eventsourcing.popo", "sqlite": "eventsourcing.sqlite",
-           "postgresql": "eventsourcing.postgres"}
+MODULES = {
+    "default": "eventsourcing.sqlite",
+    "memory": "eventsourcing.popo",
+    "sqlite": "eventsourcing.sqlite",
+    "postgresql": "eventsourcing.postgres",
+}
 
 
 @pytest.mark.parametrize("setting, form", FORMS)
@@ -42,8 +46,12 @@ def test_a_setting_of_no_known_form_is_refused_alike(setting):
 
 
 def test_the_same_sqlite_file_is_named_alike_from_any_directory():
-    named = {canonical_store("games.db", "/srv/rk"), canonical_store("sqlite:games.db", "/srv/rk"),
-             canonical_store("sqlite:../rk/games.db", "/srv/rk"), canonical_store("/srv/rk/games.db", "/tmp")}
+    named = {
+        canonical_store("games.db", "/srv/rk"),
+        canonical_store("sqlite:games.db", "/srv/rk"),
+        canonical_store("sqlite:../rk/games.db", "/srv/rk"),
+        canonical_store("/srv/rk/games.db", "/tmp"),
+    }
     assert named == {"sqlite:/srv/rk/games.db"}
 
 

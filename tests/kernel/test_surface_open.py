@@ -16,8 +16,24 @@ from domain.kernel.messages import Command
 from domain.kernel.surface import Grammar, Param, Verb
 from domain.kernel.surface.kinds import Choice, Dice, Faces, Flag, HexKind, Number, Order, Unit
 from domain.kernel.surface.open import (
-    FIXED, ONE, ORDER, RANGE, SOME, TYPED, Open, fixed, group, item, merge, number, one_of, open_commands, order,
-    some, typed, value,
+    FIXED,
+    ONE,
+    ORDER,
+    RANGE,
+    SOME,
+    TYPED,
+    Open,
+    fixed,
+    group,
+    item,
+    merge,
+    number,
+    one_of,
+    open_commands,
+    order,
+    some,
+    typed,
+    value,
 )
 
 
@@ -50,12 +66,17 @@ class Roll(Command, frozen=True, kw_only=True):
 
 
 STEP = Verb("step", Step, "Step to a hex.", (Param("to", HexKind(), "Where to."),))
-STRIKE = Verb("strike", Strike, "Strike.", (
-    Param("form", Choice(enum=Form), "The form.", option="--form"),
-    Param("target", Unit("enemy"), "Whom.", option="--target"),
-    Param("dice", Dice(), "Which dice.", option="--dice"),
-    Param("overtax", Flag(), "Overtax.", option="--overtax"),
-))
+STRIKE = Verb(
+    "strike",
+    Strike,
+    "Strike.",
+    (
+        Param("form", Choice(enum=Form), "The form.", option="--form"),
+        Param("target", Unit("enemy"), "Whom.", option="--target"),
+        Param("dice", Dice(), "Which dice.", option="--dice"),
+        Param("overtax", Flag(), "Overtax.", option="--overtax"),
+    ),
+)
 STACK = Verb("stack", Stack, "Order the stack.", (Param("cards", Order(), "First to last.", option="--cards"),))
 BID = Verb("bid", Bid, "Bid.", (Param("amount", Number(1, 6), "How much.", option="--amount"),))
 ROLL = Verb("roll", Roll, "Roll.", (Param("faces", Faces(), "Typed faces.", option="--faces"),))
@@ -111,10 +132,10 @@ def test_some_dice_caps_its_high_end_by_the_values_and_the_group_limits():
 
 
 def test_admits_what_the_domains_allow_and_nothing_else():
-    dice = some([item(Dice(), d, group="combat" if d < 3 else "magic") for d in (1, 2, 3)], 1, 2,
-                limits={"magic": 1})
-    o = Open(STRIKE, Strike, {"form": fixed(Choice(enum=Form), Form.HEAVY),
-                              "target": fixed(Unit(), "e1"), "dice": dice})
+    dice = some([item(Dice(), d, group="combat" if d < 3 else "magic") for d in (1, 2, 3)], 1, 2, limits={"magic": 1})
+    o = Open(
+        STRIKE, Strike, {"form": fixed(Choice(enum=Form), Form.HEAVY), "target": fixed(Unit(), "e1"), "dice": dice}
+    )
     assert o.admits(Strike(form=Form.HEAVY, target="e1", dice=(1, 3)))
     assert not o.admits(Strike(form=Form.HEAVY, target="e1", dice=(1, 2, 3)))  # three, at most two
     assert not o.admits(Strike(form=Form.HEAVY, target="e1", dice=(4,)))  # a die not offered
@@ -127,8 +148,9 @@ def test_admits_what_the_domains_allow_and_nothing_else():
 def test_the_some_limit_per_group_is_kept_by_admits():
     """Two combat dice and two magic dice, at most one magic: three dice
     fit the count, but not with both magic ones."""
-    dice = some([item(Dice(), d, group="combat" if d < 3 else "magic") for d in (1, 2, 3, 4)], 1, 3,
-                limits={"magic": 1})
+    dice = some(
+        [item(Dice(), d, group="combat" if d < 3 else "magic") for d in (1, 2, 3, 4)], 1, 3, limits={"magic": 1}
+    )
     assert dice.high == 3
     o = Open(STRIKE, Strike, {"form": fixed(Choice(enum=Form), Form.HEAVY), "dice": dice})
     assert o.admits(Strike(form=Form.HEAVY, dice=(1, 2, 4)))
@@ -160,8 +182,12 @@ def test_typed_faces_are_written_one_f_per_die():
 
 
 def test_a_listing_names_each_die_by_its_label_and_group():
-    dice = some([item(Dice(), 1, label="#1 Combat", group="combat"),
-                 item(Dice(), 2, label="#2 Magic", group="magic")], 1, 2, limits={"magic": 1})
+    dice = some(
+        [item(Dice(), 1, label="#1 Combat", group="combat"), item(Dice(), 2, label="#2 Magic", group="magic")],
+        1,
+        2,
+        limits={"magic": 1},
+    )
     o = Open(STRIKE, Strike, {"form": fixed(Choice(enum=Form), Form.HEAVY), "dice": dice})
     text = o.text()
     assert "any 1 to 2 of combat: 1:#1 Combat; magic (at most 1): 2:#2 Magic" in text
@@ -187,12 +213,18 @@ def test_every_choice_a_domain_allows_writes_a_line_that_reads_back_as_that_comm
     """What the page and a bot build from the domains is a line the verb's
     grammar reads back, and the command it gives is admitted."""
     rnd = random.Random(seed)
-    dice = some([item(Dice(), d, group="combat" if d < 4 else "magic") for d in range(1, 6)], 0, 3,
-                limits={"magic": 1})
+    dice = some([item(Dice(), d, group="combat" if d < 4 else "magic") for d in range(1, 6)], 0, 3, limits={"magic": 1})
     opens = [
-        Open(STRIKE, Strike, {"form": one_of([value(Choice(enum=Form), f) for f in Form]),
-                              "target": one_of([value(Unit(), "e1"), value(Unit(), "e2")], optional=True),
-                              "dice": dice, "overtax": one_of([value(Flag(), True), value(Flag(), False)])}),
+        Open(
+            STRIKE,
+            Strike,
+            {
+                "form": one_of([value(Choice(enum=Form), f) for f in Form]),
+                "target": one_of([value(Unit(), "e1"), value(Unit(), "e2")], optional=True),
+                "dice": dice,
+                "overtax": one_of([value(Flag(), True), value(Flag(), False)]),
+            },
+        ),
         Open(STACK, Stack, {"cards": order([item(Order(), c) for c in ("a1", "a2", "a3", "ac1")])}),
         Open(BID, Bid, {"amount": number(1, 6)}),
     ]

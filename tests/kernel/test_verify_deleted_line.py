@@ -41,7 +41,7 @@ def deleted(lines: list[bytes], *numbers: int) -> bytes:
 
 def swapped(lines: list[bytes], n: int) -> bytes:
     """Lines ``n`` and ``n + 1`` in each other's place."""
-    return b"".join(lines[:n - 1] + [lines[n], lines[n - 1]] + lines[n + 1:])
+    return b"".join(lines[: n - 1] + [lines[n], lines[n - 1]] + lines[n + 1 :])
 
 
 def repeated(lines: list[bytes], n: int) -> bytes:
@@ -146,7 +146,8 @@ def test_a_deleted_last_event_line_leaves_a_trailer_that_closes_other_lines():
     assert d.found == (
         f"line {trailer} (the trailer) of the log as written: its line {last} is missing (deleted or moved);"
         f" the trailer counts {last - 1} event lines, the last of hash {hash_of(lines, last)},"
-        f" but follows {last - 2}, the last of hash {hash_of(lines, last - 1)}")
+        f" but follows {last - 2}, the last of hash {hash_of(lines, last - 1)}"
+    )
 
 
 def test_a_trailer_renumbered_after_the_deletion_still_counts_the_missing_line():
@@ -157,7 +158,8 @@ def test_a_trailer_renumbered_after_the_deletion_still_counts_the_missing_line()
     assert d.found == (
         f"the trailer counts {last - 1} event lines, the last of hash {hash_of(lines, last)},"
         f" but follows {last - 2}, the last of hash {hash_of(lines, last - 1)}:"
-        " 1 event line(s) before it are missing (deleted)")
+        " 1 event line(s) before it are missing (deleted)"
+    )
 
 
 def test_a_deleted_trailer_is_still_a_cut_log():
@@ -189,8 +191,12 @@ def test_two_swapped_lines_are_a_chain_break_at_the_first(at):
 @pytest.mark.parametrize("at", ["header", "setup", "middle", "last event line"])
 def test_a_repeated_line_is_a_chain_break_at_the_copy(at):
     lines = raw()
-    n = {"header": 1, "setup": number_of(lines, "betrayal.CommandIssued"), "middle": len(lines) // 2,
-         "last event line": len(lines) - 1}[at]
+    n = {
+        "header": 1,
+        "setup": number_of(lines, "betrayal.CommandIssued"),
+        "middle": len(lines) // 2,
+        "last event line": len(lines) - 1,
+    }[at]
     d = reported(repeated(lines, n))
     assert (d.line, d.rule) == (n + 1, "CHAIN"), d
     assert d.found == f"line {n} again (the same line, hash and all): a line was repeated"
@@ -211,9 +217,11 @@ def test_a_line_moved_further_on_is_reported_where_it_was_taken_from():
 def test_every_golden_log_reports_a_deleted_swapped_or_repeated_line_at_its_place(log):
     lines = raw(LOGS / log)
     middle = len(lines) // 2
-    for data, line, words in ((deleted(lines, middle), middle, "missing"),
-                              (swapped(lines, middle), middle, "swapped"),
-                              (repeated(lines, middle), middle + 1, "repeated")):
+    for data, line, words in (
+        (deleted(lines, middle), middle, "missing"),
+        (swapped(lines, middle), middle, "swapped"),
+        (repeated(lines, middle), middle + 1, "repeated"),
+    ):
         d = reported(data)
         assert (d.line, d.rule) == (line, "CHAIN") and words in d.found, (log, d)
 
@@ -235,7 +243,8 @@ def test_a_deletion_re_chained_throughout_is_still_caught_by_re_deciding():
             obj.update(events=len(objs) - 2, last_hash=previous)
         body = {k: v for k, v in obj.items() if k != "hash"}
         obj["hash"] = previous = hashlib.blake2b(
-            previous.encode() + msgspec.json.encode(body, order="sorted"), digest_size=16).hexdigest()
+            previous.encode() + msgspec.json.encode(body, order="sorted"), digest_size=16
+        ).hexdigest()
         out.append(msgspec.json.encode(obj) + b"\n")
     d = reported(b"".join(out))
     assert d.line == n and d.rule not in ("CHAIN", "FORMAT"), d

@@ -69,8 +69,9 @@ def test_a_normal_attack_has_the_attribute_of_the_weapon_in_the_weapon_slot():
 
 @pytest.mark.rule("MAIN-4")
 def test_a_main_action_skill_is_used_with_its_effects_and_a_standby_one_is_refused():
-    state, _ = when(start(party=(Member(cls="fighter", level=2), Member(cls="mage"))), Pass(actor="p1"),
-                    Pass(actor="p2"))
+    state, _ = when(
+        start(party=(Member(cls="fighter", level=2), Member(cls="mage"))), Pass(actor="p1"), Pass(actor="p2")
+    )
     assert state.acting == "p1"  # [Speed] 9 at level 2, as the mage's: the tie goes by roster
     violates(state, UseSkill(actor="p1", skill="rally"), "MAIN-4")
     state = at(state, pinned(state.seed, (6, 6), state.rng))  # the hit check is its activation
@@ -196,29 +197,38 @@ def test_buffs_and_debuffs_are_counted_apart_three_kinds_of_each():
     assert [b.kind for b in d.state.get("p1").buffs] == list(kinds)  # 3 buffs and 3 debuffs stand together
     assert {e.rule for e in of(d.events, ev.BuffsChanged)} == {"BUFF-1"}
     buffs.apply(d, "p1", ActiveBuff(kind=Buff.HIT_DOWN, amount=1))  # a 4th debuff: the oldest debuff goes
-    assert [b.kind for b in d.state.get("p1").buffs] == list(kinds[:3]) + [Buff.EVA_DOWN, Buff.SDEF_DOWN,
-                                                                           Buff.HIT_DOWN]
+    assert [b.kind for b in d.state.get("p1").buffs] == list(kinds[:3]) + [Buff.EVA_DOWN, Buff.SDEF_DOWN, Buff.HIT_DOWN]
 
 
-_STAT = {"eatk": lambda s: s.eatk, "defense": lambda s: s.defense, "speed": lambda s: s.speed,
-         "evasion": lambda s: s.evasion, "sdef": lambda s: s.sdef, "patk": lambda s: s.patk,
-         "phit": lambda s: s.phit, "ehit": lambda s: s.ehit}
+_STAT = {
+    "eatk": lambda s: s.eatk,
+    "defense": lambda s: s.defense,
+    "speed": lambda s: s.speed,
+    "evasion": lambda s: s.evasion,
+    "sdef": lambda s: s.sdef,
+    "patk": lambda s: s.patk,
+    "phit": lambda s: s.phit,
+    "ehit": lambda s: s.ehit,
+}
 
 
-@pytest.mark.parametrize("kind, stat, change", [
-    pytest.param(Buff.EATK_UP, "eatk", 2, marks=pytest.mark.rule("BUFF-EATK-UP")),
-    pytest.param(Buff.DEF_UP, "defense", 2, marks=pytest.mark.rule("BUFF-DEF-UP")),
-    pytest.param(Buff.SPD_UP, "speed", 2, marks=pytest.mark.rule("BUFF-SPD-UP")),
-    pytest.param(Buff.EVA_UP, "evasion", 2, marks=pytest.mark.rule("BUFF-EVA-UP")),
-    pytest.param(Buff.SDEF_UP, "sdef", 2, marks=pytest.mark.rule("BUFF-SDEF-UP")),
-    pytest.param(Buff.PATK_DOWN, "patk", -2, marks=pytest.mark.rule("BUFF-PATK-DOWN")),
-    pytest.param(Buff.EATK_DOWN, "eatk", -2, marks=pytest.mark.rule("BUFF-EATK-DOWN")),
-    pytest.param(Buff.DEF_DOWN, "defense", -2, marks=pytest.mark.rule("BUFF-DEF-DOWN")),
-    pytest.param(Buff.HIT_DOWN, "phit", -2, marks=pytest.mark.rule("BUFF-HIT-DOWN")),
-    pytest.param(Buff.HIT_DOWN, "ehit", -2, marks=pytest.mark.rule("BUFF-HIT-DOWN")),
-    pytest.param(Buff.EVA_DOWN, "evasion", -2, marks=pytest.mark.rule("BUFF-EVA-DOWN")),
-    pytest.param(Buff.SDEF_DOWN, "sdef", -2, marks=pytest.mark.rule("BUFF-SDEF-DOWN")),
-])
+@pytest.mark.parametrize(
+    "kind, stat, change",
+    [
+        pytest.param(Buff.EATK_UP, "eatk", 2, marks=pytest.mark.rule("BUFF-EATK-UP")),
+        pytest.param(Buff.DEF_UP, "defense", 2, marks=pytest.mark.rule("BUFF-DEF-UP")),
+        pytest.param(Buff.SPD_UP, "speed", 2, marks=pytest.mark.rule("BUFF-SPD-UP")),
+        pytest.param(Buff.EVA_UP, "evasion", 2, marks=pytest.mark.rule("BUFF-EVA-UP")),
+        pytest.param(Buff.SDEF_UP, "sdef", 2, marks=pytest.mark.rule("BUFF-SDEF-UP")),
+        pytest.param(Buff.PATK_DOWN, "patk", -2, marks=pytest.mark.rule("BUFF-PATK-DOWN")),
+        pytest.param(Buff.EATK_DOWN, "eatk", -2, marks=pytest.mark.rule("BUFF-EATK-DOWN")),
+        pytest.param(Buff.DEF_DOWN, "defense", -2, marks=pytest.mark.rule("BUFF-DEF-DOWN")),
+        pytest.param(Buff.HIT_DOWN, "phit", -2, marks=pytest.mark.rule("BUFF-HIT-DOWN")),
+        pytest.param(Buff.HIT_DOWN, "ehit", -2, marks=pytest.mark.rule("BUFF-HIT-DOWN")),
+        pytest.param(Buff.EVA_DOWN, "evasion", -2, marks=pytest.mark.rule("BUFF-EVA-DOWN")),
+        pytest.param(Buff.SDEF_DOWN, "sdef", -2, marks=pytest.mark.rule("BUFF-SDEF-DOWN")),
+    ],
+)
 def test_each_stat_buff_and_debuff_moves_its_stat_by_its_amount(kind, stat, change):
     state = start()
     before = _STAT[stat](stats(state.get("p1"), PACK))

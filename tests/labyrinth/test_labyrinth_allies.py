@@ -35,8 +35,14 @@ def agile(agi: int, **kw) -> Member:
 def test_allies_are_allied_npcs_a1_a2_after_the_party_and_the_ids_of_the_rest_stay():
     state = _start(allies=(Member(cls="mage", level=2, name="Ally"), agile(9)))
     ids = [(c.id, c.side) for c in state.combatants]
-    assert ids == [("p1", Side.PC), ("p2", Side.PC), ("a1", Side.NPC), ("a2", Side.NPC),
-                   ("e1", Side.ENEMY), ("e2", Side.ENEMY)]
+    assert ids == [
+        ("p1", Side.PC),
+        ("p2", Side.PC),
+        ("a1", Side.NPC),
+        ("a2", Side.NPC),
+        ("e1", Side.ENEMY),
+        ("e2", Side.ENEMY),
+    ]
     a1, a2 = state.get("a1"), state.get("a2")
     assert (a1.name, a1.kind, a1.level, a1.row, a1.fp) == ("Ally", "mage", 2, Row.BACK, 0)
     assert a2.base.speed == 9 and a2.row is Row.FRONT
@@ -47,8 +53,9 @@ def _start(party=PARTY, allies=(), encounter="slimes", seed=1, **options):
     from domain.labyrinth.rules import evolve
     from domain.labyrinth.state import Options
 
-    command = StartLabyrinth(battle_id="t", encounter=encounter, party=party, allies=allies, seed=seed,
-                             options=Options(**options))
+    command = StartLabyrinth(
+        battle_id="t", encounter=encounter, party=party, allies=allies, seed=seed, options=Options(**options)
+    )
     state = None
     for event in decide(None, command, CTX):
         state = evolve(state, event)
@@ -108,7 +115,7 @@ def test_an_ally_acts_on_its_own_at_its_place_in_the_order():
     state, events = when(state, Pass(actor="p1"))
     ups = [e.who for e in of(events, ev.ActorUp)]
     assert ups[:2] == ["a1", "e1"]
-    acted = events[events.index(next(e for e in events if isinstance(e, ev.ActorUp) and e.who == "a1")) + 1:]
+    acted = events[events.index(next(e for e in events if isinstance(e, ev.ActorUp) and e.who == "a1")) + 1 :]
     assert any(getattr(e, "who", "") == "a1" for e in acted[:3])  # its own choice, made at once
     assert of(events, ev.ActionEnded)[0].who == "a1"
 
@@ -152,8 +159,9 @@ def test_a_battle_with_allies_replays_to_the_state_played_live():
     party = (Member(cls="fighter", level=2), agile(12, name="Quick"))
     allies = (Member(cls="mage", level=2), agile(7))
     for seed in range(6):
-        command = StartLabyrinth(battle_id=f"r{seed}", encounter=("slimes", "mixed")[seed % 2], party=party,
-                                 allies=allies, seed=seed)
+        command = StartLabyrinth(
+            battle_id=f"r{seed}", encounter=("slimes", "mixed")[seed % 2], party=party, allies=allies, seed=seed
+        )
         events = decide(None, command, CTX)
         state = replay(events)
         rnd = random.Random(seed)
@@ -167,8 +175,7 @@ def test_a_battle_with_allies_replays_to_the_state_played_live():
 
 def test_a_battle_with_allies_exports_and_verifies_through_the_kernel():
     with GameApp("memory", packs={"labyrinth": PACK}) as app:
-        command = StartLabyrinth(battle_id="k", encounter="mixed", party=PARTY, seed=4,
-                                 allies=(agile(9, name="Help"),))
+        command = StartLabyrinth(battle_id="k", encounter="mixed", party=PARTY, seed=4, allies=(agile(9, name="Help"),))
         game = app.start("labyrinth", command, battle_id="k").battle
         rnd = random.Random(4)
         for _ in range(300):
@@ -182,16 +189,27 @@ def test_a_battle_with_allies_exports_and_verifies_through_the_kernel():
 # --- the command line ------------------------------------------------------------------
 
 
-
-
 def test_rk_new_labyrinth_takes_allies_and_the_status_shows_them_with_the_party(table):
-    code, out, err = table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender",
-                           "--ally", "vanguard:2:Bram", "--seed", "3", "--battle", "lab", code=None)
+    code, out, err = table(
+        "new",
+        "labyrinth",
+        "--encounter",
+        "mossy-hollow",
+        "--party",
+        "mender",
+        "--ally",
+        "vanguard:2:Bram",
+        "--seed",
+        "3",
+        "--battle",
+        "lab",
+        code=None,
+    )
     assert code == 0, err
     state = table.defaults.apps["memory"].battle("lab").state
     bram = state.get("a1")
     assert (bram.name, bram.side, bram.level) == ("Bram", Side.NPC, 2)
-    party = out[out.index("Party"):out.index("Enemies")]
+    party = out[out.index("Party") : out.index("Enemies")]
     assert "a1   Bram" in party and "allied NPC" in party
     assert all(len(line) <= 80 for line in out.splitlines())
     code, out, _ = table("log", code=None)
@@ -200,16 +218,32 @@ def test_rk_new_labyrinth_takes_allies_and_the_status_shows_them_with_the_party(
 
 @pytest.mark.rule("SCALE-1")
 def test_rk_refuses_an_ally_past_the_row_limit_naming_scale_1_and_writes_nothing(table):
-    code, _, err = table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard",
-                         "--party", "vanguard", "--party", "bulwark", "--ally", "vanguard", "--seed", "3", code=None)
+    code, _, err = table(
+        "new",
+        "labyrinth",
+        "--encounter",
+        "mossy-hollow",
+        "--party",
+        "vanguard",
+        "--party",
+        "vanguard",
+        "--party",
+        "bulwark",
+        "--ally",
+        "vanguard",
+        "--seed",
+        "3",
+        code=None,
+    )
     assert code == 2 and "SCALE-1" in err and "Traceback" not in err, err
     code, out, _ = table("battles", "--json", code=None)
     assert json.loads(out) == []
 
 
 def test_rk_refuses_a_malformed_ally_naming_the_option(table):
-    code, _, err = table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender",
-                         "--ally", "vanguard:x", code=None)
+    code, _, err = table(
+        "new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender", "--ally", "vanguard:x", code=None
+    )
     assert code == 1 and "--ally 'vanguard:x'" in err, err
 
 

@@ -41,8 +41,12 @@ def test_an_opposing_buff_and_debuff_both_disappear_whatever_their_size():
 @pytest.mark.rule("BUFF-7")
 @pytest.mark.rule("BUFF-RESIST")
 def test_resistance_and_weakness_grants_oppose_only_on_the_same_element_by_default():
-    d = _apply(start(), "p1", ActiveBuff(kind=Buff.RESIST, element=Attribute.FIRE),
-               ActiveBuff(kind=Buff.WEAK, element=Attribute.ICE))
+    d = _apply(
+        start(),
+        "p1",
+        ActiveBuff(kind=Buff.RESIST, element=Attribute.FIRE),
+        ActiveBuff(kind=Buff.WEAK, element=Attribute.ICE),
+    )
     assert len(d.state.get("p1").buffs) == 2
     d = _apply(d.state, "p1", ActiveBuff(kind=Buff.WEAK, element=Attribute.FIRE))
     assert [b.element for b in d.state.get("p1").buffs] == [Attribute.ICE]
@@ -61,8 +65,11 @@ def test_a_fourth_kind_of_buff_drops_the_oldest_by_default():
 @pytest.mark.rule("BUFF-3")
 @pytest.mark.rule("BUFF-4")
 def test_durations_fall_in_the_end_phase_and_an_effect_at_zero_disappears():
-    state = edit(start(), "p1", buffs=(ActiveBuff(kind=Buff.SPD_UP, amount=2, turns=1),
-                                       ActiveBuff(kind=Buff.DEF_UP, amount=1, turns=3)))
+    state = edit(
+        start(),
+        "p1",
+        buffs=(ActiveBuff(kind=Buff.SPD_UP, amount=2, turns=1), ActiveBuff(kind=Buff.DEF_UP, amount=1, turns=3)),
+    )
     d = decision(state)
     end_phase.run(d)
     assert [(b.kind, b.turns) for b in d.state.get("p1").buffs] == [(Buff.DEF_UP, 2)]
@@ -133,8 +140,7 @@ def test_with_counters_and_pursuits_on_both_sides_the_chain_stops_where_the_rule
     (COUNTER-4), and p1 does not pursue p2's Pursuit (CHASE-4). Each rule
     broken loops for ever or adds a roll."""
     rolls = _attack_in_main(_both_sides_counter_and_pursue(), "p1", "e1")
-    assert rolls == [("p1", "e1", "normal"), ("e1", "p1", "counter"),
-                     ("p2", "e1", "pursuit"), ("e1", "p2", "counter")]
+    assert rolls == [("p1", "e1", "normal"), ("e1", "p1", "counter"), ("p2", "e1", "pursuit"), ("e1", "p2", "counter")]
 
 
 @pytest.mark.rule("CHASE-4")
@@ -145,10 +151,10 @@ def test_every_reaction_is_one_the_chain_table_allows_however_the_hits_are_answe
     """The same fighters, each hit of an action its own attack roll (the
     OQ 54 reading off) and pursuits needing no reach: still Attack ->
     Counter, Attack -> Pursuit -> Counter, and nothing after a Counter."""
-    rolls = _attack_in_main(_both_sides_counter_and_pursue(one_passive_per_action=False,
-                                                           follow_ups_need_range=False), "p1", "e1")
-    assert rolls == [("p1", "e1", "normal"), ("e1", "p1", "counter"),
-                     ("p2", "e1", "pursuit"), ("e1", "p2", "counter")]
+    rolls = _attack_in_main(
+        _both_sides_counter_and_pursue(one_passive_per_action=False, follow_ups_need_range=False), "p1", "e1"
+    )
+    assert rolls == [("p1", "e1", "normal"), ("e1", "p1", "counter"), ("p2", "e1", "pursuit"), ("e1", "p2", "counter")]
 
 
 @pytest.mark.rule("COUNTER-1")

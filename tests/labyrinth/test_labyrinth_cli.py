@@ -26,8 +26,18 @@ from domain.labyrinth.vocab import Attribute, Buff, Phase, Side
 from rk_fixture import Rk
 
 WIDTH = 80  # the columns the shared store fixture sets
-NEW = ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard", "--party", "mender:2:Iris",
-       "--party", "tracker:1::back"]
+NEW = [
+    "new",
+    "labyrinth",
+    "--encounter",
+    "mossy-hollow",
+    "--party",
+    "vanguard",
+    "--party",
+    "mender:2:Iris",
+    "--party",
+    "tracker:1::back",
+]
 
 
 def app_of(table: Rk):
@@ -110,15 +120,33 @@ def test_legal_lists_the_standby_declarations_of_every_awaited_pc_then_the_actin
 
 
 def test_a_new_battle_takes_levels_names_rows_and_every_table_option(table):
-    out = table(*NEW, "--seed", "9", "--battle", "lab", "--ambush", "enemies", "--gm-enemies",
-                "--option", "default_buff_turns=4", "--option", "reapply-raises-depth=false",
-                "--option", "one_ailment_at_a_time=yes").stdout
+    out = table(
+        *NEW,
+        "--seed",
+        "9",
+        "--battle",
+        "lab",
+        "--ambush",
+        "enemies",
+        "--gm-enemies",
+        "--option",
+        "default_buff_turns=4",
+        "--option",
+        "reapply-raises-depth=false",
+        "--option",
+        "one_ailment_at_a_time=yes",
+    ).stdout
     state = state_of(table)
     iris, tracker = state.get("p2"), state.get("p3")
     assert (iris.name, iris.level, tracker.row.value) == ("Iris", 2, "back")
     o = state.options
-    assert (o.ambush, o.gm_enemies, o.default_buff_turns, o.reapply_raises_depth, o.one_ailment_at_a_time) == \
-        (Side.ENEMY, True, 4, False, True)
+    assert (o.ambush, o.gm_enemies, o.default_buff_turns, o.reapply_raises_depth, o.one_ailment_at_a_time) == (
+        Side.ENEMY,
+        True,
+        4,
+        False,
+        True,
+    )
     assert "options: ambush=enemy, gm_enemies=true" in " ".join(out.split())
 
 
@@ -132,18 +160,21 @@ def test_the_setup_as_the_log_tells_it_sets_the_same_battle_up_again(table):
     assert app_of(table).battle("again").done[0].command == replace(first, battle_id="again")
 
 
-@pytest.mark.parametrize("argv, says", [
-    (["--option", "speed_of_light=3"], "no table option 'speed_of_light'; the options are: ambush, gm_enemies"),
-    (["--option", "gm_enemies=perhaps"], "not true or false"),
-    (["--option", "default_buff_turns=0"], "whole number from 1 to 99"),
-    (["--option", "default_buff_turns"], "NAME=VALUE"),
-    (["--ambush", "nobody"], "'nobody' is not one of pcs, enemies"),
-    (["--party", "vanguard:x"], "the level is a whole number"),
-    (["--party", "vanguard:1:Ada:middle"], "the row is front or back"),
-    (["--party", "vanguard:1:Ada:front:extra"], "CLASS[:LEVEL[:NAME[:ROW]]]"),
-    (["--party", "wizard"], "no class 'wizard'"),
-    (["--encounter", "nowhere"], "no encounter 'nowhere'"),
-])
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["--option", "speed_of_light=3"], "no table option 'speed_of_light'; the options are: ambush, gm_enemies"),
+        (["--option", "gm_enemies=perhaps"], "not true or false"),
+        (["--option", "default_buff_turns=0"], "whole number from 1 to 99"),
+        (["--option", "default_buff_turns"], "NAME=VALUE"),
+        (["--ambush", "nobody"], "'nobody' is not one of pcs, enemies"),
+        (["--party", "vanguard:x"], "the level is a whole number"),
+        (["--party", "vanguard:1:Ada:middle"], "the row is front or back"),
+        (["--party", "vanguard:1:Ada:front:extra"], "CLASS[:LEVEL[:NAME[:ROW]]]"),
+        (["--party", "wizard"], "no class 'wizard'"),
+        (["--encounter", "nowhere"], "no encounter 'nowhere'"),
+    ],
+)
 def test_a_malformed_setup_is_refused_in_one_line_and_writes_nothing(table, argv, says):
     new = NEW[:2] + NEW[4:] if argv[0] == "--encounter" else NEW  # an option is given once
     code, out, err = table(*new, *argv, code=None)
@@ -192,16 +223,32 @@ def test_the_status_says_whose_declarations_are_awaited_then_who_acts(table):
 def test_a_side_shows_hp_tp_fp_ailments_binds_and_buffs_with_depth_and_turns_in_80_columns(table):
     table(*NEW, "--seed", "3", "--battle", "lab")
     state = state_of(table)
-    p1 = replace(state.get("p1"), hp=4, ailments=(Affliction(kind="poison", depth=2), Affliction(kind="stun")),
-                 binds=(Affliction(kind="arm", depth=1),), waiting=True, full_defense=True,
-                 buffs=(ActiveBuff(kind=Buff.PATK_UP, amount=2, turns=3),
-                        ActiveBuff(kind=Buff.DEF_DOWN, amount=1, turns=1),
-                        ActiveBuff(kind=Buff.ELEMENT, element=Attribute.FIRE, turns=2)))
+    p1 = replace(
+        state.get("p1"),
+        hp=4,
+        ailments=(Affliction(kind="poison", depth=2), Affliction(kind="stun")),
+        binds=(Affliction(kind="arm", depth=1),),
+        waiting=True,
+        full_defense=True,
+        buffs=(
+            ActiveBuff(kind=Buff.PATK_UP, amount=2, turns=3),
+            ActiveBuff(kind=Buff.DEF_DOWN, amount=1, turns=1),
+            ActiveBuff(kind=Buff.ELEMENT, element=Attribute.FIRE, turns=2),
+        ),
+    )
     e1 = replace(state.get("e1"), hp=-5)  # a blow past 0: players read 0 (the store keeps -5)
     state = replace(state, combatants=tuple({"p1": p1, "e1": e1}.get(c.id, c) for c in state.combatants))
-    assert conditions(state, p1) == ["to declare", "Full defense", "Waiting", "poison (depth 2)", "stun",
-                                     "arm bind (depth 1)", "patk-up 2 (3 turns)", "def-down 1 (1 turn)",
-                                     "element fire (2 turns)"]
+    assert conditions(state, p1) == [
+        "to declare",
+        "Full defense",
+        "Waiting",
+        "poison (depth 2)",
+        "stun",
+        "arm bind (depth 1)",
+        "patk-up 2 (3 turns)",
+        "def-down 1 (1 turn)",
+        "element fire (2 turns)",
+    ]
     assert conditions(state, e1)[0] == "incapacitated"
     pack = app_of(table).pack_of("labyrinth")
     console = Console(width=WIDTH, file=io.StringIO(), color_system=None)
@@ -295,8 +342,16 @@ def test_a_main_action_in_the_standby_phase_and_an_enemy_order_without_the_gm_ar
     assert app_of(table).battle("lab").version == before
 
 
-@pytest.mark.parametrize("argv", [["move", "p1", "sideways"], ["move", "p1"], ["move", "p1", "back", "--explore"],
-                                  ["skill", "p1", "no-such-skill"], ["pass", "p9"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["move", "p1", "sideways"],
+        ["move", "p1"],
+        ["move", "p1", "back", "--explore"],
+        ["skill", "p1", "no-such-skill"],
+        ["pass", "p9"],
+    ],
+)
 def test_a_malformed_command_exits_1_in_one_line(table, argv):
     table(*NEW, "--seed", "4", "--battle", "lab")
     before = app_of(table).battle("lab").version
@@ -311,7 +366,19 @@ def test_a_malformed_command_exits_1_in_one_line(table, argv):
 
 
 def test_rk_move_with_a_row_is_refused_on_a_battle_of_another_ruleset(table):
-    table("new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact",
-          "--seed", "1", "--battle", "q")
+    table(
+        "new",
+        "conquest",
+        "--scenario",
+        "border-clash",
+        "--army",
+        "saltmarch",
+        "--army",
+        "cinderpact",
+        "--seed",
+        "1",
+        "--battle",
+        "q",
+    )
     code, out, err = table("move", "a1", "back", code=None)
     assert code == 1 and "move is not a command of a Conquest" in err and "Labyrinth TRPG" in err, err

@@ -115,11 +115,21 @@ def test_the_enemies_meet_the_issues_minimums():
 def test_the_encounters_have_a_link_group_a_token_placer_and_one_to_flee():
     pack = starter_pack()
     assert len(pack.encounters) >= 3
-    linked = [enc for enc in pack.encounters.values()
-              if any(sum(m.link == e.link for m in enc.enemies) >= 2 for e in enc.enemies if e.link)]
-    placers = [enc for enc in pack.encounters.values()
-               if any(e.effect is Effect.TOKEN for m in enc.enemies
-                      for s in pack.enemies[m.enemy].skills for e in pack.skills[s].effects)]
+    linked = [
+        enc
+        for enc in pack.encounters.values()
+        if any(sum(m.link == e.link for m in enc.enemies) >= 2 for e in enc.enemies if e.link)
+    ]
+    placers = [
+        enc
+        for enc in pack.encounters.values()
+        if any(
+            e.effect is Effect.TOKEN
+            for m in enc.enemies
+            for s in pack.enemies[m.enemy].skills
+            for e in pack.skills[s].effects
+        )
+    ]
     assert linked and placers
     # the den: fewer Enemies, but each far tougher than anything else in the pack
     den = pack.encounters["ogre-den"]
@@ -153,92 +163,259 @@ def test_an_encounter_of_more_than_six_enemies_is_refused():
 
 BAD = [
     # unknown keys, wrong types, unknown enum values
-    ("skills.toml", 'tp = 2\ntext = "A full', 'tpp = 2\ntext = "A full', "skills.sundering-blow.tpp",
-     "unknown key (did you mean 'tp'?)"),
+    (
+        "skills.toml",
+        'tp = 2\ntext = "A full',
+        'tpp = 2\ntext = "A full',
+        "skills.sundering-blow.tpp",
+        "unknown key (did you mean 'tp'?)",
+    ),
     ("enemies.toml", "hp = 9", 'hp = "nine"', "enemies.thornback-rat.hp", "expected an integer, got a string"),
-    ("skills.toml", 'timing = "main"', 'timing = "instant"', "skills.sundering-blow.timing",
-     "unknown value 'instant'"),
-    ("enemies.toml", "resist = { cut = 2,", "resist = { cutt = 2,", "enemies.thornback-rat.resist.cutt",
-     "unknown value 'cutt'"),
-    ("gear.toml", 'attribute = "cut"', 'attribute = "fire"', "weapons.broadsword.attribute",
-     "a Normal attack's attribute is cut, bash or stab"),
+    ("skills.toml", 'timing = "main"', 'timing = "instant"', "skills.sundering-blow.timing", "unknown value 'instant'"),
+    (
+        "enemies.toml",
+        "resist = { cut = 2,",
+        "resist = { cutt = 2,",
+        "enemies.thornback-rat.resist.cutt",
+        "unknown value 'cutt'",
+    ),
+    (
+        "gear.toml",
+        'attribute = "cut"',
+        'attribute = "fire"',
+        "weapons.broadsword.attribute",
+        "a Normal attack's attribute is cut, bash or stab",
+    ),
     ("pack.toml", 'version = "1"\n', "", "version", "required key is missing"),
     # references to things the pack does not have
-    ("classes.toml", "sundering-blow = 1", "sundering-blows = 1", "classes.vanguard.skills.sundering-blows",
-     "unknown skill 'sundering-blows'"),
-    ("classes.toml", 'weapon = "broadsword"', 'weapon = "claymore"', "classes.vanguard.weapon",
-     "unknown weapon 'claymore'"),
-    ("classes.toml", 'other = "skinning-knife"', 'other = "leather-jerkin"', "classes.tracker.other",
-     "unknown weapon 'leather-jerkin'"),
-    ("classes.toml", 'armor = "scale-coat"', 'armor = "tin-pot"', "classes.vanguard.armor",
-     "unknown armour 'tin-pot'"),
-    ("classes.toml", 'items = ["sap-salve"]', 'items = ["sap-salvo"]', "classes.vanguard.items[0]",
-     "unknown item 'sap-salvo'"),
-    ("enemies.toml", 'skills = ["festering-bite"]', 'skills = ["festering-bit"]', "enemies.thornback-rat.skills[0]",
-     "unknown skill 'festering-bit'"),
-    ("enemies.toml", 'item = "sap-salve"', 'item = "rat-tail"', "enemies.thornback-rat.drops[0]",
-     "unknown weapon, armour or item 'rat-tail'"),
-    ("skills.toml", 'token = "bone-totem"', 'token = "bone-idol"', "skills.raise-totem.effects[0].token",
-     "unknown Enemy kind 'bone-idol'"),
-    ("skills.toml", 'token = "bone-totem"', 'token = "cave-ogre"', "skills.raise-totem.effects[0].token",
-     "Enemy kind 'cave-ogre' is not a token"),
-    ("encounters.toml", '{ enemy = "moss-creeper" }', '{ enemy = "moss-crawler" }',
-     "encounters.mossy-hollow.enemies[2].enemy", "unknown Enemy kind 'moss-crawler'"),
-    ("encounters.toml", '{ enemy = "glimmer-moth", row = "back" }', '{ enemy = "bone-totem", row = "back" }',
-     "encounters.mossy-hollow.enemies[3].enemy", "'bone-totem' is a token: only a skill places it"),
-    ("gear.toml", 'cures = ["poison",', 'cures = ["gout",',
-     "items.clearwater-vial.effects[0].cures[0]", "unknown ailment or bind 'gout'"),
+    (
+        "classes.toml",
+        "sundering-blow = 1",
+        "sundering-blows = 1",
+        "classes.vanguard.skills.sundering-blows",
+        "unknown skill 'sundering-blows'",
+    ),
+    (
+        "classes.toml",
+        'weapon = "broadsword"',
+        'weapon = "claymore"',
+        "classes.vanguard.weapon",
+        "unknown weapon 'claymore'",
+    ),
+    (
+        "classes.toml",
+        'other = "skinning-knife"',
+        'other = "leather-jerkin"',
+        "classes.tracker.other",
+        "unknown weapon 'leather-jerkin'",
+    ),
+    ("classes.toml", 'armor = "scale-coat"', 'armor = "tin-pot"', "classes.vanguard.armor", "unknown armour 'tin-pot'"),
+    (
+        "classes.toml",
+        'items = ["sap-salve"]',
+        'items = ["sap-salvo"]',
+        "classes.vanguard.items[0]",
+        "unknown item 'sap-salvo'",
+    ),
+    (
+        "enemies.toml",
+        'skills = ["festering-bite"]',
+        'skills = ["festering-bit"]',
+        "enemies.thornback-rat.skills[0]",
+        "unknown skill 'festering-bit'",
+    ),
+    (
+        "enemies.toml",
+        'item = "sap-salve"',
+        'item = "rat-tail"',
+        "enemies.thornback-rat.drops[0]",
+        "unknown weapon, armour or item 'rat-tail'",
+    ),
+    (
+        "skills.toml",
+        'token = "bone-totem"',
+        'token = "bone-idol"',
+        "skills.raise-totem.effects[0].token",
+        "unknown Enemy kind 'bone-idol'",
+    ),
+    (
+        "skills.toml",
+        'token = "bone-totem"',
+        'token = "cave-ogre"',
+        "skills.raise-totem.effects[0].token",
+        "Enemy kind 'cave-ogre' is not a token",
+    ),
+    (
+        "encounters.toml",
+        '{ enemy = "moss-creeper" }',
+        '{ enemy = "moss-crawler" }',
+        "encounters.mossy-hollow.enemies[2].enemy",
+        "unknown Enemy kind 'moss-crawler'",
+    ),
+    (
+        "encounters.toml",
+        '{ enemy = "glimmer-moth", row = "back" }',
+        '{ enemy = "bone-totem", row = "back" }',
+        "encounters.mossy-hollow.enemies[3].enemy",
+        "'bone-totem' is a token: only a skill places it",
+    ),
+    (
+        "gear.toml",
+        'cures = ["poison",',
+        'cures = ["gout",',
+        "items.clearwater-vial.effects[0].cures[0]",
+        "unknown ailment or bind 'gout'",
+    ),
     # duplicate ids
-    ("gear.toml", "[items.sap-salve]", "[items.broadsword]", "items.broadsword",
-     "duplicate id 'broadsword' (already in weapons)"),
+    (
+        "gear.toml",
+        "[items.sap-salve]",
+        "[items.broadsword]",
+        "items.broadsword",
+        "duplicate id 'broadsword' (already in weapons)",
+    ),
     # levels and stats
     ("classes.toml", "riposte = 1", "riposte = 0", "classes.vanguard.skills.riposte", "must be from 1 to 99, got 0"),
     ("enemies.toml", "speed = 9", "speed = -1", "enemies.thornback-rat.speed", "must be from 0 to 99, got -1"),
     ("gear.toml", "defense = 2", "defense = -2", "armor.scale-coat.defense", "must be from 0 to 30, got -2"),
     ("classes.toml", "str = 15", "str = -3", "classes.vanguard.abilities.str", "must be from 1 to 99, got -3"),
-    ("classes.toml", "growth = { str = 1,", "growth = { str = -1,", "classes.vanguard.growth.str",
-     "must be from 0 to 10, got -1"),
+    (
+        "classes.toml",
+        "growth = { str = 1,",
+        "growth = { str = -1,",
+        "classes.vanguard.growth.str",
+        "must be from 0 to 10, got -1",
+    ),
     # effects missing what they need
-    ("skills.toml", 'ailment = "poison", target_bonus = 7', "target_bonus = 7",
-     "skills.venom-arrow.effects[1].ailment", "an ailment effect names its ailment"),
+    (
+        "skills.toml",
+        'ailment = "poison", target_bonus = 7',
+        "target_bonus = 7",
+        "skills.venom-arrow.effects[1].ailment",
+        "an ailment effect names its ailment",
+    ),
     ("skills.toml", 'buff = "patk-up", ', "", "skills.rallying-shout.effects[0].buff", "a buff effect names its buff"),
-    ("skills.toml", 'buff = "def-up", amount = 2,', 'buff = "def-up",', "skills.shield-wall.effects[0].amount",
-     "def-up needs its amount"),
-    ("skills.toml", 'buff = "resist", element = "fire"', 'buff = "resist"', "skills.ember-ward.effects[0].element",
-     "resist needs its element"),
-    ("skills.toml", 'token = "bone-totem", ', "", "skills.raise-totem.effects[0].token",
-     "a token effect names the token Enemy kind"),
-    ("skills.toml", '{ effect = "bind", bind = "leg", target_bonus = 6, on_hit = true }',
-     '{ effect = "bind", target_bonus = 6, on_hit = true }', "skills.hamstring-cut.effects[1].bind",
-     "a bind effect names the part it binds"),
-    ("skills.toml", 'name = "Brace"\ntiming = "passive"', 'name = "Brace"\ntiming = "main"',
-     "skills.brace.effects[0].effect", "a guard effect only works on a Passive skill"),
-    ("skills.toml", '[{ effect = "counter" }]', '[{ effect = "attack" }]', "skills.riposte.effects[0].effect",
-     "a Passive skill answers an attack roll: it guards or counters, not attack"),
-    ("skills.toml", 'bind = "leg", target_bonus = 6 }', 'bind = "leg", target_bonus = 6, on_hit = true }',
-     "skills.clinging-ooze.effects[0].on_hit", "on_hit needs an attack effect before it"),
-    ("skills.toml", 'targets = "ally", dice = 1 }', 'targets = "ally", dice = 1, ailment = "poison" }',
-     "skills.mend.effects[0].ailment", "a heal effect takes no 'ailment'"),
-    ("skills.toml", 'targets = "ally", dice = 1 }', 'targets = "ally", reach = "far", dice = 1 }',
-     "skills.mend.effects[0].reach", "a heal effect takes no 'reach'"),
-    ("skills.toml", 'targets = "row-allies", buff = "patk-up"', 'targets = "opponent", buff = "patk-up"',
-     "skills.rallying-shout.effects[0].targets", "a buff (patk-up) is granted to its user's side"),
-    ("skills.toml", 'targets = "ally", dice = 1 }', 'targets = "opponent", dice = 1 }',
-     "skills.mend.effects[0].targets", "a heal targets its user's side"),
-    ("skills.toml", 'attribute = "fire", reach = "far" }', 'attribute = "cut", reach = "far" }',
-     "skills.cinder-bolt.effects[0].attribute", "an elemental attack is fire, ice, volt or none"),
-    ("skills.toml", 'attribute = "fire", reach = "far" }', 'attribute = "fire" }',
-     "skills.cinder-bolt.effects[0].reach", "an elemental attack names its reach"),
-    ("skills.toml", '[{ effect = "chase", targets = "ally"', '[{ effect = "chase", targets = "self"',
-     "skills.follow-shot.effects[0].targets", "Pursuit is granted on allies"),
+    (
+        "skills.toml",
+        'buff = "def-up", amount = 2,',
+        'buff = "def-up",',
+        "skills.shield-wall.effects[0].amount",
+        "def-up needs its amount",
+    ),
+    (
+        "skills.toml",
+        'buff = "resist", element = "fire"',
+        'buff = "resist"',
+        "skills.ember-ward.effects[0].element",
+        "resist needs its element",
+    ),
+    (
+        "skills.toml",
+        'token = "bone-totem", ',
+        "",
+        "skills.raise-totem.effects[0].token",
+        "a token effect names the token Enemy kind",
+    ),
+    (
+        "skills.toml",
+        '{ effect = "bind", bind = "leg", target_bonus = 6, on_hit = true }',
+        '{ effect = "bind", target_bonus = 6, on_hit = true }',
+        "skills.hamstring-cut.effects[1].bind",
+        "a bind effect names the part it binds",
+    ),
+    (
+        "skills.toml",
+        'name = "Brace"\ntiming = "passive"',
+        'name = "Brace"\ntiming = "main"',
+        "skills.brace.effects[0].effect",
+        "a guard effect only works on a Passive skill",
+    ),
+    (
+        "skills.toml",
+        '[{ effect = "counter" }]',
+        '[{ effect = "attack" }]',
+        "skills.riposte.effects[0].effect",
+        "a Passive skill answers an attack roll: it guards or counters, not attack",
+    ),
+    (
+        "skills.toml",
+        'bind = "leg", target_bonus = 6 }',
+        'bind = "leg", target_bonus = 6, on_hit = true }',
+        "skills.clinging-ooze.effects[0].on_hit",
+        "on_hit needs an attack effect before it",
+    ),
+    (
+        "skills.toml",
+        'targets = "ally", dice = 1 }',
+        'targets = "ally", dice = 1, ailment = "poison" }',
+        "skills.mend.effects[0].ailment",
+        "a heal effect takes no 'ailment'",
+    ),
+    (
+        "skills.toml",
+        'targets = "ally", dice = 1 }',
+        'targets = "ally", reach = "far", dice = 1 }',
+        "skills.mend.effects[0].reach",
+        "a heal effect takes no 'reach'",
+    ),
+    (
+        "skills.toml",
+        'targets = "row-allies", buff = "patk-up"',
+        'targets = "opponent", buff = "patk-up"',
+        "skills.rallying-shout.effects[0].targets",
+        "a buff (patk-up) is granted to its user's side",
+    ),
+    (
+        "skills.toml",
+        'targets = "ally", dice = 1 }',
+        'targets = "opponent", dice = 1 }',
+        "skills.mend.effects[0].targets",
+        "a heal targets its user's side",
+    ),
+    (
+        "skills.toml",
+        'attribute = "fire", reach = "far" }',
+        'attribute = "cut", reach = "far" }',
+        "skills.cinder-bolt.effects[0].attribute",
+        "an elemental attack is fire, ice, volt or none",
+    ),
+    (
+        "skills.toml",
+        'attribute = "fire", reach = "far" }',
+        'attribute = "fire" }',
+        "skills.cinder-bolt.effects[0].reach",
+        "an elemental attack names its reach",
+    ),
+    (
+        "skills.toml",
+        '[{ effect = "chase", targets = "ally"',
+        '[{ effect = "chase", targets = "self"',
+        "skills.follow-shot.effects[0].targets",
+        "Pursuit is granted on allies",
+    ),
     # a skill's place in the order
-    ("skills.toml", 'speed = "delayed"\n', "", "skills.gathering-storm.delay",
-     'a delayed attack has speed = "delayed"'),
-    ("skills.toml", 'name = "Rallying Shout"\n', 'name = "Rallying Shout"\nspeed = "fastest"\n',
-     "skills.rallying-shout.speed", "only a Main-action skill is fastest, not a standby one"),
+    (
+        "skills.toml",
+        'speed = "delayed"\n',
+        "",
+        "skills.gathering-storm.delay",
+        'a delayed attack has speed = "delayed"',
+    ),
+    (
+        "skills.toml",
+        'name = "Rallying Shout"\n',
+        'name = "Rallying Shout"\nspeed = "fastest"\n',
+        "skills.rallying-shout.speed",
+        "only a Main-action skill is fastest, not a standby one",
+    ),
     # link groups
-    ("encounters.toml", 'link = "pack"', 'link = "pair"', "encounters.warren-gate.enemies[0].link",
-     "link group 'pair' has only one Enemy"),
+    (
+        "encounters.toml",
+        'link = "pack"',
+        'link = "pair"',
+        "encounters.warren-gate.enemies[0].link",
+        "link group 'pair' has only one Enemy",
+    ),
 ]
 
 

@@ -83,8 +83,7 @@ def test_the_escape_is_judged_on_the_two_dice_kept_not_on_every_die_rolled():
 @pytest.mark.parametrize("cost", [1, 2])
 def test_a_failed_escape_rerolls_the_pcs_check_once_for_fp_reroll_cost(cost):
     # 1 + 2 + 6 = 9 against 5 + 5 + 7 = 17 fails; rolled again, 6 + 6 + 6 = 18 beats it
-    state, events, rolled = escape(battle(2, (1, 2, 5, 5, 6, 6), fp_reroll_cost=cost),
-                                   Escape(actor="p1", reroll=True))
+    state, events, rolled = escape(battle(2, (1, 2, 5, 5, 6, 6), fp_reroll_cost=cost), Escape(actor="p1", reroll=True))
     assert spent(events) == [("p1", cost, "reroll")] and state.get("p1").fp == 2 - cost
     assert (rolled.rerolled, rolled.faces, rolled.dice) == (("p1",), (1, 2, 5, 5, 6, 6), ())
     assert rolled.checks() == (((1, 2), (6, 6)), ((5, 5), ()))
@@ -126,8 +125,11 @@ def test_the_added_dice_stay_and_are_rolled_again_with_the_reroll():
 @pytest.mark.rule("STANDBY-8")
 def test_rerolls_are_taken_in_the_checks_order_only_while_the_escape_still_fails():
     # fighter 8, mage 8 against 11: the fighter's reroll starts with a 6, so 6 + 1 + 6 > 10 at least
-    state, events, rolled = escape(battle(1, (1, 1, 1, 1, 1, 3, 6), party=(FIGHTER, MAGE)),
-                                   Escape(actor="p1", reroll=True), Escape(actor="p2", reroll=True))
+    state, events, rolled = escape(
+        battle(1, (1, 1, 1, 1, 1, 3, 6), party=(FIGHTER, MAGE)),
+        Escape(actor="p1", reroll=True),
+        Escape(actor="p2", reroll=True),
+    )
     assert rolled.rerolled == ("p1",) and rolled.escaped
     assert spent(events) == [("p1", 1, "reroll")]
     assert (state.get("p1").fp, state.get("p2").fp) == (0, 1)
@@ -169,12 +171,15 @@ def test_the_escape_check_gives_no_fp_for_its_ones():
 
 
 @pytest.mark.rule("FUMBLE-2")
-@pytest.mark.parametrize("command, options", [
-    (Escape(actor="p1", fp=2), {}),
-    (Escape(actor="p1", fp=1, reroll=True), {}),
-    (Escape(actor="p1", reroll=True), {"fp_reroll_cost": 2}),
-    (Escape(actor="p1", fp=-1), {}),
-])
+@pytest.mark.parametrize(
+    "command, options",
+    [
+        (Escape(actor="p1", fp=2), {}),
+        (Escape(actor="p1", fp=1, reroll=True), {}),
+        (Escape(actor="p1", reroll=True), {"fp_reroll_cost": 2}),
+        (Escape(actor="p1", fp=-1), {}),
+    ],
+)
 def test_an_escape_spending_more_fp_than_the_pc_holds_is_refused_writing_nothing(command, options):
     state = start(**options)
     assert state.get("p1").fp == 1  # 1 FP at the start
@@ -186,8 +191,10 @@ def test_the_declaration_records_what_is_committed_and_the_narration_says_it():
     state, events = when(edit(start(), "p1", fp=3), Escape(actor="p1", fp=2, reroll=True))
     x = of(events, ev.Declared)[0].declaration
     assert (x.action, x.fp, x.reroll) == ("escape", 2, True) and state.get("p1").fp == 3  # not paid yet
-    assert describe_event(of(events, ev.Declared)[0], state) == \
-        "Fighter declares escape (2 FP for extra dice, a reroll if it fails)"
+    assert (
+        describe_event(of(events, ev.Declared)[0], state)
+        == "Fighter declares escape (2 FP for extra dice, a reroll if it fails)"
+    )
     assert RULESET.describe_command(Escape(actor="p1", fp=2, reroll=True)) == "escape p1 --fp 2 --reroll"
     assert RULESET.describe_command(Escape(actor="p1")) == "escape p1"
 
@@ -196,23 +203,46 @@ def test_the_declaration_records_what_is_committed_and_the_narration_says_it():
 def test_a_plain_escape_is_stored_and_digested_as_before_the_fp_fields():
     assert without_skipped_defaults(Escape(actor="p1")) == {"type": "Escape", "actor": "p1"}
     state, events, rolled = escape(battle(0, (1, 2, 3, 4)), Escape(actor="p1"))
-    assert set(msgspec.to_builtins(without_skipped_defaults(rolled))) == \
-        {"faces", "counter", "ids", "totals", "takers", "escaped"}
+    assert set(msgspec.to_builtins(without_skipped_defaults(rolled))) == {
+        "faces",
+        "counter",
+        "ids",
+        "totals",
+        "takers",
+        "escaped",
+    }
     declared = of(events, ev.Declared)[0].declaration
-    assert set(msgspec.to_builtins(without_skipped_defaults(declared))) == \
-        {"who", "action", "row", "order", "skill", "target"}
+    assert set(msgspec.to_builtins(without_skipped_defaults(declared))) == {
+        "who",
+        "action",
+        "row",
+        "order",
+        "skill",
+        "target",
+    }
 
 
 # --- the command line ------------------------------------------------------------------------
 
 
-
-
 @pytest.mark.rule("FUMBLE-2")
 @pytest.mark.rule("STANDBY-8")
 def test_rk_escape_takes_fp_and_reroll_refuses_what_a_pc_lacks_and_the_log_shows_them(table):
-    code, out, err = table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard",
-                           "--party", "mender", "--seed", "4", "--battle", "lab", code=None)
+    code, out, err = table(
+        "new",
+        "labyrinth",
+        "--encounter",
+        "mossy-hollow",
+        "--party",
+        "vanguard",
+        "--party",
+        "mender",
+        "--seed",
+        "4",
+        "--battle",
+        "lab",
+        code=None,
+    )
     assert code == 0, err
     app = table.defaults.apps["memory"]
     before = app.battle("lab").version

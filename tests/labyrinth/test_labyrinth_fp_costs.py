@@ -123,8 +123,7 @@ def test_a_standby_skill_with_an_fp_cost_is_refused_when_short_and_paid_when_it_
 @pytest.mark.rule("STANDBY-5")
 def test_a_standby_declaration_lapses_if_its_fp_cost_can_no_longer_be_paid():
     party = (Member(cls="fighter", level=2), Member(cls="mage", level=1))
-    state, _ = when(edit(start(ctx=CTX, party=party), "p1", fp=1), UseStandbySkill(actor="p1", skill="rally"),
-                    ctx=CTX)
+    state, _ = when(edit(start(ctx=CTX, party=party), "p1", fp=1), UseStandbySkill(actor="p1", skill="rally"), ctx=CTX)
     state, events = when(edit(state, "p1", fp=0), Pass(actor="p2"), ctx=CTX)
     lapsed = of(events, ev.DeclarationLapsed)
     assert [(e.who, e.rule) for e in lapsed] == [("p1", "STANDBY-5")] and not of(events, ev.SkillUsed)
@@ -133,9 +132,16 @@ def test_a_standby_declaration_lapses_if_its_fp_cost_can_no_longer_be_paid():
 @pytest.mark.rule("FUMBLE-2")
 @pytest.mark.rule("ORDER-3")
 def test_a_delayed_skill_is_skipped_if_its_fp_cost_can_no_longer_be_paid_when_its_turn_comes():
-    slow = Skill(id="slow-bolt", name="Slow Bolt", timing=Timing.MAIN, speed=Speed.DELAYED, delay=1, tp=1, fp=1,
-                 effects=(SkillEffect(effect=Effect.ATTACK, elemental=True, attribute=Attribute.VOLT,
-                                      reach=Reach.FAR),))
+    slow = Skill(
+        id="slow-bolt",
+        name="Slow Bolt",
+        timing=Timing.MAIN,
+        speed=Speed.DELAYED,
+        delay=1,
+        tp=1,
+        fp=1,
+        effects=(SkillEffect(effect=Effect.ATTACK, elemental=True, attribute=Attribute.VOLT, reach=Reach.FAR),),
+    )
     ctx = RulesContext(pack=replace(FP_PACK, skills={**FP_PACK.skills, slow.id: slow}))
     state = edit(mage_up(1), "p2", skills=("slow-bolt",))
     state, events = when(state, UseSkill(actor="p2", skill="slow-bolt", target="e1"), ctx=ctx)
@@ -216,8 +222,9 @@ def test_the_narration_and_the_classes_table_show_the_fp_cost_beside_the_tp():
     state = mage_up(1)
     used = ev.SkillUsed(who="p2", skill="heal", tp=2, faces=(3, 4), counter=0, fp_cost=1)
     assert "(2 TP, 1 FP, activation" in describe_event(used, state)
-    assert "(1 TP, 1 FP)" in describe_event(ev.PassiveUsed(who="p1", skill="guard", against="e1", tp=1,
-                                                            fp_cost=1), state)
+    assert "(1 TP, 1 FP)" in describe_event(
+        ev.PassiveUsed(who="p1", skill="guard", against="e1", tp=1, fp_cost=1), state
+    )
     assert cost_text(2, 0) == "2 TP" and cost_text(5, 1) == "5 TP, 1 FP"
 
 
@@ -226,8 +233,9 @@ def test_rk_labyrinth_classes_shows_the_starter_skills_fp_costs():
     from domain.kernel.surface.document import plain
     from domain.labyrinth.listings import classes
 
-    shown = " ".join(plain(cell) for block in classes(None).view if hasattr(block, "rows")
-                     for row in block.rows for cell in row)
+    shown = " ".join(
+        plain(cell) for block in classes(None).view if hasattr(block, "rows") for row in block.rows for cell in row
+    )
     assert "soothing-chorus (5 TP, 1 FP)" in shown and "gathering-storm (5 TP, 1 FP)" in shown
     assert "sundering-blow (" not in shown  # a skill without an FP cost stays a bare id
 
@@ -257,16 +265,24 @@ def test_the_starter_pack_prints_fp_costs_on_two_level_3_skills_only():
 
 
 @pytest.mark.rule("FUMBLE-2")
-@pytest.mark.parametrize("value, says", [
-    ("10", "must be from 0 to 9, got 10"),
-    ("-1", "must be from 0 to 9, got -1"),
-    ('"1"', "expected an integer"),
-    ("1.5", "expected an integer"),
-    ("true", "expected an integer"),
-])
+@pytest.mark.parametrize(
+    "value, says",
+    [
+        ("10", "must be from 0 to 9, got 10"),
+        ("-1", "must be from 0 to 9, got -1"),
+        ('"1"', "expected an integer"),
+        ("1.5", "expected an integer"),
+        ("true", "expected an integer"),
+    ],
+)
 def test_an_fp_cost_that_is_not_a_whole_number_0_to_9_is_refused_with_its_place(value, says):
-    error = _refusal(_mutated("skills.toml", 'tp = 2\ntext = "A full two-handed swing',
-                              f'tp = 2\nfp = {value}\ntext = "A full two-handed swing'))
+    error = _refusal(
+        _mutated(
+            "skills.toml",
+            'tp = 2\ntext = "A full two-handed swing',
+            f'tp = 2\nfp = {value}\ntext = "A full two-handed swing',
+        )
+    )
     assert (error.file, error.field) == ("skills.toml", "skills.sundering-blow.fp") and says in error.reason
 
 

@@ -30,9 +30,14 @@ def _effects(command):
 
 
 def _probe(seed: int) -> int:
-    cmd = StartLabyrinth(battle_id=f"g{seed}", encounter=("slimes", "mixed")[seed % 2],
-                         party=BIG_PARTY if seed % 3 == 0 else PARTY, seed=seed, options=_options(seed),
-                         allies=ALLIES[: seed % 4] if seed % 4 < 3 else ())
+    cmd = StartLabyrinth(
+        battle_id=f"g{seed}",
+        encounter=("slimes", "mixed")[seed % 2],
+        party=BIG_PARTY if seed % 3 == 0 else PARTY,
+        seed=seed,
+        options=_options(seed),
+        allies=ALLIES[: seed % 4] if seed % 4 < 3 else (),
+    )
     state = replay(decide(None, cmd, CTX))
     rnd = random.Random(seed)
     probed = 0
@@ -49,8 +54,9 @@ def _probe(seed: int) -> int:
                 used = [e for e in produced if isinstance(e, ev.SkillUsed)]
                 if used and not used[0].fumbled:
                     after = replay(produced, state).get(command.actor)
-                    assert any(b.kind is Buff.CHASE and b.target == command.target for b in after.buffs), \
+                    assert any(b.kind is Buff.CHASE and b.target == command.target for b in after.buffs), (
                         f"seed {seed}: {command} granted nothing"
+                    )
                 probed += 1
             elif all(e.effect is Effect.HEAL and e.targets is Targets.ALLY for e in effects):
                 t = state.get(command.target)

@@ -38,8 +38,9 @@ def mage_up(**options):
 @pytest.mark.parametrize("pays, tp", [(True, 2), (False, 0)])
 def test_a_failed_activation_pays_its_cost_unless_the_option_is_off(pays, tp):
     state = mage_up(failed_activation_pays=pays)
-    state, events = when(at(state, pinned(state.seed, (1, 1), state.rng)), UseSkill(actor="p2", skill="heal",
-                                                                                   target="p1"))
+    state, events = when(
+        at(state, pinned(state.seed, (1, 1), state.rng)), UseSkill(actor="p2", skill="heal", target="p1")
+    )
     assert of(events, ev.SkillUsed)[0].tp == tp and state.get("p2").tp == 6 - tp
 
 
@@ -133,8 +134,9 @@ def test_a_pursuer_out_of_range_does_not_pursue_unless_the_option_is_off(need, p
 @pytest.mark.rule("BUFF-CHASE")
 @pytest.mark.parametrize("stays", [True, False])
 def test_pursuit_is_not_used_up_by_pursuing_unless_the_option_is_off(stays):
-    state = edit(start(pursuit_stays=stays), "p2", buffs=(ActiveBuff(kind=Buff.CHASE, target="p1"),),
-                 row=start().get("p1").row)
+    state = edit(
+        start(pursuit_stays=stays), "p2", buffs=(ActiveBuff(kind=Buff.CHASE, target="p1"),), row=start().get("p1").row
+    )
     d = decision(edit(state, "e1", hp=30))
     pursue(d, "p1", ("e1",), "normal")
     assert [e.mode for e in of(d.events, ev.AttackRolled)][:1] == ["pursuit"]
@@ -193,8 +195,9 @@ def test_an_ailment_at_depth_0_stays_unless_the_option_is_off(keeps):
 @pytest.mark.rule("AILMENT-POISON")
 @pytest.mark.parametrize("ignores, lost", [(True, 3), (False, 1)])
 def test_poison_ignores_defense_unless_the_option_is_off(ignores, lost):
-    state = edit(start(poison_ignores_defense=ignores), "p1",
-                 ailments=(Affliction(kind="poison", depth=30, poison=3),))  # the fighter's [Defense] is 2
+    state = edit(
+        start(poison_ignores_defense=ignores), "p1", ailments=(Affliction(kind="poison", depth=30, poison=3),)
+    )  # the fighter's [Defense] is 2
     d = decision(state)
     end_phase.run(d)
     assert [e.amount for e in of(d.events, ev.HpLost)] == [lost]
@@ -203,8 +206,11 @@ def test_poison_ignores_defense_unless_the_option_is_off(ignores, lost):
 @pytest.mark.rule("AILMENT-POISON")
 @pytest.mark.parametrize("recorded, lost", [(True, [3]), (False, [])])
 def test_a_fallen_poisoners_recorded_value_still_poisons_unless_the_option_is_off(recorded, lost):
-    state = edit(start(poison_recorded_if_gone=recorded), "p1",
-                 ailments=(Affliction(kind="poison", depth=30, poison=3, source="e1"),))
+    state = edit(
+        start(poison_recorded_if_gone=recorded),
+        "p1",
+        ailments=(Affliction(kind="poison", depth=30, poison=3, source="e1"),),
+    )
     d = decision(edit(state, "e1", hp=0))
     end_phase.run(d)
     assert [e.amount for e in of(d.events, ev.HpLost)] == lost
@@ -214,8 +220,12 @@ def test_a_fallen_poisoners_recorded_value_still_poisons_unless_the_option_is_of
 @pytest.mark.parametrize("nothing", [True, False])
 def test_a_confused_one_with_no_ally_to_hit_does_nothing_unless_the_option_is_off(nothing):
     # the fighter stands alone in the front row
-    state = edit(start(confused_alone_does_nothing=nothing), "p1", confused=True,
-                 ailments=(Affliction(kind="confuse", depth=10),))
+    state = edit(
+        start(confused_alone_does_nothing=nothing),
+        "p1",
+        confused=True,
+        ailments=(Affliction(kind="confuse", depth=10),),
+    )
     state, events = when(state, Pass(actor="p2"), Pass(actor="p2"))
     if nothing:
         assert [e.who for e in of(events, ev.Passed)] == ["p2", "p1"] and waits_for(state) != "p1"
@@ -232,7 +242,8 @@ def test_without_automatic_passives_no_passive_answers():
 
 
 def test_ambushed_enemies_take_no_action_in_turn_1():
-    state, events = when(start(ambush=Side.ENEMY), Pass(actor="p1"), Pass(actor="p2"), Pass(actor="p2"),
-                         Pass(actor="p1"))
+    state, events = when(
+        start(ambush=Side.ENEMY), Pass(actor="p1"), Pass(actor="p2"), Pass(actor="p2"), Pass(actor="p1")
+    )
     skipped = {e.who for e in of(events, ev.ActionSkipped) if "ambushed" in e.reason}
     assert skipped == {"e1", "e2"} and not [e for e in of(events, ev.AttackRolled) if e.attacker.startswith("e")]

@@ -43,8 +43,12 @@ def test_a_fastest_skill_acts_before_the_speed_order_even_for_the_slowest():
     # [Speed]: mage 9, slimes 6 and 6, scout 3; only the scout has a fastest skill
     assert started.queue == ("p2", "e1", "e2", "p1") and started.fastest == ("p1",)
     assert (state.acting, state.window) == ("p1", "fastest")
-    assert set(legal(state)) == {UseSkill(actor="p1", skill="dash", target="e1"),
-                                 UseSkill(actor="p1", skill="dash", target="e2"), Hold(actor="p1"), Pass(actor="p1")}
+    assert set(legal(state)) == {
+        UseSkill(actor="p1", skill="dash", target="e1"),
+        UseSkill(actor="p1", skill="dash", target="e2"),
+        Hold(actor="p1"),
+        Pass(actor="p1"),
+    }
     state, events = when(at(state, not_ones(state)), UseSkill(actor="p1", skill="dash", target="e1"))
     kinds = [type(e) for e in events]
     assert of(events, ev.AttackRolled)[0].attacker == "p1"
@@ -96,8 +100,11 @@ def test_a_gm_holds_or_takes_an_enemys_fastest_action():
     state, _ = main_phase("imps", gm_enemies=True)
     state, _ = when(state, Hold(actor="p1"))
     assert (state.acting, state.window, waits_for(state)) == ("e1", "fastest", "gm")
-    assert set(legal(state)) == {EnemyAct(actor="e1", skill="jab", target="p1"), Hold(actor="e1"),
-                                 EnemyAct(actor="e1", skill="pass")}
+    assert set(legal(state)) == {
+        EnemyAct(actor="e1", skill="jab", target="p1"),
+        Hold(actor="e1"),
+        EnemyAct(actor="e1", skill="pass"),
+    }
     refused(state, EnemyAct(actor="e1", target="p1"), "ORDER-3")
     state, events = when(state, EnemyAct(actor="e1", skill="jab", target="p1"))
     assert of(events, ev.AttackRolled)[0].attacker == "e1" and state.get("e1").acted
@@ -115,8 +122,11 @@ def test_a_delayed_skill_is_taken_after_everyone_elses_action():
     assert of(events, ev.ActionDelayed)[0].who == "p2" and not state.get("p2").acted
     assert not [e for e in of(events, ev.AttackRolled) if e.attacker == "p2"]
     state, events = when(at(state, not_ones(state)), Pass(actor="p1"))
-    order = [(type(e).__name__, getattr(e, "who", getattr(e, "attacker", ""))) for e in events
-             if isinstance(e, (ev.Passed, ev.ActorUp, ev.AttackRolled))]
+    order = [
+        (type(e).__name__, getattr(e, "who", getattr(e, "attacker", "")))
+        for e in events
+        if isinstance(e, (ev.Passed, ev.ActorUp, ev.AttackRolled))
+    ]
     # the scout's pass closes the [Speed] order; then the mage's delayed shot
     assert order.index(("Passed", "p1")) < order.index(("ActorUp", "p2")) < order.index(("AttackRolled", "p2"))
     assert [e.window for e in of(events, ev.ActorUp) if e.who == "p2"] == ["delayed"]
@@ -127,19 +137,30 @@ def test_a_delayed_skill_is_taken_after_everyone_elses_action():
 def test_delayed_actions_tie_as_order_2_and_the_faster_goes_first():
     state, _ = main_phase()
     state = edit(state, "e1", base=replace(state.get("e1").base, speed=3))  # the scout's [Speed]
-    state = replace(state, delayed=(Deferred(who="e1", skill="slow-shot", target="p1"),
-                                    Deferred(who="p1", skill="slow-shot", target="e1")))
+    state = replace(
+        state,
+        delayed=(
+            Deferred(who="e1", skill="slow-shot", target="p1"),
+            Deferred(who="p1", skill="slow-shot", target="e1"),
+        ),
+    )
     assert next_delayed(state, MORE).who == "p1"
-    faster = replace(state, delayed=(Deferred(who="p1", skill="slow-shot", target="e1"),
-                                     Deferred(who="e2", skill="slow-shot", target="p1")))
+    faster = replace(
+        state,
+        delayed=(
+            Deferred(who="p1", skill="slow-shot", target="e1"),
+            Deferred(who="e2", skill="slow-shot", target="p1"),
+        ),
+    )
     assert next_delayed(faster, MORE).who == "e2"  # speed 6 before 3
 
 
 @pytest.mark.rule("ORDER-3")
 def test_a_delayed_action_whose_target_is_gone_lapses_unpaid():
     state, _ = main_phase()
-    state = replace(state, queue=(), fastest=(), acting="",
-                    delayed=(Deferred(who="p1", skill="slow-shot", target="e1"),))
+    state = replace(
+        state, queue=(), fastest=(), acting="", delayed=(Deferred(who="p1", skill="slow-shot", target="e1"),)
+    )
     state = edit(state, "e1", hp=0)
     d = decision(state)
     up_delayed(d)
@@ -174,7 +195,7 @@ def test_a_delayed_attack_is_paid_now_and_lands_in_end_step_1_of_the_turn_its_co
     state, events = when(state, Pass(actor="p1"), Pass(actor="p2"))
     state, events2 = when(state, Hold(actor="p1"), Pass(actor="p2"))
     state, events3 = when(state, Pass(actor="p1"))
-    end = events3[[type(e) for e in events3].index(ev.EndStarted):]
+    end = events3[[type(e) for e in events3].index(ev.EndStarted) :]
     assert type(end[1]) is ev.DelayedAttackResolved and end[1].landed
     assert [e.target for e in end if isinstance(e, ev.AttackRolled) and e.attacker == "p1"][:1] == ["e1"]
     assert not state.pending

@@ -143,8 +143,21 @@ def test_a_refused_faces_command_writes_nothing():
 
 # --- through `rk` ---------------------------------------------------------------------------------
 
-NEW = ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard", "--party", "mender", "--seed", "7",
-       "--physical-dice", "--option", "identify=true"]
+NEW = [
+    "new",
+    "labyrinth",
+    "--encounter",
+    "mossy-hollow",
+    "--party",
+    "vanguard",
+    "--party",
+    "mender",
+    "--seed",
+    "7",
+    "--physical-dice",
+    "--option",
+    "identify=true",
+]
 
 
 @pytest.mark.rule("ENEMY-3")

@@ -57,8 +57,9 @@ def test_more_than_six_a_side_are_refused(battle):
     first = text.index("[[game.combatants]]")
     second = text.index("[[game.combatants]]", first + 1)
     one = text[first:second]
-    extra = "".join(one.replace('id = "p1"', f'id = "p{n}"').replace("order = 1\n", f"order = {n}\n")
-                    for n in range(5, 8))
+    extra = "".join(
+        one.replace('id = "p1"', f'id = "p{n}"').replace("order = 1\n", f"order = {n}\n") for n in range(5, 8)
+    )
     bad = text[:first] + one + extra + text[second:]
     refused = refusal(ruleset, battle_id, bad)
     assert refused.reason == "game.combatants: SCALE-1: 7 combatants on the party side; a battle is at most 6 a side"

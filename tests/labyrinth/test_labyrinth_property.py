@@ -62,11 +62,19 @@ def battle_setup(seed: int, battle_id: str = "") -> StartLabyrinth:
         if sum(1 for m in party if m.row is row) == ROW_LIMIT:  # a full row: this one stands in the other
             row = Row.BACK if row is Row.FRONT else Row.FRONT
         party.append(Member(cls=sheet.id, level=rnd.randint(1, 3), row=row))
-    options = Options(ambush=AMBUSH[(seed // 3) % 3], gm_enemies=(seed // 9) % 2 == 1,
-                      ask_passives=(seed // 2) % 2 == 1,  # passives chosen by hand half the time (PASSIVE-2)
-                      ask_fp=(seed // 4) % 2 == 1)  # and FP on Suppression rolls (FUMBLE-2)
-    return StartLabyrinth(battle_id=battle_id or f"lab{seed}", encounter=ENCOUNTERS[seed % 3], party=tuple(party),
-                          seed=seed, options=options)
+    options = Options(
+        ambush=AMBUSH[(seed // 3) % 3],
+        gm_enemies=(seed // 9) % 2 == 1,
+        ask_passives=(seed // 2) % 2 == 1,  # passives chosen by hand half the time (PASSIVE-2)
+        ask_fp=(seed // 4) % 2 == 1,
+    )  # and FP on Suppression rolls (FUMBLE-2)
+    return StartLabyrinth(
+        battle_id=battle_id or f"lab{seed}",
+        encounter=ENCOUNTERS[seed % 3],
+        party=tuple(party),
+        seed=seed,
+        options=options,
+    )
 
 
 def choose(state: LabyrinthState, ctx: RulesContext, rnd: random.Random):

@@ -25,9 +25,14 @@ from domain.labyrinth.vocab import Side
 MAX_COMMANDS = 2000
 BIG_PARTY = PARTY + (Member(cls="fighter", level=3, name="Vet"),)
 # an allied NPC from a class, and one from its own sheet (issue #12)
-ALLIES = (Member(cls="mage", level=2, name="Aid"),
-          Member(cls="fighter", name="Own", sheet=PcSheet(abilities=Abilities(str=14, tec=6, vit=12, agi=10, luc=7),
-                                                           skills=("guard",), items=("salve",))))
+ALLIES = (
+    Member(cls="mage", level=2, name="Aid"),
+    Member(
+        cls="fighter",
+        name="Own",
+        sheet=PcSheet(abilities=Abilities(str=14, tec=6, vit=12, agi=10, luc=7), skills=("guard",), items=("salve",)),
+    ),
+)
 
 
 def choose(state, ctx, rnd: random.Random):
@@ -41,17 +46,24 @@ def choose(state, ctx, rnd: random.Random):
 
 
 def _options(seed: int) -> Options:
-    return Options(gm_enemies=seed % 5 == 0, ambush=(None, Side.PC, Side.ENEMY)[seed % 3],
-                   auto_passives=seed % 7 != 0, one_ailment_at_a_time=seed % 4 == 0, ask_passives=seed % 2 == 1,
-                   ask_fp=seed % 3 == 1, physical_dice=seed % 8 == 3)
+    return Options(
+        gm_enemies=seed % 5 == 0,
+        ambush=(None, Side.PC, Side.ENEMY)[seed % 3],
+        auto_passives=seed % 7 != 0,
+        one_ailment_at_a_time=seed % 4 == 0,
+        ask_passives=seed % 2 == 1,
+        ask_fp=seed % 3 == 1,
+        physical_dice=seed % 8 == 3,
+    )
 
 
 def play(seed: int):
     encounter = ("slimes", "mixed")[seed % 2]
     party = BIG_PARTY if seed % 3 == 0 else PARTY
     allies = ALLIES[: seed % 4] if seed % 4 < 3 else ()
-    cmd = StartLabyrinth(battle_id=f"g{seed}", encounter=encounter, party=party, seed=seed, options=_options(seed),
-                         allies=allies)
+    cmd = StartLabyrinth(
+        battle_id=f"g{seed}", encounter=encounter, party=party, seed=seed, options=_options(seed), allies=allies
+    )
     events = decide(None, cmd, CTX)
     state = replay(events)
     rnd = random.Random(seed)
@@ -81,9 +93,17 @@ def test_random_battles_always_end_and_replay_exactly():
 
 def _start(app: GameApp, battle_id: str, rnd: random.Random):
     seed = rnd.randrange(2**31)
-    return app.start("labyrinth", StartLabyrinth(battle_id=battle_id, encounter=rnd.choice(["slimes", "mixed"]),
-                                                 party=PARTY, seed=seed, options=_options(seed)),
-                     battle_id=battle_id)
+    return app.start(
+        "labyrinth",
+        StartLabyrinth(
+            battle_id=battle_id,
+            encounter=rnd.choice(["slimes", "mixed"]),
+            party=PARTY,
+            seed=seed,
+            options=_options(seed),
+        ),
+        battle_id=battle_id,
+    )
 
 
 PLAYER = Player("labyrinth", _start, choose)

@@ -35,20 +35,37 @@ A = Attribute
 # A grub: fire resistance 5 with a "Weakness" of 4 to it, Rarity 10, and a
 # rare variant with every bonus the facts allow. The party (scout and mage)
 # both have TEC bonus 2: Identify needs faces of 8, spotting the rare of 10.
-GRUB = EnemyKind(id="grub", name="Grub", level=1, hp=10, speed=4, phit=2, ehit=1, evasion=5, patk=4, eatk=1,
-                 defense=1, resist={A.CUT: 1, A.FIRE: 5, A.VOLT: 2}, weak={A.FIRE: 4}, rarity=10,
-                 rare=Rare(hp=3, hit=1, evasion=1, attack=2, defense=2, name="Gilded Grub"))
-GRUBS = Encounter(id="grubs", name="Two grubs", enemies=(EncounterEnemy(enemy="grub"),
-                                                         EncounterEnemy(enemy="grub", rare=True)))
-PACK = replace(MORE, id="fixture-rare", enemies={**MORE.enemies, "grub": GRUB},
-               encounters={**MORE.encounters, "grubs": GRUBS})
+GRUB = EnemyKind(
+    id="grub",
+    name="Grub",
+    level=1,
+    hp=10,
+    speed=4,
+    phit=2,
+    ehit=1,
+    evasion=5,
+    patk=4,
+    eatk=1,
+    defense=1,
+    resist={A.CUT: 1, A.FIRE: 5, A.VOLT: 2},
+    weak={A.FIRE: 4},
+    rarity=10,
+    rare=Rare(hp=3, hit=1, evasion=1, attack=2, defense=2, name="Gilded Grub"),
+)
+GRUBS = Encounter(
+    id="grubs", name="Two grubs", enemies=(EncounterEnemy(enemy="grub"), EncounterEnemy(enemy="grub", rare=True))
+)
+PACK = replace(
+    MORE, id="fixture-rare", enemies={**MORE.enemies, "grub": GRUB}, encounters={**MORE.encounters, "grubs": GRUBS}
+)
 CTX = RulesContext(pack=PACK)
 
 
 def start(seed: int = 1, encounter: str = "grubs", rare: tuple[str, ...] = (), pack=PACK, **options):
     """A battle of the rare fixture pack just set up, and its setup events."""
-    command = StartLabyrinth(battle_id="t", encounter=encounter, party=PARTY, seed=seed, rare=rare,
-                             options=Options(**options))
+    command = StartLabyrinth(
+        battle_id="t", encounter=encounter, party=PARTY, seed=seed, rare=rare, options=Options(**options)
+    )
     state, events = None, decide(None, command, RulesContext(pack=pack))
     for event in events:
         state = evolve(state, event)
@@ -123,8 +140,11 @@ def test_two_sixes_spot_a_rare_variant_whatever_its_rarity_and_all_ones_never_do
     state, events = start(seed_for((6, 6, 1, 1)), pack=pack, identify=True)
     check = of(events, ev.Identified)[0]
     assert (check.totals, check.known, check.spotted) == ((14, 4), ("e1", "e2"), ("e2",))
-    state, events = start(seed_for((5, 6, 1, 1)), pack=replace(pack, enemies={**pack.enemies, "grub": replace(
-        hard, rarity=4)}), identify=True)  # 13 spots Rarity 4 + 2; the 1s (total 4) reach nothing
+    state, events = start(
+        seed_for((5, 6, 1, 1)),
+        pack=replace(pack, enemies={**pack.enemies, "grub": replace(hard, rarity=4)}),
+        identify=True,
+    )  # 13 spots Rarity 4 + 2; the 1s (total 4) reach nothing
     check = of(events, ev.Identified)[0]
     assert (check.totals, check.spotted) == ((13, 4), ("e2",))
 
@@ -177,24 +197,27 @@ def test_a_weakness_never_takes_a_resistance_below_0():
 
 # --- the pack's data ------------------------------------------------------------------------------
 
+
 @pytest.mark.rule("ENEMY-3")
 def test_the_starter_packs_tallow_cellar_holds_a_rare_grub_with_a_fire_weakness():
     pack = starter_pack()
     grub = pack.enemies["tallow-grub"]
-    assert (grub.weak, grub.rare) == ({A.FIRE: 3}, Rare(hp=3, hit=1, evasion=1, attack=2, defense=2,
-                                                        name="Gilded Tallow Grub"))
+    assert (grub.weak, grub.rare) == (
+        {A.FIRE: 3},
+        Rare(hp=3, hit=1, evasion=1, attack=2, defense=2, name="Gilded Tallow Grub"),
+    )
     assert [e.rare for e in pack.encounters["tallow-cellar"].enemies] == [False, True, False]
     assert pack.enemies["thornback-rat"].rare == Rare()  # no table: the plainest variant
-    assert not any(e.rare for key in ("mossy-hollow", "warren-gate", "ogre-den")
-                   for e in pack.encounters[key].enemies)  # the golden logs' encounters are as they were
+    assert not any(
+        e.rare for key in ("mossy-hollow", "warren-gate", "ogre-den") for e in pack.encounters[key].enemies
+    )  # the golden logs' encounters are as they were
     party = tuple(replace(m, cls=c) for m, c in zip(PARTY, ("vanguard", "stormcaller")))
     command = StartLabyrinth(battle_id="t", encounter="tallow-cellar", party=party, seed=3)
     state = None
     for event in decide(None, command, RulesContext(pack=pack)):
         state = evolve(state, event)
     rare = state.get("e2")
-    assert (rare.name, rare.hp, rare.base.resist[A.BASH], rare.base.resist[A.ICE]) == (
-        "Gilded Tallow Grub B", 42, 2, 1)
+    assert (rare.name, rare.hp, rare.base.resist[A.BASH], rare.base.resist[A.ICE]) == ("Gilded Tallow Grub B", 42, 2, 1)
     assert stats(rare, pack).resist[A.FIRE] == 1 and stats(state.get("e1"), pack).resist[A.FIRE] == 1
 
 
@@ -202,22 +225,31 @@ RARE_LINE = "rarity = 7\n"  # the thornback rat's last line
 
 
 @pytest.mark.rule("ENEMY-3")
-@pytest.mark.parametrize(("added", "field", "reason"), [
-    ("rare = { hp = 4 }", "rare.hp",
-     "a rare Enemy's [HP] is its sheet's times 2 or 3, from 2 to 3 (facts section 8, Rare Enemies); got 4"),
-    ("rare = { hp = 1 }", "rare.hp", "times 2 or 3, from 2 to 3 (facts section 8, Rare Enemies); got 1"),
-    ("rare = { hit = 2 }", "rare.hit", "at most +1 to a rare Enemy's hit, from 0 to 1"),
-    ("rare = { evasion = 2 }", "rare.evasion", "at most +1 to a rare Enemy's [Evasion], from 0 to 1"),
-    ("rare = { attack = 3 }", "rare.attack", "at most +2 to a rare Enemy's attack, from 0 to 2"),
-    ("rare = { defense = -1 }", "rare.defense",
-     "the GM adds at most +2 to a rare Enemy's [Defense], from 0 to 2 (facts section 8, Rare Enemies); got -1"),
-    ("rare = { hp = 2.5 }", "rare.hp", "expected an integer"),
-    ("rare = { speed = 2 }", "rare.speed", "unknown key"),
-    ("rare = 3", "rare", "expected a table"),
-    ("weak = { fire = 0 }", "weak.fire", "must be from 1 to 6, got 0"),
-    ("weak = { none = 1 }", "weak.none", "no weakness to it"),
-    ("weak = { acid = 1 }", "weak.acid", "unknown value 'acid'"),
-])
+@pytest.mark.parametrize(
+    ("added", "field", "reason"),
+    [
+        (
+            "rare = { hp = 4 }",
+            "rare.hp",
+            "a rare Enemy's [HP] is its sheet's times 2 or 3, from 2 to 3 (facts section 8, Rare Enemies); got 4",
+        ),
+        ("rare = { hp = 1 }", "rare.hp", "times 2 or 3, from 2 to 3 (facts section 8, Rare Enemies); got 1"),
+        ("rare = { hit = 2 }", "rare.hit", "at most +1 to a rare Enemy's hit, from 0 to 1"),
+        ("rare = { evasion = 2 }", "rare.evasion", "at most +1 to a rare Enemy's [Evasion], from 0 to 1"),
+        ("rare = { attack = 3 }", "rare.attack", "at most +2 to a rare Enemy's attack, from 0 to 2"),
+        (
+            "rare = { defense = -1 }",
+            "rare.defense",
+            "the GM adds at most +2 to a rare Enemy's [Defense], from 0 to 2 (facts section 8, Rare Enemies); got -1",
+        ),
+        ("rare = { hp = 2.5 }", "rare.hp", "expected an integer"),
+        ("rare = { speed = 2 }", "rare.speed", "unknown key"),
+        ("rare = 3", "rare", "expected a table"),
+        ("weak = { fire = 0 }", "weak.fire", "must be from 1 to 6, got 0"),
+        ("weak = { none = 1 }", "weak.none", "no weakness to it"),
+        ("weak = { acid = 1 }", "weak.acid", "unknown value 'acid'"),
+    ],
+)
 def test_bad_rare_or_weakness_data_is_refused_on_load_with_its_field_and_reason(added, field, reason):
     files = starter_files()
     text = files["enemies.toml"].decode()

@@ -10,8 +10,18 @@ import shlex
 
 import pytest
 
-NEW = ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard", "--party", "mender",
-       "--option", "ask_passives=true"]
+NEW = [
+    "new",
+    "labyrinth",
+    "--encounter",
+    "mossy-hollow",
+    "--party",
+    "vanguard",
+    "--party",
+    "mender",
+    "--option",
+    "ask_passives=true",
+]
 
 
 def _asked(table):  # noqa: F811
@@ -55,21 +65,41 @@ def test_the_cli_asks_for_the_passive_and_takes_the_answer(table) -> None:  # no
 
 @pytest.mark.rule("FUMBLE-2")
 def test_the_cli_asks_what_fp_to_spend_on_a_suppression_roll_with_ask_fp(table) -> None:  # noqa: F811
-    table("new", "labyrinth", "--encounter", "warren-gate", "--party", "vanguard:2", "--party", "mender:2",
-          "--seed", "4", "--ask-fp", "--passives", "auto", "--battle", "fp")
+    table(
+        "new",
+        "labyrinth",
+        "--encounter",
+        "warren-gate",
+        "--party",
+        "vanguard:2",
+        "--party",
+        "mender:2",
+        "--seed",
+        "4",
+        "--ask-fp",
+        "--passives",
+        "auto",
+        "--battle",
+        "fp",
+    )
     for _ in range(80):
         state = table.defaults.apps["memory"].battle("fp").state
         if state.question is not None or state.over:
             break
-        lines = [e["example"] for e in table("legal", json=True).json()
-                 if e["example"].split()[1] not in ("escape", "move", "full-defense", "swap")]
+        lines = [
+            e["example"]
+            for e in table("legal", json=True).json()
+            if e["example"].split()[1] not in ("escape", "move", "full-defense", "swap")
+        ]
         table(*shlex.split(lines[0])[1:])
     q = state.question
     assert q is not None and q.kind == "fp"
     status = " ".join(table("status").stdout.split())
     assert f"rk spend {q.who} N [--reroll]" in status and q.check in status
-    assert any(e["rk"].startswith(f"rk spend {q.who} ") and e["example"] == f"rk spend {q.who} 0"
-               for e in table("legal", json=True).json())
+    assert any(
+        e["rk"].startswith(f"rk spend {q.who} ") and e["example"] == f"rk spend {q.who} 0"
+        for e in table("legal", json=True).json()
+    )
     other = "p1" if q.who == "p2" else "p2"
     code, out, err = table("spend", other, "1", code=None)
     assert code == 2 and "FUMBLE-2" in out + err

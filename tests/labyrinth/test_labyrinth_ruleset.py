@@ -38,8 +38,10 @@ def test_a_tampered_face_is_caught_by_check_random():
 
 def test_commands_read_as_a_person_would_type_them():
     assert RULESET.describe_command(Attack(actor="p1", target="e2")) == "attack p1 e2"
-    assert RULESET.describe_command(UseSkill(actor="p2", skill="flame-burst", target="e1")) == \
-        "skill p2 flame-burst --target e1"
+    assert (
+        RULESET.describe_command(UseSkill(actor="p2", skill="flame-burst", target="e1"))
+        == "skill p2 flame-burst --target e1"
+    )
 
 
 def test_there_is_one_seat_per_pc_and_enemy_actions_are_the_hosts():

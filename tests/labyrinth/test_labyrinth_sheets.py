@@ -73,22 +73,29 @@ def test_a_sheets_skills_and_items_replace_its_classs():
     assert p1.skills == ("rally", "guard") and p1.items == ("salve", "salve")
 
 
-@pytest.mark.parametrize("member, says", [
-    (sheet_pc(skills=("flame-burst",)), "skills[0]: 'flame-burst' is not a Fighter skill"),
-    (sheet_pc(skills=("nothing-such",)), "skills[0]: unknown skill 'nothing-such'"),
-    (sheet_pc(level=1, skills=("guard", "rally")), "skills[1]: a Fighter learns 'rally' at level 2"),
-    (sheet_pc(skills=("guard", "guard")), "skills[1]: 'guard' is listed twice"),
-    (sheet_pc(weapon="mail"), "weapon: unknown weapon 'mail'"),
-    (sheet_pc(other="spoon"), "other: unknown weapon 'spoon'"),
-    (sheet_pc(armor="sword"), "armor: unknown armour 'sword'"),
-    (sheet_pc(items=("gem",)), "items[0]: unknown item 'gem'"),
-    (Member(cls="fighter", sheet=PcSheet(abilities=Abilities(str=0, tec=5, vit=5, agi=5, luc=5))),
-     "abilities.str: must be a whole number from 1 to 99"),
-    (Member(cls="fighter", sheet=PcSheet(abilities=Abilities(str=5, tec=5, vit=5, agi=100, luc=5))),
-     "abilities.agi: must be a whole number from 1 to 99"),
-    (Member(cls="bard", sheet=PcSheet(abilities=OWN)), "no class 'bard'"),
-    (Member(cls="fighter", level=0, sheet=PcSheet(abilities=OWN)), "level 0 is not a level"),
-])
+@pytest.mark.parametrize(
+    "member, says",
+    [
+        (sheet_pc(skills=("flame-burst",)), "skills[0]: 'flame-burst' is not a Fighter skill"),
+        (sheet_pc(skills=("nothing-such",)), "skills[0]: unknown skill 'nothing-such'"),
+        (sheet_pc(level=1, skills=("guard", "rally")), "skills[1]: a Fighter learns 'rally' at level 2"),
+        (sheet_pc(skills=("guard", "guard")), "skills[1]: 'guard' is listed twice"),
+        (sheet_pc(weapon="mail"), "weapon: unknown weapon 'mail'"),
+        (sheet_pc(other="spoon"), "other: unknown weapon 'spoon'"),
+        (sheet_pc(armor="sword"), "armor: unknown armour 'sword'"),
+        (sheet_pc(items=("gem",)), "items[0]: unknown item 'gem'"),
+        (
+            Member(cls="fighter", sheet=PcSheet(abilities=Abilities(str=0, tec=5, vit=5, agi=5, luc=5))),
+            "abilities.str: must be a whole number from 1 to 99",
+        ),
+        (
+            Member(cls="fighter", sheet=PcSheet(abilities=Abilities(str=5, tec=5, vit=5, agi=100, luc=5))),
+            "abilities.agi: must be a whole number from 1 to 99",
+        ),
+        (Member(cls="bard", sheet=PcSheet(abilities=OWN)), "no class 'bard'"),
+        (Member(cls="fighter", level=0, sheet=PcSheet(abilities=OWN)), "level 0 is not a level"),
+    ],
+)
 def test_a_wrong_sheet_is_refused_naming_its_field(member, says):
     command = StartLabyrinth(battle_id="t", encounter="slimes", party=(member,), seed=1)
     with pytest.raises(MalformedCommand) as caught:
@@ -158,18 +165,25 @@ luc = 6
     assert second.sheet.abilities == Abilities(str=12, tec=5, vit=11, agi=8, luc=6)
 
 
-@pytest.mark.parametrize("data, line, says", [
-    (ONE, 8, "pc.toml: line 8 (skills[1]): 'flame-burst' is not a Fighter skill"),
-    (ONE.replace(b"level = 2", b"level = 0"), 3, "line 3 (level): must be from 1 to 99, got 0"),
-    (ONE.replace(b"vit = 14", b"vit = 140"), 5, "line 5 (abilities.vit): must be from 1 to 99"),
-    (ONE.replace(b'"fighter"', b'"bard"'), 2, "line 2 (class): no class 'bard'"),
-    (ONE.replace(b"level = 2", b"levle = 2"), 3, "line 3 (levle): unknown key (did you mean 'level'?)"),
-    (ONE.replace(b"level = 2", b"level = 2 2"), 3, "pc.toml: line 3: TOML syntax error"),
-    (b'[[pc]]\nclass = "fighter"\nabilities = { str = 5, tec = 5, vit = 5, agi = 5, luc = 5 }\n'
-     b'[[pc]]\nclass = "fighter"\nweapon = "wand"\nabilities = { str = 5, tec = 5, vit = 5, agi = 5, luc = 5 }\n',
-     6, "line 6 (pc[1].weapon): unknown weapon 'wand'"),
-    (b'[[pc]]\nclass = "fighter"\n', 1, "line 1 (pc[0].abilities): required key is missing"),
-])
+@pytest.mark.parametrize(
+    "data, line, says",
+    [
+        (ONE, 8, "pc.toml: line 8 (skills[1]): 'flame-burst' is not a Fighter skill"),
+        (ONE.replace(b"level = 2", b"level = 0"), 3, "line 3 (level): must be from 1 to 99, got 0"),
+        (ONE.replace(b"vit = 14", b"vit = 140"), 5, "line 5 (abilities.vit): must be from 1 to 99"),
+        (ONE.replace(b'"fighter"', b'"bard"'), 2, "line 2 (class): no class 'bard'"),
+        (ONE.replace(b"level = 2", b"levle = 2"), 3, "line 3 (levle): unknown key (did you mean 'level'?)"),
+        (ONE.replace(b"level = 2", b"level = 2 2"), 3, "pc.toml: line 3: TOML syntax error"),
+        (
+            b'[[pc]]\nclass = "fighter"\nabilities = { str = 5, tec = 5, vit = 5, agi = 5, luc = 5 }\n'
+            b'[[pc]]\nclass = "fighter"\nweapon = "wand"\n'
+            b"abilities = { str = 5, tec = 5, vit = 5, agi = 5, luc = 5 }\n",
+            6,
+            "line 6 (pc[1].weapon): unknown weapon 'wand'",
+        ),
+        (b'[[pc]]\nclass = "fighter"\n', 1, "line 1 (pc[0].abilities): required key is missing"),
+    ],
+)
 def test_a_wrong_sheet_file_is_refused_with_its_line_and_reason(data, line, says):
     with pytest.raises(ContentError) as caught:
         parse_sheets("pc.toml", data, PACK)
@@ -194,15 +208,26 @@ def test_the_example_sheets_are_valid_for_the_starter_pack():
 # --- the command line ----------------------------------------------------------------
 
 
-
-
 @pytest.mark.rule("MAIN-2")
 def test_rk_new_labyrinth_takes_a_sheet_file_after_the_party_members(table):
     """Wren's sheet (examples/labyrinth/sheet-tracker.toml): VIT 12, TEC 11,
     AGI 17 at level 3: max HP 2 x 2 + 3 + 5 = 12, max TP 2 + 3 + 3 = 8,
     Speed 17 (bow and jerkin add nothing)."""
-    code, out, err = table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender",
-                           "--sheet", str(EXAMPLES / "sheet-tracker.toml"), "--seed", "3", "--battle", "lab", code=None)
+    code, out, err = table(
+        "new",
+        "labyrinth",
+        "--encounter",
+        "mossy-hollow",
+        "--party",
+        "mender",
+        "--sheet",
+        str(EXAMPLES / "sheet-tracker.toml"),
+        "--seed",
+        "3",
+        "--battle",
+        "lab",
+        code=None,
+    )
     assert code == 0, err
     state = table.defaults.apps["memory"].battle("lab").state
     p1, p2 = state.get("p1"), state.get("p2")
@@ -213,27 +238,59 @@ def test_rk_new_labyrinth_takes_a_sheet_file_after_the_party_members(table):
 
 
 def test_a_sheet_file_alone_makes_the_party(table):
-    code, _, err = table("new", "labyrinth", "--encounter", "mossy-hollow",
-                         "--sheet", str(EXAMPLES / "sheets-pair.toml"), "--seed", "3", "--battle", "lab", code=None)
+    code, _, err = table(
+        "new",
+        "labyrinth",
+        "--encounter",
+        "mossy-hollow",
+        "--sheet",
+        str(EXAMPLES / "sheets-pair.toml"),
+        "--seed",
+        "3",
+        "--battle",
+        "lab",
+        code=None,
+    )
     assert code == 0, err
     state = table.defaults.apps["memory"].battle("lab").state
     assert [c.name for c in state.side(True)] == ["Brannoc", "Sela"]
 
 
-@pytest.mark.parametrize("text, says", [
-    ('class = "vanguard"\nabilities = { str = 9, tec = 9, vit = 9, agi = 9, luc = 9 }\nskills = ["mend"]\n',
-     "line 3 (skills[0]): 'mend' is not a Vanguard skill"),
-    ('class = "vanguard"\nabilities = { str = 9, tec = 9, vit = 9, agi = 9 luc = 9 }\n',
-     "line 2: TOML syntax error"),
-    ('class = "vanguard"\n\nabilities = { str = 9, tec = 9, vit = 9, agi = 9, luc = 9 }\narmor = "broadsword"\n',
-     "line 4 (armor): unknown armour 'broadsword'"),
-])
-def test_a_malformed_sheet_file_is_refused_with_its_name_line_and_reason_and_writes_nothing(table, tmp_path,
-                                                                                          text, says):
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        (
+            'class = "vanguard"\nabilities = { str = 9, tec = 9, vit = 9, agi = 9, luc = 9 }\nskills = ["mend"]\n',
+            "line 3 (skills[0]): 'mend' is not a Vanguard skill",
+        ),
+        (
+            'class = "vanguard"\nabilities = { str = 9, tec = 9, vit = 9, agi = 9 luc = 9 }\n',
+            "line 2: TOML syntax error",
+        ),
+        (
+            'class = "vanguard"\n\nabilities = { str = 9, tec = 9, vit = 9, agi = 9, luc = 9 }\narmor = "broadsword"\n',
+            "line 4 (armor): unknown armour 'broadsword'",
+        ),
+    ],
+)
+def test_a_malformed_sheet_file_is_refused_with_its_name_line_and_reason_and_writes_nothing(
+    table, tmp_path, text, says
+):
     path = tmp_path / "bad.toml"
     path.write_text(text)
-    code, _, err = table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender",
-                         "--sheet", str(path), "--seed", "3", code=None)
+    code, _, err = table(
+        "new",
+        "labyrinth",
+        "--encounter",
+        "mossy-hollow",
+        "--party",
+        "mender",
+        "--sheet",
+        str(path),
+        "--seed",
+        "3",
+        code=None,
+    )
     assert code == 1 and "Traceback" not in err, err
     assert str(path) in err and says in " ".join(err.split()), err
     code, out, _ = table("battles", "--json", code=None)
@@ -241,6 +298,7 @@ def test_a_malformed_sheet_file_is_refused_with_its_name_line_and_reason_and_wri
 
 
 def test_a_missing_sheet_file_is_refused_naming_it(table, tmp_path):
-    code, _, err = table("new", "labyrinth", "--encounter", "mossy-hollow",
-                         "--sheet", str(tmp_path / "nowhere.toml"), code=None)
+    code, _, err = table(
+        "new", "labyrinth", "--encounter", "mossy-hollow", "--sheet", str(tmp_path / "nowhere.toml"), code=None
+    )
     assert code == 1 and "nowhere.toml" in err and "cannot read" in err, err

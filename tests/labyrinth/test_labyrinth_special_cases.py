@@ -28,8 +28,13 @@ from domain.labyrinth.vocab import Attribute, Buff, Phase, Side, Termination
 def placed():
     """Turn 1 against the caller (speed 7) and a slime: the GM has the
     caller place its stub (2 turns)."""
-    state, _ = when(start(encounter="caller", gm_enemies=True), Pass(actor="p1"), Pass(actor="p2"),
-                    Hold(actor="p1"), Pass(actor="p2"))
+    state, _ = when(
+        start(encounter="caller", gm_enemies=True),
+        Pass(actor="p1"),
+        Pass(actor="p2"),
+        Hold(actor="p1"),
+        Pass(actor="p2"),
+    )
     assert state.acting == "e1"
     state, events = when(at(state, not_ones(state)), EnemyAct(actor="e1", skill="call-stub"))
     return state, events
@@ -102,8 +107,12 @@ def test_nothing_triggers_without_a_critical_or_without_the_tp_or_with_its_part_
     assert not of(strike(state, (6, 6, 1, 4, 2)).events, ev.CriticalTriggered)
     assert not of(strike(edit(state, "p1", tp=0), (6, 6, 6, 1, 3)).events, ev.CriticalTriggered)
     # keen-edge is an arm skill; the bind's −4 [Physical attack] is made up so the roll stays 5 dice
-    bound = edit(state, "p1", binds=(Affliction(kind="arm", depth=9),),
-                 base=replace(state.get("p1").base, patk=state.get("p1").base.patk + 4))
+    bound = edit(
+        state,
+        "p1",
+        binds=(Affliction(kind="arm", depth=9),),
+        base=replace(state.get("p1").base, patk=state.get("p1").base.patk + 4),
+    )
     assert not of(strike(bound, (6, 6, 6, 1, 3)).events, ev.CriticalTriggered)
 
 
@@ -131,8 +140,11 @@ def test_on_critical_skills_are_never_actions():
 def test_each_pc_makes_one_tec_check_against_every_enemys_rarity_before_the_battle():
     # the scout and the mage both have TEC bonus 2; the slimes' Rarity is 10
     seed = seed_for((3, 3, 4, 4))
-    events = decide(None, StartLabyrinth(battle_id="t", encounter="slimes", party=PARTY, seed=seed,
-                                         options=Options(identify=True)), CTX)
+    events = decide(
+        None,
+        StartLabyrinth(battle_id="t", encounter="slimes", party=PARTY, seed=seed, options=Options(identify=True)),
+        CTX,
+    )
     kinds = [type(e) for e in events]
     assert kinds.index(ev.BattleStarted) < kinds.index(ev.Identified) < kinds.index(ev.TurnStarted)
     check = of(events, ev.Identified)[0]
@@ -207,13 +219,24 @@ def test_the_starter_pack_has_an_on_critical_skill_that_is_no_action():
     assert any(sid == "crimson-edge" for _, sid in starter_pack().classes["vanguard"].skills)
 
 
-@pytest.mark.parametrize("old, new, field, reason", [
-    ('timing = "passive"', 'timing = "main"', "skills.crimson-edge.on_critical", "its timing is"),
-    ('{ effect = "bind", bind = "arm", target_bonus = 6 }', '{ effect = "guard" }',
-     "skills.crimson-edge.effects[0].effect", "not an on-critical one"),
-    ('{ effect = "bind", bind = "arm", target_bonus = 6 }', '{ effect = "heal", targets = "ally" }',
-     "skills.crimson-edge.effects[0].targets", "an on-critical effect targets the foe hit"),
-])
+@pytest.mark.parametrize(
+    "old, new, field, reason",
+    [
+        ('timing = "passive"', 'timing = "main"', "skills.crimson-edge.on_critical", "its timing is"),
+        (
+            '{ effect = "bind", bind = "arm", target_bonus = 6 }',
+            '{ effect = "guard" }',
+            "skills.crimson-edge.effects[0].effect",
+            "not an on-critical one",
+        ),
+        (
+            '{ effect = "bind", bind = "arm", target_bonus = 6 }',
+            '{ effect = "heal", targets = "ally" }',
+            "skills.crimson-edge.effects[0].targets",
+            "an on-critical effect targets the foe hit",
+        ),
+    ],
+)
 def test_a_malformed_on_critical_skill_is_refused(old, new, field, reason):
     with pytest.raises(ContentError) as caught:
         parse_pack(_crimson_edge(old, new))

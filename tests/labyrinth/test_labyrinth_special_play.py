@@ -32,8 +32,9 @@ MAX_COMMANDS = 2000
 def play(seed: int):
     options = Options(gm_enemies=seed % 3 == 0, identify=seed % 2 == 0, full_defense_through_end=seed % 4 != 1)
     party = PARTY + ((Member(cls="fighter"),) if seed % 2 else ())
-    command = StartLabyrinth(battle_id=f"s{seed}", encounter=ENCOUNTERS[seed % len(ENCOUNTERS)], party=party,
-                             seed=seed, options=options)
+    command = StartLabyrinth(
+        battle_id=f"s{seed}", encounter=ENCOUNTERS[seed % len(ENCOUNTERS)], party=party, seed=seed, options=options
+    )
     events = decide(None, command, CTX)
     state = replay(events)
     rnd = random.Random(seed)
@@ -43,8 +44,9 @@ def play(seed: int):
         options_now = legal_commands(state, CTX)
         assert options_now, f"dead end at turn {state.turn} {state.phase} ({state.acting}, {state.window})"
         fighting = [c for c in options_now if isinstance(c, (Attack, UseSkill))]
-        produced = decide(state, _spending(state, rnd.choice(fighting if fighting and rnd.random() < 0.8
-                                                             else options_now), rnd), CTX)
+        produced = decide(
+            state, _spending(state, rnd.choice(fighting if fighting and rnd.random() < 0.8 else options_now), rnd), CTX
+        )
         for event in produced:
             assert RULESET.check_random(state, event) is None, event
             assert RULESET.describe_event(event, state, MORE)
@@ -74,16 +76,32 @@ def test_random_battles_with_the_special_cases_end_and_replay_exactly():
         assert replay(events) == state
         seen.update(type(e).__name__ for e in events)
     # the special cases did come up
-    for kind in (ev.Held, ev.ActionDelayed, ev.DelayedAttackResolved, ev.TokenPlaced, ev.Identified,
-                 ev.CriticalTriggered, ev.FpSpent, ev.CheckRerolled):
+    for kind in (
+        ev.Held,
+        ev.ActionDelayed,
+        ev.DelayedAttackResolved,
+        ev.TokenPlaced,
+        ev.Identified,
+        ev.CriticalTriggered,
+        ev.FpSpent,
+        ev.CheckRerolled,
+    ):
         assert seen[kind.__name__], kind.__name__
 
 
 def _start(app, battle_id: str, rnd: random.Random):
     seed = rnd.randrange(2**31)
-    return app.start("labyrinth", StartLabyrinth(
-        battle_id=battle_id, encounter=rnd.choice(ENCOUNTERS), party=PARTY, seed=seed,
-        options=Options(gm_enemies=seed % 3 == 0, identify=seed % 2 == 0)), battle_id=battle_id)
+    return app.start(
+        "labyrinth",
+        StartLabyrinth(
+            battle_id=battle_id,
+            encounter=rnd.choice(ENCOUNTERS),
+            party=PARTY,
+            seed=seed,
+            options=Options(gm_enemies=seed % 3 == 0, identify=seed % 2 == 0),
+        ),
+        battle_id=battle_id,
+    )
 
 
 def _choose(state, ctx, rnd: random.Random):

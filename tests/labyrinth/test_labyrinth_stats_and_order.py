@@ -42,9 +42,11 @@ def _with(base, **changes):
 def test_binds_cost_hits_attack_and_evasion():
     state = start()
     plain = stats(state.get("p1"), PACK)
-    for part, check in ((Bind.HEAD, lambda s: (s.phit, s.ehit) == (plain.phit - 2, plain.ehit - 2)),
-                        (Bind.ARM, lambda s: s.patk == plain.patk - 4),
-                        (Bind.LEG, lambda s: s.evasion == 0)):
+    for part, check in (
+        (Bind.HEAD, lambda s: (s.phit, s.ehit) == (plain.phit - 2, plain.ehit - 2)),
+        (Bind.ARM, lambda s: s.patk == plain.patk - 4),
+        (Bind.LEG, lambda s: s.evasion == 0),
+    ):
         bound = edit(state, "p1", binds=(Affliction(kind=part.value, depth=9),))
         assert check(stats(bound.get("p1"), PACK)), part
 
@@ -53,9 +55,15 @@ def test_binds_cost_hits_attack_and_evasion():
 @pytest.mark.rule("BUFF-SPD-DOWN")
 @pytest.mark.rule("BUFF-HIT-UP")
 def test_buffs_and_debuffs_move_their_stats_by_their_amount():
-    state = edit(start(), "p1", buffs=(ActiveBuff(kind=Buff.PATK_UP, amount=3),
-                                       ActiveBuff(kind=Buff.SPD_DOWN, amount=2),
-                                       ActiveBuff(kind=Buff.HIT_UP, amount=1)))
+    state = edit(
+        start(),
+        "p1",
+        buffs=(
+            ActiveBuff(kind=Buff.PATK_UP, amount=3),
+            ActiveBuff(kind=Buff.SPD_DOWN, amount=2),
+            ActiveBuff(kind=Buff.HIT_UP, amount=1),
+        ),
+    )
     s = stats(state.get("p1"), PACK)
     assert (s.patk, s.speed, s.phit, s.ehit) == (9, 6, 2, 2)
 

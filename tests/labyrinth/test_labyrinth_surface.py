@@ -70,9 +70,11 @@ def test_the_golden_logs_lines_are_the_ones_they_always_were():
     """The grammar writes what the hand-written narrator wrote: a battle's
     first line with every choice, the others as typed."""
     issued = [e.event.command for e in read_log(LOGS[-1].read_bytes()).battle if hasattr(e.event, "command")]
-    assert GRAMMAR.spell(issued[0]) == ("new labyrinth --encounter mossy-hollow --party vanguard:3:Brann "
-                                        "--party bulwark:3:Hild --party mender:3:Ysa --party stormcaller:3:Corvin "
-                                        "--seed 1 --passives auto")
+    assert GRAMMAR.spell(issued[0]) == (
+        "new labyrinth --encounter mossy-hollow --party vanguard:3:Brann "
+        "--party bulwark:3:Hild --party mender:3:Ysa --party stormcaller:3:Corvin "
+        "--seed 1 --passives auto"
+    )
     assert {GRAMMAR.spell(x) for x in issued[1:]} >= {"pass p4", "attack p2 e3"}
 
 
@@ -80,9 +82,14 @@ def test_the_golden_logs_lines_are_the_ones_they_always_were():
 
 
 def _options(seed: int) -> Options:
-    return Options(gm_enemies=seed % 3 == 0, ask_passives=seed % 2 == 0, ask_fp=seed % 4 < 2,
-                   ambush=(None, None, Side.PC, Side.ENEMY)[seed % 4], identify=seed % 5 == 0,
-                   physical_dice=seed % 6 == 5)
+    return Options(
+        gm_enemies=seed % 3 == 0,
+        ask_passives=seed % 2 == 0,
+        ask_fp=seed % 4 < 2,
+        ambush=(None, None, Side.PC, Side.ENEMY)[seed % 4],
+        identify=seed % 5 == 0,
+        physical_dice=seed % 6 == 5,
+    )
 
 
 def _play(seed: int, listed: Counter) -> None:
@@ -93,8 +100,9 @@ def _play(seed: int, listed: Counter) -> None:
     encounter = sorted(PACK.encounters)[seed % len(PACK.encounters)]
     party = tuple(c.Member(cls=cls, level=1 + seed % 3) for cls in rnd.sample(sorted(PACK.classes), 3))
     state = None
-    for event in decide(None, c.StartLabyrinth(battle_id="s", encounter=encounter, party=party, seed=seed,
-                                               options=_options(seed)), CTX):
+    for event in decide(
+        None, c.StartLabyrinth(battle_id="s", encounter=encounter, party=party, seed=seed, options=_options(seed)), CTX
+    ):
         state = evolve(state, event)
     for _ in range(300):
         if state.over:
@@ -129,34 +137,40 @@ def test_every_command_rk_legal_lists_reads_back_from_its_line_over_many_seeds()
     assert verbs <= set(listed), verbs - set(listed)
 
 
-@pytest.mark.parametrize("command, line", [
-    (c.Move(actor="p1", row=Row.BACK, order=2), "move p1 back 2"),
-    (c.Move(actor="p1", row=Row.FRONT), "move p1 front"),
-    (c.UseStandbySkill(actor="p2", skill="rallying-shout"), "standby-skill p2 rallying-shout"),
-    (c.Escape(actor="p1", fp=2, reroll=True), "escape p1 --fp 2 --reroll"),
-    (c.Attack(target="e2"), "attack e2"),
-    (c.Attack(actor="p1", target="e2", fp=1), "attack p1 e2 --fp 1"),
-    (c.UseSkill(actor="p2", skill="mend", target="p1", reroll=True), "skill p2 mend --target p1 --reroll"),
-    (c.UseItem(actor="p1", item="sap-salve", target="p1"), "consume p1 sap-salve --target p1"),
-    (c.EnemyAct(actor="e1", target="p2"), "enemy e1 attack --target p2"),
-    (c.EnemyAct(actor="e1", skill="pass"), "enemy e1 pass"),
-    (c.React(actor="p1"), "react p1 none"),
-    (c.React(actor="p1", skill="riposte"), "react p1 riposte"),
-    (c.SpendFp(actor="p1"), "spend p1 0"),
-    (c.Hold(actor="e2"), "hold e2"),
-])
+@pytest.mark.parametrize(
+    "command, line",
+    [
+        (c.Move(actor="p1", row=Row.BACK, order=2), "move p1 back 2"),
+        (c.Move(actor="p1", row=Row.FRONT), "move p1 front"),
+        (c.UseStandbySkill(actor="p2", skill="rallying-shout"), "standby-skill p2 rallying-shout"),
+        (c.Escape(actor="p1", fp=2, reroll=True), "escape p1 --fp 2 --reroll"),
+        (c.Attack(target="e2"), "attack e2"),
+        (c.Attack(actor="p1", target="e2", fp=1), "attack p1 e2 --fp 1"),
+        (c.UseSkill(actor="p2", skill="mend", target="p1", reroll=True), "skill p2 mend --target p1 --reroll"),
+        (c.UseItem(actor="p1", item="sap-salve", target="p1"), "consume p1 sap-salve --target p1"),
+        (c.EnemyAct(actor="e1", target="p2"), "enemy e1 attack --target p2"),
+        (c.EnemyAct(actor="e1", skill="pass"), "enemy e1 pass"),
+        (c.React(actor="p1"), "react p1 none"),
+        (c.React(actor="p1", skill="riposte"), "react p1 riposte"),
+        (c.SpendFp(actor="p1"), "spend p1 0"),
+        (c.Hold(actor="e2"), "hold e2"),
+    ],
+)
 def test_each_verb_writes_the_line_it_always_did_and_reads_it_back(command, line):
     assert GRAMMAR.spell(command) == line
     assert GRAMMAR.parse(line) == command
 
 
-@pytest.mark.parametrize("line, says", [
-    ("move p1 sideways", "ROW: 'sideways' is not one of front, back"),
-    ("move p1", "ROW is missing"),
-    ("escape p1 --fp 10", "--fp: 10 is not from 0 to 9"),
-    ("react p1", "SKILL is missing"),
-    ("attack p1 e1 e2", "unexpected"),
-])
+@pytest.mark.parametrize(
+    "line, says",
+    [
+        ("move p1 sideways", "ROW: 'sideways' is not one of front, back"),
+        ("move p1", "ROW is missing"),
+        ("escape p1 --fp 10", "--fp: 10 is not from 0 to 9"),
+        ("react p1", "SKILL is missing"),
+        ("attack p1 e1 e2", "unexpected"),
+    ],
+)
 def test_a_line_the_grammar_cannot_read_is_refused_saying_why(line, says):
     with pytest.raises(MalformedCommand) as caught:
         GRAMMAR.parse(line)
@@ -171,56 +185,102 @@ def test_a_line_the_grammar_cannot_read_is_refused_saying_why(line, says):
 def test_a_setup_with_every_choice_is_written_as_the_line_that_sets_it_up_again():
     """Names, rows, allies (SCALE-1), rare slots, how passives are chosen
     (PASSIVE-2) and every option a flag or NAME=VALUE gives."""
-    options = Options(ambush=Side.ENEMY, gm_enemies=True, ask_fp=True, ask_passives=True, auto_passives=False,
-                      default_buff_turns=4, reapply_raises_depth=False, identify=True)
+    options = Options(
+        ambush=Side.ENEMY,
+        gm_enemies=True,
+        ask_fp=True,
+        ask_passives=True,
+        auto_passives=False,
+        default_buff_turns=4,
+        reapply_raises_depth=False,
+        identify=True,
+    )
     command = c.StartLabyrinth(
-        battle_id="b", encounter="tallow-cellar", seed=11, options=options, rare=("e1",),
+        battle_id="b",
+        encounter="tallow-cellar",
+        seed=11,
+        options=options,
+        rare=("e1",),
         party=(c.Member(cls="vanguard", level=2, name="Ada Lov", row=Row.BACK), c.Member(cls="mender")),
-        allies=(c.Member(cls="tracker", level=3, row=Row.FRONT),))
+        allies=(c.Member(cls="tracker", level=3, row=Row.FRONT),),
+    )
     line = GRAMMAR.spell(command)
-    assert line == ("new labyrinth --encounter tallow-cellar --party 'vanguard:2:Ada Lov:back' --party mender:1 "
-                    "--ally tracker:3::front --seed 11 --passives ask --ambush enemies --gm-enemies --ask-fp "
-                    "--option auto_passives=false --option reapply_raises_depth=false "
-                    "--option default_buff_turns=4 --option identify=true --rare e1")
+    assert line == (
+        "new labyrinth --encounter tallow-cellar --party 'vanguard:2:Ada Lov:back' --party mender:1 "
+        "--ally tracker:3::front --seed 11 --passives ask --ambush enemies --gm-enemies --ask-fp "
+        "--option auto_passives=false --option reapply_raises_depth=false "
+        "--option default_buff_turns=4 --option identify=true --rare e1"
+    )
     assert again(command) == command
 
 
 def test_a_member_from_a_sheet_is_written_by_name_class_and_level():
     """The sheet file is not kept: its member shows as ``<NAME: CLASS:LEVEL>``."""
     sheet = PcSheet(abilities=Abilities(str=9, tec=9, vit=9, agi=9, luc=9))
-    command = c.StartLabyrinth(battle_id="b", encounter="mossy-hollow", seed=1, party=(
-        c.Member(cls="mender"), c.Member(cls="tracker", level=3, name="Wren", sheet=sheet)),
-        allies=(c.Member(cls="vanguard", sheet=sheet),))
-    assert GRAMMAR.spell(command) == ("new labyrinth --encounter mossy-hollow --party mender:1 "
-                                      "--sheet '<Wren: tracker:3>' --ally-sheet '<vanguard: vanguard:1>' "
-                                      "--seed 1 --passives auto")
+    command = c.StartLabyrinth(
+        battle_id="b",
+        encounter="mossy-hollow",
+        seed=1,
+        party=(c.Member(cls="mender"), c.Member(cls="tracker", level=3, name="Wren", sheet=sheet)),
+        allies=(c.Member(cls="vanguard", sheet=sheet),),
+    )
+    assert GRAMMAR.spell(command) == (
+        "new labyrinth --encounter mossy-hollow --party mender:1 "
+        "--sheet '<Wren: tracker:3>' --ally-sheet '<vanguard: vanguard:1>' "
+        "--seed 1 --passives auto"
+    )
 
 
 def test_the_builder_takes_members_as_the_command_line_types_them_and_as_the_api_sends_them():
-    request = msgspec.convert({"encounter": "mossy-hollow", "seed": 2, "party": [
-        "vanguard:2:Ada", {"class": "mender", "level": 3, "name": "Iris", "row": "front"}],
-        "options": {"default_buff_turns": 5}, "passives": "off"}, NewLabyrinth)
+    request = msgspec.convert(
+        {
+            "encounter": "mossy-hollow",
+            "seed": 2,
+            "party": ["vanguard:2:Ada", {"class": "mender", "level": 3, "name": "Iris", "row": "front"}],
+            "options": {"default_buff_turns": 5},
+            "passives": "off",
+        },
+        NewLabyrinth,
+    )
     command = setup_command(request, PACK, "b")
-    assert command.party == (c.Member(cls="vanguard", level=2, name="Ada"),
-                             c.Member(cls="mender", level=3, name="Iris", row=Row.FRONT))
+    assert command.party == (
+        c.Member(cls="vanguard", level=2, name="Ada"),
+        c.Member(cls="mender", level=3, name="Iris", row=Row.FRONT),
+    )
     assert (command.options.default_buff_turns, command.options.auto_passives) == (5, False)
-    typed = setup_command(NewLabyrinth(encounter="mossy-hollow", seed=2, party=["vanguard"],
-                                       options=["default_buff_turns=5"], passives="off"), PACK, "b")
+    typed = setup_command(
+        NewLabyrinth(
+            encounter="mossy-hollow", seed=2, party=["vanguard"], options=["default_buff_turns=5"], passives="off"
+        ),
+        PACK,
+        "b",
+    )
     assert typed.options == command.options
 
 
-@pytest.mark.parametrize("request_, says", [
-    (NewLabyrinth(encounter="mossy-hollow"), "a party needs at least one PC"),
-    (NewLabyrinth(encounter="mossy-hollow", party=["vanguard:0"]), "--party 'vanguard:0': the level is"),
-    (NewLabyrinth(encounter="mossy-hollow", party=["vanguard"], allies=["mender:1:Hal:middle"]),
-     "--ally 'mender:1:Hal:middle': the row is front or back"),
-    (NewLabyrinth(encounter="mossy-hollow", party=["vanguard"], options={"ambush": "both"}),
-     "option ambush: 'both' is not a side: pcs or enemies"),
-    (NewLabyrinth(encounter="mossy-hollow", party=["vanguard"], options=["fp_reroll_cost=x"]),
-     "option fp_reroll_cost: 'x' is not a whole number from 1 to 99"),
-    (NewLabyrinth(encounter="mossy-hollow", party=["vanguard"], passives="sometimes"),
-     "passives: 'sometimes' is not ask, auto or off"),
-])
+@pytest.mark.parametrize(
+    "request_, says",
+    [
+        (NewLabyrinth(encounter="mossy-hollow"), "a party needs at least one PC"),
+        (NewLabyrinth(encounter="mossy-hollow", party=["vanguard:0"]), "--party 'vanguard:0': the level is"),
+        (
+            NewLabyrinth(encounter="mossy-hollow", party=["vanguard"], allies=["mender:1:Hal:middle"]),
+            "--ally 'mender:1:Hal:middle': the row is front or back",
+        ),
+        (
+            NewLabyrinth(encounter="mossy-hollow", party=["vanguard"], options={"ambush": "both"}),
+            "option ambush: 'both' is not a side: pcs or enemies",
+        ),
+        (
+            NewLabyrinth(encounter="mossy-hollow", party=["vanguard"], options=["fp_reroll_cost=x"]),
+            "option fp_reroll_cost: 'x' is not a whole number from 1 to 99",
+        ),
+        (
+            NewLabyrinth(encounter="mossy-hollow", party=["vanguard"], passives="sometimes"),
+            "passives: 'sometimes' is not ask, auto or off",
+        ),
+    ],
+)
 def test_the_builder_refuses_what_cannot_be_set_up_saying_where(request_, says):
     with pytest.raises(MalformedCommand) as caught:
         setup_command(request_, PACK, "b")
@@ -232,8 +292,22 @@ def test_the_builder_refuses_what_cannot_be_set_up_saying_where(request_, says):
 
 @pytest.mark.rule("MAIN-2")
 def test_rk_attack_with_the_target_alone_is_the_acting_pcs_attack(table):  # noqa: F811
-    table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard:2", "--party", "mender",
-          "--seed", "3", "--passives", "auto", "--battle", "lab")
+    table(
+        "new",
+        "labyrinth",
+        "--encounter",
+        "mossy-hollow",
+        "--party",
+        "vanguard:2",
+        "--party",
+        "mender",
+        "--seed",
+        "3",
+        "--passives",
+        "auto",
+        "--battle",
+        "lab",
+    )
     code, _, err = table("attack", "e1", code=None)
     assert code == 1 and "no one is acting now" in err, err  # the Standby phase: no one acts yet
     table("pass", "p1")
@@ -251,8 +325,20 @@ def test_rk_new_labyrinth_help_lists_every_table_option(table):  # noqa: F811
 
 
 def test_the_setup_as_the_log_tells_it_keeps_a_renamed_battle_apart(table):  # noqa: F811
-    table("new", "labyrinth", "--encounter", "mossy-hollow", "--party", "vanguard", "--seed", "5",
-          "--rare", "E2", "--name", "one")
+    table(
+        "new",
+        "labyrinth",
+        "--encounter",
+        "mossy-hollow",
+        "--party",
+        "vanguard",
+        "--seed",
+        "5",
+        "--rare",
+        "E2",
+        "--name",
+        "one",
+    )
     first = table.defaults.apps["memory"].battle("one").done[0].command
     assert first.rare == ("e2",)
     line = table.defaults.apps["memory"].ruleset("one").describe_command(first)

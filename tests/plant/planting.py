@@ -40,8 +40,11 @@ def _ignore(folder: str, names: list[str]) -> set[str]:
 def hashes(root: Path) -> dict[str, str]:
     """Every file under ``root`` (bytecode caches aside) by its path, as the
     SHA-256 of its bytes."""
-    return {path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-            for path in sorted(root.rglob("*")) if path.is_file() and "__pycache__" not in path.parts}
+    return {
+        path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
 
 
 @dataclass
@@ -62,23 +65,37 @@ class Planted:
         """The environment of a process of the copy: its code first on the
         path, a home of its own, no resident `rk serve`, and none of the
         settings of the process running the tests."""
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("RULEKEEPER_", "PYTEST_")) and k != "PYTHONPATH"}
-        env |= {"PYTHONPATH": str(self.root), "RULEKEEPER_HOME": str(self.home), "RULEKEEPER_NO_SERVER": "1",
-                "PYTHONDONTWRITEBYTECODE": "1", "COLUMNS": "200", "NO_COLOR": "1"}
+        env = {
+            k: v for k, v in os.environ.items() if not k.startswith(("RULEKEEPER_", "PYTEST_")) and k != "PYTHONPATH"
+        }
+        env |= {
+            "PYTHONPATH": str(self.root),
+            "RULEKEEPER_HOME": str(self.home),
+            "RULEKEEPER_NO_SERVER": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "COLUMNS": "200",
+            "NO_COLOR": "1",
+        }
         return env | more
 
     def rk(self, *words: str, store: Path | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
         """``rk [--store STORE] WORDS...`` run from the copy (``python -m
         cli.main``, as the console script does); its output as text."""
         argv = [sys.executable, "-m", "cli.main", *(["--store", str(store)] if store else []), *words]
-        return subprocess.run(argv, env=self.env(), cwd=cwd or self.home, capture_output=True, text=True,
-                              timeout=TIMEOUT)
+        return subprocess.run(
+            argv, env=self.env(), cwd=cwd or self.home, capture_output=True, text=True, timeout=TIMEOUT
+        )
 
     def python(self, *argv: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess:
         """The interpreter on the copy's code."""
-        return subprocess.run([sys.executable, *argv], env=self.env(**env), cwd=cwd or self.home,
-                              capture_output=True, text=True, timeout=TIMEOUT * 2)
+        return subprocess.run(
+            [sys.executable, *argv],
+            env=self.env(**env),
+            cwd=cwd or self.home,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT * 2,
+        )
 
     def edited(self) -> dict[str, str]:
         """Each file outside the planted package that was added, removed or
@@ -119,8 +136,7 @@ def serving(planted: Planted, store: Path) -> Iterator[Server]:
     its links read from what it prints."""
     argv = [sys.executable, "-m", "cli.main", "--store", str(store), "server", "--port", "0"]
     errors = (planted.home / f"{store.stem}-server.err").open("w")
-    proc = subprocess.Popen(argv, env=planted.env(), cwd=planted.home, stdout=subprocess.PIPE, stderr=errors,
-                            text=True)
+    proc = subprocess.Popen(argv, env=planted.env(), cwd=planted.home, stdout=subprocess.PIPE, stderr=errors, text=True)
     lines: list[str] = []
     ready = threading.Event()
 

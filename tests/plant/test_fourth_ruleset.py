@@ -68,8 +68,17 @@ def test_the_planted_duel_is_played_through_rk_with_undo_export_and_verify(plant
     assert "DUEL-1: duel duel-1 on a board 5 hexes wide" in started
     assert re.search(r"2\s+A\s+·\s+·\s+·\s+B", started)  # the map: a2 and e2
     assert "round 1 of 6, Ash (a) to act" in ok(planted.rk("status", store=store))
-    assert legal_lines(planted, store) == ["rk step a1", "rk step b1", "rk step b2", "rk step a3", "rk step b3",
-                                           "rk pledge sun", "rk pledge moon", "rk pledge star", "rk pass"]
+    assert legal_lines(planted, store) == [
+        "rk step a1",
+        "rk step b1",
+        "rk step b2",
+        "rk step a3",
+        "rk step b3",
+        "rk pledge sun",
+        "rk pledge moon",
+        "rk pledge star",
+        "rk pass",
+    ]
     far = planted.rk("strike", store=store)
     assert far.returncode == 2 and "DUEL-5" in far.stderr  # refused by the rules, naming theirs
 
@@ -107,8 +116,18 @@ def test_the_projects_contract_suite_holds_the_planted_duel(planted, tmp_path):
     """Random legal play from the setup's examples, with undos and redos,
     checked through the kernel (``tests/contract``, unchanged)."""
     suite = REPO / "tests" / "contract" / "test_every_ruleset.py"
-    ran = planted.python("-m", "pytest", str(suite), "-k", "duel", "-p", "no:cacheprovider",
-                         "--basetemp", str(tmp_path / "inner"), cwd=tmp_path)
+    ran = planted.python(
+        "-m",
+        "pytest",
+        str(suite),
+        "-k",
+        "duel",
+        "-p",
+        "no:cacheprovider",
+        "--basetemp",
+        str(tmp_path / "inner"),
+        cwd=tmp_path,
+    )
     assert ran.returncode == 0, ran.stdout[-3000:]
     passed = re.search(r"\b(\d+) passed\b", ran.stdout)
     assert passed and int(passed.group(1)) >= 7, ran.stdout[-500:]  # a verb per command; 2 examples x 3 seeds
@@ -125,8 +144,11 @@ def test_an_edit_outside_the_planted_package_would_be_seen(tmp_path):
     (copy.root / "server" / "static" / "extra.js").write_text("")
     (copy.root / "projections" / "audit.py").unlink()
     (copy.root / "domain" / "duel" / "rules.py").write_text("")  # its own: free to change
-    assert copy.edited() == {"cli/main.py": "changed", "server/static/extra.js": "added",
-                             "projections/audit.py": "removed"}
+    assert copy.edited() == {
+        "cli/main.py": "changed",
+        "server/static/extra.js": "added",
+        "projections/audit.py": "removed",
+    }
 
 
 # -- the API -------------------------------------------------------------------------------
@@ -136,8 +158,12 @@ def call(server: Server, token: str, method: str, path: str, body: Any = None) -
     """A request with ``token`` (a body of bytes goes as it is, anything
     else as JSON): the status and the answer (JSON decoded, else the bytes)."""
     data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
-    request = urllib.request.Request(server.base + path, data=data, method=method,
-                                     headers={"authorization": f"Bearer {token}", "content-type": "application/json"})
+    request = urllib.request.Request(
+        server.base + path,
+        data=data,
+        method=method,
+        headers={"authorization": f"Bearer {token}", "content-type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(request, timeout=15) as answer:
             status, raw = answer.status, answer.read()
@@ -162,8 +188,10 @@ def test_the_planted_duel_is_played_through_the_api_and_a_pledge_is_hidden_from_
     duel = next(s for s in choices["setups"] if s["name"] == "duel")
     assert (duel["ruleset"], duel["title"]) == ("duel", "Duel")
     assert [p["name"] for p in duel["params"]] == ["width", "seed", "name"]
-    assert (duel["schema"]["properties"]["width"]["minimum"],
-            duel["schema"]["properties"]["width"]["maximum"]) == (4, 9)
+    assert (duel["schema"]["properties"]["width"]["minimum"], duel["schema"]["properties"]["width"]["maximum"]) == (
+        4,
+        9,
+    )
     assert call(server, host, "POST", "/api/games", {"new": "duel", "width": 12})[0] == 400
     status, made = call(server, host, "POST", "/api/games", {"new": "duel", "width": 4, "seed": 11, "name": "api-duel"})
     assert status == 201, made
@@ -181,8 +209,11 @@ def test_the_planted_duel_is_played_through_the_api_and_a_pledge_is_hidden_from_
 
     status, refused = play("b", {"type": "Pass"})
     assert (status, refused["rule"]) == (403, "SEAT-1")  # not Birch's turn
-    assert [e["label"] for e in seen("a", "legal") if e["label"].startswith("rk pledge")] == \
-        ["rk pledge sun", "rk pledge moon", "rk pledge star"]
+    assert [e["label"] for e in seen("a", "legal") if e["label"].startswith("rk pledge")] == [
+        "rk pledge sun",
+        "rk pledge moon",
+        "rk pledge star",
+    ]
     assert not [e for e in seen("b", "legal") if e["label"].startswith("rk pledge")]  # SEAT-5: Ash's secret choice
 
     assert play("a", {"type": "Pledge", "card": "moon"})[0] == 200
@@ -224,8 +255,11 @@ def test_the_planted_duel_is_played_through_the_api_and_a_pledge_is_hidden_from_
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (CI installs Debian's `chromium`; "
-                    "Playwright's own browser download is not used)")
+@pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason=f"no Chromium at {CHROMIUM} (CI installs Debian's `chromium`; "
+    "Playwright's own browser download is not used)",
+)
 def test_the_host_sets_a_duel_up_in_the_lobby_and_a_seat_plays_and_undoes_on_its_board(planted, server, tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     expect = sync_api.expect

@@ -37,8 +37,9 @@ def line_of(proc: subprocess.Popen) -> str:
 
 def new_clash(app: BetrayalApp) -> str:
     specs = [party_member(p) for p in ("Ysolda:nord", "Tarn:dark-elf")]
-    return app.new_clash(setup="waystone-crossing", party=specs, xp=2, seed=3,
-                         battle_id="follow-1").battle.state.battle_id
+    return app.new_clash(
+        setup="waystone-crossing", party=specs, xp=2, seed=3, battle_id="follow-1"
+    ).battle.state.battle_id
 
 
 def play(app: BetrayalApp, bid: str, commands: int) -> None:
@@ -127,7 +128,8 @@ def postgres_schema(postgres_store):
 
 @pytest.mark.postgres
 def test_on_postgresql_the_follower_catches_up_when_the_store_notifies_without_polling(
-        postgres_store, postgres_schema, tmp_path, monkeypatch):
+    postgres_store, postgres_schema, tmp_path, monkeypatch
+):
     monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))  # views of this test's own
     env = {"POSTGRES_SCHEMA": postgres_schema}
     writer = BetrayalApp(store=postgres_store, env=env)

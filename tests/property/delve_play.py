@@ -61,24 +61,42 @@ class DelveTable:
 
     def start(self, app: BetrayalApp, battle_id: str) -> Result:
         if self.dungeon:
-            return app.new_dungeon(setup=self.setup, party=self.party, xp=self.xp, seed=self.seed,
-                                   battle_id=battle_id, difficulty=self.difficulty)
-        return app.new_delve(delve=self.setup, party=self.party, xp=self.xp, seed=self.seed,
-                             battle_id=battle_id, difficulty=self.difficulty)
+            return app.new_dungeon(
+                setup=self.setup,
+                party=self.party,
+                xp=self.xp,
+                seed=self.seed,
+                battle_id=battle_id,
+                difficulty=self.difficulty,
+            )
+        return app.new_delve(
+            delve=self.setup,
+            party=self.party,
+            xp=self.xp,
+            seed=self.seed,
+            battle_id=battle_id,
+            difficulty=self.difficulty,
+        )
 
 
 def random_delve_table(rnd: random.Random, setups: tuple[str, ...] = DELVES) -> DelveTable:
     """One of ``setups``, 1-4 new adventurers, XP 1-3, any difficulty."""
     party = tuple(
         PartySpec(
-            name=name, race=rnd.choice(RACES),
+            name=name,
+            race=rnd.choice(RACES),
             lines=tuple(rnd.sample(STARTING_LINES, rnd.randint(1, 2))),
             form=rnd.choice(list(BattleForm)),
         )
         for name in NAMES[: rnd.randint(1, len(NAMES))]
     )
-    return DelveTable(setup=rnd.choice(setups), party=party, xp=rnd.randint(1, 3),
-                      difficulty=rnd.choice(list(Difficulty)), seed=rnd.getrandbits(32))
+    return DelveTable(
+        setup=rnd.choice(setups),
+        party=party,
+        xp=rnd.randint(1, 3),
+        difficulty=rnd.choice(list(Difficulty)),
+        seed=rnd.getrandbits(32),
+    )
 
 
 def choose(state, ctx, rnd: random.Random) -> BattleCommand:
@@ -143,12 +161,19 @@ class CheckedDelve(CheckedBattle):
         if versions is not None and versions < len(past):
             past = sorted(self.rnd.sample(past, versions))
         for version in past:
-            assert app.delve_of(self.battle_id, version) == self.delves[version], \
+            assert app.delve_of(self.battle_id, version) == self.delves[version], (
                 f"the Delve of {self.battle_id} at version {version} differs from the one live then"
+            )
 
 
-def play_delve(app: BetrayalApp, table: DelveTable, battle_id: str, rnd: random.Random,
-               chooser=choose, checked: type[CheckedDelve] = CheckedDelve) -> CheckedDelve:
+def play_delve(
+    app: BetrayalApp,
+    table: DelveTable,
+    battle_id: str,
+    rnd: random.Random,
+    chooser=choose,
+    checked: type[CheckedDelve] = CheckedDelve,
+) -> CheckedDelve:
     """One delve (or dungeon) played to its end with undos and redos,
     checked against the store now and at every version (battle and Delve)."""
     game = checked(app, player_for(table, chooser), battle_id, rnd, table=table).play()

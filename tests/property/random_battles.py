@@ -53,8 +53,13 @@ class Table:
 
     def new_clash(self, app: BetrayalApp, battle_id: str):
         return app.new_clash(
-            setup=self.setup, party=self.party, xp=self.xp, seed=self.seed,
-            battle_id=battle_id, difficulty=self.difficulty, physical_dice=self.physical_dice,
+            setup=self.setup,
+            party=self.party,
+            xp=self.xp,
+            seed=self.seed,
+            battle_id=battle_id,
+            difficulty=self.difficulty,
+            physical_dice=self.physical_dice,
         )
 
     def start_clash(self, battle_id: str) -> StartClash:
@@ -66,8 +71,13 @@ class Table:
             created = adv.create(PACK, f"adv-{spec.name.lower()}", spec.name, spec.race, spec.lines)
             members.append(with_class(with_items(adv.member(created.state, spec.form), items), classes))
         return StartClash(
-            battle_id=battle_id, setup=self.setup, party=tuple(members), xp=self.xp,
-            seed=self.seed, difficulty=self.difficulty, physical_dice=self.physical_dice,
+            battle_id=battle_id,
+            setup=self.setup,
+            party=tuple(members),
+            xp=self.xp,
+            seed=self.seed,
+            difficulty=self.difficulty,
+            physical_dice=self.physical_dice,
         )
 
     @property
@@ -104,15 +114,19 @@ def random_table(rnd: random.Random, physical_dice: bool = False) -> Table:
     """Any setup, 1-4 adventurers, XP 0-8, any difficulty."""
     party = tuple(
         PartySpec(
-            name=name, race=rnd.choice(RACES),
+            name=name,
+            race=rnd.choice(RACES),
             lines=tuple(rnd.sample(STARTING_LINES, rnd.randint(1, 2))),
             form=rnd.choice(list(BattleForm)),
         )
         for name in NAMES[: rnd.randint(1, len(NAMES))]
     )
     return Table(
-        setup=rnd.choice(SETUPS), party=party, xp=rnd.randint(0, 8),
-        difficulty=rnd.choice(list(Difficulty)), seed=rnd.getrandbits(32),
+        setup=rnd.choice(SETUPS),
+        party=party,
+        xp=rnd.randint(0, 8),
+        difficulty=rnd.choice(list(Difficulty)),
+        seed=rnd.getrandbits(32),
         physical_dice=physical_dice,
     )
 

@@ -25,8 +25,9 @@ MAX_COMMANDS = 400
 def _play(bot, seed: int) -> Phase:
     with BetrayalApp("memory") as app:
         battle_id = f"bot-{seed}"
-        state = app.new_clash(setup="waystone-crossing", party=[party_member(p) for p in PARTY],
-                              xp=2, seed=seed, battle_id=battle_id).battle.state
+        state = app.new_clash(
+            setup="waystone-crossing", party=[party_member(p) for p in PARTY], xp=2, seed=seed, battle_id=battle_id
+        ).battle.state
         rnd = random.Random(seed)
         for _ in range(MAX_COMMANDS):
             if state.phase is Phase.ENDED:

@@ -25,8 +25,17 @@ from domain.kernel.portable.importer import import_log
 from domain.kernel.portable.verify import verify_log
 
 SEEDS = range(12)
-GEAR = ["bitterroot-draught", "mudcrab-hatchling", "scuffed-bracers", "notched-dagger", "honeyed-oatcake",
-        "glyph-of-steady-aim", "clear-breath-vial", "mulled-cider-jug", "dented-kettle-helm"]
+GEAR = [
+    "bitterroot-draught",
+    "mudcrab-hatchling",
+    "scuffed-bracers",
+    "notched-dagger",
+    "honeyed-oatcake",
+    "glyph-of-steady-aim",
+    "clear-breath-vial",
+    "mulled-cider-jug",
+    "dented-kettle-helm",
+]
 
 
 def _snapshot(app: BetrayalApp, party: list[str]) -> tuple:
@@ -37,8 +46,13 @@ def _fight(app: BetrayalApp, party: list[str], battle_id: str, rnd: random.Rando
     able = [n for n in party if app.adventurer(n).hp > 0]
     if not able:
         return
-    app.new_clash(setup=rnd.choice(["waystone-crossing", "fallen-watchtower"]),
-                  party=[PartySpec(n) for n in able], xp=1, seed=rnd.randrange(1000), battle_id=battle_id)
+    app.new_clash(
+        setup=rnd.choice(["waystone-crossing", "fallen-watchtower"]),
+        party=[PartySpec(n) for n in able],
+        xp=1,
+        seed=rnd.randrange(1000),
+        battle_id=battle_id,
+    )
     while (state := app.battle(battle_id).state).outcome is None:
         app.execute(battle_id, bots.greedy_choice(state, app.context(state), rnd))
 
@@ -49,8 +63,10 @@ def _between(app: BetrayalApp, party: list[str], rnd: random.Random, steps: int)
     for _ in range(steps):
         before = _snapshot(app, party)
         legal = app.legal("saga")
-        extra = [cc.GainItem(adventurer=rnd.choice(party), item=rnd.choice(GEAR), ready=rnd.random() < 0.3),
-                 cc.TrainLine(adventurer=rnd.choice(party), line=rnd.choice(["bow", "two-handed", "magicka"]))]
+        extra = [
+            cc.GainItem(adventurer=rnd.choice(party), item=rnd.choice(GEAR), ready=rnd.random() < 0.3),
+            cc.TrainLine(adventurer=rnd.choice(party), line=rnd.choice(["bow", "two-handed", "magicka"])),
+        ]
         command = rnd.choice(legal + extra)
         try:
             app.execute("saga", command)
@@ -75,16 +91,19 @@ def test_random_campaign_play_undoes_exactly_and_exports_as_the_identity(seed: i
     ca.new_campaign(app, "saga")
     pack = app.pack
     party = []
-    for name in ("Ria", "Tarn", "Onmund")[:rnd.randint(1, 3)]:
-        app.execute("saga", cc.Recruit(name=name, race=rnd.choice(sorted(pack.races)),
-                                       class_id=rnd.choice(sorted(pack.classes))))
+    for name in ("Ria", "Tarn", "Onmund")[: rnd.randint(1, 3)]:
+        app.execute(
+            "saga",
+            cc.Recruit(name=name, race=rnd.choice(sorted(pack.races)), class_id=rnd.choice(sorted(pack.classes))),
+        )
         party.append(name)
     undos = 0
     for n in range(2):
         _fight(app, party, f"b{n}", rnd)
         if f"b{n}" in {b for p in party for b in app.adventurer(p).battles}:
-            app.execute("saga", cc.GainRewards(battle_id=f"b{n}",
-                                               xp=ca.battle_reward(app, f"b{n}") + rnd.randint(0, 6)))
+            app.execute(
+                "saga", cc.GainRewards(battle_id=f"b{n}", xp=ca.battle_reward(app, f"b{n}") + rnd.randint(0, 6))
+            )
             undos += _between(app, party, rnd, 12)
             if ca.campaign(app, "saga").reward:
                 app.execute("saga", cc.EndRewards())

@@ -26,8 +26,14 @@ SKIPPED = {"serve", "server", "follow", "play"}
 # Paths are left to the portable log's own tests: a random one could write
 # anywhere (the test also runs in a directory of its own). A parameter named
 # so is given this value (None: left out).
-FIXED = {("import", "file"): "no-such-log.jsonl", ("*", "store"): None, ("*", "output"): None,
-         ("*", "file"): None, ("*", "key"): None, ("*", "path"): None}
+FIXED = {
+    ("import", "file"): "no-such-log.jsonl",
+    ("*", "store"): None,
+    ("*", "output"): None,
+    ("*", "file"): None,
+    ("*", "key"): None,
+    ("*", "path"): None,
+}
 
 
 def commands() -> list[tuple[tuple[str, ...], object]]:
@@ -49,10 +55,24 @@ def commands() -> list[tuple[tuple[str, ...], object]]:
 COMMANDS = commands()
 
 texts = st.one_of(
-    st.just("9" * 5000), st.just("c" + "9" * 5000), st.just("-" + "9" * 30), st.just(str(2**64)),
-    st.just(str(2**63)), st.just("-1"), st.just("0"), st.just("1"), st.just("c4"), st.just("a1"),
-    st.just("1,2,3"), st.just("light"), st.just("a1,a2"), st.just("x\x00y"), st.just("Evil\x1b]0;PWNED\x07"),
-    st.just("ünïcödé☃"), st.just(""), st.integers(-(2**70), 2**70).map(str),
+    st.just("9" * 5000),
+    st.just("c" + "9" * 5000),
+    st.just("-" + "9" * 30),
+    st.just(str(2**64)),
+    st.just(str(2**63)),
+    st.just("-1"),
+    st.just("0"),
+    st.just("1"),
+    st.just("c4"),
+    st.just("a1"),
+    st.just("1,2,3"),
+    st.just("light"),
+    st.just("a1,a2"),
+    st.just("x\x00y"),
+    st.just("Evil\x1b]0;PWNED\x07"),
+    st.just("ünïcödé☃"),
+    st.just(""),
+    st.integers(-(2**70), 2**70).map(str),
     st.text(max_size=30),
 )
 
@@ -74,8 +94,7 @@ def argv_for(words: tuple[str, ...], command, data) -> list[str]:
         flag = param.opts[0]
         if getattr(param, "is_flag", False):
             if data.draw(st.booleans()):
-                argv.append(flag if not param.secondary_opts or data.draw(st.booleans())
-                            else param.secondary_opts[0])
+                argv.append(flag if not param.secondary_opts or data.draw(st.booleans()) else param.secondary_opts[0])
         elif param.required or data.draw(st.booleans()):
             argv += [flag, data.draw(texts)]
     return argv
@@ -100,16 +119,39 @@ def two_battles(tmp_path_factory):
     os.chdir(home)  # whatever a command writes beside it stays in the test's directory
     rk = Rk(Defaults(store=f"sqlite:{path}"))
     rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord", "--seed", "7", "--battle", "clash")
-    rk("new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact", "--seed", "7",
-       "--battle", "war")
+    rk(
+        "new",
+        "conquest",
+        "--scenario",
+        "border-clash",
+        "--army",
+        "saltmarch",
+        "--army",
+        "cinderpact",
+        "--seed",
+        "7",
+        "--battle",
+        "war",
+    )
     yield path
     os.chdir(here)
 
 
 def test_every_command_is_enumerated():
     names = {" ".join(w) for w, _ in COMMANDS}
-    assert {"move", "engage", "status", "battles", "new clash", "new delve", "new conquest", "march", "surrender",
-            "why", "setups"} <= names
+    assert {
+        "move",
+        "engage",
+        "status",
+        "battles",
+        "new clash",
+        "new delve",
+        "new conquest",
+        "march",
+        "surrender",
+        "why",
+        "setups",
+    } <= names
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

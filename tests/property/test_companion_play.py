@@ -27,15 +27,22 @@ class EscortedTable(Table):
 
     def new_clash(self, app, battle_id: str):
         return app.new_clash(
-            setup=self.setup, party=self.party, xp=self.xp, seed=self.seed, battle_id=battle_id,
-            difficulty=self.difficulty, physical_dice=self.physical_dice, companions=self.companions,
+            setup=self.setup,
+            party=self.party,
+            xp=self.xp,
+            seed=self.seed,
+            battle_id=battle_id,
+            difficulty=self.difficulty,
+            physical_dice=self.physical_dice,
+            companions=self.companions,
         )
 
 
 def escorted(rnd: random.Random) -> EscortedTable:
     table = random_table(rnd)
-    escorts = tuple(Escort(chip=rnd.choice(CHIPS), controller=rnd.choice(table.party).name)
-                    for _ in range(rnd.randint(1, 3)))
+    escorts = tuple(
+        Escort(chip=rnd.choice(CHIPS), controller=rnd.choice(table.party).name) for _ in range(rnd.randint(1, 3))
+    )
     return EscortedTable(**{**table.__dict__, "companions": escorts})
 
 

@@ -114,8 +114,16 @@ def test_the_random_runs_explore_draw_place_and_take_skyshards() -> None:
         forced += game.tally.forced
         dungeons += table.dungeon
         delves += not table.dungeon
-    for name in ("Explored", "CardDrawn", "TileDrawn", "TilePlaced", "EnemyPoolOpened", "SkyshardObtained",
-                 "DelveRestored", "DelveConcluded"):
+    for name in (
+        "Explored",
+        "CardDrawn",
+        "TileDrawn",
+        "TilePlaced",
+        "EnemyPoolOpened",
+        "SkyshardObtained",
+        "DelveRestored",
+        "DelveConcluded",
+    ):
         assert tally[name] > 0, f"no {name} in {len(TALLY_SEEDS)} random runs: {dict(tally.counts)}"
     assert tally["TilePlaced"] >= delves, dict(tally.counts)
     assert forced and dungeons and delves
@@ -182,8 +190,9 @@ def postgres_app_class(postgres_store: str) -> Iterator[type[SnapshottingApp]]:
 
 
 @pytest.mark.postgres
-def test_a_delve_holds_on_postgresql_and_matches_memory(postgres_store: str,
-                                                        postgres_app_class: type[SnapshottingApp]) -> None:
+def test_a_delve_holds_on_postgresql_and_matches_memory(
+    postgres_store: str, postgres_app_class: type[SnapshottingApp]
+) -> None:
     """The same on PostgreSQL, for one delve (whichever the seed sets up)."""
     seed = SQLITE_SEEDS[0]
     with postgres_app_class(postgres_store) as app:

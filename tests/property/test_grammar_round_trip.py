@@ -46,8 +46,11 @@ def _faces_of(line: str) -> str:
     return words[words.index("--faces") + 1] if "--faces" in words else ""
 
 
-@pytest.mark.parametrize("seed, physical", quick_first([(seed, False) for seed in range(25)], 4) +
-                         quick_first([(seed, True) for seed in range(2000, 2010)], 2))
+@pytest.mark.parametrize(
+    "seed, physical",
+    quick_first([(seed, False) for seed in range(25)], 4)
+    + quick_first([(seed, True) for seed in range(2000, 2010)], 2),
+)
 def test_every_command_legal_in_a_random_clash_reads_back_from_its_line(seed, physical):
     rnd = random.Random(seed)
     table = random_table(rnd, physical)

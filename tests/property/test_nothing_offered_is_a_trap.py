@@ -43,8 +43,9 @@ def _play_probing_every_offer(seed: int, physical_dice: bool = False) -> int:
         for command in legal:
             if isinstance(command, Engage):
                 produced = decide(state, typed(command, rnd), ctx)
-                assert any(not isinstance(e, SPENT_ONLY) for e in produced), \
+                assert any(not isinstance(e, SPENT_ONLY) for e in produced), (
                     f"seed {seed}: {command} offered but it only spends the Engage ({state_summary(state)})"
+                )
                 probed += 1
             elif isinstance(command, (Move, MoveToExplore)):
                 hero = state.acting.hero

@@ -102,6 +102,9 @@ def test_physical_dice_offer_the_same_engages_as_rolled_dice(seed: int) -> None:
         hero = state.hero(state.turn.hero) if state.turn is not None else None
         # so are a Weapon's free dice (ENGAGE-7c)
         # (an engage that rolls nothing has no faces to type: None, as a player gives it)
-        assert all(len(c.faces or ()) == len(c.dice) + reveler_dice(hero, c.form)
-                   + weapon_dice(ctx.pack.gear.get(c.weapon), c.overtax) for c in typed_engages)
+        assert all(
+            len(c.faces or ())
+            == len(c.dice) + reveler_dice(hero, c.form) + weapon_dice(ctx.pack.gear.get(c.weapon), c.overtax)
+            for c in typed_engages
+        )
         state = replay(decide(state, pick(legal, rnd), ctx), state)

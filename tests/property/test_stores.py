@@ -59,7 +59,8 @@ def test_undo_redo_and_loads_hold_on_a_real_store_and_match_memory(open_app: Ope
         twin = _play(memory, seed)
         assert twin.live == battle.live
         assert memory.battle(twin.battle_id) == battle.app.battle(battle.battle_id)
-        assert ([e.event for e in memory.stream(twin.battle_id)]
-                == [e.event for e in battle.app.stream(battle.battle_id)])
+        assert [e.event for e in memory.stream(twin.battle_id)] == [
+            e.event for e in battle.app.stream(battle.battle_id)
+        ]
         for spec in battle.table.party:
             assert memory.adventurer(spec.name) == battle.app.adventurer(spec.name)

@@ -46,14 +46,21 @@ class Table:
 
     def new_clash(self, name: str = "t1", seed: int = 7, **more: Any) -> str:
         """A Betrayal clash of Ria (nord) and Tarn (orc); its id."""
-        body = {"new": "clash", "setup": "waystone-crossing", "party": PARTY,
-                "seed": seed, "name": name, **more}
+        body = {"new": "clash", "setup": "waystone-crossing", "party": PARTY, "seed": seed, "name": name, **more}
         return self.create(body)["game"]
 
     def new_conquest(self, name: str = "q1", seed: int = 1, physical_dice: bool = False) -> str:
         """A Conquest battle of saltmarch (seat a) against cinderpact (seat b); its id."""
-        return self.create({"new": "conquest", "scenario": "border-clash", "armies": ARMIES, "seed": seed,
-                            "name": name, "physical_dice": physical_dice})["game"]
+        return self.create(
+            {
+                "new": "conquest",
+                "scenario": "border-clash",
+                "armies": ARMIES,
+                "seed": seed,
+                "name": name,
+                "physical_dice": physical_dice,
+            }
+        )["game"]
 
     # -- reading ---------------------------------------------------------------------
 
@@ -86,14 +93,16 @@ class Table:
 
     # -- acting ------------------------------------------------------------------------
 
-    def command(self, game: str, command: dict[str, Any], headers: dict[str, str] | None = None,
-                version: int | None = None) -> Any:
+    def command(
+        self, game: str, command: dict[str, Any], headers: dict[str, str] | None = None, version: int | None = None
+    ) -> Any:
         """POST a command (as the host unless told); the response."""
         body: dict[str, Any] = {"command": command}
         if version is not None:
             body["version"] = version
-        return self.client.post(f"/api/games/{game}/commands", headers=self.host if headers is None else headers,
-                                json=body)
+        return self.client.post(
+            f"/api/games/{game}/commands", headers=self.host if headers is None else headers, json=body
+        )
 
     def done(self, game: str, command: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
         """Give a command that must be saved; the answer."""

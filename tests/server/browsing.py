@@ -33,9 +33,12 @@ class Running:
     def request(self, method: str, path: str, body: object = None) -> object:
         """An API request with the host's token; the decoded answer."""
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, method=method,
-                                     headers={"authorization": f"Bearer {self.host}",
-                                              "content-type": "application/json"})
+        req = urllib.request.Request(
+            self.base + path,
+            data=data,
+            method=method,
+            headers={"authorization": f"Bearer {self.host}", "content-type": "application/json"},
+        )
         with urllib.request.urlopen(req, timeout=15) as answer:
             return json.loads(answer.read())
 

@@ -109,11 +109,18 @@ def rk_serving(home: Path, setups: list[list[str]]) -> Iterator[Running]:
     env["RULEKEEPER_HOME"] = str(home)
     rk = rk_script()
     for args in setups:
-        subprocess.run([rk, "--store", store, *args], env=env, check=True, timeout=60,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        subprocess.run(
+            [rk, "--store", store, *args],
+            env=env,
+            check=True,
+            timeout=60,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
     errors = (home / "server.err").open("wb")
-    proc = subprocess.Popen([rk, "--store", store, "server", "--port", "0"], env=env, stdout=subprocess.PIPE,
-                            stderr=errors, text=True)
+    proc = subprocess.Popen(
+        [rk, "--store", store, "server", "--port", "0"], env=env, stdout=subprocess.PIPE, stderr=errors, text=True
+    )
     lines: list[str] = []
     ready = threading.Event()
 
@@ -172,8 +179,9 @@ def open_page(browser) -> Iterator[object]:
     ``page.asked``."""
     contexts = []
 
-    def opener(link: str, viewport: dict[str, int] = DESKTOP, live: bool = True, confirm: bool = True,
-               **options: object):
+    def opener(
+        link: str, viewport: dict[str, int] = DESKTOP, live: bool = True, confirm: bool = True, **options: object
+    ):
         context = browser.new_context(viewport=viewport, **options)
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)

@@ -36,8 +36,14 @@ def environment(home: Path) -> dict[str, str]:
 def new_clash(home: Path) -> Path:
     """A store in ``home`` holding one clash (Ria and Tarn); its path."""
     store = home / "t.sqlite"
-    subprocess.run([rk_script(), "--store", str(store), *SETUP], env=environment(home), check=True, timeout=60,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    subprocess.run(
+        [rk_script(), "--store", str(store), *SETUP],
+        env=environment(home),
+        check=True,
+        timeout=60,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     return store
 
 
@@ -66,14 +72,21 @@ class Running:
         stop(self.proc)
 
 
-def start(home: Path, store: Path, *args: str, name: str = "server",
-          limit: Callable[[], None] | None = None) -> Running:
+def start(
+    home: Path, store: Path, *args: str, name: str = "server", limit: Callable[[], None] | None = None
+) -> Running:
     """`rk server ARGS` on ``store``; returns once it has printed its links.
     ``limit`` runs in the child before `rk` starts (resource limits)."""
     errors = home / f"{name}.err"
     with errors.open("ab") as err:
-        proc = subprocess.Popen([rk_script(), "--store", str(store), "server", *args], env=environment(home),
-                                stdout=subprocess.PIPE, stderr=err, text=True, preexec_fn=limit)
+        proc = subprocess.Popen(
+            [rk_script(), "--store", str(store), "server", *args],
+            env=environment(home),
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            preexec_fn=limit,
+        )
     said: queue.Queue[str | None] = queue.Queue()
 
     def drain() -> None:  # keeps the pipe empty for the process's whole life
@@ -93,8 +106,11 @@ def start(home: Path, store: Path, *args: str, name: str = "server",
     except BaseException:
         stop(proc)
         raise
-    base = next(re.match(r"rulekeeper server on (\S+)", line).group(1) for line in lines
-                if line.startswith("rulekeeper server on"))
+    base = next(
+        re.match(r"rulekeeper server on (\S+)", line).group(1)
+        for line in lines
+        if line.startswith("rulekeeper server on")
+    )
     return Running(base, proc, errors, lines)
 
 

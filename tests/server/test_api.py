@@ -23,10 +23,12 @@ COVERS["disputeLog"] = "test_dispute.py"  # its success answers are tested there
 
 def covers(*names: str):
     """Record that the decorated test checks the success answer of ``names``."""
+
     def mark(fn):
         for name in names:
             COVERS[name] = fn.__name__
         return fn
+
     return mark
 
 
@@ -40,9 +42,17 @@ def test_whoami_names_the_host_a_seat_with_its_name_and_a_spectator(table: Table
     assert table.get("/api/whoami") == {"role": "host", "game": None, "seat": None, "seat_name": None}
     assert table.get("/api/whoami", game=g)["role"] == "host"
     assert table.get("/api/whoami", table.seat(g, "tarn"), game=g) == {
-        "role": "seat", "game": g, "seat": "tarn", "seat_name": "Tarn"}
+        "role": "seat",
+        "game": g,
+        "seat": "tarn",
+        "seat_name": "Tarn",
+    }
     assert table.get("/api/whoami", table.spectator(g), game=g) == {
-        "role": "spectator", "game": g, "seat": None, "seat_name": None}
+        "role": "spectator",
+        "game": g,
+        "seat": None,
+        "seat_name": None,
+    }
 
 
 @covers("listGames")
@@ -50,7 +60,9 @@ def test_the_host_lists_every_game_and_all_lists_the_deleted_ones_too(table: Tab
     clash, battle = table.new_clash("c1"), table.new_conquest("q1")
     listed = table.get("/api/games")
     assert [(s["id"], s["ruleset"], s["deleted"]) for s in listed] == [
-        (clash, "betrayal", False), (battle, "conquest", False)]
+        (clash, "betrayal", False),
+        (battle, "conquest", False),
+    ]
     assert listed[0]["setup"] == "waystone-crossing" and listed[0]["who"] == "Ria, Tarn"
     open_app(table.app).delete_battle(clash)
     assert [s["id"] for s in table.get("/api/games")] == [battle]
@@ -59,16 +71,21 @@ def test_the_host_lists_every_game_and_all_lists_the_deleted_ones_too(table: Tab
 
 
 @covers("createGame")
-@pytest.mark.parametrize("body, ruleset, setup, who", [
-    ({"new": "clash", "setup": "waystone-crossing"}, "betrayal", "waystone-crossing",
-     "Ria, Tarn"),
-    ({"new": "dungeon", "setup": "sentinel-vault"}, "betrayal", "sentinel-vault",
-     "Ria, Tarn"),
-    ({"new": "delve", "delve": "whispering-barrow"}, "betrayal", "whispering-barrow",
-     "Ria, Tarn"),
-    ({"new": "conquest", "scenario": "border-clash", "armies": ARMIES}, "conquest", "border-clash",
-     "saltmarch v cinderpact"),
-], ids=["clash", "dungeon", "delve", "conquest"])
+@pytest.mark.parametrize(
+    "body, ruleset, setup, who",
+    [
+        ({"new": "clash", "setup": "waystone-crossing"}, "betrayal", "waystone-crossing", "Ria, Tarn"),
+        ({"new": "dungeon", "setup": "sentinel-vault"}, "betrayal", "sentinel-vault", "Ria, Tarn"),
+        ({"new": "delve", "delve": "whispering-barrow"}, "betrayal", "whispering-barrow", "Ria, Tarn"),
+        (
+            {"new": "conquest", "scenario": "border-clash", "armies": ARMIES},
+            "conquest",
+            "border-clash",
+            "saltmarch v cinderpact",
+        ),
+    ],
+    ids=["clash", "dungeon", "delve", "conquest"],
+)
 def test_the_host_sets_up_a_game_of_each_kind(table: Table, body, ruleset, setup, who):
     party = {"party": PARTY} if ruleset == "betrayal" else {}
     made = table.create({**body, **party, "seed": 3, "name": "new-1"})
@@ -76,7 +93,12 @@ def test_the_host_sets_up_a_game_of_each_kind(table: Table, body, ruleset, setup
     assert "rk new" in made["narrated"][0]
     summary = made["summary"]
     assert (summary["id"], summary["ruleset"], summary["setup"], summary["who"], summary["round"]) == (
-        "new-1", ruleset, setup, who, 1)
+        "new-1",
+        ruleset,
+        setup,
+        who,
+        1,
+    )
     assert summary["version"] == made["version"] and not summary["over"]
     assert [s["id"] for s in table.get("/api/games")] == ["new-1"]
 
@@ -90,9 +112,19 @@ def test_a_game_set_up_without_a_name_is_named_after_its_setup(table: Table):
 def test_a_game_says_where_it_stands_by_id_or_by_name(table: Table):
     g = table.new_clash()
     summary = table.get(f"/api/games/{g}")
-    assert summary == {"id": g, "name": g, "ruleset": "betrayal", "title": summary["title"],
-                       "setup": "waystone-crossing", "version": summary["version"], "round": 1,
-                       "where": "an adventurer's turn", "who": "Ria, Tarn", "over": False, "deleted": False}
+    assert summary == {
+        "id": g,
+        "name": g,
+        "ruleset": "betrayal",
+        "title": summary["title"],
+        "setup": "waystone-crossing",
+        "version": summary["version"],
+        "round": 1,
+        "where": "an adventurer's turn",
+        "who": "Ria, Tarn",
+        "over": False,
+        "deleted": False,
+    }
     assert "Betrayal" in summary["title"]
     open_app(table.app).rename_battle(g, "friday")
     assert table.get("/api/games/friday")["id"] == g and table.get(f"/api/games/{g}")["name"] == "friday"
@@ -117,7 +149,9 @@ def test_a_seat_and_a_spectator_see_the_seats_but_no_link(table: Table):
     for headers in (table.seat(g, "a"), table.spectator(g)):
         seats = table.get(f"/api/games/{g}/seats", headers)
         assert [(s["key"], s["name"], s["link"]) for s in seats["seats"]] == [
-            ("a", "saltmarch", None), ("b", "cinderpact", None)]
+            ("a", "saltmarch", None),
+            ("b", "cinderpact", None),
+        ]
         assert seats["spectator"] is None and seats["host"] is None
 
 
@@ -142,12 +176,19 @@ def test_legal_commands_are_marked_allowed_for_the_seat_whose_turn_it_is(table: 
     by_host = table.legal(g)
     assert by_host and all(entry["allowed"] for entry in by_host)
     keys = ("label", "command", "actor", "allowed", "verb", "at", "open")
-    assert {"label": "rk move a2", "command": {"type": "Move", "to": [0, 1]}, "actor": "ria",
-            "allowed": True, "verb": "move", "at": [0, 1], "open": False} in \
-        [{k: e[k] for k in keys} for e in by_host]  # a click on a2 gives it
+    assert {
+        "label": "rk move a2",
+        "command": {"type": "Move", "to": [0, 1]},
+        "actor": "ria",
+        "allowed": True,
+        "verb": "move",
+        "at": [0, 1],
+        "open": False,
+    } in [{k: e[k] for k in keys} for e in by_host]  # a click on a2 gives it
     assert {entry["actor"] for entry in by_host} == {"ria"}
-    ria, tarn, spectator = (table.legal(g, h) for h in (table.seat(g, "ria"), table.seat(g, "tarn"),
-                                                        table.spectator(g)))
+    ria, tarn, spectator = (
+        table.legal(g, h) for h in (table.seat(g, "ria"), table.seat(g, "tarn"), table.spectator(g))
+    )
     assert [e["command"] for e in ria] == [e["command"] for e in by_host] == [e["command"] for e in tarn]
     assert all(e["allowed"] for e in ria)
     assert not any(e["allowed"] for e in tarn) and not any(e["allowed"] for e in spectator)
@@ -253,8 +294,7 @@ def test_undo_takes_the_last_command_back_and_redo_gives_it_again(table: Table):
     assert undone.json()["narrated"] == ["UNDO-1: rk move a2 is reverted; back to round 1"]
     back = table.get(f"/api/games/{g}/state")
     assert back["state"] == start["state"] and back["can_redo"] and not back["can_undo"]
-    redone = table.client.post(f"/api/games/{g}/redo", headers=table.seat(g, "ria"),
-                               json={"version": back["version"]})
+    redone = table.client.post(f"/api/games/{g}/redo", headers=table.seat(g, "ria"), json={"version": back["version"]})
     assert redone.status_code == 200, redone.text
     assert any("Ria moves a1 → a2" in line for line in redone.json()["narrated"])
     again = table.get(f"/api/games/{g}/state")
@@ -269,7 +309,8 @@ def test_the_host_forces_an_undo_past_revealed_dice(table: Table):
     forced = table.client.post(f"/api/games/{g}/undo", headers=table.host, json={"force": True})
     assert forced.status_code == 200, forced.text
     assert forced.json()["narrated"] == [
-        "UNDO-2: rk choose-arrival a1 is reverted with force, past the dice or draw it revealed; back to round 1"]
+        "UNDO-2: rk choose-arrival a1 is reverted with force, past the dice or draw it revealed; back to round 1"
+    ]
     assert table.get(f"/api/games/{g}/state")["state"] == start
 
 
@@ -282,9 +323,9 @@ def test_a_log_exported_and_imported_into_a_fresh_store_is_the_same_game(table: 
     assert r.headers["content-disposition"] == f'attachment; filename="{g}.jsonl"'
     lines = [msgspec.json.decode(line) for line in r.content.splitlines()]
     assert lines[0]["battle_id"] == g and lines[0]["ruleset"] == "betrayal" and lines[-1]["end"] is True
-    imported = other_table.client.post("/api/import",
-                                       headers={**other_table.host, "content-type": "application/x-ndjson"},
-                                       content=r.content)
+    imported = other_table.client.post(
+        "/api/import", headers={**other_table.host, "content-type": "application/x-ndjson"}, content=r.content
+    )
     assert imported.status_code == 201, imported.text
     assert imported.json()["game"] == g and imported.json()["summary"]["version"] == table.version(g)
     assert other_table.get(f"/api/games/{g}/state") == table.get(f"/api/games/{g}/state")
@@ -354,7 +395,8 @@ def test_the_openapi_document_lists_every_endpoint_and_its_refusals(table: Table
     doc = table.get("/api/openapi.json", headers={})
     assert doc["openapi"].startswith("3.1") and doc["info"]["title"] == "rulekeeper"
     assert {(path, method) for path, ops in doc["paths"].items() for method in ops} == {
-        (e.path, e.method.lower()) for e in ENDPOINTS}
+        (e.path, e.method.lower()) for e in ENDPOINTS
+    }
     schemas = doc["components"]["schemas"]
     assert "Refusal" in schemas and doc["components"]["securitySchemes"]["token"]["scheme"] == "bearer"
     refusal = {"$ref": "#/components/schemas/Refusal"}
@@ -382,9 +424,9 @@ def _next_version(lines, deadline: float) -> int | None:
     event = None
     for line in lines:
         if line.startswith("event: "):
-            event = line[len("event: "):]
+            event = line[len("event: ") :]
         elif line.startswith("data: ") and event == "version":
-            return msgspec.json.decode(line[len("data: "):])["version"]
+            return msgspec.json.decode(line[len("data: ") :])["version"]
         if time.monotonic() > deadline:
             return None
     return None
@@ -434,15 +476,22 @@ def test_legal_gives_open_commands_and_a_line_built_from_their_domains_is_given(
     table.done(g, {"type": "Move", "to": [1, 1]})  # b2, next to e1
     engages = [e for e in table.legal(g) if e["verb"] == "engage"]
     assert engages and all(e["open"] for e in engages if any(not p["fixed"] for p in e["params"]))
-    heavy = next(e for e in engages if any(p["name"] == "form" and any(v["word"] == "heavy" for v in p["values"])
-                                           for p in e["params"]))
+    heavy = next(
+        e
+        for e in engages
+        if any(p["name"] == "form" and any(v["word"] == "heavy" for v in p["values"]) for p in e["params"])
+    )
     dice = next(p for p in heavy["params"] if p["name"] == "dice")
     assert (dice["how"], dice["low"], dice["option"]) == ("some", 1, "--dice")  # no die: nothing rolled (issue 24)
     assert dice["high"] <= sum(dice["limits"].values()) and len(dice["values"]) > dice["high"]
     assert heavy["command"]["type"] == "Engage" and heavy["example"].startswith("rk engage")
     chosen = dice["values"][-1]["word"]
-    r = table.client.post(f"/api/games/{g}/commands", json={"line": f"engage --form heavy --target e1 --dice {chosen}"},
-                          headers=table.host)
+    r = table.client.post(
+        f"/api/games/{g}/commands",
+        json={"line": f"engage --form heavy --target e1 --dice {chosen}"},
+        headers=table.host,
+    )
     assert r.status_code == 200, r.text
-    assert table.client.post(f"/api/games/{g}/commands", json={"line": "fly away"},
-                             headers=table.host).status_code == 400
+    assert (
+        table.client.post(f"/api/games/{g}/commands", json={"line": "fly away"}, headers=table.host).status_code == 400
+    )

@@ -30,11 +30,14 @@ def redo(table: Table, game: str, headers: dict[str, str], **body: Any):
 # -- the rules ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command, rule", [
-    ({"type": "Move", "to": [99, 99]}, "MOVE-1"),
-    ({"type": "Engage", "form": "light", "target": "e1", "dice": [1, 2]}, "FORM-5"),
-    ({"type": "NextRound"}, "ROUND-8"),
-])
+@pytest.mark.parametrize(
+    "command, rule",
+    [
+        ({"type": "Move", "to": [99, 99]}, "MOVE-1"),
+        ({"type": "Engage", "form": "light", "target": "e1", "dice": [1, 2]}, "FORM-5"),
+        ({"type": "NextRound"}, "ROUND-8"),
+    ],
+)
 def test_a_command_the_rules_forbid_is_refused_with_its_rule_and_nothing_written(table: Table, command, rule):
     g = table.new_clash()
     before = table.written(g)
@@ -90,9 +93,11 @@ def test_a_command_undo_or_redo_naming_a_version_the_game_has_left_is_refused(ta
     undo(table, g, table.host)  # something to redo, too
     now = table.version(g)
     before = table.written(g)
-    for response in (table.command(g, {"type": "EndTurn"}, version=seen),
-                     undo(table, g, table.host, version=seen),
-                     redo(table, g, table.host, version=seen)):
+    for response in (
+        table.command(g, {"type": "EndTurn"}, version=seen),
+        undo(table, g, table.host, version=seen),
+        redo(table, g, table.host, version=seen),
+    ):
         body = refusal(response, 409, "moved-on")
         assert body["version"] == now and f"you saw version {seen}" in body["reason"]
     assert table.written(g) == before
@@ -146,8 +151,9 @@ def test_a_seat_may_not_command_another_seats_adventurer(table: Table):
 def test_a_conquest_player_may_not_decide_for_the_other(table: Table):
     g = table.new_conquest()
     before = table.written(g)
-    refusal(table.command(g, {"type": "ChooseArrival", "regiment": "a1"}, table.seat(g, "b")), 403, "forbidden",
-            "SEAT-1")
+    refusal(
+        table.command(g, {"type": "ChooseArrival", "regiment": "a1"}, table.seat(g, "b")), 403, "forbidden", "SEAT-1"
+    )
     refusal(table.command(g, {"type": "Surrender", "side": 0}, table.seat(g, "b")), 403, "forbidden", "SEAT-1")
     assert table.written(g) == before
 
@@ -182,8 +188,7 @@ def test_a_spectator_may_not_command_undo_or_redo(table: Table):
     table.done(g, MOVE)
     before = table.written(g)
     watcher = table.spectator(g)
-    for response in (table.command(g, {"type": "EndTurn"}, watcher), undo(table, g, watcher),
-                     redo(table, g, watcher)):
+    for response in (table.command(g, {"type": "EndTurn"}, watcher), undo(table, g, watcher), redo(table, g, watcher)):
         refusal(response, 403, "forbidden", "SEAT-3")
     assert table.written(g) == before
 
@@ -195,8 +200,11 @@ def test_a_seat_or_spectator_token_is_no_pass_outside_its_game(table: Table):
     for pass_ in (table.seat(g, "ria"), table.spectator(g)):
         answers = [
             table.client.get("/api/games", headers=pass_),
-            table.client.post("/api/games", headers=pass_, json={"new": "clash", "setup": "waystone-crossing",
-                                                                 "party": PARTY, "name": "mine"}),
+            table.client.post(
+                "/api/games",
+                headers=pass_,
+                json={"new": "clash", "setup": "waystone-crossing", "party": PARTY, "name": "mine"},
+            ),
             table.client.post("/api/import", headers={**pass_, "content-type": "application/x-ndjson"}, content=log),
             table.client.post("/api/verify", headers={**pass_, "content-type": "application/x-ndjson"}, content=log),
             table.client.get("/api/whoami", headers=pass_),
@@ -210,9 +218,12 @@ def test_a_seat_or_spectator_token_is_no_pass_outside_its_game(table: Table):
 @pytest.mark.parametrize("what", ["games", "new_game", "import_log", "verify_log"])
 def test_listing_setting_up_importing_and_verifying_logs_are_the_hosts(what):
     seat = Pass(Role.SEAT, "t1", "ria")
-    calls = {"games": (tables.games, seat), "new_game": (tables.new_game, seat, NewClash(
-                 setup="waystone-crossing", party=())),
-             "import_log": (tables.import_log, seat, b"{}"), "verify_log": (tables.verify_log, seat, b"{}", None)}
+    calls = {
+        "games": (tables.games, seat),
+        "new_game": (tables.new_game, seat, NewClash(setup="waystone-crossing", party=())),
+        "import_log": (tables.import_log, seat, b"{}"),
+        "verify_log": (tables.verify_log, seat, b"{}", None),
+    }
     fn, *args = calls[what]
     with GameApp(store="memory") as app, pytest.raises(Refused) as refused:
         fn(app, *args)
@@ -224,11 +235,13 @@ def test_a_seat_token_of_one_game_is_no_pass_for_another(table: Table):
     a, b = table.new_clash("a1"), table.new_clash("b1")  # the same party: the same seat keys
     before = table.written(b)
     replayed = table.seat(a, "ria")
-    for response in (table.client.get(f"/api/games/{b}", headers=replayed),
-                     table.client.get(f"/api/games/{b}/state", headers=replayed),
-                     table.command(b, MOVE, replayed),
-                     table.client.get(f"/api/games/{b}/live", headers=bearer(table.keyring.seat(a, "ria"))),
-                     table.client.get(f"/api/games/{b}/table", headers=table.spectator(a))):
+    for response in (
+        table.client.get(f"/api/games/{b}", headers=replayed),
+        table.client.get(f"/api/games/{b}/state", headers=replayed),
+        table.command(b, MOVE, replayed),
+        table.client.get(f"/api/games/{b}/live", headers=bearer(table.keyring.seat(a, "ria"))),
+        table.client.get(f"/api/games/{b}/table", headers=table.spectator(a)),
+    ):
         assert "SEAT-4" in refusal(response, 401, "unauthorized")["reason"]
     assert table.written(b) == before
 
@@ -236,19 +249,30 @@ def test_a_seat_token_of_one_game_is_no_pass_for_another(table: Table):
 # -- tokens and games -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("headers, params", [
-    ({}, {}),
-    (bearer("not-a-token"), {}),
-    ({"authorization": "Basic cmlhOnJpYQ=="}, {}),
-    ({}, {"token": "not-a-token"}),
-    (bearer(""), {}),
-], ids=["none", "wrong", "basic", "wrong-in-query", "empty"])
+@pytest.mark.parametrize(
+    "headers, params",
+    [
+        ({}, {}),
+        (bearer("not-a-token"), {}),
+        ({"authorization": "Basic cmlhOnJpYQ=="}, {}),
+        ({}, {"token": "not-a-token"}),
+        (bearer(""), {}),
+    ],
+    ids=["none", "wrong", "basic", "wrong-in-query", "empty"],
+)
 def test_a_request_without_a_good_token_is_refused_unauthorized(table: Table, headers, params):
     g = table.new_clash()
     before = table.written(g)
-    for method, path in (("GET", "/api/games"), ("GET", f"/api/games/{g}"), ("GET", f"/api/games/{g}/legal"),
-                         ("POST", f"/api/games/{g}/commands"), ("POST", f"/api/games/{g}/undo"),
-                         ("GET", f"/api/games/{g}/live"), ("GET", f"/api/games/{g}/export"), ("GET", "/api/whoami")):
+    for method, path in (
+        ("GET", "/api/games"),
+        ("GET", f"/api/games/{g}"),
+        ("GET", f"/api/games/{g}/legal"),
+        ("POST", f"/api/games/{g}/commands"),
+        ("POST", f"/api/games/{g}/undo"),
+        ("GET", f"/api/games/{g}/live"),
+        ("GET", f"/api/games/{g}/export"),
+        ("GET", "/api/whoami"),
+    ):
         response = table.client.request(method, path, headers=headers, params=params, json={"command": MOVE})
         refusal(response, 401, "unauthorized")
     assert table.written(g) == before
@@ -256,8 +280,12 @@ def test_a_request_without_a_good_token_is_refused_unauthorized(table: Table, he
 
 def test_an_unknown_game_is_not_found_for_the_host(table: Table):
     table.new_clash()
-    for path in ("/api/games/nowhere", "/api/games/nowhere/state", "/api/games/nowhere/export",
-                 "/api/games/nowhere/verify"):
+    for path in (
+        "/api/games/nowhere",
+        "/api/games/nowhere/state",
+        "/api/games/nowhere/export",
+        "/api/games/nowhere/verify",
+    ):
         assert "nowhere" in refusal(table.client.get(path, headers=table.host), 404, "not-found")["reason"]
     refusal(table.command("nowhere", MOVE), 404, "not-found")
     refusal(table.client.get("/api/whoami", headers=table.host, params={"game": "nowhere"}), 404, "not-found")

@@ -22,8 +22,11 @@ from browsing import CHROMIUM, PHONE, Running, shown
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM} (CI installs Debian's `chromium`; "
-                       "Playwright's own browser download is not used)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason=f"no Chromium at {CHROMIUM} (CI installs Debian's `chromium`; "
+        "Playwright's own browser download is not used)",
+    ),
 ]
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
@@ -42,9 +45,17 @@ def fresh(server: Running) -> Fresh:
     """A new clash set up through the API with the host's token (the same
     as `rk new`'s), so a test does not see another's moves."""
     name = f"t-{uuid.uuid4().hex[:8]}"
-    made = server.request("POST", "/api/games", {
-        "new": "clash", "setup": "waystone-crossing", "seed": 7, "name": name,
-        "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}]})
+    made = server.request(
+        "POST",
+        "/api/games",
+        {
+            "new": "clash",
+            "setup": "waystone-crossing",
+            "seed": 7,
+            "name": name,
+            "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}],
+        },
+    )
     seats = server.request("GET", f"/api/games/{made['game']}/seats")
     links = {s["name"]: s["link"] for s in seats["seats"]}
     links["spectators"] = seats["spectator"]
@@ -63,8 +74,11 @@ def give_engage(page, form: str, target: str, dice: list[str]) -> None:
     """An engage built on the page from its open command: the form and the
     target chosen from their lists, the dice toggled one by one (ENGAGE-7a:
     no more than the stats allow), then Give."""
-    block = page.locator('[data-testid="legal"] .open-cmd[data-verb="engage"]').filter(
-        has=page.locator(f'option[value="{form}"], .open-label:text-matches("--form {form}( |$)")')).first
+    block = (
+        page.locator('[data-testid="legal"] .open-cmd[data-verb="engage"]')
+        .filter(has=page.locator(f'option[value="{form}"], .open-label:text-matches("--form {form}( |$)")'))
+        .first
+    )
     expect(block).to_be_visible()
     if block.locator('select[data-param="form"]').count():
         block.locator('select[data-param="form"]').select_option(form)
@@ -161,8 +175,7 @@ def test_a_spectator_watches_live_and_cannot_command(server, fresh, open_page):
     expect(watcher.get_by_test_id("undo")).to_be_disabled()
 
     before = version_of(server, fresh.id)
-    answer = post_from(watcher, f"/api/games/{fresh.id}/commands",
-                       {"command": {"type": "EndTurn"}, "version": before})
+    answer = post_from(watcher, f"/api/games/{fresh.id}/commands", {"command": {"type": "EndTurn"}, "version": before})
     assert answer["status"] == 403, answer
     assert answer["body"]["rule"] == "SEAT-3", answer
     assert version_of(server, fresh.id) == before
@@ -189,8 +202,11 @@ def test_undo_on_the_movers_page_restores_the_board_on_the_other_seats_page(serv
 def test_a_refused_command_shows_its_reason_and_the_table_as_it_now_stands(server, fresh, open_page):
     ria = open_page(fresh.links["Ria"], live=False)  # deaf to the feed: its buttons go stale
     shown(ria)
-    server.request("POST", f"/api/games/{fresh.id}/commands",
-                   {"command": {"type": "Move", "to": [0, 1]}, "version": version_of(server, fresh.id)})
+    server.request(
+        "POST",
+        f"/api/games/{fresh.id}/commands",
+        {"command": {"type": "Move", "to": [0, 1]}, "version": version_of(server, fresh.id)},
+    )
     expect(ria.get_by_test_id("hero-ria")).to_have_attribute("data-hex", "a1")
 
     command(ria, "rk move b2").click()
@@ -222,9 +238,11 @@ def test_the_hosts_lobby_lists_games_sets_one_up_and_hands_out_its_links(server,
     links = lobby.get_by_test_id("links-lobby-made")
     expect(links).to_be_visible()
     expect(links.get_by_role("textbox", name="link for Ria", exact=True)).to_have_value(
-        re.compile(r"/table/lobby-made#token=\S+"))
+        re.compile(r"/table/lobby-made#token=\S+")
+    )
     expect(links.get_by_role("textbox", name="link for spectators", exact=True)).to_have_value(
-        re.compile(r"/table/lobby-made#token=\S+"))
+        re.compile(r"/table/lobby-made#token=\S+")
+    )
     ria_link = links.get_by_role("textbox", name="link for Ria", exact=True).input_value()
     seat = open_page(ria_link)
     expect(seat.get_by_test_id("me")).to_have_text("you are: Ria")

@@ -22,8 +22,13 @@ pytestmark = [
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
-DELVE = {"new": "delve", "delve": "whispering-barrow", "seed": 7, "xp": 2,
-         "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}]}
+DELVE = {
+    "new": "delve",
+    "delve": "whispering-barrow",
+    "seed": 7,
+    "xp": 2,
+    "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}],
+}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 SIDEWAYS = "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
 
@@ -77,7 +82,8 @@ def test_the_history_page_draws_a_delve_as_the_table_does(server: Running, open_
         expect(page.locator('[data-testid^="ghost-pick-"]')).to_have_count(ways)
         expect(page.get_by_test_id("exploring-ag31")).to_have_text("!")
         expect(page.locator('.hex[data-icon="connection"]')).to_have_count(
-            sum(1 for h in board["hexes"] if h.get("icon") == "connection"))
+            sum(1 for h in board["hexes"] if h.get("icon") == "connection")
+        )
         expect(page.locator(".tile-borders line").first).to_be_attached()
         assert page.evaluate(SIDEWAYS)
     history.get_by_test_id("ghost-pick-A").click()  # to look at, never to place: the history gives nothing
@@ -104,7 +110,8 @@ def test_a_seat_on_turn_places_the_tile_by_clicking_its_ghost_twice(server: Runn
     page.get_by_test_id(f"ghost-pick-{way['mark']}").click()
     expect(page.get_by_test_id(f"ghost-{way['mark']}")).to_have_class("ghost chosen")
     expect(page.get_by_test_id("ghost-note")).to_contain_text(
-        f"{way['mark']}: turned {way['rotation']}, origin {way['origin']}. Click it again to place the tile there.")
+        f"{way['mark']}: turned {way['rotation']}, origin {way['origin']}. Click it again to place the tile there."
+    )
     assert page.evaluate(SIDEWAYS)
     page.screenshot(path=str(artifacts / f"delve-ghost{'-phone' if size == 'phone' else ''}.png"), full_page=True)
     page.get_by_test_id(f"ghost-pick-{way['mark']}").click()

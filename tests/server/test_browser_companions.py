@@ -23,10 +23,18 @@ def escorted(server: Running) -> tuple[str, dict[str, str]]:
     """A clash of its own with Ember the Fox under Ria's control (CLASH-9:
     placed on the Entrance after the party), set up through the API; its id
     and the seats' links."""
-    made = server.request("POST", "/api/games", {
-        "new": "clash", "setup": "waystone-crossing", "seed": 7, "name": f"c-{uuid.uuid4().hex[:8]}",
-        "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}],
-        "companions": [{"chip": "fox", "controller": "Ria"}]})
+    made = server.request(
+        "POST",
+        "/api/games",
+        {
+            "new": "clash",
+            "setup": "waystone-crossing",
+            "seed": 7,
+            "name": f"c-{uuid.uuid4().hex[:8]}",
+            "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}],
+            "companions": [{"chip": "fox", "controller": "Ria"}],
+        },
+    )
     seats = server.request("GET", f"/api/games/{made['game']}/seats")
     return made["game"], {s["name"]: s["link"] for s in seats["seats"]}
 

@@ -26,7 +26,8 @@ def dropped(page, name: str, data: bytes) -> None:
     """``data`` dropped on the page's drop zone as a file called ``name``."""
     transfer = page.evaluate_handle(
         """([name, text]) => { const t = new DataTransfer(); t.items.add(new File([text], name)); return t; }""",
-        [name, data.decode()])
+        [name, data.decode()],
+    )
     page.dispatch_event('[data-testid="drop"]', "drop", {"dataTransfer": transfer})
 
 
@@ -70,8 +71,7 @@ def test_a_golden_log_dropped_is_verified_and_stepped_through(server: Running, o
     page.screenshot(path=str(artifacts / "dispute-ok.png"), full_page=True)
 
 
-def test_a_tampered_log_dropped_jumps_to_its_first_divergence_and_names_the_rule(server: Running, open_page,
-                                                                                 artifacts):
+def test_a_tampered_log_dropped_jumps_to_its_first_divergence_and_names_the_rule(server: Running, open_page, artifacts):
     data, line = forged((LOGS / "won-waystone-crossing.jsonl").read_bytes())
     for viewport, shot in ((None, "dispute-divergence.png"), (PHONE, "dispute-divergence-phone.png")):
         page = open_page(f"{server.base}/dispute", live=False, **({"viewport": viewport} if viewport else {}))
@@ -99,10 +99,13 @@ def test_the_dispute_page_refuses_a_file_that_is_not_a_log_in_words(server: Runn
     expect(page.get_by_test_id("position")).to_have_text("no steps")
 
 
-@pytest.mark.parametrize("log, drawn", [("conquest-wipe-out.jsonl", '[data-testid^="regiment-"]'),
-                                        ("labyrinth-won.jsonl", '[data-testid="rows-board"]')])
-def test_every_kind_of_board_is_drawn_on_a_phone_without_running_off_it(server: Running, open_page, artifacts,
-                                                                        log, drawn):
+@pytest.mark.parametrize(
+    "log, drawn",
+    [("conquest-wipe-out.jsonl", '[data-testid^="regiment-"]'), ("labyrinth-won.jsonl", '[data-testid="rows-board"]')],
+)
+def test_every_kind_of_board_is_drawn_on_a_phone_without_running_off_it(
+    server: Running, open_page, artifacts, log, drawn
+):
     page = open_page(f"{server.base}/dispute", viewport=PHONE, live=False)
     page.set_input_files('[data-testid="file"]', str(LOGS / log))
     expect(page.get_by_test_id("verdict")).to_contain_text("Verified")

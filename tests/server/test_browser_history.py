@@ -19,9 +19,17 @@ expect = pytest.importorskip("playwright.sync_api", reason="the playwright packa
 
 def test_a_seat_scrubs_back_to_before_a_move_and_sees_the_board_as_it_stood(server: Running, open_page, artifacts):
     name = f"h-{uuid.uuid4().hex[:8]}"
-    made = server.request("POST", "/api/games", {
-        "new": "clash", "setup": "waystone-crossing", "seed": 7, "name": name,
-        "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}]})
+    made = server.request(
+        "POST",
+        "/api/games",
+        {
+            "new": "clash",
+            "setup": "waystone-crossing",
+            "seed": 7,
+            "name": name,
+            "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}],
+        },
+    )
     game = made["game"]
     before = server.request("GET", f"/api/games/{game}")["version"]
     board = server.request("GET", f"/api/games/{game}/table")["board"]

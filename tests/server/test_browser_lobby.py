@@ -61,7 +61,8 @@ def test_the_lobby_sets_up_a_labyrinth_battle_and_lists_it_with_its_links(server
     expect(links).to_be_visible()
     odd = "<img src=x onerror=window.pwned=1>"
     expect(links.get_by_role("textbox", name=f"link for {odd}", exact=True)).to_have_value(
-        re.compile(r"/table/lobby-lab#token=\S+"))
+        re.compile(r"/table/lobby-lab#token=\S+")
+    )
     assert lobby.evaluate("() => window.pwned") is None  # the name went in as text, never as HTML
     lobby.screenshot(path=str(artifacts / "lobby-labyrinth.png"), full_page=True)
 
@@ -101,7 +102,8 @@ def test_the_lobby_sets_up_a_conquest_battle_and_a_campaign(server, open_page):
     form.get_by_role("button", name="Set it up").click()
     links = lobby.get_by_test_id("links-lobby-war")
     expect(links.get_by_role("textbox", name="link for cinderpact", exact=True)).to_have_value(
-        re.compile(r"/table/lobby-war#token=\S+"))
+        re.compile(r"/table/lobby-war#token=\S+")
+    )
     expect(lobby.get_by_test_id("game-lobby-war")).to_contain_text("hold-the-ford")
 
     form.get_by_label("Game").select_option("campaign")

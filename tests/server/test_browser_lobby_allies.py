@@ -24,8 +24,7 @@ expect = pytest.importorskip("playwright.sync_api", reason="the playwright packa
 
 @pytest.mark.rule("SCALE-1")
 @pytest.mark.rule("PASSIVE-2")
-def test_the_lobby_sets_up_a_labyrinth_battle_with_allies_a_rare_enemy_and_passives(server, open_page,
-                                                                                    artifacts):
+def test_the_lobby_sets_up_a_labyrinth_battle_with_allies_a_rare_enemy_and_passives(server, open_page, artifacts):
     lobby, form = lobby_of(server, open_page)
     form.get_by_label("Game").select_option("labyrinth")
     form.get_by_label("encounter").select_option("tallow-cellar")

@@ -22,8 +22,20 @@ pytestmark = [
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
 README_TOUR = [  # the tour's adventurers, as its commands make them
-    ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord",
-     "--party", "Tarn:dark-elf:bow+destruction-staff:ranged", "--xp", "2", "--seed", "7"],
+    [
+        "new",
+        "clash",
+        "--setup",
+        "waystone-crossing",
+        "--party",
+        "Ysolda:nord",
+        "--party",
+        "Tarn:dark-elf:bow+destruction-staff:ranged",
+        "--xp",
+        "2",
+        "--seed",
+        "7",
+    ],
     ["adventurer", "new", "Ria", "--race", "nord", "--class", "stalker", "--lines", "bow+destruction-staff"],
 ]
 

@@ -60,11 +60,18 @@ def test_an_open_page_reconnects_by_itself_after_a_restart_and_draws_what_happen
     finally:
         first.stop()
     expect(page.locator("body")).to_have_class(OFFLINE)
-    assert page.evaluate("() => getComputedStyle(document.querySelector('.status'), '::after').content") \
+    assert (
+        page.evaluate("() => getComputedStyle(document.querySelector('.status'), '::after').content")
         == '"reconnecting…"'
+    )
     # While it is down, Ria moves from the command line: the page learns of it once back.
-    subprocess.run([rk_script(), "--store", str(store), "move", "a2"], env=environment(home), check=True, timeout=60,
-                   capture_output=True)
+    subprocess.run(
+        [rk_script(), "--store", str(store), "move", "a2"],
+        env=environment(home),
+        check=True,
+        timeout=60,
+        capture_output=True,
+    )
     again = start(home, store, "--port", "0", name="again")
     try:
         assert again.base == first.base

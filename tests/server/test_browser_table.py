@@ -25,16 +25,40 @@ pytestmark = [
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
-CLASH = {"new": "clash", "setup": "waystone-crossing", "seed": 7,
-         "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}]}
-LABYRINTH = {"new": "labyrinth", "encounter": "mossy-hollow", "seed": 3,
-             "party": [{"class": "vanguard", "level": 2}, {"class": "mender"}]}
+CLASH = {
+    "new": "clash",
+    "setup": "waystone-crossing",
+    "seed": 7,
+    "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}],
+}
+LABYRINTH = {
+    "new": "labyrinth",
+    "encounter": "mossy-hollow",
+    "seed": 3,
+    "party": [{"class": "vanguard", "level": 2}, {"class": "mender"}],
+}
 CONQUEST = {"new": "conquest", "scenario": "border-clash", "armies": ["saltmarch", "cinderpact"], "seed": 7}
 # Thornback Rat B ends at -5 HP by the last of these (the store keeps it; players read 0).
 LABYRINTH_TO_A_RAT_BELOW_0 = (
-    "pass p1", "full-defense p2", "attack p1 e1", "react p2 warding-veil", "react p1 riposte", "react p1 riposte",
-    "react p1 riposte", "move p1 front 2", "move p2 front 1", "attack p1 e1", "attack p2 e1", "react p1 riposte",
-    "react p1 riposte", "move p1 front 1", "move p2 front 2", "attack p1 e2", "attack p2 e2", "react p1 riposte")
+    "pass p1",
+    "full-defense p2",
+    "attack p1 e1",
+    "react p2 warding-veil",
+    "react p1 riposte",
+    "react p1 riposte",
+    "react p1 riposte",
+    "move p1 front 2",
+    "move p2 front 1",
+    "attack p1 e1",
+    "attack p2 e1",
+    "react p1 riposte",
+    "react p1 riposte",
+    "move p1 front 1",
+    "move p2 front 2",
+    "attack p1 e2",
+    "attack p2 e2",
+    "react p1 riposte",
+)
 
 # Words a box breaks in two (a word whose letters lie on two lines), read by the page itself.
 BROKEN_WORDS = """(selector) => {
@@ -84,8 +108,17 @@ def chips(page, card: str) -> list[str]:
 @pytest.mark.rule("TRACK-1")
 def test_the_track_shows_each_face_as_rolled_and_fatigue_without_a_number(server, open_page):
     game, links = new_game(server, CLASH)
-    play(server, game, "move a2", "end-turn", "move c2", "engage --form heavy --target e1 --dice 1", "resolve",
-         "engage --form light --target e1 --dice 2", "resolve")  # the second engage: a light fatigue (ENGAGE-4)
+    play(
+        server,
+        game,
+        "move a2",
+        "end-turn",
+        "move c2",
+        "engage --form heavy --target e1 --dice 1",
+        "resolve",
+        "engage --form light --target e1 --dice 2",
+        "resolve",
+    )  # the second engage: a light fatigue (ENGAGE-4)
     tarn = open_page(links["Tarn"])
     shown(tarn)
     log = tarn.get_by_test_id("log").inner_text()
@@ -122,12 +155,15 @@ def test_a_seats_undo_after_its_own_roll_is_refused_with_undo_2_and_anothers_wit
     expect(ria.get_by_test_id("undo-note")).to_contain_text("the host")  # who may force it
     expect(tarn.get_by_test_id("undo-note")).to_contain_text("SEAT-2")
 
-    answer = ria.evaluate("""async (game) => {
+    answer = ria.evaluate(
+        """async (game) => {
         const token = new URLSearchParams(location.hash.slice(1)).get("token");
         const r = await fetch(`/api/games/${game}/undo`, {method: "POST", body: "{}",
           headers: {"authorization": "Bearer " + token, "content-type": "application/json"}});
         return {status: r.status, body: await r.json()};
-    }""", game)
+    }""",
+        game,
+    )
     assert answer["status"] == 422 and answer["body"]["rule"] == "UNDO-2", answer
 
 
@@ -202,8 +238,19 @@ def test_conquests_regiments_fit_a_phone_without_a_word_broken(server, open_page
 @pytest.mark.rule("SCALE-1")
 def test_the_labyrinths_rows_hold_their_cards_on_a_phone(server, open_page):
     game, links = new_game(server, LABYRINTH)
-    play(server, game, "pass p1", "full-defense p2", "attack p1 e1", "react p2 warding-veil", "react p1 riposte",
-         "react p1 riposte", "react p1 riposte", "move p1 front 2", "move p2 front 1")  # both PCs in front
+    play(
+        server,
+        game,
+        "pass p1",
+        "full-defense p2",
+        "attack p1 e1",
+        "react p2 warding-veil",
+        "react p1 riposte",
+        "react p1 riposte",
+        "react p1 riposte",
+        "move p1 front 2",
+        "move p2 front 1",
+    )  # both PCs in front
     phone = open_page(links["host"], viewport=PHONE, is_mobile=True, has_touch=True)
     shown(phone)
     expect(phone.get_by_test_id("party-front").locator(".card")).to_have_count(2)
@@ -229,9 +276,16 @@ def test_the_labyrinths_rows_hold_their_cards_on_a_phone(server, open_page):
 # -- 6. Conquest drawn as a battlefield ------------------------------------------------------------
 
 
-CONQUEST_TO_A_MARCH = ("choose-arrival a1", "choose-arrival b1", "order-stack --cards a1,ac1,a2,a3",
-                       "order-stack --cards b1,bc2,b2", "roll-off", "choose-first-player --first", "draw-card a1",
-                       "march a1 --inches 6")  # the README's round: a1 marches 6" onto the battlefield
+CONQUEST_TO_A_MARCH = (
+    "choose-arrival a1",
+    "choose-arrival b1",
+    "order-stack --cards a1,ac1,a2,a3",
+    "order-stack --cards b1,bc2,b2",
+    "roll-off",
+    "choose-first-player --first",
+    "draw-card a1",
+    "march a1 --inches 6",
+)  # the README's round: a1 marches 6" onto the battlefield
 
 
 @pytest.mark.rule("ARRIVE-2")
@@ -268,10 +322,20 @@ def test_conquest_is_drawn_as_a_battlefield_of_lanes_with_its_reinforcement_line
 
 SHOWN = {  # what each screenshot shows: a setup and the commands played on it
     "clash": ({**CLASH}, ("move a2", "end-turn", "move c2", "engage --form heavy --target e1 --dice 1", "resolve")),
-    "delve": ({"new": "delve", "delve": "whispering-barrow", "seed": 7, "xp": 2,
-               "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}]}, ()),
-    "dungeon": ({"new": "dungeon", "setup": "sentinel-vault", "seed": 3, "xp": 2,
-                 "party": [{"name": "Ria", "race": "nord"}]}, ()),
+    "delve": (
+        {
+            "new": "delve",
+            "delve": "whispering-barrow",
+            "seed": 7,
+            "xp": 2,
+            "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}],
+        },
+        (),
+    ),
+    "dungeon": (
+        {"new": "dungeon", "setup": "sentinel-vault", "seed": 3, "xp": 2, "party": [{"name": "Ria", "race": "nord"}]},
+        (),
+    ),
     "conquest": (CONQUEST, CONQUEST_TO_A_MARCH),
     "labyrinth": (LABYRINTH, LABYRINTH_TO_A_RAT_BELOW_0[:9]),
 }

@@ -28,8 +28,7 @@ def test_a_campaign_has_no_seats_so_no_seat_token_opens_it(table):
 
 
 def test_a_campaign_dial_out_of_range_is_refused_and_nothing_is_begun(table):
-    answer = table.client.post("/api/games", headers=table.host,
-                               json={"new": "campaign", "name": "saga", "dial": 81})
+    answer = table.client.post("/api/games", headers=table.host, json={"new": "campaign", "name": "saga", "dial": 81})
     assert "dial must be a whole number from 0 to 80" in refusal(answer, 400, "malformed")["reason"]
     assert table.everything() == []
 
@@ -39,10 +38,19 @@ def test_a_climax_battle_set_up_at_the_server_takes_its_xp_from_the_session_tabl
     table.create({"new": "campaign", "name": "saga", "dial": 7})
     for name, race in (("Ria", "nord"), ("Tarn", "dark-elf")):
         table.done("saga", {"type": "Recruit", "name": name, "race": race, "class_id": "bastion"})
-    made = table.create({"new": "clash", "setup": "waystone-crossing", "party": [{"name": "Ria"},
-                         {"name": "Tarn"}], "climax": True, "seed": 3})
+    made = table.create(
+        {
+            "new": "clash",
+            "setup": "waystone-crossing",
+            "party": [{"name": "Ria"}, {"name": "Tarn"}],
+            "climax": True,
+            "seed": 3,
+        }
+    )
     assert any("XP 16 → EP 32 (EP-2)" in line for line in made["narrated"])  # session 1, adept, 2: not the dial
-    answer = table.client.post("/api/games", headers=table.host, json={
-        "new": "clash", "setup": "waystone-crossing", "party": [{"name": "Bo", "race": "nord"}],
-        "climax": True})
+    answer = table.client.post(
+        "/api/games",
+        headers=table.host,
+        json={"new": "clash", "setup": "waystone-crossing", "party": [{"name": "Bo", "race": "nord"}], "climax": True},
+    )
     assert "needs a party of one campaign" in refusal(answer, 400, "malformed")["reason"]

@@ -80,8 +80,7 @@ def test_the_stored_verify_of_a_campaign_checks_every_battle(saga, rk, tmp_path)
 
 
 def _posted(table: Table, data: bytes) -> dict[str, Any]:
-    r = table.client.post("/api/verify", headers={**table.host, "content-type": "application/x-ndjson"},
-                          content=data)
+    r = table.client.post("/api/verify", headers={**table.host, "content-type": "application/x-ndjson"}, content=data)
     assert r.status_code == 200, r.text
     return r.json()
 

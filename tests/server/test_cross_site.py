@@ -13,8 +13,9 @@ import pytest
 from api_table import Table, refusal
 
 
-@pytest.mark.parametrize("kind", ["text/plain", "application/x-www-form-urlencoded",
-                                  "multipart/form-data; boundary=x", None])
+@pytest.mark.parametrize(
+    "kind", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None]
+)
 def test_a_body_not_sent_as_json_is_refused_and_nothing_is_written(table: Table, kind):
     g = table.new_clash()
     entry = next(e for e in table.legal(g) if e["command"]["type"] == "EndTurn")
@@ -26,8 +27,11 @@ def test_a_body_not_sent_as_json_is_refused_and_nothing_is_written(table: Table,
         assert "application/json" in said["reason"], said
     for path in ("/api/import", "/api/verify"):
         log = table.client.get(f"/api/games/{g}/export", headers=table.host).content
-        refusal(table.client.post(path, headers={**table.host, **({"content-type": kind} if kind else {})},
-                                  content=log), 415, "unsupported")
+        refusal(
+            table.client.post(path, headers={**table.host, **({"content-type": kind} if kind else {})}, content=log),
+            415,
+            "unsupported",
+        )
     assert table.written(g) == before
 
 
@@ -41,10 +45,16 @@ def test_a_token_in_the_address_is_no_pass(table: Table):
     body = json.dumps({"command": entry["command"]}).encode()
     before = table.written(g)
     path = f"/api/games/{g}/commands"
-    refusal(table.client.post(path, params={"token": token}, headers={"content-type": "text/plain"}, content=body),
-            415, "unsupported")
-    refusal(table.client.post(path, params={"token": token}, headers={"content-type": "application/json"},
-                              content=body), 401, "unauthorized")
+    refusal(
+        table.client.post(path, params={"token": token}, headers={"content-type": "text/plain"}, content=body),
+        415,
+        "unsupported",
+    )
+    refusal(
+        table.client.post(path, params={"token": token}, headers={"content-type": "application/json"}, content=body),
+        401,
+        "unauthorized",
+    )
     for read in ("", "/state", "/live"):
         refusal(table.client.get(f"/api/games/{g}{read}", params={"token": token}), 401, "unauthorized")
     refusal(table.client.get("/api/games", params={"token": table.keyring.host()}), 401, "unauthorized")

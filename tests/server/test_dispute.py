@@ -63,9 +63,13 @@ def test_a_golden_log_settles_ok_and_steps_through_every_event_with_its_board(pu
     steps = answer["steps"]
     header = msgspec.json.decode(data.splitlines()[0])
     assert answer["game"] == header["battle_id"] and answer["ruleset"] == header["ruleset"]
-    game_lines = [n for n, text in enumerate(data.splitlines(), 1)
-                  if n > 1 and msgspec.json.decode(text).get("stream") in
-                  [sid for sid, name in header["streams"].items() if name == "battle"]]
+    game_lines = [
+        n
+        for n, text in enumerate(data.splitlines(), 1)
+        if n > 1
+        and msgspec.json.decode(text).get("stream")
+        in [sid for sid, name in header["streams"].items() if name == "battle"]
+    ]
     assert [s["line"] for s in steps] == game_lines  # every event of the game, in order, by its line
     assert [s["version"] for s in steps] == list(range(1, len(steps) + 1))
     assert steps[0]["command"] is True and steps[0]["text"].startswith("rk new")
@@ -138,8 +142,9 @@ def test_a_log_too_large_or_not_sent_as_json_lines_is_refused(public):
 def test_settling_is_rate_limited_per_client_address(tmp_path):
     from server.app import create_app
 
-    app = create_app(f"sqlite:{tmp_path / 'r.sqlite'}", Keyring(SECRET), heavy_rate=None,
-                     public_rate=Rate(burst=2, per_minute=0.5))
+    app = create_app(
+        f"sqlite:{tmp_path / 'r.sqlite'}", Keyring(SECRET), heavy_rate=None, public_rate=Rate(burst=2, per_minute=0.5)
+    )
     data = (LOGS / "delve-uncover-retreat.jsonl").read_bytes()
     with TestClient(app, raise_server_exceptions=False) as client:
         settle(client, data)

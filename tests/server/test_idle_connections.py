@@ -138,16 +138,21 @@ def test_at_1024_open_files_1100_silent_connections_do_not_starve_a_request_nor_
 
 
 def test_the_soft_limit_on_open_files_is_raised_to_the_hard_one():
-    code = ("import resource; from server.connections import raise_file_limit; "
-            "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE); "
-            "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)); "
-            "print(raise_file_limit() == hard == resource.getrlimit(resource.RLIMIT_NOFILE)[0])")
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60).stdout.strip() == "True"
+    code = (
+        "import resource; from server.connections import raise_file_limit; "
+        "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE); "
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)); "
+        "print(raise_file_limit() == hard == resource.getrlimit(resource.RLIMIT_NOFILE)[0])"
+    )
+    assert (
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout.strip()
+        == "True"
+    )
 
 
-@pytest.mark.parametrize("asked, limit, cap", [(None, 1024, 896), (None, 100_000, 4096), (50, 1024, 50),
-                                               (5000, 1024, 896), (None, 100, 1)])
+@pytest.mark.parametrize(
+    "asked, limit, cap", [(None, 1024, 896), (None, 100_000, 4096), (50, 1024, 50), (5000, 1024, 896), (None, 100, 1)]
+)
 def test_the_connection_cap_stays_below_the_file_limit(asked, limit, cap):
     from server.connections import connection_cap
 
@@ -158,8 +163,10 @@ def test_when_every_connection_is_busy_a_new_one_is_closed_and_said_once(home, s
     with serving(home, store, "--max-connections", "3", name="busy") as running:
         game = next(line[:-1] for line in running.lines if line.endswith(":") and " " not in line)
         token = running.link("Ria").split("#token=", 1)[1]
-        feed = (f"GET /api/games/{game}/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
-                "Accept: text/event-stream\r\n\r\n").encode()
+        feed = (
+            f"GET /api/games/{game}/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+            "Accept: text/event-stream\r\n\r\n"
+        ).encode()
         feeds = silent(running.port, 3, feed)  # three live feeds: each a response under way
         try:
             for s in feeds:
@@ -173,8 +180,9 @@ def test_when_every_connection_is_busy_a_new_one_is_closed_and_said_once(home, s
     said = running.errors.read_text().splitlines()
     first = "3 connections open (--max-connections), each with a request under way: new ones are closed"
     told = [line for line in said if "each with a request under way" in line]
-    counts = [re.fullmatch(rf"{re.escape(first)}(?: \(repeated (\d+) times in the last \d+ s\))?", line)
-              for line in told]
+    counts = [
+        re.fullmatch(rf"{re.escape(first)}(?: \(repeated (\d+) times in the last \d+ s\))?", line) for line in told
+    ]
     assert told[0] == first and all(counts), said  # said once, then counted (as the server stopped)
     assert sum(int(c.group(1) or 1) for c in counts) == 5, said
 
@@ -185,8 +193,10 @@ def test_a_request_whose_body_stops_short_is_closed_after_the_body_timeout_and_s
     with serving(home, store, "--body-timeout", "1", name="body") as running:
         game = next(line[:-1] for line in running.lines if line.endswith(":") and " " not in line)
         token = running.link("Ria").split("#token=", 1)[1]
-        head = (f"POST /api/games/{game}/commands HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
-                "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n").encode()
+        head = (
+            f"POST /api/games/{game}/commands HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+            "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+        ).encode()
         short = silent(running.port, 3, head + b'{"verb": "')
         try:
             assert closed_by_server(short, time.monotonic() + GENEROUS) == 3

@@ -16,8 +16,9 @@ def _asked(table: Table) -> tuple[str, dict]:
     """A battle played by its seats (each the last command it may give)
     until a passive is asked; its id and board."""
     for seed in range(1, 30):
-        g = table.create({"new": "labyrinth", "encounter": "mossy-hollow", "party": PARTY, "seed": seed,
-                          "name": f"lab{seed}"})["game"]
+        g = table.create(
+            {"new": "labyrinth", "encounter": "mossy-hollow", "party": PARTY, "seed": seed, "name": f"lab{seed}"}
+        )["game"]
         for _ in range(150):
             board = table.get(f"/api/games/{g}/table")["board"]
             if board["question"] or board["outcome"]:
@@ -40,7 +41,8 @@ def test_the_seat_attacked_chooses_its_passive_at_the_table(table: Table) -> Non
     assert not [e for e in table.legal(g, table.seat(g, other)) if e["allowed"]]
     offered = [e["command"] for e in table.legal(g, table.seat(g, q["who"])) if e["allowed"]]
     assert offered == [{"type": "React", "actor": q["who"], "skill": s} for s in q["skills"]] + [
-        {"type": "React", "actor": q["who"], "skill": ""}]
+        {"type": "React", "actor": q["who"], "skill": ""}
+    ]
     before = table.written(g)
     refusal(table.command(g, {"type": "React", "actor": q["who"]}, table.seat(g, other)), 403, "forbidden", "SEAT-1")
     assert table.written(g) == before

@@ -41,16 +41,35 @@ def test_a_pc_from_its_sheet_has_the_stats_its_abilities_give_and_the_sheets_gea
     Evasion = (AGI+LUC)/2 + 5 = 6, P.atk = STR = 3, E.atk = TEC = 1,
     S.atk = (TEC+LUC)/2 = 1, S.def = (VIT+LUC)/2 = 1, Speed = raw AGI = 12.
     No class growth is added: the abilities are the PC's at its level."""
-    sheet = {"abilities": ABILITIES, "weapon": "iron-mace", "other": "", "armor": "",
-             "skills": ["sundering-blow", "lunging-thrust"], "items": ["ember-flask", "sap-salve"]}
-    made = table.create(labyrinth([{"class": "vanguard", "level": 3, "name": "Ada", "sheet": sheet},
-                                   {"class": "mender"}], name="sheet"))
+    sheet = {
+        "abilities": ABILITIES,
+        "weapon": "iron-mace",
+        "other": "",
+        "armor": "",
+        "skills": ["sundering-blow", "lunging-thrust"],
+        "items": ["ember-flask", "sap-salve"],
+    }
+    made = table.create(
+        labyrinth([{"class": "vanguard", "level": 3, "name": "Ada", "sheet": sheet}, {"class": "mender"}], name="sheet")
+    )
     ada, mender = combatants(table, made["game"])["p1"], combatants(table, made["game"])["p2"]
     base = ada["base"]
-    assert {k: base[k] for k in ("max_hp", "max_tp", "phit", "ehit", "evasion", "patk", "eatk", "defense",
-                                 "satk", "sdef", "speed")} == {
-        "max_hp": 12, "max_tp": 7, "phit": 2, "ehit": 1, "evasion": 6, "patk": 3, "eatk": 1, "defense": 0,
-        "satk": 1, "sdef": 1, "speed": 12}
+    assert {
+        k: base[k]
+        for k in ("max_hp", "max_tp", "phit", "ehit", "evasion", "patk", "eatk", "defense", "satk", "sdef", "speed")
+    } == {
+        "max_hp": 12,
+        "max_tp": 7,
+        "phit": 2,
+        "ehit": 1,
+        "evasion": 6,
+        "patk": 3,
+        "eatk": 1,
+        "defense": 0,
+        "satk": 1,
+        "sdef": 1,
+        "speed": 12,
+    }
     assert (ada["name"], ada["level"], ada["hp"], ada["tp"], ada["fp"]) == ("Ada", 3, 12, 7, 1)
     assert (ada["weapon"], ada["other"], ada["armor"]) == ("iron-mace", "", "")
     assert ada["skills"] == ["sundering-blow", "lunging-thrust"] and ada["items"] == ["ember-flask", "sap-salve"]
@@ -73,8 +92,10 @@ def test_a_sheet_that_leaves_gear_out_keeps_the_classes(table: Table):
 
 @pytest.mark.rule("SCALE-1")
 def test_allies_stand_on_the_partys_side_as_a1_a2_and_take_no_seat(table: Table):
-    allies = [{"class": "mender", "level": 2, "name": "Hal"},
-              {"class": "tracker", "row": "front", "sheet": {"abilities": ABILITIES}}]
+    allies = [
+        {"class": "mender", "level": 2, "name": "Hal"},
+        {"class": "tracker", "row": "front", "sheet": {"abilities": ABILITIES}},
+    ]
     made = table.create(labyrinth([{"class": "vanguard", "name": "Ada"}], allies=allies, name="allied"))
     people = combatants(table, made["game"])
     assert [k for k in people if k[0] in "pa"] == ["p1", "a1", "a2"]
@@ -104,8 +125,9 @@ def test_a_slot_named_rare_is_its_kinds_rare_variant(table: Table):
 
 
 @pytest.mark.rule("PASSIVE-2")
-@pytest.mark.parametrize("passives, ask, auto", [(None, True, True), ("ask", True, True), ("auto", False, True),
-                                                  ("off", False, False)])
+@pytest.mark.parametrize(
+    "passives, ask, auto", [(None, True, True), ("ask", True, True), ("auto", False, True), ("off", False, False)]
+)
 def test_passives_set_the_table_options_as_the_command_line_does(table: Table, passives, ask, auto):
     more = {} if passives is None else {"passives": passives}
     made = table.create(labyrinth([{"class": "vanguard"}], name="passives", **more))
@@ -117,8 +139,9 @@ def test_passives_set_the_table_options_as_the_command_line_does(table: Table, p
 
 @pytest.mark.rule("PASSIVE-2")
 def test_an_option_named_outright_overrides_passives(table: Table):
-    made = table.create(labyrinth([{"class": "vanguard"}], name="both", passives="off",
-                                  options={"auto_passives": True}))
+    made = table.create(
+        labyrinth([{"class": "vanguard"}], name="both", passives="off", options={"auto_passives": True})
+    )
     options = table.get(f"/api/games/{made['game']}/state")["state"]["options"]
     assert (options["ask_passives"], options["auto_passives"]) == (False, True)
 
@@ -166,48 +189,122 @@ def sheet(**more: Any) -> dict[str, Any]:
 
 VANGUARD = {"class": "vanguard"}
 BAD = [
-    (labyrinth([VANGUARD, {"class": "vanguard", "sheet": sheet(skills=["mend"])}]), 400, "malformed",
-     "party[1].sheet.skills[0]: 'mend' is not a Vanguard skill"),
-    (labyrinth([{"class": "vanguard", "sheet": sheet(skills=["lunging-thrust"])}]), 400, "malformed",
-     "party[0].sheet.skills[0]: a Vanguard learns 'lunging-thrust' at level 3"),
-    (labyrinth([{"class": "vanguard", "sheet": sheet(skills=["riposte", "riposte"])}]), 400, "malformed",
-     "party[0].sheet.skills[1]: 'riposte' is listed twice"),
-    (labyrinth([{"class": "vanguard", "sheet": {"abilities": {**ABILITIES, "agi": 0}}}]), 400, "malformed",
-     "party[0].sheet.abilities.agi: must be a whole number from 1 to 99"),
-    (labyrinth([{"class": "vanguard", "sheet": {"abilities": {**ABILITIES, "luc": 1.5}}}]), 400, "malformed",
-     "$.party[0].sheet.abilities.luc"),
-    (labyrinth([{"class": "vanguard", "sheet": {"abilities": {"str": 9}}}]), 400, "malformed",
-     "missing required field `tec`"),
+    (
+        labyrinth([VANGUARD, {"class": "vanguard", "sheet": sheet(skills=["mend"])}]),
+        400,
+        "malformed",
+        "party[1].sheet.skills[0]: 'mend' is not a Vanguard skill",
+    ),
+    (
+        labyrinth([{"class": "vanguard", "sheet": sheet(skills=["lunging-thrust"])}]),
+        400,
+        "malformed",
+        "party[0].sheet.skills[0]: a Vanguard learns 'lunging-thrust' at level 3",
+    ),
+    (
+        labyrinth([{"class": "vanguard", "sheet": sheet(skills=["riposte", "riposte"])}]),
+        400,
+        "malformed",
+        "party[0].sheet.skills[1]: 'riposte' is listed twice",
+    ),
+    (
+        labyrinth([{"class": "vanguard", "sheet": {"abilities": {**ABILITIES, "agi": 0}}}]),
+        400,
+        "malformed",
+        "party[0].sheet.abilities.agi: must be a whole number from 1 to 99",
+    ),
+    (
+        labyrinth([{"class": "vanguard", "sheet": {"abilities": {**ABILITIES, "luc": 1.5}}}]),
+        400,
+        "malformed",
+        "$.party[0].sheet.abilities.luc",
+    ),
+    (
+        labyrinth([{"class": "vanguard", "sheet": {"abilities": {"str": 9}}}]),
+        400,
+        "malformed",
+        "missing required field `tec`",
+    ),
     (labyrinth([{"class": "vanguard", "sheet": sheet(mana=3)}]), 400, "malformed", "unknown field `mana`"),
-    (labyrinth([{"class": "vanguard", "sheet": sheet(weapon="laser")}]), 400, "malformed",
-     "party[0].sheet.weapon: unknown weapon 'laser'"),
-    (labyrinth([{"class": "vanguard", "sheet": sheet(armor="tin-can")}]), 400, "malformed",
-     "party[0].sheet.armor: unknown armour 'tin-can'"),
-    (labyrinth([VANGUARD], allies=[{"class": "mender", "sheet": sheet(items=["moonbeam"])}]), 400, "malformed",
-     "allies[0].sheet.items[0]: unknown item 'moonbeam'"),
+    (
+        labyrinth([{"class": "vanguard", "sheet": sheet(weapon="laser")}]),
+        400,
+        "malformed",
+        "party[0].sheet.weapon: unknown weapon 'laser'",
+    ),
+    (
+        labyrinth([{"class": "vanguard", "sheet": sheet(armor="tin-can")}]),
+        400,
+        "malformed",
+        "party[0].sheet.armor: unknown armour 'tin-can'",
+    ),
+    (
+        labyrinth([VANGUARD], allies=[{"class": "mender", "sheet": sheet(items=["moonbeam"])}]),
+        400,
+        "malformed",
+        "allies[0].sheet.items[0]: unknown item 'moonbeam'",
+    ),
     (labyrinth([VANGUARD], allies=[{"class": "wizard"}]), 400, "malformed", "ally a1: no class 'wizard'"),
-    (labyrinth([VANGUARD], allies=[VANGUARD, {"class": "mender", "level": 0}]), 400, "malformed",
-     "allies[1]: the level is a whole number from 1 to 99"),
-    (labyrinth([VANGUARD], allies=[{"class": "mender", "row": "middle"}]), 400, "malformed",
-     "allies[0]: the row is front or back"),
-    (labyrinth([{"class": c} for c in ("vanguard", "mender", "tracker")],
-               allies=[{"class": c} for c in ("bulwark", "stormcaller", "mender", "tracker")]), 422, "rule",
-     "at most 6 against 6 (allied NPCs count toward it)"),
-    (labyrinth([{"class": "vanguard"}, {"class": "bulwark"}], allies=[{"class": "vanguard"}, {"class": "bulwark"}]),
-     422, "rule", "at most 3 to a row (allied NPCs count toward it)"),
+    (
+        labyrinth([VANGUARD], allies=[VANGUARD, {"class": "mender", "level": 0}]),
+        400,
+        "malformed",
+        "allies[1]: the level is a whole number from 1 to 99",
+    ),
+    (
+        labyrinth([VANGUARD], allies=[{"class": "mender", "row": "middle"}]),
+        400,
+        "malformed",
+        "allies[0]: the row is front or back",
+    ),
+    (
+        labyrinth(
+            [{"class": c} for c in ("vanguard", "mender", "tracker")],
+            allies=[{"class": c} for c in ("bulwark", "stormcaller", "mender", "tracker")],
+        ),
+        422,
+        "rule",
+        "at most 6 against 6 (allied NPCs count toward it)",
+    ),
+    (
+        labyrinth([{"class": "vanguard"}, {"class": "bulwark"}], allies=[{"class": "vanguard"}, {"class": "bulwark"}]),
+        422,
+        "rule",
+        "at most 3 to a row (allied NPCs count toward it)",
+    ),
     (labyrinth([VANGUARD], rare=["e9"]), 400, "malformed", "rare 'e9': the encounter's Enemies are e1 to e4"),
     (labyrinth([VANGUARD], rare=["e2", "E2"]), 400, "malformed", "rare[1]: 'e2' is named twice"),
     (labyrinth([VANGUARD], passives="sometimes"), 400, "malformed", "passives: 'sometimes' is not ask, auto or off"),
 ]
 
 
-@pytest.mark.parametrize("body, status, error, says", BAD, ids=[
-    "skill-of-another-class", "skill-above-level", "skill-twice", "ability-0", "ability-not-whole",
-    "ability-missing", "unknown-sheet-field", "unknown-weapon", "unknown-armour", "ally-unknown-item",
-    "ally-unknown-class", "ally-level-0", "ally-row", "seven-with-allies", "four-in-front-with-allies",
-    "rare-no-such-slot", "rare-twice", "passives-unknown"])
-def test_a_bad_sheet_ally_rare_slot_or_passives_is_refused_and_nothing_is_written(table: Table, body, status,
-                                                                                  error, says):
+@pytest.mark.parametrize(
+    "body, status, error, says",
+    BAD,
+    ids=[
+        "skill-of-another-class",
+        "skill-above-level",
+        "skill-twice",
+        "ability-0",
+        "ability-not-whole",
+        "ability-missing",
+        "unknown-sheet-field",
+        "unknown-weapon",
+        "unknown-armour",
+        "ally-unknown-item",
+        "ally-unknown-class",
+        "ally-level-0",
+        "ally-row",
+        "seven-with-allies",
+        "four-in-front-with-allies",
+        "rare-no-such-slot",
+        "rare-twice",
+        "passives-unknown",
+    ],
+)
+def test_a_bad_sheet_ally_rare_slot_or_passives_is_refused_and_nothing_is_written(
+    table: Table, body, status, error, says
+):
     first = table.create(labyrinth([VANGUARD], name="first"))["game"]
     before = table.written(first)
     r = table.client.post("/api/games", headers=table.host, json={**body, "name": "bad"})

@@ -9,8 +9,11 @@ import pytest
 
 from api_table import Table, refusal
 
-PARTY = [{"class": "vanguard", "level": 1}, {"class": "mender", "level": 2, "name": "Iris"},
-         {"class": "tracker", "level": 1, "row": "back"}]
+PARTY = [
+    {"class": "vanguard", "level": 1},
+    {"class": "mender", "level": 2, "name": "Iris"},
+    {"class": "tracker", "level": 1, "row": "back"},
+]
 
 
 def new_labyrinth(table: Table, name: str = "lab", **more) -> str:
@@ -52,14 +55,17 @@ def test_a_pcs_seat_gives_its_own_declaration_and_is_refused_another_pcs(table: 
     assert next(c for c in board["sides"][0]["rows"]["front"] if c["id"] == "p1")["declared"] == "pass"
 
 
-@pytest.mark.parametrize("more, says", [
-    ({"options": {"speed_of_light": 1}}, "no table option 'speed_of_light'"),
-    ({"options": {"default_buff_turns": 0}}, "from 1 to 99"),
-    ({"ambush": "nobody"}, "pcs or enemies"),
-    ({"party": [{"class": "vanguard", "level": 0}]}, "level"),
-    ({"party": [{"class": "vanguard", "row": "middle"}]}, "front or back"),
-    ({"party": []}, "at least one PC"),
-])
+@pytest.mark.parametrize(
+    "more, says",
+    [
+        ({"options": {"speed_of_light": 1}}, "no table option 'speed_of_light'"),
+        ({"options": {"default_buff_turns": 0}}, "from 1 to 99"),
+        ({"ambush": "nobody"}, "pcs or enemies"),
+        ({"party": [{"class": "vanguard", "level": 0}]}, "level"),
+        ({"party": [{"class": "vanguard", "row": "middle"}]}, "front or back"),
+        ({"party": []}, "at least one PC"),
+    ],
+)
 def test_a_malformed_labyrinth_setup_is_refused_and_writes_nothing(table: Table, more, says):
     body = {"new": "labyrinth", "encounter": "mossy-hollow", "party": PARTY, "seed": 3, "name": "lab", **more}
     r = table.client.post("/api/games", headers=table.host, json=body)

@@ -44,8 +44,9 @@ def test_a_command_and_a_state_read_are_answered_while_a_verify_runs(table: Tabl
     verify, verified = _in_thread(lambda: table.client.get(f"/api/games/{slow}/verify", headers=table.host))
     try:
         assert started.wait(WAIT)
-        acting, acted = _in_thread(lambda: (table.command(other, command),
-                                            table.client.get(f"/api/games/{other}/state", headers=table.host)))
+        acting, acted = _in_thread(
+            lambda: (table.command(other, command), table.client.get(f"/api/games/{other}/state", headers=table.host))
+        )
         acting.join(WAIT / 2)
         answered_before_the_verify = bool(acted) and not release.is_set()
     finally:
@@ -74,8 +75,9 @@ def test_a_command_is_answered_while_an_export_is_being_read(table: Table, monke
     export, exported = _in_thread(lambda: table.client.get(f"/api/games/{slow}/export", headers=table.host))
     try:
         assert started.wait(WAIT)
-        acting, acted = _in_thread(lambda: (table.command(other, command),
-                                            table.client.get(f"/api/games/{other}/legal", headers=table.host)))
+        acting, acted = _in_thread(
+            lambda: (table.command(other, command), table.client.get(f"/api/games/{other}/legal", headers=table.host))
+        )
         acting.join(WAIT / 2)
         answered_before_the_export = bool(acted) and not release.is_set()
     finally:
@@ -99,11 +101,20 @@ def _asgi_get(app, path: str, token: str) -> tuple[int, list[bytes]]:
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-             "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
-             "query_string": path.partition("?")[2].encode(), "server": ("testserver", 80),
-             "client": ("127.0.0.1", 1), "headers": [(b"host", b"testserver"),
-                                                     (b"authorization", f"Bearer {token}".encode())]}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": path.partition("?")[2].encode(),
+        "server": ("testserver", 80),
+        "client": ("127.0.0.1", 1),
+        "headers": [(b"host", b"testserver"), (b"authorization", f"Bearer {token}".encode())],
+    }
     scope["path"] = path.partition("?")[0]
     anyio.run(app, scope, receive, send)
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")

@@ -48,8 +48,9 @@ def test_a_command_another_process_saves_reaches_a_viewer_without_waiting_for_th
     env = {"POSTGRES_SCHEMA": schema}
     other = BetrayalApp(store=postgres_store, env=env)  # another process's application: its own connections
     party = [party_member(p) for p in ("Ysolda:nord", "Tarn:dark-elf")]
-    bid = other.new_clash(setup="waystone-crossing", party=party, xp=2, seed=3,
-                          battle_id="live-1").battle.state.battle_id
+    bid = other.new_clash(
+        setup="waystone-crossing", party=party, xp=2, seed=3, battle_id="live-1"
+    ).battle.state.battle_id
     stream = other.ruleset(bid).game_stream(bid)
     workers = Workers(postgres_store, env=env)
 
@@ -90,8 +91,9 @@ def test_the_listener_listens_again_after_its_connection_is_dropped_and_stops_wh
             conn.execute(f'NOTIFY "{channel}"')
             assert heard.acquire(timeout=DEADLINE)
 
-            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = %s",
-                         (f'LISTEN "{channel}"',))
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = %s", (f'LISTEN "{channel}"',)
+            )
             wait_until(lambda: listener.connections == 2 and listener.listening.is_set(), "a second connection")
             assert heard.acquire(timeout=DEADLINE)  # told once on listening again: writes may have gone unheard
             conn.execute(f'NOTIFY "{channel}"')

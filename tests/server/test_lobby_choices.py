@@ -61,8 +61,9 @@ def test_the_choices_offer_the_packs_contents_for_each_field(table: Table):
     assert mossy["name"] == lab.encounters["mossy-hollow"].name
     # which Enemies may be met rare depends on the encounter chosen
     assert offers["rare"]["after"] == "encounter"
-    assert ids(offers["rare"]["by"]["mossy-hollow"]) == [f"e{n}" for n in
-                                                         range(1, len(lab.encounters["mossy-hollow"].enemies) + 1)]
+    assert ids(offers["rare"]["by"]["mossy-hollow"]) == [
+        f"e{n}" for n in range(1, len(lab.encounters["mossy-hollow"].enemies) + 1)
+    ]
     assert ids(setup_of(table, "campaign")["offers"]["difficulty"]) == ["apprentice", "adept", "expert"]
 
 
@@ -132,8 +133,9 @@ def test_every_offered_betrayal_setup_sets_up_its_kind(table: Table, kind):
     field = "delve" if kind == "delve" else "setup"
     offered = ids(setup_of(table, kind)["offers"][field])
     for n, setup in enumerate(offered, start=1):
-        made = table.create({"new": kind, field: setup, "party": PARTY, "difficulty": "expert", "seed": n,
-                             "name": f"{kind}-{n}"})
+        made = table.create(
+            {"new": kind, field: setup, "party": PARTY, "difficulty": "expert", "seed": n, "name": f"{kind}-{n}"}
+        )
         assert made["summary"]["setup"] == setup
     assert len(table.get("/api/games")) == len(offered)
 
@@ -148,33 +150,73 @@ def test_a_campaign_from_the_form_begins_at_the_dial_offered(table: Table):
 # -- refused with its reason, nothing written ----------------------------------------------
 
 
-@pytest.mark.parametrize("body, status, error, says", [
-    (labyrinth_form("mossy-hollow", [{"class": "vanguard", "level": 1}, {"class": "bulwark", "level": 1},
-                                     {"class": "mender", "level": 1}, {"class": "stormcaller", "level": 1},
-                                     {"class": "tracker", "level": 1}, {"class": "vanguard", "level": 1},
-                                     {"class": "mender", "level": 1}]),
-     422, "rule", "at most 6 against 6"),
-    (labyrinth_form("mossy-hollow", [{"class": "vanguard", "level": 1}] * 4), 422, "rule", "at most 3 to a row"),
-    (labyrinth_form("no-such-den", [{"class": "vanguard", "level": 1}]), 404, "not-found", "no encounter"),
-    (labyrinth_form("mossy-hollow", [{"class": "wizard", "level": 1}]), 400, "malformed", "no class 'wizard'"),
-    (labyrinth_form("mossy-hollow", [{"class": "vanguard", "level": 0}]), 400, "malformed", "level"),
-    (labyrinth_form("mossy-hollow", [{"class": "vanguard", "level": 1.5}]), 400, "malformed", "int"),
-    (labyrinth_form("mossy-hollow", [{"class": "vanguard", "level": 1}], ambush="both"), 400, "malformed",
-     "pcs or enemies"),
-    (labyrinth_form("mossy-hollow", []), 400, "malformed", "at least one PC"),
-    ({"new": "conquest", "scenario": "border-clash", "armies": ["saltmarch"]}, 400, "malformed",
-     "name two armies"),
-    ({"new": "conquest", "scenario": "border-clash", "armies": ["saltmarch", "nobody"]}, 400, "malformed",
-     "no army 'nobody'"),
-    ({"new": "conquest", "scenario": "nowhere", "armies": ["saltmarch", "cinderpact"]}, 404, "not-found",
-     "no scenario"),
-    ({"new": "campaign", "difficulty": "adept", "seed": 3}, 400, "malformed", "seed"),
-    ({"new": "clash", "setup": "", "party": PARTY}, 400, "malformed",
-     "choose one of waystone-crossing"),
-], ids=["seven-pcs", "four-in-a-row", "unknown-encounter", "unknown-class", "level-0", "level-not-whole",
-        "ambush-both", "no-party", "one-army", "unknown-army", "unknown-scenario", "campaign-seed", "no-setup"])
-def test_a_bad_request_from_the_form_is_refused_with_its_reason_and_nothing_is_set_up(table: Table, body, status,
-                                                                                     error, says):
+@pytest.mark.parametrize(
+    "body, status, error, says",
+    [
+        (
+            labyrinth_form(
+                "mossy-hollow",
+                [
+                    {"class": "vanguard", "level": 1},
+                    {"class": "bulwark", "level": 1},
+                    {"class": "mender", "level": 1},
+                    {"class": "stormcaller", "level": 1},
+                    {"class": "tracker", "level": 1},
+                    {"class": "vanguard", "level": 1},
+                    {"class": "mender", "level": 1},
+                ],
+            ),
+            422,
+            "rule",
+            "at most 6 against 6",
+        ),
+        (labyrinth_form("mossy-hollow", [{"class": "vanguard", "level": 1}] * 4), 422, "rule", "at most 3 to a row"),
+        (labyrinth_form("no-such-den", [{"class": "vanguard", "level": 1}]), 404, "not-found", "no encounter"),
+        (labyrinth_form("mossy-hollow", [{"class": "wizard", "level": 1}]), 400, "malformed", "no class 'wizard'"),
+        (labyrinth_form("mossy-hollow", [{"class": "vanguard", "level": 0}]), 400, "malformed", "level"),
+        (labyrinth_form("mossy-hollow", [{"class": "vanguard", "level": 1.5}]), 400, "malformed", "int"),
+        (
+            labyrinth_form("mossy-hollow", [{"class": "vanguard", "level": 1}], ambush="both"),
+            400,
+            "malformed",
+            "pcs or enemies",
+        ),
+        (labyrinth_form("mossy-hollow", []), 400, "malformed", "at least one PC"),
+        ({"new": "conquest", "scenario": "border-clash", "armies": ["saltmarch"]}, 400, "malformed", "name two armies"),
+        (
+            {"new": "conquest", "scenario": "border-clash", "armies": ["saltmarch", "nobody"]},
+            400,
+            "malformed",
+            "no army 'nobody'",
+        ),
+        (
+            {"new": "conquest", "scenario": "nowhere", "armies": ["saltmarch", "cinderpact"]},
+            404,
+            "not-found",
+            "no scenario",
+        ),
+        ({"new": "campaign", "difficulty": "adept", "seed": 3}, 400, "malformed", "seed"),
+        ({"new": "clash", "setup": "", "party": PARTY}, 400, "malformed", "choose one of waystone-crossing"),
+    ],
+    ids=[
+        "seven-pcs",
+        "four-in-a-row",
+        "unknown-encounter",
+        "unknown-class",
+        "level-0",
+        "level-not-whole",
+        "ambush-both",
+        "no-party",
+        "one-army",
+        "unknown-army",
+        "unknown-scenario",
+        "campaign-seed",
+        "no-setup",
+    ],
+)
+def test_a_bad_request_from_the_form_is_refused_with_its_reason_and_nothing_is_set_up(
+    table: Table, body, status, error, says
+):
     answer = table.client.post("/api/games", headers=table.host, json={**body, "name": "bad"})
     found = refusal(answer, status, error, "SCALE-1" if error == "rule" else None)
     assert says in found["reason"]

@@ -61,8 +61,10 @@ def test_the_first_after_the_interval_says_how_many_were_held_back(logged, clock
         clock.now += 0.001
     clock.now += 10.0
     logger.error("accept failed: %s", "Too many open files")
-    assert lines(out) == ["ERROR accept failed: Too many open files",
-                          "ERROR accept failed: Too many open files (repeated 5,321 times in the last 15 s)"]
+    assert lines(out) == [
+        "ERROR accept failed: Too many open files",
+        "ERROR accept failed: Too many open files (repeated 5,321 times in the last 15 s)",
+    ]
 
 
 def test_flush_says_the_count_of_a_flood_that_stopped(logged, clock):
@@ -74,8 +76,10 @@ def test_flush_says_the_count_of_a_flood_that_stopped(logged, clock):
     clock.now += 10.0
     throttle.flush()
     throttle.flush()  # said once
-    assert lines(out) == ["WARNING Invalid HTTP request received.",
-                          "WARNING Invalid HTTP request received. (repeated 2 times in the last 10 s)"]
+    assert lines(out) == [
+        "WARNING Invalid HTTP request received.",
+        "WARNING Invalid HTTP request received. (repeated 2 times in the last 10 s)",
+    ]
 
 
 def test_different_lines_and_levels_are_each_said(logged, clock):

@@ -52,8 +52,9 @@ def _start(url: str, schema: str, home: Path, name: str) -> Process:
     env = {k: v for k, v in os.environ.items() if k not in ("RULEKEEPER_STORE", SECRET_VARIABLE)}
     env.update({SECRET_VARIABLE: SECRET, "RULEKEEPER_HOME": str(home), "POSTGRES_SCHEMA": schema})
     errors = (home / f"{name}.err").open("wb")
-    proc = subprocess.Popen([_rk(), "server", "--port", "0", "--store", url], env=env, stdout=subprocess.PIPE,
-                            stderr=errors, text=True)
+    proc = subprocess.Popen(
+        [_rk(), "server", "--port", "0", "--store", url], env=env, stdout=subprocess.PIPE, stderr=errors, text=True
+    )
     said: queue.Queue[str] = queue.Queue()
 
     def drain() -> None:  # keeps the pipe empty for the process's whole life
@@ -99,8 +100,10 @@ def http() -> Iterator[httpx.Client]:
 
 
 def _new_clash(http: httpx.Client, process: Process, name: str) -> str:
-    made = http.post(process.url("/api/games"), json={"new": "clash", "setup": "waystone-crossing",
-                                                      "party": PARTY, "seed": 7, "name": name})
+    made = http.post(
+        process.url("/api/games"),
+        json={"new": "clash", "setup": "waystone-crossing", "party": PARTY, "seed": 7, "name": name},
+    )
     assert made.status_code == 201, made.text
     return made.json()["game"]
 
@@ -110,9 +113,9 @@ def _versions(lines: Iterator[str]) -> Iterator[int]:
     event = None
     for line in lines:
         if line.startswith("event: "):
-            event = line[len("event: "):]
+            event = line[len("event: ") :]
         elif line.startswith("data: ") and event == "version":
-            yield msgspec.json.decode(line[len("data: "):])["version"]
+            yield msgspec.json.decode(line[len("data: ") :])["version"]
 
 
 def test_both_processes_answer_the_same_game(pair, http):
@@ -125,7 +128,8 @@ def test_both_processes_answer_the_same_game(pair, http):
     assert on_a["version"] == moved.json()["version"]
     assert on_a == http.get(b.url(f"/api/games/{g}/state")).json()
     assert [s["id"] for s in http.get(a.url("/api/games")).json()] == [
-        s["id"] for s in http.get(b.url("/api/games")).json()]
+        s["id"] for s in http.get(b.url("/api/games")).json()
+    ]
 
 
 def test_a_viewer_of_one_process_hears_a_command_saved_through_the_other(pair, http):
@@ -136,8 +140,11 @@ def test_a_viewer_of_one_process_hears_a_command_saved_through_the_other(pair, h
         assert feed.status_code == 200
         versions = _versions(feed.iter_lines())
         assert next(versions) == http.get(a.url(f"/api/games/{g}")).json()["version"]
-        moved = http.post(b.url(f"/api/games/{g}/commands"), json={"command": {"type": "Move", "to": [0, 1]}},
-                          headers=bearer(Keyring(SECRET.encode()).seat(g, "ria")))
+        moved = http.post(
+            b.url(f"/api/games/{g}/commands"),
+            json={"command": {"type": "Move", "to": [0, 1]}},
+            headers=bearer(Keyring(SECRET.encode()).seat(g, "ria")),
+        )
         assert moved.status_code == 200, moved.text
         assert next(versions) == moved.json()["version"]  # a read timeout fails the test
 
@@ -152,8 +159,9 @@ def test_of_two_commands_given_at_once_for_one_version_exactly_one_is_saved(pair
     def give(process: Process, to: list[int]) -> None:
         with httpx.Client(timeout=WAIT, headers=bearer(Keyring(SECRET.encode()).host())) as own:
             together.wait()
-            answers[process.base] = own.post(process.url(f"/api/games/{g}/commands"),
-                                             json={"command": {"type": "Move", "to": to}, "version": seen})
+            answers[process.base] = own.post(
+                process.url(f"/api/games/{g}/commands"), json={"command": {"type": "Move", "to": to}, "version": seen}
+            )
 
     threads = [threading.Thread(target=give, args=(a, [0, 1])), threading.Thread(target=give, args=(b, [1, 1]))]
     for t in threads:

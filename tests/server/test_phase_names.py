@@ -16,6 +16,13 @@ def test_each_ruleset_names_its_phase_in_players_words(table: Table):
     assert (clash["phase"], clash["phase_name"]) == ("adventurer-turn", "Adventurer Turns")
     conquest = _board(table, table.new_conquest())
     assert (conquest["phase"], conquest["phase_name"]) == ("reinforcement", "Reinforcement")
-    labyrinth = table.create({"new": "labyrinth", "encounter": "mossy-hollow", "name": "l1", "seed": 3,
-                              "party": [{"class": "vanguard", "level": 1}]})["game"]
+    labyrinth = table.create(
+        {
+            "new": "labyrinth",
+            "encounter": "mossy-hollow",
+            "name": "l1",
+            "seed": 3,
+            "party": [{"class": "vanguard", "level": 1}],
+        }
+    )["game"]
     assert _board(table, labyrinth)["phase_name"] == "Standby"

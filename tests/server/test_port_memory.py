@@ -31,8 +31,13 @@ def test_a_server_started_with_port_0_stopped_and_started_again_listens_on_the_s
     first = start(home, store, "--port", "0", name="first")
     first.stop()
     # Stopped: `rk links` prints the links the restarted server will answer.
-    links = subprocess.run([rk_script(), "--store", str(store), "links", "--seat", "Ria"], env=environment(home),
-                           capture_output=True, text=True, timeout=60)
+    links = subprocess.run(
+        [rk_script(), "--store", str(store), "links", "--seat", "Ria"],
+        env=environment(home),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert links.stdout.strip() == first.link("Ria"), links.stderr
     again = start(home, store, "--port", "0", name="again")
     try:
@@ -60,8 +65,10 @@ def test_a_remembered_port_someone_else_took_gives_way_to_a_free_one_said_in_one
         running.stop()
     assert running.port != port
     said = (home / "moved.err").read_text().splitlines()
-    assert said == [f"rk server: port {port}: address already in use; listening on {running.port} instead "
-                    f"(links handed out for port {port} do not reach this server)"]
+    assert said == [
+        f"rk server: port {port}: address already in use; listening on {running.port} instead "
+        f"(links handed out for port {port} do not reach this server)"
+    ]
     assert remembered() == Remembered(running.port, running.base)  # the next restart keeps the new one
 
 
@@ -76,13 +83,16 @@ def test_a_port_asked_for_that_is_taken_is_refused(home):
             listen("127.0.0.1", port, Remembered(port, "x"))
 
 
-@pytest.mark.parametrize("asked, memory, first", [
-    (None, None, DEFAULT_PORT),
-    (None, Remembered(41001, "b"), 41001),
-    (0, None, 0),
-    (0, Remembered(41001, "b"), 41001),
-    (41002, Remembered(41001, "b"), 41002),
-])
+@pytest.mark.parametrize(
+    "asked, memory, first",
+    [
+        (None, None, DEFAULT_PORT),
+        (None, Remembered(41001, "b"), 41001),
+        (0, None, 0),
+        (0, Remembered(41001, "b"), 41001),
+        (41002, Remembered(41001, "b"), 41002),
+    ],
+)
 def test_the_port_tried_first(asked, memory, first):
     assert wanted_port(asked, memory) == first
 
@@ -97,8 +107,17 @@ def test_the_port_listened_on_is_remembered_only_from_a_file_no_one_else_may_wri
     assert "not trusted" in warned[0]
 
 
-@pytest.mark.parametrize("text", ["", "[]", '{"port": "80", "base": "b"}', '{"port": 0, "base": "b"}',
-                                  '{"port": 70000, "base": "b"}', '{"port": 8000}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "[]",
+        '{"port": "80", "base": "b"}',
+        '{"port": 0, "base": "b"}',
+        '{"port": 70000, "base": "b"}',
+        '{"port": 8000}',
+    ],
+)
 def test_a_port_file_that_makes_no_sense_is_passed_over(home, text):
     path = home / PORT_FILE
     path.write_text(text)
@@ -114,8 +133,24 @@ def test_rk_links_names_the_remembered_address_when_no_server_runs(home, tmp_pat
     remember(41004, "http://tables.example:41004")
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["--store", store, "new", "clash", "--setup", "waystone-crossing", "--party", "Ria:nord",
-                     "--seed", "7"], obj=Defaults()) == 0
+        assert (
+            main(
+                [
+                    "--store",
+                    store,
+                    "new",
+                    "clash",
+                    "--setup",
+                    "waystone-crossing",
+                    "--party",
+                    "Ria:nord",
+                    "--seed",
+                    "7",
+                ],
+                obj=Defaults(),
+            )
+            == 0
+        )
         out.truncate(0)
         assert main(["--store", store, "links", "--json"], obj=Defaults()) == 0
     assert json.loads(out.getvalue().strip("\x00"))["base"] == "http://tables.example:41004"

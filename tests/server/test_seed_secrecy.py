@@ -38,13 +38,23 @@ def _everything_read(table: Table, g: str, headers: dict[str, str]) -> dict[str,
     return out
 
 
-@pytest.mark.parametrize("body", [
-    {"new": "clash", "setup": "waystone-crossing", "party": [{"name": "Ria", "race": "nord"},
-                                                             {"name": "Tarn", "race": "orc"}]},
-    {"new": "delve", "delve": "whispering-barrow", "party": [{"name": "Ria", "race": "nord"}]},
-    {"new": "labyrinth", "encounter": "mossy-hollow",
-     "party": [{"class": "vanguard", "level": 1}, {"class": "mender", "level": 2}]},
-], ids=["clash", "delve", "labyrinth"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {
+            "new": "clash",
+            "setup": "waystone-crossing",
+            "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}],
+        },
+        {"new": "delve", "delve": "whispering-barrow", "party": [{"name": "Ria", "race": "nord"}]},
+        {
+            "new": "labyrinth",
+            "encounter": "mossy-hollow",
+            "party": [{"class": "vanguard", "level": 1}, {"class": "mender", "level": 2}],
+        },
+    ],
+    ids=["clash", "delve", "labyrinth"],
+)
 def test_no_reader_of_any_ruleset_sees_the_seed_on_the_table_while_the_game_goes_on(table: Table, body):
     g = table.create({**body, "seed": SEED, "name": "g1"})["game"]
     first = table.legal(g)[0]["command"]
@@ -117,8 +127,10 @@ def test_the_commitment_is_in_the_first_event_and_the_same_for_everyone(table: T
         assert first["version"] == 1 and first["command"], who
         if who != "host":  # where the line hides the seed, it says what it is committed to
             assert first["text"].endswith(f"--seed (hidden) · seed committed: {host}"), (who, first["text"])
-    lines = [msgspec.json.decode(t) for t in table.client.get(f"/api/games/{g}/export", headers=table.host)
-             .content.splitlines()]
+    lines = [
+        msgspec.json.decode(t)
+        for t in table.client.get(f"/api/games/{g}/export", headers=table.host).content.splitlines()
+    ]
     setup = next(obj for obj in lines if obj.get("version") == 1 and obj.get("type", "").endswith("CommandIssued"))
     assert setup["data"]["commitment"] == host == fairness.commit(SEED, setup["data"]["salt"])
     assert host != fairness.commit(SEED, "00" * fairness.SALT_BYTES)  # salted
@@ -170,10 +182,13 @@ def _forged(data: bytes, change: Any) -> tuple[bytes, int]:
     return b"\n".join(msgspec.json.encode(obj) for obj in lines) + b"\n", at + 1
 
 
-@pytest.mark.parametrize("change", [
-    pytest.param(lambda r: r.update(salt="0" * 32), id="salt"),
-    pytest.param(lambda r: r.update(seed=r["seed"] + 1), id="seed"),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda r: r.update(salt="0" * 32), id="salt"),
+        pytest.param(lambda r: r.update(seed=r["seed"] + 1), id="seed"),
+    ],
+)
 def test_a_forged_reveal_fails_verify_with_its_line_and_reason(table: Table, change):
     _, data = _ended(table)
     forged, line = _forged(data, change)
@@ -188,8 +203,20 @@ def test_a_forged_reveal_fails_verify_with_its_line_and_reason(table: Table, cha
 def test_a_game_started_from_a_position_keeps_its_seed_from_every_seat(rk, store, tmp_path):
     """A position file is the host's and holds the seed; the game started
     from it keeps it from the seats as any other (SEAT-5)."""
-    rk("new", "clash", "--setup", "waystone-crossing", "--party", "Ria:nord", "--party", "Tarn:orc",
-       "--seed", str(SEED), "--name", "p0")
+    rk(
+        "new",
+        "clash",
+        "--setup",
+        "waystone-crossing",
+        "--party",
+        "Ria:nord",
+        "--party",
+        "Tarn:orc",
+        "--seed",
+        str(SEED),
+        "--name",
+        "p0",
+    )
     position = tmp_path / "p.toml"
     rk("position", "-o", str(position))
     position.write_text(position.read_text().replace('battle_id = "p0"', 'battle_id = "p1"'))

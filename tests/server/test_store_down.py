@@ -112,9 +112,18 @@ def test_postgres_connections_are_bounded_by_this_process_too():
     from domain.kernel.stores.application import POSTGRES_BOUNDS
     from domain.kernel.stores.pgstore import Factory
 
-    env = Environment("rulekeeper", {**POSTGRES_BOUNDS, "POSTGRES_DBNAME": "test", "POSTGRES_HOST": "127.0.0.1",
-                                     "POSTGRES_PORT": str(_free_port()), "POSTGRES_USER": "postgres",
-                                     "POSTGRES_PASSWORD": "", "POSTGRES_TCP_USER_TIMEOUT": "20"})
+    env = Environment(
+        "rulekeeper",
+        {
+            **POSTGRES_BOUNDS,
+            "POSTGRES_DBNAME": "test",
+            "POSTGRES_HOST": "127.0.0.1",
+            "POSTGRES_PORT": str(_free_port()),
+            "POSTGRES_USER": "postgres",
+            "POSTGRES_PASSWORD": "",
+            "POSTGRES_TCP_USER_TIMEOUT": "20",
+        },
+    )
     kwargs = Factory(env).datastore.pool.kwargs
     assert kwargs["keepalives"] == 1 and kwargs["keepalives_idle"] >= 1 and kwargs["keepalives_count"] >= 1
     assert kwargs["keepalives_interval"] >= 1 and kwargs["tcp_user_timeout"] == 20_000
@@ -132,8 +141,7 @@ def _serve(store: str, monkeypatch, tmp_path, capsys) -> tuple[int, str]:
 
 
 def test_rk_server_on_an_unreachable_store_says_so_in_one_line(monkeypatch, tmp_path, capsys):
-    code, err = _serve(f"postgresql://postgres:{PASSWORD}@127.0.0.1:{_free_port()}/test", monkeypatch, tmp_path,
-                       capsys)
+    code, err = _serve(f"postgresql://postgres:{PASSWORD}@127.0.0.1:{_free_port()}/test", monkeypatch, tmp_path, capsys)
     assert code == 1 and err.count("\n") == 1 and err.startswith("rk server: cannot serve postgresql://postgres:***@")
     assert "refused" in err and PASSWORD not in err
 
@@ -153,8 +161,9 @@ def test_rk_server_on_a_store_it_can_only_read_says_so_in_one_line(monkeypatch, 
         pass
     real = os.access
     # Read-only for this process (root may write any file: the check is what is tested).
-    monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if str(p) == str(path) and mode & os.W_OK
-                        else real(p, mode, **kw))
+    monkeypatch.setattr(
+        os, "access", lambda p, mode, **kw: False if str(p) == str(path) and mode & os.W_OK else real(p, mode, **kw)
+    )
     code, err = _serve(f"sqlite:{path}", monkeypatch, tmp_path, capsys)
     assert code == 1 and err.count("\n") == 1 and "can only be read" in err
 

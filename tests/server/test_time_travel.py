@@ -52,8 +52,16 @@ def _board_as_state_masks(table: Table, g: str, headers, at: int):
     shown = app.seen(g, app.battle(g, version=at).state, seat)
     as_state = table.get(f"/api/games/{g}/state", headers, at=at)["state"]
     assert msgspec.json.decode(msgspec.json.encode(shown)) == as_state
-    drawn = surface_of(rs.name).board(Seen(app=app, state=shown, version=at, name=app.called(g),
-                                           pack=app.pack_of(rs), context=lambda: app.rules_context(g, at)))
+    drawn = surface_of(rs.name).board(
+        Seen(
+            app=app,
+            state=shown,
+            version=at,
+            name=app.called(g),
+            pack=app.pack_of(rs),
+            context=lambda: app.rules_context(g, at),
+        )
+    )
     return msgspec.json.decode(msgspec.json.encode(drawn))
 
 
@@ -76,21 +84,33 @@ def test_a_players_ordered_stack_stays_hidden_from_the_other_at_every_earlier_ve
     assert order is not None
     ordered = table.done(g, order)["version"]
     table.done(g, table.legal(g)[0]["command"])  # the game goes on past it
-    mine, theirs = (table.seat(g, s) for s in ("a", "b")) if order["cards"][0].startswith("a") else \
-        (table.seat(g, s) for s in ("b", "a"))
+    mine, theirs = (
+        (table.seat(g, s) for s in ("a", "b"))
+        if order["cards"][0].startswith("a")
+        else (table.seat(g, s) for s in ("b", "a"))
+    )
     cards = " ".join(order["cards"])
     past_mine = table.get(f"/api/games/{g}/table", mine, at=ordered)
     past_theirs = table.get(f"/api/games/{g}/table", theirs, at=ordered)
     assert any(cards in line["text"] or ",".join(order["cards"]) in line["text"] for line in past_mine["log"])
     assert any("(hidden from you)" in line["text"] for line in past_theirs["log"])
-    assert all(",".join(order["cards"]) not in line["text"] and cards not in line["text"]
-               for line in past_theirs["log"])
+    assert all(
+        ",".join(order["cards"]) not in line["text"] and cards not in line["text"] for line in past_theirs["log"]
+    )
     assert past_theirs["board"] == _board_as_state_masks(table, g, theirs, ordered)
 
 
 def test_a_delves_map_at_an_earlier_version_is_the_map_as_it_stood_not_as_it_is_now(table: Table):
-    made = table.create({"new": "delve", "delve": "whispering-barrow", "seed": 7, "xp": 2, "name": "d1",
-                         "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}]})
+    made = table.create(
+        {
+            "new": "delve",
+            "delve": "whispering-barrow",
+            "seed": 7,
+            "xp": 2,
+            "name": "d1",
+            "party": [{"name": "Ria", "race": "nord"}, {"name": "Tarn", "race": "orc"}],
+        }
+    )
     g = made["game"]
     before = table.get(f"/api/games/{g}/table")
     table.done(g, {"type": "Explore", "hex": [17, 30]})

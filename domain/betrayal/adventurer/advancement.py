@@ -23,8 +23,9 @@ def raise_stat(state: AdventurerState, stat: str, pack: Pack) -> ae.StatRaised:
     """ADVANCE-2 to ADVANCE-4: a Health, Stamina or Magicka token into the
     next square slot of its row, for that slot's cost."""
     if stat == "magicka" and "magicka" not in {a for row in mat_of(state, pack) for a in (row.left, row.right)}:
-        raise RuleViolation("ADVANCE-14", f"{state.name} has untrained Magicka; a trainer adds it again"
-                                          " (rk campaign train)")
+        raise RuleViolation(
+            "ADVANCE-14", f"{state.name} has untrained Magicka; a trainer adds it again (rk campaign train)"
+        )
     slot = next_slot(state, stat, pack)
     _pay(state, slot.cost, f"a {stat} token (column {slot.column + 1})", "ADVANCE-4")
     return ae.StatRaised(stat=stat, cost=slot.cost, column=slot.column)
@@ -38,16 +39,21 @@ def add_die(state: AdventurerState, die: str, pack: Pack) -> ae.DieAdded:
     spec = pack.dice[die]
     line = spec.line
     if line != COMBAT and line not in state.lines:
-        raise RuleViolation("ADVANCE-6", f"{state.name} has not trained {pack.lines[line].name}; a trainer adds"
-                                         " the line first (ADVANCE-7)")
+        raise RuleViolation(
+            "ADVANCE-6",
+            f"{state.name} has not trained {pack.lines[line].name}; a trainer adds the line first (ADVANCE-7)",
+        )
     if line == COMBAT and filled(state, COMBAT, pack) >= (pack.campaign.combat_max if pack.campaign else 14):
         raise RuleViolation("COMBAT-2", f"{state.name} already has every Combat die the supply holds")
     if spec.level >= 2:
         # Facts default (ADVANCE-8): an owned die counts wherever it is.
         levels = {pack.dice[d].level for _, d in state.dice if line_of(pack, d) == line}
         if not levels & {spec.level, spec.level - 1}:
-            raise RuleViolation("ADVANCE-8", f"a level-{spec.level} {pack.lines[line].name} die needs a level"
-                                             f" {spec.level - 1} or {spec.level} one of that line already")
+            raise RuleViolation(
+                "ADVANCE-8",
+                f"a level-{spec.level} {pack.lines[line].name} die needs a level"
+                f" {spec.level - 1} or {spec.level} one of that line already",
+            )
     slot = next_slot(state, line, pack, "ADVANCE-6")
     _pay(state, slot.cost, f"{spec.name} (column {slot.column + 1})", "ADVANCE-5")
     uid = max((u for u, _ in state.dice), default=0) + 1
@@ -70,8 +76,9 @@ def buy_tenacity(state: AdventurerState, amount: int, pack: Pack) -> ae.Tenacity
         raise MalformedCommand("buy at least 1 Tenacity")
     top = pack.campaign.max_tenacity if pack.campaign else 10
     if state.tenacity + amount > top:
-        raise RuleViolation("ADVANCE-11", f"{state.name} has {state.tenacity} Tenacity of {top}: at most"
-                                          f" {top - state.tenacity} more")
+        raise RuleViolation(
+            "ADVANCE-11", f"{state.name} has {state.tenacity} Tenacity of {top}: at most {top - state.tenacity} more"
+        )
     _pay(state, amount, f"{amount} Tenacity", "ADVANCE-11")
     return ae.TenacityBought(amount=amount)
 
@@ -82,8 +89,10 @@ def untrain_stat(state: AdventurerState, stat: str, pack: Pack, *, line: bool = 
     race = pack.races[state.race]
     if line:
         if stat != "magicka":
-            raise RuleViolation({"health": "HEALTH-9", "stamina": "STAMINA-3"}.get(stat, "COMBAT-7"),
-                                f"the {stat} line itself cannot be untrained; only Magicka can (MAGICKA-3)")
+            raise RuleViolation(
+                {"health": "HEALTH-9", "stamina": "STAMINA-3"}.get(stat, "COMBAT-7"),
+                f"the {stat} line itself cannot be untrained; only Magicka can (MAGICKA-3)",
+            )
         if not any("magicka" in (r.left, r.right) for r in mat_of(state, pack)):
             raise RuleViolation("MAGICKA-3", f"{state.name} has no Magicka to untrain")
         return ae.StatUntrained(stat="magicka", hp=state.hp, line=True)
@@ -123,8 +132,9 @@ def train_line(state: AdventurerState, line: str, pack: Pack, slot: tuple[int, b
     if not free:
         raise RuleViolation("ADVANCE-13", f"{state.name}'s mat has no empty round slot")
     if slot is not None and slot not in free:
-        raise RuleViolation("ADVANCE-13", f"row {slot[0] + 1} {'left' if slot[1] else 'right'} is not an empty"
-                                          " round slot")
+        raise RuleViolation(
+            "ADVANCE-13", f"row {slot[0] + 1} {'left' if slot[1] else 'right'} is not an empty round slot"
+        )
     row, left = slot or free[0]
     return ae.LineTrained(line=line, row=row, left=left)
 

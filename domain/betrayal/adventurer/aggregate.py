@@ -18,8 +18,18 @@ from domain.betrayal.vocab import Attaches, BattleForm
 from . import events as campaign_events
 from .state import AdventurerEvent, AdventurerState, MatRow
 
-__all__ = ["AdventurerCreated", "AdventurerEvent", "AdventurerRestored", "AdventurerState", "BattleConcluded",
-           "MatRow", "concluded", "create", "evolve_adventurer", "member"]
+__all__ = [
+    "AdventurerCreated",
+    "AdventurerEvent",
+    "AdventurerRestored",
+    "AdventurerState",
+    "BattleConcluded",
+    "MatRow",
+    "concluded",
+    "create",
+    "evolve_adventurer",
+    "member",
+]
 
 
 class AdventurerCreated(AdventurerEvent, frozen=True, kw_only=True):
@@ -58,8 +68,12 @@ def evolve_adventurer(state: AdventurerState | None, event: Event) -> Adventurer
     state = _created(state, event)
     if isinstance(event, BattleConcluded):
         return msgspec.structs.replace(
-            state, hp=event.hp, tenacity=event.tenacity, track=event.track,
-            battles=state.battles + (event.battle_id,), fighting="",
+            state,
+            hp=event.hp,
+            tenacity=event.tenacity,
+            track=event.track,
+            battles=state.battles + (event.battle_id,),
+            fighting="",
         )
     return campaign_events.evolve(state, event)
 
@@ -91,11 +105,20 @@ def create(pack: Pack, adventurer_id: str, name: str, race: str, lines: tuple[st
     dice: list[str] = ["combat"] * r.combat_dice
     for line in lines:
         dice += list(pack.lines[line].start_dice)
-    return AdventurerCreated(state=AdventurerState(
-        adventurer_id=adventurer_id, name=name.strip(), race=race, lines=lines,
-        dice=tuple((i + 1, die) for i, die in enumerate(dice)),
-        hp=r.health, max_hp=r.health, stamina=r.stamina, magicka=r.magicka, cooldown=r.cooldown,
-    ))
+    return AdventurerCreated(
+        state=AdventurerState(
+            adventurer_id=adventurer_id,
+            name=name.strip(),
+            race=race,
+            lines=lines,
+            dice=tuple((i + 1, die) for i, die in enumerate(dice)),
+            hp=r.health,
+            max_hp=r.health,
+            stamina=r.stamina,
+            magicka=r.magicka,
+            cooldown=r.cooldown,
+        )
+    )
 
 
 def weapons(state: AdventurerState, pack: Pack | None) -> int:
@@ -111,15 +134,30 @@ def member(state: AdventurerState, form: BattleForm = BattleForm.LIGHT, pack: Pa
     and its Enchantments still attached to it: ENCHANT-3, one laid on a
     Clash tile stays with that battle's tile, our default)."""
     return Member(
-        adventurer_id=state.adventurer_id, name=state.name, race=state.race,
-        hp=state.hp, max_hp=state.max_hp, stamina=state.stamina, magicka=state.magicka,
-        cooldown=state.cooldown, tenacity=state.tenacity, dice=state.dice, form=form,
+        adventurer_id=state.adventurer_id,
+        name=state.name,
+        race=state.race,
+        hp=state.hp,
+        max_hp=state.max_hp,
+        stamina=state.stamina,
+        magicka=state.magicka,
+        cooldown=state.cooldown,
+        tenacity=state.tenacity,
+        dice=state.dice,
+        form=form,
         track=tuple((t.kind.value, t.uid, t.face, t.status.value if t.status else "") for t in state.track),
-        class_id=state.class_id, master=state.master, ready=state.ready, packed=state.packed,
+        class_id=state.class_id,
+        master=state.master,
+        ready=state.ready,
+        packed=state.packed,
         weapons=weapons(state, pack),
-        expended=tuple(i for i in state.expended if i in state.ready), fighting=state.fighting,
-        enchantments=tuple(i for i in state.enchantments if pack is None or i not in pack.gear
-                           or pack.gear[i].attaches != Attaches.CLASH_TILE.value),
+        expended=tuple(i for i in state.expended if i in state.ready),
+        fighting=state.fighting,
+        enchantments=tuple(
+            i
+            for i in state.enchantments
+            if pack is None or i not in pack.gear or pack.gear[i].attaches != Attaches.CLASH_TILE.value
+        ),
         companions=state.companions,
     )
 
@@ -128,15 +166,27 @@ def concluded(battle: BattleState, hero: Hero) -> tuple[Event, ...]:
     """What a finished battle writes back to one adventurer: its result, and
     what became of its ready items if any changed (a battle of a party
     without items writes the result alone, as before items existed)."""
-    result: tuple[Event, ...] = (BattleConcluded(
-        battle_id=battle.battle_id, outcome=battle.final_outcome, hp=hero.hp,
-        tenacity=hero.tenacity, track=hero.track,
-    ),)
+    result: tuple[Event, ...] = (
+        BattleConcluded(
+            battle_id=battle.battle_id,
+            outcome=battle.final_outcome,
+            hp=hero.hp,
+            tenacity=hero.tenacity,
+            track=hero.track,
+        ),
+    )
     attached = _newly_attached(hero)
     if hero.discarded or hero.expended or hero.stowed or hero.readied or attached:
-        result += (campaign_events.ItemsReturned(battle_id=battle.battle_id, expended=hero.expended,
-                                                 discarded=hero.discarded, stowed=hero.stowed,
-                                                 readied=hero.readied, attached=attached),)
+        result += (
+            campaign_events.ItemsReturned(
+                battle_id=battle.battle_id,
+                expended=hero.expended,
+                discarded=hero.discarded,
+                stowed=hero.stowed,
+                readied=hero.readied,
+                attached=attached,
+            ),
+        )
     kept = companions_kept(battle, hero)
     if kept is not None:
         result += (campaign_events.CompanionsKept(battle_id=battle.battle_id, companions=kept),)
@@ -145,8 +195,11 @@ def concluded(battle: BattleState, hero: Hero) -> tuple[Event, ...]:
         # to its next End of Day; one made for a battle alone writes its result as it always did.
         result += (campaign_events.PartyFell(battle_id=battle.battle_id),)
     if hero.promotion:  # met in this battle (a Master counts nothing): earned, or turned already (ADVANCE-16)
-        result += (campaign_events.ClassPromoted(class_id=hero.class_id) if hero.master
-                   else campaign_events.PromotionEarned(battle_id=battle.battle_id),)
+        result += (
+            campaign_events.ClassPromoted(class_id=hero.class_id)
+            if hero.master
+            else campaign_events.PromotionEarned(battle_id=battle.battle_id),
+        )
     return result
 
 

@@ -292,7 +292,7 @@ def evolve(state: AdventurerState, event: Event) -> AdventurerState:
 def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
     """``items`` less one copy of ``item``."""
     i = items.index(item)
-    return items[:i] + items[i + 1:]
+    return items[:i] + items[i + 1 :]
 
 
 def _stat(s: AdventurerState, e: StatRaised) -> AdventurerState:
@@ -306,8 +306,9 @@ def _untrained(s: AdventurerState, e: StatUntrained) -> AdventurerState:
     if e.stat == "health":
         return replace(s, max_hp=s.max_hp - 1, hp=e.hp)
     if e.line:
-        mat = tuple(MatRow("" if r.left == "magicka" else r.left, "" if r.right == "magicka" else r.right)
-                    for r in s.mat)
+        mat = tuple(
+            MatRow("" if r.left == "magicka" else r.left, "" if r.right == "magicka" else r.right) for r in s.mat
+        )
         return replace(s, magicka=0, mat=mat)
     return replace(s, **{e.stat: getattr(s, e.stat) - 1})
 
@@ -346,8 +347,12 @@ def _drop(s: AdventurerState, item: str) -> AdventurerState:
 
 
 def _used(s: AdventurerState, e: ItemUsed) -> AdventurerState:
-    s = replace(s, hp=s.hp + e.healed, tenacity=s.tenacity + e.tenacity,
-                track=tuple(t for i, t in enumerate(s.track) if i not in e.recovered))
+    s = replace(
+        s,
+        hp=s.hp + e.healed,
+        tenacity=s.tenacity + e.tenacity,
+        track=tuple(t for i, t in enumerate(s.track) if i not in e.recovered),
+    )
     if e.discarded:
         return _drop(s, e.item)
     if e.expended:
@@ -370,8 +375,7 @@ def _session(s: AdventurerState, e: SessionClosed) -> AdventurerState:
 
 _HANDLERS = {
     AdventurerRecruited: lambda s, e: e.state,
-    CampaignJoined: lambda s, e: replace(s, campaign=e.campaign, class_id=e.class_id or s.class_id,
-                                         mat=s.mat or e.mat),
+    CampaignJoined: lambda s, e: replace(s, campaign=e.campaign, class_id=e.class_id or s.class_id, mat=s.mat or e.mat),
     BattleJoined: lambda s, e: replace(s, fighting=e.battle_id),
     XpGained: lambda s, e: replace(s, xp=s.xp + e.xp, earned=s.earned + e.xp, rewarded=s.rewarded + (e.battle_id,)),
     StatRaised: _stat,
@@ -386,10 +390,12 @@ _HANDLERS = {
     RestForgone: lambda s, e: s,
     PartyFell: lambda s, e: replace(s, wiped=e.battle_id),
     ItemGiven: lambda s, e: _drop(s, e.item),
-    ItemReceived: lambda s, e: replace(s, packed=s.packed + (e.item,),
-                                       expended=s.expended + (e.item,) if e.expended else s.expended),
-    ItemGained: lambda s, e: (replace(s, ready=s.ready + (e.item,)) if e.ready
-                              else replace(s, packed=s.packed + (e.item,))),
+    ItemReceived: lambda s, e: replace(
+        s, packed=s.packed + (e.item,), expended=s.expended + (e.item,) if e.expended else s.expended
+    ),
+    ItemGained: lambda s, e: (
+        replace(s, ready=s.ready + (e.item,)) if e.ready else replace(s, packed=s.packed + (e.item,))
+    ),
     ItemMoved: _moved,
     ItemDiscarded: lambda s, e: _drop(s, e.item),
     ItemUsed: _used,

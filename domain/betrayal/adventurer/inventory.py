@@ -37,16 +37,20 @@ def _ready_check(state: AdventurerState, item: str, pack: Pack) -> None:
         for other in state.ready:
             worn = gear(pack, other)
             if str(worn.kind) == "armor" and worn.trait == card.trait:
-                raise RuleViolation("ARMOR-3", f"{state.name} already has {worn.name} ready, armour of the"
-                                               f" {card.trait} trait")
+                raise RuleViolation(
+                    "ARMOR-3", f"{state.name} already has {worn.name} ready, armour of the {card.trait} trait"
+                )
 
 
 def gain(state: AdventurerState, item: str, pack: Pack, *, ready: bool = False) -> ae.ItemGained:
     """ITEM-1, ITEM-2, READY-1: a new item, into the Pack unless ``ready``."""
     gear(pack, item)
     if len(state.items) >= INVENTORY:
-        raise RuleViolation("READY-1", f"{state.name} holds {INVENTORY} items, the most there can be; discard one"
-                                       " first (facts: keep the 8 you choose)")
+        raise RuleViolation(
+            "READY-1",
+            f"{state.name} holds {INVENTORY} items, the most there can be; discard one"
+            " first (facts: keep the 8 you choose)",
+        )
     if ready:
         _ready_check(state, item, pack)
     return ae.ItemGained(item=item, ready=ready)
@@ -64,8 +68,9 @@ def move(state: AdventurerState, item: str, pack: Pack, *, ready: bool) -> ae.It
         if item not in state.ready:
             raise MalformedCommand(f"{item} is already in the Pack")
         if str(gear(pack, item).kind) == "pet":
-            raise RuleViolation("PET-4", f"{gear(pack, item).name} is a pet in a ready slot: it cannot go back"
-                                         " to the Pack")
+            raise RuleViolation(
+                "PET-4", f"{gear(pack, item).name} is a pet in a ready slot: it cannot go back to the Pack"
+            )
     return ae.ItemMoved(item=item, ready=ready)
 
 
@@ -96,12 +101,17 @@ def use(state: AdventurerState, item: str, pack: Pack) -> ae.ItemUsed:
         top = pack.campaign.max_tenacity if pack.campaign else 10
         tenacity = max(0, min(effect.amount, top - state.tenacity))
     elif what == "recover":  # skill dice off the track, from its front (RECOVER-2)
-        recovered = tuple(i for i, t in enumerate(state.track) if t.kind.value == "skill")[:effect.amount]
+        recovered = tuple(i for i, t in enumerate(state.track) if t.kind.value == "skill")[: effect.amount]
     else:
-        raise RuleViolation("ITEM-3", f"{card.name} does its work in battle ({what or 'no effect'} lasts only"
-                                      " there)")
-    return ae.ItemUsed(item=item, healed=healed, tenacity=tenacity, recovered=recovered,
-                       expended=kind == "potion", discarded=kind == "consumable")
+        raise RuleViolation("ITEM-3", f"{card.name} does its work in battle ({what or 'no effect'} lasts only there)")
+    return ae.ItemUsed(
+        item=item,
+        healed=healed,
+        tenacity=tenacity,
+        recovered=recovered,
+        expended=kind == "potion",
+        discarded=kind == "consumable",
+    )
 
 
 def replenish(state: AdventurerState, item: str, pack: Pack) -> ae.ItemReplenished:

@@ -63,8 +63,24 @@ class AdventurerState(msgspec.Struct, frozen=True, kw_only=True):
     # Logs written before the campaign hold adventurers without these fields:
     # left out at their defaults, old logs import and digest as they did.
     __digest_skip_default__: ClassVar[frozenset[str]] = frozenset(
-        {"campaign", "class_id", "master", "promotable", "xp", "earned", "mat", "ready", "packed", "expended",
-         "enchantments", "rewarded", "fighting", "wiped", "companions"})
+        {
+            "campaign",
+            "class_id",
+            "master",
+            "promotable",
+            "xp",
+            "earned",
+            "mat",
+            "ready",
+            "packed",
+            "expended",
+            "enchantments",
+            "rewarded",
+            "fighting",
+            "wiped",
+            "companions",
+        }
+    )
 
     @property
     def items(self) -> tuple[str, ...]:

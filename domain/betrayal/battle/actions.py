@@ -31,8 +31,9 @@ def current_hero(d: Decision) -> Hero:
     """The adventurer whose turn it is; refuses when it is nobody's (TURN-5)."""
     s = d.state
     if s.phase is Phase.ENGAGE_RESOLVE:
-        raise RuleViolation("TURN-5", "resolve the engage's dice first: "
-                                      "each action must be fully resolved before the next")
+        raise RuleViolation(
+            "TURN-5", "resolve the engage's dice first: each action must be fully resolved before the next"
+        )
     if s.phase is not Phase.ADVENTURER_TURN or s.turn is None:
         raise RuleViolation("ROUND-5", f"it is not an adventurer's turn (the battle is at {s.phase.value})")
     return s.hero(s.turn.hero)
@@ -124,7 +125,7 @@ def _walk(d: Decision, hero_id: str, route: list[Hex], continuing: bool) -> None
         stop = exploration.interrupts(d, route[i], route[i - 1])
         if not stop and i < len(route) - 1:
             continue
-        _segment(d, hero_id, tuple(route[start + 1:i + 1]), first)
+        _segment(d, hero_id, tuple(route[start + 1 : i + 1]), first)
         if not stop:
             return
         first = False
@@ -163,8 +164,9 @@ def check_dice(d: Decision, hero: Hero, form: BattleForm, uids: tuple[int, ...])
         if die.line == "combat" and form is BattleForm.MAGIC:
             raise RuleViolation("ENGAGE-7d", "Combat dice cannot be rolled in the Magic form")
         if die.form is not None and die.form is not form:
-            raise RuleViolation("ENGAGE-7b", f"die #{uid} ({die.name}) carries the {die.form.value} icon,"
-                                             f" not {form.value}")
+            raise RuleViolation(
+                "ENGAGE-7b", f"die #{uid} ({die.name}) carries the {die.form.value} icon, not {form.value}"
+            )
         dice.append(die)
     stamina = sum(1 for die in dice if die.pool is Pool.STAMINA)
     magicka = sum(1 for die in dice if die.pool is Pool.MAGICKA)
@@ -223,7 +225,7 @@ def engage(d: Decision, cmd: Engage) -> None:
     else:
         rolled, counter, typed = list(faces), d.state.rng, True
     own = tuple(Rolled(uid, die.id, f) for uid, die, f in zip(cmd.dice, dice, rolled))
-    free = tuple(Rolled(0, ENEMY_DIE, f) for f in rolled[len(dice):])  # uid 0: no adventurer's die
+    free = tuple(Rolled(0, ENEMY_DIE, f) for f in rolled[len(dice) :])  # uid 0: no adventurer's die
     d.emit(ev.DiceRolled(unit=hero.id, counter=counter, typed=typed, dice=own + free))
 
 
@@ -232,8 +234,9 @@ def _faces(d: Decision, cmd: Engage, dice: list[SkillDie], extra: int = 0) -> tu
     ``extra`` free enemy Combat dice (RACE-NORD) come after the gathered ones."""
     if not d.state.options.physical_dice:
         if cmd.faces is not None:
-            raise MalformedCommand("this battle rolls its own dice; "
-                                   "faces can be typed only with the physical-dice option")
+            raise MalformedCommand(
+                "this battle rolls its own dice; faces can be typed only with the physical-dice option"
+            )
         return None
     if not dice and not extra and not cmd.faces:  # nothing rolled (ENGAGE-7 is optional), nothing to type
         return ()
@@ -244,7 +247,7 @@ def _faces(d: Decision, cmd: Engage, dice: list[SkillDie], extra: int = 0) -> tu
     for f, die in zip(cmd.faces, dice):
         if not 0 <= f < len(die.faces):
             raise MalformedCommand(f"{die.name} has faces 1 to {len(die.faces)}, not {f + 1}")
-    for f in cmd.faces[len(dice):]:
+    for f in cmd.faces[len(dice) :]:
         if not 0 <= f < len(ENEMY_DIE_FACES):
             raise MalformedCommand(f"an enemy Combat die has faces 1 to {len(ENEMY_DIE_FACES)}, not {f + 1}")
     return cmd.faces
@@ -292,8 +295,9 @@ def _tenacity_face(die: SkillDie) -> int:
     return next((i for i, f in enumerate(die.faces) if f.tenacity), -1)
 
 
-def _resolve_die(d: Decision, hero_id: str, form: BattleForm, target: Target | None,
-                 rolled: Rolled, skip: bool, pool: EngagePool) -> None:
+def _resolve_die(
+    d: Decision, hero_id: str, form: BattleForm, target: Target | None, rolled: Rolled, skip: bool, pool: EngagePool
+) -> None:
     if rolled.die == ENEMY_DIE:  # RACE-NORD: a free enemy Combat die deals its damage, then goes back to the supply
         if not skip and target is not None and form in WEAPON_FORMS:
             pool.combat += ENEMY_DIE_FACES[rolled.face]

@@ -23,8 +23,19 @@ from domain.betrayal.vocab import Difficulty
 from .commands import StartClash, StartDelve, StartDungeon
 from .ruleset import ADVENTURERS, BETRAYAL, DELVES
 
-__all__ = ["BetrayalApp", "PartySpec", "Result", "adventurer_stream", "battle_stream", "delve_of", "delve_stream",
-           "new_clash", "new_delve", "new_dungeon", "adventurer"]
+__all__ = [
+    "BetrayalApp",
+    "PartySpec",
+    "Result",
+    "adventurer_stream",
+    "battle_stream",
+    "delve_of",
+    "delve_stream",
+    "new_clash",
+    "new_delve",
+    "new_dungeon",
+    "adventurer",
+]
 
 
 def battle_stream(battle_id: str) -> UUID:
@@ -46,9 +57,17 @@ def adventurer(app: GameApp, name: str, version: int | None = None) -> adv.Adven
 
 
 def new_clash(
-    app: GameApp, *, setup: str, party: Sequence[PartySpec], xp: int, seed: int,
-    battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
-    physical_dice: bool = False, placements: tuple = (), choose_defense: bool = False,
+    app: GameApp,
+    *,
+    setup: str,
+    party: Sequence[PartySpec],
+    xp: int,
+    seed: int,
+    battle_id: str | None = None,
+    difficulty: Difficulty = Difficulty.ADEPT,
+    physical_dice: bool = False,
+    placements: tuple = (),
+    choose_defense: bool = False,
     companions: tuple = (),
 ) -> Result:
     """Set up a clash; new adventurers in ``party`` are created in the same
@@ -56,34 +75,66 @@ def new_clash(
     battle_id = battle_id or f"b{seed}-{app.max_notification_id() + 1}"
     members, created = _party(app, party)
     cmd = StartClash(
-        battle_id=battle_id, setup=setup, party=members, xp=xp, seed=seed,
-        difficulty=difficulty, physical_dice=physical_dice, placements=tuple(placements),
-        choose_defense=choose_defense, companions=tuple(companions),
+        battle_id=battle_id,
+        setup=setup,
+        party=members,
+        xp=xp,
+        seed=seed,
+        difficulty=difficulty,
+        physical_dice=physical_dice,
+        placements=tuple(placements),
+        choose_defense=choose_defense,
+        companions=tuple(companions),
     )
     return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
 
 
 def new_dungeon(
-    app: GameApp, *, setup: str, party: Sequence[PartySpec], xp: int, seed: int,
-    battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
-    physical_dice: bool = False, placements: tuple = (), specials: tuple = (), choose_defense: bool = False,
+    app: GameApp,
+    *,
+    setup: str,
+    party: Sequence[PartySpec],
+    xp: int,
+    seed: int,
+    battle_id: str | None = None,
+    difficulty: Difficulty = Difficulty.ADEPT,
+    physical_dice: bool = False,
+    placements: tuple = (),
+    specials: tuple = (),
+    choose_defense: bool = False,
     companions: tuple = (),
 ) -> Result:
     """Set up a dungeon from its diagram (DUNGEON-6 to DUNGEON-11)."""
     battle_id = battle_id or f"d{seed}-{app.max_notification_id() + 1}"
     members, created = _party(app, party)
     cmd = StartDungeon(
-        battle_id=battle_id, setup=setup, party=members, xp=xp, seed=seed, difficulty=difficulty,
-        physical_dice=physical_dice, placements=tuple(placements), specials=tuple(specials),
-        choose_defense=choose_defense, companions=tuple(companions),
+        battle_id=battle_id,
+        setup=setup,
+        party=members,
+        xp=xp,
+        seed=seed,
+        difficulty=difficulty,
+        physical_dice=physical_dice,
+        placements=tuple(placements),
+        specials=tuple(specials),
+        choose_defense=choose_defense,
+        companions=tuple(companions),
     )
     return app.start(BETRAYAL.name, cmd, battle_id=battle_id, prelude=created)
 
 
 def new_delve(
-    app: GameApp, *, delve: str, party: Sequence[PartySpec], xp: int, seed: int,
-    battle_id: str | None = None, difficulty: Difficulty = Difficulty.ADEPT,
-    physical_dice: bool = False, placements: tuple = (), choose_defense: bool = False,
+    app: GameApp,
+    *,
+    delve: str,
+    party: Sequence[PartySpec],
+    xp: int,
+    seed: int,
+    battle_id: str | None = None,
+    difficulty: Difficulty = Difficulty.ADEPT,
+    physical_dice: bool = False,
+    placements: tuple = (),
+    choose_defense: bool = False,
     item_deck: ItemDeck | None = None,
     companions: tuple = (),
 ) -> Result:
@@ -92,8 +143,15 @@ def new_delve(
     battle_id = battle_id or f"v{seed}-{app.max_notification_id() + 1}"
     members, created = _party(app, party)
     cmd = StartDelve(
-        battle_id=battle_id, delve=delve, party=members, xp=xp, seed=seed, difficulty=difficulty,
-        physical_dice=physical_dice, placements=tuple(placements), choose_defense=choose_defense,
+        battle_id=battle_id,
+        delve=delve,
+        party=members,
+        xp=xp,
+        seed=seed,
+        difficulty=difficulty,
+        physical_dice=physical_dice,
+        placements=tuple(placements),
+        choose_defense=choose_defense,
         item_deck=item_deck,
         companions=tuple(companions),
     )
@@ -103,8 +161,11 @@ def new_delve(
 def delve_of(app: GameApp, battle_id: str, version: int | None = None) -> DelveState | None:
     """The Delve of delve battle ``battle_id`` now, or as it stood when the
     battle was at ``version``; None for a clash or a dungeon."""
-    return app.companion(BETRAYAL, DELVES.kind, delve_stream(battle_id), version) \
-        if app.events.last(delve_stream(battle_id)) is not None else None
+    return (
+        app.companion(BETRAYAL, DELVES.kind, delve_stream(battle_id), version)
+        if app.events.last(delve_stream(battle_id)) is not None
+        else None
+    )
 
 
 def delve_stream(battle_id: str) -> UUID:
@@ -132,8 +193,9 @@ def _join(app: GameApp, pack, spec: PartySpec) -> tuple[adv.AdventurerState, adv
         existing = None
     if existing is not None:
         if spec.race and spec.race != existing.race:
-            raise MalformedCommand(f"an adventurer named {existing.name} already exists ({existing.race});"
-                                   " pick another name")
+            raise MalformedCommand(
+                f"an adventurer named {existing.name} already exists ({existing.race}); pick another name"
+            )
         return existing, None
     if not spec.race:
         raise MalformedCommand(f"no adventurer named {spec.name!r}; give a race to create one (Name:race)")

@@ -43,20 +43,14 @@ class Board:
         self._cells = dict(cells)
         self._passable = frozenset(h for h, c in self._cells.items() if not c.impassable)
         self._steps = {h: _steps_from(h, self._passable) for h in self._passable}
-        self._sight_tile = {
-            h: c.tile for h, c in self._cells.items() if c.tile != OBSTACLE_TILE
-        }
+        self._sight_tile = {h: c.tile for h, c in self._cells.items() if c.tile != OBSTACLE_TILE}
         self._touching = _touching_tiles(self._sight_tile)
         self._ranges: dict[Hex, dict[Hex, int]] = {}
         self._all = tuple(sort_hexes(self._cells))
-        self._entrances = tuple(
-            h for h in self._all if self._cells[h].tile == ENTRANCE_TILE and h in self._passable
-        )
+        self._entrances = tuple(h for h in self._all if self._cells[h].tile == ENTRANCE_TILE and h in self._passable)
         numbered = [h for h in self._all if self._cells[h].number > 0]
         self._numbered = tuple(sorted(numbered, key=lambda h: self._cells[h].number))
-        self._caches = tuple(
-            (h, self._cells[h].marker) for h in self._all if self._cells[h].marker in _CACHES
-        )
+        self._caches = tuple((h, self._cells[h].marker) for h in self._all if self._cells[h].marker in _CACHES)
         self._specials = tuple(h for h in self._all if self._cells[h].marker == Marker.SPECIAL)
 
     @classmethod
@@ -148,9 +142,7 @@ class Board:
 
     # --- movement ----------------------------------------------------------
 
-    def reachable(
-        self, start: Hex, occupied: Collection[Hex], limit: int | None
-    ) -> dict[Hex, int]:
+    def reachable(self, start: Hex, occupied: Collection[Hex], limit: int | None) -> dict[Hex, int]:
         """Path lengths from ``start`` to every hex it can reach in at most
         ``limit`` steps (no limit when None), stepping only into passable hexes
         that hold no unit (MOVE-1 with facts: no unit moves through another,

@@ -17,8 +17,9 @@ from .rules import legal_commands
 from .state import BattleState, Phase
 
 
-def random_choice(state: BattleState, ctx: RulesContext, rnd: random.Random,
-                  retreat_chance: float = 0.03) -> BattleCommand:
+def random_choice(
+    state: BattleState, ctx: RulesContext, rnd: random.Random, retreat_chance: float = 0.03
+) -> BattleCommand:
     """Any legal command, retreating only rarely so battles run their course."""
     legal = legal_commands(state, ctx)
     staying = [c for c in legal if not isinstance(c, Retreat)]

@@ -7,8 +7,9 @@ from __future__ import annotations
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
 
-def check_positions(positions: tuple[int, ...], size: int, limit: int, *, rule: str, too_many: str,
-                    name_them: str, missing: str) -> None:
+def check_positions(
+    positions: tuple[int, ...], size: int, limit: int, *, rule: str, too_many: str, name_them: str, missing: str
+) -> None:
     """Refuse ``positions`` (counted from 0 among ``size``) unless there are
     some (``name_them``), each once, at most ``limit`` (RuleViolation
     ``rule``: ``too_many``), each within range (``missing``, formatted with

@@ -45,7 +45,8 @@ class Member(msgspec.Struct, frozen=True, kw_only=True):
 
     # Added with the campaign: logs from before hold members without them.
     __digest_skip_default__: ClassVar[frozenset[str]] = frozenset(
-        {"class_id", "master", "ready", "weapons", "expended", "packed", "fighting", "enchantments", "companions"})
+        {"class_id", "master", "ready", "weapons", "expended", "packed", "fighting", "enchantments", "companions"}
+    )
 
 
 class StartClash(Command, frozen=True, kw_only=True):
@@ -269,7 +270,28 @@ class Retreat(Command, frozen=True, kw_only=True):
     """At the end of a round, the party retreats (RETREAT-1, ROUND-8c)."""
 
 
-BattleCommand = (StartClash | StartDungeon | StartDelve | StartFromPosition | Move | MoveToExplore | Explore | PlaceTile
-                 | Engage | Resolve | ClearActive | EndTurn | RollEnemyDice | NextRound | Retreat | UseRaceAbility
-                 | Defend | UseGear | UseClassAbility | TurnClassSheet | CompanionMove | CompanionEngage
-                 | EndCompanionTurn)
+BattleCommand = (
+    StartClash
+    | StartDungeon
+    | StartDelve
+    | StartFromPosition
+    | Move
+    | MoveToExplore
+    | Explore
+    | PlaceTile
+    | Engage
+    | Resolve
+    | ClearActive
+    | EndTurn
+    | RollEnemyDice
+    | NextRound
+    | Retreat
+    | UseRaceAbility
+    | Defend
+    | UseGear
+    | UseClassAbility
+    | TurnClassSheet
+    | CompanionMove
+    | CompanionEngage
+    | EndCompanionTurn
+)

@@ -34,8 +34,18 @@ def choose_blocks(active: tuple[ActiveDie, ...], damage: int) -> tuple[int, ...]
     return best
 
 
-def hurt_hero(d: Decision, hero_id: str, amount: int, *, true_damage: bool, source: str, rule: str,
-              blocks: tuple[int, ...] | None = None, react: bool | None = None, shield: int = 0) -> int:
+def hurt_hero(
+    d: Decision,
+    hero_id: str,
+    amount: int,
+    *,
+    true_damage: bool,
+    source: str,
+    rule: str,
+    blocks: tuple[int, ...] | None = None,
+    react: bool | None = None,
+    shield: int = 0,
+) -> int:
     """Deal damage to an adventurer; returns what it lost (bonus HP and HP).
 
     Physical damage is first reduced by ward dice on the track and active
@@ -79,11 +89,20 @@ def hurt_hero(d: Decision, hero_id: str, amount: int, *, true_damage: bool, sour
     left = amount - prevented
     to_bonus = 0 if true_damage else min(hero.bonus_hp, left)
     to_hp = min(hero.hp, left - to_bonus)
-    d.emit(ev.DamageDealt(
-        source=source, target=hero_id, amount=amount, prevented=prevented,
-        to_bonus=to_bonus, to_hp=to_hp, true_damage=true_damage,
-        hp=hero.hp - to_hp, bonus_hp=hero.bonus_hp - to_bonus, rule=rule,
-    ))
+    d.emit(
+        ev.DamageDealt(
+            source=source,
+            target=hero_id,
+            amount=amount,
+            prevented=prevented,
+            to_bonus=to_bonus,
+            to_hp=to_hp,
+            true_damage=true_damage,
+            hp=hero.hp - to_hp,
+            bonus_hp=hero.bonus_hp - to_bonus,
+            rule=rule,
+        )
+    )
     if hero.hp - to_hp <= 0:
         defeat_hero(d, hero_id)
     return to_bonus + to_hp
@@ -101,8 +120,7 @@ def left_after_ward(d: Decision, hero: Hero, amount: int) -> int:
     return amount - min(amount, warding(d, hero))
 
 
-def strike(d: Decision, target: Foe | Hero | Ally, physical: int, true_amount: int, *, source: str,
-           rule: str) -> int:
+def strike(d: Decision, target: Foe | Hero | Ally, physical: int, true_amount: int, *, source: str, rule: str) -> int:
     """An adventurer's pooled engage damage to its target, whoever it is (a
     Blind adventurer may strike an ally, facts: STATUS-1); the HP it took.
     An enemy's Defense prevents once (``hurt_foe``); an adventurer defends
@@ -133,11 +151,20 @@ def hurt_foe(d: Decision, foe_id: str, physical: int, true_amount: int, *, sourc
     defense = d.ctx.enemy(foe.enemy).defense
     prevented = min(defense, max(physical, 0))
     loss = min(foe.hp, physical - prevented + true_amount)
-    d.emit(ev.DamageDealt(
-        source=source, target=foe_id, amount=physical + true_amount, prevented=prevented,
-        to_bonus=0, to_hp=loss, true_damage=true_amount > 0 and physical == 0,
-        hp=foe.hp - loss, bonus_hp=0, rule=rule,
-    ))
+    d.emit(
+        ev.DamageDealt(
+            source=source,
+            target=foe_id,
+            amount=physical + true_amount,
+            prevented=prevented,
+            to_bonus=0,
+            to_hp=loss,
+            true_damage=true_amount > 0 and physical == 0,
+            hp=foe.hp - loss,
+            bonus_hp=0,
+            rule=rule,
+        )
+    )
     if foe.hp - loss <= 0:
         defeat_foe(d, foe_id)
     return loss

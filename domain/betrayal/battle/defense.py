@@ -44,8 +44,9 @@ def defend(d: Decision, cmd: Defend) -> None:
         if hero.race not in REACTIONS:
             raise RuleViolation(rule or "COMBAT-4", f"{hero.name}'s race ability is not a reaction to damage")
         if hero.race_used:
-            raise RuleViolation(rule, f"{NAMES[hero.race]} can be used once per battle,"
-                                      f" and {hero.name} used it already")
+            raise RuleViolation(
+                rule, f"{NAMES[hero.race]} can be used once per battle, and {hero.name} used it already"
+            )
         rest = max(0, left - sum(hero.active[i].amount for i in blocks))
         if not reaction_prevents(hero, rest):
             why = f"{rest} damage would be left" if rest else "no damage would be left"
@@ -53,8 +54,15 @@ def defend(d: Decision, cmd: Defend) -> None:
             raise RuleViolation(rule, f"{NAMES[hero.race]} has nothing to prevent: {why}{limit}")
     gear = defense_choice(d, hero, cmd)  # its Armor and Pets (ARMOR-2, OVERTAX-3)
     d.emit(ev.DefenseChosen(hero=hero.id, blocks=blocks, race=cmd.race))
-    if not strike(d, pending.foe, pending.targets, list(pending.faces), start=pending.index,
-                  dealt=pending.dealt, choice=(blocks, cmd.race, gear)):
+    if not strike(
+        d,
+        pending.foe,
+        pending.targets,
+        list(pending.faces),
+        start=pending.index,
+        dealt=pending.dealt,
+        choice=(blocks, cmd.race, gear),
+    ):
         return
     finish_enemy_turn(d, pending.foe)
     flow.run_enemies(d, tuple(f for f in d.state.enemy_queue if not d.state.foe(f).defeated))

@@ -793,6 +793,7 @@ class PromotionProgressed(BattleEvent, frozen=True, kw_only=True):
     met: bool
     rule: str
 
+
 class ClassSheetTurned(BattleEvent, frozen=True, kw_only=True):
     """ADVANCE-16: ``hero`` turned its class sheet to the Master side in the
     battle (its Master abilities are usable from now on, ADVANCE-15)."""
@@ -805,9 +806,7 @@ class ClassSheetTurned(BattleEvent, frozen=True, kw_only=True):
 
 def all_event_types() -> tuple[type[BattleEvent], ...]:
     """Every concrete battle event class."""
-    return tuple(
-        cls for cls in _subclasses(BattleEvent) if cls.__dict__.get("TOPIC")
-    )
+    return tuple(cls for cls in _subclasses(BattleEvent) if cls.__dict__.get("TOPIC"))
 
 
 def _subclasses(cls: type) -> list[type]:
@@ -817,5 +816,3 @@ def _subclasses(cls: type) -> list[type]:
         out.append(sub)
         out.extend(_subclasses(sub))
     return out
-
-

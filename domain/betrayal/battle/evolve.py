@@ -144,8 +144,14 @@ def _retreated(s: BattleState, e: ev.PartyRetreated) -> BattleState:
 
 def _ended(s: BattleState, e: ev.BattleEnded) -> BattleState:
     return replace(
-        s, phase=Phase.ENDED, outcome=e.outcome, ended_reason=e.reason,
-        turn=None, pending=None, enemy_roll=None, enemy_queue=(),
+        s,
+        phase=Phase.ENDED,
+        outcome=e.outcome,
+        ended_reason=e.reason,
+        turn=None,
+        pending=None,
+        enemy_roll=None,
+        enemy_queue=(),
     )
 
 
@@ -158,8 +164,9 @@ def _moved(s: BattleState, e: ev.HeroMoved) -> BattleState:
     t = s.turn
     if t is None:
         return s
-    return replace(s, turn=replace(t, moves=t.moves + 1,
-                                   moved_first=t.moved_first or (t.moves == 0 and t.engages == 0)))
+    return replace(
+        s, turn=replace(t, moves=t.moves + 1, moved_first=t.moved_first or (t.moves == 0 and t.engages == 0))
+    )
 
 
 def _engage(s: BattleState, e: ev.EngageDeclared) -> BattleState:
@@ -259,14 +266,14 @@ def _enemy_engaged(s: BattleState, e: ev.EnemyEngaged) -> BattleState:
 
 def _awaited(s: BattleState, e: ev.EnemyRollAwaited) -> BattleState:
     return replace(
-        s, phase=Phase.ENEMY_ROLL,
+        s,
+        phase=Phase.ENEMY_ROLL,
         enemy_roll=PendingEnemyRoll(foe=e.foe, targets=e.targets, dice=e.dice),
     )
 
 
 def _awaited_defense(s: BattleState, e: ev.DefenseAwaited) -> BattleState:
-    pending = PendingDefense(foe=e.foe, targets=e.targets, faces=e.faces, index=e.index,
-                             amount=e.amount, dealt=e.dealt)
+    pending = PendingDefense(foe=e.foe, targets=e.targets, faces=e.faces, index=e.index, amount=e.amount, dealt=e.dealt)
     return replace(s, phase=Phase.DEFEND, defense=pending)
 
 

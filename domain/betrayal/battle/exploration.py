@@ -118,13 +118,17 @@ def explore(d: Decision, hero: Hero, hex_: Hex | None) -> None:
     if hex_ is None:  # EXPLORATION-3a (start of turn), DELVE-10d (facts default)
         here = pos
         if t.moves or t.engages or marks.explored or t.rolled:
-            raise RuleViolation("EXPLORATION-3a", "the hex you stand on can be explored only as your turn starts,"
-                                                  " before any action, or as you enter it (move --explore)")
+            raise RuleViolation(
+                "EXPLORATION-3a",
+                "the hex you stand on can be explored only as your turn starts,"
+                " before any action, or as you enter it (move --explore)",
+            )
         if here in marks.spent:
             raise RuleViolation("EXPLORATION-7b", f"you explored {name(here)} this turn: leave it and enter it again")
         _require_explorable(d, here)
-        mark(d, TurnMarks(round=marks.round, hero=hero.id, spent=(*marks.spent, here),
-                           explored=marks.explored, resume=0))
+        mark(
+            d, TurnMarks(round=marks.round, hero=hero.id, spent=(*marks.spent, here), explored=marks.explored, resume=0)
+        )
         begin(d, hero, here, entered=True)
         return
     target: Hex = (hex_[0], hex_[1])
@@ -139,8 +143,9 @@ def explore(d: Decision, hero: Hero, hex_: Hex | None) -> None:
     far = board.range_distance(pos, target)
     if far is None or far > hero.stamina:
         shown = "no route reaches it" if far is None else f"it is {far} hexes away"
-        raise RuleViolation("EXPLORE-1", f"hex {name(target)} is out of range: {shown};"
-                                         f" you reach {hero.stamina} (Stamina)")
+        raise RuleViolation(
+            "EXPLORE-1", f"hex {name(target)} is out of range: {shown}; you reach {hero.stamina} (Stamina)"
+        )
     mark(d, TurnMarks(round=marks.round, hero=hero.id, spent=marks.spent, explored=True, resume=0))
     begin(d, hero, target, entered=False)
 
@@ -154,8 +159,9 @@ def begin(d: Decision, hero: Hero, h: Hex, *, entered: bool) -> None:
     deck = delve.deck
     k, n = d.draw(len(deck))
     card = pack.cards[deck[k]]
-    d.emit_delve(CardDrawn(card=card.id, hero=hero.id, hex=h, entered=entered, draw=n,
-                           tile_ep=delve.xp * delve.party_size))
+    d.emit_delve(
+        CardDrawn(card=card.id, hero=hero.id, hex=h, entered=entered, draw=n, tile_ep=delve.xp * delve.party_size)
+    )
     d.emit(ev.Explored(hero=hero.id, hex=h, card=card.id, entered=entered))
     pile, under = d.in_delve.pile(card.shape), d.in_delve.under(card.shape)
     if not pile and not under:  # EXPLORATION-7a
@@ -189,9 +195,12 @@ def place_tile(d: Decision, rotation: int, origin: Hex) -> None:
     chosen = next((p for p in options if p.rotation == rotation % 6 and p.origin == tuple(origin)), None)
     if chosen is None or not 0 <= rotation < 6:
         listed = ", ".join(f"rotation {p.rotation} origin {name(p.origin)}" for p in options[:6])
-        raise RuleViolation("EXPLORATION-9", "the tile cannot go there: it must touch the explored hex with a"
-                                             " Connection hex, overlap no tile, and follow EXPLORATION-9d/9e;"
-                                             f" legal: {listed}{'...' if len(options) > 6 else ''}")
+        raise RuleViolation(
+            "EXPLORATION-9",
+            "the tile cannot go there: it must touch the explored hex with a"
+            " Connection hex, overlap no tile, and follow EXPLORATION-9d/9e;"
+            f" legal: {listed}{'...' if len(options) > 6 else ''}",
+        )
     place(d, chosen)
 
 
@@ -222,8 +231,11 @@ def place(d: Decision, placement: Placement) -> None:
             number += 1
             spots.pop(0)
     if d.state.ep_left > 0:
-        why = ("EXPLORATION-11c: no empty enemy hex left" if not spots
-               else "EXPLORATION-11c: every enemy of the card's row was drawn")
+        why = (
+            "EXPLORATION-11c: no empty enemy hex left"
+            if not spots
+            else "EXPLORATION-11c: every enemy of the card's row was drawn"
+        )
         d.emit(ev.EnemyPoolClosed(discarded=d.state.ep_left, reason=why))
     # Step 6 (EXPLORATION-12)
     if card.skyshards or card.environment is not None or card.trap is not None:
@@ -263,8 +275,18 @@ def draw_enemy(d: Decision, wanted: int, h: Hex, number: int) -> bool:
         k, counter = d.pick(len(choices))
         enemy_id = choices[k]
         enemy = pack.enemies[enemy_id]
-        d.emit(ev.EnemyPlaced(foe=f"e{number}", enemy=enemy_id, level=level, hp=enemy.hp, hex=h,
-                              number=number, draw=counter, ep_left=left - level))
+        d.emit(
+            ev.EnemyPlaced(
+                foe=f"e{number}",
+                enemy=enemy_id,
+                level=level,
+                hp=enemy.hp,
+                hex=h,
+                number=number,
+                draw=counter,
+                ep_left=left - level,
+            )
+        )
         return True
     return False
 
@@ -319,8 +341,11 @@ def _set_off(d: Decision, h: Hex, came_from: Hex) -> tuple[list[tuple[KeptCard, 
     tile = d.ctx.map.tile_of.get(h)
     mine = [k for k in d.in_delve.kept if k.tile == tile]
     newly = d.ctx.map.tile_of.get(came_from) != tile
-    traps = [(k, trap) for k in mine
-             if newly and tile not in d.in_delve.sprung and (trap := d.ctx.pack.cards[k.card].trap) is not None]
+    traps = [
+        (k, trap)
+        for k in mine
+        if newly and tile not in d.in_delve.sprung and (trap := d.ctx.pack.cards[k.card].trap) is not None
+    ]
     cache = any(tuple(c.hex) == h for c in d.state.caches)
     return traps, cache, [k for k in mine if k.skyshards]
 
@@ -431,8 +456,17 @@ def lockpick(d: Decision, hero_id: str, what: str, h: Hex, code: LockCode) -> bo
                 left.remove(f)
         if not left:
             break
-    d.emit(ev.LockpickTested(hero=hero_id, what=what, hex=h, digits=code.digits, attempts=tuple(attempts),
-                             success=not left, counter=counter))
+    d.emit(
+        ev.LockpickTested(
+            hero=hero_id,
+            what=what,
+            hex=h,
+            digits=code.digits,
+            attempts=tuple(attempts),
+            success=not left,
+            counter=counter,
+        )
+    )
     return not left
 
 

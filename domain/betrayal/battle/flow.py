@@ -85,10 +85,15 @@ def start_turn(d: Decision, hero_id: str) -> bool:
             return False
     hero = d.state.hero(hero_id)
     rec = tracks.recover(hero.track, hero.cooldown)
-    d.emit(ev.DiceRecovered(
-        hero=hero_id, recovered=rec.recovered, discarded=rec.discarded,
-        replaced_overfatigue=rec.replaced_overfatigue, track=rec.track,
-    ))
+    d.emit(
+        ev.DiceRecovered(
+            hero=hero_id,
+            recovered=rec.recovered,
+            discarded=rec.discarded,
+            replaced_overfatigue=rec.replaced_overfatigue,
+            track=rec.track,
+        )
+    )
     return True
 
 
@@ -128,10 +133,14 @@ def run_enemies(d: Decision, queue: tuple[str, ...]) -> None:
 def resume_enemy(d: Decision, faces: tuple[int, ...]) -> None:
     """Physical dice: apply an enemy's typed roll and go on with the round."""
     pending = d.state.roll_waiting  # RollEnemyDice is decided only while the roll waits
-    d.emit(ev.DiceRolled(
-        unit=pending.foe, counter=d.state.rng, typed=True,
-        dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces),
-    ))
+    d.emit(
+        ev.DiceRolled(
+            unit=pending.foe,
+            counter=d.state.rng,
+            typed=True,
+            dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces),
+        )
+    )
     if not strike(d, pending.foe, pending.targets, list(faces)):
         return  # choose-defense option: the strike waits for a Defend
     finish_enemy_turn(d, pending.foe)
@@ -142,8 +151,13 @@ def finish_if_fallen(d: Decision, hero_id: str) -> None:
     """An adventurer defeated during its own turn (by a trap or a delve
     card) ends that turn; play passes on (TURN-6)."""
     s = d.state
-    if (s.phase is Phase.ADVENTURER_TURN and s.turn is not None and s.turn.hero == hero_id
-            and s.hero(hero_id).defeated and (d.delve is None or d.delve.placing is None)):
+    if (
+        s.phase is Phase.ADVENTURER_TURN
+        and s.turn is not None
+        and s.turn.hero == hero_id
+        and s.hero(hero_id).defeated
+        and (d.delve is None or d.delve.placing is None)
+    ):
         d.emit(ev.TurnEnded(hero=hero_id))
         next_turn(d, after=hero_id)
 
@@ -201,8 +215,9 @@ def retreat(d: Decision) -> None:
 def _at_end_of_round(d: Decision, what: str) -> None:
     if d.state.phase is not Phase.END_OF_ROUND:
         rule = "RETREAT-1" if what == "Retreat" else "ROUND-8"
-        raise RuleViolation(rule, f"{what} is possible only at the end of a round"
-                                  f" (the battle is at {d.state.phase.value})")
+        raise RuleViolation(
+            rule, f"{what} is possible only at the end of a round (the battle is at {d.state.phase.value})"
+        )
 
 
 def end_battle(d: Decision, how: Termination) -> None:
@@ -217,12 +232,14 @@ def end_battle(d: Decision, how: Termination) -> None:
     for hero_id in d.state.order:
         empty_active(d, hero_id, "CLEANUP-4a")
         hero = d.state.hero(hero_id)
-        d.emit(ev.HeroCleanedUp(
-            hero=hero_id, hp=min(hero.hp, hero.max_hp), track=hero.track,
-            drained_recovered=hero.drained,
-        ))
-
-
+        d.emit(
+            ev.HeroCleanedUp(
+                hero=hero_id,
+                hp=min(hero.hp, hero.max_hp),
+                track=hero.track,
+                drained_recovered=hero.drained,
+            )
+        )
 
 
 def _conclude_delve(d: Decision, how: Termination) -> None:
@@ -232,5 +249,6 @@ def _conclude_delve(d: Decision, how: Termination) -> None:
     delve = d.in_delve
     wiped = all_heroes_down(d)
     xp = delve.gained if delve.objective is Objective.UNCOVER and not wiped else 0
-    d.emit_delve(DelveConcluded(objective=delve.objective, outcome=how.outcome.value, reason=how,
-                                skyshards=delve.gained, xp=xp))
+    d.emit_delve(
+        DelveConcluded(objective=delve.objective, outcome=how.outcome.value, reason=how, skyshards=delve.gained, xp=xp)
+    )

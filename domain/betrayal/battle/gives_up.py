@@ -36,8 +36,7 @@ def gives_up(state: BattleState, command: BattleCommand, legal: Sequence[BattleC
         if can_move:
             out.append(GivesUp("your Move this turn", "EXPLORE-3"))
     elif isinstance(command, EndTurn):
-        left = [what for what, open_ in (("Move", can_move), ("Engage", can_engage), ("Explore", can_explore))
-                if open_]
+        left = [what for what, open_ in (("Move", can_move), ("Engage", can_engage), ("Explore", can_explore)) if open_]
         if left:
             out.append(GivesUp("your unused " + ", ".join(left), "TURN-6"))
     return tuple(out)

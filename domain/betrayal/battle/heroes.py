@@ -55,30 +55,47 @@ def exhaust(d: Decision, hero_id: str, uid: int, face: int, rule: str) -> None:
     """Put one of the hero's skill dice on its cooldown track (TRACK-1)."""
     hero = d.state.hero(hero_id)
     placed = tracks.place(hero.track, TrackDie(DieKind.SKILL, uid, face))
-    d.emit(ev.DieExhausted(
-        hero=hero_id, uid=uid, face=face, rule=rule, track=placed.track,
-        drained=hero.drained + placed.drained,
-    ))
+    d.emit(
+        ev.DieExhausted(
+            hero=hero_id,
+            uid=uid,
+            face=face,
+            rule=rule,
+            track=placed.track,
+            drained=hero.drained + placed.drained,
+        )
+    )
 
 
 def gain_fatigue(d: Decision, hero_id: str, kind: DieKind, count: int, rule: str) -> None:
     """Add ``count`` fatigue dice to the track, one at a time (TRACK-3)."""
     hero = d.state.hero(hero_id)
     placed = tracks.place_all(hero.track, [TrackDie(kind)] * count)
-    d.emit(ev.FatigueGained(
-        hero=hero_id, kind=kind, count=count, rule=rule, track=placed.track,
-        drained=hero.drained + placed.drained,
-    ))
+    d.emit(
+        ev.FatigueGained(
+            hero=hero_id,
+            kind=kind,
+            count=count,
+            rule=rule,
+            track=placed.track,
+            drained=hero.drained + placed.drained,
+        )
+    )
 
 
 def gain_status(d: Decision, hero_id: str, status: Status) -> None:
     """A status die lands on the track, or refreshes a duplicate (TRACK-10)."""
     hero = d.state.hero(hero_id)
     placed = tracks.place(hero.track, TrackDie(DieKind.STATUS, 0, -1, status))
-    d.emit(ev.HeroStatusGained(
-        hero=hero_id, status=status, refreshed=placed.refreshed, track=placed.track,
-        drained=hero.drained + placed.drained,
-    ))
+    d.emit(
+        ev.HeroStatusGained(
+            hero=hero_id,
+            status=status,
+            refreshed=placed.refreshed,
+            track=placed.track,
+            drained=hero.drained + placed.drained,
+        )
+    )
 
 
 def lose_status(d: Decision, hero_id: str, status: Status, rule: str) -> None:

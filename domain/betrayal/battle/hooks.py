@@ -100,77 +100,91 @@ class EngageExtra(NamedTuple):
 PREVENT_DAMAGE: HookPoint[Callable[[Decision, str, int, str], int]] = HookPoint(
     "prevent-damage",
     "Physical damage (hero id, amount, source) about to hit an adventurer, before any ward:"
-    " returns what the ability prevents of it (CLASS-4 Interrupts, then class guards).")
+    " returns what the ability prevents of it (CLASS-4 Interrupts, then class guards).",
+)
 
 WARD: HookPoint[Callable[[Decision, Hero], int]] = HookPoint(
     "ward",
     "Returns what is prevented of every damage instance the adventurer suffers, counted with"
-    " its ward dice (ENCHANT-1, OVERTAX-3: item wards).")
+    " its ward dice (ENCHANT-1, OVERTAX-3: item wards).",
+)
 
 REACT_TO_DAMAGE: HookPoint[Callable[[Decision, str, int, bool | None], int]] = HookPoint(
     "react-to-damage",
     "Physical damage (hero id, damage left, the player's choice or None) still left after wards,"
-    " Armor and blocks: returns what a reaction prevents of it (RACE-ARGONIAN, RACE-IMPERIAL).")
+    " Armor and blocks: returns what a reaction prevents of it (RACE-ARGONIAN, RACE-IMPERIAL).",
+)
 
 # --- an adventurer's turn (flow.start_turn) ----------------------------------------------------
 
 TURN_START: HookPoint[Callable[[Decision, str], None]] = HookPoint(
     "turn-start",
     "An adventurer's turn started (TurnStarted emitted), before Bane and Recovery (TURN-3):"
-    " Interrupts first, then Enduring effects (CLASS-3, CLASS-4).")
+    " Interrupts first, then Enduring effects (CLASS-3, CLASS-4).",
+)
 
 # --- an enemy's turn (foes) ----------------------------------------------------------------------
 
 BEFORE_ENEMY_TURN: HookPoint[Callable[[Decision], None]] = HookPoint(
     "before-enemy-turn",
-    "An enemy's turn is about to start (before EnemyTurnStarted): RACE-WOOD-ELF's armed Hunter's Eye.")
+    "An enemy's turn is about to start (before EnemyTurnStarted): RACE-WOOD-ELF's armed Hunter's Eye.",
+)
 
 ENEMY_ENGAGED: HookPoint[Callable[[Decision, str, tuple[str, ...]], bool]] = HookPoint(
     "enemy-engaged",
     "An enemy (foe id) engaged its targets (EnemyEngaged emitted), before its roll: returns True"
-    " when the enemy fell to what acted (CLASS-4); the later layers then do not run.")
+    " when the enemy fell to what acted (CLASS-4); the later layers then do not run.",
+)
 
 DEFENSE_OFFERED: HookPoint[Callable[[Decision, Hero], bool]] = HookPoint(
     "defense-offered",
     "With the choose-defense option: whether the adventurer has a choice to make against a strike"
-    " beside its active blocks (an unused race reaction, Armor or Pets: COMBAT-4, ARMOR-2).")
+    " beside its active blocks (an unused race reaction, Armor or Pets: COMBAT-4, ARMOR-2).",
+)
 
 ENEMY_BLOW: HookPoint[Callable[[Decision, str, int, bool, Any], tuple[int, Callable[[], None]]]] = HookPoint(
     "enemy-blow",
     "An enemy's blow (hero id, amount, true damage, the Defend's item choice or None) about to be"
     " dealt: returns what it prevents (the ``shield`` of hurt_hero: ARMOR-1, PET-1) and what to do"
-    " once the blow landed (OVERTAX-4).")
+    " once the blow landed (OVERTAX-4).",
+)
 
 # --- lockpick tests (exploration.lockpick) ------------------------------------------------------
 
 LOCKPICK: HookPoint[Callable[[Decision, str, str, Hex], bool]] = HookPoint(
     "lockpick",
     "A lockpick test (hero id, what: trap or cache, hex) about to be rolled: returns True when"
-    " the ability succeeds without rolling (RACE-KHAJIIT); the later layers then do not run.")
+    " the ability succeeds without rolling (RACE-KHAJIIT); the later layers then do not run.",
+)
 
 # --- an adventurer's Engage (actions.engage, actions.resolve) -----------------------------------
 
 ENGAGE_DECLARING: HookPoint[Callable[[Decision, Hero, Engage], EngageExtra]] = HookPoint(
     "engage-declaring",
     "An Engage checked, about to be declared: refuses what the ability forbids and returns its"
-    " EngageExtra (RACE-NORD's free dice; the Weapon: WEAPON-1 to WEAPON-3, ENGAGE-7c).")
+    " EngageExtra (RACE-NORD's free dice; the Weapon: WEAPON-1 to WEAPON-3, ENGAGE-7c).",
+)
 
 FREE_ENGAGE: HookPoint[Callable[[Decision, str], bool]] = HookPoint(
     "free-engage",
     "An Engage from the second on was declared: returns True when the ability makes it free of"
-    " ENGAGE-4's fatigue, spending what it spends (CLASS-1); the later layers then do not run.")
+    " ENGAGE-4's fatigue, spending what it spends (CLASS-1); the later layers then do not run.",
+)
 
 ENGAGE_STRIKE: HookPoint[Callable[[Decision, str, Foe | Hero | Ally | None, EngagePool], None]] = HookPoint(
     "engage-strike",
     "An engage's dice are resolved (hero id, target, pool): adds to its pooled damage before it is"
-    " applied, or acts otherwise (the wielded Weapon: WEAPON-1, OVERTAX-2).")
+    " applied, or acts otherwise (the wielded Weapon: WEAPON-1, OVERTAX-2).",
+)
 
 ENGAGE_UNROLLED: HookPoint[Callable[[Decision, str, str | None], None]] = HookPoint(
     "engage-unrolled",
     "A declared Engage rolls no dice (hero id, target id; ENGAGE-7 is optional): what still applies,"
-    " as the engage's one damage instance (the Weapon: WEAPON-1).")
+    " as the engage's one damage instance (the Weapon: WEAPON-1).",
+)
 
 ENGAGE_RESOLVED: HookPoint[Callable[[Decision, Hero], None]] = HookPoint(
     "engage-resolved",
     "An engage ended (EngageResolved emitted); given the adventurer as the engage left it, before"
-    " that event: what ends with it (an Overtaxed Weapon is discarded: OVERTAX-4, RACE-BRETON).")
+    " that event: what ends with it (an Overtaxed Weapon is discarded: OVERTAX-4, RACE-BRETON).",
+)

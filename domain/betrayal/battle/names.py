@@ -20,7 +20,7 @@ def marks(state: BattleState) -> dict[str, str]:
     out: dict[str, str] = {}
     for i, hero in enumerate(state.heroes):
         letters = [ch for ch in hero.name if ch.isalnum()] or ["?"]
-        mark = (letters[0].upper() + (letters[1].lower() if len(letters) > 1 else ""))
+        mark = letters[0].upper() + (letters[1].lower() if len(letters) > 1 else "")
         if mark in out.values():
             mark = letters[0].upper() + str(i + 1)
         out[hero.id] = mark

@@ -23,8 +23,6 @@ from domain.kernel.messages import Event
 from .names import die_name, rolled_face, unit_name
 
 
-
-
 def describe(event: Event, state: BattleState | None, pack: Pack | None = None) -> str:
     """A short line saying what ``event`` did, e.g.
     ``ENGAGE-4: Ysolda gains 1 light fatigue``. ``pack`` names dice and
@@ -59,7 +57,7 @@ def _path(path) -> str:
 
 
 def _mode(state: BattleState | None, pack: Pack) -> str:
-    """"delve", "dungeon" or "clash": what the battle in ``state`` is ("" unknown)."""
+    """ "delve", "dungeon" or "clash": what the battle in ``state`` is ("" unknown)."""
     if state is None:
         return ""
     return _mode_of(state.setup, pack)
@@ -312,8 +310,9 @@ def _(e: ev.DamageDealt, state, pack) -> str:
         notes.append(f"{e.to_bonus} from bonus HP")
     note = f" ({e.amount} dealt, " + ", ".join(notes) + ")" if notes else ""
     source = _who(state, pack, e.source)
-    return _cite(cited_rule(e), f"{_who(state, pack, e.target)} takes {taken} {kind} from {source}{note},"
-                                f" {e.hp} HP left")
+    return _cite(
+        cited_rule(e), f"{_who(state, pack, e.target)} takes {taken} {kind} from {source}{note}, {e.hp} HP left"
+    )
 
 
 @_describe.register
@@ -366,8 +365,10 @@ def _(e: ev.Explored, state, pack) -> str:
         start = f" from {name(hero.pos)}" if hero is not None and hero.pos is not None else ""
         how = f"with the Explore action{start} (EXPLORATION-4)"
     shape = f", a {card.shape} tile" if card else ""
-    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} explores {name(e.hex)} {how}:"
-                                f" delve card {_card(pack, e.card)}{shape}")
+    return _cite(
+        cited_rule(e),
+        f"{_who(state, pack, e.hero)} explores {name(e.hex)} {how}: delve card {_card(pack, e.card)}{shape}",
+    )
 
 
 @_describe.register
@@ -397,8 +398,11 @@ def _(e: ev.LockpickTested, state, pack) -> str:
         outcome = "picked" if e.success else "it holds"
     else:
         outcome = "disarmed" if e.success else "it springs"
-    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} tests {what} (lockpick test, facts: MOVE-5; code {code}):"
-                                f" rolls {rolls} — {outcome}")
+    return _cite(
+        cited_rule(e),
+        f"{_who(state, pack, e.hero)} tests {what} (lockpick test, facts: MOVE-5; code {code}):"
+        f" rolls {rolls} — {outcome}",
+    )
 
 
 @_describe.register
@@ -420,24 +424,38 @@ def _(e: dv.DelveBegun, state, pack) -> str:
     aside = [card for card, spec in pack.cards.items() if spec.sp and card not in d.deck] if pack else []
     held = f" ({_plural(len(aside), 'card')} marked SP set aside, CLEANUP-6)" if aside else ""
     items = d.item_deck
-    dealt = (f"; the campaign's item deck: {_plural(len(items.cards), 'card')}, {len(items.discards)} on its"
-             " discard pile (ITEM-9)") if items is not None else ""
-    return _cite(cited_rule(e), f"the Entrance is placed; tiles face down by shape ({piles}), a delve deck of"
-                                f" {_plural(len(d.deck), 'card')}{held}; {_plural(d.required, 'skyshard')} required"
-                                + dealt)
+    dealt = (
+        (
+            f"; the campaign's item deck: {_plural(len(items.cards), 'card')}, {len(items.discards)} on its"
+            " discard pile (ITEM-9)"
+        )
+        if items is not None
+        else ""
+    )
+    return _cite(
+        cited_rule(e),
+        f"the Entrance is placed; tiles face down by shape ({piles}), a delve deck of"
+        f" {_plural(len(d.deck), 'card')}{held}; {_plural(d.required, 'skyshard')} required" + dealt,
+    )
 
 
 @_describe.register
 def _(e: dv.CardDrawn, state, pack) -> str:
     how = "entered" if e.entered else "explored from a distance"
-    return _cite(cited_rule(e), f"delve card {_card(pack, e.card)} drawn for {name(e.hex)}"
-                                f" ({how} by {_who(state, pack, e.hero)}); the tile's EP will be {e.tile_ep}")
+    return _cite(
+        cited_rule(e),
+        f"delve card {_card(pack, e.card)} drawn for {name(e.hex)}"
+        f" ({how} by {_who(state, pack, e.hero)}); the tile's EP will be {e.tile_ep}",
+    )
 
 
 @_describe.register
 def _(e: dv.ShortageSkyshard, state, pack) -> str:
-    return _cite(cited_rule(e), f"no {e.shape} tile is left: {_card(pack, e.card)} lies face down and counts"
-                                " as a skyshard obtained; the hex stays explorable")
+    return _cite(
+        cited_rule(e),
+        f"no {e.shape} tile is left: {_card(pack, e.card)} lies face down and counts"
+        " as a skyshard obtained; the hex stays explorable",
+    )
 
 
 @_describe.register
@@ -454,15 +472,21 @@ def _(e: dv.TileEpRaised, state, pack) -> str:
 @_describe.register
 def _(e: dv.TilePlaced, state, pack) -> str:
     p = e.placed
-    return _cite(cited_rule(e), f"{_tile(pack, p.tile)} is connected as tile {p.key}, turned {p.rotation}"
-                                f" sixth{'' if p.rotation == 1 else 's'} clockwise, its first hex on {name(p.origin)}"
-                                f" (rk place-tile --rotation {p.rotation} --origin {name(p.origin)})")
+    return _cite(
+        cited_rule(e),
+        f"{_tile(pack, p.tile)} is connected as tile {p.key}, turned {p.rotation}"
+        f" sixth{'' if p.rotation == 1 else 's'} clockwise, its first hex on {name(p.origin)}"
+        f" (rk place-tile --rotation {p.rotation} --origin {name(p.origin)})",
+    )
 
 
 @_describe.register
 def _(e: dv.TileReturned, state, pack) -> str:
-    return _cite(cited_rule(e), f"{_tile(pack, e.tile)} fits nowhere: {_card(pack, e.card)} is discarded and"
-                                f" the tile goes under the {e.shape} pile")
+    return _cite(
+        cited_rule(e),
+        f"{_tile(pack, e.tile)} fits nowhere: {_card(pack, e.card)} is discarded and"
+        f" the tile goes under the {e.shape} pile",
+    )
 
 
 @_describe.register
@@ -479,11 +503,16 @@ def _(e: dv.CardDiscarded, state, pack) -> str:
 @_describe.register
 def _(e: dv.SkyshardObtained, state, pack) -> str:
     if not e.count:  # every required skyshard was held already
-        return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} obtains the skyshards on tile {e.tile}"
-                                    f" ({_card(pack, e.card)}): every one required is held, so they are ignored"
-                                    " (SKYSHARD-9), and the card's skyshard effect resolves all the same")
-    return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} obtains {_plural(e.count, 'skyshard')} on tile"
-                                f" {e.tile} ({_card(pack, e.card)})")
+        return _cite(
+            cited_rule(e),
+            f"{_who(state, pack, e.hero)} obtains the skyshards on tile {e.tile}"
+            f" ({_card(pack, e.card)}): every one required is held, so they are ignored"
+            " (SKYSHARD-9), and the card's skyshard effect resolves all the same",
+        )
+    return _cite(
+        cited_rule(e),
+        f"{_who(state, pack, e.hero)} obtains {_plural(e.count, 'skyshard')} on tile {e.tile} ({_card(pack, e.card)})",
+    )
 
 
 @_describe.register
@@ -493,8 +522,9 @@ def _(e: dv.TurnMarked, state, pack) -> str:
     if m.explored:
         parts.append("has taken the Explore action (EXPLORE-3: no move this turn)")
     if m.spent:
-        parts.append("must leave " + ", ".join(name(h) for h in m.spent)
-                     + " before exploring it again (EXPLORATION-7b)")
+        parts.append(
+            "must leave " + ", ".join(name(h) for h in m.spent) + " before exploring it again (EXPLORATION-7b)"
+        )
     if m.resume:
         parts.append(f"may go on moving {_plural(m.resume, 'hex', 'hexes')}")
     who = _who(state, pack, m.hero)
@@ -516,8 +546,10 @@ def _(e: dv.ItemCycled, state, pack) -> str:
 @_describe.register
 def _(e: dv.ItemDeckReshuffled, state, pack) -> str:
     kind = "Legendary" if e.legendary else "Common"
-    return _cite(cited_rule(e), f"the {kind} item deck ran out: its discard pile of"
-                                f" {_plural(len(e.cards), 'card')} is shuffled into the tray")
+    return _cite(
+        cited_rule(e),
+        f"the {kind} item deck ran out: its discard pile of {_plural(len(e.cards), 'card')} is shuffled into the tray",
+    )
 
 
 @_describe.register
@@ -530,8 +562,9 @@ def _(e: dv.DelveConcluded, state, pack) -> str:
     objective = state.objective if state is not None else None
     rule = concluded_rule(e, objective if objective in (Objective.SURVEY, Objective.UNCOVER) else None)
     xp = f", {e.xp} XP (OBJ-10)" if e.xp else ""
-    return _cite(rule, f"the delve ends in {e.outcome.upper()} with {_plural(e.skyshards, 'skyshard')}{xp}"
-                       f" — {e.reason}")
+    return _cite(
+        rule, f"the delve ends in {e.outcome.upper()} with {_plural(e.skyshards, 'skyshard')}{xp} — {e.reason}"
+    )
 
 
 @_describe.register
@@ -550,8 +583,11 @@ def _(e: adv.AdventurerCreated, state, pack) -> str:
 
 @_describe.register
 def _(e: adv.BattleConcluded, state, pack) -> str:
-    return _cite(cited_rule(e), f"battle {e.battle_id} ({e.outcome.value}) is written back: {e.hp} HP,"
-                                f" Tenacity {e.tenacity}, {_plural(len(e.track), 'die', 'dice')} on the track")
+    return _cite(
+        cited_rule(e),
+        f"battle {e.battle_id} ({e.outcome.value}) is written back: {e.hp} HP,"
+        f" Tenacity {e.tenacity}, {_plural(len(e.track), 'die', 'dice')} on the track",
+    )
 
 
 @_describe.register
@@ -604,8 +640,11 @@ def _(e: ev.HeroReplaced, state, pack) -> str:
 
 @_describe.register
 def _(e: ev.LockpickBypassed, state, pack) -> str:
-    return _cite(e.rule, f"{_who(state, pack, e.hero)} opens the {e.what} at {label(e.hex)} without rolling,"
-                         f" and may move {e.free_move} hexes freely this turn")
+    return _cite(
+        e.rule,
+        f"{_who(state, pack, e.hero)} opens the {e.what} at {label(e.hex)} without rolling,"
+        f" and may move {e.free_move} hexes freely this turn",
+    )
 
 
 @_describe.register
@@ -620,8 +659,11 @@ def _(e: ev.DamagePrevented, state, pack) -> str:
 
 @_describe.register
 def _(e: ev.DefenseAwaited, state, pack) -> str:
-    return _cite(cited_rule(e), f"{_who(state, pack, e.foe)} strikes {_who(state, pack, e.hero)} for {e.amount}:"
-                                " choose the blocks and reaction (rk defend)")
+    return _cite(
+        cited_rule(e),
+        f"{_who(state, pack, e.foe)} strikes {_who(state, pack, e.hero)} for {e.amount}:"
+        " choose the blocks and reaction (rk defend)",
+    )
 
 
 @_describe.register

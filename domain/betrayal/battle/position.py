@@ -37,8 +37,14 @@ Units = list[tuple[str, Sequence[Hero | Foe | Ally]]]  # each field of units, wi
 def flaws(state: BattleState, others: Sequence[Any], pack: Pack) -> list[Flaw]:
     """Every flaw of the position, in the order a reader meets them."""
     delve = next((o for o in others if isinstance(o.state, DelveState)), None)
-    return [*_content(state, pack), *_health(state), *_places(state, _context(state, pack, delve)),
-            *_dice(state), *_skyshards(delve), *adventurer_flaws(others, pack)]
+    return [
+        *_content(state, pack),
+        *_health(state),
+        *_places(state, _context(state, pack, delve)),
+        *_dice(state),
+        *_skyshards(delve),
+        *adventurer_flaws(others, pack),
+    ]
 
 
 def adventurer_flaws(others: Sequence[Any], pack: Pack) -> list[Flaw]:
@@ -52,8 +58,11 @@ def adventurer_flaws(others: Sequence[Any], pack: Pack) -> list[Flaw]:
         stream = f"{other.kind}:{other.name}"
         if a.race not in pack.races:
             found.append(Flaw("race", f"no race {a.race!r} in pack {pack.id!r}", stream))
-        found += [Flaw(f"dice[{i}]", f"no skill die {die!r} in pack {pack.id!r}", stream)
-                  for i, (_, die) in enumerate(a.dice) if die not in pack.dice]
+        found += [
+            Flaw(f"dice[{i}]", f"no skill die {die!r} in pack {pack.id!r}", stream)
+            for i, (_, die) in enumerate(a.dice)
+            if die not in pack.dice
+        ]
         if not 0 <= a.hp <= a.max_hp:
             found.append(Flaw("hp", f"HEALTH-2: {a.name} has {a.hp} HP; it holds 0 to {a.max_hp}", stream))
     return found
@@ -87,8 +96,11 @@ def _health(state: BattleState) -> Iterator[Flaw]:
     for field, group in units:
         for i, unit in enumerate(group):
             if not 0 <= unit.hp <= unit.max_hp:
-                yield Flaw(f"{field}[{i}].hp", f"HEALTH-2: {unit.name if hasattr(unit, 'name') else unit.id}"
-                                               f" has {unit.hp} HP; it holds 0 to {unit.max_hp}")
+                yield Flaw(
+                    f"{field}[{i}].hp",
+                    f"HEALTH-2: {unit.name if hasattr(unit, 'name') else unit.id}"
+                    f" has {unit.hp} HP; it holds 0 to {unit.max_hp}",
+                )
 
 
 def _places(state: BattleState, ctx: RulesContext) -> Iterator[Flaw]:
@@ -122,7 +134,8 @@ def _hero_dice(i: int, hero: Hero, marks: set[tuple[str, int]]) -> Iterator[Flaw
     places: dict[int, str] = {uid: "on an enemy (STATUS-1)" for owner, uid in marks if owner == hero.id}
     slots: list[tuple[str, str, Sequence[TrackDie | ActiveDie]]] = [
         ("track", "on the cooldown track (TRACK-1)", hero.track),
-        ("active", "in an active slot (ACTIVE-1)", hero.active)]
+        ("active", "in an active slot (ACTIVE-1)", hero.active),
+    ]
     for field, place, dice in slots:
         for j, die in enumerate(dice):
             if die.kind is not DieKind.SKILL:
@@ -131,8 +144,9 @@ def _hero_dice(i: int, hero: Hero, marks: set[tuple[str, int]]) -> Iterator[Flaw
             if die.uid not in owned:
                 yield Flaw(where, f"{hero.name} owns no skill die {die.uid} (its dice are {sorted(owned)})")
             elif die.uid in places:
-                yield Flaw(where, f"{hero.name}'s die {die.uid} is {place} and {places[die.uid]}: a die is"
-                                  " in one place")
+                yield Flaw(
+                    where, f"{hero.name}'s die {die.uid} is {place} and {places[die.uid]}: a die is in one place"
+                )
             places.setdefault(die.uid, place)
 
 
@@ -142,5 +156,8 @@ def _skyshards(delve: Any) -> Iterator[Flaw]:
     state: DelveState = delve.state
     got = sum(s.count for s in state.obtained)
     if got > state.required:
-        yield Flaw("obtained", f"SKYSHARD-9: {got} skyshards obtained; the delve requires {state.required} and"
-                               " the excess is ignored", f"{delve.kind}:{delve.name}")
+        yield Flaw(
+            "obtained",
+            f"SKYSHARD-9: {got} skyshards obtained; the delve requires {state.required} and the excess is ignored",
+            f"{delve.kind}:{delve.name}",
+        )

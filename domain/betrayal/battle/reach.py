@@ -22,8 +22,11 @@ def occupied(d: Decision) -> set[Hex]:
     """Every hex a unit stands on (MOVE-1: no unit moves through another),
     companions' included (ROUND-2: a companion is a unit)."""
     s = d.state
-    return ({h.pos for h in s.heroes if h.pos is not None} | {f.pos for f in s.foes if f.pos is not None}
-            | {a.pos for a in s.companions if a.pos is not None})
+    return (
+        {h.pos for h in s.heroes if h.pos is not None}
+        | {f.pos for f in s.foes if f.pos is not None}
+        | {a.pos for a in s.companions if a.pos is not None}
+    )
 
 
 def in_form_range(d: Decision, hero: Hero, form: BattleForm, target_pos: Hex) -> str | None:
@@ -45,10 +48,16 @@ def in_form_range(d: Decision, hero: Hero, form: BattleForm, target_pos: Hex) ->
     if form is BattleForm.RANGED:
         if dist == 1:
             return "FORM-6: the Ranged form cannot target an adjacent unit"
-        return None if dist <= hero.stamina else (f"FORM-6: Ranged reaches {hero.stamina} hexes (Stamina);"
-                                                  f" that unit is {dist} away")
-    return None if dist <= hero.magicka else (f"FORM-7: Magic reaches {hero.magicka} hexes (Magicka);"
-                                              f" that unit is {dist} away")
+        return (
+            None
+            if dist <= hero.stamina
+            else (f"FORM-6: Ranged reaches {hero.stamina} hexes (Stamina); that unit is {dist} away")
+        )
+    return (
+        None
+        if dist <= hero.magicka
+        else (f"FORM-7: Magic reaches {hero.magicka} hexes (Magicka); that unit is {dist} away")
+    )
 
 
 def _stealth_blocks(d: Decision, hero: Hero, foe: Foe) -> bool:
@@ -74,8 +83,9 @@ def check_target(d: Decision, hero: Hero, form: BattleForm, target_id: str) -> T
         rule, _, text = why.partition(": ")
         raise RuleViolation(rule, text)
     if isinstance(unit, Foe) and _stealth_blocks(d, hero, unit):
-        raise RuleViolation("STATUS-1", f"{target_id} is in Stealth: "
-                                        "only units adjacent to it when the turn began may target it")
+        raise RuleViolation(
+            "STATUS-1", f"{target_id} is in Stealth: only units adjacent to it when the turn began may target it"
+        )
     if blind:
         units: tuple[Target, ...] = (*d.state.heroes, *d.state.foes, *d.state.companions)
         near = [u for u in units if u.id != hero.id and not u.defeated and u.pos and distance(u.pos, hero.at) == 1]

@@ -65,8 +65,11 @@ def decision(state: BattleState | None, command: BattleCommand, ctx: RulesContex
     d = Decision(state, ctx)
     if isinstance(command, (StartClash, StartDelve)):
         if state is not None:
-            rule = "DELVE-7" if isinstance(command, StartDelve) else (
-                "DUNGEON-6" if isinstance(command, StartDungeon) else "CLASH-5")
+            rule = (
+                "DELVE-7"
+                if isinstance(command, StartDelve)
+                else ("DUNGEON-6" if isinstance(command, StartDungeon) else "CLASH-5")
+            )
             raise RuleViolation(rule, "this battle is already set up")
         if isinstance(command, StartDelve):
             setup.start_delve(d, command)
@@ -83,8 +86,7 @@ def decision(state: BattleState | None, command: BattleCommand, ctx: RulesContex
     if state.phase is Phase.DEFEND and not isinstance(command, Defend):
         defense = state.defense_waiting
         who = defense.targets[defense.index]
-        raise RuleViolation("COMBAT-4", f"choose how {who} defends against {defense.amount} damage first"
-                                        " (rk defend)")
+        raise RuleViolation("COMBAT-4", f"choose how {who} defends against {defense.amount} damage first (rk defend)")
     placing = ctx.delve.placing if ctx.delve is not None else None
     if placing is not None and not isinstance(command, PlaceTile):
         raise RuleViolation("EXPLORATION-9", f"place the revealed tile {placing.tile} first (`rk legal` lists where)")
@@ -152,19 +154,27 @@ def legal_commands(state: BattleState, ctx: RulesContext) -> list[BattleCommand]
         return [RollEnemyDice(faces=(0,) * state.roll_waiting.dice)]
     d = Decision(state, ctx)
     if state.phase is Phase.DEFEND:
-        return [*defense.legal_defenses(d, lambda cmd: _is_legal(d, cmd)),
-                *item_use.legal_defenses(d, lambda cmd: _is_legal(d, cmd))]
+        return [
+            *defense.legal_defenses(d, lambda cmd: _is_legal(d, cmd)),
+            *item_use.legal_defenses(d, lambda cmd: _is_legal(d, cmd)),
+        ]
     if state.phase is Phase.END_OF_ROUND:
         return [NextRound(), Retreat(), *race_abilities.legal(d, lambda cmd: _is_legal(d, cmd))]
     if state.phase is Phase.COMPANION_TURN:
-        return [*companion_turn.legal(d, lambda cmd: _is_legal(d, cmd)),
-                *race_abilities.legal(d, lambda cmd: _is_legal(d, cmd))]  # RACE-WOOD-ELF: before a turn starts
+        return [
+            *companion_turn.legal(d, lambda cmd: _is_legal(d, cmd)),
+            *race_abilities.legal(d, lambda cmd: _is_legal(d, cmd)),
+        ]  # RACE-WOOD-ELF: before a turn starts
     if state.phase is Phase.ENGAGE_RESOLVE:
         n = len(state.engage_waiting.dice)
         held = state.hero(state.turn.hero).active if state.turn is not None else ()
-        return [Resolve(), Resolve(skip=tuple(range(n))), *(ClearActive(slot=i) for i in range(len(held))),
-                *item_use.legal(d, lambda cmd: _is_legal(d, cmd)),
-                *class_abilities.legal(d, lambda cmd: _is_legal(d, cmd))]  # a reroll (CLASS-1)
+        return [
+            Resolve(),
+            Resolve(skip=tuple(range(n))),
+            *(ClearActive(slot=i) for i in range(len(held))),
+            *item_use.legal(d, lambda cmd: _is_legal(d, cmd)),
+            *class_abilities.legal(d, lambda cmd: _is_legal(d, cmd)),
+        ]  # a reroll (CLASS-1)
     if ctx.delve is not None and ctx.delve.placing is not None:
         return [PlaceTile(rotation=p.rotation, origin=p.origin) for p in exploration.placements(d)]
     hero = state.hero(state.acting.hero)
@@ -280,5 +290,3 @@ def _is_legal(d: Decision, cmd: BattleCommand) -> bool:
     except (RuleViolation, MalformedCommand):
         return False
     return True
-
-

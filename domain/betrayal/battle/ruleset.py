@@ -65,10 +65,13 @@ DELVES = Aggregate(
 
 # What a battle waits for, as `rk battles` and the lobby say it (never a phase's id).
 _WAITS = {
-    Phase.ADVENTURER_TURN: "an adventurer's turn", Phase.ENGAGE_RESOLVE: "dice to resolve",
-    Phase.COMPANION_TURN: "a companion's turn", Phase.ENEMY_ROLL: "an enemy's roll to type",
+    Phase.ADVENTURER_TURN: "an adventurer's turn",
+    Phase.ENGAGE_RESOLVE: "dice to resolve",
+    Phase.COMPANION_TURN: "a companion's turn",
+    Phase.ENEMY_ROLL: "an enemy's roll to type",
     Phase.DEFEND: "a defense to choose",
-    Phase.END_OF_ROUND: "the end of a round", Phase.ENDED: "over",
+    Phase.END_OF_ROUND: "the end of a round",
+    Phase.ENDED: "over",
 }
 
 
@@ -106,8 +109,10 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
         clash = state.setup in pack.setups
         # A party with campaign content records the hash of every file (setup.recorded_hash).
         if state.pack_hash not in ((pack.hash if clash else pack.delve_hash), pack.campaign_hash):
-            raise NotFound(f"battle {state.battle_id} was played with pack {state.pack_id} ({state.pack_hash});"
-                           " that pack is not loaded")
+            raise NotFound(
+                f"battle {state.battle_id} was played with pack {state.pack_id} ({state.pack_hash});"
+                " that pack is not loaded"
+            )
         if state.setup in pack.delves:
             return RulesContext(pack, state.setup)  # its Delve joins it (``joined``)
         return context_for(pack, state.setup)
@@ -154,8 +159,7 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
             writes += [Write(ADVENTURERS.kind, UUID(m.adventurer_id), joined) for m in command.party if m.class_id]
         if any(isinstance(e, ev.BattleEnded) for e in produced):
             final = replay(produced, state)
-            writes += [Write(ADVENTURERS.kind, UUID(h.adventurer_id), adv.concluded(final, h))
-                       for h in final.heroes]
+            writes += [Write(ADVENTURERS.kind, UUID(h.adventurer_id), adv.concluded(final, h)) for h in final.heroes]
         return Outcome([*produced], tuple(writes))
 
     def legal_commands(self, state: BattleState, ctx: RulesContext) -> list[BattleCommand]:
@@ -163,8 +167,9 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
 
         return legal_commands(state, ctx)
 
-    def gives_up(self, state: BattleState, ctx: RulesContext, command: BattleCommand,
-                 legal: Sequence[BattleCommand]) -> tuple[GivesUp, ...]:
+    def gives_up(
+        self, state: BattleState, ctx: RulesContext, command: BattleCommand, legal: Sequence[BattleCommand]
+    ) -> tuple[GivesUp, ...]:
         """MOVE-3, EXPLORE-3, TURN-6: what a Move, an Engage, an Explore or
         ending the turn gives up (``gives_up``)."""
         from .gives_up import gives_up
@@ -173,9 +178,9 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
 
     def reveals(self, event: Event) -> bool:
         """A roll or a draw shows players an outcome they did not know."""
-        return (isinstance(event, (ev.DiceRolled, ev.Explored, ev.LockpickTested, ev.DiceRerolled,
-                                   ev.ClassDiceRerolled))
-                or (isinstance(event, ev.EnemyPlaced) and event.draw >= 0))
+        return isinstance(
+            event, (ev.DiceRolled, ev.Explored, ev.LockpickTested, ev.DiceRerolled, ev.ClassDiceRerolled)
+        ) or (isinstance(event, ev.EnemyPlaced) and event.draw >= 0)
 
     def check_random(self, state: BattleState | None, event: Event) -> RandomCheck | None:
         if state is None:
@@ -184,25 +189,32 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
             expected = [rng.draw(state.seed, event.counter + i, 6) + 1 for i in range(len(event.dice))]
             faces = [d.face + 1 for d in event.dice]
             if faces != expected:
-                return RandomCheck(f"DiceRolled faces {expected} from seed {state.seed} counter {event.counter}",
-                                   str(faces))
+                return RandomCheck(
+                    f"DiceRolled faces {expected} from seed {state.seed} counter {event.counter}", str(faces)
+                )
             return _check_counter(state, "DiceRolled", event.counter)
         if isinstance(event, (ev.DiceRerolled, ev.ClassDiceRerolled)) and not event.typed:
             # A reroll draws one new face per die rerolled, in order, from its counter (0-based faces).
             expected = [rng.draw(state.seed, event.counter + n, 6) + 1 for n in range(len(event.positions))]
             faces = [event.dice[i].face + 1 for i in event.positions]
             if faces != expected:
-                return RandomCheck(f"{type(event).__name__} faces {expected} from seed {state.seed} counter"
-                                   f" {event.counter}", str(faces))
+                return RandomCheck(
+                    f"{type(event).__name__} faces {expected} from seed {state.seed} counter {event.counter}",
+                    str(faces),
+                )
             return _check_counter(state, type(event).__name__, event.counter)
         if isinstance(event, ev.EnemyPlaced) and event.draw >= 0:
             return _check_counter(state, "EnemyPlaced draw", event.draw)
         if isinstance(event, ev.LockpickTested):
-            attempts = tuple(tuple(rng.draw(state.seed, event.counter + 3 * i + j, 6) + 1 for j in range(len(a)))
-                             for i, a in enumerate(event.attempts))
+            attempts = tuple(
+                tuple(rng.draw(state.seed, event.counter + 3 * i + j, 6) + 1 for j in range(len(a)))
+                for i, a in enumerate(event.attempts)
+            )
             if attempts != event.attempts:
-                return RandomCheck(f"lockpick dice {list(attempts)} from seed {state.seed} counter {event.counter}",
-                                   str(list(event.attempts)))
+                return RandomCheck(
+                    f"lockpick dice {list(attempts)} from seed {state.seed} counter {event.counter}",
+                    str(list(event.attempts)),
+                )
             return _check_counter(state, "LockpickTested", event.counter)
         return None
 
@@ -233,8 +245,13 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
 
     def summary(self, state: BattleState) -> Summary:
         outcome = state.outcome
-        return Summary(round=state.round, where=outcome.value if outcome is not None else _WAITS[state.phase],
-                       who=", ".join(h.name for h in state.heroes), setup=state.setup, over=outcome is not None)
+        return Summary(
+            round=state.round,
+            where=outcome.value if outcome is not None else _WAITS[state.phase],
+            who=", ".join(h.name for h in state.heroes),
+            setup=state.setup,
+            over=outcome is not None,
+        )
 
     def related_streams(self, state: BattleState) -> dict[UUID, str]:
         streams = {UUID(h.adventurer_id): f"{ADVENTURERS.kind}:{h.name}" for h in state.heroes}
@@ -242,8 +259,9 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
             streams[stream] = f"{kind}:{state.battle_id}"
         return streams
 
-    def check_setup(self, command: BattleCommand, prelude: dict[UUID, list[Event]], before: dict[UUID, object],
-                    pack: Pack) -> Problem | None:
+    def check_setup(
+        self, command: BattleCommand, prelude: dict[UUID, list[Event]], before: dict[UUID, object], pack: Pack
+    ) -> Problem | None:
         """Each adventurer created for the battle is what ``adventurer.create``
         gives for its own name, race and lines (no stat of its own making),
         and each party member joins as ``adventurer.member`` makes it from
@@ -252,8 +270,7 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
         for stream, events in prelude.items():
             for event in events:
                 if not isinstance(event, adv.AdventurerCreated):
-                    return Problem("only new adventurers written before the setup",
-                                   type(event).__name__, stream)
+                    return Problem("only new adventurers written before the setup", type(event).__name__, stream)
                 problem = self._check_created(stream, event, states.get(stream), pack)
                 if problem:
                     return problem
@@ -266,8 +283,10 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
             except ValueError:
                 state = None
             if not isinstance(state, adv.AdventurerState):
-                return Problem(f"party member {m.name}: an adventurer of this log, stored before the setup",
-                               f"no adventurer {m.adventurer_id} before the setup")
+                return Problem(
+                    f"party member {m.name}: an adventurer of this log, stored before the setup",
+                    f"no adventurer {m.adventurer_id} before the setup",
+                )
             expected = adv.member(state, m.form, pack)
             if expected != m:
                 name, want, got = _first_field(expected, m)
@@ -287,8 +306,7 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
                 return Problem(f"{state.name}: hp from 0 to {state.max_hp}", f"hp = {event.hp}", stream)
         return None
 
-    def _check_created(self, stream: UUID, event: adv.AdventurerCreated, state: object,
-                       pack: Pack) -> Problem | None:
+    def _check_created(self, stream: UUID, event: adv.AdventurerCreated, state: object, pack: Pack) -> Problem | None:
         s = event.state
         if state is not None:
             return Problem(f"{s.name}: a new adventurer", "an adventurer created again over one that exists", stream)

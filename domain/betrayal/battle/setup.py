@@ -59,7 +59,10 @@ def _hero(member: Member) -> Hero:
             TrackDie(DieKind(kind), uid, face, Status(status) if status else None)
             for kind, uid, face, status in member.track
         ),
-        class_id=member.class_id, master=member.master, ready=member.ready, weapons=member.weapons,
+        class_id=member.class_id,
+        master=member.master,
+        ready=member.ready,
+        weapons=member.weapons,
         expended=tuple(i for i in member.expended if i in member.ready),
         packed=member.packed,  # for a Breton's Opportunist (RACE-BRETON)
         # ENCHANT-2, ENCHANT-3: still attached from an earlier battle of the session, out of the ready slots
@@ -74,9 +77,15 @@ def recorded_hash(pack, party, base: str) -> str:
     when its party brings campaign content in (a class, items, a die of the
     trainers' file, an Enchantment still attached), so that a log names all
     the content it was played with."""
-    campaign = any(m.class_id or m.ready or m.packed or m.expended or m.enchantments
-                   or any(pack.dice[d].level > 1 for _, d in m.dice if d in pack.dice)
-                   for m in party)
+    campaign = any(
+        m.class_id
+        or m.ready
+        or m.packed
+        or m.expended
+        or m.enchantments
+        or any(pack.dice[d].level > 1 for _, d in m.dice if d in pack.dice)
+        for m in party
+    )
     return pack.campaign_hash if campaign and pack.campaign_hash else base
 
 
@@ -92,8 +101,10 @@ def _check_party(d: Decision, cmd: StartClash | StartDelve) -> None:
         if m.hp <= 0:
             raise RuleViolation("HEALTH-5", f"{m.name} is defeated (0 HP) and cannot join a battle")
         if m.fighting:
-            raise RuleViolation("BETWEEN-1", f"{m.name} is in battle {m.fighting}, which has not ended"
-                                             " (rk retreat at the end of a round ends it)")
+            raise RuleViolation(
+                "BETWEEN-1",
+                f"{m.name} is in battle {m.fighting}, which has not ended (rk retreat at the end of a round ends it)",
+            )
     if cmd.xp < 0:
         raise MalformedCommand("XP cannot be negative")
     if cmd.xp > MAX_XP:
@@ -134,14 +145,22 @@ def start_clash(d: Decision, cmd: StartClash) -> None:
     _check_party(d, cmd)
     setup = setups[cmd.setup]
     ep = compute_ep(cmd.xp, len(cmd.party))
-    d.emit(ev.BattleStarted(
-        battle_id=cmd.battle_id, rules_version=RULES_VERSION, pack_id=pack.id,
-        pack_hash=recorded_hash(pack, cmd.party, pack.delve_hash if dungeon else pack.hash), setup=cmd.setup,
-        seed=cmd.seed,
-        difficulty=cmd.difficulty, objective=setup.objective,
-        options=Options(physical_dice=cmd.physical_dice, choose_defense=cmd.choose_defense),
-        xp=cmd.xp, ep=ep, party=tuple(_hero(m) for m in cmd.party),
-    ))
+    d.emit(
+        ev.BattleStarted(
+            battle_id=cmd.battle_id,
+            rules_version=RULES_VERSION,
+            pack_id=pack.id,
+            pack_hash=recorded_hash(pack, cmd.party, pack.delve_hash if dungeon else pack.hash),
+            setup=cmd.setup,
+            seed=cmd.seed,
+            difficulty=cmd.difficulty,
+            objective=setup.objective,
+            options=Options(physical_dice=cmd.physical_dice, choose_defense=cmd.choose_defense),
+            xp=cmd.xp,
+            ep=ep,
+            party=tuple(_hero(m) for m in cmd.party),
+        )
+    )
     board = d.ctx.board
     for h, kind in board.cache_hexes():  # CLASH-6, DUNGEON-7
         d.emit(ev.CachePlaced(hex=h, kind=kind))
@@ -152,10 +171,18 @@ def start_clash(d: Decision, cmd: StartClash) -> None:
         for enemy_id, h in zip(setup.objective_units, specials):
             number += 1
             enemy = pack.enemies[enemy_id]
-            d.emit(ev.EnemyPlaced(
-                foe=f"e{number}", enemy=enemy_id, level=enemy.level, hp=enemy.hp,
-                hex=h, number=number, quest=True, ep_left=d.state.ep_left,
-            ))
+            d.emit(
+                ev.EnemyPlaced(
+                    foe=f"e{number}",
+                    enemy=enemy_id,
+                    level=enemy.level,
+                    hp=enemy.hp,
+                    hex=h,
+                    number=number,
+                    quest=True,
+                    ep_left=d.state.ep_left,
+                )
+            )
     place_enemies(d, number)
     for member, h in zip(cmd.party, _placements(d, cmd)):  # CLASH-8, CLASH-8d, DUNGEON-9
         d.emit(ev.AdventurerPlaced(hero=hero_id(member.name), hex=h, form=member.form))
@@ -191,23 +218,42 @@ def start_delve(d: Decision, cmd: StartDelve) -> None:
         raise MalformedCommand(f"no delve {cmd.delve!r} in pack {pack.id!r}; there are: {', '.join(pack.delves)}")
     check_seed(cmd.seed)
     _check_party(d, cmd)
-    d.emit(ev.BattleStarted(
-        battle_id=cmd.battle_id, rules_version=RULES_VERSION, pack_id=pack.id,
-        pack_hash=recorded_hash(pack, cmd.party, pack.delve_hash),
-        setup=cmd.delve, seed=cmd.seed, difficulty=cmd.difficulty,
-        options=Options(physical_dice=cmd.physical_dice, choose_defense=cmd.choose_defense),
-        objective=found.objective,
-        xp=cmd.xp, ep=0, party=tuple(_hero(m) for m in cmd.party),
-    ))
+    d.emit(
+        ev.BattleStarted(
+            battle_id=cmd.battle_id,
+            rules_version=RULES_VERSION,
+            pack_id=pack.id,
+            pack_hash=recorded_hash(pack, cmd.party, pack.delve_hash),
+            setup=cmd.delve,
+            seed=cmd.seed,
+            difficulty=cmd.difficulty,
+            options=Options(physical_dice=cmd.physical_dice, choose_defense=cmd.choose_defense),
+            objective=found.objective,
+            xp=cmd.xp,
+            ep=0,
+            party=tuple(_hero(m) for m in cmd.party),
+        )
+    )
     shapes = sorted({t.shape for t in pack.tiles.values()})
-    d.emit_delve(DelveBegun(state=DelveState(
-        battle_id=cmd.battle_id, delve=found.id, objective=found.objective, required=found.skyshards,
-        party_size=len(cmd.party), xp=cmd.xp, seed=cmd.seed, tiles=(entrance(pack),),
-        piles=tuple((shape, tuple(sorted(t.id for t in pack.tiles.values() if t.shape == shape)))
-                    for shape in shapes),
-        deck=delve_deck(pack),  # CLEANUP-6: the cards marked SP are set aside
-        item_deck=cmd.item_deck,
-    )))
+    d.emit_delve(
+        DelveBegun(
+            state=DelveState(
+                battle_id=cmd.battle_id,
+                delve=found.id,
+                objective=found.objective,
+                required=found.skyshards,
+                party_size=len(cmd.party),
+                xp=cmd.xp,
+                seed=cmd.seed,
+                tiles=(entrance(pack),),
+                piles=tuple(
+                    (shape, tuple(sorted(t.id for t in pack.tiles.values() if t.shape == shape))) for shape in shapes
+                ),
+                deck=delve_deck(pack),  # CLEANUP-6: the cards marked SP are set aside
+                item_deck=cmd.item_deck,
+            )
+        )
+    )
     for member, h in zip(cmd.party, _placements(d, cmd, "DELVE-10a")):
         d.emit(ev.AdventurerPlaced(hero=hero_id(member.name), hex=h, form=member.form))
     companions.bring(d, cmd.companions, "delve", cmd.party)  # DELVE-11
@@ -237,10 +283,18 @@ def place_enemies(d: Decision, number: int) -> None:
             bag.pop(i)
             enemy = pack.enemies[enemy_id]
             number += 1
-            d.emit(ev.EnemyPlaced(
-                foe=f"e{number}", enemy=enemy_id, level=level, hp=enemy.hp, hex=h,
-                number=number, draw=counter, ep_left=left - level,
-            ))
+            d.emit(
+                ev.EnemyPlaced(
+                    foe=f"e{number}",
+                    enemy=enemy_id,
+                    level=level,
+                    hp=enemy.hp,
+                    hex=h,
+                    number=number,
+                    draw=counter,
+                    ep_left=left - level,
+                )
+            )
             drawn = True
             break
         if not drawn:
@@ -254,5 +308,3 @@ def place_enemies(d: Decision, number: int) -> None:
 def _all_numbered_full(d: Decision) -> bool:
     taken = {f.pos for f in d.state.foes}
     return all(h in taken for h in d.ctx.board.numbered_hexes())
-
-

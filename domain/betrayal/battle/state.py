@@ -143,12 +143,39 @@ class Hero(msgspec.Struct, frozen=True, kw_only=True):
 
     # Added after logs were written: left out of the state digest at their defaults.
     __digest_skip_default__: ClassVar[frozenset[str]] = frozenset(
-        {"race_used", "race_armed", "free_move", "class_id", "master", "ready", "weapons", "expended", "discarded",
-         "promotion",
-         "class_used", "class_armed", "class_ward", "class_block", "class_engages", "class_progress",
-         "packed", "wielding", "wield_overtax", "guarding", "braced", "item_ward", "chips", "attached", "stowed",
-         "readied",
-         "opportunist", "enchanted_engage", "carried_in", "hunter_targets"})
+        {
+            "race_used",
+            "race_armed",
+            "free_move",
+            "class_id",
+            "master",
+            "ready",
+            "weapons",
+            "expended",
+            "discarded",
+            "promotion",
+            "class_used",
+            "class_armed",
+            "class_ward",
+            "class_block",
+            "class_engages",
+            "class_progress",
+            "packed",
+            "wielding",
+            "wield_overtax",
+            "guarding",
+            "braced",
+            "item_ward",
+            "chips",
+            "attached",
+            "stowed",
+            "readied",
+            "opportunist",
+            "enchanted_engage",
+            "carried_in",
+            "hunter_targets",
+        }
+    )
 
 
 class Foe(msgspec.Struct, frozen=True, kw_only=True):
@@ -394,4 +421,3 @@ class BattleState(msgspec.Struct, frozen=True, kw_only=True):
     def fatigue_round(self) -> bool:
         """The counter shows the Fatigue Round (FATIGUE-ROUND-1)."""
         return is_fatigue_round(self.round)
-

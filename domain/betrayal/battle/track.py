@@ -141,9 +141,7 @@ def remove_status(track: Track, status: Status) -> tuple[Track, TrackDie | None]
 
 def statuses(track: Track) -> frozenset[Status]:
     """The status effects an adventurer has: those on its track (STATUS-6)."""
-    return frozenset(
-        die.status for die in track if die.kind is DieKind.STATUS and die.status is not None
-    )
+    return frozenset(die.status for die in track if die.kind is DieKind.STATUS and die.status is not None)
 
 
 def count(track: Track, kind: DieKind) -> int:

@@ -21,16 +21,18 @@ from .ruleset import CAMPAIGN
 DEFAULT_NAME = "campaign"
 
 
-def new_campaign(app: GameApp, campaign_id: str | None = None, *, difficulty: Difficulty = Difficulty.ADEPT,
-                 dial: int | None = None) -> Result:
+def new_campaign(
+    app: GameApp, campaign_id: str | None = None, *, difficulty: Difficulty = Difficulty.ADEPT, dial: int | None = None
+) -> Result:
     """Begin a campaign (called ``campaign-1``... unless named); the dial
     starts where the pack says (facts: 2) unless given."""
     pack = app.pack_of(CAMPAIGN)
     if pack.campaign is None:
         raise MalformedCommand(f"pack {pack.id} has no campaign content")
     campaign_id = campaign_id or app.new_battle_id(DEFAULT_NAME)
-    command = cc.StartCampaign(campaign_id=campaign_id, difficulty=difficulty,
-                               dial=pack.campaign.start_dial if dial is None else dial)
+    command = cc.StartCampaign(
+        campaign_id=campaign_id, difficulty=difficulty, dial=pack.campaign.start_dial if dial is None else dial
+    )
     return app.start(CAMPAIGN.name, command, battle_id=campaign_id)
 
 

@@ -145,6 +145,23 @@ class ReplenishItem(ItemCommand, frozen=True, kw_only=True):
     """Turn an expended Potion upright at an alchemy station (EXPEND-3)."""
 
 
-CampaignCommand = (StartCampaign | StartFromPosition | Recruit | Enlist | GainRewards | Advance | Untrain
-                   | EndRewards | TrainLine | Rest | Promote | EndSession | GainItem | ReadyItem | StowItem
-                   | DiscardItem | UseItem | ReplenishItem)
+CampaignCommand = (
+    StartCampaign
+    | StartFromPosition
+    | Recruit
+    | Enlist
+    | GainRewards
+    | Advance
+    | Untrain
+    | EndRewards
+    | TrainLine
+    | Rest
+    | Promote
+    | EndSession
+    | GainItem
+    | ReadyItem
+    | StowItem
+    | DiscardItem
+    | UseItem
+    | ReplenishItem
+)

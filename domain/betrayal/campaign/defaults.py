@@ -38,8 +38,9 @@ def recruiting(app: GameApp, fields: dict[str, Any]) -> str:
         find_adventurer(app, name)
     except NotFound:
         return ca.new_campaign(app).battle.state.battle_id
-    raise MalformedCommand(f"an adventurer named {name} exists already: `rk campaign enlist {name}` brings it into"
-                           " a campaign")
+    raise MalformedCommand(
+        f"an adventurer named {name} exists already: `rk campaign enlist {name}` brings it into a campaign"
+    )
 
 
 def promoting(app: GameApp, fields: dict[str, Any]) -> str:
@@ -81,6 +82,5 @@ def waiting_battle(app: GameApp, campaign_id: str) -> str:
     fought = [b for m in state.party for b in find_adventurer(app, m.name).battles]
     waiting = [b for b in fought if b not in state.rewarded]
     if not waiting:
-        raise MalformedCommand("the party has no finished battle without its Reward Phase: name one"
-                               " (rk reward BATTLE)")
+        raise MalformedCommand("the party has no finished battle without its Reward Phase: name one (rk reward BATTLE)")
     return waiting[-1]

@@ -190,15 +190,26 @@ def evolve_campaign(state: CampaignState | None, event: Event) -> CampaignState:
     if isinstance(event, CampaignPositionTaken):
         return event.state
     if isinstance(event, CampaignStarted):
-        return CampaignState(battle_id=event.campaign_id, rules_version=event.rules_version,
-                             pack_id=event.pack_id, pack_hash=event.pack_hash, difficulty=event.difficulty,
-                             session=event.session, dial=event.dial)
+        return CampaignState(
+            battle_id=event.campaign_id,
+            rules_version=event.rules_version,
+            pack_id=event.pack_id,
+            pack_hash=event.pack_hash,
+            difficulty=event.difficulty,
+            session=event.session,
+            dial=event.dial,
+        )
     assert state is not None
     if isinstance(event, MemberEnlisted):
         return replace(state, party=state.party + (Member(event.name, event.adventurer_id),))
     if isinstance(event, RewardsGained):
-        return replace(state, dial=state.dial + event.xp, reward=event.battle_id, advanced=(),
-                       rewarded=state.rewarded + (event.battle_id,))
+        return replace(
+            state,
+            dial=state.dial + event.xp,
+            reward=event.battle_id,
+            advanced=(),
+            rewarded=state.rewarded + (event.battle_id,),
+        )
     if isinstance(event, AdvancementTaken):
         return replace(state, advanced=state.advanced + (event.adventurer_id,))
     if isinstance(event, RewardPhaseEnded):
@@ -208,8 +219,9 @@ def evolve_campaign(state: CampaignState | None, event: Event) -> CampaignState:
     if isinstance(event, ItemCardsDealt):
         return replace(state, items_out=state.items_out + event.cards)
     if isinstance(event, ItemCardsDiscarded):
-        return replace(state, items_out=_without(state.items_out, event.cards),
-                       item_discards=state.item_discards + event.cards)
+        return replace(
+            state, items_out=_without(state.items_out, event.cards), item_discards=state.item_discards + event.cards
+        )
     if isinstance(event, ItemPileShuffledBack):
         return replace(state, item_discards=_without(state.item_discards, event.cards))
     if isinstance(event, SessionEnded):

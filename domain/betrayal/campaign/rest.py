@@ -42,8 +42,9 @@ def terms(pack: Pack, difficulty: str) -> Terms:
     return Terms(difficulty, rule.heal, rule.remove, rule.discard_item)
 
 
-def rest_one(a: AdventurerState, t: Terms, pack: Pack, discarded: str = "",
-             chosen: tuple[int, ...] | None = None) -> Event:
+def rest_one(
+    a: AdventurerState, t: Terms, pack: Pack, discarded: str = "", chosen: tuple[int, ...] | None = None
+) -> Event:
     """How ``a`` rests: ``discarded`` is the item it gives up ("" none),
     ``chosen`` the track positions (from 1) it takes off (None: the front)."""
     if discarded:
@@ -66,8 +67,11 @@ def _without_an_item(a: AdventurerState, t: Terms, chosen: tuple[int, ...] | Non
     others still do. END-1c (facts): after its party fell it heals all the
     same (the HP only: the dice need the rest an item pays for)."""
     if chosen:
-        raise RuleViolation("REST-2", f"at {t.difficulty} difficulty {a.name} takes cooldown dice off only by"
-                                      f" giving an item up: name it (--discard {a.name}:ITEM)")
+        raise RuleViolation(
+            "REST-2",
+            f"at {t.difficulty} difficulty {a.name} takes cooldown dice off only by"
+            f" giving an item up: name it (--discard {a.name}:ITEM)",
+        )
     if a.wiped:
         return ae.Rested(healed=max(0, min(t.heal, a.max_hp - a.hp)))
     return ae.RestForgone(held=len(a.items))
@@ -78,8 +82,9 @@ def _removed(a: AdventurerState, t: Terms, chosen: tuple[int, ...] | None) -> tu
     if chosen is None:
         return tuple(range(min(t.remove, len(a.track))))  # default: the front of the queue
     if len(chosen) > t.remove or len(set(chosen)) != len(chosen):
-        raise RuleViolation("REST-1", f"{a.name} may take {t.remove} different cooldown dice off at"
-                                      f" {t.difficulty} difficulty")
+        raise RuleViolation(
+            "REST-1", f"{a.name} may take {t.remove} different cooldown dice off at {t.difficulty} difficulty"
+        )
     if any(not 1 <= p <= len(a.track) for p in chosen):
         raise MalformedCommand(f"{a.name}'s track holds {len(a.track)} dice: positions 1 to {len(a.track)}")
     return tuple(sorted(p - 1 for p in chosen))
@@ -90,8 +95,9 @@ def rested(event: Event) -> bool:
     return isinstance(event, ae.Rested)
 
 
-def trade(giver: AdventurerState, receiver: AdventurerState, item: str, pack: Pack, t: Terms,
-          unrested: tuple[str, ...]) -> tuple[ae.ItemGiven, ae.ItemReceived]:
+def trade(
+    giver: AdventurerState, receiver: AdventurerState, item: str, pack: Pack, t: Terms, unrested: tuple[str, ...]
+) -> tuple[ae.ItemGiven, ae.ItemReceived]:
     """A trade after the rest: ``item`` from ``giver`` into ``receiver``'s
     Pack. ``unrested`` names the party members who did not rest today."""
     if giver.adventurer_id == receiver.adventurer_id:
@@ -99,9 +105,14 @@ def trade(giver: AdventurerState, receiver: AdventurerState, item: str, pack: Pa
     if t.costs_item:
         for side in (giver, receiver):
             if side.name in unrested:
-                raise RuleViolation("REST-3", f"at {t.difficulty} difficulty both sides of a trade must have"
-                                              f" rested, and {side.name} did not (REST-2: no item given up)")
+                raise RuleViolation(
+                    "REST-3",
+                    f"at {t.difficulty} difficulty both sides of a trade must have"
+                    f" rested, and {side.name} did not (REST-2: no item given up)",
+                )
     inventory.discard(giver, item)  # it must hold it
     inventory.gain(receiver, item, pack)  # READY-1: room for it
-    return (ae.ItemGiven(item=item, to=receiver.name),
-            ae.ItemReceived(item=item, giver=giver.name, expended=item in giver.expended))
+    return (
+        ae.ItemGiven(item=item, to=receiver.name),
+        ae.ItemReceived(item=item, giver=giver.name, expended=item in giver.expended),
+    )

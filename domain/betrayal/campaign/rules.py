@@ -35,8 +35,9 @@ from . import commands as cc
 from .game import CampaignContext
 
 
-def decide(state: cp.CampaignState | None, command: cc.CampaignCommand, ctx: CampaignContext,
-           rules_version: str) -> Outcome:
+def decide(
+    state: cp.CampaignState | None, command: cc.CampaignCommand, ctx: CampaignContext, rules_version: str
+) -> Outcome:
     """The outcome of ``command``; RuleViolation or MalformedCommand when it
     may not be done."""
     if isinstance(command, cc.StartCampaign):
@@ -56,9 +57,19 @@ def _start(c: cc.StartCampaign, ctx: CampaignContext, rules_version: str) -> Out
     if not 0 <= c.dial <= 80:
         raise MalformedCommand("the XP dial reads 0 to 80")
     pack = ctx.pack
-    return Outcome([cp.CampaignStarted(campaign_id=c.campaign_id, rules_version=rules_version, pack_id=pack.id,
-                                       pack_hash=pack.campaign_hash, difficulty=c.difficulty, session=1,
-                                       dial=c.dial)])
+    return Outcome(
+        [
+            cp.CampaignStarted(
+                campaign_id=c.campaign_id,
+                rules_version=rules_version,
+                pack_id=pack.id,
+                pack_hash=pack.campaign_hash,
+                difficulty=c.difficulty,
+                session=1,
+                dial=c.dial,
+            )
+        ]
+    )
 
 
 def _who(state: cp.CampaignState, ctx: CampaignContext, name: str) -> tuple[cp.Member, AdventurerState]:
@@ -76,8 +87,9 @@ def _not_fighting(a: AdventurerState) -> None:
     """BETWEEN-1: an adventurer in a battle not ended yet belongs to that
     battle, which writes its state back when it ends."""
     if a.fighting:
-        raise RuleViolation("BETWEEN-1", f"{a.name} is in battle {a.fighting}, which has not ended: that waits"
-                                         " until it does")
+        raise RuleViolation(
+            "BETWEEN-1", f"{a.name} is in battle {a.fighting}, which has not ended: that waits until it does"
+        )
 
 
 def _to(member: cp.Member, *events: Event) -> Write:
@@ -96,13 +108,14 @@ def _recruit(state: cp.CampaignState, c: cc.Recruit, ctx: CampaignContext) -> Ou
     _check_class(ctx, c.class_id)
     stream = ctx.stream(c.name)
     if ctx.adventurers.get(str(stream)) is not None:
-        raise MalformedCommand(f"an adventurer named {c.name} exists already: enlist it"
-                               f" (rk campaign enlist {c.name})")
+        raise MalformedCommand(f"an adventurer named {c.name} exists already: enlist it (rk campaign enlist {c.name})")
     made = create(ctx.pack, str(stream), c.name, c.race, c.lines).state
     made = replace(made, campaign=state.battle_id, class_id=c.class_id, mat=starting_mat(ctx.pack, made.lines))
     member = cp.Member(made.name, str(stream))
-    return Outcome([cp.MemberEnlisted(name=made.name, adventurer_id=str(stream))],
-                   (_to(member, ae.AdventurerRecruited(state=made)),))
+    return Outcome(
+        [cp.MemberEnlisted(name=made.name, adventurer_id=str(stream))],
+        (_to(member, ae.AdventurerRecruited(state=made)),),
+    )
 
 
 def _enlist(state: cp.CampaignState, c: cc.Enlist, ctx: CampaignContext) -> Outcome:
@@ -120,15 +133,17 @@ def _enlist(state: cp.CampaignState, c: cc.Enlist, ctx: CampaignContext) -> Outc
         raise MalformedCommand(f"{adventurer.name} has no class yet: give one (CLASS-1)")
     _check_class(ctx, class_id)
     member = cp.Member(adventurer.name, str(stream))
-    joined = ae.CampaignJoined(campaign=state.battle_id, class_id=class_id,
-                               mat=adventurer.mat or starting_mat(ctx.pack, adventurer.lines))
+    joined = ae.CampaignJoined(
+        campaign=state.battle_id, class_id=class_id, mat=adventurer.mat or starting_mat(ctx.pack, adventurer.lines)
+    )
     return Outcome([cp.MemberEnlisted(name=adventurer.name, adventurer_id=str(stream))], (_to(member, joined),))
 
 
 def _not_in_phase(state: cp.CampaignState, what: str) -> None:
     if state.reward:
-        raise RuleViolation("REWARD-4", f"the Reward Phase of {state.reward} is open: end it (rk reward done)"
-                                        f" before you {what}")
+        raise RuleViolation(
+            "REWARD-4", f"the Reward Phase of {state.reward} is open: end it (rk reward done) before you {what}"
+        )
 
 
 def _rewards(state: cp.CampaignState, c: cc.GainRewards, ctx: CampaignContext) -> Outcome:
@@ -137,8 +152,11 @@ def _rewards(state: cp.CampaignState, c: cc.GainRewards, ctx: CampaignContext) -
         raise RuleViolation("REWARD-1", f"the rewards of {c.battle_id} were gained already")
     if not 0 <= c.xp <= 40:
         raise MalformedCommand("a battle gives 0 to 40 XP")
-    fought = [(m, a) for m in state.party if (a := ctx.adventurers.get(m.adventurer_id)) is not None
-              and c.battle_id in a.battles]
+    fought = [
+        (m, a)
+        for m in state.party
+        if (a := ctx.adventurers.get(m.adventurer_id)) is not None and c.battle_id in a.battles
+    ]
     if not fought:
         raise RuleViolation("REWARD-1", f"no one of the party has finished battle {c.battle_id}")
     events: dict[str, list[Event]] = {m.adventurer_id: [ae.XpGained(battle_id=c.battle_id, xp=c.xp)] for m, _ in fought}
@@ -151,15 +169,17 @@ def _rewards(state: cp.CampaignState, c: cc.GainRewards, ctx: CampaignContext) -
         events[member.adventurer_id].append(gained)
         held[member.adventurer_id] = ae.evolve(held[member.adventurer_id], gained)
     writes = tuple(_to(m, *events[m.adventurer_id]) for m, _ in fought)
-    cards = item_deck.dealt(ctx.pack, state, tuple(item for _, item in c.loot)) \
-        + item_deck.discarded(ctx.pack, c.discarded)  # ITEM-9: the campaign's item deck
+    cards = item_deck.dealt(ctx.pack, state, tuple(item for _, item in c.loot)) + item_deck.discarded(
+        ctx.pack, c.discarded
+    )  # ITEM-9: the campaign's item deck
     return Outcome([cp.RewardsGained(battle_id=c.battle_id, xp=c.xp), *cards], writes)
 
 
 def _in_phase(state: cp.CampaignState, what: str) -> None:
     if not state.reward:
-        raise RuleViolation("REWARD-3", f"{what} happens in a Reward Phase: gain a battle's rewards first"
-                                        " (rk reward BATTLE)")
+        raise RuleViolation(
+            "REWARD-3", f"{what} happens in a Reward Phase: gain a battle's rewards first (rk reward BATTLE)"
+        )
 
 
 def _advance(state: cp.CampaignState, c: cc.Advance, ctx: CampaignContext) -> Outcome:
@@ -176,10 +196,12 @@ def _advance(state: cp.CampaignState, c: cc.Advance, ctx: CampaignContext) -> Ou
     elif what in pack.dice:
         event = advancement.add_die(a, what, pack)
     else:
-        raise MalformedCommand(f"advance what? health, stamina, magicka, cooldown, tenacity or a skill die id,"
-                               f" not {c.what!r}")
-    taken: list[Event] = ([] if member.adventurer_id in state.advanced
-                          else [cp.AdvancementTaken(adventurer_id=member.adventurer_id)])
+        raise MalformedCommand(
+            f"advance what? health, stamina, magicka, cooldown, tenacity or a skill die id, not {c.what!r}"
+        )
+    taken: list[Event] = (
+        [] if member.adventurer_id in state.advanced else [cp.AdvancementTaken(adventurer_id=member.adventurer_id)]
+    )
     return Outcome(taken, (_to(member, event),))
 
 
@@ -187,8 +209,9 @@ def _untrain(state: cp.CampaignState, c: cc.Untrain, ctx: CampaignContext) -> Ou
     _in_phase(state, "untraining")
     member, a = _who(state, ctx, c.adventurer)
     if member.adventurer_id in state.advanced:
-        raise RuleViolation("REWARD-2", f"{a.name} has bought advancements in this Reward Phase: the Untrain"
-                                        " step comes before them")
+        raise RuleViolation(
+            "REWARD-2", f"{a.name} has bought advancements in this Reward Phase: the Untrain step comes before them"
+        )
     what = c.what.strip().lower()
     if c.uid:
         event: Event = advancement.untrain_die(a, c.uid, ctx.pack)
@@ -237,20 +260,26 @@ def _rest(state: cp.CampaignState, c: cc.Rest, ctx: CampaignContext) -> Outcome:
         done = rest.rest_one(a, t, ctx.pack, gives.get(m.name.lower(), ""), picks.get(m.name.lower()))
         events[m.adventurer_id] = [done]
         now[m.adventurer_id] = ae.evolve(a, done)
-    unrested = tuple(now[m.adventurer_id].name for m in state.party
-                     if not rest.rested(events[m.adventurer_id][0]))
+    unrested = tuple(now[m.adventurer_id].name for m in state.party if not rest.rested(events[m.adventurer_id][0]))
     for giver_name, item, receiver_name in c.trade:
         giver, receiver = state.member(giver_name), state.member(receiver_name)
         assert giver is not None and receiver is not None  # checked by _who above
-        given, received = rest.trade(now[giver.adventurer_id], now[receiver.adventurer_id], item.strip().lower(),
-                                     ctx.pack, t, unrested)
+        given, received = rest.trade(
+            now[giver.adventurer_id], now[receiver.adventurer_id], item.strip().lower(), ctx.pack, t, unrested
+        )
         for member, event in ((giver, given), (receiver, received)):
             events[member.adventurer_id].append(event)
             now[member.adventurer_id] = ae.evolve(now[member.adventurer_id], event)
-    given_up = [e.discarded for m in state.party for e in events[m.adventurer_id][:1]
-                if isinstance(e, ae.Rested) and e.discarded]
-    return Outcome([cp.DayEnded(day=state.day), *item_deck.discarded(ctx.pack, given_up)],
-                   tuple(_to(m, *events[m.adventurer_id]) for m in state.party))
+    given_up = [
+        e.discarded
+        for m in state.party
+        for e in events[m.adventurer_id][:1]
+        if isinstance(e, ae.Rested) and e.discarded
+    ]
+    return Outcome(
+        [cp.DayEnded(day=state.day), *item_deck.discarded(ctx.pack, given_up)],
+        tuple(_to(m, *events[m.adventurer_id]) for m in state.party),
+    )
 
 
 def _promote(state: cp.CampaignState, c: cc.Promote, ctx: CampaignContext) -> Outcome:
@@ -302,10 +331,22 @@ def _item(state: cp.CampaignState, c: cc.ItemCommand, ctx: CampaignContext) -> O
 
 # Each handler takes the command of its key's type.
 _HANDLERS: dict[type, Callable[[cp.CampaignState, Any, CampaignContext], Outcome]] = {
-    cc.Recruit: _recruit, cc.Enlist: _enlist, cc.GainRewards: _rewards, cc.Advance: _advance,
-    cc.Untrain: _untrain, cc.EndRewards: _end_rewards, cc.TrainLine: _train, cc.Rest: _rest,
-    cc.EndSession: _end_session, cc.Promote: _promote, cc.GainItem: _item, cc.ReadyItem: _item, cc.StowItem: _item,
-    cc.DiscardItem: _item, cc.UseItem: _item, cc.ReplenishItem: _item,
+    cc.Recruit: _recruit,
+    cc.Enlist: _enlist,
+    cc.GainRewards: _rewards,
+    cc.Advance: _advance,
+    cc.Untrain: _untrain,
+    cc.EndRewards: _end_rewards,
+    cc.TrainLine: _train,
+    cc.Rest: _rest,
+    cc.EndSession: _end_session,
+    cc.Promote: _promote,
+    cc.GainItem: _item,
+    cc.ReadyItem: _item,
+    cc.StowItem: _item,
+    cc.DiscardItem: _item,
+    cc.UseItem: _item,
+    cc.ReplenishItem: _item,
 }
 
 

@@ -63,8 +63,10 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
 
     def context(self, pack: Pack, state: cp.CampaignState) -> CampaignContext:
         if state.pack_hash != pack.campaign_hash:
-            raise NotFound(f"campaign {state.battle_id} was played with pack {state.pack_id} ({state.pack_hash});"
-                           " that pack is not loaded")
+            raise NotFound(
+                f"campaign {state.battle_id} was played with pack {state.pack_id} ({state.pack_hash});"
+                " that pack is not loaded"
+            )
         return self._context(pack)
 
     def setup_context(self, pack: Pack, command: cc.CampaignCommand) -> CampaignContext:
@@ -78,8 +80,9 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
         return tuple(streams)
 
     def joined_streams(self, ctx: CampaignContext, companions: Mapping[tuple[str, UUID], Any]) -> CampaignContext:
-        return CampaignContext(ctx.pack, {str(stream): state for (_, stream), state in companions.items()},
-                               ctx.stream_of)
+        return CampaignContext(
+            ctx.pack, {str(stream): state for (_, stream), state in companions.items()}, ctx.stream_of
+        )
 
     evolve = staticmethod(cp.evolve_campaign)
 
@@ -128,14 +131,12 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
 
     def summary(self, state: cp.CampaignState) -> Summary:
         where = f"reward phase of {state.reward}" if state.reward else f"session {state.session}, day {state.day}"
-        return Summary(round=state.session, where=where, who=", ".join(m.name for m in state.party),
-                       setup="campaign")
+        return Summary(round=state.session, where=where, who=", ".join(m.name for m in state.party), setup="campaign")
 
     def related_streams(self, state: cp.CampaignState) -> dict[UUID, str]:
         return {UUID(m.adventurer_id): f"{ADVENTURERS.kind}:{m.name}" for m in state.party}
 
-    def grouped_games(self, state: cp.CampaignState,
-                      events_of: Callable[[UUID], Iterable[Event]]) -> tuple[str, ...]:
+    def grouped_games(self, state: cp.CampaignState, events_of: Callable[[UUID], Iterable[Event]]) -> tuple[str, ...]:
         """A campaign's battles: every battle a party member joined or came
         back from (as its adventurer's stream says), in the order met."""
         found: dict[str, None] = {}

@@ -337,15 +337,16 @@ class DelveRestored(DelveEvent, frozen=True, kw_only=True):
 # --- evolve ---------------------------------------------------------------------------
 
 
-def _set(pairs: tuple[tuple[str, tuple[str, ...]], ...], key: str,
-         value: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _set(
+    pairs: tuple[tuple[str, tuple[str, ...]], ...], key: str, value: tuple[str, ...]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
     out = tuple((k, value if k == key else v) for k, v in pairs)
     return out if any(k == key for k, _ in pairs) else (*out, (key, value))
 
 
 def _without(items: tuple[str, ...], one: str) -> tuple[str, ...]:
     i = items.index(one)
-    return items[:i] + items[i + 1:]
+    return items[:i] + items[i + 1 :]
 
 
 def evolve_delve(state: DelveState | None, event: Any) -> DelveState | None:
@@ -357,16 +358,24 @@ def evolve_delve(state: DelveState | None, event: Any) -> DelveState | None:
     s = state
     assert s is not None, f"{type(event).__name__} before DelveBegun"
     if isinstance(event, CardDrawn):
-        exploring = Pending(hero=event.hero, hex=event.hex, card=event.card, tile="", entered=event.entered,
-                            tile_ep=event.tile_ep)
+        exploring = Pending(
+            hero=event.hero, hex=event.hex, card=event.card, tile="", entered=event.entered, tile_ep=event.tile_ep
+        )
         return replace(s, deck=_without(s.deck, event.card), draws=max(s.draws, event.draw + 1), pending=exploring)
     if isinstance(event, ShortageSkyshard):
-        return replace(s, face_down=(*s.face_down, event.card), pending=None,
-                       obtained=(*s.obtained, Skyshard(event.card, "", "", 1)))
+        return replace(
+            s,
+            face_down=(*s.face_down, event.card),
+            pending=None,
+            obtained=(*s.obtained, Skyshard(event.card, "", "", 1)),
+        )
     if isinstance(event, TileDrawn):
         if event.draw >= 0:
-            s = replace(s, piles=_set(s.piles, event.shape, _without(s.pile(event.shape), event.tile)),
-                        draws=max(s.draws, event.draw + 1))
+            s = replace(
+                s,
+                piles=_set(s.piles, event.shape, _without(s.pile(event.shape), event.tile)),
+                draws=max(s.draws, event.draw + 1),
+            )
         else:
             s = replace(s, bottom=_set(s.bottom, event.shape, _without(s.under(event.shape), event.tile)))
         assert s.pending is not None
@@ -377,11 +386,19 @@ def evolve_delve(state: DelveState | None, event: Any) -> DelveState | None:
     if isinstance(event, TilePlaced):
         return replace(s, tiles=(*s.tiles, event.placed))
     if isinstance(event, TileReturned):
-        return replace(s, bottom=_set(s.bottom, event.shape, (*s.under(event.shape), event.tile)),
-                       discarded=(*s.discarded, event.card), pending=None)
+        return replace(
+            s,
+            bottom=_set(s.bottom, event.shape, (*s.under(event.shape), event.tile)),
+            discarded=(*s.discarded, event.card),
+            pending=None,
+        )
     if isinstance(event, CardKept):
-        return replace(s, kept=(*s.kept, KeptCard(event.card, event.tile, event.skyshards)),
-                       icons=s.icons + event.skyshards, pending=None)
+        return replace(
+            s,
+            kept=(*s.kept, KeptCard(event.card, event.tile, event.skyshards)),
+            icons=s.icons + event.skyshards,
+            pending=None,
+        )
     if isinstance(event, CardDiscarded):
         return replace(s, discarded=(*s.discarded, event.card), pending=None)
     if isinstance(event, SkyshardObtained):
@@ -390,16 +407,21 @@ def evolve_delve(state: DelveState | None, event: Any) -> DelveState | None:
     if isinstance(event, TurnMarked):
         return replace(s, marks=event.marks)
     if isinstance(event, ItemFound):
-        return replace(s, loot=(*s.loot, (event.hero, event.item)), items_drawn=(*s.items_drawn, event.item),
-                       items_cycled=tuple(i for i in s.items_cycled if i != event.item),
-                       draws=max(s.draws, event.draw + 1))
+        return replace(
+            s,
+            loot=(*s.loot, (event.hero, event.item)),
+            items_drawn=(*s.items_drawn, event.item),
+            items_cycled=tuple(i for i in s.items_cycled if i != event.item),
+            draws=max(s.draws, event.draw + 1),
+        )
     if isinstance(event, ItemCycled):
         cycled = (*(i for i in s.items_cycled if i != event.item), event.item)  # under the deck (facts: MOVE-5)
         return replace(s, items_cycled=cycled, draws=max(s.draws, event.draw + 1))
     if isinstance(event, ItemDeckReshuffled):
         deck = s.item_deck or ItemDeck()
-        back = ItemDeck(cards=(*deck.cards, *event.cards), discards=tuple(i for i in deck.discards
-                                                                          if i not in event.cards))
+        back = ItemDeck(
+            cards=(*deck.cards, *event.cards), discards=tuple(i for i in deck.discards if i not in event.cards)
+        )
         return replace(s, item_deck=back)
     if isinstance(event, TrapSprung):
         return replace(s, sprung=(*s.sprung, event.tile))

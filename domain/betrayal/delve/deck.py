@@ -28,8 +28,10 @@ class ItemDeck(msgspec.Struct, frozen=True, kw_only=True):
 
     def of_kind(self, pack: Pack, legendary: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The Common (or Legendary) deck and its discard pile."""
-        return (tuple(i for i in self.cards if pack.items[i].legendary == legendary),
-                tuple(i for i in self.discards if pack.items[i].legendary == legendary))
+        return (
+            tuple(i for i in self.cards if pack.items[i].legendary == legendary),
+            tuple(i for i in self.discards if pack.items[i].legendary == legendary),
+        )
 
 
 def set_aside(pack: Pack) -> tuple[str, ...]:

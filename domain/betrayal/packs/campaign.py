@@ -104,7 +104,7 @@ def _round_slot(value: object, at: _At) -> str:
 
 def _row(value: object, at: _At) -> tuple[str, str]:
     if not isinstance(value, list) or len(value) != 2:
-        at.fail(f"a mat row is [left, right] (an attribute or \"\"), got {_kind_of(value)}")
+        at.fail(f'a mat row is [left, right] (an attribute or ""), got {_kind_of(value)}')
     left, right = (_round_slot(slot, at.index(i)) for i, slot in enumerate(value))
     return left, right
 

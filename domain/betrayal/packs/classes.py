@@ -36,8 +36,9 @@ MIN_MASTER_ABILITIES = 2  # our Master sides add at least two abilities (ADVANCE
 # how); an ability outside these is refused when the pack loads.
 _K = EffectKind
 INNATE_EFFECTS = frozenset({_K.WARD, _K.BLOCK, _K.HEAL, _K.TENACITY, _K.MOVE, _K.REROLL})
-ENDURING_EFFECTS = frozenset({_K.WARD, _K.BLOCK, _K.CLEANSE, _K.HEAL, _K.BONUS_HP, _K.RECOVER, _K.TENACITY,
-                              _K.REROLL, _K.MOVE})
+ENDURING_EFFECTS = frozenset(
+    {_K.WARD, _K.BLOCK, _K.CLEANSE, _K.HEAL, _K.BONUS_HP, _K.RECOVER, _K.TENACITY, _K.REROLL, _K.MOVE}
+)
 ACTION_EFFECTS = frozenset(set(EffectKind) - {_K.EXTRA_DICE})  # extra dice: only items (not modelled here)
 # Effects on the active slots (ACTIVE-5, ACTIVE-8): Actions only, used on your
 # own turn when a full slot can be cleared first (ACTIVE-4); never an item's.
@@ -97,13 +98,20 @@ def _ability(row: dict[str, Any], at: _At) -> ClassAbility:
     if timing is AbilityTiming.ENDURING and not row["cost"]:
         at.key("cost").fail("an Enduring ability needs a tenacity of at least 1 to be on (CLASS-3)")
     kind = row["effect"].kind
-    allowed = INTERRUPT_EFFECTS[trigger] if timing is AbilityTiming.INTERRUPT else {
-        AbilityTiming.INNATE: INNATE_EFFECTS, AbilityTiming.ENDURING: ENDURING_EFFECTS,
-        AbilityTiming.ACTION: ACTION_EFFECTS}[timing]
+    allowed = (
+        INTERRUPT_EFFECTS[trigger]
+        if timing is AbilityTiming.INTERRUPT
+        else {
+            AbilityTiming.INNATE: INNATE_EFFECTS,
+            AbilityTiming.ENDURING: ENDURING_EFFECTS,
+            AbilityTiming.ACTION: ACTION_EFFECTS,
+        }[timing]
+    )
     if kind not in allowed:
         when = f"an Interrupt on {trigger.value}" if trigger else f"an {timing.value.capitalize()} ability"
         at.key("effect").key("kind").fail(
-            f"{when} cannot have a {kind.value} effect; choose one of {', '.join(sorted(k.value for k in allowed))}")
+            f"{when} cannot have a {kind.value} effect; choose one of {', '.join(sorted(k.value for k in allowed))}"
+        )
     return ClassAbility(trigger=trigger.value if trigger else "", **row)
 
 

@@ -177,9 +177,7 @@ def _tile_hexes(rows: tuple[str, ...], at: _At) -> tuple[TileHex, ...]:
         if h.hex not in reached:
             at.index(row).fail(f"column {col}: this hex shares no edge with the rest of the tile")
         if h.icon is TileIcon.CONNECTION and all(n in cells for n in neighbours(h.hex)):
-            at.index(row).fail(
-                f"column {col}: a Connection hex must lie on the tile's outer edge (EXPLORATION-5a)"
-            )
+            at.index(row).fail(f"column {col}: a Connection hex must lie on the tile's outer edge (EXPLORATION-5a)")
     # The tile's first hex is its own (0, 0): where a placement's origin puts
     # it (PlaceTile), so an origin always names a hex of the placed tile.
     q0, r0 = hexes[0].hex
@@ -209,8 +207,7 @@ def _entrance(value: object, at: _At) -> DelveTile:
     links = _connections(hexes)
     if len(links) != ENTRANCE_CONNECTIONS:
         where.fail(
-            f"the Entrance has exactly {ENTRANCE_CONNECTIONS} Connection hexes "
-            f"(EXPLORATION-9e), found {len(links)}"
+            f"the Entrance has exactly {ENTRANCE_CONNECTIONS} Connection hexes (EXPLORATION-9e), found {len(links)}"
         )
     first, second = links
     if not adjacent(first, second):
@@ -232,9 +229,7 @@ def _tile(key: str, row: dict[str, Any], at: _At) -> DelveTile:
     hexes = _tile_hexes(row["rows"], at.key("rows"))
     links = _connections(hexes)
     if len(links) < MIN_CONNECTIONS:
-        at.key("rows").fail(
-            f"a delve tile needs at least {MIN_CONNECTIONS} Connection hexes (C), found {len(links)}"
-        )
+        at.key("rows").fail(f"a delve tile needs at least {MIN_CONNECTIONS} Connection hexes (C), found {len(links)}")
     return DelveTile(id=key, hexes=hexes, **row)
 
 
@@ -246,9 +241,7 @@ def _lock_digits(value: object, at: _At) -> tuple[int, ...]:
     digits = _list_of(_integer(low, high))(value, at)
     fewest, most = LOCK_DIGITS
     if not fewest <= len(digits) <= most:
-        at.fail(
-            f"a difficulty code has {fewest} to {most} digits (facts: MOVE-5), found {len(digits)}"
-        )
+        at.fail(f"a difficulty code has {fewest} to {most} digits (facts: MOVE-5), found {len(digits)}")
     return digits
 
 
@@ -263,9 +256,7 @@ def _scale_row(value: object, at: _At) -> tuple[int, ...]:
     levels = ", ".join(map(str, sorted(LEVELS)))
     for i, box in enumerate(value):
         if isinstance(box, bool) or not isinstance(box, int) or box not in LEVELS:
-            at.index(i).fail(
-                f"a challenge-scale box is an enemy level ({levels}; EXPLORATION-11a), got {box!r}"
-            )
+            at.index(i).fail(f"a challenge-scale box is an enemy level ({levels}; EXPLORATION-11a), got {box!r}")
     return tuple(value)
 
 
@@ -335,9 +326,7 @@ def _card(key: str, row: dict[str, Any], shapes: set[str], at: _At) -> DelveCard
         )
     effect = row["skyshard_effect"]
     if effect is not None and not row["skyshards"]:
-        at.key("skyshard_effect").fail(
-            "only a card with skyshard icons has a skyshard effect (SKYSHARD-5)"
-        )
+        at.key("skyshard_effect").fail("only a card with skyshard icons has a skyshard effect (SKYSHARD-5)")
     if effect is not None and effect.effect is CardEffect.EXTRA_EP:
         at.key("skyshard_effect").key("effect").fail(
             "extra-ep acts when a tile is revealed, not when its skyshard is taken"
@@ -381,20 +370,14 @@ def _delve(
         at.key("tiles").fail("a delve needs at least one delve tile")
     if not top["cards"]:
         at.key("cards").fail("a delve needs at least one delve card")
-    tiles = {
-        key: _tile(key, row, at.key("tiles").key(key)) for key, row in top["tiles"].items()
-    }
+    tiles = {key: _tile(key, row, at.key("tiles").key(key)) for key, row in top["tiles"].items()}
     shapes = {tile.shape for tile in tiles.values()}
-    cards = {
-        key: _card(key, row, shapes, at.key("cards").key(key))
-        for key, row in top["cards"].items()
-    }
+    cards = {key: _card(key, row, shapes, at.key("cards").key(key)) for key, row in top["cards"].items()}
     drawn = {card.shape for card in cards.values()}
     for tile in tiles.values():
         if tile.shape not in drawn:
             at.key("tiles").key(tile.id).key("shape").fail(
-                f"no delve card draws shape {tile.shape!r}, so this tile never comes out "
-                "(EXPLORATION-7)"
+                f"no delve card draws shape {tile.shape!r}, so this tile never comes out (EXPLORATION-7)"
             )
     delves = {}
     for key, row in top["delves"].items():
@@ -424,9 +407,7 @@ def _items(doc: dict[str, Any]) -> dict[str, ItemCard]:
         items[key] = ItemCard(id=key, code=code, **row)
     for legendary, kind in ((False, "common"), (True, "legendary")):
         if not any(item.legendary is legendary for item in items.values()):
-            at.key("items").fail(
-                f"the pack needs at least one {kind} item card for its {kind} caches (ITEM-1)"
-            )
+            at.key("items").fail(f"the pack needs at least one {kind} item card for its {kind} caches (ITEM-1)")
     return items
 
 

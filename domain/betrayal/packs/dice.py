@@ -133,10 +133,7 @@ def _face(value: object, at: _At) -> Face:
         return _status_face(parts[1], text, at)
     if len(parts) == 3:
         return _ability_face(*parts, text=text, at=at)
-    at.fail(
-        f"cannot read face {text!r} (expected T, -, combat:N, status:<status> "
-        "or <ability>:<effect>:N)"
-    )
+    at.fail(f"cannot read face {text!r} (expected T, -, combat:N, status:<status> or <ability>:<effect>:N)")
 
 
 def _status_face(name: str, text: str, at: _At) -> Face:
@@ -148,9 +145,7 @@ def _status_face(name: str, text: str, at: _At) -> Face:
     return Face(ability=AbilityType.STATUS, effect=Effect.STATUS, status=status)
 
 
-def _ability_face(
-    ability_text: str, effect_text: str, amount_text: str, *, text: str, at: _At
-) -> Face:
+def _ability_face(ability_text: str, effect_text: str, amount_text: str, *, text: str, at: _At) -> Face:
     abilities = [a for a in AbilityType if a is not AbilityType.STATUS]
     if ability_text not in {a.value for a in abilities}:
         options = ", ".join(a.value for a in abilities)

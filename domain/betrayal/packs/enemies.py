@@ -76,7 +76,4 @@ def _check_side(enemy_id: str, level: int, bag: Bag, enemies: dict[str, Enemy], 
     if enemy.quest:
         at.fail(f"{enemy_id!r} is a quest unit; quest units never go into a bag (ENEMY-2)")
     if enemy.level != level:
-        at.fail(
-            f"{enemy_id!r} is level {enemy.level}; "
-            f"this side of a {bag.value} chip must be level {level}"
-        )
+        at.fail(f"{enemy_id!r} is level {enemy.level}; this side of a {bag.value} chip must be level {level}")

@@ -74,10 +74,7 @@ def gear(
     abilities it may not)."""
     at = _At("gear.toml")
     top = _record(doc, at, {"gear": (lambda v, a: _keyed(v, a, _FIELDS), _REQUIRED)})
-    out = {
-        key: _gear(key, row, items, sheets, granted, at.key("gear").key(key))
-        for key, row in top["gear"].items()
-    }
+    out = {key: _gear(key, row, items, sheets, granted, at.key("gear").key(key)) for key, row in top["gear"].items()}
     for key in items:
         if key not in out:
             at.key("gear").fail(f"item card {key!r} of items.toml has no entry (its type and effect)")
@@ -100,15 +97,15 @@ def _gear(
         if row[name] is None and kind in kinds:
             at.key(name).fail(f"a {kind.value} needs its {name}")
     if kind is ItemKind.CLOTHING and row["effect"] is not None:
-        at.key("effect").fail(
-            "a clothing's use is the class ability it grants (CLOTHING-1), not an effect"
-        )
+        at.key("effect").fail("a clothing's use is the class ability it grants (CLOTHING-1), not an effect")
     if kind is not ItemKind.CLOTHING and row["effect"] is None:
         at.key("effect").fail(f"a {kind.value} needs its effect")
     for name in ("effect", "overtax"):  # active-slot effects are class abilities' only (battle/abilities/classes.py)
         if row[name] is not None and row[name].kind in CLASS_ONLY_EFFECTS:
-            at.key(name).key("kind").fail(f"an item cannot have a {row[name].kind.value} effect: only a class"
-                                          " ability (or a Clothing's) places or removes active dice")
+            at.key(name).key("kind").fail(
+                f"an item cannot have a {row[name].kind.value} effect: only a class"
+                " ability (or a Clothing's) places or removes active dice"
+            )
     card = _card_fields(key, row, items, at)
     ability = _granted(row["ability"], sheets, granted, at.key("ability")) if row["ability"] else None
     return Gear(
@@ -126,17 +123,14 @@ def _gear(
     )
 
 
-def _card_fields(
-    key: str, row: dict[str, Any], items: Mapping[str, ItemCard], at: _At
-) -> dict[str, Any]:
+def _card_fields(key: str, row: dict[str, Any], items: Mapping[str, ItemCard], at: _At) -> dict[str, Any]:
     """Name, legendary and value: an item card's from items.toml, else from the entry."""
     card = items.get(key)
     if card is not None:
         for name in _CARD_FIELDS:
             if row[name] is not None:
                 at.key(name).fail(
-                    f"item card {key!r} takes its {name} from items.toml; gear.toml gives only "
-                    "its type and effect"
+                    f"item card {key!r} takes its {name} from items.toml; gear.toml gives only its type and effect"
                 )
         return {"name": card.name, "legendary": card.legendary, "value": card.value}
     for name in ("name", "value"):

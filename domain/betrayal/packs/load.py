@@ -88,8 +88,7 @@ def _parse_pack(files: Mapping[str, bytes]) -> Pack:
         raise ContentError(
             DELVE_FILES[0],
             "(file)",
-            "the campaign files name items and delves, so they need the delve files "
-            f"({', '.join(DELVE_FILES)})",
+            f"the campaign files name items and delves, so they need the delve files ({', '.join(DELVE_FILES)})",
         )
     head = _pack_head(docs["pack.toml"])
     races = _races(docs["races.toml"])

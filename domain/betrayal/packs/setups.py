@@ -32,10 +32,7 @@ BATTLE_OBJECTIVES = (Objective.CONQUER, Objective.ELIMINATE)  # clashes and dung
 def _battle_objective(value: object, at: _At) -> Objective:
     objective = _choice(Objective)(value, at)
     if objective not in BATTLE_OBJECTIVES:
-        at.fail(
-            f"{objective.value} is a delve objective (OBJ-4, OBJ-8); "
-            "a clash or dungeon is conquer or eliminate"
-        )
+        at.fail(f"{objective.value} is a delve objective (OBJ-4, OBJ-8); a clash or dungeon is conquer or eliminate")
     return objective
 
 
@@ -52,15 +49,10 @@ def clash_setups(doc: dict[str, Any], enemies: dict[str, Enemy]) -> dict[str, Se
     """The clash setups of ``setups.toml``, by id."""
     at = _At("setups.toml")
     top = _record(doc, at, {"setups": (lambda v, a: _keyed(v, a, SETUP_FIELDS), _REQUIRED)})
-    return {
-        key: parse_setup(key, row, enemies, at.key("setups").key(key))
-        for key, row in top["setups"].items()
-    }
+    return {key: parse_setup(key, row, enemies, at.key("setups").key(key)) for key, row in top["setups"].items()}
 
 
-def parse_setup(
-    key: str, row: dict[str, Any], enemies: dict[str, Enemy], at: _At, mode: Mode = Mode.CLASH
-) -> Setup:
+def parse_setup(key: str, row: dict[str, Any], enemies: dict[str, Enemy], at: _At, mode: Mode = Mode.CLASH) -> Setup:
     """A clash or dungeon setup from its checked ``SETUP_FIELDS`` row (a
     dungeon's row has its ``encounter`` too): the diagram read and checked,
     the objective units checked against the enemies."""
@@ -69,9 +61,7 @@ def parse_setup(
     return Setup(id=key, hexes=hexes, mode=mode, **row)
 
 
-def _check_objective(
-    row: dict[str, Any], hexes: tuple[MapHex, ...], enemies: dict[str, Enemy], at: _At
-) -> None:
+def _check_objective(row: dict[str, Any], hexes: tuple[MapHex, ...], enemies: dict[str, Enemy], at: _At) -> None:
     units = row["objective_units"]
     for i, unit in enumerate(units):
         where = at.key("objective_units").index(i)
@@ -82,18 +72,14 @@ def _check_objective(
     if row["objective"] is not Objective.ELIMINATE:
         if units:
             objective = row["objective"].value
-            at.key("objective_units").fail(
-                f"only an eliminate setup names objective units, not {objective}"
-            )
+            at.key("objective_units").fail(f"only an eliminate setup names objective units, not {objective}")
         return
     if not units:
         at.key("objective_units").fail("an eliminate setup must name its objective units (OBJ-3)")
     special = sum(1 for h in hexes if h.marker is Marker.SPECIAL)
     if special < len(units):
         need = len(units)
-        at.key("rows").fail(
-            f"{need} objective units need at least {need} special hexes (*), found {special}"
-        )
+        at.key("rows").fail(f"{need} objective units need at least {need} special hexes (*), found {special}")
 
 
 def _parse_map(rows: tuple[str, ...], at: _At, mode: Mode = Mode.CLASH) -> tuple[MapHex, ...]:
@@ -135,10 +121,7 @@ def _cell(token: str, col: int, row: int, at: _At) -> MapHex | None:
     if mark in _MARKERS:
         return MapHex(hex=where, tile=tile, marker=_MARKERS[mark])
     if not (mark.isascii() and mark.isdigit()) or mark.startswith("0"):
-        at.fail(
-            f"column {col}: unknown marker {mark!r} in {token!r} "
-            "(expected a number from 1, c, L or *)"
-        )
+        at.fail(f"column {col}: unknown marker {mark!r} in {token!r} (expected a number from 1, c, L or *)")
     if tile == ENTRANCE:
         at.fail(f"column {col}: enemy hex {mark} cannot be on the Entrance tile")
     return MapHex(hex=where, tile=tile, marker=Marker.ENEMY, number=int(mark))
@@ -151,9 +134,7 @@ def _check_tiles(hexes: list[MapHex], at: _At, mode: Mode) -> None:
     tiles = {h.tile for h in hexes if not h.impassable}
     if len(tiles) < 2:
         found, rule = len(tiles), _MAP_RULES[mode][0]
-        at.fail(
-            f"a {mode.value} map needs 2 or more tiles besides obstacles ({rule}), found {found}"
-        )
+        at.fail(f"a {mode.value} map needs 2 or more tiles besides obstacles ({rule}), found {found}")
     if ENTRANCE not in tiles:
         at.fail("the map has no Entrance tile (E)")
     free = sum(1 for h in hexes if h.tile == ENTRANCE and h.marker is Marker.NONE)

@@ -52,7 +52,6 @@ def training_dice(
     for key, die in out.items():
         if die.level == 3 and die.line not in has_level_2:
             at.key("dice").key(key).key("level").fail(
-                f"line {die.line!r} has no level-2 die, so no adventurer could add this "
-                "level-3 one (ADVANCE-8)"
+                f"line {die.line!r} has no level-2 die, so no adventurer could add this level-3 one (ADVANCE-8)"
             )
     return out

@@ -74,15 +74,17 @@ class AdventurersView(Projection):
     @handles(ae.BattleJoined)
     def joined(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
         e: Any = env.event  # the event this handler is for
-        db.execute("UPDATE adventurer_rows3 SET fighting = ? WHERE stream = ?",
-                   (e.battle_id, str(env.originator_id)))
+        db.execute("UPDATE adventurer_rows3 SET fighting = ? WHERE stream = ?", (e.battle_id, str(env.originator_id)))
 
     @handles(BattleConcluded)
     def concluded(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
         e: Any = env.event  # the event this handler is for
         stream = str(env.originator_id)
-        db.execute("UPDATE adventurer_rows3 SET hp = ?, battles = battles + 1, last_battle = ?, fighting = ''"
-                   " WHERE stream = ?", (e.hp, e.battle_id, stream))
+        db.execute(
+            "UPDATE adventurer_rows3 SET hp = ?, battles = battles + 1, last_battle = ?, fighting = ''"
+            " WHERE stream = ?",
+            (e.hp, e.battle_id, stream),
+        )
         db.execute("INSERT OR REPLACE INTO adventurer_results VALUES (?, ?, ?)", (stream, e.battle_id, e.outcome.value))
 
     @handles(AdventurerRestored)
@@ -96,8 +98,17 @@ def _put(db: sqlite3.Connection, stream: str, state: AdventurerState, created: i
         "INSERT INTO adventurer_rows3 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (stream) DO UPDATE SET"
         " hp = excluded.hp, max_hp = excluded.max_hp, battles = excluded.battles, last_battle = excluded.last_battle,"
         " fighting = excluded.fighting",
-        (stream, created, state.name, state.race, state.hp, state.max_hp, len(state.battles),
-         state.battles[-1] if state.battles else "", state.fighting),
+        (
+            stream,
+            created,
+            state.name,
+            state.race,
+            state.hp,
+            state.max_hp,
+            len(state.battles),
+            state.battles[-1] if state.battles else "",
+            state.fighting,
+        ),
     )
 
 
@@ -109,6 +120,16 @@ def adventurer_rows(db: sqlite3.Connection) -> list[AdventurerRow]:
         " LEFT JOIN adventurer_results r ON r.stream = a.stream AND r.battle = a.last_battle"
         " ORDER BY a.created, a.name"
     )
-    return [AdventurerRow(name=name, race=race, hp=hp, max_hp=max_hp, battles=battles, last_battle=last,
-                          last_outcome=outcome, fighting=fighting)
-            for name, race, hp, max_hp, battles, last, outcome, fighting in rows]
+    return [
+        AdventurerRow(
+            name=name,
+            race=race,
+            hp=hp,
+            max_hp=max_hp,
+            battles=battles,
+            last_battle=last,
+            last_outcome=outcome,
+            fighting=fighting,
+        )
+        for name, race, hp, max_hp, battles, last, outcome, fighting in rows
+    ]

@@ -162,9 +162,7 @@ def _drained(db: sqlite3.Connection, stream: str, hero: str, uids: Iterable[int]
 
 
 def _slots(db: sqlite3.Connection, stream: str, hero: str, slot: str, dice: list[tuple]) -> None:
-    db.execute(
-        "DELETE FROM cooldown_slots WHERE stream = ? AND hero = ? AND slot = ?", (stream, hero, slot)
-    )
+    db.execute("DELETE FROM cooldown_slots WHERE stream = ? AND hero = ? AND slot = ?", (stream, hero, slot))
     db.executemany(
         "INSERT INTO cooldown_slots VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [(stream, hero, slot, i, *die) for i, die in enumerate(dice, start=1)],
@@ -193,10 +191,20 @@ def track_rows(db: sqlite3.Connection, stream: str, pack: Pack | None) -> list[T
     out = []
     for hero, hero_name, position, kind, uid, face, status in rows.fetchall():
         die, die_name, shown = labels.die(hero, kind, uid, face)
-        out.append(TrackRow(
-            hero=hero, hero_name=hero_name, position=position, kind=kind, uid=uid,
-            die=die, die_name=die_name, face=face, shown=shown, status=status,
-        ))
+        out.append(
+            TrackRow(
+                hero=hero,
+                hero_name=hero_name,
+                position=position,
+                kind=kind,
+                uid=uid,
+                die=die,
+                die_name=die_name,
+                face=face,
+                shown=shown,
+                status=status,
+            )
+        )
     return out
 
 
@@ -212,10 +220,21 @@ def slot_rows(db: sqlite3.Connection, stream: str, pack: Pack | None) -> list[Sl
     out = []
     for hero, hero_name, slot, position, kind, uid, face, amount in rows.fetchall():
         die, die_name, shown = labels.die(hero, kind, uid, face)
-        out.append(SlotRow(
-            hero=hero, hero_name=hero_name, slot=slot, position=position, kind=kind, uid=uid,
-            die=die, die_name=die_name, face=face, shown=shown, amount=amount,
-        ))
+        out.append(
+            SlotRow(
+                hero=hero,
+                hero_name=hero_name,
+                slot=slot,
+                position=position,
+                kind=kind,
+                uid=uid,
+                die=die,
+                die_name=die_name,
+                face=face,
+                shown=shown,
+                amount=amount,
+            )
+        )
     return out
 
 
@@ -223,14 +242,14 @@ class _Labels:
     """Die ids, names and face meanings for one battle's rows."""
 
     def __init__(self, db: sqlite3.Connection, stream: str, pack: Pack | None):
-        hashes = {h for (h,) in db.execute(
-            "SELECT DISTINCT pack_hash FROM cooldown_heroes WHERE stream = ?", (stream,))}
+        hashes = {
+            h for (h,) in db.execute("SELECT DISTINCT pack_hash FROM cooldown_heroes WHERE stream = ?", (stream,))
+        }
         # A pack other than the battle's may number faces differently.
         self.pack = pack if pack is not None and hashes == {pack.hash} else None
         self.dice = {
             (hero, uid): die
-            for hero, uid, die in db.execute(
-                "SELECT hero, uid, die FROM cooldown_dice WHERE stream = ?", (stream,))
+            for hero, uid, die in db.execute("SELECT hero, uid, die FROM cooldown_dice WHERE stream = ?", (stream,))
         }
 
     def die(self, hero: str, kind: str, uid: int, face: int) -> tuple[str, str, str]:

@@ -79,8 +79,15 @@ class PoolView(Projection):
     them, so an undo can take back exactly its command's rows."""
 
     name = "pool-2"  # pool-1 ("pool") had one pool per battle and no delve tiles
-    tables = ("pool2_battles", "pool2_explored", "pool2_opened", "pool2_draws", "pool2_closed",
-              "pool2_delves", "pool2_tiles")
+    tables = (
+        "pool2_battles",
+        "pool2_explored",
+        "pool2_opened",
+        "pool2_draws",
+        "pool2_closed",
+        "pool2_delves",
+        "pool2_tiles",
+    )
     schema = (
         *(f"DROP TABLE IF EXISTS {t}" for t in _OLD_TABLES),
         "CREATE TABLE IF NOT EXISTS pool2_battles (stream TEXT PRIMARY KEY, battle_id TEXT,"
@@ -98,8 +105,7 @@ class PoolView(Projection):
         " reason TEXT, version INTEGER, PRIMARY KEY (stream, tile))",
         # Delve stream -> battle id, and each tile key's tile id (by battle id).
         "CREATE TABLE IF NOT EXISTS pool2_delves (stream TEXT PRIMARY KEY, battle TEXT)",
-        "CREATE TABLE IF NOT EXISTS pool2_tiles (battle TEXT, key TEXT, tile TEXT,"
-        " PRIMARY KEY (battle, key))",
+        "CREATE TABLE IF NOT EXISTS pool2_tiles (battle TEXT, key TEXT, tile TEXT, PRIMARY KEY (battle, key))",
     )
 
     # -- the battle stream ---------------------------------------------------------
@@ -112,8 +118,7 @@ class PoolView(Projection):
             db.execute(f"DELETE FROM {table} WHERE stream = ?", (stream,))
         db.execute(
             "INSERT OR REPLACE INTO pool2_battles VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (stream, e.battle_id, e.setup, e.xp, len(e.party), e.ep, e.pack_hash,
-             int(e.objective in DELVE_OBJECTIVES)),
+            (stream, e.battle_id, e.setup, e.xp, len(e.party), e.ep, e.pack_hash, int(e.objective in DELVE_OBJECTIVES)),
         )
 
     @handles(ev.Explored)
@@ -143,8 +148,20 @@ class PoolView(Projection):
         stream = str(env.originator_id)
         db.execute(
             "INSERT OR REPLACE INTO pool2_draws VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (stream, e.number, _tile_of(db, stream, env), e.foe, e.hex[0], e.hex[1], e.enemy,
-             e.level, int(e.quest), e.draw, e.ep_left, env.originator_version),
+            (
+                stream,
+                e.number,
+                _tile_of(db, stream, env),
+                e.foe,
+                e.hex[0],
+                e.hex[1],
+                e.enemy,
+                e.level,
+                int(e.quest),
+                e.draw,
+                e.ep_left,
+                env.originator_version,
+            ),
         )
 
     @handles(ev.EnemyPoolClosed)
@@ -187,8 +204,7 @@ class PoolView(Projection):
         e: dv.TilePlaced = env.event  # type: ignore[assignment]
         battle = _battle_of_delve(db, env)
         if battle is not None:
-            db.execute("INSERT OR REPLACE INTO pool2_tiles VALUES (?, ?, ?)",
-                       (battle, e.placed.key, e.placed.tile))
+            db.execute("INSERT OR REPLACE INTO pool2_tiles VALUES (?, ?, ?)", (battle, e.placed.key, e.placed.tile))
 
     @handles(dv.DelveRestored)
     def restored(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
@@ -216,8 +232,7 @@ def _battle_of_delve(db: sqlite3.Connection, env: Envelope) -> str | None:
 def _tiles(db: sqlite3.Connection, battle: str, state: dv.DelveState) -> None:
     """The tile keys of ``battle``'s map as ``state`` has them."""
     db.execute("DELETE FROM pool2_tiles WHERE battle = ?", (battle,))
-    db.executemany("INSERT INTO pool2_tiles VALUES (?, ?, ?)",
-                   [(battle, t.key, t.tile) for t in state.tiles])
+    db.executemany("INSERT INTO pool2_tiles VALUES (?, ?, ?)", [(battle, t.key, t.tile) for t in state.tiles])
 
 
 # -- reading -------------------------------------------------------------------
@@ -240,31 +255,44 @@ def pool_rows(db: sqlite3.Connection, stream: str, pack: Pack | None) -> list[Po
         return []
     battle_id, xp, party, ep, pack_hash, setup, delve = battle
     if delve:
-        return delve_rows(db, stream, battle_id, xp, party, pack if pack is not None
-                          and pack_hash == pack.delve_hash else None)
+        return delve_rows(
+            db, stream, battle_id, xp, party, pack if pack is not None and pack_hash == pack.delve_hash else None
+        )
     # a dungeon (or delve) records the hash of the pack with its delve content
     names = pack.enemies if pack is not None and pack_hash in (pack.hash, pack.delve_hash) else {}
     dungeon = pack is not None and setup in pack.dungeons  # DUNGEON-8: numbered and special hexes
-    rows = [PoolRow(
-        kind="ep", rule="EP-2", ep_left=ep,
-        note=f"EP = XP {xp} x party size {party} = {ep}",
-    )]
+    rows = [
+        PoolRow(
+            kind="ep",
+            rule="EP-2",
+            ep_left=ep,
+            note=f"EP = XP {xp} x party size {party} = {ep}",
+        )
+    ]
     left = ep
     for common in _draws(db, stream, "", names):
         if common["quest"]:
-            rows.append(PoolRow(kind="quest", rule="DUNGEON-8d, EP-8" if dungeon else "EP-8",
-                                note="quest unit: placed outside the EP", **common))
+            rows.append(
+                PoolRow(
+                    kind="quest",
+                    rule="DUNGEON-8d, EP-8" if dungeon else "EP-8",
+                    note="quest unit: placed outside the EP",
+                    **common,
+                )
+            )
         else:
             note = f"EP {left} - level {common['level']} = {common['ep_left']}"
-            rows.append(PoolRow(kind="draw", rule="DUNGEON-8a, EP-4" if dungeon else "CLASH-7a, EP-4",
-                                note=note, **common))
+            rows.append(
+                PoolRow(kind="draw", rule="DUNGEON-8a, EP-4" if dungeon else "CLASH-7a, EP-4", note=note, **common)
+            )
             left = common["ep_left"]
     rows.extend(_close(db, stream, "", left, "EP-7", "no more enemies are placed"))
     return rows
 
 
-def delve_rows(db: sqlite3.Connection, stream: str, battle_id: str, xp: int, party: int,
-               pack: Pack | None) -> list[PoolRow]:
+def delve_rows(
+    db: sqlite3.Connection, stream: str, battle_id: str, xp: int, party: int, pack: Pack | None
+) -> list[PoolRow]:
     """A delve's pools, tile by tile in the order revealed: the tile's fresh
     EP (DELVE-4, raised by a When Revealed effect, EXPLORATION-8), each
     enemy drawn for it (EXPLORATION-11b), the EP discarded
@@ -277,29 +305,54 @@ def delve_rows(db: sqlite3.Connection, stream: str, battle_id: str, xp: int, par
         "SELECT tile, ep, card FROM pool2_opened WHERE stream = ? ORDER BY version", (stream,)
     ).fetchall():
         raised = f" + {ep - base} When Revealed (EXPLORATION-8)" if ep != base else ""
-        rows.append(PoolRow(
-            tile=tile, kind="ep", rule="DELVE-4", ep_left=ep,
-            note=(f"{_tile_name(pack, tiles.get(tile, ''), tile)} (card {_card_name(pack, card)}):"
-                  f" fresh EP = XP {xp} x party size {party}{raised} = {ep}"),
-        ))
+        rows.append(
+            PoolRow(
+                tile=tile,
+                kind="ep",
+                rule="DELVE-4",
+                ep_left=ep,
+                note=(
+                    f"{_tile_name(pack, tiles.get(tile, ''), tile)} (card {_card_name(pack, card)}):"
+                    f" fresh EP = XP {xp} x party size {party}{raised} = {ep}"
+                ),
+            )
+        )
         left = ep
         for common in _draws(db, stream, tile, names):
-            rows.append(PoolRow(tile=tile, kind="draw", rule="EXPLORATION-11b",
-                                note=f"EP {left} - level {common['level']} = {common['ep_left']}", **common))
+            rows.append(
+                PoolRow(
+                    tile=tile,
+                    kind="draw",
+                    rule="EXPLORATION-11b",
+                    note=f"EP {left} - level {common['level']} = {common['ep_left']}",
+                    **common,
+                )
+            )
             left = common["ep_left"]
         rows.extend(_close(db, stream, tile, left, "EXPLORATION-11c", "no more enemies on this tile"))
     if not rows:
-        rows.append(PoolRow(kind="none", rule="DELVE-9",
-                            note=f"no tile revealed yet: each will get a fresh EP of {base} (DELVE-4)"))
+        rows.append(
+            PoolRow(
+                kind="none", rule="DELVE-9", note=f"no tile revealed yet: each will get a fresh EP of {base} (DELVE-4)"
+            )
+        )
     return rows
 
 
 def _draws(db: sqlite3.Connection, stream: str, tile: str, names: dict) -> list[dict]:
     """The fields of each draw for ``tile``'s pool, in order."""
     return [
-        dict(number=number, foe=foe, hex=name((q, r)), enemy=enemy,
-             name=names[enemy].name if enemy in names else enemy, level=level,
-             ep_left=ep_left, quest=bool(quest), draw=draw)
+        dict(
+            number=number,
+            foe=foe,
+            hex=name((q, r)),
+            enemy=enemy,
+            name=names[enemy].name if enemy in names else enemy,
+            level=level,
+            ep_left=ep_left,
+            quest=bool(quest),
+            draw=draw,
+        )
         for number, foe, q, r, enemy, level, quest, draw, ep_left in db.execute(
             "SELECT number, foe, q, r, enemy, level, quest, draw, ep_left FROM pool2_draws"
             " WHERE stream = ? AND tile = ? ORDER BY number",

@@ -27,14 +27,26 @@ def track(asked: Any) -> Report:
     if not rows:
         return Report(rows, (Lines(("(nothing yet)",)),))
     longest_word = max((len(w) for r in rows for w in _shows(r).split()), default=0)
-    columns = (Column("adventurer", wrap=False), Column("position", "right", False), Column("die", wrap=False),
-               Column("kind", wrap=False), Column("face", "right", False),
-               Column("shows", min_width=longest_word))
+    columns = (
+        Column("adventurer", wrap=False),
+        Column("position", "right", False),
+        Column("die", wrap=False),
+        Column("kind", wrap=False),
+        Column("face", "right", False),
+        Column("shows", min_width=longest_word),
+    )
     cells, previous = [], None
     for r in rows:
-        cells.append([r.hero_name if r.hero != previous else "", str(r.position),
-                      f"#{r.uid} {r.die_name}" if r.kind == "skill" else "", r.kind.replace("-", " "),
-                      str(r.face + 1) if r.face >= 0 else "", _shows(r)])
+        cells.append(
+            [
+                r.hero_name if r.hero != previous else "",
+                str(r.position),
+                f"#{r.uid} {r.die_name}" if r.kind == "skill" else "",
+                r.kind.replace("-", " "),
+                str(r.face + 1) if r.face >= 0 else "",
+                _shows(r),
+            ]
+        )
         previous = r.hero
     return Report(rows, (table(columns, cells, edge=False),))
 
@@ -65,10 +77,18 @@ def pool(asked: Any) -> Report:
     }
     cells = {name: [cell(r) for r in rows] for name, (cell, _) in cells_of.items()}
     shown = [name for name in cells_of if any(cells[name])]
-    columns = tuple(Column(name, "right" if name in ("#", "level", "EP left") else "left", wraps,
-                           max((len(w) for c in cells[name] for w in c.split()), default=0) if wraps else 0,
-                           terms=name == "note", grow=name == "note")
-                    for name in shown for wraps in (cells_of[name][1],))
+    columns = tuple(
+        Column(
+            name,
+            "right" if name in ("#", "level", "EP left") else "left",
+            wraps,
+            max((len(w) for c in cells[name] for w in c.split()), default=0) if wraps else 0,
+            terms=name == "note",
+            grow=name == "note",
+        )
+        for name in shown
+        for wraps in (cells_of[name][1],)
+    )
     listed = table(columns, [[cells[name][i] for name in shown] for i in range(len(rows))], edge=False)
     return Report(rows, (msgspec.structs.replace(listed, dense=True),))
 
@@ -96,8 +116,12 @@ def skyshards(asked: Any) -> Report:
     with asked.read_models() as db:
         rows = queries.skyshards(db, asked.app, asked.game_id)
     count = {r.kind: r.count for r in rows}
-    said = Lines((f"Skyshards of delve battle {asked.game_id}: gained {count.get('gained', 0)} of"
-                  f" {count.get('required', 0)}, drawn {count.get('drawn-total', 0)}",))
+    said = Lines(
+        (
+            f"Skyshards of delve battle {asked.game_id}: gained {count.get('gained', 0)} of"
+            f" {count.get('required', 0)}, drawn {count.get('drawn-total', 0)}",
+        )
+    )
     columns = (Column("", wrap=False), Column("n", "right", False), Column("rule", wrap=False), Column("what"))
     return Report(rows, (said, table(columns, [[r.kind, str(r.count), r.rule, r.note] for r in rows])))
 
@@ -111,19 +135,39 @@ def adventurers(asked: Any) -> Report:
     names = {e.battle_id: e.name for e in app.index().entries(deleted=True) if e.name != e.battle_id}
     with asked.read_models() as db:
         found = queries.adventurers(db)
-    rows = [msgspec.structs.asdict(r) | {"last_name": names.get(r.last_battle, r.last_battle),
-                                         "can_fight": r.hp > 0 and not r.fighting} for r in found]
+    rows = [
+        msgspec.structs.asdict(r)
+        | {"last_name": names.get(r.last_battle, r.last_battle), "can_fight": r.hp > 0 and not r.fighting}
+        for r in found
+    ]
     if not rows:
-        return Report(rows, (Lines(("No adventurers yet: `rk new clash --party Name:race ...` creates them "
-                                    "(see `rk races`).",)),))
+        return Report(
+            rows, (Lines(("No adventurers yet: `rk new clash --party Name:race ...` creates them (see `rk races`).",)),)
+        )
     races = app.pack_of("betrayal").races
-    cells = [[r["name"], races[r["race"]].name if r["race"] in races else r["race"], f"{r['hp']}/{r['max_hp']}",
-              str(r["battles"]), f"{r['last_name']}: {r['last_outcome']}" if r["last_battle"] else "—",
-              "yes" if r["can_fight"] else
-              f"no: in {names.get(r['fighting'], r['fighting'])}" if r["fighting"] else "no: 0 HP"]
-             for r in rows]
-    columns = (Column("adventurer", wrap=False), Column("race", wrap=False), Column("HP", "right", False),
-               Column("battles", "right", False), Column("last battle"), Column("can fight", wrap=False))
+    cells = [
+        [
+            r["name"],
+            races[r["race"]].name if r["race"] in races else r["race"],
+            f"{r['hp']}/{r['max_hp']}",
+            str(r["battles"]),
+            f"{r['last_name']}: {r['last_outcome']}" if r["last_battle"] else "—",
+            "yes"
+            if r["can_fight"]
+            else f"no: in {names.get(r['fighting'], r['fighting'])}"
+            if r["fighting"]
+            else "no: 0 HP",
+        ]
+        for r in rows
+    ]
+    columns = (
+        Column("adventurer", wrap=False),
+        Column("race", wrap=False),
+        Column("HP", "right", False),
+        Column("battles", "right", False),
+        Column("last battle"),
+        Column("can fight", wrap=False),
+    )
     return Report(rows, (table(columns, cells, listing=True),))
 
 
@@ -138,7 +182,6 @@ def xp(asked: Any, name: str) -> Report:
     if not lines:
         who = adventurer(asked.app, name).name
         return Report(data, (Lines((f"{who} has gained no XP yet (rk reward opens a Reward Phase).",)),))
-    columns = (Column("rule", wrap=False), Column("what"), Column("XP", "right", False),
-               Column("left", "right", False))
+    columns = (Column("rule", wrap=False), Column("what"), Column("XP", "right", False), Column("left", "right", False))
     cells = [[line.rule, line.what, f"{line.amount:+d}", str(line.balance)] for line in lines]
     return Report(data, (table(columns, cells, listing=True),))

@@ -106,8 +106,14 @@ class SkyshardView(Projection):
     shortage cards, the skyshards obtained, the conclusion."""
 
     name = "skyshards-1"
-    tables = ("skyshard_parties", "skyshard_delves", "skyshard_tiles", "skyshard_drawn",
-              "skyshard_face_down", "skyshard_obtained")
+    tables = (
+        "skyshard_parties",
+        "skyshard_delves",
+        "skyshard_tiles",
+        "skyshard_drawn",
+        "skyshard_face_down",
+        "skyshard_obtained",
+    )
     schema = (
         # The party of a delve battle (by battle id), for hero names.
         "CREATE TABLE IF NOT EXISTS skyshard_parties (battle TEXT, hero TEXT, seat INTEGER, name TEXT,"
@@ -115,8 +121,7 @@ class SkyshardView(Projection):
         "CREATE TABLE IF NOT EXISTS skyshard_delves (stream TEXT PRIMARY KEY, battle TEXT, delve TEXT,"
         " objective TEXT, required INTEGER, concluded TEXT, reason TEXT, skyshards INTEGER, xp INTEGER)",
         "CREATE INDEX IF NOT EXISTS skyshard_delves_by_battle ON skyshard_delves (battle)",
-        "CREATE TABLE IF NOT EXISTS skyshard_tiles (stream TEXT, key TEXT, tile TEXT,"
-        " PRIMARY KEY (stream, key))",
+        "CREATE TABLE IF NOT EXISTS skyshard_tiles (stream TEXT, key TEXT, tile TEXT, PRIMARY KEY (stream, key))",
         # nid orders the cards as they were kept; a card is in one delve deck once.
         "CREATE TABLE IF NOT EXISTS skyshard_drawn (stream TEXT, card TEXT, tile TEXT, icons INTEGER,"
         " left INTEGER, nid INTEGER, PRIMARY KEY (stream, card))",
@@ -228,13 +233,13 @@ def _obtain(db: sqlite3.Connection, stream: str, s: dv.Skyshard) -> None:
 def _restore(db: sqlite3.Connection, nid: int, stream: str, s: dv.DelveState) -> None:
     """Make the delve's rows say what ``s`` says (DelveBegun, DelveRestored)."""
     db.execute("DELETE FROM skyshard_tiles WHERE stream = ?", (stream,))
-    db.executemany(
-        "INSERT INTO skyshard_tiles VALUES (?, ?, ?)", [(stream, t.key, t.tile) for t in s.tiles]
-    )
+    db.executemany("INSERT INTO skyshard_tiles VALUES (?, ?, ?)", [(stream, t.key, t.tile) for t in s.tiles])
     # Cards: keep the rows of cards still kept (with the icons their CardKept
     # showed), with what still waits beside their tile; drop the rest.
-    rows = {card: (tile, icons) for card, tile, icons in db.execute(
-        "SELECT card, tile, icons FROM skyshard_drawn WHERE stream = ?", (stream,))}
+    rows = {
+        card: (tile, icons)
+        for card, tile, icons in db.execute("SELECT card, tile, icons FROM skyshard_drawn WHERE stream = ?", (stream,))
+    }
     still = {(k.card, k.tile): k for k in s.kept}
     for card, (tile, icons) in rows.items():
         k = still.get((card, tile))
@@ -244,11 +249,15 @@ def _restore(db: sqlite3.Connection, nid: int, stream: str, s: dv.DelveState) ->
             db.execute("UPDATE skyshard_drawn SET left = ? WHERE stream = ? AND card = ?", (k.skyshards, stream, card))
     for k in s.kept:
         if k.skyshards > 0 and k.card not in rows:  # not met in practice: an earlier state's card has its row
-            db.execute("INSERT INTO skyshard_drawn VALUES (?, ?, ?, ?, ?, ?)",
-                       (stream, k.card, k.tile, k.skyshards, k.skyshards, nid))
+            db.execute(
+                "INSERT INTO skyshard_drawn VALUES (?, ?, ?, ?, ?, ?)",
+                (stream, k.card, k.tile, k.skyshards, k.skyshards, nid),
+            )
     # Face-down cards only ever grow, so an earlier state keeps a prefix.
-    shapes = {card: (shape, at) for card, shape, at in db.execute(
-        "SELECT card, shape, nid FROM skyshard_face_down WHERE stream = ?", (stream,))}
+    shapes = {
+        card: (shape, at)
+        for card, shape, at in db.execute("SELECT card, shape, nid FROM skyshard_face_down WHERE stream = ?", (stream,))
+    }
     db.execute("DELETE FROM skyshard_face_down WHERE stream = ?", (stream,))
     db.executemany(
         "INSERT INTO skyshard_face_down VALUES (?, ?, ?, ?, ?)",
@@ -278,17 +287,36 @@ def progress(db: sqlite3.Connection, stream: str) -> SkyshardProgress | None:
     if delve is None:
         return None
     battle, setup, objective, required, concluded, reason, xp = delve
-    kept = tuple(Kept(card=c, tile=t, icons=i, left=left) for c, t, i, left in db.execute(
-        "SELECT card, tile, icons, left FROM skyshard_drawn WHERE stream = ? ORDER BY nid, card", (stream,)))
-    face_down = tuple(c for (c,) in db.execute(
-        "SELECT card FROM skyshard_face_down WHERE stream = ? ORDER BY position", (stream,)))
-    obtained = tuple(Obtained(card=c, tile=t, hero=h, count=n) for c, t, h, n in db.execute(
-        "SELECT card, tile, hero, count FROM skyshard_obtained WHERE stream = ? ORDER BY position", (stream,)))
+    kept = tuple(
+        Kept(card=c, tile=t, icons=i, left=left)
+        for c, t, i, left in db.execute(
+            "SELECT card, tile, icons, left FROM skyshard_drawn WHERE stream = ? ORDER BY nid, card", (stream,)
+        )
+    )
+    face_down = tuple(
+        c for (c,) in db.execute("SELECT card FROM skyshard_face_down WHERE stream = ? ORDER BY position", (stream,))
+    )
+    obtained = tuple(
+        Obtained(card=c, tile=t, hero=h, count=n)
+        for c, t, h, n in db.execute(
+            "SELECT card, tile, hero, count FROM skyshard_obtained WHERE stream = ? ORDER BY position", (stream,)
+        )
+    )
     icons = sum(k.icons for k in kept)
     return SkyshardProgress(
-        battle=battle, delve=setup, objective=objective, required=required, icons=icons,
-        drawn=icons + len(face_down), gained=min(required, sum(o.count for o in obtained)),
-        kept=kept, face_down=face_down, obtained=obtained, concluded=concluded, reason=reason, xp=xp,
+        battle=battle,
+        delve=setup,
+        objective=objective,
+        required=required,
+        icons=icons,
+        drawn=icons + len(face_down),
+        gained=min(required, sum(o.count for o in obtained)),
+        kept=kept,
+        face_down=face_down,
+        obtained=obtained,
+        concluded=concluded,
+        reason=reason,
+        xp=xp,
     )
 
 
@@ -302,63 +330,113 @@ def skyshard_rows(db: sqlite3.Connection, stream: str, pack: Pack | None) -> lis
     names = _Names(db, stream, p.battle, pack)
     setup = names.delve(p.delve)
     objective = p.objective.capitalize()
-    rows = [SkyshardRow(
-        kind="required", rule="SKYSHARD-3, OBJ-5" if p.objective == "survey" else "SKYSHARD-3, OBJ-8",
-        count=p.required, note=f"{setup} ({objective}) requires {_shards(p.required)}",
-    )]
+    rows = [
+        SkyshardRow(
+            kind="required",
+            rule="SKYSHARD-3, OBJ-5" if p.objective == "survey" else "SKYSHARD-3, OBJ-8",
+            count=p.required,
+            note=f"{setup} ({objective}) requires {_shards(p.required)}",
+        )
+    ]
     # Cards drawn, face up and face down, in the order they came.
-    drawn = [(nid, "up", c, t, i, left) for c, t, i, left, nid in db.execute(
-        "SELECT card, tile, icons, left, nid FROM skyshard_drawn WHERE stream = ?", (stream,))]
-    drawn += [(nid, "down", c, shape, 1, 0) for c, shape, nid in db.execute(
-        "SELECT card, shape, nid FROM skyshard_face_down WHERE stream = ?", (stream,))]
+    drawn = [
+        (nid, "up", c, t, i, left)
+        for c, t, i, left, nid in db.execute(
+            "SELECT card, tile, icons, left, nid FROM skyshard_drawn WHERE stream = ?", (stream,)
+        )
+    ]
+    drawn += [
+        (nid, "down", c, shape, 1, 0)
+        for c, shape, nid in db.execute("SELECT card, shape, nid FROM skyshard_face_down WHERE stream = ?", (stream,))
+    ]
     taken = {o.tile: o for o in p.obtained if o.tile}
     for _, side, card, where, icons, left in sorted(drawn, key=lambda r: (r[0], r[2])):
         if side == "down":
             shape = f"no {where} tile" if where else "no tile of its shape"
-            rows.append(SkyshardRow(
-                kind="face-down", rule="EXPLORATION-7a, SKYSHARD-4", count=1, card=card,
-                card_name=names.card(card),
-                note=f"{shape} left: {names.card(card)} lies face down and counts as 1 skyshard gained",
-            ))
+            rows.append(
+                SkyshardRow(
+                    kind="face-down",
+                    rule="EXPLORATION-7a, SKYSHARD-4",
+                    count=1,
+                    card=card,
+                    card_name=names.card(card),
+                    note=f"{shape} left: {names.card(card)} lies face down and counts as 1 skyshard gained",
+                )
+            )
             continue
         rule = "SKYSHARD-1, SKYSHARD-8" if icons > 1 else "SKYSHARD-1"
         where_ = names.where(where)
         if left:
-            note = f"{_shards(icons)} on {names.card(card)} beside {where_}: entering {where} obtains" \
-                   f" {'them' if left > 1 else 'it'} (SKYSHARD-5)"
+            note = (
+                f"{_shards(icons)} on {names.card(card)} beside {where_}: entering {where} obtains"
+                f" {'them' if left > 1 else 'it'} (SKYSHARD-5)"
+            )
         elif where in taken:
-            note = f"{_shards(icons)} on {names.card(card)} beside {where_}:" \
-                   f" obtained by {names.hero(taken[where].hero)}"
+            note = (
+                f"{_shards(icons)} on {names.card(card)} beside {where_}: obtained by {names.hero(taken[where].hero)}"
+            )
         else:
             note = f"{_shards(icons)} on {names.card(card)} beside {where_}"
-        rows.append(SkyshardRow(kind="drawn", rule=rule, count=icons, left=left, card=card,
-                                card_name=names.card(card), tile=where, tile_name=names.tile(where), note=note))
+        rows.append(
+            SkyshardRow(
+                kind="drawn",
+                rule=rule,
+                count=icons,
+                left=left,
+                card=card,
+                card_name=names.card(card),
+                tile=where,
+                tile_name=names.tile(where),
+                note=note,
+            )
+        )
     icons_of = {k.tile: k.icons for k in p.kept}
     for o in p.obtained:
         if not o.tile:  # a face-down shortage card, shown above
             continue
-        rule, note = "SKYSHARD-5", f"{names.hero(o.hero)} entered {names.where(o.tile)} and obtained" \
-                                   f" {_shards(o.count)} from {names.card(o.card)}"
+        rule, note = (
+            "SKYSHARD-5",
+            f"{names.hero(o.hero)} entered {names.where(o.tile)} and obtained"
+            f" {_shards(o.count)} from {names.card(o.card)}",
+        )
         if o.count > 1:
             rule += ", SKYSHARD-8"
         shown = icons_of.get(o.tile, o.count)
         if o.count < shown:
             rule += ", SKYSHARD-9"
             note += f" ({shown - o.count} of its {shown} in excess of the requirement, ignored)"
-        rows.append(SkyshardRow(
-            kind="obtained", rule=rule, count=o.count, card=o.card, card_name=names.card(o.card),
-            tile=o.tile, tile_name=names.tile(o.tile), hero=o.hero, hero_name=names.hero(o.hero), note=note,
-        ))
-    rows.append(SkyshardRow(
-        kind="drawn-total", rule="SKYSHARD-4", count=p.drawn,
-        note=f"drawn {p.drawn} of {p.required}: {_plural(p.icons, 'icon')} face up"
-             f" + {_plural(len(p.face_down), 'face-down card')}",
-    ))
+        rows.append(
+            SkyshardRow(
+                kind="obtained",
+                rule=rule,
+                count=o.count,
+                card=o.card,
+                card_name=names.card(o.card),
+                tile=o.tile,
+                tile_name=names.tile(o.tile),
+                hero=o.hero,
+                hero_name=names.hero(o.hero),
+                note=note,
+            )
+        )
+    rows.append(
+        SkyshardRow(
+            kind="drawn-total",
+            rule="SKYSHARD-4",
+            count=p.drawn,
+            note=f"drawn {p.drawn} of {p.required}: {_plural(p.icons, 'icon')} face up"
+            f" + {_plural(len(p.face_down), 'face-down card')}",
+        )
+    )
     if p.drawn >= p.required:
-        rows.append(SkyshardRow(
-            kind="all-drawn", rule="EXPLORATION-5d", count=p.drawn,
-            note="all drawn: nothing left to explore (no hex is explorable once every required skyshard is drawn)",
-        ))
+        rows.append(
+            SkyshardRow(
+                kind="all-drawn",
+                rule="EXPLORATION-5d",
+                count=p.drawn,
+                note="all drawn: nothing left to explore (no hex is explorable once every required skyshard is drawn)",
+            )
+        )
     total = sum(o.count for o in p.obtained)
     note = f"gained {p.gained} of {p.required}"
     if total > p.required:
@@ -381,7 +459,9 @@ def _objective(p: SkyshardProgress) -> SkyshardRow:
     if more > 0:
         return SkyshardRow(kind="objective", rule="OBJ-4", count=more, note=f"Survey: obtain {more} more")
     return SkyshardRow(
-        kind="objective", rule="OBJ-4, SKYSHARD-2", count=0,
+        kind="objective",
+        rule="OBJ-4, SKYSHARD-2",
+        count=0,
         note="Survey: complete: every required skyshard obtained, the map is fully explored",
     )
 
@@ -404,7 +484,9 @@ def _conclusion(p: SkyshardProgress) -> SkyshardRow:
         rules.append("OBJ-4" if p.concluded == "success" else "OBJ-6")
         xp = "no skyshard XP (only Uncover gives it, OBJ-10)"
     return SkyshardRow(
-        kind="concluded", rule=", ".join(rules), count=p.xp,
+        kind="concluded",
+        rule=", ".join(rules),
+        count=p.xp,
         note=f"{p.concluded}: {why}; {xp}",
     )
 

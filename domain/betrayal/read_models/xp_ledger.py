@@ -47,10 +47,13 @@ class XpLedgerView(Projection):
         "CREATE INDEX IF NOT EXISTS xp_lines_stream ON xp_lines (stream, command)",
     )
 
-    def _line(self, db: sqlite3.Connection, nid: int, env: Envelope, rule: str, what: str, amount: int,
-              part: int = 0) -> None:
-        db.execute("INSERT OR REPLACE INTO xp_lines VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (nid, part, str(env.originator_id), env.command_id, rule, what, amount))
+    def _line(
+        self, db: sqlite3.Connection, nid: int, env: Envelope, rule: str, what: str, amount: int, part: int = 0
+    ) -> None:
+        db.execute(
+            "INSERT OR REPLACE INTO xp_lines VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (nid, part, str(env.originator_id), env.command_id, rule, what, amount),
+        )
 
     @handles(ae.XpGained)
     def gained(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
@@ -88,8 +91,7 @@ class XpLedgerView(Projection):
     @handles(AdventurerRestored)
     def restored(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
         e: Any = env.event  # the event this handler is for
-        db.execute("DELETE FROM xp_lines WHERE stream = ? AND command = ?",
-                   (str(env.originator_id), e.command_id))
+        db.execute("DELETE FROM xp_lines WHERE stream = ? AND command = ?", (str(env.originator_id), e.command_id))
 
 
 def xp_lines(db: sqlite3.Connection, stream: str, name: str) -> list[XpLine]:
@@ -97,7 +99,8 @@ def xp_lines(db: sqlite3.Connection, stream: str, name: str) -> list[XpLine]:
     balance = 0
     lines = []
     for command, rule, what, amount in db.execute(
-            "SELECT command, rule, what, amount FROM xp_lines WHERE stream = ? ORDER BY nid, part", (stream,)):
+        "SELECT command, rule, what, amount FROM xp_lines WHERE stream = ? ORDER BY nid, part", (stream,)
+    ):
         balance += amount
         lines.append(XpLine(adventurer=name, command=command, rule=rule, what=what, amount=amount, balance=balance))
     return lines

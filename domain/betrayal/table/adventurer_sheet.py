@@ -33,12 +33,21 @@ def sheet(asked: Any, name: str) -> Report:
 
 
 def _rows(app: GameApp, a: AdventurerState, pack: Pack) -> list[tuple[str, str]]:
-    dice = {uid: (pack.dice[d].name + (f" (level {pack.dice[d].level})" if pack.dice[d].level > 1 else ""))
-            if d in pack.dice else d for uid, d in a.dice}
+    dice = {
+        uid: (pack.dice[d].name + (f" (level {pack.dice[d].level})" if pack.dice[d].level > 1 else ""))
+        if d in pack.dice
+        else d
+        for uid, d in a.dice
+    }
     race = pack.races.get(a.race)
-    rows = [("race", race.name if race else a.race), ("skill lines", ", ".join(a.lines) or "—"),
-            ("HP", f"{a.hp}/{a.max_hp}"), ("Sta/Mag/Cool", f"{a.stamina} / {a.magicka} / {a.cooldown}"),
-            ("Tenacity", str(a.tenacity)), ("dice", ", ".join(f"#{uid} {n}" for uid, n in dice.items()))]
+    rows = [
+        ("race", race.name if race else a.race),
+        ("skill lines", ", ".join(a.lines) or "—"),
+        ("HP", f"{a.hp}/{a.max_hp}"),
+        ("Sta/Mag/Cool", f"{a.stamina} / {a.magicka} / {a.cooldown}"),
+        ("Tenacity", str(a.tenacity)),
+        ("dice", ", ".join(f"#{uid} {n}" for uid, n in dice.items())),
+    ]
     track = []
     for t in a.track:
         if t.kind.value == "skill":
@@ -53,8 +62,13 @@ def _rows(app: GameApp, a: AdventurerState, pack: Pack) -> list[tuple[str, str]]
     if a.hp <= 0:
         rows.append(("", "defeated: cannot join a battle (HEALTH-5) until a rest heals it (rk rest)"))
     if a.wiped:
-        rows.append(("", f"its whole party fell in {names.get(a.wiped, a.wiped)}: its next rest is owed (END-1c;"
-                         " on Expert 1 HP without an item given up)"))
+        rows.append(
+            (
+                "",
+                f"its whole party fell in {names.get(a.wiped, a.wiped)}: its next rest is owed (END-1c;"
+                " on Expert 1 HP without an item given up)",
+            )
+        )
     if a.campaign or a.class_id:
         rows.append(("campaign", a.campaign or "—"))
         rows += _campaign_rows(a, pack)

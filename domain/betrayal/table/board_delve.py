@@ -34,9 +34,16 @@ def hex_marks(state: BattleState, ctx: RulesContext) -> dict[Hex, dict[str, Any]
     open_ = set(open_hexes(state, ctx))
     exploring = tuple(delve.pending.hex) if delve.pending is not None else None
     shards = {k.tile: k.skyshards for k in delve.kept if k.skyshards}
-    return {h: {"tag": tile_tag(key), "icon": m.icon[h].value, "explorable": h in open_,
-                "exploring": h == exploring, "shards": shards.get(key, 0)}
-            for h, key in m.tile_of.items()}
+    return {
+        h: {
+            "tag": tile_tag(key),
+            "icon": m.icon[h].value,
+            "explorable": h in open_,
+            "exploring": h == exploring,
+            "shards": shards.get(key, 0),
+        }
+        for h, key in m.tile_of.items()
+    }
 
 
 def progress(state: BattleState, ctx: RulesContext, label: Any) -> dict[str, Any]:
@@ -44,8 +51,12 @@ def progress(state: BattleState, ctx: RulesContext, label: Any) -> dict[str, Any
     tile waiting to be placed with its ghosts (``label`` names a hex)."""
     delve = ctx.joined_delve
     out: dict[str, Any] = {
-        "objective": GOALS.get(delve.objective, delve.objective.value), "gained": delve.gained,
-        "required": delve.required, "drawn": delve.drawn, "deck": len(delve.deck), "over": delve.concluded or None,
+        "objective": GOALS.get(delve.objective, delve.objective.value),
+        "gained": delve.gained,
+        "required": delve.required,
+        "drawn": delve.drawn,
+        "deck": len(delve.deck),
+        "over": delve.concluded or None,
         "placing": None,
     }
     waiting = ctx.delve.placing if ctx.delve is not None else None
@@ -55,12 +66,22 @@ def progress(state: BattleState, ctx: RulesContext, label: Any) -> dict[str, Any
     ways = []
     for n, p in enumerate(placements(state, ctx)):
         cells = lay(tile, p.rotation, p.origin) if tile is not None else ()
-        ways.append({"mark": ghost_letter(n), "rotation": p.rotation, "origin": label(p.origin),
-                     "touching": label(p.touching),
-                     "hexes": [{"q": c.hex[0], "r": c.hex[1], "label": label(c.hex), "icon": c.icon.value}
-                               for c in cells],
-                     "verb": PLACE_VERB, "args": {"rotation": p.rotation, "origin": [p.origin[0], p.origin[1]]}})
-    out["placing"] = {"tile": tile.name if tile else waiting.tile, "shape": tile.shape if tile else None,
-                      "against": hex_name(waiting.hex), "by": unit_name(state, ctx.pack, waiting.hero),
-                      "ways": ways}
+        ways.append(
+            {
+                "mark": ghost_letter(n),
+                "rotation": p.rotation,
+                "origin": label(p.origin),
+                "touching": label(p.touching),
+                "hexes": [{"q": c.hex[0], "r": c.hex[1], "label": label(c.hex), "icon": c.icon.value} for c in cells],
+                "verb": PLACE_VERB,
+                "args": {"rotation": p.rotation, "origin": [p.origin[0], p.origin[1]]},
+            }
+        )
+    out["placing"] = {
+        "tile": tile.name if tile else waiting.tile,
+        "shape": tile.shape if tile else None,
+        "against": hex_name(waiting.hex),
+        "by": unit_name(state, ctx.pack, waiting.hero),
+        "ways": ways,
+    }
     return out

@@ -22,9 +22,13 @@ from .board_delve import hex_marks, progress
 # Each phase as the round sequence names its step (ROUND-5 to ROUND-8), for
 # the table's header: players read these, never the phase ids.
 PHASE_NAMES = {
-    Phase.ADVENTURER_TURN: "Adventurer Turns", Phase.ENGAGE_RESOLVE: "Adventurer Turns · dice to resolve",
-    Phase.COMPANION_TURN: "Companion Turns", Phase.ENEMY_ROLL: "Enemy Turns · a roll to type",
-    Phase.DEFEND: "Enemy Turns · a defense to choose", Phase.END_OF_ROUND: "End of Round", Phase.ENDED: "over",
+    Phase.ADVENTURER_TURN: "Adventurer Turns",
+    Phase.ENGAGE_RESOLVE: "Adventurer Turns · dice to resolve",
+    Phase.COMPANION_TURN: "Companion Turns",
+    Phase.ENEMY_ROLL: "Enemy Turns · a roll to type",
+    Phase.DEFEND: "Enemy Turns · a defense to choose",
+    Phase.END_OF_ROUND: "End of Round",
+    Phase.ENDED: "over",
 }
 
 
@@ -38,38 +42,98 @@ def board(seen: Any) -> dict[str, Any]:
     hexes = []
     for h in b.all_hexes():
         cell = b._cells[h]  # noqa: SLF001 - the board keeps its diagram cells; reading one is safe
-        hexes.append({"q": h[0], "r": h[1], "label": _label(h), "tile": cell.tile, "blocked": cell.impassable,
-                      "marker": cell.marker.value, "number": cell.number, **more.get(tuple(h), {})})
+        hexes.append(
+            {
+                "q": h[0],
+                "r": h[1],
+                "label": _label(h),
+                "tile": cell.tile,
+                "blocked": cell.impassable,
+                "marker": cell.marker.value,
+                "number": cell.number,
+                **more.get(tuple(h), {}),
+            }
+        )
     turn = state.turn.hero if state.turn is not None else None
-    heroes = [{
-        "id": h.id, "name": h.name, "race": h.race, "hp": h.hp, "max_hp": h.max_hp, "form": h.form.value,
-        "pos": _pos(h.pos), "defeated": h.defeated, "turn": h.id == turn,
-        "track": [{"kind": d.kind.value, "face": _face(d.face), "status": d.status.value if d.status else None,
-                   "text": track_die(pack, h, d)} for d in h.track],
-        "active": [{"kind": d.kind.value, "face": _face(d.face), "amount": d.amount, "text": active_die(pack, h, d)}
-                   for d in h.active],
-        "dice": len(h.dice), "ready": list(h.ready),
-    } for h in state.heroes]
+    heroes = [
+        {
+            "id": h.id,
+            "name": h.name,
+            "race": h.race,
+            "hp": h.hp,
+            "max_hp": h.max_hp,
+            "form": h.form.value,
+            "pos": _pos(h.pos),
+            "defeated": h.defeated,
+            "turn": h.id == turn,
+            "track": [
+                {
+                    "kind": d.kind.value,
+                    "face": _face(d.face),
+                    "status": d.status.value if d.status else None,
+                    "text": track_die(pack, h, d),
+                }
+                for d in h.track
+            ],
+            "active": [
+                {"kind": d.kind.value, "face": _face(d.face), "amount": d.amount, "text": active_die(pack, h, d)}
+                for d in h.active
+            ],
+            "dice": len(h.dice),
+            "ready": list(h.ready),
+        }
+        for h in state.heroes
+    ]
     foes = []
     for f in state.foes:
         enemy = pack.enemies.get(f.enemy)
-        foes.append({"id": f.id, "name": enemy.name if enemy else f.enemy, "level": f.level, "hp": f.hp,
-                     "max_hp": f.max_hp, "pos": _pos(f.pos), "defeated": f.defeated,
-                     "marks": [m.status.value for m in f.marks]})
+        foes.append(
+            {
+                "id": f.id,
+                "name": enemy.name if enemy else f.enemy,
+                "level": f.level,
+                "hp": f.hp,
+                "max_hp": f.max_hp,
+                "pos": _pos(f.pos),
+                "defeated": f.defeated,
+                "marks": [m.status.value for m in f.marks],
+            }
+        )
     ally_turn = state.ally_turn.companion if state.ally_turn is not None else None
     mark = marks(state)
     names = {h.id: h.name for h in state.heroes}
-    companions = [{"id": a.id, "name": a.name, "mark": mark.get(a.id, a.id[:1]), "hp": a.hp, "max_hp": a.max_hp,
-                   "pos": _pos(a.pos), "controller": a.controller,
-                   "controller_name": names.get(a.controller, a.controller),
-                   "defeated": a.defeated or a.withdrawn, "acted": a.acted, "turn": a.id == ally_turn,
-                   "statuses": [x.value for x in a.statuses]} for a in state.companions]
+    companions = [
+        {
+            "id": a.id,
+            "name": a.name,
+            "mark": mark.get(a.id, a.id[:1]),
+            "hp": a.hp,
+            "max_hp": a.max_hp,
+            "pos": _pos(a.pos),
+            "controller": a.controller,
+            "controller_name": names.get(a.controller, a.controller),
+            "defeated": a.defeated or a.withdrawn,
+            "acted": a.acted,
+            "turn": a.id == ally_turn,
+            "statuses": [x.value for x in a.statuses],
+        }
+        for a in state.companions
+    ]
     drawn: dict[str, Any] = {
-        "kind": "hexes", "phase": state.phase.value, "phase_name": PHASE_NAMES[state.phase],
-        "round": state.round, "turn": turn, "ally_turn": ally_turn,
-        "ally_step": state.phase is Phase.COMPANION_TURN, "outcome": state.outcome.value if state.outcome else None,
-        "hexes": hexes, "heroes": heroes, "foes": foes, "companions": companions,
-        "caches": [{"q": c.hex[0], "r": c.hex[1], "kind": c.kind.value} for c in state.caches]}
+        "kind": "hexes",
+        "phase": state.phase.value,
+        "phase_name": PHASE_NAMES[state.phase],
+        "round": state.round,
+        "turn": turn,
+        "ally_turn": ally_turn,
+        "ally_step": state.phase is Phase.COMPANION_TURN,
+        "outcome": state.outcome.value if state.outcome else None,
+        "hexes": hexes,
+        "heroes": heroes,
+        "foes": foes,
+        "companions": companions,
+        "caches": [{"q": c.hex[0], "r": c.hex[1], "kind": c.kind.value} for c in state.caches],
+    }
     if delving:
         drawn["delve"] = progress(state, ctx, _label)
     return drawn

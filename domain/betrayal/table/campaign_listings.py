@@ -25,21 +25,43 @@ def campaigns(asked: Any) -> Report:
     rows: list[dict[str, Any]] = []
     for cid in ca.campaigns(app):
         state = ca.campaign(app, cid)
-        rows.append({"campaign": cid, "difficulty": state.difficulty.value, "session": state.session,
-                     "day": state.day, "dial": state.dial, "party": [m.name for m in state.party],
-                     "reward_phase": state.reward})
+        rows.append(
+            {
+                "campaign": cid,
+                "difficulty": state.difficulty.value,
+                "session": state.session,
+                "day": state.day,
+                "dial": state.dial,
+                "party": [m.name for m in state.party],
+                "reward_phase": state.reward,
+            }
+        )
     if not rows:
-        return Report(rows, (Lines(("No campaign yet: `rk new campaign` begins one (`rk adventurer new` does"
-                                    " too).",)),))
-    columns = (Column("campaign"), Column("difficulty", wrap=False), Column("session", "right", False),
-               Column("day", "right", False), Column("dial", "right", False), Column("party"))
-    cells = [[r["campaign"], r["difficulty"], str(r["session"]), str(r["day"]), str(r["dial"]),
-              ", ".join(r["party"]) or "—"] for r in rows]
+        return Report(
+            rows, (Lines(("No campaign yet: `rk new campaign` begins one (`rk adventurer new` does too).",)),)
+        )
+    columns = (
+        Column("campaign"),
+        Column("difficulty", wrap=False),
+        Column("session", "right", False),
+        Column("day", "right", False),
+        Column("dial", "right", False),
+        Column("party"),
+    )
+    cells = [
+        [r["campaign"], r["difficulty"], str(r["session"]), str(r["day"]), str(r["dial"]), ", ".join(r["party"]) or "—"]
+        for r in rows
+    ]
     return Report(rows, (table(columns, cells),))
 
 
-def climax_ep(asked: Any, session: int | None = None, difficulty: str | None = None, players: int | None = None,
-              campaign: str | None = None) -> Report:
+def climax_ep(
+    asked: Any,
+    session: int | None = None,
+    difficulty: str | None = None,
+    players: int | None = None,
+    campaign: str | None = None,
+) -> Report:
     """SESSION-EP-3: the climax battle's EP for a session, difficulty and
     party size; what is not given is the campaign's (``campaign``, else
     the newest)."""
@@ -50,8 +72,10 @@ def climax_ep(asked: Any, session: int | None = None, difficulty: str | None = N
         difficulty = difficulty or state.difficulty.value
         players = players or len(state.party)
     cell = session_ep(app.pack_of(CAMPAIGN), session, difficulty, players)
-    line = (f"SESSION-EP-3: session {cell.session}, {cell.difficulty}, {cell.players} player(s): EP {cell.ep}"
-            f" (XP {cell.xp} each, SESSION-EP-4); `rk new clash --climax` plays with it")
+    line = (
+        f"SESSION-EP-3: session {cell.session}, {cell.difficulty}, {cell.players} player(s): EP {cell.ep}"
+        f" (XP {cell.xp} each, SESSION-EP-4); `rk new clash --climax` plays with it"
+    )
     return Report(msgspec.to_builtins(cell), (Lines((line,)),))
 
 
@@ -71,7 +95,12 @@ def classes(asked: Any) -> Report:
 def items(asked: Any) -> Report:
     """The item cards of the pack: kind, value and what each does."""
     pack = starter_pack()
-    columns = (Column("id", wrap=False), Column("name"), Column("kind", wrap=False), Column("value", "right", False),
-               Column("what it does"))
+    columns = (
+        Column("id", wrap=False),
+        Column("name"),
+        Column("kind", wrap=False),
+        Column("value", "right", False),
+        Column("what it does"),
+    )
     cells = [[g.id, g.name, g.kind.value, str(g.value), g.text] for g in pack.gear.values()]
     return Report(msgspec.to_builtins(list(pack.gear.values())), (table(columns, cells),))

@@ -23,6 +23,7 @@ def start(app: GameApp, request: Any) -> Result:
     try:
         difficulty = Difficulty(str(request.difficulty).strip().lower())
     except ValueError:
-        raise MalformedCommand(f"difficulty must be one of {', '.join(d.value for d in Difficulty)},"
-                               f" not {request.difficulty!r}") from None
+        raise MalformedCommand(
+            f"difficulty must be one of {', '.join(d.value for d in Difficulty)}, not {request.difficulty!r}"
+        ) from None
     return new_campaign(app, request.name or None, difficulty=difficulty, dial=request.dial)

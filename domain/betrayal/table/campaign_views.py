@@ -13,16 +13,27 @@ from domain.betrayal.battle.application import adventurer as find_adventurer
 from domain.betrayal.campaign.game import CampaignState
 from domain.betrayal.campaign.ruleset import CAMPAIGN
 
-PARTY_COLUMNS = (Column("adventurer"), Column("race"), Column("class"), Column("HP", "right", False),
-                 Column("XP", "right", False), Column("Ten.", "right", False), Column("items", "right", False))
+PARTY_COLUMNS = (
+    Column("adventurer"),
+    Column("race"),
+    Column("class"),
+    Column("HP", "right", False),
+    Column("XP", "right", False),
+    Column("Ten.", "right", False),
+    Column("items", "right", False),
+)
 
 
 def header(state: CampaignState, name: str | None = None) -> Lines:
     """Where the campaign stands, on a line; ``name``: as this store calls it."""
-    where = (f"the Reward Phase of {state.reward} is open (rk advance, rk untrain; rk reward done ends it)"
-             if state.reward else f"session {state.session}, day {state.day}")
-    return Lines((f"Campaign {name or state.battle_id} ({state.difficulty.value}): {where}; XP dial {state.dial}",),
-                 strong=True)
+    where = (
+        f"the Reward Phase of {state.reward} is open (rk advance, rk untrain; rk reward done ends it)"
+        if state.reward
+        else f"session {state.session}, day {state.day}"
+    )
+    return Lines(
+        (f"Campaign {name or state.battle_id} ({state.difficulty.value}): {where}; XP dial {state.dial}",), strong=True
+    )
 
 
 def status(seen: Any) -> tuple[Block, ...]:
@@ -30,22 +41,34 @@ def status(seen: Any) -> tuple[Block, ...]:
     state: CampaignState = seen.state
     top = header(state, seen.name)
     if not state.party:
-        return top, Lines(("No one in the party yet: `rk adventurer new NAME --race RACE --class CLASS` recruits"
-                           " (see `rk races`, `rk classes`).",))
+        return top, Lines(
+            (
+                "No one in the party yet: `rk adventurer new NAME --race RACE --class CLASS` recruits"
+                " (see `rk races`, `rk classes`).",
+            )
+        )
     if seen.version < seen.app.battle(state.battle_id).version:
         # The party's sheets are the adventurers' own streams, which battles
         # write too: as they stood at an earlier campaign version is not
         # the campaign's to say. Its own state is.
-        return top, Lines((f"party: {', '.join(m.name for m in state.party)} (their sheets now: rk adventurer"
-                           " NAME)",))
+        return top, Lines((f"party: {', '.join(m.name for m in state.party)} (their sheets now: rk adventurer NAME)",))
     pack = seen.app.pack_of(CAMPAIGN)
     rows = []
     for m in state.party:
         a = find_adventurer(seen.app, m.name)
         race = pack.races.get(a.race)
         sheet = pack.classes.get(a.class_id)
-        rows.append([a.name, race.name if race else a.race, sheet.name if sheet else a.class_id or "—",
-                     f"{a.hp}/{a.max_hp}", str(a.xp), str(a.tenacity), str(len(a.items))])
+        rows.append(
+            [
+                a.name,
+                race.name if race else a.race,
+                sheet.name if sheet else a.class_id or "—",
+                f"{a.hp}/{a.max_hp}",
+                str(a.xp),
+                str(a.tenacity),
+                str(len(a.items)),
+            ]
+        )
     return top, table(PARTY_COLUMNS, rows)
 
 

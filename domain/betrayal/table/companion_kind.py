@@ -32,5 +32,8 @@ class CompanionKind(Kind, frozen=True, kw_only=True):
         return quoted(f"{value['chip']}:{value['controller']}")
 
     def schema(self) -> dict[str, Any]:
-        return {"type": "object", "required": ["chip", "controller"],
-                "properties": {"chip": {"type": "string"}, "controller": {"type": "string"}}}
+        return {
+            "type": "object",
+            "required": ["chip", "controller"],
+            "properties": {"chip": {"type": "string"}, "controller": {"type": "string"}},
+        }

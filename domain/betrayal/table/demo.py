@@ -16,9 +16,14 @@ XP = 2  # EP 4 for two adventurers: a few enemies, a few rounds
 
 def request(app: Any, number: int) -> dict[str, Any]:
     """The demo clash, its adventurers named after its number."""
-    return {"setup": SETUP, "xp": XP, "party": [
-        {"name": f"Ysolda-{number}", "race": "nord", "lines": ["one-hand-shield", "heavy-armor"], "form": "light"},
-        {"name": f"Tarn-{number}", "race": "dark-elf", "lines": ["bow", "destruction-staff"], "form": "ranged"}]}
+    return {
+        "setup": SETUP,
+        "xp": XP,
+        "party": [
+            {"name": f"Ysolda-{number}", "race": "nord", "lines": ["one-hand-shield", "heavy-armor"], "form": "light"},
+            {"name": f"Tarn-{number}", "race": "dark-elf", "lines": ["bow", "destruction-staff"], "form": "ranged"},
+        ],
+    }
 
 
 def taken(app: Any, number: int) -> bool:

@@ -37,23 +37,37 @@ class Member(Kind, frozen=True, kw_only=True):
         if form not in {f.value for f in BattleForm}:
             forms = ", ".join(f.value for f in BattleForm)
             raise MalformedCommand(f"party member {shown}: battle form must be one of {forms}")
-        return {"name": parts[0], "race": parts[1] if len(parts) > 1 and parts[1] else None,
-                "lines": tuple(x for x in parts[2].split("+") if x) if len(parts) > 2 else (), "form": form}
+        return {
+            "name": parts[0],
+            "race": parts[1] if len(parts) > 1 and parts[1] else None,
+            "lines": tuple(x for x in parts[2].split("+") if x) if len(parts) > 2 else (),
+            "form": form,
+        }
 
     def spell(self, value: Any, placeholders: bool = False) -> str:
         if isinstance(value, str):
             return quoted(value)
-        parts = [value["name"], value.get("race") or "", "+".join(value.get("lines") or ()),
-                 "" if value.get("form", DEFAULT_FORM) == DEFAULT_FORM else value["form"]]
+        parts = [
+            value["name"],
+            value.get("race") or "",
+            "+".join(value.get("lines") or ()),
+            "" if value.get("form", DEFAULT_FORM) == DEFAULT_FORM else value["form"],
+        ]
         while len(parts) > 1 and not parts[-1]:  # Name:race, not Name:race::
             parts.pop()
         return quoted(":".join(parts))
 
     def schema(self) -> dict[str, Any]:
-        return {"type": "object", "required": ["name"],
-                "properties": {"name": {"type": "string"}, "race": {"type": ["string", "null"]},
-                               "lines": {"type": "array", "items": {"type": "string"}},
-                               "form": {"enum": [f.value for f in BattleForm]}}}
+        return {
+            "type": "object",
+            "required": ["name"],
+            "properties": {
+                "name": {"type": "string"},
+                "race": {"type": ["string", "null"]},
+                "lines": {"type": "array", "items": {"type": "string"}},
+                "form": {"enum": [f.value for f in BattleForm]},
+            },
+        }
 
 
 class Hexes(Kind, frozen=True, kw_only=True):

@@ -24,19 +24,32 @@ def setups(asked: Any) -> Report:
     rows: list[dict[str, Any]] = []
     for mode, setup in [("clash", x) for x in pack.setups.values()] + [("dungeon", x) for x in pack.dungeons.values()]:
         offsets = [to_offset(as_hex(cell.hex)) for cell in setup.hexes]
-        rows.append({
-            "id": setup.id, "name": setup.name, "mode": mode, "objective": setup.objective.value,
-            "objective_units": list(setup.objective_units),
-            "columns": max(c for c, _ in offsets) + 1, "rows": max(r for _, r in offsets) + 1,
-            "hexes": len(setup.hexes),
-        })
+        rows.append(
+            {
+                "id": setup.id,
+                "name": setup.name,
+                "mode": mode,
+                "objective": setup.objective.value,
+                "objective_units": list(setup.objective_units),
+                "columns": max(c for c, _ in offsets) + 1,
+                "rows": max(r for _, r in offsets) + 1,
+                "hexes": len(setup.hexes),
+            }
+        )
     sizes = [f"{r['columns']}×{r['rows']}, {r['hexes']} hexes" for r in rows]
     # Ids are typed: never cut. An objective's units go one a line under it, so its column is no wider
     # than the longest id and the names wrap instead.
-    columns = (Column("id", wrap=False), Column("name"), Column("mode", wrap=False), Column("objective", wrap=False),
-               Column("size", wrap=False))
-    cells = [[r["id"], r["name"], r["mode"], _objective_units(r["objective"], r["objective_units"]), size]
-             for r, size in zip(rows, sizes)]
+    columns = (
+        Column("id", wrap=False),
+        Column("name"),
+        Column("mode", wrap=False),
+        Column("objective", wrap=False),
+        Column("size", wrap=False),
+    )
+    cells = [
+        [r["id"], r["name"], r["mode"], _objective_units(r["objective"], r["objective_units"]), size]
+        for r, size in zip(rows, sizes)
+    ]
     listed = table(columns, cells, edge=False)
     hint = Lines(("Start one: rk new clash --setup ID ..., rk new dungeon --setup ID ...; delves: rk delves.",))
     return Report(rows, (listed, hint))
@@ -47,8 +60,9 @@ def _objective_units(objective: str, units: list[str]) -> str:
     ``(ash-hierophant,`` ``bound-sentinel)``."""
     if not units:
         return objective
-    return "\n".join([objective, *(("(" if i == 0 else "") + u + ("," if i < len(units) - 1 else ")")
-                                   for i, u in enumerate(units))])
+    return "\n".join(
+        [objective, *(("(" if i == 0 else "") + u + ("," if i < len(units) - 1 else ")") for i, u in enumerate(units))]
+    )
 
 
 def delves(asked: Any) -> Report:
@@ -56,9 +70,14 @@ def delves(asked: Any) -> Report:
     pack = starter_pack()
     rows: list[dict[str, Any]] = [
         {"id": d.id, "name": d.name, "objective": d.objective.value, "skyshards": d.skyshards, "text": d.text}
-        for d in pack.delves.values()]
-    columns = (Column("id", wrap=False), Column("name", wrap=False), Column("objective", wrap=False),
-               Column("skyshards", "right"))
+        for d in pack.delves.values()
+    ]
+    columns = (
+        Column("id", wrap=False),
+        Column("name", wrap=False),
+        Column("objective", wrap=False),
+        Column("skyshards", "right"),
+    )
     listed = table(columns, [[r["id"], r["name"], _objective(r["objective"]), str(r["skyshards"])] for r in rows])
     # The encounters' texts are paragraphs: under the table, not squeezed into a column.
     texts = Lines(tuple(((f"{r['id']}: ", "strong"), (r["text"], "")) for r in rows))
@@ -73,11 +92,35 @@ def _objective(objective: str) -> str:
 def races(asked: Any) -> Report:
     """The races a new adventurer may be, with their starting stats."""
     pack = starter_pack()
-    columns = tuple(Column(name, align) for name, align in (
-        ("id", "left"), ("name", "left"), ("HP", "right"), ("Sta", "right"), ("Mag", "right"),
-        ("Combat dice", "right"), ("Cool", "right"), ("ability", "left")))
-    listed = table(columns, [[r.id, r.name, str(r.health), str(r.stamina), str(r.magicka), str(r.combat_dice),
-                              str(r.cooldown), r.ability] for r in pack.races.values()])
+    columns = tuple(
+        Column(name, align)
+        for name, align in (
+            ("id", "left"),
+            ("name", "left"),
+            ("HP", "right"),
+            ("Sta", "right"),
+            ("Mag", "right"),
+            ("Combat dice", "right"),
+            ("Cool", "right"),
+            ("ability", "left"),
+        )
+    )
+    listed = table(
+        columns,
+        [
+            [
+                r.id,
+                r.name,
+                str(r.health),
+                str(r.stamina),
+                str(r.magicka),
+                str(r.combat_dice),
+                str(r.cooldown),
+                r.ability,
+            ]
+            for r in pack.races.values()
+        ],
+    )
     hint = Lines(("New adventurers: --party Name:race[:line+line[:form]]; see `rk lines`.",))
     return Report(list(pack.races.values()), (listed, hint))
 
@@ -93,8 +136,7 @@ def lines(asked: Any) -> Report:
         form = f"{line.form.value} form" if line.form else "any form"
         default = " · a default line" if line.id in pack.default_lines else ""
         title = f"{line.id} — {line.name} ({line.pool.value} dice, {form}){default}"
-        blocks += _dice_table(title, [(pack.dice[d], line.start_dice.count(d))
-                                      for d in dict.fromkeys(line.start_dice)])
+        blocks += _dice_table(title, [(pack.dice[d], line.start_dice.count(d)) for d in dict.fromkeys(line.start_dice)])
     combat = pack.dice.get("combat")
     if combat:
         blocks += _dice_table("Combat dice: every adventurer rolls as many as the race sheet says", [(combat, 1)])
@@ -104,8 +146,13 @@ def lines(asked: Any) -> Report:
 def _dice_table(title: str, dice: list[tuple[Any, int]]) -> tuple[Lines, Table]:
     """Each die's faces, numbered 1 to 6 as rolled: three to a row, or two
     when three would not fit on a narrow screen (a face is never cut)."""
-    named = [(die.name + (f" ×{count}" if count > 1 else ""),
-              [f"{i} {face_text(f)}" for i, f in enumerate(die.faces, start=1)]) for die, count in dice]
+    named = [
+        (
+            die.name + (f" ×{count}" if count > 1 else ""),
+            [f"{i} {face_text(f)}" for i, f in enumerate(die.faces, start=1)],
+        )
+        for die, count in dice
+    ]
     pad = 3  # the space between two columns
     widest_name = max(len(name) for name, _ in named)
     widest_face = max(len(face) for _, faces in named for face in faces)
@@ -114,7 +161,7 @@ def _dice_table(title: str, dice: list[tuple[Any, int]]) -> tuple[Lines, Table]:
     rows: list[list[Words]] = []
     for name, faces in named:
         for start in range(0, len(faces), per_row):
-            row: list[Words] = [name if start == 0 else "", *faces[start:start + per_row]]
+            row: list[Words] = [name if start == 0 else "", *faces[start : start + per_row]]
             rows.append(row + [""] * (per_row + 1 - len(row)))
     listed = Table(columns, tuple(tuple(r) for r in rows), edge=False, heading=False)
     return Lines((title,), strong=True), listed
@@ -125,16 +172,22 @@ def offers(app: Any, kind: str) -> dict[str, Any]:
     or a dungeon (``kind``), or the delve encounters; the races of a new
     party member and its battle forms."""
     pack = app.pack_of("betrayal")
-    races = [{"id": r.id, "name": r.name, "note": f"HP {r.health}, {r.combat_dice} combat dice; {r.ability}"}
-             for r in pack.races.values()]
+    races = [
+        {"id": r.id, "name": r.name, "note": f"HP {r.health}, {r.combat_dice} combat dice; {r.ability}"}
+        for r in pack.races.values()
+    ]
     found: dict[str, Any] = {"party.race": races}
     if kind == "delve":
-        found["delve"] = [{"id": d.id, "name": d.name, "note": f"{_objective(d.objective.value)}, "
-                           f"{d.skyshards} skyshards. {d.text}"} for d in pack.delves.values()]
+        found["delve"] = [
+            {"id": d.id, "name": d.name, "note": f"{_objective(d.objective.value)}, {d.skyshards} skyshards. {d.text}"}
+            for d in pack.delves.values()
+        ]
     else:
         diagrams = pack.setups if kind == "clash" else pack.dungeons
-        found["setup"] = [{"id": x.id, "name": x.name, "note": f"objective {x.objective.value}, {len(x.hexes)} hexes"}
-                          for x in diagrams.values()]
+        found["setup"] = [
+            {"id": x.id, "name": x.name, "note": f"objective {x.objective.value}, {len(x.hexes)} hexes"}
+            for x in diagrams.values()
+        ]
     return found
 
 
@@ -142,12 +195,37 @@ def companions(asked: Any) -> Report:
     """The companion chips a setup may bring (`--companion CHIP:ADVENTURER`),
     with their numbers (ROUND-6; facts §2)."""
     pack = starter_pack()
-    columns = tuple(Column(name, align) for name, align in (
-        ("id", "left"), ("name", "left"), ("HP", "right"), ("Combat", "right"), ("range", "right"),
-        ("targets", "right"), ("move", "right"), ("skills", "left"), ("permanent", "left")))
+    columns = tuple(
+        Column(name, align)
+        for name, align in (
+            ("id", "left"),
+            ("name", "left"),
+            ("HP", "right"),
+            ("Combat", "right"),
+            ("range", "right"),
+            ("targets", "right"),
+            ("move", "right"),
+            ("skills", "left"),
+            ("permanent", "left"),
+        )
+    )
     chips = list(pack.companions.values())
-    listed = table(columns, [[k.id, k.name, str(k.hp), str(k.combat), str(k.range), str(k.targets), str(k.move),
-                              ", ".join(s.value for s in k.skills) or "-", "yes" if k.permanent else "no"]
-                             for k in chips])
+    listed = table(
+        columns,
+        [
+            [
+                k.id,
+                k.name,
+                str(k.hp),
+                str(k.combat),
+                str(k.range),
+                str(k.targets),
+                str(k.move),
+                ", ".join(s.value for s in k.skills) or "-",
+                "yes" if k.permanent else "no",
+            ]
+            for k in chips
+        ],
+    )
     hint = Lines(("A setup brings one with --companion CHIP:ADVENTURER, e.g. --companion fox:Ria.",))
     return Report(chips, (listed, hint))

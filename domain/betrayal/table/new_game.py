@@ -63,8 +63,14 @@ def _options(app: GameApp, r: Any, setup: str) -> dict[str, Any]:
     if not 0 <= seed <= MAX_SEED:
         raise MalformedCommand("seed must be a whole number from 0 to 2^63-1")
     party = list(r.party)
-    return dict(party=party, xp=party_xp(app, [m.name for m in party], r.xp, r.climax), seed=seed,
-                battle_id=r.name or app.new_battle_id(setup), difficulty=r.difficulty,
-                physical_dice=r.physical_dice, placements=tuple(tuple(h) for h in r.placements),
-                choose_defense=r.choose_defense, companions=tuple(r.companions))
-
+    return dict(
+        party=party,
+        xp=party_xp(app, [m.name for m in party], r.xp, r.climax),
+        seed=seed,
+        battle_id=r.name or app.new_battle_id(setup),
+        difficulty=r.difficulty,
+        physical_dice=r.physical_dice,
+        placements=tuple(tuple(h) for h in r.placements),
+        choose_defense=r.choose_defense,
+        companions=tuple(r.companions),
+    )

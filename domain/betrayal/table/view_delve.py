@@ -27,13 +27,16 @@ def progress(state: BattleState, ctx: RulesContext) -> Lines:
     """The delve's progress: objective, skyshards gained and drawn, then the
     delve deck and the tiles left by shape."""
     delve = ctx.joined_delve
-    first: list[Piece] = [(f"{GOALS.get(delve.objective, delve.objective.value)} · skyshards ", ""),
-                          (f"gained {delve.gained}/{delve.required}", "shard"),
-                          (f", drawn {delve.drawn}/{delve.required} (SKYSHARD-4)", "")]
+    first: list[Piece] = [
+        (f"{GOALS.get(delve.objective, delve.objective.value)} · skyshards ", ""),
+        (f"gained {delve.gained}/{delve.required}", "shard"),
+        (f", drawn {delve.drawn}/{delve.required} (SKYSHARD-4)", ""),
+    ]
     shapes = sorted({shape for shape, _ in delve.piles} | {shape for shape, _ in delve.bottom})
     left = ", ".join(f"{shape} {len(delve.pile(shape)) + len(delve.under(shape))}" for shape in shapes)
-    second: list[Piece] = [(f"Delve deck {len(delve.deck)} card{'' if len(delve.deck) == 1 else 's'}"
-                            f" · tiles left: {left or 'none'}", "")]
+    second: list[Piece] = [
+        (f"Delve deck {len(delve.deck)} card{'' if len(delve.deck) == 1 else 's'} · tiles left: {left or 'none'}", "")
+    ]
     if delve.concluded:
         second.append((f" · the delve is over: {delve.concluded}", "strong"))
     return Lines((tuple(first), tuple(second)))
@@ -50,11 +53,21 @@ def placing(state: BattleState, ctx: RulesContext) -> Lines | None:
     tile = ctx.pack.tiles.get(waiting.tile)
     ways = placements(Decision(state, ctx))
     each = [f"  {ghost_letter(n)}: --rotation {p.rotation} --origin {hex_name(p.origin)}" for n, p in enumerate(ways)]
-    return Lines(((("Tile waiting to be placed: ", "strong"),
-                   (f"{tile.name if tile else waiting.tile} ({tile.shape if tile else '?'}) against "
-                    f"{hex_name(waiting.hex)}, explored by {unit_name(state, ctx.pack, waiting.hero)}", "")),
-                  f"  {len(ways)} way{'' if len(ways) == 1 else 's'} to place it (EXPLORATION-9b), each letter"
-                  " on the map its origin: rk place-tile --rotation N --origin HEX", *each))
+    return Lines(
+        (
+            (
+                ("Tile waiting to be placed: ", "strong"),
+                (
+                    f"{tile.name if tile else waiting.tile} ({tile.shape if tile else '?'}) against "
+                    f"{hex_name(waiting.hex)}, explored by {unit_name(state, ctx.pack, waiting.hero)}",
+                    "",
+                ),
+            ),
+            f"  {len(ways)} way{'' if len(ways) == 1 else 's'} to place it (EXPLORATION-9b), each letter"
+            " on the map its origin: rk place-tile --rotation N --origin HEX",
+            *each,
+        )
+    )
 
 
 def details(state: BattleState, ctx: RulesContext) -> tuple[Block, ...]:
@@ -68,8 +81,10 @@ def details(state: BattleState, ctx: RulesContext) -> tuple[Block, ...]:
         blocks.append(waiting)
     open_ = open_hexes(state, ctx)
     none = "none until the tile is placed" if delve.pending is not None else "none"
-    explorable: list[Piece] = [("Explorable now (EXPLORATION-5): ", ""),
-                               (", ".join(hex_name(h) for h in open_) or none, "open" if open_ else "")]
+    explorable: list[Piece] = [
+        ("Explorable now (EXPLORATION-5): ", ""),
+        (", ".join(hex_name(h) for h in open_) or none, "open" if open_ else ""),
+    ]
     if open_:
         explorable.append((" — rk explore [HEX], rk move HEX --explore", ""))
     blocks.append(Lines((tuple(explorable),)))
@@ -93,8 +108,9 @@ def details(state: BattleState, ctx: RulesContext) -> tuple[Block, ...]:
     blocks.append(Lines(tuple(tiles), hang=6))  # under the tile's name
     if delve.loot:
         names = {h.id: h.name for h in state.heroes}
-        loot = ", ".join(f"{names.get(hero, hero)}: {pack.items[i].name if i in pack.items else i}"
-                         for hero, i in delve.loot)
+        loot = ", ".join(
+            f"{names.get(hero, hero)}: {pack.items[i].name if i in pack.items else i}" for hero, i in delve.loot
+        )
         blocks.append(Lines((f"Found in caches (DELVE-3): {loot}",)))
     return tuple(blocks)
 

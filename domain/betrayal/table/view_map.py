@@ -25,12 +25,24 @@ from .placings import ghost_letter, placements
 ENTRANCE = "E"
 OBSTACLE = "#"
 
-CLASH_LEGEND = (("    ", ""), ("e1..", "foe"),
-                (" enemies  E entrance  a b.. tiles (| between two)  # obstacle  $ cache  $$ legendary  * special",
-                 "dim"))
-DELVE_LEGEND = (("    ", ""), ("e1..", "foe"), (" enemies  E 1 2.. tiles (| between two)  + connection  ", "dim"),
-                ("?", "open"), (" explorable  ", "dim"), ("!", "open"), (" exploring  $ $$ caches  ", "dim"),
-                ("*", "shard"), (" skyshard  ", "dim"), ("A", "open"), (" a placement's origin", "dim"))
+CLASH_LEGEND = (
+    ("    ", ""),
+    ("e1..", "foe"),
+    (" enemies  E entrance  a b.. tiles (| between two)  # obstacle  $ cache  $$ legendary  * special", "dim"),
+)
+DELVE_LEGEND = (
+    ("    ", ""),
+    ("e1..", "foe"),
+    (" enemies  E 1 2.. tiles (| between two)  + connection  ", "dim"),
+    ("?", "open"),
+    (" explorable  ", "dim"),
+    ("!", "open"),
+    (" exploring  $ $$ caches  ", "dim"),
+    ("*", "shard"),
+    (" skyshard  ", "dim"),
+    ("A", "open"),
+    (" a placement's origin", "dim"),
+)
 
 
 def board(state: BattleState, ctx: RulesContext) -> HexMap:
@@ -51,8 +63,14 @@ def board(state: BattleState, ctx: RulesContext) -> HexMap:
     return HexMap(tuple(cells), CLASH_LEGEND, tiles)
 
 
-def _cell(h: Hex, tile: str | None, passable: bool, units: dict[Hex, tuple[str, Tone]],
-          caches: dict[Hex, Marker], specials: set[Hex]) -> tuple[str, Tone]:
+def _cell(
+    h: Hex,
+    tile: str | None,
+    passable: bool,
+    units: dict[Hex, tuple[str, Tone]],
+    caches: dict[Hex, Marker],
+    specials: set[Hex],
+) -> tuple[str, Tone]:
     if h in units:
         return units[h]
     if not passable:
@@ -145,5 +163,8 @@ def ghost_origins(state: BattleState, ctx: RulesContext) -> list[HexCell]:
     at: dict[Hex, list[str]] = {}
     for n, p in enumerate(placements(state, ctx)):
         at.setdefault(p.origin, []).append(ghost_letter(n))
-    return [HexCell(h, "".join(marks) if len("".join(marks)) <= 3 else "".join(marks[:2]) + "+", "open", None)
-            for h, marks in at.items() if h not in ctx.map.tile_of]
+    return [
+        HexCell(h, "".join(marks) if len("".join(marks)) <= 3 else "".join(marks[:2]) + "+", "open", None)
+        for h, marks in at.items()
+        if h not in ctx.map.tile_of
+    ]

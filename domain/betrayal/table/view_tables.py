@@ -30,8 +30,10 @@ def heroes_table(state: BattleState, ctx: RulesContext) -> Table:
     ``--dice`` takes)."""
     pack = ctx.pack
     m = marks(state)
-    columns = (Column("Adventurer", wrap=False, tone="strong"),
-               *(Column(((f"{m[hero.id]} {hero.name}", "ally"),)) for hero in state.heroes))
+    columns = (
+        Column("Adventurer", wrap=False, tone="strong"),
+        *(Column(((f"{m[hero.id]} {hero.name}", "ally"),)) for hero in state.heroes),
+    )
     rows: list[tuple[Words, ...]] = []
 
     def row(name: str, cell: Callable[[Hero], str]) -> None:
@@ -43,8 +45,9 @@ def heroes_table(state: BattleState, ctx: RulesContext) -> Table:
     row("Tenacity", lambda h: str(h.tenacity))
     row("form", lambda h: h.form.value)
     row("free dice", lambda h: "\n".join(die_name(pack, h, u) for u in free_dice(state, ctx, h)) or NONE)
-    row("active", lambda h: "\n".join(
-        f"{i}. {active_die(pack, h, a)}" for i, a in enumerate(h.active, start=1)) or NONE)
+    row(
+        "active", lambda h: "\n".join(f"{i}. {active_die(pack, h, a)}" for i, a in enumerate(h.active, start=1)) or NONE
+    )
     row(f"track (/{TRACK_LIMIT})", lambda h: "\n".join(track_lines(pack, h)) or NONE)
     row("drained", lambda h: ", ".join(die_name(pack, h, u) for u in h.drained) or NONE)
     row("status", lambda h: ", ".join(sorted(s.value for s in statuses(h))) or NONE)
@@ -56,24 +59,34 @@ def foes_table(state: BattleState, ctx: RulesContext) -> Table:
     statuses (a status names the adventurer's die that holds it); the
     defeated dimmed."""
     pack = ctx.pack
-    columns = (Column("id", wrap=False), Column("enemy", wrap=False), Column("lvl", "right", False),
-               Column("HP", "right", False), Column("hex", wrap=False), Column("def/rng/dice", "center", False),
-               Column("skill", wrap=False), Column("status"))
+    columns = (
+        Column("id", wrap=False),
+        Column("enemy", wrap=False),
+        Column("lvl", "right", False),
+        Column("HP", "right", False),
+        Column("hex", wrap=False),
+        Column("def/rng/dice", "center", False),
+        Column("skill", wrap=False),
+        Column("status"),
+    )
     rows: list[tuple[Words, ...]] = []
     tones = []
     for foe in state.foes:
         enemy = pack.enemies.get(foe.enemy)
-        rows.append((
-            foe.id if foe.defeated else ((foe.id, "foe"),),
-            enemy.name if enemy else foe.enemy,
-            str(foe.level),
-            f"{foe.hp}/{foe.max_hp}",
-            NONE if foe.defeated else where(foe.pos),
-            f"{enemy.defense}/{enemy.range}/{enemy.combat}" if enemy else "",
-            (enemy.skill.value if enemy and enemy.skill else ""),
-            ", ".join((["quest"] if foe.quest else [])
-                      + [f"{mk.status.value} ({mk.owner} #{mk.uid})" for mk in foe.marks]),
-        ))
+        rows.append(
+            (
+                foe.id if foe.defeated else ((foe.id, "foe"),),
+                enemy.name if enemy else foe.enemy,
+                str(foe.level),
+                f"{foe.hp}/{foe.max_hp}",
+                NONE if foe.defeated else where(foe.pos),
+                f"{enemy.defense}/{enemy.range}/{enemy.combat}" if enemy else "",
+                (enemy.skill.value if enemy and enemy.skill else ""),
+                ", ".join(
+                    (["quest"] if foe.quest else []) + [f"{mk.status.value} ({mk.owner} #{mk.uid})" for mk in foe.marks]
+                ),
+            )
+        )
         tones.append("dim" if foe.defeated else "")
     return Table(columns, tuple(rows), row_tones=tuple(tones))
 
@@ -88,6 +101,8 @@ def pending(state: BattleState, ctx: RulesContext) -> tuple[Block, ...]:
     target = f" at {unit_name(state, ctx.pack, waiting.target)}" if waiting.target else ""
     title = Lines((f"Rolled by {hero.name} in {waiting.form.value} form{target}:",), strong=True)
     columns = (Column("pos", "right"), Column("die"), Column("face"))
-    rows = tuple((str(i), die_name(ctx.pack, hero, r.uid), rolled_face(ctx.pack, r.die, r.face))
-                 for i, r in enumerate(waiting.dice, start=1))
+    rows = tuple(
+        (str(i), die_name(ctx.pack, hero, r.uid), rolled_face(ctx.pack, r.die, r.face))
+        for i, r in enumerate(waiting.dice, start=1)
+    )
     return title, Table(columns, rows)

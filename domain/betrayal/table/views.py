@@ -64,8 +64,10 @@ def compact(seen: Seen) -> tuple[Block, ...]:
         line: list[Piece] = [("  ", "")]
         for foe in foes:
             enemy = pack.enemies.get(foe.enemy)
-            line += [(foe.id, "foe"), (f" {enemy.name if enemy else foe.enemy} {foe.hp}/{foe.max_hp} "
-                                       f"{where(foe.pos)}", "")]
+            line += [
+                (foe.id, "foe"),
+                (f" {enemy.name if enemy else foe.enemy} {foe.hp}/{foe.max_hp} {where(foe.pos)}", ""),
+            ]
             if foe.marks:
                 line.append((" (" + ", ".join(mk.status.value for mk in foe.marks) + ")", "warn"))
             line.append(("  ", ""))  # two spaces part the enemies: each stays on one line
@@ -85,8 +87,11 @@ def _companion_line(state: BattleState) -> Words:
             continue
         at = where(a.pos) if a.pos is not None else "waiting beside the Entrance"
         done = ", acted" if a.acted and state.phase is Phase.COMPANION_TURN else ""
-        line += [(f"{m[a.id]} {a.name}", "ally"),
-                 (f" {a.hp}/{a.max_hp} {at} ({state.hero(a.controller).name}'s{done})", ""), ("  ", "")]
+        line += [
+            (f"{m[a.id]} {a.name}", "ally"),
+            (f" {a.hp}/{a.max_hp} {at} ({state.hero(a.controller).name}'s{done})", ""),
+            ("  ", ""),
+        ]
     return tuple(line)
 
 
@@ -94,12 +99,16 @@ def _hero_line(state: BattleState, ctx: RulesContext, hero: Any) -> Words:
     line: list[Piece] = [("  ", ""), (f"{marks(state)[hero.id]} {hero.name}", "ally")]
     if hero.defeated:
         return (*line, (" defeated", "bad"))
-    said = (f" HP {hero.hp}/{hero.max_hp}" + (f"+{hero.bonus_hp}" if hero.bonus_hp else "")
-            + f" · Ten {hero.tenacity} · {hero.form.value}"
-            + " · free " + (",".join(str(u) for u in free_dice(state, ctx, hero)) or "none")
-            + f" · track {len(hero.track)}/{TRACK_LIMIT}"
-            + (f" · active {len(hero.active)}" if hero.active else "")
-            + (" · drained " + ",".join(str(u) for u in hero.drained) if hero.drained else ""))
+    said = (
+        f" HP {hero.hp}/{hero.max_hp}"
+        + (f"+{hero.bonus_hp}" if hero.bonus_hp else "")
+        + f" · Ten {hero.tenacity} · {hero.form.value}"
+        + " · free "
+        + (",".join(str(u) for u in free_dice(state, ctx, hero)) or "none")
+        + f" · track {len(hero.track)}/{TRACK_LIMIT}"
+        + (f" · active {len(hero.active)}" if hero.active else "")
+        + (" · drained " + ",".join(str(u) for u in hero.drained) if hero.drained else "")
+    )
     line.append((said, ""))
     st = statuses(hero)
     if st:
@@ -116,9 +125,11 @@ def header(state: BattleState, ctx: RulesContext, called: str | None = None) -> 
         kind, ep = "Delve", f"EP {state.xp * len(state.heroes)} per tile (DELVE-4)"
     else:
         kind, ep = ("Dungeon" if state.setup in pack.dungeons else "Battle"), f"EP {state.ep}"
-    first = (f"{kind} {called or state.battle_id} · {setup.name if setup else state.setup}"
-             f" ({state.objective.value}) · {state.difficulty.value} · XP {state.xp}, {ep} · seed {state.seed}"
-             + (" · physical dice" if state.options.physical_dice else ""))
+    first = (
+        f"{kind} {called or state.battle_id} · {setup.name if setup else state.setup}"
+        f" ({state.objective.value}) · {state.difficulty.value} · XP {state.xp}, {ep} · seed {state.seed}"
+        + (" · physical dice" if state.options.physical_dice else "")
+    )
     return Lines((((first, "strong"),), turn_line(state, pack)))
 
 
@@ -127,22 +138,30 @@ def turn_line(state: BattleState, pack: Pack) -> Words:
     rnd = f"Round {state.round}" + (" (Fatigue Round)" if state.fatigue_round else "")
     if state.phase is Phase.ENDED:
         outcome = state.outcome.value.upper() if state.outcome else "over"
-        return ((f"Battle over in round {state.round}: ", ""), (outcome, "good" if outcome == "SUCCESS" else "bad"),
-                (f" — {state.ended_reason}", ""))
+        return (
+            (f"Battle over in round {state.round}: ", ""),
+            (outcome, "good" if outcome == "SUCCESS" else "bad"),
+            (f" — {state.ended_reason}", ""),
+        )
     if state.phase is Phase.END_OF_ROUND:
         return f"{rnd} is over: go on (rk next-round) or retreat (rk retreat)"
     if state.phase is Phase.ENEMY_ROLL and state.enemy_roll:
         roll = state.enemy_roll
-        return (f"{rnd} · {unit_name(state, pack, roll.foe)}'s turn · type the faces of its"
-                f" {roll.dice} {'die' if roll.dice == 1 else 'dice'}: rk roll-enemy "
-                + ",".join("F" for _ in range(roll.dice)))
+        return (
+            f"{rnd} · {unit_name(state, pack, roll.foe)}'s turn · type the faces of its"
+            f" {roll.dice} {'die' if roll.dice == 1 else 'dice'}: rk roll-enemy "
+            + ",".join("F" for _ in range(roll.dice))
+        )
     if state.round == 0:
         return "Setting up (CLASH-5 to CLASH-10): the round counter is not yet at 1"
     if state.phase is Phase.COMPANION_TURN:  # ROUND-6
         if state.ally_turn is not None:
             who = unit_name(state, pack, state.ally_turn.companion)
-            return ((f"{rnd} · ", ""), (f"{who}'s turn", "ally"), (" (rk companion-move, companion-engage, "
-                                                                   "companion-end)", ""))
+            return (
+                (f"{rnd} · ", ""),
+                (f"{who}'s turn", "ally"),
+                (" (rk companion-move, companion-engage, companion-end)", ""),
+            )
         return f"{rnd} · companions' turns: name the one who acts next (rk legal)"
     if state.turn is None:
         return f"{rnd} · enemy turns" if state.enemy_queue else f"{rnd} · {state.phase.value}"

@@ -33,11 +33,14 @@ def why(asked: Any, event: int | None = None, enemy: str | None = None) -> Repor
     app, battle_id = asked.app, asked.game_id
     rs = app.ruleset(battle_id)
     if rs.name != "betrayal":
-        raise NotFound(f"`rk why` explains Betrayal enemies; battle {battle_id} is a {rs.name.capitalize()} battle, "
-                       "which has no enemy AI")
+        raise NotFound(
+            f"`rk why` explains Betrayal enemies; battle {battle_id} is a {rs.name.capitalize()} battle, "
+            "which has no enemy AI"
+        )
     envelopes = app.stream(battle_id)
-    turn = _pick(app, battle_id, envelopes, activations((e.originator_version, e.event) for e in envelopes),
-                 event, enemy)
+    turn = _pick(
+        app, battle_id, envelopes, activations((e.originator_version, e.event) for e in envelopes), event, enemy
+    )
     before = turn.decided - 1
     state = app.battle(battle_id, before).state
     reasons = explain(state, app.rules_context(battle_id, before), turn.foe)
@@ -47,19 +50,33 @@ def why(asked: Any, event: int | None = None, enemy: str | None = None) -> Repor
     undone_ids = {e.event.command_id for e in envelopes if isinstance(e.event, CommandUndone)}
     undone = envelopes[turn.decided - 1].command_id in undone_ids
     data = {
-        "battle": battle_id, "foe": turn.foe, "first": turn.first, "last": turn.last,
-        "decided": turn.decided, "undone": undone, "agrees": agrees,
+        "battle": battle_id,
+        "foe": turn.foe,
+        "first": turn.first,
+        "last": turn.last,
+        "decided": turn.decided,
+        "undone": undone,
+        "agrees": agrees,
         "recorded": {"path": turn.path, "targets": turn.targets},
-        "explanation": reasons, "lines": [{"rule": r, "text": t} for r, t in said],
+        "explanation": reasons,
+        "lines": [{"rule": r, "text": t} for r, t in said],
     }
-    blocks: list[Any] = [Lines((f"Events {turn.first} to {turn.last}, round {reasons.round}: "
-                                f"{summary(reasons, state, pack)}.",), strong=True)]
+    blocks: list[Any] = [
+        Lines(
+            (f"Events {turn.first} to {turn.last}, round {reasons.round}: {summary(reasons, state, pack)}.",),
+            strong=True,
+        )
+    ]
     if undone:
         blocks.append(Lines(((("(that command was undone later)", "dim"),),)))
     blocks.append(_cited(said))
     if not agrees:
-        blocks.append(Lines(("The rules as they stand decide otherwise than the log recorded; `rk verify` finds "
-                             "where they part.",), strong=True))
+        blocks.append(
+            Lines(
+                ("The rules as they stand decide otherwise than the log recorded; `rk verify` finds where they part.",),
+                strong=True,
+            )
+        )
     return Report(data, tuple(blocks))
 
 
@@ -70,8 +87,9 @@ def _cited(said: list[tuple[str, str]]) -> Lines:
     return Lines(tuple(((rule.ljust(indent), "dim"), (text, "")) for rule, text in said), hang=indent)
 
 
-def _pick(app: Any, battle_id: str, envelopes: list[Any], turns: list[Activation], event: int | None,
-          enemy: str | None) -> Activation:
+def _pick(
+    app: Any, battle_id: str, envelopes: list[Any], turns: list[Activation], event: int | None, enemy: str | None
+) -> Activation:
     """The enemy turn asked for; NotFound, in one line, when there is none
     or when it decided nothing."""
     last = envelopes[-1].originator_version if envelopes else 0
@@ -92,12 +110,16 @@ def _pick(app: Any, battle_id: str, envelopes: list[Any], turns: list[Activation
     else:
         chosen = next((t for t in turns if t.first <= event <= t.last), None)
         if chosen is None:
-            raise NotFound(f"event {event} is not part of an enemy's turn (`rk log` reads:"
-                           f" {_said(app, battle_id, envelopes, event)}); `rk why` explains an enemy's move and "
-                           "engage")
+            raise NotFound(
+                f"event {event} is not part of an enemy's turn (`rk log` reads:"
+                f" {_said(app, battle_id, envelopes, event)}); `rk why` explains an enemy's move and "
+                "engage"
+            )
     if not chosen.decided:
-        raise NotFound(f"{chosen.foe} was defeated at the start of its turn (event {chosen.first}, ENEMY-4):"
-                       " it neither moved nor engaged")
+        raise NotFound(
+            f"{chosen.foe} was defeated at the start of its turn (event {chosen.first}, ENEMY-4):"
+            " it neither moved nor engaged"
+        )
     return chosen
 
 

@@ -74,8 +74,7 @@ def _may_skip(cls: type) -> bool:
     if found is None:
         _MAY_SKIP[cls] = False  # a class that holds itself: the walk below sees the rest
         info = msgspec.inspect.type_info(cls)
-        found = bool(getattr(cls, "__digest_skip_default__", None)) \
-            or any(_type_may_skip(f.type) for f in info.fields)  # type: ignore[attr-defined]
+        found = bool(getattr(cls, "__digest_skip_default__", None)) or any(_type_may_skip(f.type) for f in info.fields)  # type: ignore[attr-defined]
         _MAY_SKIP[cls] = found
     return found
 

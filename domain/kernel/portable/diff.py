@@ -45,8 +45,9 @@ def divergence(line: int, label: Label | None, rule: str, expected: str, found: 
     """A ``Divergence`` at ``line``, in the command ``label`` names (None:
     in no command), its texts clipped to a readable length."""
     command_id, text = (label.command_id, label.text) if label else ("", "")
-    return Divergence(line=line, command_id=command_id, command=text, rule=rule,
-                      expected=clip(expected), found=clip(found))
+    return Divergence(
+        line=line, command_id=command_id, command=text, rule=rule, expected=clip(expected), found=clip(found)
+    )
 
 
 def unequal(line: int, label: Label, rule: str, what: str, expected: Any, found: Any) -> Divergence:

@@ -25,8 +25,9 @@ def export_battle(app: GameApp, battle_id: str, *, sign: Any = None) -> bytes:
     return out.getvalue()
 
 
-def write_log(app: GameApp, battle_id: str, out: BinaryIO, *, sign: Any = None,
-              progress: Progress | None = None) -> int:
+def write_log(
+    app: GameApp, battle_id: str, out: BinaryIO, *, sign: Any = None, progress: Progress | None = None
+) -> int:
     """Write the portable log of a game to ``out``, one line at a time
     (memory does not grow with the game), and return its line count.
     ``progress`` is told of the lines as they are written (``portable.progress``)."""
@@ -49,7 +50,8 @@ def export_lines(app: GameApp, battle_id: str, *, sign: Any = None) -> Iterator[
     streams = {rs.game_stream(battle_id): rs.game_kind, **rs.related_streams(game.state)}
     digest = state_digest(game.state)
     header = {
-        "format": FORMAT, "ruleset": rs.name,
+        "format": FORMAT,
+        "ruleset": rs.name,
         **{key: getattr(game.state, key) for key in ("rules_version", "pack_id", "pack_hash")},
         "battle_id": battle_id,
         "streams": {str(sid): name for sid, name in streams.items()},
@@ -67,8 +69,9 @@ def export_group(app: GameApp, lead_id: str, *, sign: Any = None) -> bytes:
     return out.getvalue()
 
 
-def write_group_log(app: GameApp, lead_id: str, out: BinaryIO, *, sign: Any = None,
-                    progress: Progress | None = None) -> int:
+def write_group_log(
+    app: GameApp, lead_id: str, out: BinaryIO, *, sign: Any = None, progress: Progress | None = None
+) -> int:
     """Write the group log game ``lead_id`` leads (``portable.group``: a
     campaign with its battles) to ``out``, one line at a time, and return
     its line count. NotFound when the game leads no group."""
@@ -91,19 +94,22 @@ def group_lines(app: GameApp, lead_id: str, *, sign: Any = None) -> Iterator[byt
     streams = group.streams_of(app, ids)
     lead = app.battle(lead_id).state
     header = {
-        "format": FORMAT, "ruleset": rs.name,
+        "format": FORMAT,
+        "ruleset": rs.name,
         **{key: getattr(lead, key) for key in ("rules_version", "pack_id", "pack_hash")},
         "battle_id": lead_id,
         "streams": {str(sid): name for sid, name in streams.items()},
         "final_state_digest": group.group_digest([g["final_state_digest"] for g in games]),
-        "group": rs.group_kind, "games": games,
+        "group": rs.group_kind,
+        "games": games,
     }
     last = {app.ruleset(g).game_stream(g): app.battle(g).version for g in ids}
     yield from _chained_lines(header, envelopes_in_append_order(app, streams), last, sign)
 
 
-def _chained_lines(header: dict[str, Any], envelopes: Iterator[Envelope], last: dict[Any, int],
-                   sign: Any) -> Iterator[bytes]:
+def _chained_lines(
+    header: dict[str, Any], envelopes: Iterator[Envelope], last: dict[Any, int], sign: Any
+) -> Iterator[bytes]:
     """The header, each envelope's line up to the command that writes the
     last version ``last`` gives each game stream, and the trailer, chained."""
     previous = ""
@@ -126,8 +132,14 @@ def _chained_lines(header: dict[str, Any], envelopes: Iterator[Envelope], last: 
             del remaining[env.originator_id]
             if not remaining:
                 last_command = env.command_id
-    trailer: dict[str, Any] = {"n": n + 1, "end": True, "events": n - 1, "last_hash": previous,
-                               "final_state_digest": header["final_state_digest"], "signature": None}
+    trailer: dict[str, Any] = {
+        "n": n + 1,
+        "end": True,
+        "events": n - 1,
+        "last_hash": previous,
+        "final_state_digest": header["final_state_digest"],
+        "signature": None,
+    }
     if sign is not None:
         from domain.kernel import signing
 
@@ -137,10 +149,14 @@ def _chained_lines(header: dict[str, Any], envelopes: Iterator[Envelope], last: 
 
 def _row(n: int, env: Envelope) -> dict[str, Any]:
     return {
-        "n": n, "stream": str(env.originator_id), "version": env.originator_version,
-        "type": type(env.event).TOPIC, "command": env.command_id,
+        "n": n,
+        "stream": str(env.originator_id),
+        "version": env.originator_version,
+        "type": type(env.event).TOPIC,
+        "command": env.command_id,
         # Fields added since logs were first written are left out at their
         # defaults (chain.without_skipped_defaults): an old log exports again
         # byte for byte as it was.
-        "time": format_time(env.timestamp), "data": without_skipped_defaults(env.event),
+        "time": format_time(env.timestamp),
+        "data": without_skipped_defaults(env.event),
     }

@@ -64,12 +64,14 @@ def check_games(h: dict[str, Any], lead: Ruleset) -> dict[str, tuple[Ruleset, di
     returns game id -> (its ruleset, its entry)."""
     games = h["games"]
     if not isinstance(h["group"], str) or not h["group"] or h["group"] != lead.group_kind:
-        raise LogError(1, f"\"group\" {h['group']!r} is not what {lead.name} games lead"
-                          f" ({lead.group_kind or 'none'})")
+        raise LogError(1, f'"group" {h["group"]!r} is not what {lead.name} games lead ({lead.group_kind or "none"})')
     found: dict[str, tuple[Ruleset, dict[str, Any]]] = {}
     for i, game in enumerate(games):
-        if not isinstance(game, dict) or sorted(game) != sorted(GAME_KEYS) \
-                or not all(isinstance(game[k], str) for k in GAME_KEYS):
+        if (
+            not isinstance(game, dict)
+            or sorted(game) != sorted(GAME_KEYS)
+            or not all(isinstance(game[k], str) for k in GAME_KEYS)
+        ):
             raise LogError(1, f"games[{i}] must be an object of the strings {', '.join(GAME_KEYS)}")
         try:
             rs = registry.load(game["ruleset"])
@@ -81,8 +83,11 @@ def check_games(h: dict[str, Any], lead: Ruleset) -> dict[str, tuple[Ruleset, di
             raise LogError(1, f"games[{i}]: game {game['battle_id']!r} is named twice")
         found[game["battle_id"]] = (rs, game)
     entry = found.get(h["battle_id"])
-    if entry is None or entry[0] is not lead or any(entry[1][k] != h[k] for k in GAME_KEYS if k in h and
-                                                     k != "final_state_digest"):
+    if (
+        entry is None
+        or entry[0] is not lead
+        or any(entry[1][k] != h[k] for k in GAME_KEYS if k in h and k != "final_state_digest")
+    ):
         raise LogError(1, f"the games must hold the lead game {h['battle_id']!r} as the header names it")
     digests = [g["final_state_digest"] for _, g in found.values()]
     if h["final_state_digest"] != group_digest(digests):
@@ -111,8 +116,7 @@ def event_base(games: dict[str, tuple[Ruleset, dict[str, Any]]], name: str) -> t
     game = games.get(key)
     if game is not None and game[0].game_kind == kind:
         return game[0].event_base
-    return next(rs.aggregate(kind).event_base for rs, _ in games.values()
-                if kind in {a.kind for a in rs.aggregates})
+    return next(rs.aggregate(kind).event_base for rs, _ in games.values() if kind in {a.kind for a in rs.aggregates})
 
 
 def streams_of(app: Any, ids: list[str]) -> dict[UUID, str]:
@@ -137,6 +141,10 @@ def games_entries(app: Any, ids: list[str]) -> Iterator[dict[str, Any]]:
         rs = app.ruleset(game_id)
         state = app.battle(game_id).state
         entry = app.index().get(game_id)
-        yield {"battle_id": game_id, "ruleset": rs.name, "name": entry.name if entry else game_id,
-               **{k: getattr(state, k) for k in ("rules_version", "pack_id", "pack_hash")},
-               "final_state_digest": state_digest(state)}
+        yield {
+            "battle_id": game_id,
+            "ruleset": rs.name,
+            "name": entry.name if entry else game_id,
+            **{k: getattr(state, k) for k in ("rules_version", "pack_id", "pack_hash")},
+            "final_state_digest": state_digest(state),
+        }

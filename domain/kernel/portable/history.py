@@ -27,8 +27,9 @@ class OtherStreams:
     """The other streams of one log (``streams``: the header's, uuid text
     -> name), checked with ``rs`` and ``pack``."""
 
-    def __init__(self, rs: Ruleset, pack: Any, streams: dict[str, str],
-                 history: dict[str, list[Any]] | None = None) -> None:
+    def __init__(
+        self, rs: Ruleset, pack: Any, streams: dict[str, str], history: dict[str, list[Any]] | None = None
+    ) -> None:
         self.rs = rs
         self.pack = pack
         self.streams = streams
@@ -36,8 +37,9 @@ class OtherStreams:
         # group log share one, as they share the streams
         self.history: dict[str, list[Any]] = {} if history is None else history
 
-    def check_prelude(self, step: Step, prelude: list[Entry],
-                      label_of: Callable[[CommandIssued], Label]) -> Divergence | None:
+    def check_prelude(
+        self, step: Step, prelude: list[Entry], label_of: Callable[[CommandIssued], Label]
+    ) -> Divergence | None:
         """What the setup takes from other streams, re-decided by the
         ruleset (``Ruleset.check_setup``); then the prelude is folded in."""
         if step.before is not None:
@@ -47,8 +49,7 @@ class OtherStreams:
         by_stream: dict[UUID, list[Any]] = {}
         for e in prelude:
             by_stream.setdefault(e.envelope.originator_id, []).append(e.event)
-        states = {UUID(sid): self.state_of(name) for sid, name in self.streams.items()
-                  if name != rs.game_kind}
+        states = {UUID(sid): self.state_of(name) for sid, name in self.streams.items() if name != rs.game_kind}
         label = label_of(issued)
         try:
             if isinstance(issued.command, StartFromPosition):
@@ -59,8 +60,7 @@ class OtherStreams:
         except Exception as e:  # noqa: BLE001 - forged events may break a check
             problem = Problem("a setup the rules can check", repr(e))
         if problem is not None:
-            line = next((p.line for p in prelude if p.envelope.originator_id == problem.stream),
-                        step.group[0].line)
+            line = next((p.line for p in prelude if p.envelope.originator_id == problem.stream), step.group[0].line)
             return divergence(line, label, "SETUP", problem.expected, problem.found)
         for item in prelude:
             found = self.fold(item)
@@ -85,8 +85,9 @@ class OtherStreams:
         rs = self.rs
         kind = entry.stream.partition(":")[0]
         try:
-            problem = rs.check_other(kind, entry.envelope.originator_id, entry.event,
-                                     self.state_of(entry.stream), self.pack)
+            problem = rs.check_other(
+                kind, entry.envelope.originator_id, entry.event, self.state_of(entry.stream), self.pack
+            )
         except Exception as e:  # noqa: BLE001
             problem = Problem("an event the rules can check", repr(e))
         if problem is not None:
@@ -102,8 +103,13 @@ class OtherStreams:
         try:
             states.append(kind.evolve(states[-1], entry.event))
         except Exception as e:  # noqa: BLE001 - any failure means a bad event
-            return divergence(entry.line, None, "REPLAY", "events that replay",
-                              f"this event cannot be applied to {entry.stream}: {e!r}")
+            return divergence(
+                entry.line,
+                None,
+                "REPLAY",
+                "events that replay",
+                f"this event cannot be applied to {entry.stream}: {e!r}",
+            )
         return None
 
     def replay_writes(self, step: Step, spell: Callable[[Any], str]) -> Divergence | None:
@@ -115,11 +121,15 @@ class OtherStreams:
             undone = step.before.done[-1]
             want = [sid for sid, _ in undone.touched]
             got = [str(e.envelope.originator_id) for e in step.writes]
-            if got[:len(want)] != want[:len(got)] or len(got) < len(want):
+            if got[: len(want)] != want[: len(got)] or len(got) < len(want):
                 line = step.writes[-1].line if step.writes else step.group[-1].line
-                return divergence(line, Label(step.command_id, f"undo of {undone.command_id}"), "UNDO",
-                                  f"restores of {', '.join(want) or 'no stream'}",
-                                  f"restores of {', '.join(got) or 'no stream'}")
+                return divergence(
+                    line,
+                    Label(step.command_id, f"undo of {undone.command_id}"),
+                    "UNDO",
+                    f"restores of {', '.join(want) or 'no stream'}",
+                    f"restores of {', '.join(got) or 'no stream'}",
+                )
         for entry in step.writes:
             if undo:
                 kind = self.rs.aggregate(entry.stream.partition(":")[0])

@@ -38,8 +38,12 @@ def import_log(app: GameApp, data: Source, *, progress: Progress | None = None) 
     """
     with opened(data) as f:
         start = f.tell() if not isinstance(data, (bytes, bytearray, memoryview)) else 0
-        check = Check(None, strict=True, pack_of=lambda rs, h: app.pack_by_hash(rs, h) or app.pack_of(rs),
-                      on_header=lambda rs, header: check_new_streams(app, rs, header))
+        check = Check(
+            None,
+            strict=True,
+            pack_of=lambda rs, h: app.pack_by_hash(rs, h) or app.pack_of(rs),
+            on_header=lambda rs, header: check_new_streams(app, rs, header),
+        )
         check.run(ticking(read_lines(f), progress))
         assert check.rs is not None and check.reader.ruleset is not None
         header, last = check.reader.header, check.reader.previous
@@ -66,8 +70,9 @@ def _registered(check: Check) -> Iterator[Event]:
             yield BattleRenamed(battle_id=battle_id, name=name)
 
 
-def _batches(f: BinaryIO, last_hash: str, index: list[Envelope], size: int = 1000,
-             progress: Progress | None = None) -> Iterator[list[Envelope]]:
+def _batches(
+    f: BinaryIO, last_hash: str, index: list[Envelope], size: int = 1000, progress: Progress | None = None
+) -> Iterator[list[Envelope]]:
     """The log's envelopes read again, ``size`` at a time, then the index
     entry. The hash chain is followed again and must end where the
     checking pass ended: a file changed in between is refused (LogError,
@@ -91,8 +96,9 @@ def check_new_streams(app: GameApp, rs: Ruleset, header: dict[str, Any]) -> None
     one of its names: an import never merges."""
     for sid, name in header["streams"].items():
         if app.events(UUID(sid), lte=1):
-            raise LogError(1, f"stream {sid} ({name}) already exists in this store;"
-                              " importing never merges into existing streams")
+            raise LogError(
+                1, f"stream {sid} ({name}) already exists in this store; importing never merges into existing streams"
+            )
     games = header.get("games") or [{"battle_id": header["battle_id"], "ruleset": rs.name}]
     for game in games:
         battle_id = game["battle_id"]
@@ -108,5 +114,8 @@ def check_new_streams(app: GameApp, rs: Ruleset, header: dict[str, Any]) -> None
         for name in {battle_id, game["name"]}:
             holder = app.index().holder(name)
             if holder is not None:
-                raise LogError(1, f"the name {name!r} of game {battle_id!r} is taken in this store by"
-                                  f" {holder.battle_id!r}; importing never merges")
+                raise LogError(
+                    1,
+                    f"the name {name!r} of game {battle_id!r} is taken in this store by"
+                    f" {holder.battle_id!r}; importing never merges",
+                )

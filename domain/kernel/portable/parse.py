@@ -23,8 +23,17 @@ from domain.kernel.ruleset import Ruleset
 MAX_LINE_BYTES = 1 << 20  # 1 MiB: the longest event line of a real battle is a few KiB
 MAX_DEPTH = 64  # levels of nested arrays and objects in one line; real events nest fewer than 10
 
-_HEADER_KEYS = ("format", "ruleset", "rules_version", "pack_id", "pack_hash", "battle_id",
-                "streams", "final_state_digest", "hash")
+_HEADER_KEYS = (
+    "format",
+    "ruleset",
+    "rules_version",
+    "pack_id",
+    "pack_hash",
+    "battle_id",
+    "streams",
+    "final_state_digest",
+    "hash",
+)
 
 
 Source = Union[bytes, bytearray, str, "os.PathLike[str]", BinaryIO]
@@ -87,8 +96,12 @@ def well_formed(text: bytes, *, header: bool) -> dict[str, Any] | None:
 
 def is_signature(value: Any) -> bool:
     """Whether a trailer's ``signature`` has the shape of an Ed25519 one."""
-    return (isinstance(value, dict) and set(value) == {"alg", "key", "sig"} and value["alg"] == "ed25519"
-            and all(isinstance(value[k], str) for k in ("key", "sig")))
+    return (
+        isinstance(value, dict)
+        and set(value) == {"alg", "key", "sig"}
+        and value["alg"] == "ed25519"
+        and all(isinstance(value[k], str) for k in ("key", "sig"))
+    )
 
 
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
@@ -129,16 +142,31 @@ def json_object(n: int, text: bytes, types: dict[str, Any]) -> dict[str, Any]:
         raise LogError(n, f"unexpected key(s): {', '.join(extra)}")
     for key, kind in types.items():
         if kind is not None and not is_kind(obj[key], kind):
-            raise LogError(n, f"\"{key}\" must be {_KIND_NAMES.get(kind, getattr(kind, '__name__', kind))}")
+            raise LogError(n, f'"{key}" must be {_KIND_NAMES.get(kind, getattr(kind, "__name__", kind))}')
     return obj
 
 
 _HEADER_TYPES: dict[str, Any] = {k: (dict if k == "streams" else str) for k in _HEADER_KEYS}
 _GROUP_HEADER_TYPES: dict[str, Any] = {**_HEADER_TYPES, "group": str, "games": list}
-_LINE_TYPES: dict[str, Any] = {"n": int, "stream": str, "version": int, "type": str, "command": str,
-                               "time": str, "data": dict, "hash": str}
-_TRAILER_TYPES: dict[str, Any] = {"n": int, "end": bool, "events": int, "last_hash": str,
-                                  "final_state_digest": str, "signature": None, "hash": str}
+_LINE_TYPES: dict[str, Any] = {
+    "n": int,
+    "stream": str,
+    "version": int,
+    "type": str,
+    "command": str,
+    "time": str,
+    "data": dict,
+    "hash": str,
+}
+_TRAILER_TYPES: dict[str, Any] = {
+    "n": int,
+    "end": bool,
+    "events": int,
+    "last_hash": str,
+    "final_state_digest": str,
+    "signature": None,
+    "hash": str,
+}
 _KIND_NAMES = {dict: "an object", bool: "true or false", list: "an array"}
 
 
@@ -178,8 +206,9 @@ def _check_group_streams(rs: Ruleset, h: dict[str, Any], streams: dict[str, str]
             raise LogError(1, f"stream {sid}: its name must be a string")
         expected = group.expected_stream(games, name)
         if expected is None:
-            raise LogError(1, f"stream {sid}: name {name!r} is neither a game's \"kind:id\" nor an"
-                              " aggregate's \"kind:name\"")
+            raise LogError(
+                1, f'stream {sid}: name {name!r} is neither a game\'s "kind:id" nor an aggregate\'s "kind:name"'
+            )
         if sid != str(expected):
             raise LogError(1, f"stream {sid} is not the stream of {name!r} ({expected})")
     named = set(streams.values())
@@ -201,14 +230,14 @@ def _check_stream(rs: Ruleset, sid: str, name: Any, battle_id: str) -> None:
         expected = rs.stream_of(kind, key)
     else:
         kinds = ", ".join(f'"{a.kind}:<name>"' for a in rs.aggregates)
-        raise LogError(1, f"stream {sid}: name {name!r} is neither \"{rs.game_kind}\""
-                          + (f" nor {kinds}" if kinds else ""))
+        raise LogError(
+            1, f'stream {sid}: name {name!r} is neither "{rs.game_kind}"' + (f" nor {kinds}" if kinds else "")
+        )
     if sid != str(expected):
         raise LogError(1, f"stream {sid} is not the stream of {name!r} ({expected})")
 
 
-def decode_event(n: int, rs: Ruleset, topic: str, data: dict[str, Any], stream: str,
-                 base: type | None = None) -> Any:
+def decode_event(n: int, rs: Ruleset, topic: str, data: dict[str, Any], stream: str, base: type | None = None) -> Any:
     """The event of class ``topic``, decoded strictly from ``data``, which
     must be exactly the event's fields (nothing silently dropped or added).
     ``base``: the class its stream's events have (default: as ``rs`` names

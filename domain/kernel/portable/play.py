@@ -76,9 +76,16 @@ class Play:
             raise Found(divergence(group[0].line, None, "REPLAY", "events that replay", error))
         step = Step(group, before, after, writes)
         label = self.referee.label
-        found = [d for d in (self.others.check_prelude(step, prelude, label), self._check_command(step),
-                             self.others.replay_writes(step, self.referee.spell),
-                             self.seed.check(rs, step, label)) if d is not None]
+        found = [
+            d
+            for d in (
+                self.others.check_prelude(step, prelude, label),
+                self._check_command(step),
+                self.others.replay_writes(step, self.referee.spell),
+                self.seed.check(rs, step, label),
+            )
+            if d is not None
+        ]
         if found:
             raise Found(min(found, key=lambda d: d.line))  # min() keeps the first of a tie
         self.game = after
@@ -91,8 +98,10 @@ class Play:
         """The setup's outcome is the game the header names."""
         for key in STATE_KEYS:
             if getattr(after.state, key, None) != self.entry[key]:
-                raise LogError(group[-1].line, f"the setup's {key} {getattr(after.state, key, None)!r}"
-                                               f" is not the header's {self.entry[key]!r}")
+                raise LogError(
+                    group[-1].line,
+                    f"the setup's {key} {getattr(after.state, key, None)!r} is not the header's {self.entry[key]!r}",
+                )
         command = group[0].event.command
         self.setup_name = str(getattr(command, "setup", "") or getattr(command, "scenario", ""))
 
@@ -108,9 +117,13 @@ class Play:
         # command's first line): one edited by hand is an edit.
         expected_id = ("c" if isinstance(head.event, CommandIssued) else "u") + str(head.envelope.originator_version)
         if head.envelope.command_id != expected_id:
-            return divergence(head.line, None, "LOG", f"command id {expected_id!r}"
-                              " (c or u and the version of its first line)",
-                              f"command id {head.envelope.command_id!r}")
+            return divergence(
+                head.line,
+                None,
+                "LOG",
+                f"command id {expected_id!r} (c or u and the version of its first line)",
+                f"command id {head.envelope.command_id!r}",
+            )
         return None
 
     def check_digest(self) -> None:
@@ -118,5 +131,12 @@ class Play:
         assert self.game is not None
         digest = state_digest(self.game.state)
         if digest != self.entry["final_state_digest"]:
-            raise Found(divergence(1, None, "DIGEST", f"final_state_digest {digest} of game {self.label}"
-                                   " (its replayed final state)", self.entry["final_state_digest"]))
+            raise Found(
+                divergence(
+                    1,
+                    None,
+                    "DIGEST",
+                    f"final_state_digest {digest} of game {self.label} (its replayed final state)",
+                    self.entry["final_state_digest"],
+                )
+            )

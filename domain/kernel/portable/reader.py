@@ -141,11 +141,11 @@ class Reader:
             return None
         if "end" in obj:
             if obj["n"] != n:
-                raise LogError(n, f"\"n\" is {obj['n']}, but this is line {n}")
+                raise LogError(n, f'"n" is {obj["n"]}, but this is line {n}')
             if obj["end"] is not True:
-                raise LogError(n, "\"end\" must be true")
+                raise LogError(n, '"end" must be true')
             if obj["signature"] is not None and not is_signature(obj["signature"]):
-                raise LogError(n, "\"signature\" must be null or {\"alg\": \"ed25519\", \"key\": hex, \"sig\": hex}")
+                raise LogError(n, '"signature" must be null or {"alg": "ed25519", "key": hex, "sig": hex}')
             self.ended, self.before_trailer = n, before
             return obj
         return self._entry(n, obj)
@@ -153,7 +153,7 @@ class Reader:
     def _entry(self, n: int, obj: dict[str, Any]) -> Entry:
         assert self.ruleset is not None
         if obj["n"] != n:
-            raise LogError(n, f"\"n\" is {obj['n']}, but this is line {n}")
+            raise LogError(n, f'"n" is {obj["n"]}, but this is line {n}')
         sid = obj["stream"]
         name = self.streams.get(sid)
         if name is None:
@@ -161,8 +161,11 @@ class Reader:
         version = obj["version"]
         expected = self.versions.get(sid, 0) + 1
         if version != expected:
-            raise LogError(n, f"stream {sid} ({name}): version {version} where {expected} was due"
-                              " (versions run 1, 2, 3... with no gap)")
+            raise LogError(
+                n,
+                f"stream {sid} ({name}): version {version} where {expected} was due"
+                " (versions run 1, 2, 3... with no gap)",
+            )
         self.versions[sid] = version
         event = decode_event(n, self.ruleset, obj["type"], obj["data"], name, self.bases.get(name))
         at = parse_time(obj["time"])
@@ -170,8 +173,9 @@ class Reader:
             raise LogError(n, f"time {obj['time']!r} is not ISO-8601 UTC as YYYY-MM-DDTHH:MM:SS.ffffffZ")
         if not obj["command"]:
             raise LogError(n, "the command id is empty")
-        envelope = Envelope(originator_id=UUID(sid), originator_version=version,
-                            timestamp=at, command_id=obj["command"], event=event)
+        envelope = Envelope(
+            originator_id=UUID(sid), originator_version=version, timestamp=at, command_id=obj["command"], event=event
+        )
         return Entry(n, name, envelope)
 
 
@@ -195,26 +199,35 @@ def _unchained(n: int, obj: dict[str, Any], previous: str, after: dict[str, Any]
         return f"line {n - 1} again (the same line, hash and all): a line was repeated"
     if recorded is not None and recorded > n:
         if after is not None and _number(after) == n and link(previous, after) == after.get("hash"):
-            return (f"{_called(obj, recorded)} of the log as written, then its line {n}:"
-                    " the two lines were swapped")
-        missing = (f"line {n}{' (the header)' if n == 1 else ''} is" if recorded == n + 1
-                   else f"lines {n} to {recorded - 1} are")
+            return f"{_called(obj, recorded)} of the log as written, then its line {n}: the two lines were swapped"
+        missing = (
+            f"line {n}{' (the header)' if n == 1 else ''} is"
+            if recorded == n + 1
+            else f"lines {n} to {recorded - 1} are"
+        )
         return f"{_called(obj, recorded)} of the log as written: its {missing} missing (deleted or moved)" + (
-            f"; {_closes(n, obj, previous)}" if "end" in obj else "")
+            f"; {_closes(n, obj, previous)}" if "end" in obj else ""
+        )
     if recorded is not None and recorded < n:
         return f"{_called(obj, recorded)} of the log as written: a line was moved, repeated or inserted before it"
     if "end" in obj and (obj["events"] != n - 2 or obj["last_hash"] != previous):
         extra = n - 2 - obj["events"]
         return f"{_closes(n, obj, previous)}: " + (
-            f"{-extra} event line(s) before it are missing (deleted)" if extra < 0 else
-            f"{extra} event line(s) before it were added" if extra > 0 else "the line before it was changed")
+            f"{-extra} event line(s) before it are missing (deleted)"
+            if extra < 0
+            else f"{extra} event line(s) before it were added"
+            if extra > 0
+            else "the line before it was changed"
+        )
     return _CHAIN_BROKEN
 
 
 def _closes(n: int, trailer: dict[str, Any], previous: str) -> str:
     """What the trailer at line ``n`` closes against what it follows."""
-    return (f"the trailer counts {trailer['events']} event lines, the last of hash {trailer['last_hash']},"
-            f" but follows {n - 2}, the last of hash {previous or '(none)'}")
+    return (
+        f"the trailer counts {trailer['events']} event lines, the last of hash {trailer['last_hash']},"
+        f" but follows {n - 2}, the last of hash {previous or '(none)'}"
+    )
 
 
 def _number(obj: dict[str, Any]) -> int | None:

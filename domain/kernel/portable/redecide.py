@@ -74,8 +74,13 @@ class Referee:
         state = step.before.state if step.before else None
         stray = next((e for e in step.group if e.envelope.command_id != issued.command_id), None)
         if stray is not None:
-            return divergence(stray.line, label, "LOG", f"an event of command {issued.command_id}",
-                              f"command id {stray.envelope.command_id!r} on an event of that command")
+            return divergence(
+                stray.line,
+                label,
+                "LOG",
+                f"an event of command {issued.command_id}",
+                f"command id {stray.envelope.command_id!r} on an event of that command",
+            )
         if issued.redo_of:
             found = _check_redo(step, issued, label)
             if found:
@@ -97,14 +102,20 @@ class Referee:
             if step.before is not None and isinstance(cmd, self.rs.setup_commands):
                 return divergence(line, label, "LOG", "a command of a game already set up", "a second setup")
         except RuleViolation as v:
-            return divergence(line, label, v.rule, "a command legal under the rules",
-                              f"this command is illegal under the rules: {v.message}")
+            return divergence(
+                line,
+                label,
+                v.rule,
+                "a command legal under the rules",
+                f"this command is illegal under the rules: {v.message}",
+            )
         except (MalformedCommand, AmbiguousCommand, NotFound) as m:
             return divergence(line, label, "MALFORMED", "a command the rules understand", str(m))
         return self._compare(issued, label, state, produced, step)
 
-    def _compare(self, issued: CommandIssued, label: Label, state: Any, produced: Outcome,
-                 step: Step) -> Divergence | None:
+    def _compare(
+        self, issued: CommandIssued, label: Label, state: Any, produced: Outcome, step: Step
+    ) -> Divergence | None:
         """The recorded outcome against the re-decided one, event by event;
         each random outcome is also re-derived on its own (RNG)."""
         running = state
@@ -114,47 +125,67 @@ class Referee:
             if found:
                 return found
             if i >= len(produced.events):
-                return divergence(entry.line, label, "DECIDE", "no more events from this command",
-                                  describe_event(entry.event))
+                return divergence(
+                    entry.line, label, "DECIDE", "no more events from this command", describe_event(entry.event)
+                )
             if produced.events[i] != entry.event:
                 return _mismatch(entry, label, produced.events[i])
             running = self.rs.evolve(running, entry.event)
         if len(produced.events) > len(recorded):
             last = (recorded or step.group)[-1].line
-            return divergence(last, label, "DECIDE", describe_event(produced.events[len(recorded)]),
-                              "the command's recorded events end here")
-        found = self._compare_writes(label, step, [
-            (w.stream, event) for w in produced.writes for event in w.events
-        ], step.group[-1].line)
+            return divergence(
+                last,
+                label,
+                "DECIDE",
+                describe_event(produced.events[len(recorded)]),
+                "the command's recorded events end here",
+            )
+        found = self._compare_writes(
+            label, step, [(w.stream, event) for w in produced.writes for event in w.events], step.group[-1].line
+        )
         if found:
             return found
-        touched = tuple((str(e.envelope.originator_id), e.envelope.originator_version - 1)
-                        for e in step.writes if e is _first_of_stream(step.writes, e))
+        touched = tuple(
+            (str(e.envelope.originator_id), e.envelope.originator_version - 1)
+            for e in step.writes
+            if e is _first_of_stream(step.writes, e)
+        )
         if issued.touched != touched:
-            return divergence(step.group[0].line, label, "WRITE", f"touched={list(touched)}",
-                              f"touched={list(issued.touched)}")
+            return divergence(
+                step.group[0].line, label, "WRITE", f"touched={list(touched)}", f"touched={list(issued.touched)}"
+            )
         return None
 
-    def _compare_writes(self, label: Label, step: Step, expected: list[tuple[UUID, Any]],
-                        last_line: int) -> Divergence | None:
+    def _compare_writes(
+        self, label: Label, step: Step, expected: list[tuple[UUID, Any]], last_line: int
+    ) -> Divergence | None:
         """The command's lines in other streams must be exactly the writes
         the rules give, in order (WRITE)."""
         for i, entry in enumerate(step.writes):
             if i >= len(expected):
-                return divergence(entry.line, label, "WRITE", "no more writes from this command",
-                                  f"{entry.stream}: {describe_event(entry.event)}")
+                return divergence(
+                    entry.line,
+                    label,
+                    "WRITE",
+                    "no more writes from this command",
+                    f"{entry.stream}: {describe_event(entry.event)}",
+                )
             stream, event = expected[i]
             if entry.envelope.originator_id != stream:
-                return divergence(entry.line, label, "WRITE", f"a write to stream {stream}",
-                                  f"a write to {entry.stream}")
+                return divergence(
+                    entry.line, label, "WRITE", f"a write to stream {stream}", f"a write to {entry.stream}"
+                )
             if event != entry.event:
-                return unequal(entry.line, label, "WRITE", f"{entry.stream}: the command's write", event,
-                               entry.event)
+                return unequal(entry.line, label, "WRITE", f"{entry.stream}: the command's write", event, entry.event)
         if len(expected) > len(step.writes):
             stream, event = expected[len(step.writes)]
-            return divergence(step.writes[-1].line if step.writes else last_line, label, "WRITE",
-                              f"a write to {stream}: {describe_event(event)}",
-                              "the command's writes end here")
+            return divergence(
+                step.writes[-1].line if step.writes else last_line,
+                label,
+                "WRITE",
+                f"a write to {stream}: {describe_event(event)}",
+                "the command's writes end here",
+            )
         return None
 
     def _check_random(self, entry: Entry, state: Any, label: Label) -> Divergence | None:
@@ -175,8 +206,13 @@ def _check_redo(step: Step, issued: CommandIssued, label: Label) -> Divergence |
     if undone and undone[-1].command_id == issued.redo_of and undone[-1].command == issued.command:
         return None
     last = undone[-1].command_id if undone else "nothing"
-    return divergence(step.group[0].line, label, "REDO-1",
-                      f"a redo of the last undone command ({last})", f"a redo of {issued.redo_of}")
+    return divergence(
+        step.group[0].line,
+        label,
+        "REDO-1",
+        f"a redo of the last undone command ({last})",
+        f"a redo of {issued.redo_of}",
+    )
 
 
 def _mismatch(entry: Entry, label: Label, expected: Any) -> Divergence:

@@ -42,32 +42,60 @@ class SeedCheck:
         if step.before is None:
             return self._setup(step, issued, line, name)
         if issued.commitment or issued.salt:
-            return divergence(line, name(), fairness.COMMITTED, "a commitment in the setup's line only",
-                              f"commitment {issued.commitment!r} on a later command")
+            return divergence(
+                line,
+                name(),
+                fairness.COMMITTED,
+                "a commitment in the setup's line only",
+                f"commitment {issued.commitment!r} on a later command",
+            )
         ended = rs.summary(step.after.state).over and not rs.summary(step.before.state).over
         reveal = issued.revealed
         if reveal is None:
             if ended and self.commitment:
-                return divergence(line, name(), fairness.REVEALED, "the seed and salt revealed with the command"
-                                  " that ends the game", "no reveal")
+                return divergence(
+                    line,
+                    name(),
+                    fairness.REVEALED,
+                    "the seed and salt revealed with the command that ends the game",
+                    "no reveal",
+                )
             return None
         if not ended:
-            return divergence(line, name(), fairness.REVEALED, "a reveal only with the command that ends the game",
-                              f"seed {reveal.seed} revealed while the game goes on")
+            return divergence(
+                line,
+                name(),
+                fairness.REVEALED,
+                "a reveal only with the command that ends the game",
+                f"seed {reveal.seed} revealed while the game goes on",
+            )
         if not self.commitment:
-            return divergence(line, name(), fairness.COMMITTED, "a reveal only of a seed committed at the setup",
-                              f"seed {reveal.seed} revealed, no commitment at the setup")
+            return divergence(
+                line,
+                name(),
+                fairness.COMMITTED,
+                "a reveal only of a seed committed at the setup",
+                f"seed {reveal.seed} revealed, no commitment at the setup",
+            )
         if not fairness.matches(self.commitment, reveal.seed, reveal.salt):
             hashed = _hashed(reveal.seed, reveal.salt)
-            return divergence(line, name(), fairness.COMMITTED,
-                              f"a seed and salt that hash to the commitment of line {self.committed_at},"
-                              f" {self.commitment}",
-                              f"seed {reveal.seed} with salt {reveal.salt!r}, which hash to {hashed}: the reveal"
-                              " does not match the commitment")
+            return divergence(
+                line,
+                name(),
+                fairness.COMMITTED,
+                f"a seed and salt that hash to the commitment of line {self.committed_at}, {self.commitment}",
+                f"seed {reveal.seed} with salt {reveal.salt!r}, which hash to {hashed}: the reveal"
+                " does not match the commitment",
+            )
         used = fairness.seed_of(step.before.state)
         if reveal.seed != used:
-            return divergence(line, name(), fairness.REVEALED, f"seed {used}, the one every roll and draw derived"
-                              " from", f"seed {reveal.seed} revealed")
+            return divergence(
+                line,
+                name(),
+                fairness.REVEALED,
+                f"seed {used}, the one every roll and draw derived from",
+                f"seed {reveal.seed} revealed",
+            )
         self.revealed_at = line
         return None
 
@@ -78,10 +106,14 @@ class SeedCheck:
             return None  # set up before seeds were committed
         seed = fairness.seed_of(step.after.state)
         if seed is None or not fairness.matches(issued.commitment, seed, issued.salt):
-            return divergence(line, name(), fairness.COMMITTED, "a commitment that is the hash of the game's seed"
-                              " and the salt beside it",
-                              f"commitment {issued.commitment!r}, but seed {seed} with salt {issued.salt!r}"
-                              f" hash to {_hashed(seed, issued.salt)}")
+            return divergence(
+                line,
+                name(),
+                fairness.COMMITTED,
+                "a commitment that is the hash of the game's seed and the salt beside it",
+                f"commitment {issued.commitment!r}, but seed {seed} with salt {issued.salt!r}"
+                f" hash to {_hashed(seed, issued.salt)}",
+            )
         self.commitment, self.committed_at = issued.commitment, line
         return None
 
@@ -90,10 +122,14 @@ class SeedCheck:
         if not self.commitment:
             return "seed: no commitment (a game set up before seeds were committed)"
         if not self.revealed_at:
-            return (f"seed: committed at line {self.committed_at} ({fairness.short(self.commitment)}),"
-                    " not yet revealed: the game goes on")
-        return (f"seed: revealed at line {self.revealed_at}; it matches the commitment of line"
-                f" {self.committed_at} ({fairness.short(self.commitment)}) and every roll and draw derived from it")
+            return (
+                f"seed: committed at line {self.committed_at} ({fairness.short(self.commitment)}),"
+                " not yet revealed: the game goes on"
+            )
+        return (
+            f"seed: revealed at line {self.revealed_at}; it matches the commitment of line"
+            f" {self.committed_at} ({fairness.short(self.commitment)}) and every roll and draw derived from it"
+        )
 
 
 class _Lazy:

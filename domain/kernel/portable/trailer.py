@@ -19,18 +19,28 @@ def check_end(reader: Reader, trailer: dict[str, Any] | None, digest: str, key: 
     last = reader.lines
     if trailer is None:
         # The last command may be missing lines: it is not judged, the cut is.
-        raise Found(divergence(last, None, "CUT", f"a trailer closing the log ({FORMAT})",
-                               f"the log ends at line {last} without one: it was cut"))
+        raise Found(
+            divergence(
+                last,
+                None,
+                "CUT",
+                f"a trailer closing the log ({FORMAT})",
+                f"the log ends at line {last} without one: it was cut",
+            )
+        )
     line = reader.ended
     header_digest = reader.header["final_state_digest"]
-    for what, want, got in (("events", line - 2, trailer["events"]),
-                            ("last_hash", reader.before_trailer, trailer["last_hash"]),
-                            ("final_state_digest", header_digest, trailer["final_state_digest"])):
+    for what, want, got in (
+        ("events", line - 2, trailer["events"]),
+        ("last_hash", reader.before_trailer, trailer["last_hash"]),
+        ("final_state_digest", header_digest, trailer["final_state_digest"]),
+    ):
         if want != got:
             raise Found(divergence(line, None, "TRAILER", f"{what} {want}", f"{what} {got}"))
     if digest != header_digest:
-        raise Found(divergence(1, None, "DIGEST", f"final_state_digest {digest} (the replayed final state)",
-                               header_digest))
+        raise Found(
+            divergence(1, None, "DIGEST", f"final_state_digest {digest} (the replayed final state)", header_digest)
+        )
     return _signer(line, trailer, key)
 
 
@@ -40,15 +50,22 @@ def _signer(line: int, trailer: dict[str, Any], key: str | None) -> str:
     sig = trailer["signature"]
     if sig is None:
         if key:
-            raise Found(divergence(line, None, "SIGNATURE", f"a signature by key {key}",
-                                   "the log is not signed"))
+            raise Found(divergence(line, None, "SIGNATURE", f"a signature by key {key}", "the log is not signed"))
         return ""
     from domain.kernel import signing
 
     if key and sig["key"] != key:
-        raise Found(divergence(line, None, "SIGNATURE", f"a signature by key {key}",
-                               f"a signature by key {sig['key']}"))
+        raise Found(
+            divergence(line, None, "SIGNATURE", f"a signature by key {key}", f"a signature by key {sig['key']}")
+        )
     if not signing.check(sig, signed_bytes(trailer)):
-        raise Found(divergence(line, None, "SIGNATURE", f"a signature of this log by key {sig['key']}",
-                               "a signature that does not check: the log or its signature was changed"))
+        raise Found(
+            divergence(
+                line,
+                None,
+                "SIGNATURE",
+                f"a signature of this log by key {sig['key']}",
+                "a signature that does not check: the log or its signature was changed",
+            )
+        )
     return sig["key"]

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
     from domain.kernel.portable.redecide import Step
 
 
-def check_undone(step: Step, spell: Callable[[Any], str], digests: Mapping[int, str],
-                 recent: Mapping[int, Any]) -> Divergence | None:
+def check_undone(
+    step: Step, spell: Callable[[Any], str], digests: Mapping[int, str], recent: Mapping[int, Any]
+) -> Divergence | None:
     """The first divergence of an undo, or None. ``digests``: the digest of
     the game at each version; ``recent``: the last few states, whole."""
     head = step.group[0]
@@ -29,31 +30,43 @@ def check_undone(step: Step, spell: Callable[[Any], str], digests: Mapping[int, 
     last = done[-1]
     label = Label(head.envelope.command_id, f"undo of {last.command_id}: {spell(last.command)}")
     if undone.command_id != last.command_id:
-        return divergence(head.line, label, "UNDO", f"an undo of {last.command_id}, the last command",
-                          f"an undo of {undone.command_id}")
+        return divergence(
+            head.line,
+            label,
+            "UNDO",
+            f"an undo of {last.command_id}, the last command",
+            f"an undo of {undone.command_id}",
+        )
     if undone.forced != last.random:
-        return divergence(head.line, label, "UNDO-2", f"forced={last.random}"
-                          " (undoing a roll or a draw needs force)", f"forced={undone.forced}")
+        return divergence(
+            head.line,
+            label,
+            "UNDO-2",
+            f"forced={last.random} (undoing a roll or a draw needs force)",
+            f"forced={undone.forced}",
+        )
     digest = digests.get(last.version_before)
     if state_digest(undone.restored) != digest:
         what = f"the state at version {last.version_before}"
         if last.version_before in recent:
             return unequal(head.line, label, "UNDO", what, recent[last.version_before], undone.restored)
-        return divergence(head.line, label, "UNDO", f"{what} (digest {digest})",
-                          f"a state of digest {state_digest(undone.restored)}")
+        return divergence(
+            head.line, label, "UNDO", f"{what} (digest {digest})", f"a state of digest {state_digest(undone.restored)}"
+        )
     if len(step.group) > 1:
-        return divergence(step.group[1].line, label, "UNDO", "nothing else in the game stream",
-                          describe_event(step.group[1].event))
+        return divergence(
+            step.group[1].line, label, "UNDO", "nothing else in the game stream", describe_event(step.group[1].event)
+        )
     return None
 
 
-def check_restored(entry: Entry, kind: Aggregate, step: Step, states: list[Any],
-                   spell: Callable[[Any], str]) -> Divergence | None:
+def check_restored(
+    entry: Entry, kind: Aggregate, step: Step, states: list[Any], spell: Callable[[Any], str]
+) -> Divergence | None:
     """An undo restores each stream the undone command wrote to as it was
     before that command. ``states[v]`` is the stream at version v."""
     undone = step.before.done[-1] if step.before and step.before.done else None
-    label = Label(step.command_id, f"undo of {undone.command_id}: {spell(undone.command)}"
-                  if undone else "undo")
+    label = Label(step.command_id, f"undo of {undone.command_id}: {spell(undone.command)}" if undone else "undo")
     version = dict(undone.touched).get(str(entry.envelope.originator_id)) if undone else None
     if version is None:
         return divergence(entry.line, label, "UNDO", "a stream the undone command wrote to", entry.stream)
@@ -61,5 +74,4 @@ def check_restored(entry: Entry, kind: Aggregate, step: Step, states: list[Any],
     expected = kind.restored(undone.command_id, back)  # type: ignore[union-attr]
     if entry.event == expected:
         return None
-    return unequal(entry.line, label, "UNDO", f"{entry.stream} as at its version {version}",
-                   expected, entry.event)
+    return unequal(entry.line, label, "UNDO", f"{entry.stream} as at its version {version}", expected, entry.event)

@@ -27,7 +27,6 @@ from domain.kernel.portable.trailer import check_end
 from domain.kernel.ruleset import Ruleset
 
 
-
 class Report(msgspec.Struct, frozen=True, kw_only=True):
     """The outcome of verifying a log: ``ok`` when nothing diverges.
     ``signed_by``: the public key (hex) whose signature over the log
@@ -53,8 +52,7 @@ class Report(msgspec.Struct, frozen=True, kw_only=True):
         return f"{where}: {d.rule}: expected {d.expected},\n  found {d.found}"
 
 
-def verify_battle(app: GameApp, battle_id: str, *, key: str | None = None,
-                  progress: Progress | None = None) -> Report:
+def verify_battle(app: GameApp, battle_id: str, *, key: str | None = None, progress: Progress | None = None) -> Report:
     """Verify a stored game through its export (so exactly what a log
     would hold is checked), with the packs ``app`` uses, streaming.
     ``progress`` is told of the lines as they are checked (``portable.progress``)."""
@@ -64,8 +62,7 @@ def verify_battle(app: GameApp, battle_id: str, *, key: str | None = None,
     return Check(pack, key=key).run(lines)
 
 
-def verify_group(app: GameApp, lead_id: str, *, key: str | None = None,
-                 progress: Progress | None = None) -> Report:
+def verify_group(app: GameApp, lead_id: str, *, key: str | None = None, progress: Progress | None = None) -> Report:
     """Verify a stored group of games (a campaign with its battles) through
     its group log (``portable.group``), streaming."""
     from domain.kernel.portable.export import group_lines
@@ -74,8 +71,7 @@ def verify_group(app: GameApp, lead_id: str, *, key: str | None = None,
     return Check(None, key=key, pack_of=lambda rs, h: app.pack_by_hash(rs, h) or app.pack_of(rs)).run(lines)
 
 
-def verify_log(data: Source, pack: Any = None, *, key: str | None = None,
-               progress: Progress | None = None) -> Report:
+def verify_log(data: Source, pack: Any = None, *, key: str | None = None, progress: Progress | None = None) -> Report:
     """Replay a log through the current rules of its ruleset, one line at a
     time, and report the first divergence: a malformed line (FORMAT), a
     broken hash chain (CHAIN: a line edited, deleted, moved or repeated, at
@@ -128,9 +124,15 @@ class Check:
     with its command id is that setup's prelude, and the rest is history.
     """
 
-    def __init__(self, pack: Any, *, strict: bool = False, key: str | None = None,
-                 pack_of: Callable[[Ruleset, str], Any] | None = None,
-                 on_header: Callable[[Ruleset, dict[str, Any]], None] | None = None) -> None:
+    def __init__(
+        self,
+        pack: Any,
+        *,
+        strict: bool = False,
+        key: str | None = None,
+        pack_of: Callable[[Ruleset, str], Any] | None = None,
+        on_header: Callable[[Ruleset, dict[str, Any]], None] | None = None,
+    ) -> None:
         self.pack = pack
         self.strict = strict
         self.key = key
@@ -197,8 +199,14 @@ class Check:
         if found is None and self.plays:
             words = [(p.label, p.seed.words()) for p in self.plays.values()]
             seed = words[0][1] if len(words) == 1 else "\n  ".join(f"{who}: {w}" for who, w in words)
-        return Report(ok=found is None, lines=self.reader.lines, commands=self.commands, divergence=found,
-                      signed_by=self.signed_by if found is None else "", seed=seed)
+        return Report(
+            ok=found is None,
+            lines=self.reader.lines,
+            commands=self.commands,
+            divergence=found,
+            signed_by=self.signed_by if found is None else "",
+            seed=seed,
+        )
 
     def _header(self) -> None:
         header, rs = self.reader.header, self.reader.ruleset
@@ -222,11 +230,20 @@ class Check:
             pack = found if found is not None else rs.pack()
         if entry["pack_hash"] not in rs.pack_hashes(pack):
             if self.strict:
-                raise LogError(1, f"the log was played with pack {entry['pack_id']} ({entry['pack_hash']}),"
-                                  f" not the loaded pack {pack.id} ({pack.hash})")
-            raise Found(divergence(1, None, "PACK", f"pack {pack.id} ({pack.hash}), the one loaded",
-                                   f"pack {entry['pack_id']} ({entry['pack_hash']}):"
-                                   " the log cannot be re-decided"))
+                raise LogError(
+                    1,
+                    f"the log was played with pack {entry['pack_id']} ({entry['pack_hash']}),"
+                    f" not the loaded pack {pack.id} ({pack.hash})",
+                )
+            raise Found(
+                divergence(
+                    1,
+                    None,
+                    "PACK",
+                    f"pack {pack.id} ({pack.hash}), the one loaded",
+                    f"pack {entry['pack_id']} ({entry['pack_hash']}): the log cannot be re-decided",
+                )
+            )
         others = OtherStreams(rs, pack, self.reader.streams, self.history)
         play = Play(rs, pack, entry, others, label)
         self.plays[str(rs.game_stream(entry["battle_id"]))] = play
@@ -249,12 +266,22 @@ class Check:
                 if play.game is None and not (self.play is play and self.group):
                     play.setup_opens(entry)
                 self._flush()
-                raise Found(divergence(entry.line, None, "LOG", "a game event right after its command's"
-                                       " other game events", "a game event outside its command's run of lines"))
+                raise Found(
+                    divergence(
+                        entry.line,
+                        None,
+                        "LOG",
+                        "a game event right after its command's other game events",
+                        "a game event outside its command's run of lines",
+                    )
+                )
             else:
                 self.group.append(entry)
-        elif not self.closed and entry.envelope.command_id == self.group[0].envelope.command_id \
-                and not self._next_prelude(entry):
+        elif (
+            not self.closed
+            and entry.envelope.command_id == self.group[0].envelope.command_id
+            and not self._next_prelude(entry)
+        ):
             self.writes.append(entry)
         else:
             self._close()
@@ -312,8 +339,10 @@ class Check:
             check_end(self.reader, None, "", self.key)  # a group log cut short: the cut, not the games it lost
         for play in self.plays.values():
             if play.game is None:
-                raise LogError(self.reader.lines + (0 if self.trailer else 1),
-                               f"the {play.rs.game_kind} stream{play.of} is missing or has no setup")
+                raise LogError(
+                    self.reader.lines + (0 if self.trailer else 1),
+                    f"the {play.rs.game_kind} stream{play.of} is missing or has no setup",
+                )
         if not grouped:
             final = state_digest(self.lead.game.state)  # type: ignore[union-attr]
         else:

@@ -52,8 +52,9 @@ def from_plain(raw: Any, cls: Any, path: str = "", hexes: frozenset[str] = froze
 
 
 def _is_hex(t: mi.Type) -> bool:
-    return (isinstance(t, mi.TupleType) and len(t.item_types) == 2
-            and all(isinstance(i, mi.IntType) for i in t.item_types))
+    return (
+        isinstance(t, mi.TupleType) and len(t.item_types) == 2 and all(isinstance(i, mi.IntType) for i in t.item_types)
+    )
 
 
 class _Out:
@@ -135,7 +136,10 @@ def _member_of(value: Any, t: mi.UnionType) -> mi.Type:
 
 
 _SCALARS: dict[type, tuple[type, ...]] = {
-    mi.IntType: (int,), mi.StrType: (str,), mi.BoolType: (bool,), mi.FloatType: (float, int),
+    mi.IntType: (int,),
+    mi.StrType: (str,),
+    mi.BoolType: (bool,),
+    mi.FloatType: (float, int),
 }
 
 
@@ -154,8 +158,7 @@ def _fits(value: Any, t: mi.Type) -> bool:
     return isinstance(t, mi.AnyType)
 
 
-_NAMES = {mi.IntType: "a whole number", mi.StrType: "a string", mi.BoolType: "true or false",
-          mi.FloatType: "a number"}
+_NAMES = {mi.IntType: "a whole number", mi.StrType: "a string", mi.BoolType: "true or false", mi.FloatType: "a number"}
 
 
 def _in(raw: Any, t: mi.Type, path: str, hexy: bool, r: _In) -> Any:

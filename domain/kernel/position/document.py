@@ -84,8 +84,10 @@ def write(rs: Any, position: Position) -> str:
         streams.append(entry)
     if streams:
         doc[STREAMS] = streams
-    head = (f"# A {rs.title} position (rulekeeper). Start a game from it with\n"
-            f"# `rk new {rs.name} --position FILE`; `rk position` writes one.\n\n")
+    head = (
+        f"# A {rs.title} position (rulekeeper). Start a game from it with\n"
+        f"# `rk new {rs.name} --position FILE`; `rk position` writes one.\n\n"
+    )
     return head + dumps(doc)
 
 

@@ -45,8 +45,11 @@ def checked(rs: Any, pack: Any, text: str) -> Position:
     if state.pack_id != pack.id:
         raise refused(text, f"{GAME}.pack_id", f"{state.pack_id!r}: the pack in use is {pack.id!r}")
     if state.pack_hash not in rs.pack_hashes(pack):
-        raise refused(text, f"{GAME}.pack_hash", f"{state.pack_hash!r} is not the hash of pack {pack.id!r}"
-                                                 f" (it has {', '.join(rs.pack_hashes(pack))})")
+        raise refused(
+            text,
+            f"{GAME}.pack_hash",
+            f"{state.pack_hash!r} is not the hash of pack {pack.id!r} (it has {', '.join(rs.pack_hashes(pack))})",
+        )
     try:
         rs.context(pack, state)
     except (NotFound, MalformedCommand, KeyError) as e:
@@ -62,8 +65,9 @@ def decide(rs: Any, pack: Any, command: StartFromPosition) -> Outcome:
     position: its ``PositionTaken``, and each other stream put where the
     position says it stands (its aggregate's ``restored`` event)."""
     position = checked(rs, pack, command.position)
-    writes = tuple(Write(o.kind, o.stream, (rs.aggregate(o.kind).restored(SETUP_COMMAND_ID, o.state),))
-                   for o in position.others)
+    writes = tuple(
+        Write(o.kind, o.stream, (rs.aggregate(o.kind).restored(SETUP_COMMAND_ID, o.state),)) for o in position.others
+    )
     return Outcome(events=[rs.positioned(state=position.state)], writes=writes)
 
 
@@ -75,12 +79,18 @@ def _check_streams(rs: Any, text: str, position: Position) -> None:
             raise refused(text, f"{STREAMS}[{i}].name", f"{other.kind} {other.name!r} is given twice")
         seen.add(other.stream)
         if other.stream not in wanted:
-            raise refused(text, f"{STREAMS}[{i}].name", f"the game has no {other.kind} {other.name!r}"
-                          f" (it has: {', '.join(sorted(wanted.values())) or 'none'})")
+            raise refused(
+                text,
+                f"{STREAMS}[{i}].name",
+                f"the game has no {other.kind} {other.name!r} (it has: {', '.join(sorted(wanted.values())) or 'none'})",
+            )
     missing = [label for stream, label in wanted.items() if stream not in seen]
     if missing:
-        raise PositionRefused(None, f"the game needs {', '.join(sorted(missing))}: give each as a"
-                                    f" [[{STREAMS}]] entry with its kind, name and state")
+        raise PositionRefused(
+            None,
+            f"the game needs {', '.join(sorted(missing))}: give each as a"
+            f" [[{STREAMS}]] entry with its kind, name and state",
+        )
 
 
 def _path(position: Position, flaw: Flaw) -> str:

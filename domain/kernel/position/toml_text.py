@@ -54,8 +54,11 @@ def _array_of_tables(value: Any) -> bool:
 
 def _inline_array(items: list[dict[str, Any]]) -> bool:
     """Small flat tables (no table or array of tables inside) go inline."""
-    return all(not any(isinstance(v, dict) or _array_of_tables(v) for v in item.values())
-               and len(_value(item)) + 4 <= INLINE_WIDTH for item in items)
+    return all(
+        not any(isinstance(v, dict) or _array_of_tables(v) for v in item.values())
+        and len(_value(item)) + 4 <= INLINE_WIDTH
+        for item in items
+    )
 
 
 def _value(value: Any, lines: bool = True) -> str:

@@ -48,9 +48,7 @@ from domain.kernel.stores.store import create_private, store_env
 
 S = TypeVar("S")
 
-MOVED_ON = (
-    "the battle moved on: another command was saved first; reload and try again"
-)
+MOVED_ON = "the battle moved on: another command was saved first; reload and try again"
 # Envelopes encoded at a time by ``append_batches`` (memory stays bounded).
 ENCODE_CHUNK = 1000
 # Bounds on every PostgreSQL wait, in seconds (see domain.kernel.stores.pgstore);
@@ -78,14 +76,13 @@ class EnvelopeStore(EventStore[UUID]):
     ``app.events.get``/``put`` keep working for the library.
     """
 
-    def __call__(
-        self, stream_id: UUID, gt: int | None = None, lte: int | None = None
-    ) -> list[Envelope]:
+    def __call__(self, stream_id: UUID, gt: int | None = None, lte: int | None = None) -> list[Envelope]:
         """The stored envelopes of ``stream_id`` with gt < version <= lte, in order."""
         return list(self.get(stream_id, gt=gt, lte=lte))  # type: ignore[arg-type]
 
-    def page(self, stream_id: UUID, *, lte: int | None = None, desc: bool = False,
-             limit: int | None = None) -> list[Envelope]:
+    def page(
+        self, stream_id: UUID, *, lte: int | None = None, desc: bool = False, limit: int | None = None
+    ) -> list[Envelope]:
         """At most ``limit`` envelopes of ``stream_id`` with version <= ``lte``,
         newest first when ``desc``."""
         return list(self.get(stream_id, lte=lte, desc=desc, limit=limit))  # type: ignore[arg-type]
@@ -119,22 +116,25 @@ class EventSourcedApp(Application[UUID]):
     events: EnvelopeStore
     snapshots: EventStore[UUID]
 
-    def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *,
-                 read_only: bool = False):
+    def __init__(self, store: str | None = None, env: dict[str, str] | None = None, *, read_only: bool = False):
         merged = store_env(store, app_name=self.name, read_only=read_only)
         if env:
             merged.update(env)
         self.read_only = read_only
         dbname = merged.get("SQLITE_DBNAME", "")
-        if (not read_only and merged.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite"
-                and dbname and not dbname.startswith("file:") and ":memory:" not in dbname):
+        if (
+            not read_only
+            and merged.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite"
+            and dbname
+            and not dbname.startswith("file:")
+            and ":memory:" not in dbname
+        ):
             path = Path(dbname)
             if path.exists() and not os.access(path, os.W_OK):
                 raise OperationalError("this file can only be read here (a write needs a writable store)")
             folder = path.parent
             if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
-                raise OperationalError(
-                    f"{folder} is not writable here (SQLite writes its journal beside the store)")
+                raise OperationalError(f"{folder} is not writable here (SQLite writes its journal beside the store)")
             create_private(path)
         super().__init__(env=merged)
 
@@ -165,9 +165,7 @@ class EventSourcedApp(Application[UUID]):
 
     def construct_mapper(self) -> Mapper[UUID]:
         """A ``MsgspecMapper`` with the environment's compressor and cipher, if any."""
-        return MsgspecMapper(
-            compressor=self.factory.compressor(), cipher=self.factory.cipher()
-        )
+        return MsgspecMapper(compressor=self.factory.compressor(), cipher=self.factory.cipher())
 
     def construct_event_store(self) -> EnvelopeStore:
         """The library's event store, made callable (see ``EnvelopeStore``)."""
@@ -253,9 +251,7 @@ class EventSourcedApp(Application[UUID]):
             recorder._notify_listeners()
         return last
 
-    def save_snapshot(
-        self, stream_id: UUID, version: int, state: msgspec.Struct, topic: str
-    ) -> None:
+    def save_snapshot(self, stream_id: UUID, version: int, state: msgspec.Struct, topic: str) -> None:
         """Store ``state`` as the state of ``stream_id`` after ``version``.
 
         ``topic`` names the state's class in the store (registered here if it
@@ -302,9 +298,7 @@ class EventSourcedApp(Application[UUID]):
             at = "" if version is None else f" at version {version}"
             raise NotFound(f"no stream {stream_id}{at}") from None
 
-    def notifications(
-        self, start: int = 1, limit: int = 500
-    ) -> Iterator[tuple[int, Envelope]]:
+    def notifications(self, start: int = 1, limit: int = 500) -> Iterator[tuple[int, Envelope]]:
         """Every envelope from notification id ``start`` on, in append order.
 
         Yields ``(notification_id, envelope)`` across all streams, reading
@@ -337,9 +331,7 @@ def projector(
     A snapshot replaces the state; each envelope's event is evolved in.
     """
 
-    def project(
-        state: S | None, items: Iterable[Envelope | SnapshotEnvelope]
-    ) -> S | None:
+    def project(state: S | None, items: Iterable[Envelope | SnapshotEnvelope]) -> S | None:
         for item in items:
             if type(item) is Envelope:
                 state = evolve(state, item.event)
@@ -373,8 +365,14 @@ def _sqlite_select_events(recorder: Any) -> Callable[..., list[StoredEvent]]:
     select = f"SELECT originator_version, topic, state FROM {recorder.events_table_name} WHERE originator_id=? "
     convert = recorder.convert_originator_id
 
-    def select_events(originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None,
-                      desc: bool = False, limit: int | None = None) -> list[StoredEvent]:
+    def select_events(
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> list[StoredEvent]:
         key = originator_id.hex if isinstance(originator_id, UUID) else originator_id
         statement = select
         params: list[Any] = [key]
@@ -391,7 +389,9 @@ def _sqlite_select_events(recorder: Any) -> Callable[..., list[StoredEvent]]:
         stream = convert(key)  # what the library makes of the id stored (the same text: it matched)
         with recorder.datastore.transaction(commit=False) as c:
             c.execute(statement, params)
-            return [StoredEvent(originator_id=stream, originator_version=version, topic=topic, state=state)
-                    for version, topic, state in c.fetchall()]
+            return [
+                StoredEvent(originator_id=stream, originator_version=version, topic=topic, state=state)
+                for version, topic, state in c.fetchall()
+            ]
 
     return select_events

@@ -72,8 +72,9 @@ def choose(app: Any, battle_id: str | None) -> None:
         return
     path = _file(app)
     # Stores whose file is gone are forgotten, so the file stays as small as the stores in use.
-    choices = {k: v for k, v in _read(path).items()
-               if not k.startswith("sqlite:") or os.path.exists(k[len("sqlite:"):])}
+    choices = {
+        k: v for k, v in _read(path).items() if not k.startswith("sqlite:") or os.path.exists(k[len("sqlite:") :])
+    }
     if battle_id is None:
         choices.pop(key, None)
     else:
@@ -109,11 +110,13 @@ def store_key(app: Any) -> str | None:
         if not name or ":memory:" in name or "mode=memory" in name:
             return None
         if name.startswith("file:"):  # a read-only opening: file:/path?mode=ro
-            name = unquote(name[len("file:"):].split("?", 1)[0])
+            name = unquote(name[len("file:") :].split("?", 1)[0])
         return "sqlite:" + os.path.abspath(os.path.expanduser(name))
     if module == "eventsourcing.postgres":
-        return (f"postgresql://{env.get('POSTGRES_USER')}@{env.get('POSTGRES_HOST')}:{env.get('POSTGRES_PORT')}"
-                f"/{env.get('POSTGRES_DBNAME')}")
+        return (
+            f"postgresql://{env.get('POSTGRES_USER')}@{env.get('POSTGRES_HOST')}:{env.get('POSTGRES_PORT')}"
+            f"/{env.get('POSTGRES_DBNAME')}"
+        )
     return None
 
 

@@ -117,8 +117,7 @@ class MsgspecMapper(Mapper[UUID]):
                 topic = state_topic(type(payload))
             except KeyError:
                 raise ValueError(
-                    f"state class {type(payload).__qualname__} is not registered"
-                    " (use register_state)"
+                    f"state class {type(payload).__qualname__} is not registered (use register_state)"
                 ) from None
         else:
             raise TypeError(f"cannot store {type(domain_event).__qualname__}")
@@ -171,7 +170,9 @@ class MsgspecMapper(Mapper[UUID]):
                     return Envelope(
                         originator_id=originator_id if isinstance(originator_id, UUID) else UUID(originator_id),
                         originator_version=stored_event.originator_version,
-                        timestamp=body.t, command_id=body.c, event=body.d,
+                        timestamp=body.t,
+                        command_id=body.c,
+                        event=body.d,
                     )
         try:
             cls = event_class(topic)
@@ -245,8 +246,7 @@ class MsgspecMapper(Mapper[UUID]):
         loose = _loose_decoder.decode(data)
         if loose.v > class_version:
             raise ValueError(
-                f"stored class version {loose.v} is newer than"
-                f" {cls.__qualname__}.class_version {class_version}"
+                f"stored class version {loose.v} is newer than {cls.__qualname__}.class_version {class_version}"
             )
         state = loose.d
         for v in range(loose.v, class_version):

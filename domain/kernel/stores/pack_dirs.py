@@ -38,8 +38,10 @@ def locate(given: str, root: str | None = None) -> Path:
     named = packs_home(root) / given
     if not _is_dir(named) or given.startswith("."):
         there = sorted(p.name for p in _folders(packs_home(root)))
-        raise MalformedCommand(f"--pack {given}: no folder {named}; "
-                               + (f"the packs there: {', '.join(there)}" if there else "no packs are there"))
+        raise MalformedCommand(
+            f"--pack {given}: no folder {named}; "
+            + (f"the packs there: {', '.join(there)}" if there else "no packs are there")
+        )
     return named
 
 
@@ -100,5 +102,8 @@ def candidates(pack_hash: str, root: str | None = None) -> Iterator[Path]:
 def _folders(base: Path, hidden: bool = False) -> list[Path]:
     if not base.is_dir():
         return []
-    return [p for p in sorted(base.iterdir()) if p.is_dir() and (hidden or not p.name.startswith("."))
-            and ".partial-" not in p.name]
+    return [
+        p
+        for p in sorted(base.iterdir())
+        if p.is_dir() and (hidden or not p.name.startswith(".")) and ".partial-" not in p.name
+    ]

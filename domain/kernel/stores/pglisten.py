@@ -59,8 +59,15 @@ class Listener:
     made so far.
     """
 
-    def __init__(self, settings: dict[str, Any], channel: str, on_notify: Callable[[], None], *,
-                 retry_first: float = RETRY_FIRST, retry_max: float = RETRY_MAX) -> None:
+    def __init__(
+        self,
+        settings: dict[str, Any],
+        channel: str,
+        on_notify: Callable[[], None],
+        *,
+        retry_first: float = RETRY_FIRST,
+        retry_max: float = RETRY_MAX,
+    ) -> None:
         self.settings = settings
         self.channel = channel
         self.on_notify = on_notify
@@ -93,8 +100,11 @@ class Listener:
             except psycopg.Error as e:
                 if self.connections > made:
                     delay = self.retry_first  # it listened, then dropped: the first retry comes soon
-                log.warning("no notifications from the store for now (%s); trying again in %.1f s",
-                            " ".join(str(e).split()) or type(e).__name__, delay)
+                log.warning(
+                    "no notifications from the store for now (%s); trying again in %.1f s",
+                    " ".join(str(e).split()) or type(e).__name__,
+                    delay,
+                )
             finally:
                 self.listening.clear()
             if self._stopping.wait(delay):

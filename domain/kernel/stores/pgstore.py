@@ -73,8 +73,9 @@ class StoreTimeout(DatabaseError):
 class SimplePool:
     """Just enough of psycopg_pool's interface for ``PostgresDatastore``."""
 
-    def __init__(self, kwargs: dict[str, Any], configure: Callable[[psycopg.Connection], None],
-                 connect_timeout: int) -> None:
+    def __init__(
+        self, kwargs: dict[str, Any], configure: Callable[[psycopg.Connection], None], connect_timeout: int
+    ) -> None:
         self.kwargs = kwargs
         self.configure = configure
         self.connect_timeout = max(2, connect_timeout)  # libpq's minimum
@@ -159,6 +160,7 @@ def _answers(conn: psycopg.Connection, within: float) -> bool:
     the waiting query, which then fails, and the pool connects afresh
     (bounded by the connect timeout)."""
     done = threading.Lock()  # held by whichever comes first: the answer or the cut
+
     def cut() -> None:
         if done.acquire(blocking=False):
             _sever(conn)
@@ -213,8 +215,7 @@ class Datastore(PostgresDatastore):
                 ) from e
             if isinstance(cause, pg_errors.IdleInTransactionSessionTimeout):
                 raise StoreTimeout(
-                    "the database ended a transaction left idle too long"
-                    " (POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT)"
+                    "the database ended a transaction left idle too long (POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT)"
                 ) from e
             raise
 
@@ -263,11 +264,19 @@ class _LeanSelect:
     events_table_name: str
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-    def select_events(self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None,
-                      desc: bool = False, limit: int | None = None) -> Sequence[StoredEvent]:
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
         select = SQL("SELECT originator_version, topic, state FROM {schema}.{table} WHERE originator_id = %s")
-        statement: Composed = select.format(schema=Identifier(self.datastore.schema),
-                                            table=Identifier(self.events_table_name))
+        statement: Composed = select.format(
+            schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name)
+        )
         params: list[Any] = [originator_id]
         if gt is not None:
             params.append(gt)
@@ -286,8 +295,10 @@ class _LeanSelect:
             stream = str(originator_id)
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             curs.execute(statement, params, prepare=True, binary=True)
-            return [StoredEvent(originator_id=stream, originator_version=version, topic=topic, state=bytes(state))
-                    for version, topic, state in curs.fetchall()]
+            return [
+                StoredEvent(originator_id=stream, originator_version=version, topic=topic, state=bytes(state))
+                for version, topic, state in curs.fetchall()
+            ]
 
 
 class AggregateRecorder(_CreatesSafely, _LeanSelect, PostgresAggregateRecorder):
@@ -326,16 +337,12 @@ class Factory(PostgresFactory):
         super().__init__(env)
         ds = cast(Datastore, self.datastore)
         statement_timeout = _seconds(self.env.get(STATEMENT_TIMEOUT) or "0", STATEMENT_TIMEOUT)
-        connect_timeout = _seconds(self.env.get(self.POSTGRES_CONNECT_TIMEOUT) or "5",
-                                   self.POSTGRES_CONNECT_TIMEOUT)
+        connect_timeout = _seconds(self.env.get(self.POSTGRES_CONNECT_TIMEOUT) or "5", self.POSTGRES_CONNECT_TIMEOUT)
         # The library builds its datastore itself; give it our behaviour.
         ds.__class__ = Datastore
         ds.statement_timeout = statement_timeout
         kwargs = dict(ds.pool.kwargs or {})  # type: ignore[arg-type]  # a dict where the library made the pool
-        kwargs["options"] = (
-            f"-c statement_timeout={statement_timeout * 1000}"
-            f" -c lock_timeout={ds.lock_timeout * 1000}"
-        )
+        kwargs["options"] = f"-c statement_timeout={statement_timeout * 1000} -c lock_timeout={ds.lock_timeout * 1000}"
         kwargs["application_name"] = "rulekeeper"
         kwargs.update(client_bounds(self.env))
         ds.pool = SimplePool(kwargs, ds.after_connect_func(), connect_timeout)  # type: ignore[assignment]  # ours, in the library's place
@@ -355,8 +362,13 @@ def client_bounds(env: Any) -> dict[str, int]:
     interval = _seconds(env.get(KEEPALIVES_INTERVAL) or "5", KEEPALIVES_INTERVAL)
     count = _seconds(env.get(KEEPALIVES_COUNT) or "3", KEEPALIVES_COUNT)
     user_timeout = _seconds(env.get(TCP_USER_TIMEOUT) or "30", TCP_USER_TIMEOUT)
-    return {"keepalives": 1, "keepalives_idle": max(1, idle), "keepalives_interval": max(1, interval),
-            "keepalives_count": max(1, count), "tcp_user_timeout": user_timeout * 1000}
+    return {
+        "keepalives": 1,
+        "keepalives_idle": max(1, idle),
+        "keepalives_interval": max(1, interval),
+        "keepalives_count": max(1, count),
+        "tcp_user_timeout": user_timeout * 1000,
+    }
 
 
 def _seconds(text: str, name: str) -> int:

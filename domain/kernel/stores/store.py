@@ -36,11 +36,7 @@ def store_env(setting: str | None = None, *, app_name: str, read_only: bool = Fa
     The default SQLite file's directory is created here.
     """
     if setting is None:
-        setting = (
-            os.environ.get(f"{app_name.upper()}_{STORE_VARIABLE}")
-            or os.environ.get(STORE_VARIABLE)
-            or ""
-        )
+        setting = os.environ.get(f"{app_name.upper()}_{STORE_VARIABLE}") or os.environ.get(STORE_VARIABLE) or ""
     form, target = store_form(setting)
     # UUID ids are stored in native uuid columns (the library's default type).
     env = {"ORIGINATOR_ID_TYPE": "uuid"}

@@ -54,8 +54,9 @@ def envelopes_in_append_order(app: Any, streams: Collection[UUID], page: int = P
         yield app.mapper.to_domain_event(notification)
 
 
-def headers_in_append_order(app: Any, streams: Collection[UUID], topics: Collection[str],
-                            page: int = PAGE) -> Iterator[tuple[int, str, Envelope | None]]:
+def headers_in_append_order(
+    app: Any, streams: Collection[UUID], topics: Collection[str], page: int = PAGE
+) -> Iterator[tuple[int, str, Envelope | None]]:
     """``(version, command id, envelope)`` for every event of ``streams`` in
     append order, as ``envelopes_in_append_order`` reads them, but with the
     envelope decoded only for an event stored under one of ``topics`` (None
@@ -105,8 +106,13 @@ def _popo(recorder: Any, streams: list[UUID]) -> Iterator[Notification]:
         positions = sorted(i for sid in streams for i in recorder._stored_events_index.get(str(sid), {}).values())
     for i in positions:
         s = recorder._stored_events[i]
-        yield Notification(id=i + 1, originator_id=s.originator_id, originator_version=s.originator_version,
-                           topic=s.topic, state=s.state)
+        yield Notification(
+            id=i + 1,
+            originator_id=s.originator_id,
+            originator_version=s.originator_version,
+            topic=s.topic,
+            state=s.state,
+        )
 
 
 def _sqlite(recorder: Any, streams: list[UUID], page: int) -> Iterator[Row]:
@@ -119,8 +125,10 @@ def _sqlite_one(recorder: Any, stream: UUID, page: int) -> Iterator[Row]:
     # One stream's append order is its version order: the primary key's
     # index gives each page in order, where ``ORDER BY rowid`` sorted the
     # whole stream again for every page.
-    statement = (f"SELECT rowid, originator_version, topic, state FROM {recorder.events_table_name}"
-                 " WHERE originator_id = ? AND originator_version > ? ORDER BY originator_version LIMIT ?")
+    statement = (
+        f"SELECT rowid, originator_version, topic, state FROM {recorder.events_table_name}"
+        " WHERE originator_id = ? AND originator_version > ? ORDER BY originator_version LIMIT ?"
+    )
     after = 0
     while True:
         with recorder.datastore.transaction(commit=False) as c:
@@ -137,8 +145,10 @@ def _sqlite_merged(recorder: Any, streams: list[UUID], page: int) -> Iterator[Ro
     table = recorder.events_table_name
     ids = [s.hex for s in streams]  # the library stores UUIDs as 32 hex digits
     marks = ",".join("?" * len(ids))
-    statement = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {table}"
-                 f" WHERE originator_id IN ({marks}) AND rowid > ? ORDER BY rowid LIMIT ?")
+    statement = (
+        f"SELECT rowid, originator_id, originator_version, topic, state FROM {table}"
+        f" WHERE originator_id IN ({marks}) AND rowid > ? ORDER BY rowid LIMIT ?"
+    )
     after = 0
     while True:
         with recorder.datastore.transaction(commit=False) as c:
@@ -159,10 +169,11 @@ def _postgres(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notific
     # One stream's append order is its version order, which the primary key
     # gives in order; several streams are merged by notification id.
     one = len(ids) == 1
-    where, key, value = (("originator_id = %s AND originator_version > %s ORDER BY originator_version",
-                          "originator_version", ids[0]) if one else
-                         ("originator_id = ANY(%s) AND notification_id > %s ORDER BY notification_id",
-                          "notification_id", ids))
+    where, key, value = (
+        ("originator_id = %s AND originator_version > %s ORDER BY originator_version", "originator_version", ids[0])
+        if one
+        else ("originator_id = ANY(%s) AND notification_id > %s ORDER BY notification_id", "notification_id", ids)
+    )
     statement = SQL(
         "SELECT notification_id, originator_id, originator_version, topic, state FROM {schema}.{table}"
         " WHERE " + where + " LIMIT %s"
@@ -173,9 +184,13 @@ def _postgres(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notific
             curs.execute(statement, [value, after, page])
             rows = curs.fetchall()
         for row in rows:
-            yield Notification(id=row["notification_id"], originator_id=row["originator_id"],
-                               originator_version=row["originator_version"], topic=row["topic"],
-                               state=bytes(row["state"]))
+            yield Notification(
+                id=row["notification_id"],
+                originator_id=row["originator_id"],
+                originator_version=row["originator_version"],
+                topic=row["topic"],
+                state=bytes(row["state"]),
+            )
         if len(rows) < page:
             return
         after = rows[-1][key]

@@ -51,5 +51,26 @@ def surface_of(ruleset: str) -> Surface:
     return _FOUND[ruleset]
 
 
-__all__ = ["NAME", "NEW", "PACK", "SEED", "Demo", "Grammar", "Param", "Query", "Report", "Setup", "Surface", "Verb",
-           "parse", "plain", "random_seed", "read", "spell", "surface_of", "surfaces", "usage", "words_of"]
+__all__ = [
+    "NAME",
+    "NEW",
+    "PACK",
+    "SEED",
+    "Demo",
+    "Grammar",
+    "Param",
+    "Query",
+    "Report",
+    "Setup",
+    "Surface",
+    "Verb",
+    "parse",
+    "plain",
+    "random_seed",
+    "read",
+    "spell",
+    "surface_of",
+    "surfaces",
+    "usage",
+    "words_of",
+]

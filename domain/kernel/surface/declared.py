@@ -35,14 +35,29 @@ def random_seed() -> int:
 
 
 # The parameters every setup takes, declared once.
-SEED = Param("seed", Number(0, MAX_SEED), "The seed every roll and draw derives from, 0 to 2^63-1 "
-             "(default: a random one, shown in the first line).", option="--seed")
-PACK = Param("pack", Text("pack"), "A content pack of your own: its folder, or the name of a folder in "
-             "$RULEKEEPER_HOME/packs/ (default: the starter pack). Checked as the starter pack is; the game "
-             "records its hash.", option="--pack", metavar="DIR|NAME")
-NAME = Param("name", Text("name"), "A name for the new game: 1 to 64 letters, digits, '-', '_' or '.' "
-             "(default: from the setup and a number, e.g. waystone-1). It becomes the current game.",
-             option="--name", metavar="NAME")
+SEED = Param(
+    "seed",
+    Number(0, MAX_SEED),
+    "The seed every roll and draw derives from, 0 to 2^63-1 (default: a random one, shown in the first line).",
+    option="--seed",
+)
+PACK = Param(
+    "pack",
+    Text("pack"),
+    "A content pack of your own: its folder, or the name of a folder in "
+    "$RULEKEEPER_HOME/packs/ (default: the starter pack). Checked as the starter pack is; the game "
+    "records its hash.",
+    option="--pack",
+    metavar="DIR|NAME",
+)
+NAME = Param(
+    "name",
+    Text("name"),
+    "A name for the new game: 1 to 64 letters, digits, '-', '_' or '.' "
+    "(default: from the setup and a number, e.g. waystone-1). It becomes the current game.",
+    option="--name",
+    metavar="NAME",
+)
 
 
 class Setup(msgspec.Struct, frozen=True, dict=True):  # dict: room for its cached_property
@@ -84,13 +99,24 @@ class Setup(msgspec.Struct, frozen=True, dict=True):  # dict: room for its cache
     def verb(self) -> Verb:
         """The setup as a verb (``new conquest ...``) over its request."""
         # --pack is every setup's (``PACK``): the command line reads the folder, the builder never sees it
-        return Verb(name=f"{NEW} {self.name}", command=self.request, summary=self.summary,
-                    params=self.params + (PACK,), details=self.details, fields=self.fields)
+        return Verb(
+            name=f"{NEW} {self.name}",
+            command=self.request,
+            summary=self.summary,
+            params=self.params + (PACK,),
+            details=self.details,
+            fields=self.fields,
+        )
 
     def spelled_verb(self, command_class: type) -> Verb:
         """The verb that writes a setup command of ``command_class`` back."""
-        return Verb(name=f"{NEW} {self.name}", command=command_class, summary=self.summary,
-                    params=self.params, fields=self.fields)
+        return Verb(
+            name=f"{NEW} {self.name}",
+            command=command_class,
+            summary=self.summary,
+            params=self.params,
+            fields=self.fields,
+        )
 
 
 class Report(msgspec.Struct, frozen=True):

@@ -92,8 +92,14 @@ class HexMap(msgspec.Struct, frozen=True):
 Block = Table | Lines | HexMap
 
 
-def table(columns: tuple[str | Column, ...], rows: Sequence[Sequence[Words]], title: Words = "",
-          edge: bool = True, row_tones: tuple[Tone, ...] = (), listing: bool = False) -> Table:
+def table(
+    columns: tuple[str | Column, ...],
+    rows: Sequence[Sequence[Words]],
+    title: Words = "",
+    edge: bool = True,
+    row_tones: tuple[Tone, ...] = (),
+    listing: bool = False,
+) -> Table:
     """A table from column names (or ``Column``s) and rows of cells."""
     cols = tuple(c if isinstance(c, Column) else Column(c) for c in columns)
     return Table(cols, tuple(tuple(r) for r in rows), title, edge, row_tones, listing=listing)

@@ -201,14 +201,21 @@ def spell(verb: Verb, command: Any, placeholders: bool = False) -> str:
     """The line (without ``rk``) that gives ``command`` by ``verb``: its
     arguments, then every option not at its default, in declared order."""
     cls = type(command)
-    values = verb.fields(command) if verb.fields is not None else \
-        {p.name: getattr(command, p.name) for p in verb.params if hasattr(command, p.name)}
-    return " ".join([verb.name, *words_of(verb, values, cls, placeholders),
-                     *(option for option, variant in verb.variants if variant is cls)])
+    values = (
+        verb.fields(command)
+        if verb.fields is not None
+        else {p.name: getattr(command, p.name) for p in verb.params if hasattr(command, p.name)}
+    )
+    return " ".join(
+        [
+            verb.name,
+            *words_of(verb, values, cls, placeholders),
+            *(option for option, variant in verb.variants if variant is cls),
+        ]
+    )
 
 
-def words_of(verb: Verb, values: dict[str, Any], cls: type | None = None,
-             placeholders: bool = False) -> list[str]:
+def words_of(verb: Verb, values: dict[str, Any], cls: type | None = None, placeholders: bool = False) -> list[str]:
     """The words after a verb's name that give ``values`` (its fields, by
     name): arguments in order, then each option not at its default."""
     out: list[str] = []

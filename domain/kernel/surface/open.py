@@ -106,8 +106,11 @@ class Open:
     def line(self, values: Mapping[str, Any]) -> str:
         """The line (without ``rk``) giving this command with ``values``
         (plain values by parameter name; the others as fixed, or default)."""
-        given = {name: d.values[0].value for name, d in self.domains.items()
-                 if d.how in (FIXED, ONE) and len(d.values) == 1 and not d.optional}
+        given = {
+            name: d.values[0].value
+            for name, d in self.domains.items()
+            if d.how in (FIXED, ONE) and len(d.values) == 1 and not d.optional
+        }
         given |= dict(values)
         variant = [option for option, cls in self.verb.variants if cls is self.cls]
         return " ".join([self.verb.name, *_words(self.verb, given, self.cls, self.domains), *variant])
@@ -164,10 +167,17 @@ class Open:
             if d is None:
                 continue
             entry: dict[str, Any] = {
-                "name": p.name, "option": p.option, "flag": p.flag, "what": p.kind.what,
-                "metavar": p.value_name, "help": p.help, "sep": _sep(p.kind), "fixed": not d.open,
-                "words": [] if d.open else param_words(
-                    self.verb, p, plain(d.values[0].value) if d.values else None, self.cls),
+                "name": p.name,
+                "option": p.option,
+                "flag": p.flag,
+                "what": p.kind.what,
+                "metavar": p.value_name,
+                "help": p.help,
+                "sep": _sep(p.kind),
+                "fixed": not d.open,
+                "words": []
+                if d.open
+                else param_words(self.verb, p, plain(d.values[0].value) if d.values else None, self.cls),
             }
             out.append(entry | msgspec.to_builtins(d))
         return out
@@ -176,8 +186,11 @@ class Open:
         """Whether ``command`` is one this open command gives."""
         if type(command) is not self.cls:
             return False
-        fields = self.verb.fields(command) if self.verb.fields is not None else \
-            {p.name: getattr(command, p.name) for p in self.verb.params if hasattr(command, p.name)}
+        fields = (
+            self.verb.fields(command)
+            if self.verb.fields is not None
+            else {p.name: getattr(command, p.name) for p in self.verb.params if hasattr(command, p.name)}
+        )
         for p in self.verb.params:
             d = self.domains.get(p.name)
             value = plain(fields.get(p.name, self.verb.default(p, self.cls)))
@@ -217,15 +230,19 @@ def one_of(values: Iterable[Value], optional: bool = False, note: str = "") -> D
     return Domain(how=ONE, values=values, optional=optional, note=note)
 
 
-def some(values: Iterable[Value], low: int, high: int, limits: Mapping[str, int] | None = None,
-         note: str = "") -> Domain:
+def some(
+    values: Iterable[Value], low: int, high: int, limits: Mapping[str, int] | None = None, note: str = ""
+) -> Domain:
     """From ``low`` to ``high`` of ``values``, at most ``limits[g]`` of group ``g``."""
     values = tuple(values)
     limits = dict(limits or {})
-    room = sum(min(limits.get(g, len(values)), sum(1 for v in values if v.group == g))
-               for g in dict.fromkeys(v.group for v in values))
-    return Domain(how=SOME, values=values, low=low, high=min(high, len(values), room), limits=limits,
-                  optional=low == 0, note=note)
+    room = sum(
+        min(limits.get(g, len(values)), sum(1 for v in values if v.group == g))
+        for g in dict.fromkeys(v.group for v in values)
+    )
+    return Domain(
+        how=SOME, values=values, low=low, high=min(high, len(values), room), limits=limits, optional=low == 0, note=note
+    )
 
 
 def order(values: Iterable[Value], note: str = "") -> Domain:
@@ -263,10 +280,15 @@ def _faces(p: Param) -> bool:
 
 def fields_of(verb: Verb, command: Any) -> dict[str, Any]:
     """The parameters' values (plain) of ``command``, by name."""
-    fields = verb.fields(command) if verb.fields is not None else \
-        {p.name: getattr(command, p.name) for p in verb.params if hasattr(command, p.name)}
-    return {p.name: plain(fields[p.name]) if p.name in fields else plain(verb.default(p, type(command)))
-            for p in verb.params}
+    fields = (
+        verb.fields(command)
+        if verb.fields is not None
+        else {p.name: getattr(command, p.name) for p in verb.params if hasattr(command, p.name)}
+    )
+    return {
+        p.name: plain(fields[p.name]) if p.name in fields else plain(verb.default(p, type(command)))
+        for p in verb.params
+    }
 
 
 def seen(verb: Verb, p: Param, values: Sequence[Any], cls: type) -> Domain:
@@ -313,8 +335,15 @@ def merge(opens: Sequence[Open], over: str) -> list[Open]:
         for i, m in enumerate(out):
             if m.cls is o.cls and {k: v for k, v in m.domains.items() if k != over} == rest:
                 a, b = m.domains[over], o.domains[over]
-                out[i] = replace(m, domains={**m.domains, over: one_of(
-                    (*a.values, *(v for v in b.values if v not in a.values)), optional=a.optional or b.optional)})
+                out[i] = replace(
+                    m,
+                    domains={
+                        **m.domains,
+                        over: one_of(
+                            (*a.values, *(v for v in b.values if v not in a.values)), optional=a.optional or b.optional
+                        ),
+                    },
+                )
                 break
         else:
             out.append(o)
@@ -326,8 +355,13 @@ def derive(grammar: Grammar, commands: Sequence[Any]) -> list[Open]:
     return open_commands(grammar, commands)
 
 
-def open_commands(grammar: Grammar, commands: Sequence[Any], state: Any = None, ctx: Any = None,
-                  split: Callable[[Any], Any] | None = None) -> list[Open]:
+def open_commands(
+    grammar: Grammar,
+    commands: Sequence[Any],
+    state: Any = None,
+    ctx: Any = None,
+    split: Callable[[Any], Any] | None = None,
+) -> list[Open]:
     """The open commands of the finished ``commands`` (the rules' legal
     list): per verb (and per ``split(command)``: who gives it), the verb's
     own ``opens(state, ctx, commands)`` where it declares one, else
@@ -433,6 +467,7 @@ def _words(verb: Verb, given: Mapping[str, Any], cls: type, domains: Mapping[str
 
 def _written(p: Param, d: Domain) -> tuple[str, str]:
     """An open parameter as the listing writes it, and its legend."""
+
     def shown(v: Value) -> str:
         return f"{v.word}:{v.label}" if v.label and v.label != v.word else v.word
 
@@ -440,8 +475,13 @@ def _written(p: Param, d: Domain) -> tuple[str, str]:
         groups = list(dict.fromkeys(v.group for v in values))
         if groups == [""]:
             return " ".join(shown(v) for v in values)
-        return "; ".join(f"{g}" + (f" (at most {d.limits[g]})" if g in d.limits else "") + ": "
-                         + " ".join(shown(v) for v in values if v.group == g) for g in groups)
+        return "; ".join(
+            f"{g}"
+            + (f" (at most {d.limits[g]})" if g in d.limits else "")
+            + ": "
+            + " ".join(shown(v) for v in values if v.group == g)
+            for g in groups
+        )
 
     if d.how == ONE:
         words = [v.word for v in d.values]
@@ -452,17 +492,18 @@ def _written(p: Param, d: Domain) -> tuple[str, str]:
         count = f"{d.low}" if d.low == d.high else f"{max(d.low, 0)} to {d.high}"
         return p.value_name, f"any {count} of " + listed(d.values) + (f"; {d.note}" if d.note else "")
     if d.how == ORDER:
-        return p.value_name, "any order of " + " ".join(shown(v) for v in d.values) + \
-            (f"; {d.note}" if d.note else "")
+        return p.value_name, "any order of " + " ".join(shown(v) for v in d.values) + (f"; {d.note}" if d.note else "")
     if d.how == RANGE:
         each = f"{d.low} to {d.high}"
-        return p.value_name, (each if d.size <= 1 else f"{d.size} numbers, each {each}") + \
-            (f"; {d.note}" if d.note else "")
+        return p.value_name, (each if d.size <= 1 else f"{d.size} numbers, each {each}") + (
+            f"; {d.note}" if d.note else ""
+        )
     if d.how == TYPED:
         if d.size and not d.per:
             return ",".join(TYPED_FACE * 1 for _ in range(d.size)), ""
-        return p.value_name, "the face each die shows, 1 to 6" + (f", one per die of {d.per}" if d.per else "") + \
-            (f" and {d.size} more" if d.size and d.per else "")
+        return p.value_name, "the face each die shows, 1 to 6" + (f", one per die of {d.per}" if d.per else "") + (
+            f" and {d.size} more" if d.size and d.per else ""
+        )
     return p.value_name, ""
 
 
@@ -480,8 +521,11 @@ def _holds(verb: Verb, p: Param, d: Domain, v: Any, cls: type) -> bool:
         counts: dict[str, int] = {}
         for x in ours:
             counts[x.group] = counts.get(x.group, 0) + 1
-        return (len(ours) == len(items) == len(set(items)) and d.low <= len(items) <= d.high
-                and all(counts.get(g, 0) <= m for g, m in d.limits.items()))
+        return (
+            len(ours) == len(items) == len(set(items))
+            and d.low <= len(items) <= d.high
+            and all(counts.get(g, 0) <= m for g, m in d.limits.items())
+        )
     if d.how == ORDER:
         return sorted(map(str, v or ())) == sorted(str(x.value) for x in d.values)
     if d.how == RANGE:
@@ -492,6 +536,30 @@ def _holds(verb: Verb, p: Param, d: Domain, v: Any, cls: type) -> bool:
     return False
 
 
-__all__ = ["FIXED", "HOW", "ONE", "ORDER", "RANGE", "SOME", "TYPED", "Domain", "Open", "Value", "derive",
-           "fields_of", "fixed", "free_by_default", "group", "item", "merge", "number", "one_of", "open_commands",
-           "order", "seen", "some", "typed", "value"]
+__all__ = [
+    "FIXED",
+    "HOW",
+    "ONE",
+    "ORDER",
+    "RANGE",
+    "SOME",
+    "TYPED",
+    "Domain",
+    "Open",
+    "Value",
+    "derive",
+    "fields_of",
+    "fixed",
+    "free_by_default",
+    "group",
+    "item",
+    "merge",
+    "number",
+    "one_of",
+    "open_commands",
+    "order",
+    "seen",
+    "some",
+    "typed",
+    "value",
+]

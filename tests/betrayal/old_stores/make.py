@@ -51,8 +51,9 @@ def main() -> None:
         for entry in app.battles():
             rs = app.ruleset(entry.battle_id)
             version = app.battle(entry.battle_id).version - 5
-            app.save_snapshot(rs.game_stream(entry.battle_id), version,
-                              app.battle(entry.battle_id, version), rs.snapshot_topic)
+            app.save_snapshot(
+                rs.game_stream(entry.battle_id), version, app.battle(entry.battle_id, version), rs.snapshot_topic
+            )
             if name == "delve.sqlite":
                 delves = next(k for k in rs.aggregates if k.snapshot_topic.endswith("Delve"))
                 stream = delve_stream(entry.battle_id)

@@ -19,9 +19,15 @@ def evolve(state: DuelState | None, event: ev.DuelEvent) -> DuelState:
     """The state after ``event``. Pure."""
     match event:
         case ev.DuelStarted():
-            return DuelState(battle_id=event.battle_id, rules_version=event.rules_version, pack_id=event.pack_id,
-                             pack_hash=event.pack_hash, seed=event.seed, width=event.width,
-                             pawns=(tuple(event.pawns[0]), tuple(event.pawns[1])))
+            return DuelState(
+                battle_id=event.battle_id,
+                rules_version=event.rules_version,
+                pack_id=event.pack_id,
+                pack_hash=event.pack_hash,
+                seed=event.seed,
+                width=event.width,
+                pawns=(tuple(event.pawns[0]), tuple(event.pawns[1])),
+            )
     assert state is not None, "a duel's first event sets it up"
     match event:
         case ev.PawnStepped():

@@ -10,8 +10,14 @@ from domain.kernel.hexes import name
 from . import events as ev
 from .vocab import HIT, NAMES, SIDES
 
-RULES = {ev.DuelStarted: "DUEL-1", ev.TurnPassed: "DUEL-2", ev.PawnStepped: "DUEL-3", ev.CardPledged: "DUEL-4",
-         ev.StrikeRolled: "DUEL-5", ev.DuelEnded: "DUEL-6"}
+RULES = {
+    ev.DuelStarted: "DUEL-1",
+    ev.TurnPassed: "DUEL-2",
+    ev.PawnStepped: "DUEL-3",
+    ev.CardPledged: "DUEL-4",
+    ev.StrikeRolled: "DUEL-5",
+    ev.DuelEnded: "DUEL-6",
+}
 
 
 def cited_rule(event: Any) -> str:
@@ -28,8 +34,10 @@ def text(event: Any) -> str:
     match event:
         case ev.DuelStarted():
             a, b = event.pawns
-            return (f"duel {event.battle_id} on a board {event.width} hexes wide and 3 rows high, seed {event.seed}: "
-                    f"{pawn(0)} on {name(tuple(a))}, {pawn(1)} on {name(tuple(b))}")
+            return (
+                f"duel {event.battle_id} on a board {event.width} hexes wide and 3 rows high, seed {event.seed}: "
+                f"{pawn(0)} on {name(tuple(a))}, {pawn(1)} on {name(tuple(b))}"
+            )
         case ev.PawnStepped():
             return f"{NAMES[event.side]} steps to {name(tuple(event.to))}"
         case ev.CardPledged():

@@ -55,9 +55,17 @@ def _start(state: DuelState | None, command: StartDuel, pack: Any) -> list[ev.Du
     check_seed(command.seed)
     if not MIN_WIDTH <= command.width <= MAX_WIDTH:
         raise MalformedCommand(f"the board is {MIN_WIDTH} to {MAX_WIDTH} hexes wide, not {command.width}")
-    return [ev.DuelStarted(battle_id=command.battle_id, rules_version=RULES_VERSION, pack_id=pack.id,
-                           pack_hash=pack.hash, seed=command.seed, width=command.width,
-                           pawns=board.homes(command.width))]
+    return [
+        ev.DuelStarted(
+            battle_id=command.battle_id,
+            rules_version=RULES_VERSION,
+            pack_id=pack.id,
+            pack_hash=pack.hash,
+            seed=command.seed,
+            width=command.width,
+            pawns=board.homes(command.width),
+        )
+    ]
 
 
 def _step(state: DuelState, side: int, to: tuple[int, int]) -> ev.PawnStepped:
@@ -78,8 +86,9 @@ def _strike(state: DuelState, side: int) -> list[ev.DuelEvent]:
     card = state.pledges[side]
     bonus = CARDS.get(card, 0)
     hit = face + bonus >= HIT
-    struck = ev.StrikeRolled(side=side, face=face, counter=state.rng, card=card, bonus=bonus,
-                             total=face + bonus, hit=hit)
+    struck = ev.StrikeRolled(
+        side=side, face=face, counter=state.rng, card=card, bonus=bonus, total=face + bonus, hit=hit
+    )
     if hit:
         return [struck, ev.DuelEnded(winner=side, reason=f"{NAMES[side]} struck home")]
     return [struck, *_end_turn(state)]

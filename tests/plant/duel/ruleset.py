@@ -71,8 +71,9 @@ class DuelRuleset(Ruleset):
             return None
         expected = rules.roll(state.seed, state.rng)
         if (event.counter, event.face) != (state.rng, expected):
-            return RandomCheck(expected=f"counter {state.rng}: face {expected}",
-                               found=f"counter {event.counter}: face {event.face}")
+            return RandomCheck(
+                expected=f"counter {state.rng}: face {expected}", found=f"counter {event.counter}: face {event.face}"
+            )
         return None
 
     def describe_event(self, event: Any, state: Any, pack: Any) -> str:

@@ -22,13 +22,19 @@ def _verb(name: str, command: type, summary: str, *params: Param) -> Verb:
 
 
 VERBS = (
-    _verb("step", c.Step, "Move your pawn to a neighbouring free hex (DUEL-3).",
-          Param("to", HexKind(), "The hex, e.g. b2 (see `rk status`).", metavar="HEX")),
-    _verb("pledge", c.Pledge, "Pledge a card face down, before your turn's act; your strike reveals it (DUEL-4).",
-          Param("card", Choice(values=tuple(CARDS), of="card"), "sun (+2), moon (+1) or star (+0).",
-                metavar="CARD")),
-    _verb("strike", c.Strike, "Strike the pawn next to yours: a d6 plus your pledge's bonus, 5 or more wins "
-          "(DUEL-5)."),
+    _verb(
+        "step",
+        c.Step,
+        "Move your pawn to a neighbouring free hex (DUEL-3).",
+        Param("to", HexKind(), "The hex, e.g. b2 (see `rk status`).", metavar="HEX"),
+    ),
+    _verb(
+        "pledge",
+        c.Pledge,
+        "Pledge a card face down, before your turn's act; your strike reveals it (DUEL-4).",
+        Param("card", Choice(values=tuple(CARDS), of="card"), "sun (+2), moon (+1) or star (+0).", metavar="CARD"),
+    ),
+    _verb("strike", c.Strike, "Strike the pawn next to yours: a d6 plus your pledge's bonus, 5 or more wins (DUEL-5)."),
     _verb("pass", c.Pass, "End your turn where you stand (DUEL-2)."),
 )
 
@@ -56,9 +62,16 @@ SETUP = Setup(
     summary="Set up a duel of two pawns on a hex board 3 rows high (DUEL-1) and show it.",
     details="Example: rk new duel --width 5 --seed 3",
     request=NewDuel,
-    params=(Param("width", Number(MIN_WIDTH, MAX_WIDTH, of="hexes"), f"The board's width in hexes, {MIN_WIDTH} to "
-                  f"{MAX_WIDTH} (default {DEFAULT_WIDTH}).", option="--width"),
-            SEED, NAME),
+    params=(
+        Param(
+            "width",
+            Number(MIN_WIDTH, MAX_WIDTH, of="hexes"),
+            f"The board's width in hexes, {MIN_WIDTH} to {MAX_WIDTH} (default {DEFAULT_WIDTH}).",
+            option="--width",
+        ),
+        SEED,
+        NAME,
+    ),
     start=_start,
     makes=(c.StartDuel,),
     fields=_fields,
@@ -76,5 +89,15 @@ def _view(name: str) -> Any:
     return draw
 
 
-SURFACES = (Surface(ruleset="duel", title="Duel", verbs=VERBS, setups=(SETUP,), panel=PLAY,
-                    status=_view("status"), compact=_view("compact"), board=_view("board")),)
+SURFACES = (
+    Surface(
+        ruleset="duel",
+        title="Duel",
+        verbs=VERBS,
+        setups=(SETUP,),
+        panel=PLAY,
+        status=_view("status"),
+        compact=_view("compact"),
+        board=_view("board"),
+    ),
+)

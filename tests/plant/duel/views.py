@@ -39,11 +39,13 @@ def status(seen: Any) -> tuple[Block, ...]:
             cells.append(HexCell(at=h, text=SIDES[side].upper(), tone="strong" if side == s.turn else ""))
         else:
             cells.append(HexCell(at=h, text="·", tone="dim", tile=TILE))
-    rows = [[SIDES[i], NAMES[i], label(tuple(s.pawns[i])), _pledge(s, i, shown=i == s.turn or s.over)]
-            for i in (0, 1)]
+    rows = [[SIDES[i], NAMES[i], label(tuple(s.pawns[i])), _pledge(s, i, shown=i == s.turn or s.over)] for i in (0, 1)]
     legend = "A and B: the pawns; step to a neighbouring hex, strike when next to the other (5+ on a d6 and the pledge)"
-    return header(s, seen.name), HexMap(cells=tuple(cells), legend=legend), \
-        table(("seat", "pawn", "hex", "pledge"), rows, edge=False)
+    return (
+        header(s, seen.name),
+        HexMap(cells=tuple(cells), legend=legend),
+        table(("seat", "pawn", "hex", "pledge"), rows, edge=False),
+    )
 
 
 def compact(seen: Any) -> tuple[Block, ...]:
@@ -63,14 +65,38 @@ def board(seen: Any) -> dict[str, Any]:
     """The duel as the page draws a "hexes" board: the hexes, and each pawn
     as a unit with what the page shows of one (its pledge as its form)."""
     s: DuelState = seen.state
-    hexes = [{"q": h[0], "r": h[1], "label": label(h), "tile": TILE, "blocked": False, "marker": "none",
-              "number": None} for h in geometry.hexes(s.width)]
+    hexes = [
+        {"q": h[0], "r": h[1], "label": label(h), "tile": TILE, "blocked": False, "marker": "none", "number": None}
+        for h in geometry.hexes(s.width)
+    ]
     turn = None if s.over else SIDES[s.turn]
-    pawns = [{"id": SIDES[i], "name": NAMES[i], "race": "pawn", "hp": 0 if s.winner == 1 - i else 1, "max_hp": 1,
-              "form": _pledge(s, i),
-              "pos": {"q": s.pawns[i][0], "r": s.pawns[i][1], "label": label(tuple(s.pawns[i]))},
-              "defeated": s.winner == 1 - i, "turn": SIDES[i] == turn, "track": [], "active": [], "dice": 1,
-              "ready": []} for i in (0, 1)]
+    pawns = [
+        {
+            "id": SIDES[i],
+            "name": NAMES[i],
+            "race": "pawn",
+            "hp": 0 if s.winner == 1 - i else 1,
+            "max_hp": 1,
+            "form": _pledge(s, i),
+            "pos": {"q": s.pawns[i][0], "r": s.pawns[i][1], "label": label(tuple(s.pawns[i]))},
+            "defeated": s.winner == 1 - i,
+            "turn": SIDES[i] == turn,
+            "track": [],
+            "active": [],
+            "dice": 1,
+            "ready": [],
+        }
+        for i in (0, 1)
+    ]
     outcome = None if not s.over else ("draw" if s.winner == -1 else f"{NAMES[s.winner]} wins")
-    return {"kind": "hexes", "phase": "over" if s.over else "duel", "round": s.round, "turn": turn,
-            "outcome": outcome, "hexes": hexes, "heroes": pawns, "foes": [], "caches": []}
+    return {
+        "kind": "hexes",
+        "phase": "over" if s.over else "duel",
+        "round": s.round,
+        "turn": turn,
+        "outcome": outcome,
+        "hexes": hexes,
+        "heroes": pawns,
+        "foes": [],
+        "caches": [],
+    }

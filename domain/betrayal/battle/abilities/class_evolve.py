@@ -46,7 +46,8 @@ APPLY: dict[type, Callable] = {
     ev.ClassDamagePrevented: lambda s, e: s,
     ev.ClassEngagesGranted: lambda s, e: _hero(s, e.hero, class_engages=e.engages),
     ev.ClassDiceRerolled: _rerolled,
-    ev.PromotionProgressed: lambda s, e: _hero(s, e.hero, class_progress=e.progress,
-                                               promotion=s.hero(e.hero).promotion or e.met),
+    ev.PromotionProgressed: lambda s, e: _hero(
+        s, e.hero, class_progress=e.progress, promotion=s.hero(e.hero).promotion or e.met
+    ),
     ev.ClassSheetTurned: lambda s, e: _hero(s, e.hero, master=True),
 }

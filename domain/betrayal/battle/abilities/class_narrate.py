@@ -10,9 +10,18 @@ from domain.betrayal.packs.catalog import Pack
 
 from .. import events as ev
 
-ClassEvent = (ev.ClassTurnBegan | ev.ClassAbilityUsed | ev.ClassAbilityArmed | ev.HeroFormChanged | ev.ClassGuardSet
-              | ev.ClassDamagePrevented | ev.ClassEngagesGranted | ev.ClassDiceRerolled | ev.PromotionProgressed
-              | ev.ClassSheetTurned)  # each cites the rule it applies
+ClassEvent = (
+    ev.ClassTurnBegan
+    | ev.ClassAbilityUsed
+    | ev.ClassAbilityArmed
+    | ev.HeroFormChanged
+    | ev.ClassGuardSet
+    | ev.ClassDamagePrevented
+    | ev.ClassEngagesGranted
+    | ev.ClassDiceRerolled
+    | ev.PromotionProgressed
+    | ev.ClassSheetTurned
+)  # each cites the rule it applies
 EVENTS: tuple[type, ...] = get_args(ClassEvent)
 
 

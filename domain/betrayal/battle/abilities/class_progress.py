@@ -125,5 +125,8 @@ def turn_sheet(d: Decision, cmd: TurnClassSheet) -> None:
 
 def legal_turns(d: Decision) -> list[TurnClassSheet]:
     """The sheets that may be turned now: each hero's whose requirement is met."""
-    return [TurnClassSheet(hero=h.id) for h in d.state.heroes
-            if h.class_id and h.promotion and not h.master and not h.defeated]
+    return [
+        TurnClassSheet(hero=h.id)
+        for h in d.state.heroes
+        if h.class_id and h.promotion and not h.master and not h.defeated
+    ]

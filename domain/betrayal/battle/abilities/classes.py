@@ -114,12 +114,16 @@ def _find(d: Decision, hero: Hero, ability_id: str) -> ClassAbility:
             return ability
     sheet = pack.classes.get(hero.class_id)
     if sheet and any(a.id == ability_id for a in sheet.master):
-        raise RuleViolation("ADVANCE-15", f"{ability_id} is on the Master side of the {sheet.name} sheet;"
-                                          f" {hero.name} has not been promoted")
+        raise RuleViolation(
+            "ADVANCE-15",
+            f"{ability_id} is on the Master side of the {sheet.name} sheet; {hero.name} has not been promoted",
+        )
     for item in pack.gear.values():
         if item.ability is not None and item.ability.id == ability_id:
-            raise RuleViolation("CLOTHING-1", f"{item.ability.name} is granted by {item.name}, which is not"
-                                              f" in {hero.name}'s ready slots")
+            raise RuleViolation(
+                "CLOTHING-1",
+                f"{item.ability.name} is granted by {item.name}, which is not in {hero.name}'s ready slots",
+            )
     if any(a.id == ability_id for s in pack.classes.values() for a in (*s.abilities, *s.master)):
         what = f"the {sheet.name} sheet" if sheet else "no class sheet"
         raise RuleViolation("CLASS-1", f"{ability_id} is not on {hero.name}'s class sheet ({hero.name} has {what})")
@@ -141,9 +145,14 @@ def _innate(pack: Pack, hero: Hero, kind: EffectKind, form: BattleForm | None = 
 def _enduring(pack: Pack, hero: Hero, kinds: frozenset[EffectKind]) -> list[ClassAbility]:
     """``hero``'s Enduring abilities of ``kinds`` that are on (CLASS-3:
     tenacity at least their cost; in their form if they name one)."""
-    return [a for a in abilities(pack, hero)
-            if a.timing is T.ENDURING and a.effect.kind in kinds and hero.tenacity >= a.cost
-            and (a.form is None or a.form is hero.form)]
+    return [
+        a
+        for a in abilities(pack, hero)
+        if a.timing is T.ENDURING
+        and a.effect.kind in kinds
+        and hero.tenacity >= a.cost
+        and (a.form is None or a.form is hero.form)
+    ]
 
 
 # --- the command --------------------------------------------------------------------
@@ -161,8 +170,10 @@ def use(d: Decision, cmd: UseClassAbility) -> None:
     if ability.timing is T.INNATE and kind not in CHOSEN:
         raise RuleViolation("CLASS-2a", f"{ability.name} is Innate: passive and free, it applies by itself")
     if ability.timing is T.ENDURING and kind not in CHOSEN:
-        raise RuleViolation("CLASS-3", f"{ability.name} is Enduring: it is on by itself while"
-                                       f" {hero.name}'s tenacity is at least {ability.cost}")
+        raise RuleViolation(
+            "CLASS-3",
+            f"{ability.name} is Enduring: it is on by itself while {hero.name}'s tenacity is at least {ability.cost}",
+        )
     _own_turn(d, hero, ability)
     if ability.timing is T.INTERRUPT:
         _arm(d, hero, ability, cmd)
@@ -170,13 +181,16 @@ def use(d: Decision, cmd: UseClassAbility) -> None:
     if ability.timing is T.ACTION and hero.tenacity < ability.cost:
         raise RuleViolation("CLASS-1", f"{ability.name} costs {ability.cost} tenacity; {hero.name} has {hero.tenacity}")
     if ability.timing is T.ENDURING and hero.tenacity < ability.cost:
-        raise RuleViolation("CLASS-3", f"{ability.name} is on only while tenacity is at least {ability.cost};"
-                                       f" {hero.name} has {hero.tenacity}")
+        raise RuleViolation(
+            "CLASS-3",
+            f"{ability.name} is on only while tenacity is at least {ability.cost}; {hero.name} has {hero.tenacity}",
+        )
     mark = _mark(d, ability)
     if mark in hero.class_used:
         if ability.timing is T.ACTION:
-            raise RuleViolation("CLASS-2", f"{hero.name} used {ability.name} this turn already: the same ability"
-                                           " once per turn")
+            raise RuleViolation(
+                "CLASS-2", f"{hero.name} used {ability.name} this turn already: the same ability once per turn"
+            )
         per = "engage" if "@" in mark else "turn"
         raise RuleViolation("CLASS-2a", f"{ability.name} is used once per {per}, and {hero.name} used it already")
     change = _form_change(d, hero, ability, cmd.change_form)
@@ -185,8 +199,11 @@ def use(d: Decision, cmd: UseClassAbility) -> None:
         gain_fatigue(d, hero.id, DieKind.LIGHT_FATIGUE, 1, "CLASS-5")
         d.emit(ev.HeroFormChanged(hero=hero.id, form=change, rule="CLASS-5"))
     spent = ability.cost if ability.timing is T.ACTION else 0
-    d.emit(ev.ClassAbilityUsed(hero=hero.id, ability=ability.id, spent=spent, tenacity=hero.tenacity - spent,
-                               mark=mark, rule=rule))
+    d.emit(
+        ev.ClassAbilityUsed(
+            hero=hero.id, ability=ability.id, spent=spent, tenacity=hero.tenacity - spent, mark=mark, rule=rule
+        )
+    )
     apply()
 
 
@@ -212,11 +229,13 @@ def _own_turn(d: Decision, hero: Hero, ability: ClassAbility) -> None:
         raise RuleViolation("CLASS-1", f"{ability.name} is {what} on {hero.name}'s own turn")
     reroll = ability.effect.kind is K.REROLL and ability.timing is not T.INTERRUPT
     if s.phase is Phase.ENGAGE_RESOLVE and not reroll:
-        raise RuleViolation("TURN-5", "resolve the engage's dice first: a class ability is never used inside"
-                                      " another action")
+        raise RuleViolation(
+            "TURN-5", "resolve the engage's dice first: a class ability is never used inside another action"
+        )
     if reroll and (s.phase is not Phase.ENGAGE_RESOLVE or s.pending is None or s.pending.hero != hero.id):
-        raise RuleViolation("CLASS-1", f"{ability.name} rerolls the dice of {hero.name}'s engage while they wait"
-                                       " to be resolved")
+        raise RuleViolation(
+            "CLASS-1", f"{ability.name} rerolls the dice of {hero.name}'s engage while they wait to be resolved"
+        )
     if s.phase not in (Phase.ADVENTURER_TURN, Phase.ENGAGE_RESOLVE):
         raise RuleViolation("CLASS-1", f"{ability.name} is used on {hero.name}'s own turn")
 
@@ -225,8 +244,7 @@ def _mark(d: Decision, ability: ClassAbility) -> str:
     """What CLASS-2 remembers: an Action or a move once per turn, an Innate
     or Enduring reroll (or an Innate move) once per engage."""
     t = d.state.acting
-    per_engage = ability.timing is not T.ACTION and (
-        ability.effect.kind is K.REROLL or ability.timing is T.INNATE)
+    per_engage = ability.timing is not T.ACTION and (ability.effect.kind is K.REROLL or ability.timing is T.INNATE)
     return f"{ability.id}@{t.engages}" if per_engage else ability.id
 
 
@@ -242,11 +260,16 @@ def _form_change(d: Decision, hero: Hero, ability: ClassAbility, change: bool) -
             _innate_ready(d, hero, ability)
         return None
     if ability.timing is T.INNATE:
-        raise RuleViolation("CLASS-5", f"{ability.name} is Innate in {needed.value} form only, after an engage"
-                                       " in it; it cannot change the form")
+        raise RuleViolation(
+            "CLASS-5",
+            f"{ability.name} is Innate in {needed.value} form only, after an engage in it; it cannot change the form",
+        )
     if not change:
-        raise RuleViolation("CLASS-5", f"{ability.name} needs the {needed.value} form and {hero.name} is in"
-                                       f" {hero.form.value}; change it for 1 Light fatigue (--change-form)")
+        raise RuleViolation(
+            "CLASS-5",
+            f"{ability.name} needs the {needed.value} form and {hero.name} is in"
+            f" {hero.form.value}; change it for 1 Light fatigue (--change-form)",
+        )
     return needed
 
 
@@ -268,8 +291,10 @@ def _arm(d: Decision, hero: Hero, ability: ClassAbility, cmd: UseClassAbility) -
     if hero.tenacity < ability.cost:
         raise RuleViolation("CLASS-1", f"{ability.name} costs {ability.cost} tenacity; {hero.name} has {hero.tenacity}")
     if ability.form is not None and ability.form is not hero.form and not cmd.change_form:
-        raise RuleViolation("CLASS-5", f"{ability.name} needs the {ability.form.value} form; change it for 1 Light"
-                                       " fatigue (--change-form)")
+        raise RuleViolation(
+            "CLASS-5",
+            f"{ability.name} needs the {ability.form.value} form; change it for 1 Light fatigue (--change-form)",
+        )
     change = _form_change(d, hero, ability, True) if cmd.change_form else None
     if change is not None:
         gain_fatigue(d, hero.id, DieKind.LIGHT_FATIGUE, 1, "CLASS-5")
@@ -304,8 +329,9 @@ def _prepare(d: Decision, hero: Hero, ability: ClassAbility, cmd: UseClassAbilit
     if kind is K.FATIGUE_BLOCK:
         _only(ability, cmd)
         if len(hero.active) >= ACTIVE_SLOTS:
-            raise RuleViolation("ACTIVE-3", f"{hero.name}'s {ACTIVE_SLOTS} active slots are full: clear one first"
-                                            " (ACTIVE-4)")
+            raise RuleViolation(
+                "ACTIVE-3", f"{hero.name}'s {ACTIVE_SLOTS} active slots are full: clear one first (ACTIVE-4)"
+            )
         return lambda: _brace(d, hero.id, amount)
     if kind is K.HURL_BLOCK:
         _only(ability, cmd, "target", "slot")
@@ -344,8 +370,9 @@ def _block_slot(hero: Hero, ability: ClassAbility, slot: int | None) -> int:
     blocks = [i for i, a in enumerate(hero.active) if a.amount > 0]
     if slot is None:
         if not blocks:
-            raise RuleViolation("ACTIVE-5", f"{ability.name} removes one of {hero.name}'s active block dice;"
-                                            f" {hero.name} has none")
+            raise RuleViolation(
+                "ACTIVE-5", f"{ability.name} removes one of {hero.name}'s active block dice; {hero.name} has none"
+            )
         return max(blocks, key=lambda i: (hero.active[i].amount, -i))
     if not 0 <= slot < len(hero.active):
         raise MalformedCommand(f"{hero.name} has no active die in slot {slot + 1}")
@@ -386,8 +413,11 @@ def apply_to(d: Decision, owner: str, ability: ClassAbility, target: str) -> Non
         picked = [i for i, t in enumerate(hero.track) if t.kind is DieKind.SKILL][:amount]
         if picked:
             track = tuple(t for i, t in enumerate(hero.track) if i not in picked)
-            d.emit(ev.TrackDiceRemoved(hero=target, removed=tuple(hero.track[i] for i in picked), track=track,
-                                       rule=RULE_OF[ability.timing]))
+            d.emit(
+                ev.TrackDiceRemoved(
+                    hero=target, removed=tuple(hero.track[i] for i in picked), track=track, rule=RULE_OF[ability.timing]
+                )
+            )
     elif kind is K.CLEANSE:
         for status in [t.status for t in hero.track if t.kind is DieKind.STATUS and t.status is not None][:amount]:
             lose_status(d, target, status, RULE_OF[ability.timing])
@@ -396,11 +426,17 @@ def apply_to(d: Decision, owner: str, ability: ClassAbility, target: str) -> Non
         if tenacity > hero.tenacity:
             d.emit(ev.TenacityGained(hero=target, amount=tenacity - hero.tenacity, tenacity=tenacity))
     elif kind is K.WARD:
-        d.emit(ev.ClassGuardSet(hero=target, ward=hero.class_ward + amount, block=hero.class_block,
-                                rule=RULE_OF[ability.timing]))
+        d.emit(
+            ev.ClassGuardSet(
+                hero=target, ward=hero.class_ward + amount, block=hero.class_block, rule=RULE_OF[ability.timing]
+            )
+        )
     elif kind is K.BLOCK:
-        d.emit(ev.ClassGuardSet(hero=target, ward=hero.class_ward, block=hero.class_block + amount,
-                                rule=RULE_OF[ability.timing]))
+        d.emit(
+            ev.ClassGuardSet(
+                hero=target, ward=hero.class_ward, block=hero.class_block + amount, rule=RULE_OF[ability.timing]
+            )
+        )
     elif kind is K.EXTRA_ENGAGE:
         d.emit(ev.ClassEngagesGranted(hero=target, engages=hero.class_engages + amount, rule=RULE_OF[ability.timing]))
 
@@ -429,8 +465,11 @@ def _ally(d: Decision, hero: Hero, ability: ClassAbility, target: str) -> Hero:
     if ally.defeated or ally.pos is None or hero.pos is None:
         raise RuleViolation("CLASS-1", f"{ally.name} is not on the battlefield")
     if distance(ally.pos, hero.pos) != 1:
-        raise RuleViolation("CLASS-1", f"{ability.name} reaches you or an adjacent adventurer;"
-                                       f" {ally.name} is {distance(ally.pos, hero.pos)} hexes away")
+        raise RuleViolation(
+            "CLASS-1",
+            f"{ability.name} reaches you or an adjacent adventurer;"
+            f" {ally.name} is {distance(ally.pos, hero.pos)} hexes away",
+        )
     return ally
 
 
@@ -488,7 +527,7 @@ def _walk(d: Decision, hero_id: str, route: list[Hex], rule: str) -> None:
         if not stop and i < len(route) - 1:
             continue
         left = d.state.hero(hero_id).free_move  # a Khajiit's own free move is kept
-        d.emit(ev.HeroMovedFreely(hero=hero_id, path=tuple(route[start + 1:i + 1]), left=left, rule=rule))
+        d.emit(ev.HeroMovedFreely(hero=hero_id, path=tuple(route[start + 1 : i + 1]), left=left, rule=rule))
         if not stop:
             break
         start = i
@@ -498,15 +537,21 @@ def _walk(d: Decision, hero_id: str, route: list[Hex], rule: str) -> None:
     flow.finish_if_fallen(d, hero_id)
 
 
-def _reroll_choice(d: Decision, ability: ClassAbility,
-                   cmd: UseClassAbility) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+def _reroll_choice(
+    d: Decision, ability: ClassAbility, cmd: UseClassAbility
+) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """Up to the amount of roll positions, and with physical dice their typed faces."""
     dice = d.state.engage_waiting.dice
     positions = tuple(cmd.dice)
-    check_positions(positions, len(dice), ability.effect.amount, rule=RULE_OF[ability.timing],
-                    too_many=f"{ability.name} rerolls up to {ability.effect.amount} dice, not {len(positions)}",
-                    name_them=f"name the roll positions to reroll with {ability.name} (--dice)",
-                    missing="there is no rolled die at position {n}")
+    check_positions(
+        positions,
+        len(dice),
+        ability.effect.amount,
+        rule=RULE_OF[ability.timing],
+        too_many=f"{ability.name} rerolls up to {ability.effect.amount} dice, not {len(positions)}",
+        name_them=f"name the roll positions to reroll with {ability.name} (--dice)",
+        missing="there is no rolled die at position {n}",
+    )
     if not d.state.options.physical_dice:
         if cmd.faces is not None:
             raise MalformedCommand("this battle rolls its own dice; faces can be typed only with physical dice")
@@ -540,8 +585,11 @@ def _reroll(d: Decision, hero_id: str, positions: tuple[int, ...], faces: tuple[
         counter, new, typed = d.state.rng, list(faces), True
     for i, f in zip(positions, new):
         dice[i] = Rolled(dice[i].uid, dice[i].die, f)
-    d.emit(ev.ClassDiceRerolled(hero=hero_id, positions=positions, dice=tuple(dice), counter=counter, typed=typed,
-                                rule="CLASS-1"))
+    d.emit(
+        ev.ClassDiceRerolled(
+            hero=hero_id, positions=positions, dice=tuple(dice), counter=counter, typed=typed, rule="CLASS-1"
+        )
+    )
 
 
 # --- passive effects and Interrupts, called from the battle flow (hooks) -----------------
@@ -567,9 +615,16 @@ def _fire(d: Decision, hero_id: str, ability: ClassAbility, first: bool) -> bool
     hero = d.state.hero(hero_id)
     if hero.defeated or hero.tenacity < ability.cost or (ability.form is not None and ability.form is not hero.form):
         return False
-    d.emit(ev.ClassAbilityUsed(hero=hero_id, ability=ability.id, spent=ability.cost,
-                               tenacity=hero.tenacity - ability.cost, mark="",
-                               rule="CLASS-4" if first else "CLASS-4a"))
+    d.emit(
+        ev.ClassAbilityUsed(
+            hero=hero_id,
+            ability=ability.id,
+            spent=ability.cost,
+            tenacity=hero.tenacity - ability.cost,
+            mark="",
+            rule="CLASS-4" if first else "CLASS-4a",
+        )
+    )
     return True
 
 
@@ -593,7 +648,8 @@ def prevent(d: Decision, hero_id: str, amount: int, source: str) -> int:
         if ability.trigger == Trigger.DAMAGED.value and not mine:
             continue
         if ability.trigger == Trigger.ALLY_DAMAGED.value and (
-                mine or owner.pos is None or target.pos is None or distance(owner.pos, target.pos) != 1):
+            mine or owner.pos is None or target.pos is None or distance(owner.pos, target.pos) != 1
+        ):
             continue
         if left <= 0 or not _fire(d, owner.id, ability, fired == 0):
             continue
@@ -652,13 +708,19 @@ def _passive(d: Decision, hero_id: str, ability: ClassAbility) -> None:
     CLASS-3): said in a ClassAbilityUsed that spends nothing, then done."""
     hero = d.state.hero(hero_id)
     kind = ability.effect.kind
-    idle = ((kind is K.CLEANSE and not statuses(hero)) or (kind is K.HEAL and hero.hp >= hero.max_hp)
-            or (kind is K.RECOVER and not any(t.kind is DieKind.SKILL for t in hero.track))
-            or (kind is K.TENACITY and hero.tenacity >= MAX_TENACITY))
+    idle = (
+        (kind is K.CLEANSE and not statuses(hero))
+        or (kind is K.HEAL and hero.hp >= hero.max_hp)
+        or (kind is K.RECOVER and not any(t.kind is DieKind.SKILL for t in hero.track))
+        or (kind is K.TENACITY and hero.tenacity >= MAX_TENACITY)
+    )
     if idle:  # nothing to do: nothing said
         return
-    d.emit(ev.ClassAbilityUsed(hero=hero_id, ability=ability.id, spent=0, tenacity=hero.tenacity, mark="",
-                               rule=RULE_OF[ability.timing]))
+    d.emit(
+        ev.ClassAbilityUsed(
+            hero=hero_id, ability=ability.id, spent=0, tenacity=hero.tenacity, mark="", rule=RULE_OF[ability.timing]
+        )
+    )
     apply_to(d, hero_id, ability, hero_id)
 
 
@@ -757,22 +819,29 @@ def _candidate(d: Decision, hero: Hero, ability: ClassAbility) -> UseClassAbilit
     if (kind is K.REROLL) != resolving:
         return None
     if kind in (K.DAMAGE, K.TRUE_DAMAGE, K.HURL_BLOCK) or (
-            kind is K.STATUS and ability.effect.status is not Status.STEALTH):
+        kind is K.STATUS and ability.effect.status is not Status.STEALTH
+    ):
         for foe in d.state.foes:
             if not foe.defeated and foe.pos is not None and _reaches(d, hero, ability, foe.id):
                 return UseClassAbility(ability=ability.id, target=foe.id, change_form=change)
         return None
     if kind in (K.HEAL, K.BONUS_HP, K.RECOVER):
-        near = [h for h in d.state.heroes if h.id == hero.id or (
-            not h.defeated and h.pos is not None and hero.pos is not None and distance(h.pos, hero.pos) == 1)]
+        near = [
+            h
+            for h in d.state.heroes
+            if h.id == hero.id
+            or (not h.defeated and h.pos is not None and hero.pos is not None and distance(h.pos, hero.pos) == 1)
+        ]
         best = max(near, key=lambda h: (h.max_hp - h.hp, h.id == hero.id))
         return UseClassAbility(ability=ability.id, target="" if best.id == hero.id else best.id, change_form=change)
     if kind is K.MOVE:
         if hero.pos is None:
             return None
         taken = occupied(d) - {hero.pos}
-        reach = sorted((h for h in d.ctx.board.reachable(hero.pos, taken, ability.effect.amount) if h != hero.pos),
-                       key=lambda h: (h[1], h[0]))
+        reach = sorted(
+            (h for h in d.ctx.board.reachable(hero.pos, taken, ability.effect.amount) if h != hero.pos),
+            key=lambda h: (h[1], h[0]),
+        )
         return UseClassAbility(ability=ability.id, hex=reach[0], change_form=change) if reach else None
     if kind is K.REROLL:
         n = min(ability.effect.amount, len(d.state.engage_waiting.dice))

@@ -103,8 +103,11 @@ def use(d: Decision, cmd: UseRaceAbility) -> None:
     if not rule:
         raise MalformedCommand(f"{hero.name}'s race {hero.race!r} has no race ability")
     if hero.race == "breton":
-        raise RuleViolation(rule, "Opportunist acts by itself the first time you Overtax a Weapon or Armor "
-                                  "(rk engage --weapon ID --overtax, or an Armor's Overtax)")
+        raise RuleViolation(
+            rule,
+            "Opportunist acts by itself the first time you Overtax a Weapon or Armor "
+            "(rk engage --weapon ID --overtax, or an Armor's Overtax)",
+        )
     if hero.defeated:
         raise RuleViolation(rule, f"{hero.name} is defeated")
     if cmd.arm and hero.race != "wood-elf":
@@ -163,8 +166,9 @@ def _dynamic(d: Decision, hero: Hero, cmd: UseRaceAbility) -> None:
     for uid in cmd.dice:
         if uid not in on_track:
             raise RuleViolation(rule, f"die #{uid} is not a skill die on {hero.name}'s cooldown track")
-    track = tuple(TrackDie(DieKind.LIGHT_FATIGUE) if t.kind is DieKind.SKILL and t.uid in cmd.dice else t
-                  for t in hero.track)
+    track = tuple(
+        TrackDie(DieKind.LIGHT_FATIGUE) if t.kind is DieKind.SKILL and t.uid in cmd.dice else t for t in hero.track
+    )
     recovered = tuple(t.uid for t in hero.track if t.kind is DieKind.SKILL and t.uid in cmd.dice)
     _used(d, hero)
     d.emit(ev.TrackDiceRecovered(hero=hero.id, recovered=recovered, track=track, rule=rule))
@@ -177,10 +181,15 @@ def _rush(d: Decision, hero: Hero, cmd: UseRaceAbility) -> None:
     _only(hero, cmd, "slots")
     _own_turn(d, hero)
     rule = rule_of(hero)
-    check_positions(cmd.slots, len(hero.track), RUSH_DICE, rule=rule,
-                    too_many=f"Adrenaline Rush removes up to {RUSH_DICE} dice, not {len(cmd.slots)}",
-                    name_them="name the track positions of the dice to remove (--slots)",
-                    missing=f"{hero.name}'s track has no die at position {{n}}")
+    check_positions(
+        cmd.slots,
+        len(hero.track),
+        RUSH_DICE,
+        rule=rule,
+        too_many=f"Adrenaline Rush removes up to {RUSH_DICE} dice, not {len(cmd.slots)}",
+        name_them="name the track positions of the dice to remove (--slots)",
+        missing=f"{hero.name}'s track has no die at position {{n}}",
+    )
     for i in cmd.slots:
         if hero.track[i].kind is DieKind.SKILL:
             raise RuleViolation(rule, f"the die at position {i + 1} is a skill die, not a fatigue or status die")
@@ -272,9 +281,12 @@ def _hunter(d: Decision, hero: Hero, cmd: UseRaceAbility) -> None:
         if hero.race_armed:
             raise RuleViolation(rule, "Hunter's Eye is already readied for the next enemy's turn")
     elif not turn_starting(d):
-        raise RuleViolation(rule, "Hunter's Eye is used before a turn starts: at the end of a round, "
-                                  "or at the start of an adventurer's turn before anything is done; for an"
-                                  " enemy's turn, ready it on your own turn (--arm)")
+        raise RuleViolation(
+            rule,
+            "Hunter's Eye is used before a turn starts: at the end of a round, "
+            "or at the start of an adventurer's turn before anything is done; for an"
+            " enemy's turn, ready it on your own turn (--arm)",
+        )
     if not cmd.targets:
         raise MalformedCommand("name up to 2 party members to gain Stealth (--targets)")
     if len(set(cmd.targets)) != len(cmd.targets):
@@ -425,8 +437,11 @@ def _free_move(d: Decision, hero: Hero, cmd: UseRaceAbility, to: Hex) -> None:
         stop = exploration.interrupts(d, route[i], route[i - 1])
         if not stop and i < len(route) - 1:
             continue
-        d.emit(ev.HeroMovedFreely(hero=hero.id, path=tuple(route[start + 1:i + 1]), left=left + len(route) - 1 - i,
-                                  rule=rule))
+        d.emit(
+            ev.HeroMovedFreely(
+                hero=hero.id, path=tuple(route[start + 1 : i + 1]), left=left + len(route) - 1 - i, rule=rule
+            )
+        )
         if not stop:
             break
         start = i

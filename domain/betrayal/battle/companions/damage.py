@@ -17,8 +17,20 @@ def hurt_ally(d: Decision, companion_id: str, amount: int, *, true_damage: bool,
     if a.defeated or a.pos is None or amount <= 0:
         return 0
     loss = min(a.hp, amount)
-    d.emit(ev.DamageDealt(source=source, target=companion_id, amount=amount, prevented=0, to_bonus=0,
-                          to_hp=loss, true_damage=true_damage, hp=a.hp - loss, bonus_hp=0, rule=rule))
+    d.emit(
+        ev.DamageDealt(
+            source=source,
+            target=companion_id,
+            amount=amount,
+            prevented=0,
+            to_bonus=0,
+            to_hp=loss,
+            true_damage=true_damage,
+            hp=a.hp - loss,
+            bonus_hp=0,
+            rule=rule,
+        )
+    )
     if a.hp - loss <= 0:
         d.emit(ev.UnitDefeated(unit=companion_id))
     return loss

@@ -30,8 +30,11 @@ def joined(e: ev.CompanionJoined, state, pack) -> str:
     a = e.companion
     whose = f" under {_who(state, pack, a.controller)}'s control" if state is not None else ""
     skills = f", {', '.join(a.skills)}" if a.skills else ""
-    return _cite(e.rule, f"companion {a.name} ({a.id}) joins the party{whose}: {a.hp} HP, {a.combat} enemy"
-                         f" dice, range {a.range}, up to {a.targets} target(s){skills}")
+    return _cite(
+        e.rule,
+        f"companion {a.name} ({a.id}) joins the party{whose}: {a.hp} HP, {a.combat} enemy"
+        f" dice, range {a.range}, up to {a.targets} target(s){skills}",
+    )
 
 
 def placed(e: ev.CompanionPlaced, state, pack) -> str:
@@ -81,9 +84,16 @@ def cleaned_up(e: ev.CompanionCleanedUp, state, pack) -> str:
 
 
 LINES: dict[type, Callable[..., str]] = {
-    ev.CompanionStatusGained: status_gained, ev.CompanionStatusLost: status_lost,
+    ev.CompanionStatusGained: status_gained,
+    ev.CompanionStatusLost: status_lost,
     ev.CompanionCleanedUp: cleaned_up,
-    ev.CompanionJoined: joined, ev.CompanionPlaced: placed, ev.CompanionWaits: waits,
-    ev.CompanionTurnsBegan: turns_began, ev.CompanionTurnStarted: turn_started, ev.CompanionMoved: moved,
-    ev.CompanionEngaged: engaged, ev.CompanionTurnEnded: turn_ended, ev.CompanionsWithdrew: withdrew,
+    ev.CompanionJoined: joined,
+    ev.CompanionPlaced: placed,
+    ev.CompanionWaits: waits,
+    ev.CompanionTurnsBegan: turns_began,
+    ev.CompanionTurnStarted: turn_started,
+    ev.CompanionMoved: moved,
+    ev.CompanionEngaged: engaged,
+    ev.CompanionTurnEnded: turn_ended,
+    ev.CompanionsWithdrew: withdrew,
 }

@@ -18,8 +18,11 @@ from .state import Ally
 MAX_COMPANIONS = 8  # no rule caps them; a bound keeps a setup command reasonable
 
 # Setup step 5 and its "no room" sub-rule, by the kind of setup.
-PLACE_RULES = {"clash": ("CLASH-9", "CLASH-9a"), "delve": ("DELVE-11", "DELVE-11a"),
-               "dungeon": ("DUNGEON-10", "DUNGEON-10a")}
+PLACE_RULES = {
+    "clash": ("CLASH-9", "CLASH-9a"),
+    "delve": ("DELVE-11", "DELVE-11a"),
+    "dungeon": ("DUNGEON-10", "DUNGEON-10a"),
+}
 
 
 def bring(d: Decision, escorts: tuple[Escort, ...], kind: str, party: tuple = ()) -> None:
@@ -68,17 +71,30 @@ def _ally(d: Decision, escort: Escort) -> Ally:
         known = ", ".join(chips) or "none in this pack"
         raise MalformedCommand(f"no companion chip {escort.chip!r} (there are: {known})")
     controller = _controller(d, escort.controller)
-    return Ally(id=chip.id, chip=chip.id, name=chip.name, controller=controller, hp=chip.hp, max_hp=chip.hp,
-                combat=chip.combat, range=chip.range, targets=chip.targets, move=chip.move,
-                skills=tuple(s.value for s in chip.skills), permanent=chip.permanent)
+    return Ally(
+        id=chip.id,
+        chip=chip.id,
+        name=chip.name,
+        controller=controller,
+        hp=chip.hp,
+        max_hp=chip.hp,
+        combat=chip.combat,
+        range=chip.range,
+        targets=chip.targets,
+        move=chip.move,
+        skills=tuple(s.value for s in chip.skills),
+        permanent=chip.permanent,
+    )
 
 
 def _controller(d: Decision, named: str) -> str:
     for h in d.state.heroes:
         if named.strip().lower() in (h.id, h.name.lower()):
             return h.id
-    raise MalformedCommand(f"companion controller {named!r} is not an adventurer of this party"
-                           f" ({', '.join(h.name for h in d.state.heroes)})")
+    raise MalformedCommand(
+        f"companion controller {named!r} is not an adventurer of this party"
+        f" ({', '.join(h.name for h in d.state.heroes)})"
+    )
 
 
 def _name_apart(d: Decision, allies: list[Ally]) -> None:
@@ -90,7 +106,8 @@ def _name_apart(d: Decision, allies: list[Ally]) -> None:
         seen[a.chip] = seen.get(a.chip, 0) + 1
         unit_id = a.id if seen[a.chip] == 1 else f"{a.chip}-{seen[a.chip]}"
         if unit_id in taken:
-            raise MalformedCommand(f"companion {unit_id!r} has the id of another unit of this battle;"
-                                   " rename the adventurer")
+            raise MalformedCommand(
+                f"companion {unit_id!r} has the id of another unit of this battle; rename the adventurer"
+            )
         taken.add(unit_id)
         allies[i] = replace(a, id=unit_id)

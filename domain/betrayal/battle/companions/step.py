@@ -42,5 +42,8 @@ def clean_up(d: Decision) -> None:
         if a.defeated:
             continue
         if a.statuses or a.hp > a.max_hp or a.permanent:
-            d.emit(ev.CompanionCleanedUp(companion=a.id, hp=min(a.hp, a.max_hp),
-                                         rule="CLEANUP-3c" if a.permanent else "STATUS-5"))
+            d.emit(
+                ev.CompanionCleanedUp(
+                    companion=a.id, hp=min(a.hp, a.max_hp), rule="CLEANUP-3c" if a.permanent else "STATUS-5"
+                )
+            )

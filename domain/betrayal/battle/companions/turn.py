@@ -38,8 +38,11 @@ def acting(d: Decision, named: str | None) -> Ally:
     another one's turn is under way."""
     s = d.state
     if s.phase is not Phase.COMPANION_TURN:
-        raise RuleViolation("ROUND-6", "companions act in the Companion Turns step, after every adventurer's"
-                                       f" turn (the battle is at {s.phase.value})")
+        raise RuleViolation(
+            "ROUND-6",
+            "companions act in the Companion Turns step, after every adventurer's"
+            f" turn (the battle is at {s.phase.value})",
+        )
     if named is None:
         if s.ally_turn is None:
             raise MalformedCommand("name the companion who acts next (`rk legal` lists them)")
@@ -135,8 +138,7 @@ def engage(d: Decision, cmd: CompanionEngage) -> None:
             check_target(d, a, at, t)
     physical = d.state.options.physical_dice
     typed = cmd.faces
-    if physical and (typed is None or len(typed) != a.combat
-                     or any(not 0 <= f < len(ENEMY_DIE_FACES) for f in typed)):
+    if physical and (typed is None or len(typed) != a.combat or any(not 0 <= f < len(ENEMY_DIE_FACES) for f in typed)):
         raise MalformedCommand(f"physical dice: type {a.combat} faces, each 1 to {len(ENEMY_DIE_FACES)}")
     if not physical and typed is not None:
         raise MalformedCommand("faces are typed only in a battle played with physical dice")
@@ -145,8 +147,11 @@ def engage(d: Decision, cmd: CompanionEngage) -> None:
     if a.combat:
         if typed is not None:  # physical dice (checked above)
             faces = list(typed)
-            d.emit(bev.DiceRolled(unit=a.id, counter=d.state.rng, typed=True,
-                                  dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces)))
+            d.emit(
+                bev.DiceRolled(
+                    unit=a.id, counter=d.state.rng, typed=True, dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces)
+                )
+            )
         else:
             faces, counter = d.roll(a.combat)
             d.emit(bev.DiceRolled(unit=a.id, counter=counter, dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces)))
@@ -178,8 +183,7 @@ def _hit(d: Decision, a: Ally, target_id: str, total: int, true_strike: bool) ->
         return hurt_hero(d, target_id, total, true_damage=true_strike, source=a.id, rule="ROUND-6")
     if any(x.id == target_id for x in d.state.companions):
         return hurt_ally(d, target_id, total, true_damage=true_strike, source=a.id, rule="ROUND-6")
-    return hurt_foe(d, target_id, 0 if true_strike else total, total if true_strike else 0, source=a.id,
-                    rule="ROUND-6")
+    return hurt_foe(d, target_id, 0 if true_strike else total, total if true_strike else 0, source=a.id, rule="ROUND-6")
 
 
 def check_blind_target(d: Decision, a: Ally, at: Hex, target_id: str, count: int) -> None:
@@ -207,8 +211,9 @@ def check_target(d: Decision, a: Ally, at: Hex, target_id: str) -> None:
     if any(m.status is Status.STEALTH for m in foe.marks):
         start = dict(d.state.ally_acting.start_positions).get(a.id, at)
         if distance(start, foe.pos) != 1:
-            raise RuleViolation("STATUS-1", f"{target_id} is in Stealth: only units adjacent to it when the"
-                                            " turn began may target it")
+            raise RuleViolation(
+                "STATUS-1", f"{target_id} is in Stealth: only units adjacent to it when the turn began may target it"
+            )
 
 
 def end(d: Decision, cmd: EndCompanionTurn) -> None:
@@ -236,8 +241,11 @@ def legal(d: Decision, is_legal) -> list:
     that may act next (or the one acting), its moves, an engage of each
     target it may hit, and ending its turn."""
     s = d.state
-    names = ([s.ally_turn.companion] if s.ally_turn is not None
-             else [a.id for a in s.companions if in_party(a) and not a.acted])
+    names = (
+        [s.ally_turn.companion]
+        if s.ally_turn is not None
+        else [a.id for a in s.companions if in_party(a) and not a.acted]
+    )
     out: list = []
     for cid in names:
         probe = Decision(s, d.ctx)
@@ -246,11 +254,15 @@ def legal(d: Decision, is_legal) -> list:
             if not probe.state.ally_acting.moved:
                 taken = occupied(probe) - {a.pos}
                 reach = probe.ctx.board.reachable(a.pos, taken, a.move)
-                out += [CompanionMove(companion=cid, to=h) for h in sorted(reach, key=lambda h: (h[1], h[0]))
-                        if h != a.pos]
+                out += [
+                    CompanionMove(companion=cid, to=h) for h in sorted(reach, key=lambda h: (h[1], h[0])) if h != a.pos
+                ]
             faces = (0,) * a.combat if s.options.physical_dice else None
-            units: tuple[Foe | Hero | Ally, ...] = (*probe.state.foes, *probe.state.heroes,
-                                                     *probe.state.companions)  # allies: when Blind
+            units: tuple[Foe | Hero | Ally, ...] = (
+                *probe.state.foes,
+                *probe.state.heroes,
+                *probe.state.companions,
+            )  # allies: when Blind
             for u in units:
                 cmd = CompanionEngage(companion=cid, targets=(u.id,), faces=faces)
                 if u.id != cid and not u.defeated and u.pos is not None and is_legal(cmd):

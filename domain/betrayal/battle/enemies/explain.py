@@ -188,15 +188,26 @@ def explain(state: BattleState, ctx: RulesContext, foe_id: str) -> Explanation:
     chosen = targets(board, seen, end)
     steps = [_sizing(board, seen), *_movement(board, seen, move), _designation(board, seen, end, chosen)]
     return Explanation(
-        foe=foe_id, enemy=state.foe(foe_id).enemy, round=state.round, start=seen.start,
-        path=move.path, targets=tuple(c.id for c in chosen), steps=tuple(steps),
+        foe=foe_id,
+        enemy=state.foe(foe_id).enemy,
+        round=state.round,
+        start=seen.start,
+        path=move.path,
+        targets=tuple(c.id for c in chosen),
+        steps=tuple(steps),
     )
 
 
 def _looks(board: Board, frm: Hex, reach: int, units: list[Candidate]) -> tuple[Seen, ...]:
     return tuple(
-        Seen(c.id, c.pos, c.hp, board.range_distance(c.pos, frm), board.sees(frm, c.pos),
-             can_target(board, frm, c.pos, reach))
+        Seen(
+            c.id,
+            c.pos,
+            c.hp,
+            board.range_distance(c.pos, frm),
+            board.sees(frm, c.pos),
+            can_target(board, frm, c.pos, reach),
+        )
         for c in units
     )
 
@@ -204,8 +215,14 @@ def _looks(board: Board, frm: Hex, reach: int, units: list[Candidate]) -> tuple[
 def _sizing(board: Board, seen: Outlook) -> Sizing:
     ranked = rank(seen.candidates, seen.priority)
     return Sizing(
-        rule="ENEMY-6a", at=seen.start, priority=seen.priority, reach=seen.reach, count=seen.count,
-        blind=seen.blind, hidden=seen.hidden, candidates=_looks(board, seen.start, seen.reach, ranked),
+        rule="ENEMY-6a",
+        at=seen.start,
+        priority=seen.priority,
+        reach=seen.reach,
+        count=seen.count,
+        blind=seen.blind,
+        hidden=seen.hidden,
+        candidates=_looks(board, seen.start, seen.reach, ranked),
     )
 
 
@@ -223,20 +240,25 @@ def _movement(board: Board, seen: Outlook, move: MovePlan) -> list[Step]:
 def _destinations(board: Board, seen: Outlook, move: MovePlan) -> Destinations:
     ranked = rank(seen.candidates, seen.priority)
     options = tuple(
-        Option(d.hex, d.target.id, d.target.hp, d.rank,
-               sum(can_target(board, d.hex, c.pos, seen.reach) for c in ranked))
+        Option(
+            d.hex, d.target.id, d.target.hp, d.rank, sum(can_target(board, d.hex, c.pos, seen.reach) for c in ranked)
+        )
         for d in move.destinations
     )
     goal = next(d for d in move.destinations if d.hex == move.goal)
     # Another hex's best target of equal priority lost on the ranking's order (EMOVE-7 tied).
     level = standing(goal.target, seen.priority)
-    rivals = dict.fromkeys(d.target.id for d in move.destinations
-                           if d.target.id != goal.target.id and standing(d.target, seen.priority) == level)
+    rivals = dict.fromkeys(
+        d.target.id
+        for d in move.destinations
+        if d.target.id != goal.target.id and standing(d.target, seen.priority) == level
+    )
     target_tie = Tie("EMOVE-8", Default.TURN_ORDER, (goal.target.id, *rivals)) if rivals else None
     best = [d.hex for d in move.destinations if d.rank == goal.rank]
     tie = Tie("EMOVE-8", Default.READING_ORDER, tuple(best)) if len(best) > 1 else None
-    return Destinations(rule="EMOVE-2", distance=move.distance, options=options, goal=goal.hex,
-                        target_tie=target_tie, tie=tie)
+    return Destinations(
+        rule="EMOVE-2", distance=move.distance, options=options, goal=goal.hex, target_tie=target_tie, tie=tie
+    )
 
 
 def _route(board: Board, seen: Outlook, move: MovePlan) -> Route:
@@ -269,8 +291,14 @@ def _approach(seen: Outlook, move: MovePlan) -> Approach:
         if len(level) > 1:
             end_tie = Tie("EMOVE-10", Default.FEWER_STEPS, tuple(h for h, _, _ in level))
     return Approach(
-        rule="EMOVE-10", ranges=tuple((c.id, d) for c, d in a.ranges), unit=a.unit.id, unit_tie=unit_tie,
-        hexes=a.hexes, end=a.end, end_tie=end_tie, path=move.path,
+        rule="EMOVE-10",
+        ranges=tuple((c.id, d) for c, d in a.ranges),
+        unit=a.unit.id,
+        unit_tie=unit_tie,
+        hexes=a.hexes,
+        end=a.end,
+        end_tie=end_tie,
+        path=move.path,
     )
 
 
@@ -289,6 +317,10 @@ def _designation(board: Board, seen: Outlook, at: Hex, chosen: list[Candidate]) 
         if len(inside) > 1:  # designated together: the tie decided who is hit first
             ties.append(Tie("ENEMY-6g", Default.TURN_ORDER, inside))
     return Designation(
-        rule="ENEMY-6a", at=at, seen=_looks(board, at, seen.reach, ranked),
-        chosen=tuple(c.id for c in chosen), count=seen.count, ties=tuple(ties),
+        rule="ENEMY-6a",
+        at=at,
+        seen=_looks(board, at, seen.reach, ranked),
+        chosen=tuple(c.id for c in chosen),
+        count=seen.count,
+        ties=tuple(ties),
     )

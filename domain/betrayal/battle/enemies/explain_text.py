@@ -63,8 +63,10 @@ class _Names:
     def tied(self, tie: x.Tie) -> str:
         hexes = isinstance(tie.among[0], tuple)  # hex labels look like enemy ids (e1): say which
         things = [label(t) if isinstance(t, tuple) else self(t) for t in tie.among]
-        return f"{'Hexes ' if hexes else ''}{_and(things)} tie, which the party would settle; our default, " \
-               f"{DEFAULTS[tie.default]}, picks {things[0]}."
+        return (
+            f"{'Hexes ' if hexes else ''}{_and(things)} tie, which the party would settle; our default, "
+            f"{DEFAULTS[tie.default]}, picks {things[0]}."
+        )
 
 
 def _and(words: list[str]) -> str:
@@ -95,8 +97,9 @@ def _(s: x.Sizing, names: _Names) -> list[Line]:
     value = "every unit in range" if s.count == 0 else _plural(s.count, "target")
     out = [(s.rule, f"Priority {ICONS.get(s.priority, s.priority.value)}, range {s.reach}, {value}.")]
     if s.blind:
-        out.append(("STATUS-1", "It is Blind: range 1, one target, the strongest, and every other unit counts "
-                                "as opposing."))
+        out.append(
+            ("STATUS-1", "It is Blind: range 1, one target, the strongest, and every other unit counts as opposing.")
+        )
     if s.hidden:
         out.append(("STATUS-1", f"{names.join(s.hidden)}: in Stealth and not adjacent, so not a candidate."))
     if s.candidates:
@@ -109,29 +112,40 @@ def _(s: x.Sizing, names: _Names) -> list[Line]:
 
 @_step.register
 def _(s: x.Stay, names: _Names) -> list[Line]:
-    return [(s.rule, f"{names(s.unit)} is already in range ({s.range}) and sight: it does not move "
-                     "(ENEMY-5a).")]
+    return [(s.rule, f"{names(s.unit)} is already in range ({s.range}) and sight: it does not move (ENEMY-5a).")]
 
 
 @_step.register
 def _(s: x.Destinations, names: _Names) -> list[Line]:
     options = ", ".join(f"{label(o.hex)} ({names(o.target)} {o.hp} HP)" for o in s.options)
-    out = [MOVES, (s.rule, f"Nearest empty hexes from which a candidate is in range and sight, "
-                           f"{_plural(s.distance, 'step')} away: {options}.")]
+    out = [
+        MOVES,
+        (
+            s.rule,
+            f"Nearest empty hexes from which a candidate is in range and sight, "
+            f"{_plural(s.distance, 'step')} away: {options}.",
+        ),
+    ]
     chosen = next(o for o in s.options if o.hex == s.goal)
-    others = sorted({o.target for o in s.options if o.target != chosen.target},
-                    key=lambda t: next(o.rank for o in s.options if o.target == t))
+    others = sorted(
+        {o.target for o in s.options if o.target != chosen.target},
+        key=lambda t: next(o.rank for o in s.options if o.target == t),
+    )
     if others:
-        out.append(("EMOVE-7", f"By its priority icon {names(chosen.target)} ranks above "
-                               f"{names.join(others)}."))
+        out.append(("EMOVE-7", f"By its priority icon {names(chosen.target)} ranks above {names.join(others)}."))
     if s.target_tie is not None:
         out.append((s.target_tie.rule, names.tied(s.target_tie)))
     if s.tie is not None:
         out.append((s.tie.rule, names.tied(s.tie)))
     more = [o for o in s.options if o.reaches > chosen.reaches]
     if more:
-        out.append(("EMOVE-9", f"How many targets a hex brings into range does not count: "
-                               f"{_and([label(o.hex) for o in more])} would reach more."))
+        out.append(
+            (
+                "EMOVE-9",
+                f"How many targets a hex brings into range does not count: "
+                f"{_and([label(o.hex) for o in more])} would reach more.",
+            )
+        )
     out.append(("EMOVE-7", f"It heads for {label(s.goal)}."))
     return out
 
@@ -143,8 +157,12 @@ def _(s: x.Route, names: _Names) -> list[Line]:
     if s.arrived:
         out.append((s.rule, f"It reaches {label(s.route[-1])} and stops there."))
     else:
-        out.append((s.rule, f"Out of reach this turn: it moves {_plural(len(s.path), 'hex')} toward it, "
-                             f"to {label(s.path[-1])}."))
+        out.append(
+            (
+                s.rule,
+                f"Out of reach this turn: it moves {_plural(len(s.path), 'hex')} toward it, to {label(s.path[-1])}.",
+            )
+        )
     if s.tie is not None:
         out.append((s.tie.rule, "Equal routes would end this turn on different hexes. " + names.tied(s.tie)))
     return out
@@ -153,19 +171,35 @@ def _(s: x.Route, names: _Names) -> list[Line]:
 @_step.register
 def _(s: x.Approach, names: _Names) -> list[Line]:
     ranges = "; ".join(f"{names(u)} range {d}" for u, d in s.ranges)
-    out = [MOVES, (s.rule, f"No empty hex it can reach brings a candidate into range and sight: it "
-                           f"approaches the nearest hostile unit. {ranges}.")]
+    out = [
+        MOVES,
+        (
+            s.rule,
+            f"No empty hex it can reach brings a candidate into range and sight: it "
+            f"approaches the nearest hostile unit. {ranges}.",
+        ),
+    ]
     if s.unit_tie is not None:
         out.append((s.unit_tie.rule, names.tied(s.unit_tie)))
     within = _plural(ENEMY_MOVE, "hex")
     if not s.path:
         here = next(d for _, d, n in s.hexes if n == 0)
-        out.append((s.rule, f"No hex within {within} comes nearer to {names(s.unit)} than where it "
-                            f"stands (range {here}): it stays."))
+        out.append(
+            (
+                s.rule,
+                f"No hex within {within} comes nearer to {names(s.unit)} than where it "
+                f"stands (range {here}): it stays.",
+            )
+        )
         return out
     d, n = next((d, n) for h, d, n in s.hexes if h == s.end)
-    out.append((s.rule, f"Within {within}, {label(s.end)} comes nearest to {names(s.unit)} "
-                        f"(range {d}, {_plural(n, 'step')}): it moves there."))
+    out.append(
+        (
+            s.rule,
+            f"Within {within}, {label(s.end)} comes nearest to {names(s.unit)} "
+            f"(range {d}, {_plural(n, 'step')}): it moves there.",
+        )
+    )
     if s.end_tie is not None:
         out.append((s.end_tie.rule, names.tied(s.end_tie)))
     return out
@@ -173,8 +207,10 @@ def _(s: x.Approach, names: _Names) -> list[Line]:
 
 @_step.register
 def _(s: x.Stuck, names: _Names) -> list[Line]:
-    return [MOVES, (s.rule, "No candidate can be brought into range and no hostile unit can be reached: "
-                            "it does not move.")]
+    return [
+        MOVES,
+        (s.rule, "No candidate can be brought into range and no hostile unit can be reached: it does not move."),
+    ]
 
 
 @_step.register

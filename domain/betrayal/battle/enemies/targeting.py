@@ -189,14 +189,15 @@ def move_plan(
     goal = min(destinations, key=lambda d: d.rank).hex
     route = board.path(pos, goal, blocked)
     return MovePlan(
-        distance=distance, destinations=tuple(destinations), goal=goal, route=tuple(route or ()),
+        distance=distance,
+        destinations=tuple(destinations),
+        goal=goal,
+        route=tuple(route or ()),
         path=tuple(route[1 : steps + 1] if route else ()),
     )
 
 
-def blocked_hexes(
-    pos: Hex, occupied: Collection[Hex], *units: Sequence[Candidate]
-) -> set[Hex]:
+def blocked_hexes(pos: Hex, occupied: Collection[Hex], *units: Sequence[Candidate]) -> set[Hex]:
     """The hexes a mover on ``pos`` may not step into: every unit's
     (EMOVE-3), its own excepted."""
     blocked = set(occupied)
@@ -235,18 +236,14 @@ def _levels(lengths: dict[Hex, int]) -> list[list[Hex]]:
     return levels
 
 
-def _best_target_index(
-    board: Board, h: Hex, reach: int, ranked: Sequence[Candidate]
-) -> int | None:
+def _best_target_index(board: Board, h: Hex, reach: int, ranked: Sequence[Candidate]) -> int | None:
     for i, c in enumerate(ranked):
         if can_target(board, h, c.pos, reach):
             return i
     return None
 
 
-def _approach(
-    board: Board, pos: Hex, hostiles: Sequence[Candidate], blocked: set[Hex], steps: int
-) -> Approach | None:
+def _approach(board: Board, pos: Hex, hostiles: Sequence[Candidate], blocked: set[Hex], steps: int) -> Approach | None:
     """EMOVE-10: pick the hostile unit nearest by range (ties by priority
     rank), then end on the hex within ``steps`` that is nearest to it by
     range; ties by fewer steps, then canonical hex order. The end is the

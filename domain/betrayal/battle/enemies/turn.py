@@ -74,25 +74,38 @@ def outlook(state: BattleState, ctx: RulesContext, foe_id: str) -> Outlook:
     candidates, hidden = _candidates(state, foe, foe.at)
     order = {h: i for i, h in enumerate(state.order)}
     hostiles = tuple(  # EMOVE-10 approaches a hostile unit whether or not it can be targeted
-        Candidate(h.id, h.pos, h.hp, order[h.id])
-        for h in state.heroes if not h.defeated and h.pos is not None
+        Candidate(h.id, h.pos, h.hp, order[h.id]) for h in state.heroes if not h.defeated and h.pos is not None
     ) + _companions(state)
     return Outlook(
-        foe=foe_id, start=foe.at,
+        foe=foe_id,
+        start=foe.at,
         reach=1 if blind else enemy.range,
         priority=Priority.STRONGEST if blind else enemy.priority,
         count=1 if blind else enemy.targets,
-        blind=blind, candidates=tuple(candidates), hostiles=hostiles,
-        occupied=frozenset({h.pos for h in state.heroes if h.pos} | {f.pos for f in state.foes if f.pos}
-                           | {a.pos for a in state.companions if a.pos}),
+        blind=blind,
+        candidates=tuple(candidates),
+        hostiles=hostiles,
+        occupied=frozenset(
+            {h.pos for h in state.heroes if h.pos}
+            | {f.pos for f in state.foes if f.pos}
+            | {a.pos for a in state.companions if a.pos}
+        ),
         hidden=tuple(hidden),
     )
 
 
 def plan(board: Board, seen: Outlook) -> MovePlan:
     """Where the enemy moves (ENEMY-5, EMOVE-1 to EMOVE-10)."""
-    return move_plan(board, seen.start, seen.reach, seen.priority, seen.candidates, seen.occupied,
-                     steps=ENEMY_MOVE, hostiles=seen.hostiles or None)
+    return move_plan(
+        board,
+        seen.start,
+        seen.reach,
+        seen.priority,
+        seen.candidates,
+        seen.occupied,
+        steps=ENEMY_MOVE,
+        hostiles=seen.hostiles or None,
+    )
 
 
 def targets(board: Board, seen: Outlook, pos: Hex) -> list[Candidate]:
@@ -138,8 +151,11 @@ def _companions(state: BattleState) -> tuple[Candidate, ...]:
     the order a priority tie goes (ENEMY-6b: our default for the party's
     choice), in placement order (CLASH-9)."""
     n = len(state.order)
-    return tuple(Candidate(a.id, a.pos, a.hp, n + i) for i, a in enumerate(state.companions)
-                 if a.pos is not None and not a.defeated)
+    return tuple(
+        Candidate(a.id, a.pos, a.hp, n + i)
+        for i, a in enumerate(state.companions)
+        if a.pos is not None and not a.defeated
+    )
 
 
 def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
@@ -178,18 +194,29 @@ def enemy_turn(d: Decision, foe_id: str, rest: tuple[str, ...]) -> bool:
         faces: list[int] = []
         if dice:
             faces, counter = d.roll(dice)
-            d.emit(ev.DiceRolled(
-                unit=foe_id, counter=counter,
-                dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces),
-            ))
+            d.emit(
+                ev.DiceRolled(
+                    unit=foe_id,
+                    counter=counter,
+                    dice=tuple(Rolled(0, ENEMY_DIE, f) for f in faces),
+                )
+            )
         if not strike(d, foe_id, ids, faces):
             return False  # choose-defense option: the strike waits for a Defend
     finish_enemy_turn(d, foe_id)
     return True
 
 
-def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int], *, start: int = 0,
-           dealt: bool = False, choice: tuple | None = None) -> bool:
+def strike(
+    d: Decision,
+    foe_id: str,
+    targets: tuple[str, ...],
+    faces: list[int],
+    *,
+    start: int = 0,
+    dealt: bool = False,
+    choice: tuple | None = None,
+) -> bool:
     """ENEMY-6c to ENEMY-6f: the one roll's total to each target in priority
     order; each target takes the full effect of its skill (ESKILL-3).
 
@@ -214,8 +241,17 @@ def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int],
         if any(h.id == target for h in d.state.heroes):
             chosen = choice is not None and i == start
             if not chosen and defense_wanted(d, target, amount, true_damage):
-                d.emit(ev.DefenseAwaited(hero=target, foe=foe_id, amount=amount, targets=targets,
-                                         faces=tuple(faces), index=i, dealt=dealt_any))
+                d.emit(
+                    ev.DefenseAwaited(
+                        hero=target,
+                        foe=foe_id,
+                        amount=amount,
+                        targets=targets,
+                        faces=tuple(faces),
+                        index=i,
+                        dealt=dealt_any,
+                    )
+                )
                 return False
             blocks, react, gear = (*choice, None)[:3] if chosen and choice is not None else (None, None, None)
             shield, landed = 0, []
@@ -223,8 +259,17 @@ def strike(d: Decision, foe_id: str, targets: tuple[str, ...], faces: list[int],
                 prevents, after = guard(d, target, amount - shield, true_damage, gear)
                 shield += prevents
                 landed.append(after)
-            lost = hurt_hero(d, target, amount, true_damage=true_damage, source=foe_id, rule="ENEMY-6e",
-                             blocks=blocks, react=react, shield=shield)
+            lost = hurt_hero(
+                d,
+                target,
+                amount,
+                true_damage=true_damage,
+                source=foe_id,
+                rule="ENEMY-6e",
+                blocks=blocks,
+                react=react,
+                shield=shield,
+            )
             for after in landed:  # OVERTAX-4
                 after()
             if lost and skill in SKILL_STATUS and not d.state.hero(target).defeated:

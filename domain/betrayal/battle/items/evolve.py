@@ -24,7 +24,7 @@ def _without(items: tuple, item) -> tuple:
     if item not in items:
         return items
     i = items.index(item)
-    return items[:i] + items[i + 1:]
+    return items[:i] + items[i + 1 :]
 
 
 def _change(state: BattleState, hero_id: str, change: Callable[[Hero], dict]) -> BattleState:
@@ -34,9 +34,13 @@ def _change(state: BattleState, hero_id: str, change: Callable[[Hero], dict]) ->
 
 def _out_of_ready(h: Hero, item: str) -> dict:
     """An item leaves its ready slot: it is no longer expended, braced or chipped there."""
-    return dict(ready=_without(h.ready, item), expended=_without(h.expended, item),
-                guarding=_without(h.guarding, item), braced=_without(h.braced, item),
-                chips=tuple(c for c in h.chips if c[0] != item))
+    return dict(
+        ready=_without(h.ready, item),
+        expended=_without(h.expended, item),
+        guarding=_without(h.guarding, item),
+        braced=_without(h.braced, item),
+        chips=tuple(c for c in h.chips if c[0] != item),
+    )
 
 
 def _wielded(s: BattleState, e: ev.WeaponWielded) -> BattleState:
@@ -58,13 +62,26 @@ def _discarded(s: BattleState, e: ev.GearDiscarded) -> BattleState:
 
 
 def _stowed(s: BattleState, e: ev.GearStowed) -> BattleState:
-    return _change(s, e.hero, lambda h: dict(_out_of_ready(h, e.item), stowed=h.stowed + (e.item,),
-                                             packed=h.packed + (e.item,), opportunist=True))
+    return _change(
+        s,
+        e.hero,
+        lambda h: dict(
+            _out_of_ready(h, e.item), stowed=h.stowed + (e.item,), packed=h.packed + (e.item,), opportunist=True
+        ),
+    )
 
 
 def _readied(s: BattleState, e: ev.GearReadied) -> BattleState:
-    return _change(s, e.hero, lambda h: dict(packed=_without(h.packed, e.item), ready=h.ready + (e.item,),
-                                             readied=h.readied + (e.item,), opportunist=False))
+    return _change(
+        s,
+        e.hero,
+        lambda h: dict(
+            packed=_without(h.packed, e.item),
+            ready=h.ready + (e.item,),
+            readied=h.readied + (e.item,),
+            opportunist=False,
+        ),
+    )
 
 
 def _attached(s: BattleState, e: ev.GearAttached) -> BattleState:
@@ -84,8 +101,7 @@ def _ward(s: BattleState, e: ev.WardRaised) -> BattleState:
 
 
 def _chipped(s: BattleState, e: ev.PetChipped) -> BattleState:
-    return _change(s, e.hero, lambda h: dict(
-        chips=tuple(c for c in h.chips if c[0] != e.item) + ((e.item, e.chips),)))
+    return _change(s, e.hero, lambda h: dict(chips=tuple(c for c in h.chips if c[0] != e.item) + ((e.item, e.chips),)))
 
 
 def _rerolled(s: BattleState, e: ev.DiceRerolled) -> BattleState:

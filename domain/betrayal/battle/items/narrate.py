@@ -7,8 +7,19 @@ from domain.betrayal.packs.catalog import Pack
 
 from .. import events as ev
 
-EVENTS = (ev.WeaponWielded, ev.GearUsed, ev.GearExpended, ev.GearDiscarded, ev.GearStowed, ev.GearReadied,
-          ev.GearAttached, ev.GearBraced, ev.WardRaised, ev.PetChipped, ev.DiceRerolled)
+EVENTS = (
+    ev.WeaponWielded,
+    ev.GearUsed,
+    ev.GearExpended,
+    ev.GearDiscarded,
+    ev.GearStowed,
+    ev.GearReadied,
+    ev.GearAttached,
+    ev.GearBraced,
+    ev.WardRaised,
+    ev.PetChipped,
+    ev.DiceRerolled,
+)
 
 
 def _item(pack: Pack, item: str) -> str:
@@ -36,8 +47,11 @@ def text(e, who, pack: Pack) -> str:
         on = f"the Clash tile {e.on.partition(':')[2]}" if e.on.startswith("tile:") else who(e.on)
         body = f"{hero} attaches {item} to {on}; it leaves the inventory"
     elif isinstance(e, ev.GearBraced):
-        body = (f"{hero} readies {item}'s Overtax for the next enemy engage" if e.overtax
-                else f"{hero} puts {item} on guard against enemy engages")
+        body = (
+            f"{hero} readies {item}'s Overtax for the next enemy engage"
+            if e.overtax
+            else f"{hero} puts {item} on guard against enemy engages"
+        )
     elif isinstance(e, ev.WardRaised):
         body = f"{hero} prevents {e.amount} of each damage until its next turn"
     elif isinstance(e, ev.PetChipped):

@@ -67,8 +67,15 @@ KIND_RULE = {
     ItemKind.PET: "PET-1",
     ItemKind.MISC: "MISC-1",
 }
-SELF_EFFECTS = (EffectKind.HEAL, EffectKind.BONUS_HP, EffectKind.TENACITY, EffectKind.RECOVER,
-                EffectKind.CLEANSE, EffectKind.WARD, EffectKind.MOVE)
+SELF_EFFECTS = (
+    EffectKind.HEAL,
+    EffectKind.BONUS_HP,
+    EffectKind.TENACITY,
+    EffectKind.RECOVER,
+    EffectKind.CLEANSE,
+    EffectKind.WARD,
+    EffectKind.MOVE,
+)
 
 
 def card(d: Decision, item: str) -> Gear:
@@ -94,10 +101,14 @@ def ready_card(d: Decision, hero: Hero, item: str) -> Gear:
         if item in hero.discarded:
             raise RuleViolation("OVERTAX-5", f"{found.name} was discarded and cannot be used again")
         if item in hero.packed:
-            raise RuleViolation("READY-3", f"{found.name} is in {hero.name}'s Pack: "
-                                           "Pack items cannot be used in battle")
-        raise RuleViolation("ITEM-6", f"{found.name} is not in {hero.name}'s ready slots: "
-                                      "in battle only the items of the 4 ready slots can be used")
+            raise RuleViolation(
+                "READY-3", f"{found.name} is in {hero.name}'s Pack: Pack items cannot be used in battle"
+            )
+        raise RuleViolation(
+            "ITEM-6",
+            f"{found.name} is not in {hero.name}'s ready slots: "
+            "in battle only the items of the 4 ready slots can be used",
+        )
     if item in hero.expended:
         raise RuleViolation("EXPEND-1", f"{found.name} is expended: it cannot be used until it is replenished")
     return found
@@ -136,8 +147,9 @@ def use(d: Decision, cmd: UseGear) -> None:
     kind = found.kind
     if kind is ItemKind.WEAPON:
         if hero.wielding:
-            raise RuleViolation("WEAPON-2", f"only 1 Weapon is used per engage: "
-                                            f"{card(d, hero.wielding).name} serves this one")
+            raise RuleViolation(
+                "WEAPON-2", f"only 1 Weapon is used per engage: {card(d, hero.wielding).name} serves this one"
+            )
         raise RuleViolation("WEAPON-3", "a Weapon is chosen before rolling: engage with --weapon")
     if kind is ItemKind.ARMOR:
         _brace(d, hero, found, cmd)
@@ -187,8 +199,11 @@ def _recipients(d: Decision, hero: Hero, kind: ItemKind) -> list[str]:
     next to it (our cards say so); other items only their user."""
     if kind is not ItemKind.CONSUMABLE or hero.pos is None:
         return [hero.id]
-    near = [h.id for h in d.state.heroes
-            if h.id != hero.id and not h.defeated and h.pos is not None and distance(h.pos, hero.pos) <= 1]
+    near = [
+        h.id
+        for h in d.state.heroes
+        if h.id != hero.id and not h.defeated and h.pos is not None and distance(h.pos, hero.pos) <= 1
+    ]
     return [hero.id, *near]
 
 
@@ -227,8 +242,15 @@ def apply_self(d: Decision, hero_id: str, effect: AbilityEffect, rule: str) -> i
     elif kind is EffectKind.RECOVER:  # as the Recovery step does, from the left (RECOVER-1 to RECOVER-5)
         rec = tracks.recover(hero.track, amount)
         if rec.recovered or rec.discarded or rec.replaced_overfatigue:
-            d.emit(ev.DiceRecovered(hero=hero_id, recovered=rec.recovered, discarded=rec.discarded,
-                                    replaced_overfatigue=rec.replaced_overfatigue, track=rec.track))
+            d.emit(
+                ev.DiceRecovered(
+                    hero=hero_id,
+                    recovered=rec.recovered,
+                    discarded=rec.discarded,
+                    replaced_overfatigue=rec.replaced_overfatigue,
+                    track=rec.track,
+                )
+            )
     elif kind is EffectKind.CLEANSE:
         for status in sorted(statuses(hero), key=lambda s: s.value)[:amount]:
             lose_status(d, hero_id, status, rule)
@@ -265,8 +287,11 @@ def _free_move(d: Decision, hero: Hero, route: list[Hex], rule: str) -> None:
         stop = d.delve is not None and exploration.interrupts(d, route[i], route[i - 1])
         if not stop and i < len(route) - 1:
             continue
-        d.emit(ev.HeroMovedFreely(hero=hero.id, path=tuple(route[start + 1:i + 1]),
-                                  left=d.state.hero(hero.id).free_move, rule=rule))
+        d.emit(
+            ev.HeroMovedFreely(
+                hero=hero.id, path=tuple(route[start + 1 : i + 1]), left=d.state.hero(hero.id).free_move, rule=rule
+            )
+        )
         if not stop:
             break
         start = i
@@ -286,8 +311,10 @@ def _attach(d: Decision, hero: Hero, found: Gear, cmd: UseGear) -> None:
     if found.attaches == Attaches.CLASH_TILE.value:
         tile = d.ctx.board.tile_of(hero.pos) if hero.pos is not None else None
         if d.delve is not None or tile in (None, "E", "#"):
-            raise RuleViolation("ENCHANT-1", f"{found.name} is laid on a Clash tile: "
-                                             f"{hero.name} must stand on one (not the Entrance tile)")
+            raise RuleViolation(
+                "ENCHANT-1",
+                f"{found.name} is laid on a Clash tile: {hero.name} must stand on one (not the Entrance tile)",
+            )
         on = tile_key(tile)
     else:
         target = cmd.target or hero.id
@@ -324,14 +351,20 @@ def _reroll(d: Decision, hero: Hero, found: Gear, effect: AbilityEffect, cmd: Us
     s = d.state
     pending = s.pending
     if s.phase is not Phase.ENGAGE_RESOLVE or pending is None or pending.hero != hero.id:
-        raise RuleViolation("ITEM-3", f"{found.name} rerolls dice {hero.name} just rolled: "
-                                      "use it while they wait to be resolved")
+        raise RuleViolation(
+            "ITEM-3", f"{found.name} rerolls dice {hero.name} just rolled: use it while they wait to be resolved"
+        )
     _only(found, cmd, "dice", "faces")
     limit = effect.amount
-    check_positions(cmd.dice, len(pending.dice), limit, rule=rule,
-                    too_many=f"{found.name} rerolls up to {limit} dice",
-                    name_them="name the roll positions of the dice to reroll (--dice)",
-                    missing="there is no rolled die at position {n}")
+    check_positions(
+        cmd.dice,
+        len(pending.dice),
+        limit,
+        rule=rule,
+        too_many=f"{found.name} rerolls up to {limit} dice",
+        name_them="name the roll positions of the dice to reroll (--dice)",
+        missing="there is no rolled die at position {n}",
+    )
     counter, typed = s.rng, False
     if s.options.physical_dice:
         if cmd.faces is None or len(cmd.faces) != len(cmd.dice):
@@ -342,14 +375,14 @@ def _reroll(d: Decision, hero: Hero, found: Gear, effect: AbilityEffect, cmd: Us
         faces, typed = list(cmd.faces), True
     else:
         if cmd.faces is not None:
-            raise MalformedCommand("this battle rolls its own dice; "
-                                   "faces can be typed only with the physical-dice option")
+            raise MalformedCommand(
+                "this battle rolls its own dice; faces can be typed only with the physical-dice option"
+            )
         faces, counter = d.roll(len(cmd.dice))
     new = dict(zip(cmd.dice, faces))
     dice = tuple(Rolled(r.uid, r.die, new[i]) if i in new else r for i, r in enumerate(pending.dice))
     d.emit(ev.GearUsed(hero=hero.id, item=found.id, overtax=False, rule=rule))
-    d.emit(ev.DiceRerolled(hero=hero.id, positions=tuple(cmd.dice), dice=dice, counter=counter,
-                           typed=typed, rule=rule))
+    d.emit(ev.DiceRerolled(hero=hero.id, positions=tuple(cmd.dice), dice=dice, counter=counter, typed=typed, rule=rule))
 
 
 def _sides(d: Decision, rolled: Rolled) -> int:
@@ -389,8 +422,9 @@ def weapon_dice(found: Gear | None, overtax: bool) -> int:
 def wield(d: Decision, hero_id: str, found: Gear | None, overtax: bool) -> None:
     """The Weapon is applied to the engage just declared (WEAPON-1)."""
     if found is not None:
-        d.emit(ev.WeaponWielded(hero=hero_id, item=found.id, overtax=overtax,
-                                rule="OVERTAX-2" if overtax else "WEAPON-1"))
+        d.emit(
+            ev.WeaponWielded(hero=hero_id, item=found.id, overtax=overtax, rule="OVERTAX-2" if overtax else "WEAPON-1")
+        )
 
 
 def weapon_declaring(d: Decision, hero: Hero, cmd: Engage) -> EngageExtra:
@@ -400,8 +434,7 @@ def weapon_declaring(d: Decision, hero: Hero, cmd: Engage) -> EngageExtra:
     weapon = engage_weapon(d, hero, cmd)
     if weapon is None:
         return EngageExtra()
-    return EngageExtra(dice=weapon_dice(weapon, cmd.overtax),
-                       declared=lambda: wield(d, hero.id, weapon, cmd.overtax))
+    return EngageExtra(dice=weapon_dice(weapon, cmd.overtax), declared=lambda: wield(d, hero.id, weapon, cmd.overtax))
 
 
 def weapon_strike(d: Decision, hero_id: str, target: Target | None, pool: EngagePool) -> None:
@@ -459,8 +492,9 @@ def _boost_block(d: Decision, hero_id: str, amount: int) -> None:
     if not hero.active:
         return
     best = max(range(len(hero.active)), key=lambda i: (hero.active[i].amount, -i))
-    active = tuple(ActiveDie(a.kind, a.uid, a.face, a.amount + amount) if i == best else a
-                   for i, a in enumerate(hero.active))
+    active = tuple(
+        ActiveDie(a.kind, a.uid, a.face, a.amount + amount) if i == best else a for i, a in enumerate(hero.active)
+    )
     d.emit(ev.ActiveChanged(hero=hero_id, active=active, rule="WEAPON-1"))
 
 
@@ -551,8 +585,9 @@ def defense_choice(d: Decision, hero: Hero, cmd: Defend) -> tuple[tuple[str, ...
     for item in use:
         found = ready_card(d, hero, item)
         if found.kind not in (ItemKind.ARMOR, ItemKind.PET):
-            raise RuleViolation("ITEM-4", f"{found.name} is not an Armor or a Pet: "
-                                          "only those act during an enemy's engage")
+            raise RuleViolation(
+                "ITEM-4", f"{found.name} is not an Armor or a Pet: only those act during an enemy's engage"
+            )
     for item in overtax:
         found = ready_card(d, hero, item)
         if found.kind is not ItemKind.ARMOR:
@@ -563,8 +598,13 @@ def defense_choice(d: Decision, hero: Hero, cmd: Defend) -> tuple[tuple[str, ...
     return use, overtax
 
 
-def brace(d: Decision, hero_id: str, amount: int, true_damage: bool,
-          choice: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> tuple[int, tuple[str, ...]]:
+def brace(
+    d: Decision,
+    hero_id: str,
+    amount: int,
+    true_damage: bool,
+    choice: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+) -> tuple[int, tuple[str, ...]]:
     """Armor, then Pets, against ``amount`` damage of an enemy's engage
     (ARMOR-1, PET-1): what they prevent (the ``shield`` ``hurt_hero`` takes)
     and the Armor Overtaxed (discarded once the blow lands, OVERTAX-4).
@@ -620,8 +660,9 @@ def after_blow(d: Decision, hero_id: str, spent: tuple[str, ...]) -> None:
         overtaxed(d, hero_id, item)
 
 
-def guard_blow(d: Decision, hero_id: str, amount: int, true_damage: bool,
-               choice: tuple[tuple[str, ...], tuple[str, ...]] | None) -> tuple[int, Callable[[], None]]:
+def guard_blow(
+    d: Decision, hero_id: str, amount: int, true_damage: bool, choice: tuple[tuple[str, ...], tuple[str, ...]] | None
+) -> tuple[int, Callable[[], None]]:
     """An enemy's blow about to be dealt (``hooks.ENEMY_BLOW``): what Armor
     and Pets prevent (``brace``), and the Overtaxed Armor to discard once it
     landed (``after_blow``)."""
@@ -691,7 +732,7 @@ def legal_engages(d: Decision, hero: Hero, engages: list[Engage], check) -> list
             found = card(d, item)
             if found.form is not None and found.form is not cmd.form:
                 continue
-            for over in ((False, True) if found.overtax is not None else (False,)):
+            for over in (False, True) if found.overtax is not None else (False,):
                 faces = cmd.faces
                 if d.state.options.physical_dice:  # a face to type per die rolled, if any
                     n = len(cmd.dice) + reveler_dice(hero, cmd.form) + weapon_dice(found, over)
