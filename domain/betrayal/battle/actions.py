@@ -22,7 +22,7 @@ from .decision import Decision
 from .heroes import available_dice, die_of, exhaust, gain_fatigue, lose_status, statuses
 from .hooks import EngagePool
 from .reach import Target, check_target, find_unit, occupied
-from .state import MOVES_PER_TURN, ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark  # noqa: F401 (MOVES_PER_TURN: rules.py reads it here)
+from .state import MOVES_PER_TURN, PHASE_NAMES, ActiveDie, DieKind, Foe, Hero, Phase, Rolled, StatusMark  # noqa: F401 (MOVES_PER_TURN: rules.py reads it here)
 
 WEAPON_FORMS = (BattleForm.LIGHT, BattleForm.HEAVY, BattleForm.RANGED)
 
@@ -35,7 +35,7 @@ def current_hero(d: Decision) -> Hero:
             "TURN-5", "resolve the engage's dice first: each action must be fully resolved before the next"
         )
     if s.phase is not Phase.ADVENTURER_TURN or s.turn is None:
-        raise RuleViolation("ROUND-5", f"it is not an adventurer's turn (the battle is at {s.phase.value})")
+        raise RuleViolation("ROUND-5", f"it is not an adventurer's turn (now: {PHASE_NAMES[s.phase]})")
     return s.hero(s.turn.hero)
 
 

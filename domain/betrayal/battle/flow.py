@@ -19,7 +19,7 @@ from .companions import step as companion_step
 from .enemies.turn import enemy_turn, finish_enemy_turn, strike, turn_order
 from .exploration import environment_at_turn_start
 from .heroes import empty_active, gain_fatigue, lose_status, statuses
-from .state import DieKind, Foe, Hero, Phase, Rolled, Termination, is_fatigue_round
+from .state import PHASE_NAMES, DieKind, Foe, Hero, Phase, Rolled, Termination, is_fatigue_round
 
 
 def all_heroes_down(d: Decision) -> bool:
@@ -110,7 +110,7 @@ def close_turn(d: Decision) -> str:
     if s.phase is Phase.ENGAGE_RESOLVE:
         raise RuleViolation("TURN-5", "resolve the engage's dice before ending the turn")
     if s.phase is not Phase.ADVENTURER_TURN or s.turn is None:
-        raise RuleViolation("ROUND-5", f"it is not an adventurer's turn (the battle is at {s.phase.value})")
+        raise RuleViolation("ROUND-5", f"it is not an adventurer's turn (now: {PHASE_NAMES[s.phase]})")
     hero_id = s.turn.hero
     lose_status(d, hero_id, Status.DAZE, "STATUS-1")
     d.emit(ev.TurnEnded(hero=hero_id))
@@ -215,9 +215,7 @@ def retreat(d: Decision) -> None:
 def _at_end_of_round(d: Decision, what: str) -> None:
     if d.state.phase is not Phase.END_OF_ROUND:
         rule = "RETREAT-1" if what == "Retreat" else "ROUND-8"
-        raise RuleViolation(
-            rule, f"{what} is possible only at the end of a round (the battle is at {d.state.phase.value})"
-        )
+        raise RuleViolation(rule, f"{what} is possible only at the end of a round (now: {PHASE_NAMES[d.state.phase]})")
 
 
 def end_battle(d: Decision, how: Termination) -> None:

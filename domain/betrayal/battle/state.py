@@ -31,6 +31,19 @@ class Phase(str, Enum):
     ENDED = "ended"  # the battle is over and cleaned up (END, CLEANUP)
 
 
+# Each phase as the round sequence names its step (ROUND-5 to ROUND-8), for
+# the table and for refusals: players read these, never the phase ids.
+PHASE_NAMES = {
+    Phase.ADVENTURER_TURN: "Adventurer Turns",
+    Phase.ENGAGE_RESOLVE: "Adventurer Turns · dice to resolve",
+    Phase.COMPANION_TURN: "Companion Turns",
+    Phase.ENEMY_ROLL: "Enemy Turns · a roll to type",
+    Phase.DEFEND: "Enemy Turns · a defense to choose",
+    Phase.END_OF_ROUND: "End of Round",
+    Phase.ENDED: "over",
+}
+
+
 class DieKind(str, Enum):
     """What a die on a cooldown track or in an active slot is."""
 

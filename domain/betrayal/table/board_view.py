@@ -15,21 +15,9 @@ from typing import Any
 from domain.kernel.hexes import label
 
 from domain.betrayal.battle.names import active_die, marks, track_die
-from domain.betrayal.battle.state import BattleState, Phase
+from domain.betrayal.battle.state import PHASE_NAMES, BattleState, Phase
 
 from .board_delve import hex_marks, progress
-
-# Each phase as the round sequence names its step (ROUND-5 to ROUND-8), for
-# the table's header: players read these, never the phase ids.
-PHASE_NAMES = {
-    Phase.ADVENTURER_TURN: "Adventurer Turns",
-    Phase.ENGAGE_RESOLVE: "Adventurer Turns · dice to resolve",
-    Phase.COMPANION_TURN: "Companion Turns",
-    Phase.ENEMY_ROLL: "Enemy Turns · a roll to type",
-    Phase.DEFEND: "Enemy Turns · a defense to choose",
-    Phase.END_OF_ROUND: "End of Round",
-    Phase.ENDED: "over",
-}
 
 
 def board(seen: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from ..decision import Decision
 from ..enemies.targeting import can_target
 from ..enemies.turn import turn_order
 from ..reach import occupied
-from ..state import Foe, Hero, Phase, Rolled
+from ..state import PHASE_NAMES, Foe, Hero, Phase, Rolled
 from . import events as ev
 from .commands import CompanionEngage, CompanionMove, EndCompanionTurn
 from .damage import heal_ally, hurt_ally
@@ -40,8 +40,7 @@ def acting(d: Decision, named: str | None) -> Ally:
     if s.phase is not Phase.COMPANION_TURN:
         raise RuleViolation(
             "ROUND-6",
-            "companions act in the Companion Turns step, after every adventurer's"
-            f" turn (the battle is at {s.phase.value})",
+            f"companions act in the Companion Turns step, after every adventurer's turn (now: {PHASE_NAMES[s.phase]})",
         )
     if named is None:
         if s.ally_turn is None:
