@@ -71,7 +71,7 @@ def settle(data: bytes, start: int = 0) -> DisputeAnswer:
     of steps ``start`` to ``start + PAGE``."""
     from domain.kernel import portable
 
-    answer = tables._verified(portable.verify_log(bytes(data)))  # the verdict as `/api/verify` words it
+    answer = tables.verdict(portable.verify_log(bytes(data)))  # the verdict as `/api/verify` words it
     replay = _Replay(bytes(data))
     try:
         steps, boards = replay.run(max(0, start), PAGE)

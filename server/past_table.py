@@ -18,10 +18,10 @@ from .passes import Pass
 
 def table_at(app: GameApp, p: Pass, battle_id: str, at: int) -> table_view.TableView:
     """Game ``battle_id`` as pass ``p`` sees it, as it stood after event ``at``."""
-    game = tables._at(app, battle_id, at)
+    game = tables.game_at(app, battle_id, at)
     rs = app.ruleset(battle_id)
     summary = tables.summary(app, battle_id, game)
-    board = table_view._board(app, p, battle_id, game, at=game.version)
+    board = table_view.board_at(app, p, battle_id, game, at=game.version)
     return table_view.TableView(
         game=battle_id,
         name=summary.name,

@@ -47,7 +47,7 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
     rs = app.ruleset(battle_id)
     game = app.battle(battle_id)
     summary = tables.summary(app, battle_id, game)
-    board = _board(app, p, battle_id, game)
+    board = board_at(app, p, battle_id, game)
     seats = [{"key": s.key, "name": s.name} for s in rs.seats(game.state)]
     last = game.done[-1] if game.can_undo else None
     undone = game.undone[-1] if game.can_redo else None
@@ -75,7 +75,7 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
     )
 
 
-def _board(app: GameApp, p: Pass, battle_id: str, game: Any, at: int | None = None) -> Any:
+def board_at(app: GameApp, p: Pass, battle_id: str, game: Any, at: int | None = None) -> Any:
     """The ruleset's board of the game as ``p`` may see it, or None; ``at``: the
     game as it stood at that version, its companion aggregates (a delve's map)
     with it, not as they are now."""

@@ -105,7 +105,7 @@ def seats(app: GameApp, keyring: Keyring, p: Pass, battle_id: str, base: str) ->
 def state(app: GameApp, p: Pass, battle_id: str, at: int | None) -> GameState:
     """The game now, or as it stood after event ``at``, as this pass may
     see it (SEAT-5: what the rules hide from the other players masked)."""
-    game = _at(app, battle_id, at)
+    game = game_at(app, battle_id, at)
     # The seed, too, is the host's until the game is over (domain.kernel.fairness).
     shown = game.state if p.is_host else app.seen(battle_id, game.state, p.seat or None)
     setup = app.setup_record(battle_id)
@@ -119,7 +119,9 @@ def state(app: GameApp, p: Pass, battle_id: str, at: int | None) -> GameState:
     )
 
 
-def _at(app: GameApp, battle_id: str, at: int | None) -> Game:
+def game_at(app: GameApp, battle_id: str, at: int | None) -> Game:
+    """Game ``battle_id`` at version ``at`` (None: now); a version it never
+    had is refused as malformed."""
     if at is not None and not 1 <= at < 2**63:
         raise malformed("at counts events from 1 (see the log)")
     game = app.battle(battle_id, version=at)
@@ -453,7 +455,7 @@ def verify_stored(app: GameApp, p: Pass, battle_id: str) -> VerifyAnswer:
 
     grouped = _check_whole_log(app, p, battle_id, "verifying it")
     whole = portable.verify_group if grouped else portable.verify_battle
-    return _verified(whole(app, battle_id))
+    return verdict(whole(app, battle_id))
 
 
 def verify_log(app: GameApp, p: Pass, data: bytes, key: str | None) -> VerifyAnswer:
@@ -461,10 +463,11 @@ def verify_log(app: GameApp, p: Pass, data: bytes, key: str | None) -> VerifyAns
     from domain.kernel import portable
 
     rights.host_only(p, "verifying an uploaded log")
-    return _verified(portable.verify_log(bytes(data), key=key))
+    return verdict(portable.verify_log(bytes(data), key=key))
 
 
-def _verified(report: Any) -> VerifyAnswer:
+def verdict(report: Any) -> VerifyAnswer:
+    """A verify report as the API words it (`/api/verify`, the dispute page)."""
     return VerifyAnswer(
         ok=report.ok,
         summary=report.summary(),
