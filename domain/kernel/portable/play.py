@@ -40,7 +40,9 @@ class Play:
         self.label = label
         self.referee = Referee(rs, pack, others.companion, prefix=f"{label}: " if label else "")
         self.game: Game | None = None
-        self.digests: dict[int, str] = {0: state_digest(None)}
+        # Each version's digest as its 16 bytes (not 32 hex digits): verify
+        # keeps one per version of every game, for the undos still to come.
+        self.digests: dict[int, bytes] = {0: bytes.fromhex(state_digest(None))}
         self.recent: OrderedDict[int, Any] = OrderedDict()
         self.seed = SeedCheck()
         self.setup_name = ""
@@ -89,7 +91,7 @@ class Play:
         if found:
             raise Found(min(found, key=lambda d: d.line))  # min() keeps the first of a tie
         self.game = after
-        self.digests[after.version] = state_digest(after.state)
+        self.digests[after.version] = bytes.fromhex(state_digest(after.state))
         self.recent[after.version] = after.state
         if len(self.recent) > RECENT_STATES:
             self.recent.popitem(last=False)

@@ -18,10 +18,10 @@ if TYPE_CHECKING:
 
 
 def check_undone(
-    step: Step, spell: Callable[[Any], str], digests: Mapping[int, str], recent: Mapping[int, Any]
+    step: Step, spell: Callable[[Any], str], digests: Mapping[int, bytes], recent: Mapping[int, Any]
 ) -> Divergence | None:
     """The first divergence of an undo, or None. ``digests``: the digest of
-    the game at each version; ``recent``: the last few states, whole."""
+    the game at each version (its bytes); ``recent``: the last few states, whole."""
     head = step.group[0]
     undone: CommandUndone = head.event
     done = step.before.done if step.before else ()
@@ -45,7 +45,8 @@ def check_undone(
             f"forced={last.random} (undoing a roll or a draw needs force)",
             f"forced={undone.forced}",
         )
-    digest = digests.get(last.version_before)
+    kept = digests.get(last.version_before)
+    digest = kept.hex() if kept is not None else None
     if state_digest(undone.restored) != digest:
         what = f"the state at version {last.version_before}"
         if last.version_before in recent:
