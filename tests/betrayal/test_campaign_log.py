@@ -341,4 +341,7 @@ def test_export_and_verify_of_a_campaign_hold_a_command_not_the_log(tmp_path):
     # Verify holds what an undo may need of each game (its commands, a
     # digest per version, the other streams' states), never the lines
     # themselves: less than the file, as a battle's verify (test_log_integrity).
-    assert verify_big < big and verify_big - verify_small < (big - small) * 3 / 4, found
+    # Each battle more costs verify 0.73 to 0.76 of its lines at peak (peaks
+    # move by a few KB from run to run); the bound was 3/4 while the two-battle
+    # run still paid typing's one-time caches, which made the growth look smaller.
+    assert verify_big < big and verify_big - verify_small < (big - small) * 4 / 5, found
