@@ -521,6 +521,7 @@ async def static(srv: Server, request: Request) -> Response:
 
 LOG_BODY = bytes
 HEAVY_REFUSALS = (400, 401, 403, 404, 410, 429, 503)  # a whole log: the token's rate too
+WRITE_REFUSALS = (400, 401, 403, 404, 409, 410, 413, 415, 422, 503)  # a command, an undo, a redo
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
         "GET",
@@ -621,7 +622,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "Give a command: decided by the rules, saved, or refused with its rule ID and nothing written.",
         CommandResult,
         body=CommandRequest,
-        refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503),
+        refusals=WRITE_REFUSALS,
         handler=give_command,
     ),
     Endpoint(
@@ -631,7 +632,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "Undo the last command.",
         CommandResult,
         body=UndoRequest,
-        refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503),
+        refusals=WRITE_REFUSALS,
         handler=undo,
     ),
     Endpoint(
@@ -641,7 +642,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "Redo the command undone last.",
         CommandResult,
         body=RedoRequest,
-        refusals=(400, 401, 403, 404, 409, 410, 413, 415, 422, 503),
+        refusals=WRITE_REFUSALS,
         handler=redo,
     ),
     Endpoint(
