@@ -644,5 +644,35 @@ window.rkBoard = (() => {
     return el("span", { class: `chip ${kind}`, title: extra || null, text });
   }
 
-  return { draw, status, turn, hpBar, chip, possessive, svg };
+  // -- a game's earlier versions, for the pages that step through them ---------------------------
+
+  /** The first version worth showing of a game at version ``newest``: version 1 is the setup's
+   *  command alone, no game yet. */
+  function firstVersion(newest) {
+    return Math.min(2, newest);
+  }
+
+  /** Reading earlier versions (the history page, the table's scrubber): ``read(at)`` resolves to
+   *  the table view at version ``at``, ``show(view, at)`` draws it, ``fail(error)`` says why it
+   *  cannot be read. Asking again before an answer comes drops the older answer, so a quick slide
+   *  draws only the version it stops on; ``drop()`` drops the one awaited. */
+  function versions(read, show, fail) {
+    let wanted = null;
+    return {
+      async go(at) {
+        wanted = at;
+        try {
+          const view = await read(at);
+          if (wanted === at) show(view, at);
+        } catch (error) {
+          if (wanted === at) fail(error);
+        }
+      },
+      drop() {
+        wanted = null;
+      },
+    };
+  }
+
+  return { draw, status, turn, hpBar, chip, possessive, svg, firstVersion, versions };
 })();

@@ -727,13 +727,24 @@
 
     // -- the scrubber: the board at an earlier version, on this page ----------------------
 
-    let wantedPast = null; // the version asked for last: an older answer that comes late is not drawn
+    // the versions read as the history page reads them (board.js): a late answer is dropped
+    const steps = rkBoard.versions(
+      async (at) => {
+        const answer = await api("GET", `${base}/table?at=${at}`);
+        if (!answer.ok) throw new Error(refusalText(answer));
+        return answer.data;
+      },
+      (then) => {
+        rkBoard.draw(then.board, $("board"), { none: "No board at this version.", seatName });
+        drawUnits(then.board);
+      },
+      (error) => say(error.message),
+    );
 
-    /** The scrubber's range, version 2 (the first with a game: version 1 is the setup's command
-     *  alone, as on the history page) to now, and what it shows. */
+    /** The scrubber's range, the first version with a game to now, and what it shows. */
     function drawScrub() {
       const scrub = $("scrub");
-      scrub.min = String(Math.min(2, view.version));
+      scrub.min = String(rkBoard.firstVersion(view.version));
       scrub.max = String(view.version);
       if (past === null) scrub.value = String(view.version);
       $("scrub-position").textContent = past === null ? `now (version ${view.version})`
@@ -749,24 +760,16 @@
     async function lookAt(at) {
       if (!view) return;
       past = at === null || at >= view.version ? null : Math.max(Number($("scrub").min), at);
-      wantedPast = past;
       drawScrub();
       if (past === null) {
+        steps.drop(); // an answer still on its way is not drawn over now
         drawBoard();
         drawUnits();
         aim();
         return;
       }
       aim();
-      const asked = past;
-      const answer = await api("GET", `${base}/table?at=${asked}`);
-      if (wantedPast !== asked) return;
-      if (!answer.ok) {
-        say(refusalText(answer));
-        return;
-      }
-      rkBoard.draw(answer.data.board, $("board"), { none: "No board at this version.", seatName });
-      drawUnits(answer.data.board);
+      await steps.go(past);
     }
 
     // -- the commands ---------------------------------------------------------------
