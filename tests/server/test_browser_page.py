@@ -147,6 +147,66 @@ def test_a_hex_an_open_command_takes_is_chosen_on_the_map_and_the_moves_stay_but
     assert server.request("GET", f"/api/games/{game}")["version"] > version
 
 
+def test_regiments_an_open_command_takes_are_chosen_on_the_battlefield_or_in_their_side_list(
+    server: Running, open_page
+):
+    """A Conquest view whose open command takes some of a side's regiments (its table answered
+    with that command added): a click on a regiment's lane or on its row picks it, a second
+    click leaves it out."""
+    game, links = new_game(server, CONQUEST)
+    page = open_page(links["saltmarch"], live=False)
+
+    def with_regiments(route) -> None:
+        answer = route.fetch()
+        view = answer.json()
+        view["legal"].append(
+            {
+                "label": "rk rally --regiments A,B",
+                "command": {},
+                "actor": "a",
+                "allowed": True,
+                "verb": "rally",
+                "at": None,
+                "open": True,
+                "example": "rk rally --regiments a1",
+                "gives_up": [],
+                "params": [
+                    {
+                        "name": "regiments",
+                        "option": "--regiments",
+                        "flag": False,
+                        "what": "regiments",
+                        "metavar": "A,B",
+                        "fixed": False,
+                        "how": "some",
+                        "low": 1,
+                        "high": 2,
+                        "limits": {},
+                        "sep": ",",
+                        "values": [{"value": "a1", "word": "a1"}, {"value": "a2", "word": "a2"}],
+                    }
+                ],
+            }
+        )
+        route.fulfill(response=answer, body=json.dumps(view))
+
+    page.route(re.compile(rf"/api/games/{game}/table$"), with_regiments)
+    page.reload()
+    shown(page)
+    rally = page.locator('.open-cmd[data-verb="rally"]')
+    for unit in ("field-a1", "regiment-a2"):
+        expect(page.get_by_test_id(unit)).to_have_class(re.compile(r"\bchoosable\b"))
+    expect(page.get_by_test_id("field-b1")).not_to_have_class(re.compile(r"\bchoosable\b"))
+    page.get_by_test_id("field-a1").click()
+    page.get_by_test_id("regiment-a2").click()
+    expect(rally.locator('button.pick[data-value="a1"]')).to_have_attribute("aria-pressed", "true")
+    expect(rally.locator('button.pick[data-value="a2"]')).to_have_attribute("aria-pressed", "true")
+    expect(rally.get_by_test_id("preview-rally")).to_contain_text("regiments a1 Brine Spears, a2 Brine Spears")
+    page.get_by_test_id("regiment-a1").click()  # the same regiment again: left out
+    expect(rally.locator('button.pick[data-value="a1"]')).to_have_attribute("aria-pressed", "false")
+    expect(page.get_by_test_id("field-a1")).not_to_have_class(re.compile(r"\bchosen\b"))
+
+
 # -- 2. the Command Stack put in order ------------------------------------------------------------------
 
 
