@@ -685,16 +685,16 @@
     function reachOf() {
       const moves = new Map();
       const a = aimed(); // a hex the command worked on may take is chosen by a click, not moved to
-      const taken = new Set(a ? a.onBoard.filter((o) => o.kind === "hex").flatMap((o) => [...o.words]) : []);
+      const words = new Set(a ? a.onBoard.filter((o) => o.kind === "hex").flatMap((o) => [...o.words]) : []);
+      const taken = new Set(((view.board || {}).hexes || []).filter((h) => words.has(h.label)).map((h) => `${h.q},${h.r}`));
       for (const entry of view.legal) {
         if (entry.allowed && Array.isArray(entry.at) && !ghostly(entry) && !moves.has(`${entry.at[0]},${entry.at[1]}`)) {
           moves.set(`${entry.at[0]},${entry.at[1]}`, entry);
         }
       }
       return (q, r) => {
+        if (taken.has(`${q},${r}`)) return null;
         const move = moves.get(`${q},${r}`);
-        const hex = (view.board.hexes || []).find((h) => h.q === q && h.r === r);
-        if (hex && taken.has(hex.label)) return null;
         return move ? { label: move.label, go: () => send(`${base}/commands`, { command: move.command, version: view.version }) } : null;
       };
     }

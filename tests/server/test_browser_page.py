@@ -422,17 +422,25 @@ def test_ghost_letters_sharing_an_origin_are_each_readable_and_clickable(server:
 # -- 7. the keyboard, and every ruleset whole at 390×844 ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("ruleset", ["clash", "conquest", "labyrinth"])
+DUNGEON = {"new": "dungeon", "setup": "sentinel-vault", "seed": 3, "xp": 2, "party": [{"name": "Ria", "race": "nord"}]}
+
+
+@pytest.mark.parametrize("ruleset", ["clash", "delve", "dungeon", "conquest", "labyrinth"])
 def test_every_new_control_is_reached_by_tab_and_nothing_is_cut_on_a_phone(
     server: Running, open_page, artifacts, ruleset
 ):
-    body, lines, seat = {
-        "clash": (CLASH, TARN_BESIDE_THE_IMP, "Tarn"),
-        "conquest": (CONQUEST, CONQUEST_TO_THE_STACKS, "saltmarch"),
-        "labyrinth": (LABYRINTH, (), None),
-    }[ruleset]
-    game, links = new_game(server, body)
-    play(server, game, *lines)
+    if ruleset == "delve":  # a tile waiting: its ghosts' letters listed
+        game, links, _ = delve_waiting_for_a_tile(server)
+        seat = "Ria"
+    else:
+        body, lines, seat = {
+            "clash": (CLASH, TARN_BESIDE_THE_IMP, "Tarn"),
+            "dungeon": (DUNGEON, (), "Ria"),
+            "conquest": (CONQUEST, CONQUEST_TO_THE_STACKS, "saltmarch"),
+            "labyrinth": (LABYRINTH, (), None),
+        }[ruleset]
+        game, links = new_game(server, body)
+        play(server, game, *lines)
     page = phone(open_page, links[seat or "host"], device_scale_factor=2)
     shown(page)
     reached = set()
@@ -449,6 +457,8 @@ def test_every_new_control_is_reached_by_tab_and_nothing_is_cut_on_a_phone(
     if ruleset == "clash":
         # e1 (the heavy engage's, the first) on the map; e2 (the ranged one's, tabbed through last) on its card
         assert {"choosable foe-e1", "choosable card-e2"} <= reached, reached
+    if ruleset == "delve":
+        assert {"ghost-pick-A", "ghost-list-A"} <= reached, reached
     if ruleset == "conquest":
         assert {"up", "down"} <= reached, reached
     if ruleset == "labyrinth":  # the standby skills' target: the party's cards
