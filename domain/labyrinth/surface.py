@@ -98,9 +98,7 @@ def _labelled(state: Any, ctx: Any, opens: list[Any]) -> list[Any]:
     def label(name: str, v: Any) -> str:
         if name == "skill":
             found = pack.skills.get(v)
-            if found is not None:
-                return f"{found.name} · {cost_text(found.tp, found.fp)}"
-            return {"attack": "Normal attack", "pass": "Pass"}.get(v, "")
+            return f"{found.name} · {cost_text(found.tp, found.fp)}" if found is not None else ""
         if name == "item":
             item = pack.items.get(v)
             return item.name if item is not None else ""
@@ -114,11 +112,13 @@ def _labelled(state: Any, ctx: Any, opens: list[Any]) -> list[Any]:
 
 def _named(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
     """An open command of a verb naming a skill or a target (the GM's
-    Enemy action, a passive answer), its values in the players' words."""
+    Enemy action, a passive answer): per action, whom it may be aimed at as
+    one choice, in the players' words."""
     from domain.kernel.surface import open as op
 
     verb = next(v for v in VERBS if type(commands[0]) in v.classes)
-    return _labelled(state, ctx, op.group(verb, commands))
+    opens = op.group(verb, commands)
+    return _labelled(state, ctx, op.merge(opens, "target") if "target" in {p.name for p in verb.params} else opens)
 
 
 def _verb(name: str, command: type, summary: str, *params: Param, **more: Any) -> Verb:
