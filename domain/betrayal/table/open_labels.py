@@ -26,6 +26,9 @@ from domain.betrayal.battle.state import BattleState, Hero
 # (a resolve's --skip; a reroll's --dice), per verb.
 ROLLED = {"resolve": ("skip",), "use-item": ("dice",), "ability": ("dice",)}
 
+# What none at all of a list does, where none differs from leaving it out (a Defend's: COMBAT-4, ARMOR-2).
+NONE = {"blocks": "block with no active die", "gear": "use no Armor or Pet", "overtax": "trigger no Overtax"}
+
 
 def labelled(state: BattleState | None, ctx: RulesContext, verb: str, opens: list[Any]) -> list[Any]:
     """``opens`` of ``verb`` with their values in the players' words."""
@@ -87,11 +90,11 @@ def _label(state: BattleState, ctx: RulesContext, verb: str) -> Callable[[str, A
         if name in ("target", "targets", "companion", "hero") and isinstance(v, (str, list, tuple)):
             return each(unit, v, "none")
         if name in ("weapon", "item", "gear", "overtax") and isinstance(v, (str, list, tuple)):
-            return each(item, v, "none: no item")
+            return each(item, v, NONE.get(name, ""))
         if name == "ability" and isinstance(v, str):
             return ability(v)
         if name in ("blocks", "slot") and isinstance(v, (int, list, tuple)) and not isinstance(v, bool):
-            return each(slot, v, "none: no block die")
+            return each(slot, v, NONE.get(name, ""))
         if name == "race" and v is True and hero is not None:
             return f"{NAMES.get(hero.race, hero.race)} on the damage left"
         return ""

@@ -143,7 +143,7 @@ class Open:
                 words += given
                 label = d.values[0].label if d.values else ""
                 if given and label and label != d.values[0].word:
-                    legends.append(f"{d.values[0].word}: {label}")
+                    legends.append(f"{d.values[0].word or ' '.join(given)}: {label}")
                 continue
             text, legend = _written(p, d)
             if p.flag:
@@ -220,7 +220,8 @@ class Open:
 def value(kind: Kind, v: Any, label: str = "", group: str = "") -> Value:
     """``v`` (plain) as a ``Value`` of ``kind``, its word as typed."""
     v = plain(v)
-    given = v is not None and v != () and v != []  # an empty list is a part left out: no word
+    # an empty list is a part left out (no word), unless its kind has a word for none (``none``)
+    given = v is not None and (v not in ((), []) or bool(getattr(_inner(kind), "empty", "")))
     return Value(value=v, word=kind.spell(v, placeholders=True) if given else "", label=label, group=group)
 
 
