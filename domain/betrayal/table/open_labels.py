@@ -87,6 +87,8 @@ def _label(state: BattleState, ctx: RulesContext, verb: str) -> Callable[[str, A
     def label(name: str, v: Any) -> str:
         if name in rolled:
             return each(die, v, "none")
+        if name == "dice" and verb == "race-ability" and hero is not None:  # a Dark Elf's track dice, by uid
+            return each(lambda uid: die_name(pack, hero, uid), v, "")
         if name in ("target", "targets", "companion", "hero") and isinstance(v, (str, list, tuple)):
             return each(unit, v, "none")
         if name in ("weapon", "item", "gear", "overtax") and isinstance(v, (str, list, tuple)):
