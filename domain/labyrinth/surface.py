@@ -85,7 +85,7 @@ def _aimed(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
 
 def _labelled(state: Any, ctx: Any, opens: list[Any]) -> list[Any]:
     """``opens`` with their skills, items and targets in the players' words:
-    a skill by its name and cost (``Rallying Shout · 3 TP``, its TP and any
+    a skill by its name and cost (``Rallying Shout · 2 TP``, its TP and any
     FP printed on it: MAIN-4, FUMBLE-2), an item by its name, a combatant
     by the name the table shows (a rare variant's only once spotted) and
     its row."""

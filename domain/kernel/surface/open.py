@@ -130,7 +130,7 @@ class Open:
         """The open command in players' words: its line (each choice
         written in place: ``heavy|light``, ``[--target e1|e2]``, ``UIDS``)
         and the legends of the choices written by a name; a fixed value
-        with a label has its legend too (``rallying-shout: Rallying Shout · 3 TP``)."""
+        with a label has its legend too (``rallying-shout: Rallying Shout · 2 TP``)."""
         words: list[str] = [self.verb.name]
         legends: list[str] = []
         for p in self.verb.params:
