@@ -67,18 +67,23 @@ def _cards(field: str, order: bool = False) -> Any:
             else:
                 domain = op.fixed(kind, getattr(o.example, field))
             out.append(op.Open(verb=verb, cls=o.cls, domains={**o.domains, field: domain}, example=o.example))
-        return _labelled(state, out)
+        return _labelled(state, ctx, out)
 
     return opens
 
 
-def _labelled(state: Any, opens: list[Any]) -> list[Any]:
-    """``opens`` with each Regiment, Character card and player in the
-    players' words: a card or a Regiment by its name (``_named``), a side
-    by its army (a seat, held as its index)."""
+def _labelled(state: Any, ctx: Any, opens: list[Any]) -> list[Any]:
+    """``opens`` with each Regiment, Character card, draw event and player
+    in the players' words: a card or a Regiment by its name (``_named``),
+    a draw event by the name printed on the card (ACT-8), a side by its
+    army (a seat, held as its index)."""
     from domain.kernel.surface import open as op
 
+    events = ctx.pack.draw_events if ctx is not None else {}
+
     def label(name: str, v: Any) -> str:
+        if name == "event" and isinstance(v, str) and v in events:
+            return events[v].name
         if name == "side" and isinstance(v, int) and 0 <= v < len(state.sides):
             return state.sides[v].army
         if name in ("regiment", "target", "regiments", "cards") and isinstance(v, str) and v:
@@ -97,7 +102,7 @@ def _named_opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
     from domain.kernel.surface import open as op
 
     verb = next(v for v in VERBS if v.command is type(commands[0]))
-    return _labelled(state, op.group(verb, commands))
+    return _labelled(state, ctx, op.group(verb, commands))
 
 
 def _scores(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:

@@ -91,3 +91,20 @@ def test_a_seats_legal_list_never_names_the_other_players_stack() -> None:
             mine, labels = listed(seat)
             assert {"Tide Warden", "Brine Spears"} <= labels
             assert all(o["summary"] for o in mine)
+
+
+@pytest.mark.rule("ACT-8")
+def test_a_draw_event_reads_by_the_name_printed_on_its_card() -> None:
+    from conquest_harness import CTX, when
+    from test_conquest_rules_action import _drawing
+
+    from domain.conquest.commands import DrawCard
+    from domain.kernel.surface import surface_of
+    from domain.kernel.surface.open import open_commands
+
+    from domain.conquest.rules import legal_commands
+
+    s, _ = when(_drawing(a=("a1",), a1=10), DrawCard(regiment="a1"))
+    opens = open_commands(surface_of("conquest").grammar, legal_commands(s, CTX), s, CTX)
+    named = [(v.word, v.label) for o in opens if o.verb.name == "resolve-draw-event" for v in o.domains["event"].values]
+    assert ("quickstep", CTX.pack.draw_events["quickstep"].name) in named
