@@ -28,7 +28,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
@@ -84,6 +83,8 @@ def _code_stamp() -> str:
 def _write(path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile  # only on a miss: a command that reads the cache never imports it
+
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".pack-", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as out:
