@@ -11,20 +11,22 @@ from typing import Any
 from domain.kernel.surface import Setup, Surface, Verb
 
 
-def _surfaces() -> list[Surface]:
-    from domain.kernel.surface import surfaces
+def _surfaces(word: str | None = None) -> list[Surface]:
+    """Every ruleset's surface; given ``word``, only those that declare it
+    (the others' packages are not imported)."""
+    from domain.kernel.surface import declaring, surfaces
 
-    return surfaces()
+    return surfaces() if word is None else declaring(word)
 
 
 def verbs_named(word: str) -> list[tuple[Surface, Verb]]:
     """Every ruleset's verb whose first word is ``word``."""
-    return [(s, v) for s in _surfaces() for v in s.verbs if v.words[0] == word]
+    return [(s, v) for s in _surfaces(word) for v in s.verbs if v.words[0] == word]
 
 
 def queries_named(word: str) -> list[tuple[Surface, Any]]:
     """Every ruleset's query whose first word is ``word``."""
-    return [(s, q) for s in _surfaces() for q in s.queries if q.name.split()[0] == word]
+    return [(s, q) for s in _surfaces(word) for q in s.queries if q.name.split()[0] == word]
 
 
 def setups() -> list[tuple[Surface, Setup]]:
@@ -35,7 +37,7 @@ def setups() -> list[tuple[Surface, Setup]]:
 def games_named(word: str) -> list[Surface]:
     """The surfaces whose games are not battles (they find them) and are
     called ``word`` (``campaign``)."""
-    return [s for s in _surfaces() if s.noun == word and s.find_game is not None]
+    return [s for s in _surfaces(word) if s.noun == word and s.find_game is not None]
 
 
 def selectors() -> list[tuple[tuple[str, str], str]]:

@@ -188,3 +188,12 @@ def test_status_in_process_imports_only_what_it_shows(games):
         imported = _imported(env, "status", "-b", game)
         assert "cli.game" in imported, game
         assert not imported & (never | others), (game, sorted(imported & (never | others)))
+
+
+def test_a_verb_of_one_ruleset_imports_no_other_ruleset(games, tmp_path):
+    shutil.copyfile(games / "rk.sqlite", tmp_path / "rk.sqlite")
+    env = {**os.environ, "RULEKEEPER_STORE": str(tmp_path / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
+    env["RULEKEEPER_NO_SERVER"] = "1"
+    imported = _imported(env, "end-turn", "-b", "c1")
+    assert "cli.verbs" in imported
+    assert not {m for m in imported if m.startswith(("domain.conquest", "domain.labyrinth"))}

@@ -56,6 +56,26 @@ def parsed(files: Mapping[str, bytes], parse: Callable[[Mapping[str, bytes]], T]
     return value
 
 
+def derived(name: str, key: str, make: Callable[[], T], type_: type[T]) -> T:
+    """``make()``, or the same value read back: for what the domain code
+    alone decides (``key`` saying anything else it depends on), kept in
+    ``$RULEKEEPER_HOME/cache/<name>/`` under a digest of ``key`` and the
+    code (the same stamp a pack's entry is keyed by: any change to the code
+    is a miss)."""
+    if os.environ.get(NO_CACHE_VARIABLE):
+        return make()
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{type_!r}\0{msgspec.__version__}\0{_code_stamp()}\0{key}".encode())
+    path = Path(home(), CACHE_DIR[0], name, digest.hexdigest() + ".msgpack")
+    try:
+        return msgspec.msgpack.decode(path.read_bytes(), type=type_)
+    except (OSError, msgspec.DecodeError):
+        pass
+    value = make()
+    _write(path, msgspec.msgpack.encode(value))
+    return value
+
+
 def _cache_file(files: Mapping[str, bytes], type_: type) -> Path:
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{type_.__module__}.{type_.__qualname__}\0{msgspec.__version__}\0{_code_stamp()}\0".encode())
