@@ -53,34 +53,11 @@ def declares(surface: Surface, word: str) -> bool:
     )
 
 
-def _words() -> dict[str, list[str]]:
-    """Every word each package's surfaces declare (``declares``), by package."""
-    from domain.kernel.packages import names
-
-    by_package: dict[str, set[str]] = {package: set() for package in names()}
-    for surface in surfaces():
-        words = by_package.setdefault(surface.ruleset.partition("-")[0], set())
-        words |= {v.words[0] for v in surface.verbs} | {q.name.split()[0] for q in surface.queries}
-        if surface.find_game is not None:
-            words.add(surface.noun)
-    return {package: sorted(words) for package, words in by_package.items()}
-
-
-def declaring(word: str) -> list[Surface]:
-    """The surfaces that declare ``word`` (``declares``), by ruleset name, as
-    ``surfaces()`` lists them: only the packages declaring it are imported
-    (`rk engage` never loads another ruleset's surface). Which words each
-    package declares is kept in a cache (``pack_cache.derived``), read
-    again whenever the domain code changes."""
-    from domain.kernel.packages import names
-    from domain.kernel.stores.pack_cache import derived
-
-    listed = names()
-    words = derived("words", "\0".join(listed), _words, dict[str, list[str]])
-    for package in listed:
-        if word in words.get(package, (word,)):  # (a package the cache has not seen: loaded to see)
-            _load(package)
-    return [_FOUND[name] for name in sorted(_FOUND) if declares(_FOUND[name], word)]
+def of_package(package: str) -> list[Surface]:
+    """The surfaces ruleset package ``package`` declares (none if it has no
+    ``surface`` module), importing only it."""
+    _load(package)
+    return [s for s in _FOUND.values() if s.ruleset.partition("-")[0] == package]
 
 
 def surface_of(ruleset: str) -> Surface:
@@ -105,7 +82,7 @@ __all__ = [
     "Surface",
     "Verb",
     "declares",
-    "declaring",
+    "of_package",
     "parse",
     "plain",
     "random_seed",

@@ -1,6 +1,7 @@
-"""``surface.declaring``: the surfaces declaring a word, as filtering every
-surface finds them, importing only the packages that declare it (which
-words each package declares is cached while the domain code is the same)."""
+"""``cli.declarations.declaring``: the surfaces declaring a word, as
+filtering every surface finds them, importing only the packages that
+declare it (which words each package declares is cached while the domain
+code is the same)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from cli.declarations import declaring
 from domain.kernel import surface
 from domain.kernel.stores import pack_cache
 
@@ -34,7 +36,7 @@ def test_the_surfaces_declaring_a_word_are_those_filtering_finds(home):
     for cached in (False, True):  # the cache written, then read back
         for word in sorted(_every_word()):
             expected = [s for s in surface.surfaces() if surface.declares(s, word)]
-            assert surface.declaring(word) == expected, (word, cached)
+            assert declaring(word) == expected, (word, cached)
     assert list(home.joinpath("cache", "words").glob("*.msgpack"))
 
 
@@ -46,7 +48,7 @@ def test_a_word_of_one_ruleset_imports_no_other(home):
         if [t.ruleset for t in surface.surfaces() if surface.declares(t, v.words[0])] == [s.ruleset]
     )
     code = (
-        "import sys; from domain.kernel import surface; found = surface.declaring(sys.argv[1]);"
+        "import sys; from cli.declarations import declaring; found = declaring(sys.argv[1]);"
         "print(len(found), ' '.join(sorted({m.split('.')[1] for m in sys.modules if m.count('.') > 1"
         " and m.startswith('domain.') and not m.startswith('domain.kernel')})))"
     )
