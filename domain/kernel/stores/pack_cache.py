@@ -21,6 +21,11 @@ never cached, so the refusal is the same each time. The cache never changes
 a value: what is decoded is the Struct that was encoded, and the pack's
 hashes (recorded in games) are fields of it. A home that cannot be written
 only means no cache.
+
+``derived`` keeps, the same way, what the domain code alone decides (the
+words each ruleset package's surface declares, ``cli.declarations``), in
+``$RULEKEEPER_HOME/cache/<name>/``; ``RULEKEEPER_NO_PACK_CACHE`` turns it
+off too.
 """
 
 from __future__ import annotations
