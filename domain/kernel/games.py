@@ -172,6 +172,18 @@ class GameApp(EventSourcedApp):
         found = self._rulesets.get(battle_id)
         if found is not None:
             return found
+        # The index, once read (naming or choosing the game read it), says
+        # whose game it is: only that ruleset's package is imported, not
+        # every package before it in the probing below.
+        entry = self._index[1].get(battle_id) if self._index is not None else None
+        if entry is not None:
+            try:
+                rs = registry.load(entry.ruleset)
+            except NotFound:
+                rs = None  # a ruleset no longer here: probe as below
+            if rs is not None and self.events.last(rs.game_stream(battle_id)) is not None:
+                self._rulesets[battle_id] = rs
+                return rs
         for rs in registry.loaded_first():
             if self.events.last(rs.game_stream(battle_id)) is not None:
                 self._rulesets[battle_id] = rs
