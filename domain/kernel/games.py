@@ -264,10 +264,27 @@ class GameApp(EventSourcedApp):
         try:
             found: Game = self.load(stream, lambda g, items: fold(rs, g, items), version)
         except NotFound:
+            if version is not None and self.events.last(stream) is not None:
+                # The stream is there: its first versions hold only the command
+                # that sets the game up, before the setup's state exists.
+                first = self._first_state_version(rs, stream)
+                raise NotFound(
+                    f"{battle_id!r} has no board at version {version}: that version holds the command "
+                    f"that sets it up; its first board is at version {first}"
+                ) from None
             raise NotFound(f"no battle {battle_id!r}" + ("" if version is None else f" at version {version}")) from None
         if version is None:
             self._remember(battle_id, found)
         return found
+
+    def _first_state_version(self, rs: Any, stream: Any) -> int:
+        """The first version of ``stream`` at which its game has a state."""
+        game: Game | None = None
+        for envelope in self.events(stream):
+            game = fold(rs, game, [envelope])
+            if game is not None and game.state is not None:
+                return game.version
+        return 0
 
     def cached(self, battle_id: str) -> Game | None:
         """The latest state of game ``battle_id`` this application has seen,
