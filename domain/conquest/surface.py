@@ -36,7 +36,14 @@ def _verb(
     name: str, command: type, summary: str, *params: Param, details: str = "", opens: Any = None, title: str = ""
 ) -> Verb:
     return Verb(
-        name=name, command=command, summary=summary, params=params, panel=PLAY, details=details, opens=opens, title=title
+        name=name,
+        command=command,
+        summary=summary,
+        params=params,
+        panel=PLAY,
+        details=details,
+        opens=opens,
+        title=title,
     )
 
 

@@ -271,7 +271,9 @@ VERBS = (
         c.SpendFp,
         "Spend FP on the PC's Suppression defense roll now asked (FUMBLE-2; asked with --ask-fp).",
         PC,
-        Param("fp", FP.kind, "FP for extra dice (the best 2 kept); 0 for none.", metavar="N", required=True, title="FP"),
+        Param(
+            "fp", FP.kind, "FP for extra dice (the best 2 kept); 0 for none.", metavar="N", required=True, title="FP"
+        ),
         REROLL,
         title="Spend FP",
     ),

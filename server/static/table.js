@@ -910,8 +910,9 @@
         return parts.length ? ` (${parts.join("; ")})` : "";
       });
       text = text.split(/;\s+/).filter(keep).join("; ").trim();
-      for (const p of entry.params || []) {
-        if (/^[A-Z]{2,}$/.test(p.metavar || "")) text = text.replace(new RegExp(`\\b${p.metavar}\\b`, "g"), `the ${legendOf(p)}`);
+      for (const p of entry.params || []) { // "to HEX" as "to the hex"; an abbreviation players use (PC) stays
+        if (!/^[A-Z]{3,}$/.test(p.metavar || "")) continue;
+        text = text.replace(new RegExp(`\\b(the |a |an )?${p.metavar}\\b`, "g"), (_, article) => `${article || "the "}${legendOf(p)}`);
       }
       return text && !/[.!?]$/.test(text) ? `${text}.` : text;
     }
@@ -980,6 +981,8 @@
       const opened = entries.filter((e) => e.open);
       const summary = forPlayers(first);
       const lone = finished.length === 1 && !opened.length && !placed.length;
+      // one open command alone: its own heading is the verb's ("Order the Command Stack"), said once
+      const single = opened.length === 1 && !finished.length && !placed.length;
       // the parameters whose values differ between the finished commands: what a choice says
       const varying = new Set();
       for (const e of finished) {
@@ -1019,8 +1022,8 @@
       const many = finished.length > 6;
       return el("div", { class: `verb-group${lone ? " lone" : ""}`, "data-verb": first.verb || null,
         "data-testid": `verb-${first.verb || ""}` },
-        lone ? null : el("h4", { class: "verb-title", text: title }),
-        summary && !lone ? el("p", { class: "verb-summary", text: summary }) : null,
+        lone || single ? null : el("h4", { class: "verb-title", text: title }),
+        summary && !lone && !single ? el("p", { class: "verb-summary", text: summary }) : null,
         placed.length ? el("p", { class: "hint", "data-testid": "place-on-map", text: `${placed.length} way`
           + `${placed.length === 1 ? "" : "s"} to place the tile: click a ghost's letter on the map to see it, then again`
           + " to place it there." }) : null,
@@ -1030,7 +1033,7 @@
         summary && lone ? el("p", { class: "verb-summary", text: summary }) : null, // the button says its title
         onMap && !lone ? el("p", { class: "hint", "data-testid": `on-map-${first.verb}`,
           text: `Or click a hex marked on the map to ${title.toLowerCase()} there.` }) : null,
-        ...opened.map((entry) => openCommand(entry, whose)));
+        ...opened.map((entry) => openCommand(entry, whose, single ? summary : "")));
     }
 
     /** What a command gives up, as its control says it ("your Engage this turn, MOVE-3"), or "". */
@@ -1051,7 +1054,7 @@
      *  gives up, then Give, which posts the line those choices build (the server's grammar reads it
      *  back). A parameter whose values are units drawn on the board, or hexes, is also chosen by
      *  clicking the unit (or its card) or the hex: ``aims`` keeps what such a click does. */
-    function openCommand(entry, whose) {
+    function openCommand(entry, whose, summary = "") {
       const off = entry.allowed ? "0" : "1";
       const chosen = new Map(); // parameter name -> () => its words, or [] when left out
       const shownAs = new Map(); // parameter name -> () => its chosen values in players' words
@@ -1156,6 +1159,7 @@
       const box = el("div", { class: `open-cmd${entry.allowed ? "" : " not-mine"}`, "data-label": entry.label, "data-verb": entry.verb,
                               "data-gives-up": givesUp(entry) || null },
         el("div", { class: "open-label", text: spoken(entry) }),
+        summary ? el("p", { class: "verb-summary", text: summary }) : null,
         givesUp(entry) ? el("div", { class: "gives-up", text: `gives up: ${givesUp(entry)}` }) : null, ...controls,
         onBoard.length && entry.allowed ? el("p", { class: "hint aim-hint", text: aimHint(onBoard) }) : null,
         preview, give, cmdline);
