@@ -164,3 +164,33 @@ def test_a_choice_is_given_by_its_button_and_asked_about_in_words(server: Runnin
     )
     page.get_by_test_id("ask-yes").click()
     expect(page.get_by_test_id("log")).to_contain_text("b2 → c2")
+
+
+LATER = {
+    # the rolled die to leave unresolved, by its name and face
+    "resolve": (CLASH, (*TARN_BESIDE_THE_IMP, "engage --form heavy --target e1 --dice 1"), "Tarn"),
+    # the Main phase: attacks and skills, with FP to spend and a reroll
+    "main": (LABYRINTH, ("pass p1", "full-defense p2"), "host"),
+    # the Action Phase: a card drawn, its Regiment's actions
+    "action": (
+        CONQUEST,
+        (*CONQUEST_TO_THE_STACKS, "order-stack --cards a1,ac1,a2,a3", "order-stack --cards b1,b2,bc2"),
+        "host",
+    ),
+}
+
+
+@pytest.mark.parametrize("moment", sorted(LATER))
+def test_later_in_a_battle_the_commands_panel_still_reads_in_words(server: Running, open_page, artifacts, moment):
+    body, lines, seat = LATER[moment]
+    game, links = new_game(server, body)
+    play(server, game, *lines)
+    page = open_page(links[seat])
+    shown(page)
+    expect(page.get_by_test_id("legal").locator(".verb-group").first).to_be_visible()
+    no_command_lines(page, typed=False)
+    if moment == "resolve":
+        skip = page.locator('.open-cmd[data-verb="resolve"]')
+        expect(skip.locator(".param-name")).to_have_text("skip")
+        expect(skip.locator("button.pick").first).to_have_text(re.compile(r"^#1 Combat: \d"))
+    page.get_by_test_id("legal").screenshot(path=str(artifacts / f"words-later-{moment}.png"))
