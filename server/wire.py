@@ -175,13 +175,15 @@ class OpenParam(msgspec.Struct, kw_only=True):
     ``low`` to ``high``), ``typed`` (faces read off physical dice, 1 to 6:
     ``size``, plus one per item of the parameter ``per``). ``optional``:
     it may be left out. ``words``: when fixed, the words that give it
-    (none at its default)."""
+    (none at its default). ``title``: what a table calls it in players'
+    words (``dice``, ``target``, ``hex``)."""
 
     name: str
     option: str
     flag: bool
     what: str
     metavar: str
+    title: str = ""
     help: str = ""
     sep: str = ""
     fixed: bool
@@ -218,7 +220,9 @@ class LegalCommand(msgspec.Struct, kw_only=True):
     click on that hex gives it); ``gives_up``: what giving it gives up
     (not in ``label``: a table shows it beside the control and asks before
     sending it); ``summary``: what it does, in one sentence citing its
-    rules (its verb's summary), to show beside its choices."""
+    rules (its verb's summary), to show beside its choices; ``title``: its
+    verb's name in players' words (``Move``, ``End turn``, ``Order the
+    Command Stack``), the heading a table lists it under."""
 
     label: str
     command: Any
@@ -231,6 +235,7 @@ class LegalCommand(msgspec.Struct, kw_only=True):
     params: list[OpenParam] = []
     gives_up: list[GivenUp] = []
     summary: str = ""
+    title: str = ""
 
 
 class Narrated(msgspec.Struct, kw_only=True):

@@ -32,8 +32,19 @@ REMOVED = Param(
 FACES = Numbers(of="faces", low=1, high=6)  # Conquest holds faces as read, 1 to 6
 
 
-def _verb(name: str, command: type, summary: str, *params: Param, details: str = "", opens: Any = None) -> Verb:
-    return Verb(name=name, command=command, summary=summary, params=params, panel=PLAY, details=details, opens=opens)
+def _verb(
+    name: str, command: type, summary: str, *params: Param, details: str = "", opens: Any = None, title: str = ""
+) -> Verb:
+    return Verb(
+        name=name,
+        command=command,
+        summary=summary,
+        params=params,
+        panel=PLAY,
+        details=details,
+        opens=opens,
+        title=title,
+    )
 
 
 def _named(state: Any, card: str) -> str:
@@ -164,6 +175,7 @@ VERBS = (
             metavar="CARDS",
         ),
         opens=_cards("cards", order=True),
+        title="Order the Command Stack",
     ),
     _verb(
         "roll-off",

@@ -45,6 +45,7 @@ FP = Param(
     "Spend N FP on the first check for N extra dice, the best 2 kept (that roll gives no FP; FUMBLE-2).",
     option="--fp",
     metavar="N",
+    title="FP",
 )
 REROLL = Param(
     "reroll",
@@ -262,6 +263,7 @@ VERBS = (
         ),
         TARGET,
         opens=_named,
+        title="Enemy action",
     ),
     # --- asked in the middle of a step
     _verb(
@@ -269,8 +271,11 @@ VERBS = (
         c.SpendFp,
         "Spend FP on the PC's Suppression defense roll now asked (FUMBLE-2; asked with --ask-fp).",
         PC,
-        Param("fp", FP.kind, "FP for extra dice (the best 2 kept); 0 for none.", metavar="N", required=True),
+        Param(
+            "fp", FP.kind, "FP for extra dice (the best 2 kept); 0 for none.", metavar="N", required=True, title="FP"
+        ),
         REROLL,
+        title="Spend FP",
     ),
     _verb(
         "react",

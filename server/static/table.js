@@ -561,8 +561,11 @@
       return loading;
     }
 
-    async function send(path, body, entry) {
-      if (busy || !(await asked(entry || givenBy(body), body && body.line))) return;
+    /** Post a command (``said``: what it is in players' words, for the question before one that
+     *  gives something up; by default the listed command's own words). */
+    async function send(path, body, entry, said) {
+      const given = entry || givenBy(body);
+      if (busy || !(await asked(given, said || (given ? spoken(given) : "")))) return;
       busy = true;
       setEnabled(false);
       const answer = await api("POST", path, body);
@@ -581,14 +584,13 @@
     }
 
     /** A command that gives something up (``gives_up``, each with its rule) is sent only once
-     *  the player says so, on the page: what it does and gives up, then Yes or No. */
-    function asked(entry, line) {
+     *  the player says so, on the page: what it is in players' words (``said``) and what it gives
+     *  up, then Yes or No. */
+    function asked(entry, said) {
       const notes = (entry && entry.gives_up) || [];
       if (!notes.length) return Promise.resolve(true);
       const what = notes.map((g) => `${g.what} (${g.rule})`).join("; ");
-      const doing = entry.summary ? `${entry.summary}: ` : "";
-      const given = line ? `rk ${line}` : entry.example || entry.label; // an open command: the line its choices built
-      return ask(`${doing}${given} gives up ${what}. Send it?`, "Send it", "No, keep it", true);
+      return ask(`${said || spoken(entry)} gives up ${what}. Send it?`, "Send it", "No, keep it", true);
     }
 
     /** The page's own question (not the browser's): ``question`` said in the commands panel, then
@@ -695,7 +697,7 @@
       return (q, r) => {
         if (taken.has(`${q},${r}`)) return null;
         const move = moves.get(`${q},${r}`);
-        return move ? { label: move.label, go: () => send(`${base}/commands`, { command: move.command, version: view.version }) } : null;
+        return move ? { label: spoken(move), go: () => send(`${base}/commands`, { command: move.command, version: view.version }) } : null;
       };
     }
 
@@ -837,7 +839,7 @@
     function waitingFor(others) {
       const names = others.map(([actor]) => (actor ? seatName(actor) : "the table"));
       const who = `${listOf(names, "and")} ${names.length > 1 ? "are" : "is"}`;
-      const verbs = [...new Set(others.flatMap(([, entries]) => entries.map((e) => e.verb || e.label)))];
+      const verbs = [...new Set(others.flatMap(([, entries]) => entries.map((e) => titleOf(e))))];
       const role = (view.me || {}).role;
       const meanwhile = role === "spectator"
         ? "You are watching: the board, the units and the log redraw by themselves as they act."
@@ -862,29 +864,176 @@
         ...others.map(([actor, entries]) => legalGroup(actor, entries)));
     }
 
+    /** The commands open to ``actor`` (a seat, or the table): one group per verb, in the order
+     *  first listed (``verbGroup``). */
     function legalGroup(actor, entries) {
       const whose = actor ? possessive(seatName(actor)) : "the table's";
       const yours = entries.some((e) => e.allowed);
       const mine = view.me.role === "host" ? "as host" : "yours";
       const heading = yours ? (actor ? `${whose} (${mine})` : "the table's") : `${whose}: not yours`;
-      const placed = entries.filter(ghostly); // chosen by clicking its ghost on the map
+      const verbs = new Map(); // verb -> its entries, in the order given
+      for (const entry of entries) {
+        const k = entry.verb || entry.label;
+        if (!verbs.has(k)) verbs.set(k, []);
+        verbs.get(k).push(entry);
+      }
       return el("div", { class: `legal-group${yours ? "" : " others"}` },
         el("h3", { text: heading }),
+        ...[...verbs.values()].map((list) => verbGroup(list, whose)));
+    }
+
+    // -- commands in players' words ----------------------------------------------------
+    //
+    // A command is shown by its verb's title (``title``: "Move", "End turn") and its values'
+    // labels ("b1", "e2 Road Lookout", "heavy form"), never as the line `rk` types: that line
+    // stays in each button's title and in an open command's "command line" disclosure.
+
+    /** A verb's name in players' words: the server's ``title``, else its words capitalised. */
+    function titleOf(entry) {
+      if (entry.title) return entry.title;
+      const words = String(entry.verb || "").replace(/-/g, " ");
+      return words.charAt(0).toUpperCase() + words.slice(1);
+    }
+
+    /** What a parameter is called at the table: the server's ``title``, else its option's word. */
+    function legendOf(p) {
+      return p.title || (p.option ? p.option.replace(/^--/, "").replace(/-/g, " ") : String(p.metavar || p.name).toLowerCase());
+    }
+
+    /** One sentence a player reads: a summary without what only the command line needs (a clause
+     *  naming `rk legal` or an option such as --gm-enemies), a value's name (HEX) as "the hex". */
+    function forPlayers(entry) {
+      let text = entry.summary || "";
+      const keep = (part) => !/`|(^|[\s(])--[a-z]/.test(part);
+      text = text.replace(/\s*\(([^()]*)\)/g, (_, inside) => {
+        const parts = inside.split(/;\s*/).filter(keep);
+        return parts.length ? ` (${parts.join("; ")})` : "";
+      });
+      text = text.split(/;\s+/).filter(keep).join("; ").trim();
+      for (const p of entry.params || []) { // "to HEX" as "to the hex"; an abbreviation players use (PC) stays
+        if (!/^[A-Z]{3,}$/.test(p.metavar || "")) continue;
+        text = text.replace(new RegExp(`\\b(the |a |an )?${p.metavar}\\b`, "g"), (_, article) => `${article || "the "}${legendOf(p)}`);
+      }
+      return text && !/[.!?]$/.test(text) ? `${text}.` : text;
+    }
+
+    /** A value in players' words: its label (which may name it whole: "Rallying Shout · 2 TP" for
+     *  rallying-shout), else the unit the board draws by that id ("e1 Ash Imp"), else its word.
+     *  ``named``: whether anything more than the word was found. */
+    function valueWords(p, word, names) {
+      const v = (p.values || []).find((x) => x.word === word);
+      const label = (v && v.label) || "";
+      const flat = (t) => String(t).toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+      if (label && label !== word) {
+        return { text: flat(label).includes(flat(word)) ? label : `${word} ${label}`, named: true };
+      }
+      const unit = p.what === "hex" ? "" : names.get(String(word).toLowerCase()); // hex e2 is no enemy e2
+      if (unit && unit.toLowerCase() !== String(word).toLowerCase()) return { text: `${word} ${unit}`, named: true };
+      return { text: String(word), named: false };
+    }
+
+    /** A parameter's fixed value as a phrase: its words when it has a name ("Rallying Shout · 2 TP"),
+     *  a word and what it is ("heavy form", "front row"), or what it is and a number or hex
+     *  ("rotation 2", "hex b1"); a flag by its name. "" at its default (not given). */
+    function phrase(p, names) {
+      if (!(p.words || []).length) return "";
+      if (p.flag) return legendOf(p);
+      const v = (p.values || [])[0];
+      const word = v ? v.word : (p.words || []).join(" ").replace(/^--\S+\s*/, "");
+      const { text, named } = valueWords(p, word, names);
+      if (named) return text;
+      return /^[a-z][a-z-]*$/i.test(word) ? `${word} ${legendOf(p)}` : `${legendOf(p)} ${word}`;
+    }
+
+    /** The fixed parameters worth saying of ``entry``: given (not at their default), and not the
+     *  one naming who gives it (the group's heading says so). */
+    function said(entry, only) {
+      return (entry.params || []).filter((p) => p.fixed && (p.words || []).length
+        && !(entry.actor && (p.values || [])[0] && String(p.values[0].word) === String(entry.actor))
+        && (!only || only.has(p.name)));
+    }
+
+    /** What tells ``entry`` from the other commands of its verb (the parameters in ``varying``),
+     *  in players' words: one value alone ("b1", "e2 Road Lookout"), or each as a phrase. */
+    function choiceWords(entry, varying, names = unitNames()) {
+      const ps = said(entry, varying);
+      if (ps.length === 1) return valueWords(ps[0], ps[0].values[0].word, names).text;
+      return ps.map((p) => phrase(p, names)).filter(Boolean).join(", ");
+    }
+
+    /** A listed command in players' words: its verb's title and what it is given ("Move b2",
+     *  "End turn", "Engage · heavy form" for an open command). */
+    function spoken(entry) {
+      if (entry.open) return [titleOf(entry), ...said(entry).map((p) => phrase(p, unitNames()))].filter(Boolean).join(" · ");
+      const rest = choiceWords(entry, null);
+      return rest ? `${titleOf(entry)} ${rest}` : titleOf(entry);
+    }
+
+    /** One verb's commands: headed by its title and what it does; its finished commands as small
+     *  choices labelled by what tells them apart (a move's hex), its open commands each with its
+     *  controls. A verb with one finished command and nothing open is one button, its title. */
+    function verbGroup(entries, whose) {
+      const first = entries[0];
+      const title = titleOf(first);
+      const names = unitNames();
+      const placed = entries.filter(ghostly); // chosen by clicking its ghost on the map
+      const finished = entries.filter((e) => !e.open && !placed.includes(e));
+      const opened = entries.filter((e) => e.open);
+      const summary = forPlayers(first);
+      const lone = finished.length === 1 && !opened.length && !placed.length;
+      // one open command alone: its own heading is the verb's ("Order the Command Stack"), said once
+      const single = opened.length === 1 && !finished.length && !placed.length;
+      // the parameters whose values differ between the finished commands: what a choice says
+      const varying = new Set();
+      for (const e of finished) {
+        for (const p of said(e)) {
+          if (finished.some((o) => !(o.params || []).some((q) => q.name === p.name
+            && JSON.stringify(q.words) === JSON.stringify(p.words)))) varying.add(p.name);
+        }
+      }
+      const choice = (entry) => (lone ? spoken(entry) : choiceWords(entry, varying, names) || spoken(entry));
+      // what the choices give up: said once for the verb when they all give up the same
+      const ups = new Map();
+      for (const e of finished) {
+        const g = givesUp(e);
+        if (!ups.has(g)) ups.set(g, []);
+        ups.get(g).push(e);
+      }
+      const shared = ups.size === 1 && !lone ? [...ups.keys()][0] : "";
+      const notes = lone || ups.size === 1 ? [] : [...ups].filter(([g]) => g).map(([g, list]) =>
+        el("p", { class: "gives-up", text: `${list.map(choice).join(", ")}: gives up ${g}` }));
+      const buttons = finished.map((entry) => {
+        const words = choice(entry);
+        const up = givesUp(entry);
+        const button = el("button", {
+          type: "button", class: `cmd${entry.allowed ? "" : " not-mine"}${up ? " gives-up" : ""}${lone ? "" : " choice"}`,
+          "data-label": entry.label, "data-verb": entry.verb || null, "data-gives-up": up || null,
+          "data-off": entry.allowed ? "0" : "1", disabled: !entry.allowed,
+          // the command line, for whoever types it (the README teaches it)
+          title: `${entry.label}${entry.allowed ? "" : ` · ${notYours(whose)}`}`,
+          "aria-label": lone ? null : `${title} ${words}${up ? ` (gives up: ${up})` : ""}`,
+          text: lone && up ? `${words}  (gives up: ${up})` : words,
+        });
+        button.addEventListener("click", () => send(`${base}/commands`, { command: entry.command, version: view.version },
+          entry, lone ? words : `${title} ${words}`));
+        return button;
+      });
+      const onMap = finished.some((e) => e.allowed && Array.isArray(e.at));
+      const many = finished.length > 6;
+      return el("div", { class: `verb-group${lone ? " lone" : ""}`, "data-verb": first.verb || null,
+        "data-testid": `verb-${first.verb || ""}` },
+        lone || single ? null : el("h4", { class: "verb-title", text: title }),
+        summary && !lone && !single ? el("p", { class: "verb-summary", text: summary }) : null,
         placed.length ? el("p", { class: "hint", "data-testid": "place-on-map", text: `${placed.length} way`
           + `${placed.length === 1 ? "" : "s"} to place the tile: click a ghost's letter on the map to see it, then again`
           + " to place it there." }) : null,
-        el("div", { class: "buttons" }, ...entries.filter((e) => !e.open && !placed.includes(e)).map((entry) => {
-          const button = el("button", {
-            type: "button", class: `cmd${entry.allowed ? "" : " not-mine"}${givesUp(entry) ? " gives-up" : ""}`,
-            "data-label": entry.label, "data-gives-up": givesUp(entry) || null,
-            "data-off": entry.allowed ? "0" : "1", disabled: !entry.allowed,
-            title: entry.allowed ? null : notYours(whose),
-            text: givesUp(entry) ? `${entry.label}  (gives up: ${givesUp(entry)})` : entry.label,
-          });
-          button.addEventListener("click", () => send(`${base}/commands`, { command: entry.command, version: view.version }));
-          return button;
-        })),
-        ...entries.filter((e) => e.open).map((entry) => openCommand(entry, whose)));
+        shared ? el("p", { class: "gives-up", text: `${finished.length > 1 ? "Each gives" : "Gives"} up ${shared}` }) : null,
+        ...notes,
+        buttons.length ? el("div", { class: `buttons${lone ? "" : " choices"}${many ? " many" : ""}` }, ...buttons) : null,
+        summary && lone ? el("p", { class: "verb-summary", text: summary }) : null, // the button says its title
+        onMap && !lone ? el("p", { class: "hint", "data-testid": `on-map-${first.verb}`,
+          text: `Or click a hex marked on the map to ${title.toLowerCase()} there.` }) : null,
+        ...opened.map((entry) => openCommand(entry, whose, single ? summary : "")));
     }
 
     /** What a command gives up, as its control says it ("your Engage this turn, MOVE-3"), or "". */
@@ -905,29 +1054,27 @@
      *  gives up, then Give, which posts the line those choices build (the server's grammar reads it
      *  back). A parameter whose values are units drawn on the board, or hexes, is also chosen by
      *  clicking the unit (or its card) or the hex: ``aims`` keeps what such a click does. */
-    function openCommand(entry, whose) {
+    function openCommand(entry, whose, summary = "") {
       const off = entry.allowed ? "0" : "1";
       const chosen = new Map(); // parameter name -> () => its words, or [] when left out
       const shownAs = new Map(); // parameter name -> () => its chosen values in players' words
       const onBoard = []; // the parameters chosen by a click on the board: {p, kind, words, choose, has}
       const names = unitNames();
-      const labelOf = (p, word) => {
-        const v = p.values.find((x) => x.word === word);
-        const named = (v && v.label) || names.get(String(word).toLowerCase()) || "";
-        return named && named !== word ? `${word} ${named}` : String(word);
-      };
+      const labelOf = (p, word) => valueWords(p, word, names).text;
+      const title = titleOf(entry);
       let update = () => {};
       const controls = entry.params.filter((p) => !p.fixed).map((p) => {
         const said = (word) => (p.flag ? [p.option] : p.option ? [`${p.option} ${word}`] : [word]);
-        const legend = el("span", { class: "param-name", text: p.option || p.metavar });
+        const legend = el("span", { class: "param-name", text: legendOf(p) });
+        const named = `${title} ${legendOf(p)}`; // what a screen reader calls its control
         const kind = p.how === "one" || p.how === "some" ? boardKind(p) : "";
         if (p.how === "one") {
-          const select = el("select", { "data-param": p.name, "aria-label": `${entry.verb} ${p.option || p.metavar}`, disabled: !entry.allowed, "data-off": off },
+          const select = el("select", { "data-param": p.name, "aria-label": named, disabled: !entry.allowed, "data-off": off },
             p.optional ? el("option", { value: "", text: p.flag ? "no" : "—" }) : null,
-            ...p.values.map((v) => el("option", { value: p.flag ? "yes" : v.word, text: v.label && v.label !== v.word ? `${v.word} · ${v.label}` : (p.flag ? "yes" : v.word) })));
+            ...p.values.map((v) => el("option", { value: p.flag ? "yes" : v.word, text: p.flag ? "yes" : labelOf(p, v.word) })));
           select.addEventListener("change", () => update());
           chosen.set(p.name, () => (select.value ? said(select.value) : []));
-          shownAs.set(p.name, () => (!select.value ? "" : p.flag ? p.option : labelOf(p, select.value)));
+          shownAs.set(p.name, () => (!select.value ? "" : p.flag ? "yes" : labelOf(p, select.value)));
           if (kind) {
             onBoard.push({ p, kind, words: new Set(p.values.map((v) => v.word)), has: (w) => select.value === w,
               choose: (w) => { select.value = w; update(); } });
@@ -942,7 +1089,7 @@
             const b = el("button", {
               type: "button", class: "pick", "data-param": p.name, "data-value": v.word, "data-off": off,
               disabled: !entry.allowed, "aria-pressed": "false", title: [v.label, v.group].filter(Boolean).join(" · ") || null,
-              text: v.label && v.label !== v.word ? `${v.word}:${v.label}` : v.word,
+              text: labelOf(p, v.word),
             });
             b.addEventListener("click", () => {
               const at = picked.indexOf(v.word);
@@ -972,7 +1119,7 @@
         if (p.how === "range") {
           const inputs = Array.from({ length: Math.max(p.size, 1) }, () => el("input", {
             type: "number", min: String(p.low), max: String(p.high), value: String(p.low), "data-param": p.name,
-            disabled: !entry.allowed, "aria-label": `${entry.verb} ${p.option || p.metavar}`,
+            disabled: !entry.allowed, "aria-label": named,
             oninput: () => update(),
           }));
           chosen.set(p.name, () => said(inputs.map((i) => i.value).join(",")));
@@ -980,6 +1127,7 @@
           return el("label", { class: "param" }, legend, ...inputs, p.note ? el("span", { class: "muted", text: p.note }) : null);
         }
         const input = el("input", { type: "text", "data-param": p.name, placeholder: "faces, 1 to 6: 3,5", disabled: !entry.allowed,
+          "aria-label": named,
           oninput: () => update() });
         chosen.set(p.name, () => (input.value.trim() ? said(input.value.trim()) : []));
         shownAs.set(p.name, () => input.value.trim());
@@ -989,23 +1137,32 @@
         type: "button", class: "cmd give", "data-give": entry.verb, "data-off": off, disabled: !entry.allowed,
         title: entry.allowed ? null : notYours(whose), text: "Give",
       });
-      give.addEventListener("click", () => {
+      const line = () => {
         const words = [entry.verb];
         for (const p of entry.params) words.push(...(p.fixed ? p.words : chosen.get(p.name)()));
-        send(`${base}/commands`, { line: words.join(" "), version: view.version }, entry);
+        return words.join(" ");
+      };
+      give.addEventListener("click", () => {
+        send(`${base}/commands`, { line: line(), version: view.version }, entry, doingText(entry, shownAs));
       });
       const preview = el("p", { class: "preview", "data-testid": `preview-${entry.verb}`, "aria-live": "polite" });
+      // The command line these choices make, and the usage it comes from, for whoever types it.
+      const typed = el("code", { "data-testid": `cmdline-${entry.verb}` });
+      const cmdline = el("details", { class: "cmdline" }, el("summary", { text: "command line" }), typed,
+        el("p", { class: "usage", text: entry.label }));
       update = () => {
         preview.textContent = previewText(entry, shownAs);
+        typed.textContent = `rk ${line()}`;
         if (aimAt === entry.label) aim();
       };
       update();
       const box = el("div", { class: `open-cmd${entry.allowed ? "" : " not-mine"}`, "data-label": entry.label, "data-verb": entry.verb,
                               "data-gives-up": givesUp(entry) || null },
-        el("div", { class: "open-label", text: entry.label }),
+        el("div", { class: "open-label", text: spoken(entry) }),
+        summary ? el("p", { class: "verb-summary", text: summary }) : null,
         givesUp(entry) ? el("div", { class: "gives-up", text: `gives up: ${givesUp(entry)}` }) : null, ...controls,
         onBoard.length && entry.allowed ? el("p", { class: "hint aim-hint", text: aimHint(onBoard) }) : null,
-        preview, give);
+        preview, give, cmdline);
       if (onBoard.length && entry.allowed) {
         aims.set(entry.label, { entry, onBoard, box });
         // the command a player works on is the one a click on the board serves
@@ -1031,18 +1188,21 @@
       return `Or click ${what} marked on the board (dashed: may be chosen, ✓: chosen).`;
     }
 
-    /** The line under an open command's controls: what it will do (the verb's summary when the
-     *  server gives one, else its verb), the values chosen in players' words, what it gives up. */
-    function previewText(entry, shownAs) {
-      const parts = entry.params.map((p) => {
-        if (p.fixed) return (p.words || []).join(" ").replace(/^--/, ""); // as given: "form light"
+    /** An open command with the values chosen so far, in players' words: its title, its fixed
+     *  values, then each chosen one by what it is ("Engage · heavy form · target e1 Ash Imp, c3"). */
+    function doingText(entry, shownAs) {
+      const parts = entry.params.filter((p) => !p.fixed).map((p) => {
         const text = shownAs.get(p.name)();
-        return text ? `${p.option ? p.option.replace(/^--/, "") : p.metavar.toLowerCase()} ${text}` : "";
+        return text ? `${legendOf(p)} ${text}` : "";
       }).filter(Boolean);
-      const doing = entry.summary ? `${entry.summary} (${entry.verb})` : entry.verb;
+      return [spoken(entry), ...parts].join(" · ");
+    }
+
+    /** The line under an open command's controls: what it will do, with the values chosen in
+     *  players' words, and what it gives up (what the verb does is said above, by its group). */
+    function previewText(entry, shownAs) {
       const gives = (entry.gives_up || []).map((g) => `${g.what} (${g.rule})`).join("; ");
-      return `Will: ${doing}${parts.length ? `: ${parts.join(" · ")}` : ""}. `
-        + (gives ? `Gives up: ${gives}.` : "Gives up nothing.");
+      return `Will: ${doingText(entry, shownAs)}. ` + (gives ? `Gives up: ${gives}.` : "Gives up nothing.");
     }
 
     /** A parameter that takes every value in an order (a Command Stack): a numbered list of the
@@ -1051,7 +1211,7 @@
     function orderControl(entry, p, off, legend, chosen, shownAs, labelOf, changed) {
       const order = p.values.map((v) => v.word);
       const list = el("ol", { class: "order-list", "data-param": p.name, "data-testid": `order-${p.name}`,
-        "aria-label": `${entry.verb} ${p.option || p.metavar}: first to last` });
+        "aria-label": `${titleOf(entry)} ${legendOf(p)}: first to last` });
       const status = el("span", { class: "muted picked", "data-param-picked": p.name, "aria-live": "polite" });
       let dragged = null;
       const move = (word, to, focus) => {
@@ -1178,7 +1338,7 @@
             node.setAttribute("role", "button");
             node.setAttribute("tabindex", "0");
             node.setAttribute("aria-pressed", on ? "true" : "false");
-            node.setAttribute("aria-label", `${on ? "Chosen" : "Choose"} ${word} for ${a.entry.verb} ${o.p.option || o.p.metavar}`);
+            node.setAttribute("aria-label", `${on ? "Chosen" : "Choose"} ${word} for ${titleOf(a.entry)} ${legendOf(o.p)}`);
             node.dataset.choose = `${o.p.name}=${word}`;
             if (on && node instanceof SVGElement) { // a ✓ beside the token or hex: chosen, not by colour alone
               const box = node.getBBox();

@@ -76,7 +76,7 @@ def give_engage(page, form: str, target: str, dice: list[str]) -> None:
     no more than the stats allow), then Give."""
     block = (
         page.locator('[data-testid="legal"] .open-cmd[data-verb="engage"]')
-        .filter(has=page.locator(f'option[value="{form}"], .open-label:text-matches("--form {form}( |$)")'))
+        .filter(has=page.locator(f'option[value="{form}"], .open-label:text-matches("· {form} form$")'))
         .first
     )
     expect(block).to_be_visible()

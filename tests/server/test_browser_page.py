@@ -139,7 +139,7 @@ def test_a_hex_an_open_command_takes_is_chosen_on_the_map_and_the_moves_stay_but
     page.keyboard.press(" ")
     expect(item.locator('select[data-param="hex"]')).to_have_value("b1")
     # a2 is no value of it: still Ria's move, as a button on the map and in the list
-    expect(page.get_by_test_id("hex-a2")).to_have_attribute("aria-label", "rk move a2")
+    expect(page.get_by_test_id("hex-a2")).to_have_attribute("aria-label", "Move a2")
     expect(page.locator('[data-testid="legal"] button[data-label="rk move a2"]')).to_be_enabled()
     version = server.request("GET", f"/api/games/{game}")["version"]
     page.get_by_test_id("hex-a2").click()
@@ -276,14 +276,14 @@ def test_an_open_command_says_what_it_will_do_and_what_it_gives_up_before_it_is_
     page = open_page(links["Tarn"], live=False)
     heavy = engage(page, "heavy")
     preview = heavy.get_by_test_id("preview-engage")
-    expect(preview).to_have_text("Will: engage: form heavy. Gives up: a second Move this turn (MOVE-3).")
+    expect(preview).to_have_text("Will: Engage · heavy form. Gives up: a second Move this turn (MOVE-3).")
     heavy.locator('select[data-param="target"]').select_option("e1")
     heavy.locator('button.pick[data-value="1"]').click()
     expect(preview).to_have_text(
-        "Will: engage: form heavy · target e1 Ash Imp · dice 1 Combat. Gives up: a second Move this turn (MOVE-3)."
+        "Will: Engage · heavy form · target e1 Ash Imp, c3 · dice 1 Combat. Gives up: a second Move this turn (MOVE-3)."
     )
 
-    # With the verb's one-line summary (the server's ``summary``, when it gives one), that is said first.
+    # What the verb does (the server's ``summary``, its one line) is said once, under its title.
     def with_a_summary(route) -> None:
         answer = route.fetch()
         view = answer.json()
@@ -294,8 +294,11 @@ def test_an_open_command_says_what_it_will_do_and_what_it_gives_up_before_it_is_
     page.route(re.compile(rf"/api/games/{game}/table$"), with_a_summary)
     page.reload()
     shown(page)
+    expect(page.get_by_test_id("verb-engage").locator(".verb-summary")).to_have_text(
+        "Attack in one form (engage summary)."
+    )
     expect(engage(page, "heavy").get_by_test_id("preview-engage")).to_have_text(
-        "Will: Attack in one form (engage summary) (engage): form heavy. Gives up: a second Move this turn (MOVE-3)."
+        "Will: Engage · heavy form. Gives up: a second Move this turn (MOVE-3)."
     )
 
 
@@ -317,7 +320,7 @@ def test_the_question_before_a_command_that_gives_something_up_is_the_pages_own_
     expect(ask).to_be_visible()
     expect(ask).to_have_attribute("role", "alertdialog")
     expect(page.get_by_test_id("ask-question")).to_have_text(
-        "rk end-turn gives up your unused Move, Engage (TURN-6). Send it?"
+        "End turn gives up your unused Move, Engage (TURN-6). Send it?"
     )
     expect(page.get_by_test_id("ask-yes")).to_be_focused()
     page.keyboard.press("Escape")  # No: nothing sent, back where the player was

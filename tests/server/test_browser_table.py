@@ -207,8 +207,8 @@ def test_a_seat_not_on_turn_sees_who_acts_and_what_it_may_do_meanwhile(server, o
         waiting = page.get_by_test_id("waiting-for")
         expect(waiting).to_be_visible()
         expect(waiting).to_contain_text("Ria is acting")
-        expect(waiting).to_contain_text("move")  # what Ria may do
-        expect(waiting).to_contain_text("end-turn")
+        expect(waiting).to_contain_text("Move")  # what Ria may do, in words
+        expect(waiting).to_contain_text("End turn")
         expect(page.locator('[data-testid="legal"] button:visible')).to_have_count(0)  # no wall of greyed buttons
     expect(tarn.get_by_test_id("meanwhile")).to_contain_text("Meanwhile")
     expect(watcher.get_by_test_id("meanwhile")).to_contain_text("watching")

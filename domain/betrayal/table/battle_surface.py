@@ -53,6 +53,7 @@ def _verb(
     variants: tuple[tuple[str, type], ...] = (),
     build: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     opens: Callable[[Any, Any, list[Any]], list[Any]] | None = None,
+    title: str = "",
 ) -> Verb:
     return Verb(
         name=name,
@@ -64,6 +65,7 @@ def _verb(
         variants=variants,
         build=build,
         opens=opens,
+        title=title,
     )
 
 
@@ -188,6 +190,7 @@ VERBS = (
             option="--rotation",
         ),
         Param("origin", HexKind(), "Where the tile's first hex goes, e.g. ag27.", option="--origin"),
+        title="Place the tile",
     ),
     _verb(
         "engage",
@@ -346,6 +349,7 @@ VERBS = (
         "put on guard (--overtax: an Armor's Overtax to ready), a reroll while dice wait; a Breton "
         "after Opportunist readies a Pack item.",
         opens=_named,
+        title="Use an item",
     ),
     _verb(
         "ability",
@@ -384,6 +388,7 @@ VERBS = (
         details="An Interrupt is armed and fires on its trigger (CLASS-4); Innate and Enduring abilities act "
         "by themselves, but for a move or a reroll.",
         opens=_named,
+        title="Class ability",
     ),
     _verb(
         "promote",
@@ -438,6 +443,7 @@ VERBS = (
             "companion", Unit("companion"), "Which companion (default: the one whose turn it is).", metavar="COMPANION"
         ),
         opens=_named,
+        title="End a companion's turn",
     ),
     _verb(
         "roll-enemy",
@@ -445,6 +451,7 @@ VERBS = (
         "Physical dice: type the faces of the enemy's roll (ENEMY-6c).",
         Param("faces", Faces(), "The faces the enemy's dice show, 1 to 6, e.g. 1,6,3.", metavar="FACES"),
         build=_faces_typed,
+        title="The enemy's roll",
     ),
 )
 

@@ -101,6 +101,11 @@ class Open:
         return self.verb.summary
 
     @property
+    def title(self) -> str:
+        """Its verb's name in players' words (``End turn``), a table's heading for it."""
+        return self.verb.shown_title
+
+    @property
     def fixed(self) -> bool:
         """Whether every parameter is fixed: a finished command."""
         return not any(d.open for d in self.domains.values())
@@ -171,8 +176,9 @@ class Open:
     def params(self) -> list[dict[str, Any]]:
         """The open parameters, in the verb's order, as the API and the page
         take them: how each is typed (``option``, ``flag``, ``sep`` between
-        the items of a list), its domain, and, when fixed, the ``words``
-        that give it (none at its default)."""
+        the items of a list), what a table calls it (``title``: ``dice``,
+        not ``--dice``), its domain, and, when fixed, the ``words`` that
+        give it (none at its default)."""
         out = []
         for p in self.verb.params:
             d = self.domains.get(p.name)
@@ -184,6 +190,7 @@ class Open:
                 "flag": p.flag,
                 "what": p.kind.what,
                 "metavar": p.value_name,
+                "title": p.legend,
                 "help": p.help,
                 "sep": _sep(p.kind),
                 "fixed": not d.open,

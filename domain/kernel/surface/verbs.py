@@ -29,7 +29,8 @@ class Param(msgspec.Struct, frozen=True):
     must be given (default: when the command's field has no default).
     ``repeat``: an option given once per item (``--party A --party B``),
     filling a tuple. ``metavar``: how help writes its value (default: the
-    kind's).
+    kind's). ``title``: what a table calls it in players' words, where
+    ``legend``'s default reads wrong.
     """
 
     name: str
@@ -40,6 +41,7 @@ class Param(msgspec.Struct, frozen=True):
     required: bool | None = None
     repeat: bool = False
     metavar: str = ""
+    title: str = ""
 
     @property
     def positional(self) -> bool:
@@ -58,12 +60,26 @@ class Param(msgspec.Struct, frozen=True):
     def flag(self) -> bool:
         return isinstance(self.kind, Flag)
 
+    @property
+    def legend(self) -> str:
+        """What a table calls it, in players' words: its ``title``, else its
+        option's word (``--dice``: ``dice``), else its value's name when that is a
+        word (``HEX``: ``hex``), else its field's name (``amount``)."""
+        if self.title:
+            return self.title
+        if self.option:
+            return self.option.lstrip("-").replace("-", " ")
+        name = self.value_name.strip("[]").lower()
+        return name if len(name) >= 3 and name.isalpha() else self.name.replace("_", " ")
+
 
 class Verb(msgspec.Struct, frozen=True):
     """How a command is given. ``name``: the words that give it (one, or a
     group and a word: ``item gain``). ``command``: the command class it
     builds. ``summary``: one line of help, citing the rules. ``details``:
-    more help. ``panel``: the heading it is listed under.
+    more help. ``panel``: the heading it is listed under. ``title``: its
+    name in players' words, where ``shown_title``'s default (its words,
+    capitalised: ``End turn``) reads wrong (``Order the Command Stack``).
 
     ``variants``: flags that make it another command class (``move c4
     --explore`` gives a MoveToExplore), as ``(option, class)``. ``fixed``:
@@ -96,6 +112,16 @@ class Verb(msgspec.Struct, frozen=True):
     complete: Callable[[Any, str, dict[str, Any]], dict[str, Any]] | None = None
     find_game: Callable[[Any, dict[str, Any]], str] | None = None
     opens: Callable[[Any, Any, list[Any]], list[Any]] | None = None
+    title: str = ""
+
+    @property
+    def shown_title(self) -> str:
+        """Its name as a table heads it: ``title``, else its words with the
+        first capitalised (``end-turn``: ``End turn``)."""
+        if self.title:
+            return self.title
+        text = self.name.replace("-", " ")
+        return text[:1].upper() + text[1:]
 
     @property
     def words(self) -> tuple[str, ...]:
