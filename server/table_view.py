@@ -40,6 +40,7 @@ class TableView(msgspec.Struct, kw_only=True):
     undo_note: Any = None  # why this pass may not undo now: the refusal (its rule and reason) it would get
     redo_note: Any = None
     force_undo: str | None = None  # the host's: the command whose undo needs force (UNDO-2), as typed
+    force_undo_title: str | None = None  # that command's verb in players' words ("Engage")
 
 
 def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
@@ -50,6 +51,7 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
     board = board_at(app, p, battle_id, game)
     seats = [{"key": s.key, "name": s.name} for s in rs.seats(game.state)]
     last = game.done[-1] if game.can_undo else None
+    forced = last if p.is_host and last is not None and last.random else None
     undone = game.undone[-1] if game.can_redo else None
     return TableView(
         game=battle_id,
@@ -69,10 +71,21 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
         may_redo=game.can_redo and rights.may_take_back(app, rs, p, battle_id, game.undone[-1]),
         undo_note=rights.take_back_refusal(app, rs, p, battle_id, last, "undoing"),
         redo_note=rights.take_back_refusal(app, rs, p, battle_id, undone, "redoing"),
-        force_undo=f"rk {rs.describe_command(last.command)}"
-        if p.is_host and last is not None and last.random
-        else None,
+        force_undo=f"rk {rs.describe_command(forced.command)}" if forced else None,
+        force_undo_title=_verb_title(rs.name, forced.command) if forced else None,
     )
+
+
+def _verb_title(ruleset: str, command: Any) -> str | None:
+    """The title of the verb that gives ``command``, as the Commands panel heads
+    it ("Engage"), or None when its ruleset declares no such verb."""
+    from domain.kernel.surface import surface_of
+
+    try:
+        verb = surface_of(ruleset).grammar.verb_of(command)
+    except KeyError:
+        return None
+    return verb.shown_title if verb is not None else None
 
 
 def board_at(app: GameApp, p: Pass, battle_id: str, game: Any, at: int | None = None) -> Any:

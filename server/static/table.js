@@ -829,7 +829,8 @@
     }
 
     async function askForceUndo() {
-      const sure = await ask(`Undo ${view.force_undo}? It revealed dice or a draw: undoing it `
+      const what = view.force_undo_title ? `the last ${view.force_undo_title}` : view.force_undo;
+      const sure = await ask(`Undo ${what}? It revealed dice or a draw: undoing it `
         + "passes that barrier (UNDO-2), and the audit marks the undo as forced.", "Force undo", "Keep it", false);
       if (sure && view.force_undo) send(`${base}/undo`, { force: true, version: view && view.version });
     }
