@@ -149,6 +149,9 @@ def prepare(ruleset: str, sources: list[str], work: Path) -> None:
     work.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+    # The tests read more than code (examples/, logs/, the coverage tables):
+    # the whole tree goes to mutmut's copy.
+    tree = sorted(p.name for p in work.iterdir() if p.name != "pyproject.toml")
     with (work / "pyproject.toml").open("a", encoding="utf-8") as f:
         # Each mutant runs only the tests of this ruleset that reached the
         # mutated function when mutmut collected its stats; the quick tier's
@@ -158,7 +161,7 @@ def prepare(ruleset: str, sources: list[str], work: Path) -> None:
             "\n[tool.mutmut]\n"
             f"source_paths = {sources!r}\n"
             f"pytest_add_cli_args_test_selection = ['tests/{ruleset}/']\n"
-            "also_copy = ['domain', 'tests', 'cli', 'server', 'projections', 'logs']\n"
+            f"also_copy = {tree!r}\n"
             "pytest_add_cli_args = ['-p', 'no:xdist', '-p', 'no:cacheprovider']\n"
         )
 
