@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import json
 import math
+import os
 import random
 import shutil
 import subprocess
@@ -114,8 +116,40 @@ for path in walk_mutatable_files():
         print("MUTANT", name)
 """
 
+# Written as conftest.py at the root of mutmut's copy (never into the repo).
+# While a mutant is tested (not while mutmut collects its stats), the tests
+# mutmut picked for it run fastest first (by the times its stats recorded),
+# so ``-x`` stops a killed mutant after seconds, not after the random-play
+# sweeps; tests whose recorded time exceeds RK_MUTATION_LONGEST seconds are
+# left out, which can only lower the score (a mutant they alone would kill
+# counts as survived).
+_FAST_FIRST = """
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+LONGEST = float(os.environ.get("RK_MUTATION_LONGEST", "inf"))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("MUTANT_UNDER_TEST", "") in ("", "stats", "fail", "mutant_generation"):
+        return
+    stats = Path(__file__).parent / "mutmut-stats.json"
+    if not stats.is_file():
+        return
+    took = json.loads(stats.read_text())["duration_by_test"]
+    long = [item for item in items if took.get(item.nodeid, 0.0) > LONGEST]
+    if long:
+        config.hook.pytest_deselected(items=long)
+    items[:] = sorted((item for item in items if item not in long), key=lambda item: took.get(item.nodeid, 0.0))
+"""
+
+
 # mutmut's states, as ``mutmut results --all true`` prints them.
-STATES = ("killed", "timeout", "survived", "no tests")
+STATES = ("killed", "timeout", "survived", "no tests", "not checked")
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -149,6 +183,7 @@ def prepare(ruleset: str, sources: list[str], work: Path) -> None:
     work.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+    (work / "conftest.py").write_text(_FAST_FIRST, encoding="utf-8")
     # The tests read more than code (examples/, logs/, the coverage tables):
     # the whole tree goes to mutmut's copy.
     tree = sorted(p.name for p in work.iterdir() if p.name != "pyproject.toml")
@@ -166,25 +201,9 @@ def prepare(ruleset: str, sources: list[str], work: Path) -> None:
         )
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("ruleset", choices=sorted(RULES_MODULES))
-    parser.add_argument("modules", nargs="*", help="modules of the ruleset (default: every rules module)")
-    parser.add_argument("--work", type=Path, help="the scratch folder (default /tmp/rk-mutation-RULESET)")
-    parser.add_argument("--sample", type=int, metavar="N", help="test N mutants drawn at random (default: every one)")
-    parser.add_argument("--seed", type=int, default=0, help="the draw's seed (default 0): the same seed, the same N")
-    parser.add_argument("--mutants", nargs="+", metavar="NAME", help="test only these mutants (names or globs)")
-    parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
-    args = parser.parse_args(argv)
-    modules = args.modules or RULES_MODULES[args.ruleset]
-    sources = [f"domain/{args.ruleset}/{m.removesuffix('.py')}.py" for m in modules]
-    missing = [s for s in sources if not (ROOT / s).is_file()]
-    if missing:
-        parser.error(f"no such module: {', '.join(missing)}")
-    mutmut = shutil.which("mutmut", path=str(Path(sys.executable).parent)) or shutil.which("mutmut")
-    if mutmut is None:
-        parser.error("mutmut is not installed: .venv/bin/pip install mutmut")
-    work = args.work or Path(f"/tmp/rk-mutation-{args.ruleset}")
+def run(args: argparse.Namespace, sources: list[str], work: Path, mutmut: str) -> list[str]:
+    """Prepare ``work``, draw the sample if asked, run mutmut there; the
+    mutants asked for (none: every one)."""
     prepare(args.ruleset, sources, work)
     chosen: list[str] = list(args.mutants or [])
     if args.sample:
@@ -196,9 +215,52 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.ruleset}: {len(chosen)} of {len(names)} mutants drawn (seed {args.seed})")
         (work / "sample.txt").write_text("".join(f"{n}\n" for n in chosen), encoding="utf-8")
     # nice: the other work on the machine keeps the CPU it needs.
+    env = {**os.environ, "RK_MUTATION_LONGEST": str(args.longest)}
     subprocess.run(
-        ["nice", "-n", "10", mutmut, "run", "--max-children", str(args.jobs), *chosen], cwd=work, check=False
+        ["nice", "-n", "10", mutmut, "run", "--max-children", str(args.jobs), *chosen], cwd=work, env=env, check=False
     )
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("ruleset", choices=sorted(RULES_MODULES))
+    parser.add_argument("modules", nargs="*", help="modules of the ruleset (default: every rules module)")
+    parser.add_argument("--work", type=Path, help="the scratch folder (default /tmp/rk-mutation-RULESET)")
+    parser.add_argument("--sample", type=int, metavar="N", help="test N mutants drawn at random (default: every one)")
+    parser.add_argument("--seed", type=int, default=0, help="the draw's seed (default 0): the same seed, the same N")
+    parser.add_argument("--mutants", nargs="+", metavar="NAME", help="test only these mutants (names or globs)")
+    parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
+    parser.add_argument("--report", action="store_true", help="run nothing: tally the last run in the work folder")
+    parser.add_argument(
+        "--longest",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="leave out, per mutant, the tests that took longer than this when mutmut timed them (default 30)",
+    )
+    args = parser.parse_args(argv)
+    modules = args.modules or RULES_MODULES[args.ruleset]
+    sources = [f"domain/{args.ruleset}/{m.removesuffix('.py')}.py" for m in modules]
+    missing = [s for s in sources if not (ROOT / s).is_file()]
+    if missing:
+        parser.error(f"no such module: {', '.join(missing)}")
+    mutmut = shutil.which("mutmut", path=str(Path(sys.executable).parent)) or shutil.which("mutmut")
+    if mutmut is None:
+        parser.error("mutmut is not installed: .venv/bin/pip install mutmut")
+    work = args.work or Path(f"/tmp/rk-mutation-{args.ruleset}")
+    sampled = work / "sample.txt"
+    if args.report:
+        # Only the tally of the last run in ``work`` (after a stopped run, or
+        # after ``mutmut run NAME`` by hand there).
+        chosen = sampled.read_text(encoding="utf-8").split() if sampled.is_file() else list(args.mutants or [])
+    else:
+        chosen = run(args, sources, work, mutmut)
+    timed = work / "mutants" / "mutmut-stats.json"
+    took = json.loads(timed.read_text())["duration_by_test"] if timed.is_file() else {}
+    for test, seconds in sorted(took.items()):
+        if seconds > args.longest:
+            print(f"left out per mutant ({seconds:.0f} s > {args.longest:.0f} s): {test}")
     results = subprocess.run([mutmut, "results", "--all", "true"], cwd=work, capture_output=True, text=True).stdout
     state_of = {
         name.strip(): state.strip()
@@ -213,11 +275,14 @@ def main(argv: list[str] | None = None) -> int:
     other = len(state_of) - sum(counts.values())
     equivalent = {n for n in equivalents(args.ruleset) if n in state_of and state_of[n] != "killed"}
     killed = counts["killed"] + counts["timeout"]
-    tested = len(state_of) - len(equivalent)
+    # A mutant not checked yet (a stopped run) is left out; any other
+    # outcome (no tests, suspicious) counts as not killed.
+    tested = len(state_of) - len(equivalent) - counts["not checked"]
     low, high = wilson(killed, tested)
     print(
         f"{args.ruleset}: {len(state_of)} mutants: {counts['killed']} killed, {counts['timeout']} timeout, "
-        f"{counts['survived']} survived, {counts['no tests']} no tests, {other} other; "
+        f"{counts['survived']} survived, {counts['no tests']} no tests, {other} other, "
+        f"{counts['not checked']} not checked yet; "
         f"{len(equivalent)} shown equivalent (tests/MUTATION.md)"
     )
     if tested:
