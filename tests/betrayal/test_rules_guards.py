@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 from companion_arrange import at_companions, clash
+from delve_arrange import DelveScenario
 
-from domain.betrayal.battle.commands import CompanionMove, EndCompanionTurn
+from domain.betrayal.battle.commands import CompanionMove, EndCompanionTurn, Explore
 from domain.betrayal.battle.rules import decide
 from domain.betrayal.campaign import commands as cc
 from domain.betrayal.campaign import rules as campaign_rules
@@ -51,3 +52,15 @@ def test_nothing_is_done_in_a_campaign_that_has_not_begun():
     with pytest.raises(MalformedCommand) as caught:
         _campaign(None, cc.Recruit(name="Ria", race="nord", class_id="bastion"))
     assert str(caught.value) == "the campaign has not begun"
+
+
+def at_the_entrance() -> DelveScenario:
+    """Ysolda on (16, 30), next to the Entrance's Connection hex (17, 30)."""
+    return DelveScenario.start(placements=((16, 30),))
+
+
+@pytest.mark.rule("EXPLORATION-6")
+def test_exploring_with_the_delve_deck_empty_is_refused_saying_so():
+    given = at_the_entrance().with_delve(deck=())
+    rv = given.then_violates(Explore(hex=(17, 30)), "EXPLORATION-6")
+    assert rv.message == "the delve deck is empty: no card is left to draw"
