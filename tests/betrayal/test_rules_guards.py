@@ -7,7 +7,7 @@ import pytest
 from companion_arrange import at_companions, clash
 from delve_arrange import DelveScenario
 
-from domain.betrayal.battle.commands import CompanionMove, EndCompanionTurn, Explore
+from domain.betrayal.battle.commands import CompanionMove, EndCompanionTurn, EndTurn, Explore
 from domain.betrayal.battle.rules import decide
 from domain.betrayal.campaign import commands as cc
 from domain.betrayal.campaign import rules as campaign_rules
@@ -64,3 +64,10 @@ def test_exploring_with_the_delve_deck_empty_is_refused_saying_so():
     given = at_the_entrance().with_delve(deck=())
     rv = given.then_violates(Explore(hex=(17, 30)), "EXPLORATION-6")
     assert rv.message == "the delve deck is empty: no card is left to draw"
+
+
+@pytest.mark.rule("ROUND-5")
+def test_ending_a_turn_outside_the_adventurers_turns_is_refused_naming_the_step():
+    given = at_companions(clash(companions=("fox:Ysolda",)))
+    rv = given.then_violates(EndTurn(), "ROUND-5")
+    assert rv.message == "it is not an adventurer's turn (now: Companion Turns)"
