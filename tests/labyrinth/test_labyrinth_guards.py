@@ -1,0 +1,35 @@
+"""Edges that mutation testing (tests/MUTATION.md) found unguarded: the
+stronger Poison kept when a held one is inflicted again, and what a
+refusal says, not only that it comes."""
+
+from __future__ import annotations
+
+import pytest
+from labyrinth_harness import at, decision, edit, pinned, start, violates, when
+
+from domain.labyrinth import ailments
+from domain.labyrinth.commands import Pass, TypeFaces
+from domain.labyrinth.state import Affliction
+from domain.labyrinth.stats import stats
+from domain.labyrinth.vocab import Ailment
+
+
+@pytest.mark.rule("AILMENT-POISON")
+@pytest.mark.rule("DEPTH-2")
+def test_a_stronger_poison_inflicted_again_replaces_the_weaker_one_it_finds():
+    """The Mage (p2, Suppression attack 2) poisons e1, who holds p1's
+    Poison of 1: the depth rises (DEPTH-2) and the stronger Poison stays."""
+    state = edit(start(), "e1", ailments=(Affliction(kind="poison", depth=5, poison=1, source="p1"),))
+    d = decision(at(state, pinned(state.seed, (1, 1), state.rng)))  # the Suppression roll fails
+    assert ailments.inflict(d, "p2", "e1", Ailment.POISON, 10)
+    held = d.state.get("e1").ailment(Ailment.POISON)
+    assert stats(state.get("p2"), d.pack).satk == 2
+    assert (held.depth, held.poison, held.source) == (10, 2, "p2")
+
+
+@pytest.mark.rule("MAIN-1")
+def test_faces_typed_when_no_roll_waits_are_refused_saying_so():
+    state, _ = when(start(physical_dice=True), Pass(actor="p1"), Pass(actor="p2"))
+    assert state.question is None
+    rv = violates(state, TypeFaces(actor="p2", faces=(3,)), "MAIN-1")
+    assert rv.message == "no roll waits for typed faces"
