@@ -222,6 +222,34 @@ def run(args: argparse.Namespace, sources: list[str], work: Path, mutmut: str) -
     return chosen
 
 
+def confirm(ruleset: str, work: Path, mutants: list[str], tests: list[str]) -> int:
+    """Run ``tests`` against each of ``mutants`` in the last run's copy (as
+    mutmut would: the trampolines pick the mutant from MUTANT_UNDER_TEST), the
+    working tree's tests/RULESET/ copied in first: that the new tests kill
+    the survivors they were written for, without timing every test again."""
+    copy = work / "mutants"
+    if not copy.is_dir():
+        print(f"no mutmut run in {work}: run a sample first")
+        return 2
+    shutil.copytree(ROOT / "tests" / ruleset, copy / "tests" / ruleset, dirs_exist_ok=True)
+    alive = 0
+    for name in mutants:
+        env = {**os.environ, "MUTANT_UNDER_TEST": name}
+        run = subprocess.run(
+            ["nice", "-n", "10", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
+            + tests,
+            cwd=copy,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        killed = run.returncode == 1
+        alive += not killed
+        print(f"    {name}: {'killed' if killed else f'not killed (pytest exit {run.returncode})'}")
+    print(f"{ruleset}: {len(mutants) - alive} of {len(mutants)} killed by {' '.join(tests)}")
+    return 1 if alive else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ruleset", choices=sorted(RULES_MODULES))
@@ -232,6 +260,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mutants", nargs="+", metavar="NAME", help="test only these mutants (names or globs)")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
     parser.add_argument("--report", action="store_true", help="run nothing: tally the last run in the work folder")
+    parser.add_argument(
+        "--confirm",
+        nargs="+",
+        metavar="TEST",
+        help="with --mutants: run these tests (as the working tree has them) against each mutant of the last run",
+    )
     parser.add_argument(
         "--longest",
         type=float,
@@ -249,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     if mutmut is None:
         parser.error("mutmut is not installed: .venv/bin/pip install mutmut")
     work = args.work or Path(f"/tmp/rk-mutation-{args.ruleset}")
+    if args.confirm:
+        if not args.mutants:
+            parser.error("--confirm needs --mutants NAME...")
+        return confirm(args.ruleset, work, args.mutants, args.confirm)
     sampled = work / "sample.txt"
     if args.report:
         # Only the tally of the last run in ``work`` (after a stopped run, or
