@@ -5,13 +5,14 @@ refusal says, not only that it comes."""
 from __future__ import annotations
 
 import pytest
-from labyrinth_harness import at, decision, edit, pinned, start, violates, when
+from labyrinth_harness import CTX, at, decision, edit, pinned, start, violates, when
 
 from domain.labyrinth import ailments
 from domain.labyrinth.commands import Pass, TypeFaces
+from domain.labyrinth.enemies import usable_skills
 from domain.labyrinth.state import Affliction
 from domain.labyrinth.stats import stats
-from domain.labyrinth.vocab import Ailment
+from domain.labyrinth.vocab import Ailment, Timing
 
 
 @pytest.mark.rule("AILMENT-POISON")
@@ -33,3 +34,12 @@ def test_faces_typed_when_no_roll_waits_are_refused_saying_so():
     assert state.question is None
     rv = violates(state, TypeFaces(actor="p2", faces=(3,)), "MAIN-1")
     assert rv.message == "no roll waits for typed faces"
+
+
+@pytest.mark.rule("MAIN-4")
+def test_an_enemy_skill_with_no_one_to_aim_at_is_not_among_its_usable_skills():
+    state = edit(start(), "e1", skills=("power-strike",), tp=10)
+    usable = usable_skills(state, CTX.pack, state.get("e1"), Timing.MAIN)
+    assert [s.id for s in usable] == ["power-strike"]
+    alone = edit(edit(state, "p1", hp=0), "p2", hp=0)  # no opponent left standing to aim at
+    assert usable_skills(alone, CTX.pack, alone.get("e1"), Timing.MAIN) == []
