@@ -5,12 +5,14 @@ refusal says, not only that it comes."""
 from __future__ import annotations
 
 import pytest
-from labyrinth_harness import CTX, at, decision, edit, pinned, start, violates, when
+from labyrinth_harness import CTX, PARTY, at, decision, edit, pinned, start, violates, when
 
 from domain.labyrinth import ailments
-from domain.labyrinth.commands import Pass, TypeFaces
+from domain.kernel.errors import RuleViolation
+from domain.labyrinth.commands import Pass, StartLabyrinth, TypeFaces
 from domain.labyrinth.enemies import usable_skills
-from domain.labyrinth.state import Affliction
+from domain.labyrinth.rules import decide
+from domain.labyrinth.state import Affliction, Options
 from domain.labyrinth.stats import stats
 from domain.labyrinth.vocab import Ailment, Timing
 
@@ -43,3 +45,12 @@ def test_an_enemy_skill_with_no_one_to_aim_at_is_not_among_its_usable_skills():
     assert [s.id for s in usable] == ["power-strike"]
     alone = edit(edit(state, "p1", hp=0), "p2", hp=0)  # no opponent left standing to aim at
     assert usable_skills(alone, CTX.pack, alone.get("e1"), Timing.MAIN) == []
+
+
+@pytest.mark.rule("STANDBY-1")
+def test_a_battle_set_up_already_is_not_set_up_again():
+    state = start()
+    cmd = StartLabyrinth(battle_id="t", encounter="slimes", party=PARTY, seed=1, options=Options())
+    with pytest.raises(RuleViolation) as caught:
+        decide(state, cmd, CTX)
+    assert (caught.value.rule, caught.value.message) == ("STANDBY-1", "this battle is already set up")
