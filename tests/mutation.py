@@ -8,6 +8,8 @@ Not run in CI: a module takes minutes, a ruleset hours on two cores. Run
     .venv/bin/python tests/mutation.py labyrinth                 # every rules module
     .venv/bin/python tests/mutation.py betrayal --sample 80 --seed 22   # a random sample
     .venv/bin/python tests/mutation.py betrayal --mutants NAME...       # named mutants again
+    .venv/bin/python tests/mutation.py betrayal --report                # tally the last run
+    .venv/bin/python tests/mutation.py betrayal --mutants NAME... --confirm TEST...
 
 It exports the committed tree (``git archive HEAD``) to a scratch folder
 (``--work``, default ``/tmp/rk-mutation-RULESET``), writes mutmut's
@@ -19,7 +21,10 @@ draws N of the ruleset's mutants at random (``--seed``; the names go to
 thousands of mutants, so the figures in tests/MUTATION.md are samples and
 say so. Look at a survivor with ``mutmut show NAME`` in that folder; then
 kill it with a test or write down why it is equivalent in tests/MUTATION.md,
-whose ``equivalent`` rows the score leaves out of its denominator.
+whose ``equivalent`` rows the score leaves out of its denominator;
+``--confirm`` then checks, in the same folder, that the new test kills it.
+Per mutant the tests run fastest first, and those mutmut timed over
+``--longest`` seconds are left out (see ``_FAST_FIRST``).
 """
 
 from __future__ import annotations
@@ -232,17 +237,21 @@ def confirm(ruleset: str, work: Path, mutants: list[str], tests: list[str]) -> i
         print(f"no mutmut run in {work}: run a sample first")
         return 2
     shutil.copytree(ROOT / "tests" / ruleset, copy / "tests" / ruleset, dirs_exist_ok=True)
+
+    def pytest(mutant: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "MUTANT_UNDER_TEST": mutant}
+        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", *tests]
+        return subprocess.run(["nice", "-n", "10", *command], cwd=copy, env=env, capture_output=True, text=True)
+
+    # Unmutated, the tests must pass: else a failure says nothing of a mutant.
+    clean = pytest("")
+    if clean.returncode != 0:
+        print(clean.stdout[-3000:])
+        print(f"the tests fail on the unmutated copy in {copy}: nothing confirmed")
+        return 2
     alive = 0
     for name in mutants:
-        env = {**os.environ, "MUTANT_UNDER_TEST": name}
-        run = subprocess.run(
-            ["nice", "-n", "10", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
-            + tests,
-            cwd=copy,
-            env=env,
-            capture_output=True,
-            text=True,
-        )
+        run = pytest(name)
         killed = run.returncode == 1
         alive += not killed
         print(f"    {name}: {'killed' if killed else f'not killed (pytest exit {run.returncode})'}")
@@ -327,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{args.ruleset}: score {killed}/{tested} non-equivalent killed = {100 * killed / tested:.1f}% "
             f"(95% Wilson interval {100 * low:.1f}%-{100 * high:.1f}%)"
-            + (f", a sample of {len(state_of)}" if args.sample else "")
+            + (f", a sample of {len(state_of)}" if args.sample or (args.report and sampled.is_file()) else "")
         )
     return 0
 
