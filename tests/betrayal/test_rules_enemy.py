@@ -233,6 +233,7 @@ def test_an_adjacent_enemy_engages_and_deals_the_rolled_total():
 def test_only_the_enemy_roll_may_be_given_while_it_waits():
     waiting = arena(chip("e1", "shore-crab", (3, 1))).when(EndTurn()).next()
     waiting.then_violates(EndTurn(), "ENEMY-6c")
+    assert waiting.legal() == [RollEnemyDice(faces=(0,))]  # one die waits: its faces, in any order
 
 
 @pytest.mark.rule("ENEMY-6e")

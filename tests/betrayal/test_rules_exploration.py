@@ -184,7 +184,8 @@ def test_after_the_explore_action_no_move_is_allowed():
     after = explored.next()
     if after.delve.placing is not None:
         after = after.when(after.legal()[0]).next()
-    after.then_violates(Move(to=(16, 30)), "MOVE-4")
+    refused = after.then_violates(Move(to=(16, 30)), "MOVE-4")
+    assert refused.message == "you took the Explore action this turn, so you cannot Move (EXPLORE-3)"
     assert not [c for c in after.legal() if isinstance(c, (Move, MoveToExplore))]
     assert after.state.turn.moves == 0
 

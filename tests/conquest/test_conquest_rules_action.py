@@ -56,7 +56,7 @@ def test_a_card_activates_one_regiment_of_its_entry_name_of_the_players_choosing
     s = _drawing(a=("a1",), a1=10, a2=10, a3=10)
     with pytest.raises(AmbiguousCommand):
         when(s, DrawCard())
-    violates(s, DrawCard(regiment="a3"), "ACT-3")
+    assert violates(s, DrawCard(regiment="a3"), "ACT-3").message == "card a1 activates a1 or a2, not a3"
     s, events = when(s, DrawCard(regiment="a2"), ResolveDrawEvent())  # a1's card, a2 shares its entry name
     assert s.activation.regiment == "a2"
     violates(s, Reform(regiment="a1"), "ACT-5")

@@ -254,6 +254,7 @@ def test_a_regiment_that_cannot_enter_goes_back_and_passes_automatically_next_ro
     s, events = when(s, ChooseArrival(regiment="a4", faces=(6,)))  # the automatic choice is still free
     reasons = {e.reason: e.regiments for e in of(events, ev.RegimentsArrived)}
     assert reasons[Arrival.CARRIED_OVER] == ("a3",) and reasons[Arrival.CHOSEN] == ("a4",)
+    assert not s.regiment("a3").carried  # the automatic pass is spent once used
     violates(
         in_phase(place(start(), a3={"carried": True}), Phase.REINFORCEMENT),
         ChooseArrival(regiment="a3", faces=(6, 6)),

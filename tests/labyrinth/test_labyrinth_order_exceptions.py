@@ -219,6 +219,7 @@ def test_a_delayed_attack_is_lost_if_its_user_has_fallen():
     end_phase.run(d)
     lost = of(d.events, ev.DelayedAttackResolved)[0]
     assert not lost.landed and not of(d.events, ev.AttackRolled) and not d.state.pending
+    assert lost.reason == "its user is out of the fight"  # the log says why it came to nothing
 
 
 def _landing_on_a_defender(**options):

@@ -1,0 +1,74 @@
+"""Edges of the Action Phase that mutation testing (tests/MUTATION.md) found
+unguarded: the reasons refusals give, the far table edge, the stand counts
+offered."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from domain.conquest import events as ev
+from domain.conquest.commands import Clash, DrawCard, March, StartConquest, Volley
+from domain.conquest.rules import decide, legal_commands
+from domain.conquest.vocab import Phase, Where
+from domain.kernel.errors import MalformedCommand, RuleViolation
+from conquest_harness import ARMIES, CTX, acting, in_phase, of, place, start, violates, when
+
+
+@pytest.mark.rule("ACT-4")
+def test_a_regiment_activated_this_round_is_refused_by_name():
+    s = in_phase(
+        place(start(), a1={"where": Where.FIELD, "front": 5}, a2={"where": Where.FIELD, "front": 5, "activated": True}),
+        Phase.ACTION,
+        round=2,
+    )
+    s = replace(s, sides=(replace(s.sides[0], stack=("a1",)), s.sides[1]))
+    rv = violates(s, DrawCard(regiment="a2"), "ACT-4")
+    assert rv.message == "a2 has already activated this Round"
+
+
+@pytest.mark.rule("ARRIVE-2")
+def test_a_march_may_reach_the_far_table_edge_but_not_go_past_it():
+    depth = CTX.scenario.depth
+    s = acting(place(start(), a1=depth - 2), "a1")
+    rv = violates(s, March(regiment="a1", inches=3), "ARRIVE-2")
+    assert rv.message == "a1 would march off the far table edge"
+    s, events = when(s, March(regiment="a1", inches=2))
+    assert of(events, ev.RegimentMarched)[0].front == depth == s.regiment("a1").front
+
+
+@pytest.mark.rule("ARRIVE-3")
+def test_the_second_march_refusal_says_how_many_inches_are_still_off_the_table():
+    s = acting(place(start(), a5="arriving"), "a5")  # 4" deep
+    s, _ = when(s, March(regiment="a5", inches=1))
+    rv = violates(s, March(regiment="a5", inches=2), "ARRIVE-3")
+    assert rv.message == "the second March must bring the rest of a5 on (at least 3 inches)"
+
+
+@pytest.mark.rule("ACT-10")
+def test_a_volley_or_clash_is_offered_removing_every_stand_count_up_to_all():
+    s = acting(place(start(), b2=30, a2=8), "b2")  # a2 10" ahead, in Volley range
+    stands = s.regiment("a2").stands
+    offered = sorted(c.removed for c in legal_commands(s, CTX) if isinstance(c, Volley) and c.target == "a2")
+    assert offered == list(range(stands + 1))
+    s, events = when(s, Volley(regiment="b2", target="a2", removed=stands))
+    assert of(events, ev.StandsRemoved)[0].destroyed
+    s = replace(acting(place(start(), a1=20, b1=28), "a1"), contact=(("a1", "b1"),))
+    offered = sorted(c.removed for c in legal_commands(s, CTX) if isinstance(c, Clash) and c.target == "b1")
+    assert offered == list(range(s.regiment("b1").stands + 1))
+
+
+@pytest.mark.rule("REINF-2")
+def test_a_character_cannot_join_a_regiment_of_the_other_army():
+    with pytest.raises(RuleViolation) as caught:
+        start(assignments=(("ac1", "b3"),))
+    assert (caught.value.rule, caught.value.message) == ("REINF-2", "ac1 can only join a Regiment of its own army")
+
+
+@pytest.mark.rule("ROUND-3")
+def test_a_battle_in_a_scenario_the_pack_lacks_is_malformed_and_names_those_it_has():
+    """The scenario sets the Round count and victory conditions (ROUND-3):
+    an unknown one cannot start, and the refusal lists the known ones."""
+    with pytest.raises(MalformedCommand) as caught:
+        decide(None, StartConquest(battle_id="t", scenario="nowhere", armies=ARMIES, seed=1), CTX)
+    assert str(caught.value) == f"no scenario 'nowhere' (there are: {', '.join(CTX.pack.scenarios)})"
