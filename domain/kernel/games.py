@@ -564,7 +564,8 @@ class GameApp(EventSourcedApp):
                 raise MalformedCommand(f"battle {battle_id} is already set up; start a new one with `rk new`")
         command_id = f"c{game.version + 1}"
         written = [self._write(rs, w, command_id) for w in outcome.writes]
-        after = _evolved(rs, game.state, outcome.events)
+        # The rules folded their events while deciding: not folded a second time.
+        after = outcome.state if outcome.state is not None else _evolved(rs, game.state, outcome.events)
         issued = rs.issued(
             command_id=command_id,
             command=command,
@@ -701,9 +702,8 @@ class GameApp(EventSourcedApp):
         """The seed and salt to reveal with a command whose events take the
         game from ``state`` to ``after`` and end it (None for any other, or
         a game with no commitment)."""
-        if after is state or rs.summary(state).over:
-            return None
-        if not rs.summary(after).over:
+        # Most commands do not end the game: that is asked first.
+        if after is state or not rs.summary(after).over or rs.summary(state).over:
             return None
         setup = self.setup_record(battle_id)
         seed = fairness.seed_of(state)

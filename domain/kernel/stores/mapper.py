@@ -73,6 +73,7 @@ class _Header(msgspec.Struct):
 _header_decoder = msgspec.json.Decoder(_Header)
 _encoder = msgspec.json.Encoder()
 _loose_decoder = msgspec.json.Decoder(_LooseBody)
+_DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}  # each event class's typed decoder (``_typed_decoder``)
 
 
 def _typed_decoder(cls: type) -> msgspec.json.Decoder[Any]:
@@ -101,11 +102,27 @@ class MsgspecMapper(Mapper[UUID]):
     ) -> None:
         super().__init__(transcoder=transcoder, compressor=compressor, cipher=cipher)  # type: ignore[arg-type]
         # Keyed by class, not topic, so a class re-registered under the same
-        # topic (module reload) gets a decoder of its own.
-        self._decoders: dict[type, msgspec.json.Decoder[Any]] = {}
+        # topic (module reload) gets a decoder of its own; shared by every
+        # mapper of the process (making one is a class definition: each new
+        # application paid it again for every kind of event it read).
+        self._decoders: dict[type, msgspec.json.Decoder[Any]] = _DECODERS
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         """Encode an envelope (or snapshot envelope) as a ``StoredEvent``."""
+        if type(domain_event) is Envelope and not self.compressor and not self.cipher:
+            # The common case in one step: every command's events.
+            payload = domain_event.event
+            cls = type(payload)
+            timestamp = domain_event.timestamp
+            if cls.TOPIC and timestamp.tzinfo is timezone.utc:  # type: ignore[attr-defined]
+                return StoredEvent(
+                    originator_id=domain_event.originator_id,
+                    originator_version=domain_event.originator_version,
+                    topic=cls.TOPIC,  # type: ignore[attr-defined]
+                    state=_encoder.encode(
+                        _Body(t=timestamp, c=domain_event.command_id, v=getattr(cls, "class_version", 1), d=payload)
+                    ),
+                )
         if isinstance(domain_event, Envelope):
             payload: msgspec.Struct = domain_event.event
             topic = type(payload).TOPIC  # type: ignore[attr-defined]
