@@ -235,13 +235,21 @@ class MsgspecMapper(Mapper[UUID]):
         """The id of the command that wrote ``stored_event``, its event left
         undecoded (a reader that needs only that skips the event's fields).
         Raises as ``to_domain_event`` does for bytes that do not decode."""
+        return self.part_of(stored_event, _header_decoder).c
+
+    def part_of(self, stored_event: StoredEvent, decoder: msgspec.json.Decoder[Any]) -> Any:
+        """What ``decoder`` makes of ``stored_event``'s stored body (``t``,
+        ``c``, ``v``, ``d``), deciphered and decompressed as configured: a
+        reader that needs a field or two of an event decodes only those
+        (a Struct's decoder skips the fields it does not name). Raises as
+        ``to_domain_event`` does for bytes that do not decode."""
         data = stored_event.state
         try:
             if self.cipher:
                 data = self.cipher.decrypt(data)
             if self.compressor:
                 data = self.compressor.decompress(data)
-            return _header_decoder.decode(data).c
+            return decoder.decode(data)
         except Exception as e:  # noqa: BLE001 - any failure here is bad stored bytes
             raise self._error(stored_event, str(e)) from e
 
