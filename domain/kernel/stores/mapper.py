@@ -111,16 +111,16 @@ class MsgspecMapper(Mapper[UUID]):
         """Encode an envelope (or snapshot envelope) as a ``StoredEvent``."""
         if type(domain_event) is Envelope and not self.compressor and not self.cipher:
             # The common case in one step: every command's events.
-            payload = domain_event.event
-            cls = type(payload)
+            event = domain_event.event
+            cls = type(event)
             timestamp = domain_event.timestamp
-            if cls.TOPIC and timestamp.tzinfo is timezone.utc:  # type: ignore[attr-defined]
+            if cls.TOPIC and timestamp.tzinfo is timezone.utc:
                 return StoredEvent(
                     originator_id=domain_event.originator_id,
                     originator_version=domain_event.originator_version,
-                    topic=cls.TOPIC,  # type: ignore[attr-defined]
+                    topic=cls.TOPIC,
                     state=_encoder.encode(
-                        _Body(t=timestamp, c=domain_event.command_id, v=getattr(cls, "class_version", 1), d=payload)
+                        _Body(t=timestamp, c=domain_event.command_id, v=getattr(cls, "class_version", 1), d=event)
                     ),
                 )
         if isinstance(domain_event, Envelope):
