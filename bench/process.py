@@ -66,7 +66,16 @@ def prepare(built: Built, directory: Path) -> tuple[Built, str]:
                 break
             battle = app.execute(mine.battle_id, choose(app, battle, rnd)).battle
         else:
-            raise RuntimeError("no legal move came up in 500 commands")
+            # Played on, the battle keeps ending before any move (seed 1's stream at 1,000
+            # events: the party cannot move, and ending the turn ends it): walk back instead.
+            for _ in range(500):
+                battle = app.undo(mine.battle_id, force=True).battle
+                moves = [c for c in app.legal(mine.battle_id) if isinstance(c, Move)]
+                if battle.state.phase is not Phase.ENDED and moves:
+                    to = rnd.choice(moves).to
+                    break
+            else:
+                raise RuntimeError("no legal move came up in 500 commands, nor 500 undos back")
     checkpoint(Path(mine.path))
     return mine, label(to)
 

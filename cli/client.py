@@ -6,7 +6,7 @@ module hands the command line to it over a Unix socket and prints the
 answer, importing nothing but the standard library and the light modules
 ``cli.protocol`` (what both sides agree on) and ``domain.kernel.stores.store``;
 otherwise it runs the command in this process, exactly as ``cli.main.run``
-does.
+does (the commonest command lines without typer: ``cli.direct``).
 
 Protocol (one request per connection, each side JSON objects each ending in
 a newline): the client sends ``{"argv", "cwd", "store", "tty", "width"}`` (and
@@ -181,7 +181,8 @@ def run() -> None:
         sys.stderr.write("\naborted\n")
         sys.exit(1)
     if reply is None or "decline" in reply:
-        from cli.main import run as run_here
+        # The commonest lines run without typer (cli.direct), the others through it (cli.main).
+        from cli.direct import run as run_here
 
         run_here()
         return

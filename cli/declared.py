@@ -27,44 +27,11 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from domain.kernel.surface import NEW, Param, Setup, Surface, Verb, usage
 
+# What the rulesets declare, found by a command's words (typer-free, for ``cli.direct`` too).
+from .declarations import _surfaces, games_named, queries_named, selectors, setups, verbs_named  # noqa: F401
+
 GLOBAL = "Global options"
 HELP = ("-h", "--help")
-
-
-# --- finding what the rulesets declare ------------------------------------------------
-
-
-def _surfaces() -> list[Surface]:
-    from domain.kernel.surface import surfaces
-
-    return surfaces()
-
-
-def verbs_named(word: str) -> list[tuple[Surface, Verb]]:
-    """Every ruleset's verb whose first word is ``word``."""
-    return [(s, v) for s in _surfaces() for v in s.verbs if v.words[0] == word]
-
-
-def queries_named(word: str) -> list[tuple[Surface, Any]]:
-    """Every ruleset's query whose first word is ``word``."""
-    return [(s, q) for s in _surfaces() for q in s.queries if q.name.split()[0] == word]
-
-
-def setups() -> list[tuple[Surface, Setup]]:
-    return [(s, setup) for s in _surfaces() for setup in s.setups]
-
-
-def games_named(word: str) -> list[Surface]:
-    """The surfaces whose games are not battles (they find them) and are
-    called ``word`` (``campaign``)."""
-    return [s for s in _surfaces() if s.noun == word and s.find_game is not None]
-
-
-def selectors() -> list[tuple[tuple[str, str], str]]:
-    """Every ruleset's own option naming the game to act on, besides
-    ``--battle`` (a campaign's ``--campaign``/``-c``), with what it names."""
-    found = {s.selector: s.noun for s in _surfaces() if s.selector != ("--battle", "-b")}
-    return sorted(found.items())
 
 
 # --- help, drawn by typer from display-only parameters --------------------------------------

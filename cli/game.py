@@ -97,7 +97,8 @@ def open_json(o: Any) -> dict[str, Any]:
     (a finished command's, when every parameter is fixed); ``command``, a
     finished command it gives that the rules listed (``example``: its line,
     typed as is); ``open``; its verb and its parameters' domains; what it
-    gives up (``gives_up``: ``what`` and ``rule``)."""
+    gives up (``gives_up``: ``what`` and ``rule``); what it does
+    (``summary``: its verb's, one sentence citing its rules)."""
     return {
         "rk": o.text(gives_up=False),
         "command": msgspec.to_builtins(o.example),
@@ -105,6 +106,7 @@ def open_json(o: Any) -> dict[str, Any]:
         "verb": o.verb.name,
         "params": o.params(),
         "gives_up": [{"what": g.what, "rule": g.rule} for g in o.gives_up],
+        "summary": o.summary,
     }
 
 

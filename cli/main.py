@@ -34,7 +34,7 @@ from .app import (
     app,
 )
 from .declared import GameCommand
-from .session import Defaults
+from .session import Defaults, Refused
 
 
 # --- looking ----------------------------------------------------------------------
@@ -542,6 +542,8 @@ def main(argv: list[str] | None = None, obj: Defaults | None = None, prog_name: 
     except typer.Abort:
         sys.stderr.write("aborted\n")
         return 1
+    except Refused as e:  # a refusal, its line printed by the session
+        return int(e.code or 0)
     return result if isinstance(result, int) else 0
 
 

@@ -16,8 +16,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-import typer
-
 from domain.kernel.errors import MalformedCommand, NotFound, RulekeeperError, RuleViolation
 from domain.kernel.stores.store_setting import masked
 
@@ -30,6 +28,13 @@ if TYPE_CHECKING:
 
 class StoreUnavailable(RulekeeperError):
     """The event store could not be reached or read (exit status 1)."""
+
+
+class Refused(SystemExit):
+    """A refused command's exit status, once its one line is printed:
+    ``cli.main.main`` (and ``cli.direct``) return it as the status. Not
+    typer's ``Exit``, so that a command run without typer (``cli.direct``)
+    never imports it."""
 
 
 RULE_BROKEN = 2  # exit status of a RuleViolation
@@ -186,7 +191,7 @@ class Session:
         if not isinstance(error, RulekeeperError):
             return False
         self.out.error(error)
-        raise typer.Exit(RULE_BROKEN if isinstance(error, RuleViolation) else REFUSED) from None
+        raise Refused(RULE_BROKEN if isinstance(error, RuleViolation) else REFUSED) from None
 
 
 def _check_store_file(store: str | None) -> None:

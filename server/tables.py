@@ -153,6 +153,7 @@ def legal(app: GameApp, p: Pass, battle_id: str) -> list[LegalCommand]:
                 example=f"rk {rs.describe_command(command)}",
                 params=msgspec.convert(o.params(), list[OpenParam]),
                 gives_up=[GivenUp(what=g.what, rule=g.rule) for g in o.gives_up],
+                summary=o.summary,
             )
         )
     return out

@@ -217,7 +217,8 @@ class LegalCommand(msgspec.Struct, kw_only=True):
     give it, and ``at``: the hex it goes to, when its verb takes one (a
     click on that hex gives it); ``gives_up``: what giving it gives up
     (not in ``label``: a table shows it beside the control and asks before
-    sending it)."""
+    sending it); ``summary``: what it does, in one sentence citing its
+    rules (its verb's summary), to show beside its choices."""
 
     label: str
     command: Any
@@ -229,6 +230,7 @@ class LegalCommand(msgspec.Struct, kw_only=True):
     example: str = ""
     params: list[OpenParam] = []
     gives_up: list[GivenUp] = []
+    summary: str = ""
 
 
 class Narrated(msgspec.Struct, kw_only=True):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any
 
 from domain.kernel.content import (
@@ -28,6 +27,7 @@ from domain.kernel.content import (
     text as _text,
     located,
 )
+from domain.kernel import packages
 from domain.kernel.errors import ContentError
 
 from .catalog import AUTO, NO, Ability, Army, CharacterEntry, DrawEvent, Pack, RegimentEntry, Scenario
@@ -89,7 +89,7 @@ def _parse_pack(files: Mapping[str, bytes]) -> Pack:
 
 def starter_files() -> dict[str, bytes]:
     """The raw files of the bundled starter pack (to build variants in tests)."""
-    content = resources.files("domain.conquest.content")
+    content = packages.files("domain.conquest.content")
     return {name: content.joinpath(name).read_bytes() for name in PACK_FILES}
 
 

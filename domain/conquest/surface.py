@@ -67,9 +67,42 @@ def _cards(field: str, order: bool = False) -> Any:
             else:
                 domain = op.fixed(kind, getattr(o.example, field))
             out.append(op.Open(verb=verb, cls=o.cls, domains={**o.domains, field: domain}, example=o.example))
-        return out
+        return _labelled(state, ctx, out)
 
     return opens
+
+
+def _labelled(state: Any, ctx: Any, opens: list[Any]) -> list[Any]:
+    """``opens`` with each Regiment, Character card, draw event and player
+    in the players' words: a card or a Regiment by its name (``_named``),
+    a draw event by the name printed on the card (ACT-8), a side by its
+    army (a seat, held as its index)."""
+    from domain.kernel.surface import open as op
+
+    events = ctx.pack.draw_events if ctx is not None else {}
+
+    def label(name: str, v: Any) -> str:
+        if name == "event" and isinstance(v, str) and v in events:
+            return events[v].name
+        if name == "side" and isinstance(v, int) and 0 <= v < len(state.sides):
+            return state.sides[v].army
+        if name in ("regiment", "target", "regiments", "cards") and isinstance(v, str) and v:
+            named = _named(state, v)
+            return named if named != v else ""
+        if name in ("regiments", "cards") and isinstance(v, (list, tuple)) and v:
+            return ", ".join(f"{card} {_named(state, card)}" for card in v)
+        return ""
+
+    return op.labelled(opens, label)
+
+
+def _named_opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
+    """A verb's open commands as ``open.group`` makes them, each Regiment
+    and player in the players' words (``_labelled``)."""
+    from domain.kernel.surface import open as op
+
+    verb = next(v for v in VERBS if v.command is type(commands[0]))
+    return _labelled(state, ctx, op.group(verb, commands))
 
 
 def _scores(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
@@ -103,6 +136,7 @@ VERBS = (
             option="--faces",
             metavar="FACES",
         ),
+        opens=_named_opens,
     ),
     _verb(
         "pick-arrivals",
@@ -165,6 +199,7 @@ VERBS = (
             "The Regiment the card activates, when several match (ACT-3).",
             metavar="[REGIMENT]",
         ),
+        opens=_named_opens,
     ),
     _verb(
         "resolve-draw-event",
@@ -185,6 +220,7 @@ VERBS = (
             metavar="REGIMENT",
         ),
         Param("inches", Number(0, MAX_INCHES, of="inches"), "How far it marches.", option="--inches"),
+        opens=_named_opens,
     ),
     _verb(
         "march",
@@ -198,6 +234,7 @@ VERBS = (
             "Enter from a side edge, the front rank N inches from the own edge (ARRIVE-4).",
             option="--side-edge",
         ),
+        opens=_named_opens,
     ),
     _verb(
         "charge",
@@ -206,6 +243,7 @@ VERBS = (
         REGIMENT,
         TARGET,
         INCHES,
+        opens=_named_opens,
     ),
     _verb(
         "volley",
@@ -214,6 +252,7 @@ VERBS = (
         REGIMENT,
         TARGET,
         REMOVED,
+        opens=_named_opens,
     ),
     _verb(
         "clash",
@@ -222,9 +261,10 @@ VERBS = (
         REGIMENT,
         TARGET,
         REMOVED,
+        opens=_named_opens,
     ),
-    _verb("withdraw", c.Withdraw, "Leave close combat (ACTIONS-1).", REGIMENT),
-    _verb("reform", c.Reform, "Change ranks and files (ACTIONS-1).", REGIMENT),
+    _verb("withdraw", c.Withdraw, "Leave close combat (ACTIONS-1).", REGIMENT, opens=_named_opens),
+    _verb("reform", c.Reform, "Change ranks and files (ACTIONS-1).", REGIMENT, opens=_named_opens),
     _verb(
         "end-activation",
         c.EndActivation,
@@ -242,6 +282,7 @@ VERBS = (
         c.Surrender,
         "Surrender: the battle ends at once and the opponent wins (ROUND-3, VICTORY-2).",
         Param("side", SeatKind(keys=SIDES), "The player who surrenders: a (the first) or b.", option="--side"),
+        opens=_named_opens,
     ),
 )
 

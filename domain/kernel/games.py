@@ -179,6 +179,18 @@ class GameApp(EventSourcedApp):
         found = self._rulesets.get(battle_id)
         if found is not None:
             return found
+        # The index, once read (naming or choosing the game read it), says
+        # whose game it is: only that ruleset's package is imported, not
+        # every package before it in the probing below.
+        entry = self._index[1].get(battle_id) if self._index is not None else None
+        if entry is not None:
+            try:
+                rs = registry.load(entry.ruleset)
+            except NotFound:
+                rs = None  # a ruleset no longer here: probe as below
+            if rs is not None and self.events.last(rs.game_stream(battle_id)) is not None:
+                self._rulesets[battle_id] = rs
+                return rs
         for rs in registry.loaded_first():
             if self.events.last(rs.game_stream(battle_id)) is not None:
                 self._rulesets[battle_id] = rs
@@ -259,10 +271,27 @@ class GameApp(EventSourcedApp):
         try:
             found: Game = self.load(stream, lambda g, items: fold(rs, g, items), version)
         except NotFound:
+            if version is not None and self.events.last(stream) is not None:
+                # The stream is there: its first versions hold only the command
+                # that sets the game up, before the setup's state exists.
+                first = self._first_state_version(rs, stream)
+                raise NotFound(
+                    f"{battle_id!r} has no board at version {version}: that version holds the command "
+                    f"that sets it up; its first board is at version {first}"
+                ) from None
             raise NotFound(f"no battle {battle_id!r}" + ("" if version is None else f" at version {version}")) from None
         if version is None:
             self._remember(battle_id, found)
         return found
+
+    def _first_state_version(self, rs: Any, stream: Any) -> int:
+        """The first version of ``stream`` at which its game has a state."""
+        game: Game | None = None
+        for envelope in self.events(stream):
+            game = fold(rs, game, [envelope])
+            if game is not None and game.state is not None:
+                return game.version
+        return 0
 
     def cached(self, battle_id: str) -> Game | None:
         """The latest state of game ``battle_id`` this application has seen,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any
 
 from domain.kernel.content import (
@@ -31,6 +30,7 @@ from domain.kernel.content import (
     table,
     text,
 )
+from domain.kernel import packages
 from domain.kernel.errors import ContentError
 
 from . import pack_skills
@@ -104,7 +104,7 @@ def _parse_pack(files: Mapping[str, bytes]) -> Pack:
 
 def starter_files() -> dict[str, bytes]:
     """The raw files of the bundled starter pack (to build variants in tests)."""
-    content = resources.files("domain.labyrinth.content")
+    content = packages.files("domain.labyrinth.content")
     return {name: content.joinpath(name).read_bytes() for name in PACK_FILES}
 
 

@@ -80,7 +80,45 @@ def _aimed(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
             )
             domains["reroll"] = op.one_of([op.value(REROLL.kind, True)], optional=True)
         out.append(op.Open(verb=verb, cls=o.cls, domains=domains, example=o.example))
-    return out
+    return _labelled(state, ctx, out)
+
+
+def _labelled(state: Any, ctx: Any, opens: list[Any]) -> list[Any]:
+    """``opens`` with their skills, items and targets in the players' words:
+    a skill by its name and cost (``Rallying Shout · 2 TP``, its TP and any
+    FP printed on it: MAIN-4, FUMBLE-2), an item by its name, a combatant
+    by the name the table shows (a rare variant's only once spotted) and
+    its row."""
+    from domain.kernel.surface import open as op
+
+    from .fp import cost_text
+
+    pack = ctx.pack
+
+    def label(name: str, v: Any) -> str:
+        if name == "skill":
+            found = pack.skills.get(v)
+            return f"{found.name} · {cost_text(found.tp, found.fp)}" if found is not None else ""
+        if name == "item":
+            item = pack.items.get(v)
+            return item.name if item is not None else ""
+        if name == "target":
+            who = state.find(v) if v else None
+            return f"{who.name} ({who.row.value})" if who is not None else ""
+        return ""
+
+    return op.labelled(opens, label)
+
+
+def _named(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
+    """An open command of a verb naming a skill or a target (the GM's
+    Enemy action, a passive answer): per action, whom it may be aimed at as
+    one choice, in the players' words."""
+    from domain.kernel.surface import open as op
+
+    verb = next(v for v in VERBS if type(commands[0]) in v.classes)
+    opens = op.group(verb, commands)
+    return _labelled(state, ctx, op.merge(opens, "target") if "target" in {p.name for p in verb.params} else opens)
 
 
 def _verb(name: str, command: type, summary: str, *params: Param, **more: Any) -> Verb:
@@ -223,6 +261,7 @@ VERBS = (
             required=True,
         ),
         TARGET,
+        opens=_named,
     ),
     # --- asked in the middle of a step
     _verb(
@@ -245,6 +284,7 @@ VERBS = (
             metavar="SKILL",
             required=True,
         ),
+        opens=_named,
     ),
     _verb(
         "roll",

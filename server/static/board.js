@@ -20,6 +20,7 @@
 window.rkBoard = (() => {
   const SVG = "http://www.w3.org/2000/svg";
   const SIZE = 30;
+  const LETTER_R = 9; // a ghost's letter: the radius of its disc
   const ROOT3 = Math.sqrt(3);
   const TILE_COLOURS = ["#e9dcbf", "#d5e3ee", "#efd8d0", "#dbe8cf", "#e4dcf0", "#f2e7c4", "#cfe6e2", "#ecdccb"];
   const HERO_COLOURS = ["#2f6db5", "#7a3fa0", "#2d8a5a", "#b5652f", "#2f8fa3", "#a33f6b"];
@@ -303,22 +304,57 @@ window.rkBoard = (() => {
       g.addEventListener("click", () => { if (g.classList.contains("chosen")) choose(way, placing); });
       shapes.append(g);
     }
-    for (const [, here] of byOrigin) {
-      here.forEach((way, i) => {
-        const [ox, oy] = centre(way.hexes[0].q, way.hexes[0].r);
-        const x = ox + (i - (here.length - 1) / 2) * 17;
+    for (const { way, x, y: oy } of letterPlaces(byOrigin)) {
+      {
+        grow(x, oy);
         const button = svg("g", {
           class: `ghost-pick${way.mark === chosenWay ? " chosen" : ""}`, "data-testid": `ghost-pick-${way.mark}`,
           "data-way": way.mark, role: "button", tabindex: "0",
           "aria-label": `Placement ${way.mark}: ${placing.tile} turned ${way.rotation}, origin ${way.origin}`,
-        }, svg("circle", { cx: x, cy: oy, r: 9 }), svg("text", { x, y: oy + 4, text: way.mark }));
+        }, svg("circle", { cx: x.toFixed(1), cy: oy.toFixed(1), r: LETTER_R }),
+        svg("text", { x: x.toFixed(1), y: (oy + 4).toFixed(1), text: way.mark }));
         const pick = () => choose(way, placing);
         button.addEventListener("click", pick);
         button.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
         letters.append(button);
-      });
+      }
     }
     return [shapes, letters];
+  }
+
+  /** Where each ghost's letter goes: alone, on its origin; several on one origin, on a ring
+   *  around it, far enough apart to be read and clicked; then letters of neighbouring origins that
+   *  still touch are pushed apart (a few rounds of nudging) so that none covers another. */
+  function letterPlaces(byOrigin) {
+    const GAP = 2 * LETTER_R + 3; // centre to centre: two letters and a little air
+    const places = [];
+    for (const [, here] of byOrigin) {
+      const [ox, oy] = centre(here[0].hexes[0].q, here[0].hexes[0].r);
+      const n = here.length;
+      const ring = n > 1 ? Math.max(LETTER_R + 3, GAP / (2 * Math.sin(Math.PI / n))) : 0;
+      here.forEach((way, i) => {
+        const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
+        places.push({ way, x: ox + ring * Math.cos(a), y: oy + ring * Math.sin(a) });
+      });
+    }
+    for (let round = 0; round < 40; round++) {
+      let moved = false;
+      for (let i = 0; i < places.length; i++) {
+        for (let j = i + 1; j < places.length; j++) {
+          const p = places[i], q = places[j];
+          let dx = q.x - p.x, dy = q.y - p.y;
+          const d = Math.hypot(dx, dy);
+          if (d >= GAP) continue;
+          if (d < 0.01) { dx = 1; dy = 0; }
+          const push = (GAP - d) / 2 + 0.1, len = Math.hypot(dx, dy);
+          p.x -= (dx / len) * push; p.y -= (dy / len) * push;
+          q.x += (dx / len) * push; q.y += (dy / len) * push;
+          moved = true;
+        }
+      }
+      if (!moved) break;
+    }
+    return places;
   }
 
   /** A ghost clicked: the first click shows it (and says what a second does), the second places it. */
@@ -347,9 +383,16 @@ window.rkBoard = (() => {
     const next = way ? ` ${way.mark}: turned ${way.rotation}, origin ${way.origin}.`
       + (place ? " Click it again to place the tile there." : "")
       : (place ? " Click a letter to see its tile, then again to place it." : " Click a letter to see its tile.");
-    return el("p", { class: "ghost-note", "data-testid": "ghost-note", role: "status" }, head, next,
-      way && place ? el("button", { type: "button", class: "primary", "data-testid": "place-ghost",
-        text: `Place it (${way.mark})`, onclick: () => place(way) }) : null);
+    // The same letters as a list beside the map: each readable and clickable however crowded the map.
+    const list = el("div", { class: "ghost-list", "data-testid": "ghost-list", role: "group",
+      "aria-label": "The placements by letter" }, ...(placing.ways || []).map((w) => el("button", {
+      type: "button", class: `quiet ghost-item${w.mark === chosenWay ? " chosen" : ""}`, "data-testid": `ghost-list-${w.mark}`,
+      "aria-pressed": w.mark === chosenWay ? "true" : "false", title: `turned ${w.rotation}, origin ${w.origin}`,
+      text: `${w.mark} · ${w.origin} ↻${w.rotation}`, onclick: () => choose(w, placing),
+    })));
+    return el("div", { class: "ghost-note", "data-testid": "ghost-note", role: "status" },
+      el("p", {}, head, next, way && place ? el("button", { type: "button", class: "primary", "data-testid": "place-ghost",
+        text: `Place it (${way.mark})`, onclick: () => place(way) }) : null), list);
   }
 
   /** The allies not on the map yet (waiting to be placed), listed beside it. */
@@ -371,7 +414,7 @@ window.rkBoard = (() => {
 
   function heroToken(h, colour, x, y, turn) {
     const g = svg("g", {
-      class: `token hero${h.id === turn ? " turn" : ""}`, "data-testid": `hero-${h.id}`,
+      class: `token hero${h.id === turn ? " turn" : ""}`, "data-testid": `hero-${h.id}`, "data-unit": h.id, "data-unit-name": h.name,
       "data-hex": h.pos.label, "pointer-events": "none",
     }, svg("title", { text: `${h.name}: ${h.hp}/${h.max_hp} HP on ${h.pos.label}${h.id === turn ? ", on turn" : ""}` }));
     if (h.id === turn) g.append(svg("circle", { cx: x, cy: y, r: 16, class: "turn-ring" }));
@@ -381,7 +424,8 @@ window.rkBoard = (() => {
   }
 
   function foeToken(f, x, y) {
-    return svg("g", { class: "token foe", "data-testid": `foe-${f.id}`, "data-hex": f.pos.label, "pointer-events": "none" },
+    return svg("g", { class: "token foe", "data-testid": `foe-${f.id}`, "data-hex": f.pos.label, "pointer-events": "none",
+      "data-unit": f.id, "data-unit-name": f.name },
       svg("title", { text: `${f.id} ${f.name}: ${f.hp}/${f.max_hp} HP on ${f.pos.label}` }),
       svg("rect", { x: x - 12, y: y - 12, width: 24, height: 24, rx: 5, class: "foe-box" }),
       svg("text", { x, y: y + 4, class: "token-text", text: f.id }));
@@ -393,6 +437,7 @@ window.rkBoard = (() => {
     const s = 11;
     const g = svg("g", {
       class: `token ally${a.turn ? " turn" : ""}`, "data-testid": `ally-${a.id}`, "data-hex": a.pos.label,
+      "data-unit": a.id, "data-unit-name": a.name,
       "pointer-events": "none",
     }, svg("title", { text: `${a.name} (${possessive(a.controller_name)}): ${a.hp}/${a.max_hp} HP on ${a.pos.label}`
       + `${a.turn ? ", on turn" : ""}` }));
@@ -471,7 +516,8 @@ window.rkBoard = (() => {
   function regimentLane(b, i, r, y, at, unit) {
     const mid = y + LANE / 2;
     const g = svg("g", { class: `regiment side-${i} ${r.where}${r.activated ? " activated" : ""}`,
-      "data-testid": `field-${r.id}`, "data-where": r.where, "data-front": r.front, "data-rear": r.rear });
+      "data-testid": `field-${r.id}`, "data-where": r.where, "data-front": r.front, "data-rear": r.rear,
+      "data-unit": r.id, "data-unit-name": r.name });
     const label = `${r.id} ×${r.stands}`;
     const where = { field: `front rank ${r.front}${unit} from its edge, rear ${r.rear}${unit}`,
       arriving: "arriving this Round", waiting: "waiting in reinforcements", destroyed: "destroyed" }[r.where] || r.where;
@@ -501,7 +547,7 @@ window.rkBoard = (() => {
   }
 
   function sideTable(side, b) {
-    const rows = side.regiments.map((r) => el("tr", { "data-testid": `regiment-${r.id}` },
+    const rows = side.regiments.map((r) => el("tr", { "data-testid": `regiment-${r.id}`, "data-unit": r.id, "data-unit-name": r.name },
       el("td", { text: r.id }), el("td", { text: r.name }), el("td", { text: r.class }),
       el("td", { class: "num", text: String(r.stands) }), el("td", { text: r.where }),
       el("td", { class: "num", text: `${r.front}"` })));
@@ -577,7 +623,7 @@ window.rkBoard = (() => {
     else if (awaited) notes.push("to declare");
     return el("article", {
       class: `card fighter${foe ? " foe" : ""}${c.acting || awaited ? " turn" : ""}${c.out ? " defeated" : ""}`,
-      "data-testid": `card-${c.id}`,
+      "data-testid": `card-${c.id}`, "data-unit": c.id, "data-unit-name": c.name,
     },
     el("h3", {}, `${c.id} ${c.name}`, el("span", { class: "muted", text: ` ${notes.join(" · ")}` })),
     hpBar(`${c.id} ${c.name}`, c.hp, c.max_hp),
@@ -598,5 +644,35 @@ window.rkBoard = (() => {
     return el("span", { class: `chip ${kind}`, title: extra || null, text });
   }
 
-  return { draw, status, turn, hpBar, chip, possessive };
+  // -- a game's earlier versions, for the pages that step through them ---------------------------
+
+  /** The first version worth showing of a game at version ``newest``: version 1 is the setup's
+   *  command alone, no game yet. */
+  function firstVersion(newest) {
+    return Math.min(2, newest);
+  }
+
+  /** Reading earlier versions (the history page, the table's scrubber): ``read(at)`` resolves to
+   *  the table view at version ``at``, ``show(view, at)`` draws it, ``fail(error)`` says why it
+   *  cannot be read. Asking again before an answer comes drops the older answer, so a quick slide
+   *  draws only the version it stops on; ``drop()`` drops the one awaited. */
+  function versions(read, show, fail) {
+    let wanted = null;
+    return {
+      async go(at) {
+        wanted = at;
+        try {
+          const view = await read(at);
+          if (wanted === at) show(view, at);
+        } catch (error) {
+          if (wanted === at) fail(error);
+        }
+      },
+      drop() {
+        wanted = null;
+      },
+    };
+  }
+
+  return { draw, status, turn, hpBar, chip, possessive, svg, firstVersion, versions };
 })();

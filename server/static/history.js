@@ -11,7 +11,6 @@
   const game = match ? decodeURIComponent(match[1]) : "";
   const base = `/api/games/${encodeURIComponent(game)}`;
   let newest = 1; // the game's version when last asked
-  let wanted = 0; // the version asked for last: an older answer that comes late is not drawn
 
   function say(text) {
     const m = $("message");
@@ -56,25 +55,26 @@
   async function go(to) {
     const first = Number($("scrubber").min);
     const at = Math.max(first, Math.min(newest, to));
-    wanted = at;
     $("scrubber").value = String(at);
     $("position").textContent = `version ${at} of ${newest}${at === newest ? " (now)" : ""}`;
     $("prev").disabled = $("first").disabled = at === first;
     $("next").disabled = $("last").disabled = at === newest;
-    try {
-      const view = await get(at === newest ? `${base}/table` : `${base}/table?at=${at}`);
+    await steps.go(at);
+  }
+
+  // the versions read as the table's scrubber reads them (board.js): a late answer is dropped
+  const steps = rkBoard.versions(
+    (at) => get(at === newest ? `${base}/table` : `${base}/table?at=${at}`),
+    (view, at) => {
       if (at === newest && view.version > newest) { // the game moved on meanwhile: now is later
         newest = view.version;
         $("scrubber").max = String(newest);
       }
-      if (wanted === at) {
-        say("");
-        draw(view, at === newest ? view.version : at);
-      }
-    } catch (e) {
-      if (wanted === at) say(e.message);
-    }
-  }
+      say("");
+      draw(view, at === newest ? view.version : at);
+    },
+    (e) => say(e.message),
+  );
 
   async function start() {
     if (!token || !game) {
@@ -90,7 +90,7 @@
       return;
     }
     const scrubber = $("scrubber");
-    scrubber.min = String(Math.min(2, newest)); // version 1 is the setup's command alone: no game yet
+    scrubber.min = String(rkBoard.firstVersion(newest));
     scrubber.max = String(newest);
     $("game").hidden = false;
     go(newest);

@@ -509,14 +509,33 @@
     $("undo").addEventListener("click", () => send(`${base}/undo`, { version: view && view.version }));
     $("redo").addEventListener("click", () => send(`${base}/redo`, { version: view && view.version }));
     $("force-undo").addEventListener("click", () => askForceUndo());
-    $("force-undo-no").addEventListener("click", () => {
-      $("force-undo-confirm").hidden = true;
-      $("force-undo").focus();
+    let answerAsk = null; // the question open now: its answer (true: Yes)
+    let asking = ""; // what it is about: "force" (the host's forced undo) or "command"
+    $("ask-yes").addEventListener("click", () => answerAsk && answerAsk(true));
+    $("ask-no").addEventListener("click", () => answerAsk && answerAsk(false));
+    $("ask").addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && answerAsk) {
+        e.preventDefault();
+        answerAsk(false);
+      }
     });
-    $("force-undo-yes").addEventListener("click", () => {
-      $("force-undo-confirm").hidden = true;
-      send(`${base}/undo`, { force: true, version: view && view.version });
-    });
+    let past = null; // the version the board shows when it is not now (the scrubber), else null
+    $("scrub").addEventListener("input", (e) => lookAt(Number(e.target.value)));
+    $("scrub-now").addEventListener("click", () => { lookAt(null); $("scrub").focus(); });
+    let aimAt = ""; // the label of the open command whose unit or hex a click on the board chooses
+    for (const holder of [$("board"), $("units")]) {
+      holder.addEventListener("click", (e) => {
+        const target = e.target.closest(".choosable");
+        if (target && holder.contains(target)) chooseOnBoard(target);
+      });
+      holder.addEventListener("keydown", (e) => {
+        const target = e.target.closest(".choosable");
+        if (target && (e.key === "Enter" || e.key === " ")) {
+          e.preventDefault();
+          chooseOnBoard(target);
+        }
+      });
+    }
 
     /** Fetch the table and draw it; calls while one runs fold into one more. */
     function refresh() {
@@ -543,7 +562,7 @@
     }
 
     async function send(path, body, entry) {
-      if (busy || !asked(entry || givenBy(body))) return;
+      if (busy || !(await asked(entry || givenBy(body), body && body.line))) return;
       busy = true;
       setEnabled(false);
       const answer = await api("POST", path, body);
@@ -562,12 +581,40 @@
     }
 
     /** A command that gives something up (``gives_up``, each with its rule) is sent only once
-     *  the player says so: what it gives up, then OK or Cancel. */
-    function asked(entry) {
+     *  the player says so, on the page: what it does and gives up, then Yes or No. */
+    function asked(entry, line) {
       const notes = (entry && entry.gives_up) || [];
-      if (!notes.length) return true;
+      if (!notes.length) return Promise.resolve(true);
       const what = notes.map((g) => `${g.what} (${g.rule})`).join("; ");
-      return window.confirm(`${entry.example || entry.label}\ngives up ${what}.\nSend it?`);
+      const doing = entry.summary ? `${entry.summary}: ` : "";
+      const given = line ? `rk ${line}` : entry.example || entry.label; // an open command: the line its choices built
+      return ask(`${doing}${given} gives up ${what}. Send it?`, "Send it", "No, keep it", true);
+    }
+
+    /** The page's own question (not the browser's): ``question`` said in the commands panel, then
+     *  ``yes`` or ``no`` (Escape: no); resolves true on yes. Focus goes to the first answer
+     *  (``yesFirst``) or to the safe one, and back to where it was once answered. */
+    function ask(question, yes, no, yesFirst) {
+      if (answerAsk) answerAsk(false); // one question at a time: an older one is answered no
+      asking = yesFirst ? "command" : "force";
+      const from = document.activeElement;
+      const fromLabel = from && from.dataset ? from.dataset.label || from.id : null;
+      $("ask-question").textContent = question;
+      $("ask-yes").textContent = yes;
+      $("ask-no").textContent = no;
+      $("ask").hidden = false;
+      (yesFirst ? $("ask-yes") : $("ask-no")).focus();
+      return new Promise((resolve) => {
+        answerAsk = (answer) => {
+          answerAsk = null;
+          $("ask").hidden = true;
+          // back to the control that asked (redrawn meanwhile: found again by its label)
+          const back = from && from.isConnected ? from : fromLabel
+            ? document.querySelector(`[data-label="${CSS.escape(fromLabel)}"]`) || $(fromLabel) : null;
+          if (back && !answer) back.focus();
+          resolve(answer);
+        };
+      });
     }
 
     function setEnabled(on) {
@@ -585,10 +632,14 @@
       document.title = `${view.name} · rulekeeper`;
       $("title").textContent = `${view.name}`;
       drawStatus();
-      drawBoard();
-      drawLegal();
-      drawUnits();
+      drawLegal(); // first: what a click on the board chooses is known before the board is drawn
+      drawScrub();
+      if (past === null) {
+        drawBoard();
+        drawUnits();
+      }
       drawLog();
+      aim();
       setEnabled(!busy);
       if (focused) {
         const back = document.querySelector(`[data-label="${CSS.escape(focused)}"]`) || $(focused);
@@ -623,6 +674,7 @@
     // -- the board ------------------------------------------------------------------
 
     function drawBoard() {
+      if (past !== null) return; // the scrubber's version is drawn until "back to now"
       rkBoard.draw(view.board, $("board"), {
         none: "This ruleset has no board to draw.", seatName, reach: reachOf(), place: placeOf(),
       });
@@ -632,12 +684,16 @@
      *  verb's hex, `at`), a ghost's placement aside (a ghost is clicked, not the hex under it). */
     function reachOf() {
       const moves = new Map();
+      const a = aimed(); // a hex the command worked on may take is chosen by a click, not moved to
+      const words = new Set(a ? a.onBoard.filter((o) => o.kind === "hex").flatMap((o) => [...o.words]) : []);
+      const taken = new Set(((view.board || {}).hexes || []).filter((h) => words.has(h.label)).map((h) => `${h.q},${h.r}`));
       for (const entry of view.legal) {
         if (entry.allowed && Array.isArray(entry.at) && !ghostly(entry) && !moves.has(`${entry.at[0]},${entry.at[1]}`)) {
           moves.set(`${entry.at[0]},${entry.at[1]}`, entry);
         }
       }
       return (q, r) => {
+        if (taken.has(`${q},${r}`)) return null;
         const move = moves.get(`${q},${r}`);
         return move ? { label: move.label, go: () => send(`${base}/commands`, { command: move.command, version: view.version }) } : null;
       };
@@ -669,6 +725,53 @@
     }
 
 
+    // -- the scrubber: the board at an earlier version, on this page ----------------------
+
+    // the versions read as the history page reads them (board.js): a late answer is dropped
+    const steps = rkBoard.versions(
+      async (at) => {
+        const answer = await api("GET", `${base}/table?at=${at}`);
+        if (!answer.ok) throw new Error(refusalText(answer));
+        return answer.data;
+      },
+      (then) => {
+        rkBoard.draw(then.board, $("board"), { none: "No board at this version.", seatName });
+        drawUnits(then.board);
+      },
+      (error) => say(error.message),
+    );
+
+    /** The scrubber's range, the first version with a game to now, and what it shows. */
+    function drawScrub() {
+      const scrub = $("scrub");
+      scrub.min = String(rkBoard.firstVersion(view.version));
+      scrub.max = String(view.version);
+      if (past === null) scrub.value = String(view.version);
+      $("scrub-position").textContent = past === null ? `now (version ${view.version})`
+        : `version ${past} of ${view.version}: the past, nothing can be given from it`;
+      $("scrub-now").hidden = past === null;
+      document.body.classList.toggle("looking-back", past !== null);
+      $("legal").inert = past !== null; // commands are given at now, never at a version looked at
+      $("board").dataset.at = String(past ?? view.version);
+    }
+
+    /** Draw the board (and the units) as they stood at version ``at``, as this pass may see
+     *  them now (GET .../table?at=N masks as now does); null or the newest: now, live again. */
+    async function lookAt(at) {
+      if (!view) return;
+      past = at === null || at >= view.version ? null : Math.max(Number($("scrub").min), at);
+      drawScrub();
+      if (past === null) {
+        steps.drop(); // an answer still on its way is not drawn over now
+        drawBoard();
+        drawUnits();
+        aim();
+        return;
+      }
+      aim();
+      await steps.go(past);
+    }
+
     // -- the commands ---------------------------------------------------------------
 
     let drawnLegal = ""; // the commands last drawn: the same ones again keep what the player chose on them
@@ -679,6 +782,7 @@
       const key = JSON.stringify([view.version, view.summary.over, view.legal]);
       if (key !== drawnLegal) {
         drawnLegal = key;
+        aims.clear();
         if (view.summary.over) {
           box.replaceChildren(el("p", { class: "muted", text: "The battle is over." }));
         } else if (!view.legal.length) {
@@ -709,7 +813,7 @@
       undo.hidden = forced;
       force.hidden = !forced;
       force.dataset.off = forced ? "0" : "1";
-      if (!forced) $("force-undo-confirm").hidden = true;
+      if (!forced && asking === "force" && answerAsk) answerAsk(false); // nothing left to force
       undo.dataset.off = view.may_undo && !forced ? "0" : "1";
       redo.dataset.off = view.may_redo ? "0" : "1";
       for (const [button, note, refusal, doing] of [[undo, $("undo-note"), view.undo_note, "Undo"],
@@ -722,11 +826,10 @@
       }
     }
 
-    function askForceUndo() {
-      $("force-undo-question").textContent = `Undo ${view.force_undo}? It revealed dice or a draw: undoing it `
-        + "passes that barrier (UNDO-2), and the audit marks the undo as forced.";
-      $("force-undo-confirm").hidden = false;
-      $("force-undo-no").focus();
+    async function askForceUndo() {
+      const sure = await ask(`Undo ${view.force_undo}? It revealed dice or a draw: undoing it `
+        + "passes that barrier (UNDO-2), and the audit marks the undo as forced.", "Force undo", "Keep it", false);
+      if (sure && view.force_undo) send(`${base}/undo`, { force: true, version: view && view.version });
     }
 
     /** Whose move it is when none of the commands open now is this pass's: who is acting, what
@@ -797,22 +900,42 @@
     }
 
     /** An open command: a control per open parameter, built from its domain (a select for one of a
-     *  list, dice to toggle, cards to order by clicking them in sequence, numbers, faces to type),
-     *  then Give, which posts the line those choices build (the server's grammar reads it back). */
+     *  list, dice to toggle, cards to put in order by dragging them or with their up and down
+     *  buttons, numbers, faces to type), a line that says what the command will do and what it
+     *  gives up, then Give, which posts the line those choices build (the server's grammar reads it
+     *  back). A parameter whose values are units drawn on the board, or hexes, is also chosen by
+     *  clicking the unit (or its card) or the hex: ``aims`` keeps what such a click does. */
     function openCommand(entry, whose) {
       const off = entry.allowed ? "0" : "1";
       const chosen = new Map(); // parameter name -> () => its words, or [] when left out
+      const shownAs = new Map(); // parameter name -> () => its chosen values in players' words
+      const onBoard = []; // the parameters chosen by a click on the board: {p, kind, words, choose, has}
+      const names = unitNames();
+      const labelOf = (p, word) => {
+        const v = p.values.find((x) => x.word === word);
+        const named = (v && v.label) || names.get(String(word).toLowerCase()) || "";
+        return named && named !== word ? `${word} ${named}` : String(word);
+      };
+      let update = () => {};
       const controls = entry.params.filter((p) => !p.fixed).map((p) => {
         const said = (word) => (p.flag ? [p.option] : p.option ? [`${p.option} ${word}`] : [word]);
         const legend = el("span", { class: "param-name", text: p.option || p.metavar });
+        const kind = p.how === "one" || p.how === "some" ? boardKind(p) : "";
         if (p.how === "one") {
           const select = el("select", { "data-param": p.name, "aria-label": `${entry.verb} ${p.option || p.metavar}`, disabled: !entry.allowed, "data-off": off },
             p.optional ? el("option", { value: "", text: p.flag ? "no" : "—" }) : null,
             ...p.values.map((v) => el("option", { value: p.flag ? "yes" : v.word, text: v.label && v.label !== v.word ? `${v.word} · ${v.label}` : (p.flag ? "yes" : v.word) })));
+          select.addEventListener("change", () => update());
           chosen.set(p.name, () => (select.value ? said(select.value) : []));
+          shownAs.set(p.name, () => (!select.value ? "" : p.flag ? p.option : labelOf(p, select.value)));
+          if (kind) {
+            onBoard.push({ p, kind, words: new Set(p.values.map((v) => v.word)), has: (w) => select.value === w,
+              choose: (w) => { select.value = w; update(); } });
+          }
           return el("label", { class: "param" }, legend, select);
         }
-        if (p.how === "some" || p.how === "order") {
+        if (p.how === "order") return orderControl(entry, p, off, legend, chosen, shownAs, labelOf, () => update());
+        if (p.how === "some") {
           const picked = []; // words, in the order clicked
           const count = el("span", { class: "muted picked", "data-param-picked": p.name });
           const items = p.values.map((v) => {
@@ -826,32 +949,40 @@
               if (at >= 0) picked.splice(at, 1);
               else {
                 const group = p.values.filter((x) => x.group === v.group && picked.includes(x.word)).length;
-                if (p.how === "some" && (picked.length >= p.high || (v.group in p.limits && group >= p.limits[v.group]))) return;
+                if (picked.length >= p.high || (v.group in p.limits && group >= p.limits[v.group])) return;
                 picked.push(v.word);
               }
               for (const other of items) {
-                const n = picked.indexOf(other.dataset.value);
-                other.setAttribute("aria-pressed", n >= 0 ? "true" : "false");
-                other.dataset.order = n >= 0 ? String(n + 1) : "";
+                other.setAttribute("aria-pressed", picked.includes(other.dataset.value) ? "true" : "false");
               }
-              count.textContent = p.how === "order" ? picked.join(", ") : `${picked.length} of ${p.low === p.high ? p.low : `${p.low}–${p.high}`}`;
+              count.textContent = `${picked.length} of ${p.low === p.high ? p.low : `${p.low}–${p.high}`}`;
+              update();
             });
             return b;
           });
-          count.textContent = p.how === "order" ? "click the cards in order" : `0 of ${p.low === p.high ? p.low : `${p.low}–${p.high}`}`;
+          count.textContent = `0 of ${p.low === p.high ? p.low : `${p.low}–${p.high}`}`;
           chosen.set(p.name, () => (picked.length ? said(picked.join(p.sep || ",")) : []));
+          shownAs.set(p.name, () => picked.map((w) => labelOf(p, w)).join(", "));
+          if (kind) {
+            onBoard.push({ p, kind, words: new Set(p.values.map((v) => v.word)), has: (w) => picked.includes(w),
+              choose: (w) => { const b = items.find((x) => x.dataset.value === w); if (b) b.click(); } });
+          }
           return el("div", { class: "param" }, legend, ...items, count);
         }
         if (p.how === "range") {
           const inputs = Array.from({ length: Math.max(p.size, 1) }, () => el("input", {
             type: "number", min: String(p.low), max: String(p.high), value: String(p.low), "data-param": p.name,
             disabled: !entry.allowed, "aria-label": `${entry.verb} ${p.option || p.metavar}`,
+            oninput: () => update(),
           }));
           chosen.set(p.name, () => said(inputs.map((i) => i.value).join(",")));
+          shownAs.set(p.name, () => inputs.map((i) => i.value).join(", "));
           return el("label", { class: "param" }, legend, ...inputs, p.note ? el("span", { class: "muted", text: p.note }) : null);
         }
-        const input = el("input", { type: "text", "data-param": p.name, placeholder: "faces, 1 to 6: 3,5", disabled: !entry.allowed });
+        const input = el("input", { type: "text", "data-param": p.name, placeholder: "faces, 1 to 6: 3,5", disabled: !entry.allowed,
+          oninput: () => update() });
         chosen.set(p.name, () => (input.value.trim() ? said(input.value.trim()) : []));
+        shownAs.set(p.name, () => input.value.trim());
         return el("label", { class: "param" }, legend, input);
       });
       const give = el("button", {
@@ -863,17 +994,219 @@
         for (const p of entry.params) words.push(...(p.fixed ? p.words : chosen.get(p.name)()));
         send(`${base}/commands`, { line: words.join(" "), version: view.version }, entry);
       });
-      return el("div", { class: `open-cmd${entry.allowed ? "" : " not-mine"}`, "data-label": entry.label, "data-verb": entry.verb,
-                         "data-gives-up": givesUp(entry) || null },
+      const preview = el("p", { class: "preview", "data-testid": `preview-${entry.verb}`, "aria-live": "polite" });
+      update = () => {
+        preview.textContent = previewText(entry, shownAs);
+        if (aimAt === entry.label) aim();
+      };
+      update();
+      const box = el("div", { class: `open-cmd${entry.allowed ? "" : " not-mine"}`, "data-label": entry.label, "data-verb": entry.verb,
+                              "data-gives-up": givesUp(entry) || null },
         el("div", { class: "open-label", text: entry.label }),
-        givesUp(entry) ? el("div", { class: "gives-up", text: `gives up: ${givesUp(entry)}` }) : null, ...controls, give);
+        givesUp(entry) ? el("div", { class: "gives-up", text: `gives up: ${givesUp(entry)}` }) : null, ...controls,
+        onBoard.length && entry.allowed ? el("p", { class: "hint aim-hint", text: aimHint(onBoard) }) : null,
+        preview, give);
+      if (onBoard.length && entry.allowed) {
+        aims.set(entry.label, { entry, onBoard, box });
+        // the command a player works on is the one a click on the board serves
+        box.addEventListener("focusin", () => aimOn(entry.label));
+        box.addEventListener("pointerdown", () => aimOn(entry.label));
+      }
+      return box;
+    }
+
+    /** What a click on the board chooses for ``p``: "unit" when its values are units drawn on the
+     *  board (their ids, or names), "hex" when they are hexes of the map, else "". */
+    function boardKind(p) {
+      const words = p.values.map((v) => String(v.word).toLowerCase()).filter(Boolean);
+      if (!words.length) return "";
+      if (p.what === "hex") return "hex";
+      const units = unitNames(); // a unit's id may read as a hex's label (e1): a unit first
+      if (words.some((w) => units.has(w))) return "unit";
+      return words.every((w) => hexLabels().has(w)) ? "hex" : "";
+    }
+
+    function aimHint(onBoard) {
+      const what = [...new Set(onBoard.map((o) => (o.kind === "hex" ? "a hex" : "a unit")))].join(" or ");
+      return `Or click ${what} marked on the board (dashed: may be chosen, ✓: chosen).`;
+    }
+
+    /** The line under an open command's controls: what it will do (the verb's summary when the
+     *  server gives one, else its verb), the values chosen in players' words, what it gives up. */
+    function previewText(entry, shownAs) {
+      const parts = entry.params.map((p) => {
+        if (p.fixed) return (p.words || []).join(" ").replace(/^--/, ""); // as given: "form light"
+        const text = shownAs.get(p.name)();
+        return text ? `${p.option ? p.option.replace(/^--/, "") : p.metavar.toLowerCase()} ${text}` : "";
+      }).filter(Boolean);
+      const doing = entry.summary ? `${entry.summary} (${entry.verb})` : entry.verb;
+      const gives = (entry.gives_up || []).map((g) => `${g.what} (${g.rule})`).join("; ");
+      return `Will: ${doing}${parts.length ? `: ${parts.join(" · ")}` : ""}. `
+        + (gives ? `Gives up: ${gives}.` : "Gives up nothing.");
+    }
+
+    /** A parameter that takes every value in an order (a Command Stack): a numbered list of the
+     *  values' labels, first to last, put in order by dragging an item onto another (desktop) or
+     *  with each item's up and down buttons (a phone, the keyboard). */
+    function orderControl(entry, p, off, legend, chosen, shownAs, labelOf, changed) {
+      const order = p.values.map((v) => v.word);
+      const list = el("ol", { class: "order-list", "data-param": p.name, "data-testid": `order-${p.name}`,
+        "aria-label": `${entry.verb} ${p.option || p.metavar}: first to last` });
+      const status = el("span", { class: "muted picked", "data-param-picked": p.name, "aria-live": "polite" });
+      let dragged = null;
+      const move = (word, to, focus) => {
+        const from = order.indexOf(word);
+        if (from < 0 || to < 0 || to >= order.length || to === from) return;
+        order.splice(from, 1);
+        order.splice(to, 0, word);
+        drawList();
+        status.textContent = `${labelOf(p, word)} now ${to + 1} of ${order.length}`;
+        if (focus) {
+          const again = list.querySelector(`li[data-value="${CSS.escape(word)}"] [data-move="${focus}"]`);
+          const other = list.querySelector(`li[data-value="${CSS.escape(word)}"] [data-move="${focus === "up" ? "down" : "up"}"]`);
+          (again && !again.disabled ? again : other).focus();
+        }
+        changed();
+      };
+      const drawList = () => {
+        list.replaceChildren(...order.map((word, i) => {
+          const name = labelOf(p, word);
+          const up = el("button", { type: "button", class: "quiet move", "data-move": "up", "data-off": i === 0 ? "1" : off,
+            disabled: i === 0 || !entry.allowed, "aria-label": `Move ${name} up`, text: "▲" });
+          const down = el("button", { type: "button", class: "quiet move", "data-move": "down",
+            "data-off": i === order.length - 1 ? "1" : off, disabled: i === order.length - 1 || !entry.allowed,
+            "aria-label": `Move ${name} down`, text: "▼" });
+          up.addEventListener("click", () => move(word, i - 1, "up"));
+          down.addEventListener("click", () => move(word, i + 1, "down"));
+          const item = el("li", { class: "order-item", "data-value": word, draggable: entry.allowed ? "true" : null,
+            "data-testid": `order-item-${word}` },
+          el("span", { class: "order-n", "aria-hidden": "true", text: `${i + 1}.` }),
+          el("span", { class: "order-name", text: name }), up, down);
+          item.addEventListener("dragstart", (e) => {
+            dragged = word;
+            e.dataTransfer.effectAllowed = "move";
+            e.dataTransfer.setData("text/plain", word);
+            item.classList.add("dragging");
+          });
+          item.addEventListener("dragend", () => { dragged = null; item.classList.remove("dragging"); });
+          item.addEventListener("dragover", (e) => {
+            if (dragged === null) return;
+            e.preventDefault(); // a drop is allowed here
+            e.dataTransfer.dropEffect = "move";
+          });
+          item.addEventListener("drop", (e) => {
+            e.preventDefault();
+            const word2 = dragged || e.dataTransfer.getData("text/plain");
+            dragged = null;
+            move(word2, order.indexOf(word), null);
+          });
+          return item;
+        }));
+      };
+      drawList();
+      status.textContent = "drag the cards into order, or move them with ▲ ▼";
+      chosen.set(p.name, () => (order.length ? [p.option ? `${p.option} ${order.join(p.sep || ",")}` : order.join(p.sep || ",")] : []));
+      shownAs.set(p.name, () => order.map((w, i) => `${i + 1}. ${labelOf(p, w)}`).join(", "));
+      return el("div", { class: "param order-param" }, legend, list, status);
+    }
+
+    // -- choosing a command's unit or hex on the board -------------------------------------
+
+    const aims = new Map(); // open command's label -> {entry, onBoard, box}: what a board click may choose for it
+
+    /** Unit ids and names drawn on the board (lower case) -> the unit's name. */
+    function unitNames() {
+      const b = view.board || {};
+      const names = new Map();
+      const add = (id, name) => {
+        if (id) names.set(String(id).toLowerCase(), name || "");
+        if (name) names.set(String(name).toLowerCase(), name);
+      };
+      for (const h of b.heroes || []) add(h.id, h.name);
+      for (const f of b.foes || []) add(f.id, f.name);
+      for (const a of b.companions || []) add(a.id, a.name);
+      for (const side of b.sides || []) {
+        for (const r of side.regiments || []) add(r.id, r.name);
+        for (const row of Object.values(side.rows || {})) for (const c of row) add(c.id, c.name);
+      }
+      return names;
+    }
+
+    function hexLabels() {
+      return new Set(((view.board || {}).hexes || []).map((h) => String(h.label).toLowerCase()));
+    }
+
+    function aimOn(label) {
+      if (aimAt === label) return;
+      aimAt = label;
+      drawBoard(); // a hex this command may take is chosen, not moved to
+      aim();
+    }
+
+    /** The command a click on the board serves (the one last worked on, else the first). */
+    function aimed() {
+      if (!aims.has(aimAt)) aimAt = aims.size ? aims.keys().next().value : "";
+      return aims.get(aimAt) || null;
+    }
+
+    /** Mark what the aimed command may take on the board and the cards: dashed, a button, and
+     *  solid with a ✓ once chosen. */
+    function aim() {
+      for (const node of document.querySelectorAll(".choosable")) {
+        node.classList.remove("choosable", "chosen");
+        for (const a of ["role", "tabindex", "aria-label", "aria-pressed", "data-choose"]) node.removeAttribute(a);
+        if (node.dataset.wasRole) node.setAttribute("role", node.dataset.wasRole);
+        delete node.dataset.wasRole;
+      }
+      for (const mark of document.querySelectorAll(".chosen-mark")) mark.remove();
+      for (const [label, a] of aims) a.box.classList.toggle("aiming", label === aimAt && past === null);
+      const a = aimed();
+      if (!a || past !== null) return;
+      a.box.classList.add("aiming");
+      const units = [...document.querySelectorAll("#board [data-unit], #units [data-unit]")];
+      for (const o of a.onBoard) {
+        for (const word of o.words) {
+          const w = String(word).toLowerCase();
+          const nodes = o.kind === "hex"
+            ? [...document.querySelectorAll(`#board .hex[data-hex="${CSS.escape(word)}"]`)]
+            : units.filter((n) => n.dataset.unit.toLowerCase() === w || (n.dataset.unitName || "").toLowerCase() === w);
+          for (const node of nodes) {
+            const on = o.has(word);
+            if (node.getAttribute("role")) node.dataset.wasRole = node.getAttribute("role");
+            node.classList.add("choosable");
+            node.classList.toggle("chosen", on);
+            node.setAttribute("role", "button");
+            node.setAttribute("tabindex", "0");
+            node.setAttribute("aria-pressed", on ? "true" : "false");
+            node.setAttribute("aria-label", `${on ? "Chosen" : "Choose"} ${word} for ${a.entry.verb} ${o.p.option || o.p.metavar}`);
+            node.dataset.choose = `${o.p.name}=${word}`;
+            if (on && node instanceof SVGElement) { // a ✓ beside the token or hex: chosen, not by colour alone
+              const box = node.getBBox();
+              node.append(rkBoard.svg("text", { class: "chosen-mark", x: box.x + box.width - 2, y: box.y + 9, text: "✓" }));
+            }
+          }
+        }
+      }
+    }
+
+    /** A unit, card or hex clicked (or Enter on it) while the aimed command may take it. */
+    function chooseOnBoard(node) {
+      const a = aimed();
+      if (!a || !node.dataset.choose) return;
+      const [name, ...rest] = node.dataset.choose.split("=");
+      const word = rest.join("=");
+      const o = a.onBoard.find((x) => x.p.name === name);
+      if (!o) return;
+      o.choose(word);
+      aim();
+      const again = document.querySelector(`[data-choose="${CSS.escape(node.dataset.choose)}"]`);
+      if (again) again.focus();
     }
 
     // -- the units ------------------------------------------------------------------
 
-    function drawUnits() {
+    function drawUnits(b = view.board) {
       const box = $("units");
-      const b = view.board;
       box.closest("section").hidden = !b || b.kind !== "hexes"; // regiments are listed on the board's place
       if (!b || b.kind !== "hexes") return;
       box.replaceChildren(...(b.heroes || []).map((h) => heroCard(h, b.turn)), ...(b.companions || []).map(allyCard),
@@ -889,6 +1222,7 @@
       const what = [h.race, h.form].filter(Boolean).join(" · ");
       return el("article", {
         class: `card hero${h.id === turn ? " turn" : ""}${h.defeated ? " defeated" : ""}`, "data-testid": `card-${h.id}`,
+        "data-unit": h.id, "data-unit-name": h.name,
       },
       el("h3", {}, h.name, el("span", { class: "muted", text:
         ` ${what}${h.pos ? `${what ? " · " : ""}${h.pos.label}` : ""}${h.defeated ? " · defeated" : ""}${h.id === turn ? " · on turn" : ""}` })),
@@ -913,7 +1247,7 @@
       const where = a.defeated ? "gone" : a.pos ? a.pos.label : "waiting";
       return el("article", {
         class: `card ally${a.turn ? " turn" : ""}${a.defeated ? " defeated" : ""}${!a.pos && !a.defeated ? " waiting" : ""}`,
-        "data-testid": `card-ally-${a.id}`,
+        "data-testid": `card-ally-${a.id}`, "data-unit": a.id, "data-unit-name": a.name,
       },
       el("h3", {}, `${a.mark} ${a.name}`, el("span", { class: "muted", text:
         ` ${possessive(a.controller_name)} · ${where}${a.acted ? " · acted" : ""}${a.turn ? " · on turn" : ""}` })),
@@ -923,7 +1257,8 @@
     }
 
     function foeCard(f) {
-      return el("article", { class: `card foe${f.defeated ? " defeated" : ""}`, "data-testid": `card-${f.id}` },
+      return el("article", { class: `card foe${f.defeated ? " defeated" : ""}`, "data-testid": `card-${f.id}`,
+        "data-unit": f.id, "data-unit-name": f.name },
         el("h3", {}, `${f.id} ${f.name}`, el("span", { class: "muted", text:
           ` level ${f.level}${f.pos ? ` · ${f.pos.label}` : ""}${f.defeated ? " · defeated" : ""}` })),
         hpBar(`${f.id} ${f.name}`, f.hp, f.max_hp),

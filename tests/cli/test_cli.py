@@ -320,3 +320,14 @@ def test_status_at_an_earlier_event_shows_the_battle_as_it_stood_then(rk, clash)
     assert "As it stood after event" in rk("status", "--at", "3").stdout
     refused = rk("status", "--at", str(now["version"] + 1), code=None)
     assert refused.code == 1 and "only" in refused.stderr
+
+
+def test_status_at_the_setup_command_says_where_the_first_board_is(rk, clash):
+    """Version 1 of a game is the command that sets it up, before any board
+    exists: `--at 1` says so and names the first version with a board,
+    rather than claiming there is no such battle."""
+    refused = rk("status", "--at", "1", code=None)
+    assert refused.code == 1
+    assert "has no board at version 1" in refused.stderr
+    assert "first board is at version 2" in refused.stderr
+    assert "As it stood after event 2" in rk("status", "--at", "2").stdout

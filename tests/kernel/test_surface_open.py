@@ -233,3 +233,40 @@ def test_every_choice_a_domain_allows_writes_a_line_that_reads_back_as_that_comm
         command = GRAMMAR.parse(o.line(chosen))
         assert type(command) is o.cls
         assert o.admits(command), (o.line(chosen), command)
+
+
+# --- the players' words (issue 24) ----------------------------------------------------
+
+
+def test_labelled_names_each_value_once_and_a_listing_writes_the_names():
+    """A ruleset names its values (``labelled``): a choice's legend and a
+    fixed value's say them; a value named already keeps its name; an
+    unnamed one ("") stays bare."""
+    from domain.kernel.surface.open import labelled
+
+    commands = _strikes((Form.HEAVY, "e1", (1,)), (Form.HEAVY, "e2", (1,)))
+    opens = merge(group(STRIKE, commands), "target")
+    names = {"e1": "Ash Imp", "e2": "Road Lookout"}
+    named = labelled(opens, lambda name, v: names.get(v, "") if name == "target" else "")
+    assert [(v.word, v.label) for v in named[0].domains["target"].values] == [("e1", "Ash Imp"), ("e2", "Road Lookout")]
+    assert named[0].domains["form"].values[0].label == ""
+    assert named[0].text() == "rk strike --form heavy --target TEXT --dice 1  (TEXT: one of e1:Ash Imp e2:Road Lookout)"
+    again = labelled(named, lambda name, v: "another name")
+    assert again[0].domains["target"].values[0].label == "Ash Imp"
+    alone = labelled(group(STRIKE, commands[:1]), lambda name, v: names.get(v, "") if name == "target" else "")
+    assert alone[0].text() == "rk strike --form heavy --target e1 --dice 1  (e1: Ash Imp)"
+    assert alone[0].admits(commands[0]) and alone[0].line({}) == "strike --form heavy --target e1 --dice 1"
+
+
+def test_an_open_command_says_what_it_does_with_its_verbs_summary():
+    (o,) = group(STEP, [Step(to=(0, 0))])
+    assert o.summary == STEP.summary == "Step to a hex."
+
+
+def test_a_lists_word_for_none_is_offered_as_typed():
+    """An empty list whose kind has a word for none (``none``) is offered by
+    that word, so the line built from it reads back; one without is left out."""
+    from domain.kernel.surface.kinds import Positions
+
+    assert value(Positions(empty="none"), ()).word == "none"
+    assert value(Dice(), ()).word == ""

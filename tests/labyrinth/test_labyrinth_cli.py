@@ -312,7 +312,9 @@ def test_the_gm_gives_the_acting_enemys_action_under_gm_enemies(table):
     assert f"the GM chooses {enemy}" in " ".join(table("status").stdout.split())
     lines = table("legal").stdout.splitlines()
     assert f"rk enemy {enemy} pass" in lines
-    attack = next(line for line in lines if line.startswith(f"rk enemy {enemy} attack --target "))
+    assert any(line.startswith(f"rk enemy {enemy} attack --target ") for line in lines)
+    listed = table("legal", json=True).json()
+    attack = next(o["example"] for o in listed if o["example"].startswith(f"rk enemy {enemy} attack --target "))
     table(*shlex.split(attack)[1:])
     done = app_of(table).battle("lab").done[-1].command
     assert (type(done).__name__, done.actor, done.skill) == ("EnemyAct", enemy, "")

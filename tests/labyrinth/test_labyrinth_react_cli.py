@@ -49,7 +49,11 @@ def test_the_cli_asks_for_the_passive_and_takes_the_answer(table) -> None:  # no
     status = " ".join(table("status").stdout.split())
     assert f"rk react {q.who} {'|'.join(q.skills)}|none" in status
     lines = table("legal").stdout.splitlines()
-    assert lines == [f"rk react {q.who} {s}" for s in q.skills] + [f"rk react {q.who} none"]
+    # each skill offered by its name and cost, as the players read it (issue 24)
+    named = {s: table.defaults.apps["memory"].pack_of("labyrinth").skills[s] for s in q.skills}
+    assert lines == [f"rk react {q.who} {s}  ({s}: {k.name} · {k.tp} TP)" for s, k in named.items()] + [
+        f"rk react {q.who} none"
+    ]
     version = table.defaults.apps["memory"].battle(battle).version
     code, out, err = table("pass", "p2", code=None)
     assert code == 2 and "PASSIVE-1" in out + err

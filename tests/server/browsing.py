@@ -62,6 +62,12 @@ def shown(page) -> None:
     expect(page.locator("body")).to_have_attribute("data-version", re.compile(r"^\d+$"))
 
 
+def answer(page, yes: bool = True) -> None:
+    """Answer the page's own question (a command that gives something up asks before it is sent,
+    in the commands panel, not in a browser dialog): Yes sends it, No keeps it."""
+    page.get_by_test_id("ask-yes" if yes else "ask-no").click()
+
+
 def lobby_of(server, open_page):
     """The host's lobby, once its form has its choices (the button is enabled then)."""
     from playwright.sync_api import expect

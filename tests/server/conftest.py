@@ -173,10 +173,10 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def open_page(browser) -> Iterator[object]:
     """Opens a link in a context of its own (its own cookies, its own live
-    feed; ``live=False``: none), closed at the end of the test. The page's
-    questions (a command that gives something up asks first) are answered
-    OK, or Cancel with ``confirm=False``; their texts gather in
-    ``page.asked``."""
+    feed; ``live=False``: none), closed at the end of the test. The page
+    asks its own questions in the page (browsing.answer); a browser dialog,
+    which it should never open, is answered OK (Cancel with
+    ``confirm=False``) and its text gathered in ``page.asked``."""
     contexts = []
 
     def opener(

@@ -18,7 +18,7 @@ import uuid
 from dataclasses import dataclass
 
 import pytest
-from browsing import CHROMIUM, PHONE, Running, shown
+from browsing import CHROMIUM, PHONE, Running, answer, shown
 
 pytestmark = [
     pytest.mark.browser,
@@ -88,6 +88,7 @@ def give_engage(page, form: str, target: str, dice: list[str]) -> None:
         die.click()
         expect(die).to_have_attribute("aria-pressed", "true")
     block.locator("button.give").click()
+    answer(page)  # an Engage after a Move gives up a second Move (MOVE-3): the page asks first
 
 
 def post_from(page, path: str, body: object) -> dict:
@@ -126,6 +127,7 @@ def test_two_seats_play_a_clash_and_each_sees_the_others_moves_live(server, open
     expect(tarn.get_by_test_id("log")).to_contain_text("Ria moves a1 → a2")
 
     command(ria, "rk end-turn").click()
+    answer(ria)  # it gives up Ria's unused Engage: the page asks first (TURN-6)
     expect(tarn.get_by_test_id("turn")).to_have_text("Tarn")
     command(tarn, "rk move c2").click()
     expect(ria.get_by_test_id("hero-tarn")).to_have_attribute("data-hex", "c2")

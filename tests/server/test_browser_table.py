@@ -180,7 +180,7 @@ def test_the_host_forces_an_undo_of_a_roll_once_confirmed(server, open_page):
     expect(force).to_be_enabled()
 
     force.click()
-    confirm = host.get_by_test_id("force-undo-confirm")
+    confirm = host.get_by_test_id("ask")  # the page's own question (UNDO-2), not the browser's
     expect(confirm).to_contain_text("rk engage --form light --target e1 --dice 1,2")
     expect(confirm).to_contain_text("UNDO-2")
     confirm.get_by_role("button", name="Keep it").click()

@@ -34,7 +34,6 @@ from .citations import cited_rule
 from .commands import BattleCommand, StartClash, StartDelve, StartDungeon, StartFromPosition
 from .context import RulesContext, context_for
 from .evolve import evolve
-from .narrate import describe
 from .state import BattleState, Phase
 
 ADVENTURERS = Aggregate(
@@ -219,6 +218,8 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
         return None
 
     def describe_event(self, event: Event, state: BattleState | None, pack: Pack | None) -> str:
+        from .narrate import describe  # the narrator, imported when an event is told: `rk status` never pays for it
+
         return describe(event, state, pack)
 
     def cited_rule(self, event: Event) -> str:

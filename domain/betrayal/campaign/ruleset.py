@@ -24,7 +24,6 @@ from domain.betrayal.packs.load import parse_pack, starter_pack
 
 from . import game as cp
 from . import commands as cc
-from . import narrate as words
 from .game import CampaignContext
 
 
@@ -103,6 +102,8 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
         return None
 
     def describe_event(self, event: Event, state: Any, pack: Pack | None) -> str:
+        from . import narrate as words  # the narrator, imported when an event is told
+
         return words.describe(event, pack, state) or BETRAYAL.describe_event(event, None, pack)
 
     def describe_written(self, event: Event, stream: UUID, state: cp.CampaignState | None, pack: Pack) -> str:
@@ -127,6 +128,8 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
         return {UUID(m.adventurer_id): f"{ADVENTURERS.kind}:{m.name}" for m in state.party}
 
     def cited_rule(self, event: Event) -> str:
+        from . import narrate as words
+
         return words.cited_rule(event) or BETRAYAL.cited_rule(event)
 
     def summary(self, state: cp.CampaignState) -> Summary:

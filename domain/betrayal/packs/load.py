@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from importlib import resources
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from domain.kernel.content import (
     text as _text,
     located,
 )
+from domain.kernel import packages
 from domain.kernel.errors import ContentError
 from domain.kernel.stores.pack_cache import parsed
 
@@ -142,7 +142,7 @@ def load_pack_dir(path: str | PathLike[str]) -> Pack:
 def starter_pack() -> Pack:
     """The starter pack bundled in ``domain/betrayal/content``, delve and
     campaign files included (parsed once per change, ``pack_cache``)."""
-    content = resources.files("domain.betrayal.content")
+    content = packages.files("domain.betrayal.content")
     files = {name: content.joinpath(name).read_bytes() for name in ALL_FILES + EXTRA_FILES}
     return parsed(files, parse_pack, Pack)
 

@@ -78,9 +78,11 @@ def _engage_opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
 
     from domain.betrayal.battle.rules import Decision, available_dice, die_of, race_abilities
 
+    from .open_labels import labelled
+
     verb = next(v for v in VERBS if v.command is c.Engage)
     if state.turn is None:
-        return op.group(verb, commands)
+        return labelled(state, ctx, verb.name, op.group(verb, commands))
     d = Decision(state, ctx)
     hero = state.hero(state.turn.hero)
     dice_kind = verb.param("dice").kind
@@ -108,17 +110,20 @@ def _engage_opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
                 size=race_abilities.reveler_dice(hero, form), per="--dice", note="and one per free die a Weapon adds"
             )
         out.append(op.Open(verb=verb, cls=o.cls, domains=domains, example=o.example))
-    return op.merge(out, "form")
+    return labelled(state, ctx, verb.name, op.merge(out, "form"))
 
 
 def _resolve_opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
-    """Resolving: any of the rolled dice may be left unresolved (ENGAGE-8e)."""
+    """Resolving: any of the rolled dice may be left unresolved (ENGAGE-8e),
+    each named by its die and the face it shows."""
     from domain.kernel.surface import open as op
+
+    from .open_labels import labelled
 
     verb = next(v for v in VERBS if v.command is c.Resolve)
     n = len(state.pending.dice) if state.pending is not None else 0
-    values = [op.Value(value=i, word=str(i + 1), label=f"die {i + 1} rolled") for i in range(n)]
-    return [
+    values = [op.Value(value=i, word=str(i + 1)) for i in range(n)]
+    opens = [
         op.Open(
             verb=verb,
             cls=o.cls,
@@ -127,6 +132,19 @@ def _resolve_opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
         )
         for o in op.group(verb, commands, by=lambda p: False)
     ]
+    return labelled(state, ctx, verb.name, opens)
+
+
+def _named(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
+    """A verb's open commands as ``open.group`` makes them, their values in
+    the players' words (``open_labels``): items, abilities, units, slots,
+    the dice of the roll waiting."""
+    from domain.kernel.surface import open as op
+
+    from .open_labels import labelled
+
+    verb = next(v for v in VERBS if type(commands[0]) in v.classes)
+    return labelled(state, ctx, verb.name, op.group(verb, commands))
 
 
 def _faces_typed(fields: dict[str, Any]) -> dict[str, Any]:
@@ -228,6 +246,7 @@ VERBS = (
         c.ClearActive,
         "Remove the die in an active slot without resolving it (ACTIVE-4).",
         Param("slot", Number(1, 99, shown_from=1, of="slot"), "The active slot, counted from 1.", metavar="SLOT"),
+        opens=_named,
     ),
     _verb(
         "race-ability",
@@ -271,6 +290,7 @@ VERBS = (
         "act on your own turn; Wood Elf (--targets) as a turn starts. Argonian, Imperial, Nord and "
         "Khajiit ready it on your turn for its next trigger; after Cutpurse opened a lock, --hex "
         "takes the Khajiit's free move.",
+        opens=_named,
     ),
     _verb(
         "defend",
@@ -298,6 +318,7 @@ VERBS = (
             option="--overtax",
             metavar="ITEMS",
         ),
+        opens=_named,
     ),
     _verb(
         "use-item",
@@ -324,6 +345,7 @@ VERBS = (
         details="A Potion, Consumable or other item on your turn, an Enchantment to attach, an Armor or Pet to "
         "put on guard (--overtax: an Armor's Overtax to ready), a reroll while dice wait; a Breton "
         "after Opportunist readies a Pack item.",
+        opens=_named,
     ),
     _verb(
         "ability",
@@ -361,6 +383,7 @@ VERBS = (
         ),
         details="An Interrupt is armed and fires on its trigger (CLASS-4); Innate and Enduring abilities act "
         "by themselves, but for a move or a reroll.",
+        opens=_named,
     ),
     _verb(
         "promote",
@@ -383,6 +406,7 @@ VERBS = (
             option="--companion",
             metavar="COMPANION",
         ),
+        opens=_named,
     ),
     _verb(
         "companion-engage",
@@ -403,6 +427,7 @@ VERBS = (
             metavar="COMPANION",
         ),
         Param("faces", Faces(), "Physical dice only: the face each enemy die shows, 1 to 6.", option="--faces"),
+        opens=_named,
     ),
     _verb(
         "companion-end",
@@ -412,6 +437,7 @@ VERBS = (
         Param(
             "companion", Unit("companion"), "Which companion (default: the one whose turn it is).", metavar="COMPANION"
         ),
+        opens=_named,
     ),
     _verb(
         "roll-enemy",

@@ -21,6 +21,11 @@ never cached, so the refusal is the same each time. The cache never changes
 a value: what is decoded is the Struct that was encoded, and the pack's
 hashes (recorded in games) are fields of it. A home that cannot be written
 only means no cache.
+
+``derived`` keeps, the same way, what the domain code alone decides (the
+words each ruleset package's surface declares, ``cli.declarations``), in
+``$RULEKEEPER_HOME/cache/<name>/``; ``RULEKEEPER_NO_PACK_CACHE`` turns it
+off too.
 """
 
 from __future__ import annotations
@@ -28,7 +33,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
@@ -53,6 +57,26 @@ def parsed(files: Mapping[str, bytes], parse: Callable[[Mapping[str, bytes]], T]
     except (OSError, msgspec.DecodeError):
         pass
     value = parse(files)
+    _write(path, msgspec.msgpack.encode(value))
+    return value
+
+
+def derived(name: str, key: str, make: Callable[[], T], type_: type[T]) -> T:
+    """``make()``, or the same value read back: for what the domain code
+    alone decides (``key`` saying anything else it depends on), kept in
+    ``$RULEKEEPER_HOME/cache/<name>/`` under a digest of ``key`` and the
+    code (the same stamp a pack's entry is keyed by: any change to the code
+    is a miss)."""
+    if os.environ.get(NO_CACHE_VARIABLE):
+        return make()
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{type_!r}\0{msgspec.__version__}\0{_code_stamp()}\0{key}".encode())
+    path = Path(home(), CACHE_DIR[0], name, digest.hexdigest() + ".msgpack")
+    try:
+        return msgspec.msgpack.decode(path.read_bytes(), type=type_)
+    except (OSError, msgspec.DecodeError):
+        pass
+    value = make()
     _write(path, msgspec.msgpack.encode(value))
     return value
 
@@ -84,6 +108,8 @@ def _code_stamp() -> str:
 def _write(path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile  # only on a miss: a command that reads the cache never imports it
+
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".pack-", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as out:

@@ -43,6 +43,23 @@ def surfaces() -> list[Surface]:
     return [_FOUND[name] for name in sorted(_FOUND)]
 
 
+def declares(surface: Surface, word: str) -> bool:
+    """Whether ``word`` is the first word of a verb or a query of
+    ``surface``, or the noun of the games it finds (``rk campaign ...``)."""
+    return (
+        any(v.words[0] == word for v in surface.verbs)
+        or any(q.name.split()[0] == word for q in surface.queries)
+        or (surface.noun == word and surface.find_game is not None)
+    )
+
+
+def of_package(package: str) -> list[Surface]:
+    """The surfaces ruleset package ``package`` declares (none if it has no
+    ``surface`` module), importing only it."""
+    _load(package)
+    return [s for s in _FOUND.values() if s.ruleset.partition("-")[0] == package]
+
+
 def surface_of(ruleset: str) -> Surface:
     """The surface of ruleset ``ruleset`` (``betrayal-campaign`` is declared
     by the package ``betrayal``); KeyError if it declares none."""
@@ -64,6 +81,8 @@ __all__ = [
     "Setup",
     "Surface",
     "Verb",
+    "declares",
+    "of_package",
     "parse",
     "plain",
     "random_seed",

@@ -94,6 +94,13 @@ class Open:
     gives_up: tuple[Any, ...] = ()
 
     @property
+    def summary(self) -> str:
+        """What it does, in one sentence citing its rules: its verb's summary
+        (``Engage: declare a form, a target and dice, and roll them (ENGAGE-4
+        to ENGAGE-7)``), shown beside its choices."""
+        return self.verb.summary
+
+    @property
     def fixed(self) -> bool:
         """Whether every parameter is fixed: a finished command."""
         return not any(d.open for d in self.domains.values())
@@ -122,7 +129,8 @@ class Open:
     def spelled(self) -> tuple[str, list[str]]:
         """The open command in players' words: its line (each choice
         written in place: ``heavy|light``, ``[--target e1|e2]``, ``UIDS``)
-        and the legends of the choices written by a name."""
+        and the legends of the choices written by a name; a fixed value
+        with a label has its legend too (``rallying-shout: Rallying Shout · 2 TP``)."""
         words: list[str] = [self.verb.name]
         legends: list[str] = []
         for p in self.verb.params:
@@ -131,7 +139,11 @@ class Open:
                 continue
             if not d.open:
                 value = d.values[0].value if d.values else None
-                words += param_words(self.verb, p, plain(value), self.cls, placeholders=True)
+                given = param_words(self.verb, p, plain(value), self.cls, placeholders=True)
+                words += given
+                label = d.values[0].label if d.values else ""
+                if given and label and label != d.values[0].word:
+                    legends.append(f"{d.values[0].word or ' '.join(given)}: {label}")
                 continue
             text, legend = _written(p, d)
             if p.flag:
@@ -208,7 +220,8 @@ class Open:
 def value(kind: Kind, v: Any, label: str = "", group: str = "") -> Value:
     """``v`` (plain) as a ``Value`` of ``kind``, its word as typed."""
     v = plain(v)
-    given = v is not None and v != () and v != []  # an empty list is a part left out: no word
+    # an empty list is a part left out (no word), unless its kind has a word for none (``none``)
+    given = v is not None and (v not in ((), []) or bool(getattr(_inner(kind), "empty", "")))
     return Value(value=v, word=kind.spell(v, placeholders=True) if given else "", label=label, group=group)
 
 
@@ -347,6 +360,24 @@ def merge(opens: Sequence[Open], over: str) -> list[Open]:
                 break
         else:
             out.append(o)
+    return out
+
+
+def labelled(opens: Iterable[Open], label: Callable[[str, Any], str]) -> list[Open]:
+    """``opens`` with each value of their domains that has no label given
+    one in the players' words: ``label(name, value)``, ``name`` the
+    parameter's, ``value`` as the domain holds it (one item, for a list
+    chosen from); "" leaves it bare. A ruleset's ``Verb.opens`` calls it on what ``group`` built."""
+    out = []
+    for o in opens:
+        domains = {}
+        for name, d in o.domains.items():
+            values = tuple(
+                v if v.label or v.value is None else msgspec.structs.replace(v, label=label(name, v.value))
+                for v in d.values
+            )
+            domains[name] = msgspec.structs.replace(d, values=values) if values != d.values else d
+        out.append(replace(o, domains=domains))
     return out
 
 
@@ -553,6 +584,7 @@ __all__ = [
     "free_by_default",
     "group",
     "item",
+    "labelled",
     "merge",
     "number",
     "one_of",

@@ -1,0 +1,199 @@
+"""The command lines `rk` runs without typer (``cli.direct``) print and
+exit exactly as through typer (``cli.main``), on a game of each ruleset;
+the lines it leaves to typer are left; and an in-process `rk status`
+imports neither typer nor what it does not show (another ruleset, the
+narrator)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli import direct
+from cli.main import _registered_name, app, main
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = {
+    "c1": ["new", "clash", "--setup", "waystone-crossing", "--party", "Ria:nord", "--party", "Tarn:orc", "--seed", "7"],
+    "d1": ["new", "delve", "--delve", "drowned-cistern", "--party", "Ria", "--seed", "3"],
+    "q1": ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact"],
+    "l1": ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender"],
+}
+
+
+def _ran(run, argv: list[str]) -> tuple[object, str, str]:
+    """``run(argv)``'s status, stdout and stderr, as the ``rk`` fixture captures them."""
+    with CliRunner().isolation() as (out, err, _):
+        try:
+            code = run(argv)
+        except SystemExit as e:
+            code = e.code
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return code, out.getvalue().decode("utf-8", "replace"), err.getvalue().decode("utf-8", "replace")
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory) -> Path:
+    """A store holding a game of each ruleset (one move made in the clash), and the home it was made in."""
+    folder = tmp_path_factory.mktemp("games")
+    env = {"RULEKEEPER_STORE": str(folder / "rk.sqlite"), "RULEKEEPER_HOME": str(folder / "home"), "COLUMNS": "80"}
+    with pytest.MonkeyPatch.context() as mp:
+        for k, v in env.items():
+            mp.setenv(k, v)
+        for name, line in GAMES.items():
+            assert _ran(main, [*line, "--name", name])[0] == 0
+        assert _ran(main, ["move", "a2", "-b", "c1"])[0] == 0
+    return folder
+
+
+@pytest.fixture
+def both(games: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Runs a command line through ``cli.direct`` and through typer, each on
+    a fresh copy of the store, and returns what each printed."""
+    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("_RK_COMPLETE", raising=False)
+    runs = iter(range(10**6))
+
+    def run(argv: list[str]) -> tuple[tuple, tuple]:
+        got = []
+        for how in (direct.main, main):
+            copy = tmp_path / f"rk{next(runs)}.sqlite"
+            shutil.copyfile(games / "rk.sqlite", copy)
+            monkeypatch.setenv("RULEKEEPER_STORE", str(copy))
+            got.append(_ran(how, argv))
+        return got[0], got[1]
+
+    return run
+
+
+READS = [
+    ["status", "-b", "{g}"],
+    ["status", "--battle", "{g}", "--json"],
+    ["status", "--battle={g}", "--at", "1"],
+    ["status", "--at=1", "-b", "{g}", "--json"],
+    ["legal", "-b", "{g}"],
+    ["legal", "--json", "-b", "{g}"],
+    ["log", "-b", "{g}", "--no-pager"],
+    ["log", "-b", "{g}", "--json"],
+]
+WRITES = [["undo", "-b", "{g}"], ["undo", "--force", "-b", "{g}"], ["redo", "-b", "{g}"]]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_plain_lines_print_as_through_typer(both, game):
+    for line in READS + WRITES:
+        argv = [w.replace("{g}", game) for w in line]
+        here, typer_ = both(argv)
+        assert here[0] is not None, f"{argv} was left to typer"
+        assert here == typer_, argv
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_verb_of_the_game_acts_as_through_typer(both, game, games, monkeypatch):
+    monkeypatch.setenv("RULEKEEPER_STORE", str(games / "rk.sqlite"))
+    monkeypatch.setenv("RULEKEEPER_HOME", str(games / "home"))
+    listed = _ran(main, ["legal", "-b", game])[1].splitlines()
+    typed = [line.split()[1:] for line in listed if line.startswith("rk ") and line == line.lower()]
+    assert typed, listed
+    for words in typed[:2]:
+        argv = [*words, "-b", game]
+        here, typer_ = both(argv)
+        assert here[0] is not None, f"{argv} was left to typer"
+        assert here == typer_, argv
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["status", "-b", "nowhere"],
+        ["legal", "--store", "/nonexistent/folder/rk.sqlite"],
+        ["status", "--at", "99999", "-b", "c1"],
+        ["move", "zz", "-b", "c1"],
+        ["move", "a3", "-b", "c1", "--frob"],
+        ["move", "a3", "--store", "memory"],
+        ["undo", "-b", "q1", "--json"],
+    ],
+)
+def test_refusals_are_as_through_typer(both, argv):
+    here, typer_ = both(argv)
+    assert here[0] is not None and here[0] != 0, here
+    assert here == typer_
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--json", "status"],
+        ["status", "--help"],
+        ["status", "-h"],
+        ["status", "-bc1"],
+        ["status", "--at", "0"],
+        ["status", "--at", "x"],
+        ["status", "extra"],
+        ["status", "-b", "c1", "-b", "c1"],
+        ["status", "--battle"],
+        ["status", "--json=1"],
+        ["status", "--"],
+        ["log", "--force"],
+        ["move", "--help"],
+        ["move", "a2", "-h"],
+        ["battles"],
+        ["new", "clash"],
+        ["nosuchverb"],
+    ],
+)
+def test_other_lines_are_left_to_typer(argv, monkeypatch):
+    monkeypatch.delenv("_RK_COMPLETE", raising=False)
+    assert direct.main(argv) is None
+
+
+def test_the_core_commands_are_those_typer_registers():
+    registered = {_registered_name(info) for info in app.registered_commands}
+    assert direct.CORE == registered | {group.name for group in app.registered_groups}
+
+
+def _imported(env: dict[str, str], *argv: str) -> set[str]:
+    code = (
+        "import runpy, sys; sys.argv = ['rk', *sys.argv[1:]]\n"
+        "try:\n    runpy.run_module('cli.client', run_name='__main__')\n"
+        "except SystemExit as e:\n    assert not e.code, e.code\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv], env=env, cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return set(done.stderr.splitlines()[-1].split())
+
+
+def test_status_in_process_imports_only_what_it_shows(games):
+    env = {**os.environ, "RULEKEEPER_STORE": str(games / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
+    env["RULEKEEPER_NO_SERVER"] = "1"
+    never = {"typer", "domain.betrayal.battle.narrate", "domain.betrayal.campaign.narrate", "projections.views"}
+    for game, others in {
+        "c1": {"domain.conquest", "domain.labyrinth"},
+        "q1": {"domain.betrayal", "domain.labyrinth"},
+        "l1": {"domain.betrayal", "domain.conquest"},
+    }.items():
+        imported = _imported(env, "status", "-b", game)
+        assert "cli.game" in imported, game
+        assert not imported & (never | others), (game, sorted(imported & (never | others)))
+
+
+def test_a_verb_of_one_ruleset_imports_no_other_ruleset(games, tmp_path):
+    shutil.copyfile(games / "rk.sqlite", tmp_path / "rk.sqlite")
+    env = {**os.environ, "RULEKEEPER_STORE": str(tmp_path / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
+    env["RULEKEEPER_NO_SERVER"] = "1"
+    imported = _imported(env, "end-turn", "-b", "c1")
+    assert "cli.verbs" in imported
+    assert not {m for m in imported if m.startswith(("domain.conquest", "domain.labyrinth"))}
