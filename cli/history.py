@@ -14,7 +14,7 @@ from rich.text import Text
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
 from domain.kernel.narration import given, placed
 from domain.kernel.position.messages import PositionTaken
-from domain.kernel.stores.streams_order import envelopes_in_append_order, headers_in_append_order
+from domain.kernel.stores.streams_order import envelopes_in_append_order, field_of_topic, headers_in_append_order
 
 from . import pager
 from .game import event_json
@@ -32,10 +32,11 @@ def log(s: Session, page: bool = True) -> None:
     Command ids are left to ``--json``. Long output goes through a pager
     (``page``; see ``cli.pager``).
 
-    The stream is read twice, a page at a time, and never held: first for
-    what later events say of earlier ones (which commands were undone, each
-    command's words), then to narrate and write each event as it comes, so
-    memory does not grow with the battle."""
+    The stream is read a page at a time and never held: first what later
+    events say of earlier ones (which commands were undone: their undos'
+    ids alone; a game with companion streams, the whole stream), then each
+    event, narrated and written as it comes, so memory does not grow with
+    the battle."""
     rs = s.ruleset
     scan = _Scan.of(s, rs)
     narrated = _narrated(s, rs, scan)
@@ -100,46 +101,49 @@ def _write_json(items: Iterable[Any]) -> None:
 
 @dataclass
 class _Scan:
-    """What the first read of a game's stream tells the second: which
-    commands were undone, each command as a player knows it by its id
-    (``words``: as typed, and the events it wrote, ``rk move b2 (events
-    12-13)``), where each command and undo wrote (``writes``: its envelopes'
-    command id, the streams and their versions before, and whether the
-    writes are together), and the widest label."""
+    """What the log must know of a game's stream before narrating it:
+    which commands were undone (``undone``: an undone command's events are
+    marked, and they come before the undo), the envelopes its commands
+    wrote to companion streams (``companions``) and the widest label.
+
+    The rest is learnt as the stream goes (``note``, each event in turn):
+    each command as a player knows it by its id (``said``: as typed, and
+    the events it wrote, ``rk move b2 (events 12-13)``, which an undo, read
+    after them, names), each command's line as given (``spelled``) and
+    where each command and undo wrote (``writes``: its envelopes' command
+    id, the streams and their versions before, and whether the writes are
+    together).
+
+    A game with companion streams is read twice, as a whole first (its
+    commands' writes say where their companion events are); any other is
+    read once, after a read of its undos' command ids alone."""
 
     own: UUID
     undone: set[str] = field(default_factory=set)
-    words: dict[str, str] = field(default_factory=dict)
     spelled: dict[str, str] = field(default_factory=dict)  # each command's line as given, by its id
+    typed: dict[str, str] = field(default_factory=dict)  # each command's words, by its envelopes' command id
+    versions: dict[str, tuple[int, int]] = field(default_factory=dict)  # first and last version, the same
+    touched: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     writes: list[tuple[str, tuple[tuple[str, int], ...], bool]] = field(default_factory=list)
     companions: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
     last: int = 0
     label_width: int = 1
+    noted: bool = False  # every event noted already (the whole first read)
 
     @classmethod
     def of(cls, s: Session, rs: Any) -> _Scan:
         scan = cls(rs.game_stream(s.battle_id))
-        typed: dict[str, str] = {}
-        versions: dict[str, tuple[int, int]] = {}
-        touched: dict[str, tuple[tuple[str, int], ...]] = {}
+        game = s.app.battle(s.battle_id)
+        if not rs.companions(game.state):
+            # Only the undos' ids are read ahead; the rest is noted as the log is narrated.
+            scan.undone = set(field_of_topic(s.app, scan.own, rs.undone.TOPIC, "command_id"))
+            scan.last = game.version
+            scan.label_width = len(str(scan.last))
+            return scan
         topics = (rs.issued.TOPIC, rs.undone.TOPIC)  # only these events' fields are read in this pass
         for version, command_id, env in headers_in_append_order(s.app, (scan.own,), topics):
-            event = env.event if env is not None else None
-            if isinstance(event, CommandIssued):
-                line = given(rs, event)
-                # an id given twice (no command of ours is) is spelled again where it is narrated
-                scan.spelled[event.command_id] = "" if event.command_id in scan.spelled else line
-                typed[command_id] = line.removesuffix(" (redone)")
-                touched[event.command_id] = event.touched
-                scan.writes.append((command_id, event.touched, True))
-            elif isinstance(event, CommandUndone):
-                scan.undone.add(event.command_id)
-                # an undo wrote where the command it undid had
-                scan.writes.append((command_id, touched.get(event.command_id, ()), False))
-            first = versions.get(command_id, (version,))[0]
-            versions[command_id] = (first, version)
-            scan.last = version
-        scan.words = {command: f"{words} ({events(*versions[command])})" for command, words in typed.items()}
+            scan.note(rs, version, command_id, env.event if env is not None else None)
+        scan.noted = True
         scan.companions = _companion_events(s, rs, scan)
         labels = [len(str(scan.last))] + [
             len(kind[:1]) + len(str(other.originator_version))
@@ -149,12 +153,39 @@ class _Scan:
         scan.label_width = max(labels)
         return scan
 
+    def note(self, rs: Any, version: int, command_id: str, event: Any) -> None:
+        """What event ``version`` of the game's stream (of command
+        ``command_id``; ``event`` None when it is no command or undo) tells
+        the lines after it."""
+        if isinstance(event, CommandIssued):
+            line = given(rs, event)
+            # an id given twice (no command of ours is) is spelled again where it is narrated
+            self.spelled[event.command_id] = "" if event.command_id in self.spelled else line
+            self.typed[command_id] = line.removesuffix(" (redone)")
+            self.touched[event.command_id] = event.touched
+            self.writes.append((command_id, event.touched, True))
+        elif isinstance(event, CommandUndone):
+            self.undone.add(event.command_id)
+            # an undo wrote where the command it undid had
+            self.writes.append((command_id, self.touched.get(event.command_id, ()), False))
+        first = self.versions.get(command_id, (version,))[0]
+        self.versions[command_id] = (first, version)
+        self.last = version
+
+    def said(self, command_id: str) -> str:
+        """Command ``command_id`` as a player knows it (the last command's
+        words when it is none the stream holds)."""
+        words = self.typed.get(command_id)
+        if words is None:
+            return LAST_COMMAND
+        return f"{words} ({events(*self.versions[command_id])})"
+
 
 def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]]:
     """``(companion kind or "", envelope, text)`` for every event of the game
     and of its companion streams, each narrated against the state just
     before it (folded once, as the log goes); an undo names the command it
-    reverted with ``scan.words``."""
+    reverted with ``scan.said``."""
     from domain.kernel.narration import Narrator
 
     pack = s.app.pack_for(rs, s.app.battle(s.game_id).state)
@@ -162,11 +193,14 @@ def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]
     narrator = Narrator(
         rs,
         pack,
-        words=lambda command_id: scan.words.get(command_id, LAST_COMMAND),
+        words=scan.said,
         spelled=lambda event: scan.spelled.get(event.command_id),
     )
     pending: Any = None  # each event is narrated once the next is read: a command's last one is known so
+    note = None if scan.noted else scan.note
     for env in envelopes_in_append_order(s.app, (scan.own,)):
+        if note is not None:
+            note(rs, env.originator_version, env.command_id, env.event)
         if pending is not None:
             yield from _narrate_one(rs, pack, narrator, written, pending, env.command_id)
         pending = env

@@ -33,10 +33,13 @@ if TYPE_CHECKING:
     from rich.text import Text
 
 # Where a phrase may end: spaces after a clause's mark (if _ends_clause says
-# it ends one), after a separator, or a run of two or more.
-_PHRASE_GAP = re.compile(r"(?<=[,;:.?!]) +(?=\S)|(?<= [·—→]) +(?=\S)|(?<=\S) {2,}(?=\S)")
-_WORD_AND_GAP = re.compile(r"(\S+)( +)(?=\S)")  # a word and the spaces before the next
+# it ends one), after a separator, or a run of two or more. Each way starts
+# with a space and looks behind it, so the search skips from space to space
+# (the same matches as "(?<=[,;:.?!]) +(?=\S)|(?<= [·—→]) +(?=\S)|(?<=\S) {2,}(?=\S)",
+# whose lookbehind first was tried at every character, in four times the time).
+_PHRASE_GAP = re.compile(r" (?<=[,;:.?!] ) *(?=\S)| (?<= [·—→] ) *(?=\S)|  (?<=\S  ) *(?=\S)")
 _SHIELDS = re.compile(r"[`()]")
+_WORD_AND_GAP = re.compile(r"(\S+)( +)(?=\S)")  # a word and the spaces before the next
 _RULE_ID = re.compile(r"[A-Z]+(?:-\d+\w*)?:")  # "MOVE-1:", "UNDO:"
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
@@ -144,7 +147,7 @@ def _words(line: str, start: int, end: int, shielded: Callable[[int], bool], car
     for m in _WORD_AND_GAP.finditer(line, start, end):
         word, at, resume = m.group(1), m.end(1), m.end()
         command = command or word == "rk"
-        if careful and (shielded(at) or word[0] == "-" or (command and line[resume] != "-")):
+        if careful and (word[0] == "-" or (command and line[resume] != "-") or shielded(at)):
             continue
         pieces.append((begin, at))
         begin = resume

@@ -47,8 +47,7 @@ def audit_lines(rows: list[Any], width: int = 80, styled: bool = False) -> list[
     as typed, with its events. Notification ids, command ids and timestamps
     are left to ``--json``."""
     game = next((r.stream for r in rows if r.event == "CommandIssued"), None)
-    undos = {r.command_id: r.version for r in rows if r.event == "CommandUndone"}
-    words = _undone_commands(rows, game)
+    undos, words, undone = _undos(rows, game)
     entries = []
     for r in rows:
         text = f"[{r.stream}] " if r.stream != game else ""
@@ -67,24 +66,30 @@ def audit_lines(rows: list[Any], width: int = 80, styled: bool = False) -> list[
                 mark="↶" if r.undone else " ",
             )
         )
-    undone = {r.command_id for r in rows if r.undone}
     footer = f"↶ marks the events of {len(undone)} undone command(s)" if undone else ""
     return layout(entries, width, styled, footer=footer, right=False)
 
 
-def _undone_commands(rows: list[Any], game: str | None) -> dict[str, str]:
-    """What each undo reverted, by the undo's command id: the command as
-    typed and the versions of its events in the game's stream
-    (``rk move b2 (events 12-13)``)."""
+def _undos(rows: list[Any], game: str | None) -> tuple[dict[str, int], dict[str, str], set[str]]:
+    """In one pass over the rows: the version of each undo, by its command
+    id; what each undo reverted, by the same id: the command as typed and
+    the versions of its events in the game's stream (``rk move b2 (events
+    12-13)``); and the ids of the undone commands."""
+    undos: dict[str, int] = {}
     typed: dict[str, str] = {}
     versions: dict[str, list[int]] = {}
+    undone: set[str] = set()
     for r in rows:
-        if r.undone and r.stream == game:
-            if r.event == "CommandIssued":
-                typed[r.undone_by] = r.text
-            versions.setdefault(r.undone_by, []).append(r.version)
-    out = {}
-    for undo, words in typed.items():
+        if r.event == "CommandUndone":
+            undos[r.command_id] = r.version
+        if r.undone:
+            undone.add(r.command_id)
+            if r.stream == game:
+                if r.event == "CommandIssued":
+                    typed[r.undone_by] = r.text
+                versions.setdefault(r.undone_by, []).append(r.version)
+    words = {}
+    for undo, said in typed.items():
         first, last = min(versions[undo]), max(versions[undo])
-        out[undo] = f"{words} ({events(first, last)})"
-    return out
+        words[undo] = f"{said} ({events(first, last)})"
+    return undos, words, undone

@@ -75,8 +75,10 @@ def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> 
 def check_not_deleted(app: GameApp, p: Pass, battle_id: str, writing: bool = False) -> None:
     """A deleted game (`rk delete`) is changed by no one, as on the
     command line (410); the host may still read it, a seat or spectator
-    reads nothing of it."""
-    entry = app.index().get(battle_id)
+    reads nothing of it. A seat's or spectator's pass was checked so in
+    this request already (``check_pass``, with the index read then): a
+    write checks it again against that index, not another read of it."""
+    entry = app.index(refresh=p.is_host or not writing).get(battle_id)
     if entry is None or not entry.deleted or not (writing or not p.is_host):
         return
     if p.is_host:

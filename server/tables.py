@@ -377,10 +377,12 @@ def new_game(app: GameApp, p: Pass, request: Any) -> CommandResult:
 def _answer(app: GameApp, rs: Ruleset, battle_id: str, before: Game | None, result: Result) -> CommandResult:
     from domain.kernel.narration import Narrator
 
-    undone = (
-        f"rk {rs.describe_command(before.done[-1].command)}" if before is not None and before.done else LAST_COMMAND
-    )
-    narrator = Narrator(rs, app.pack_of(rs), before.state if before is not None else None, words=lambda _: undone)
+    def undone(_: str) -> str:  # spelled only for an undo's line, not for every command's answer
+        if before is None or not before.done:
+            return LAST_COMMAND
+        return f"rk {rs.describe_command(before.done[-1].command)}"
+
+    narrator = Narrator(rs, app.pack_of(rs), before.state if before is not None else None, words=undone)
     words = [narrator(event) for event in result.events]
     return CommandResult(
         game=battle_id,

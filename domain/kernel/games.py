@@ -100,6 +100,7 @@ class GameApp(EventSourcedApp):
         super().__init__(store=store, env=env, read_only=read_only)
         self._packs: dict[str, Any] = dict(packs or {})
         self._known: dict[str, list[Any]] = {}  # packs used in this application, by namespace (``pack_for``)
+        self._by_hash: dict[tuple[str, str], Any] = {}  # (namespace, recorded hash) -> the pack ``pack_for`` found
         self._latest: OrderedDict[str, Game] = OrderedDict()
         self._rulesets: dict[str, Ruleset] = {}
         self._companions: dict[UUID, tuple[int, Any]] = {}  # stream -> (version, state)
@@ -121,6 +122,7 @@ class GameApp(EventSourcedApp):
         rs = ruleset if isinstance(ruleset, Ruleset) else registry.load(ruleset)
         self._packs[rs.namespace] = pack
         self._known.setdefault(rs.namespace, []).append(pack)
+        self._by_hash.clear()
 
     def pack_for(self, rs: Ruleset, state: Any) -> Any:
         """The pack game ``state`` was set up with, by the hash its setup
@@ -130,7 +132,12 @@ class GameApp(EventSourcedApp):
         recorded = getattr(state, "pack_hash", None)
         if recorded is None:
             return self.pack_of(rs)
-        found = self.pack_by_hash(rs, recorded)
+        # Asked for every command decided: found once per hash (until ``use_pack``).
+        found = self._by_hash.get((rs.namespace, recorded))
+        if found is None:
+            found = self.pack_by_hash(rs, recorded)
+            if found is not None:
+                self._by_hash[(rs.namespace, recorded)] = found
         if found is None:
             raise NotFound(
                 f"{getattr(state, 'battle_id', 'this game')} was played with content pack "
@@ -593,7 +600,8 @@ class GameApp(EventSourcedApp):
                 raise MalformedCommand(f"battle {battle_id} is already set up; start a new one with `rk new`")
         command_id = f"c{game.version + 1}"
         written = [self._write(rs, w, command_id) for w in outcome.writes]
-        after = _evolved(rs, game.state, outcome.events)
+        # The rules folded their events while deciding: not folded a second time.
+        after = outcome.state if outcome.state is not None else _evolved(rs, game.state, outcome.events)
         issued = rs.issued(
             command_id=command_id,
             command=command,
@@ -730,9 +738,8 @@ class GameApp(EventSourcedApp):
         """The seed and salt to reveal with a command whose events take the
         game from ``state`` to ``after`` and end it (None for any other, or
         a game with no commitment)."""
-        if after is state or rs.summary(state).over:
-            return None
-        if not rs.summary(after).over:
+        # Most commands do not end the game: that is asked first.
+        if after is state or not rs.summary(after).over or rs.summary(state).over:
             return None
         setup = self.setup_record(battle_id)
         seed = fairness.seed_of(state)

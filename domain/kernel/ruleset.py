@@ -79,10 +79,13 @@ class Write(msgspec.Struct, frozen=True):
 class Outcome(msgspec.Struct, frozen=True):
     """What ``decide`` returns: the events of the game stream, in order, and
     the events it writes to other aggregates' streams (saved in the same
-    transaction)."""
+    transaction). ``state``: the game state ``events`` lead to, when the
+    rules folded them already while deciding (it must be what ``evolve``
+    makes of them); None, and the kernel folds them itself."""
 
     events: list[Event]
     writes: tuple[Write, ...] = ()
+    state: Any = None
 
 
 HOST = "@host"  # ``Ruleset.actor`` of a command the host alone gives (a GM's): no seat's key

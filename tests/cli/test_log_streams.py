@@ -1,6 +1,7 @@
 """Issue 21, point 14: `rk log` (text and ``--json``) streams. It reads
-the game's stream a page at a time (twice: what later events say of earlier
-ones, then the narration), writes each event as it comes, and never holds
+the game's stream a page at a time (its undos' ids first, then the
+narration; a game with companion streams is read whole first), writes each
+event as it comes, and never holds
 the whole log: its peak memory does not grow with the battle. (The figure
 at 100,000 events is bench/memory.py's "memory: log" rows.)"""
 

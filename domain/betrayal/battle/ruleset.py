@@ -33,7 +33,7 @@ from . import events as ev
 from .citations import cited_rule
 from .commands import BattleCommand, StartClash, StartDelve, StartDungeon, StartFromPosition
 from .context import RulesContext, context_for
-from .evolve import evolve, replay
+from .evolve import evolve
 from .state import BattleState, Phase
 
 ADVENTURERS = Aggregate(
@@ -156,10 +156,10 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
             # BETWEEN-1: a campaign's adventurers are in this battle until it ends.
             joined = (campaign_events.BattleJoined(battle_id=battle_id),)
             writes += [Write(ADVENTURERS.kind, UUID(m.adventurer_id), joined) for m in command.party if m.class_id]
+        final = d.state  # the events folded as they were decided
         if any(isinstance(e, ev.BattleEnded) for e in produced):
-            final = replay(produced, state)
             writes += [Write(ADVENTURERS.kind, UUID(h.adventurer_id), adv.concluded(final, h)) for h in final.heroes]
-        return Outcome([*produced], tuple(writes))
+        return Outcome([*produced], tuple(writes), final if produced else None)
 
     def legal_commands(self, state: BattleState, ctx: RulesContext) -> list[BattleCommand]:
         from .rules import legal_commands

@@ -73,6 +73,7 @@ class _Header(msgspec.Struct):
 _header_decoder = msgspec.json.Decoder(_Header)
 _encoder = msgspec.json.Encoder()
 _loose_decoder = msgspec.json.Decoder(_LooseBody)
+_DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}  # each event class's typed decoder (``_typed_decoder``)
 
 
 def _typed_decoder(cls: type) -> msgspec.json.Decoder[Any]:
@@ -101,11 +102,27 @@ class MsgspecMapper(Mapper[UUID]):
     ) -> None:
         super().__init__(transcoder=transcoder, compressor=compressor, cipher=cipher)  # type: ignore[arg-type]
         # Keyed by class, not topic, so a class re-registered under the same
-        # topic (module reload) gets a decoder of its own.
-        self._decoders: dict[type, msgspec.json.Decoder[Any]] = {}
+        # topic (module reload) gets a decoder of its own; shared by every
+        # mapper of the process (making one is a class definition: each new
+        # application paid it again for every kind of event it read).
+        self._decoders: dict[type, msgspec.json.Decoder[Any]] = _DECODERS
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         """Encode an envelope (or snapshot envelope) as a ``StoredEvent``."""
+        if type(domain_event) is Envelope and not self.compressor and not self.cipher:
+            # The common case in one step: every command's events.
+            event = domain_event.event
+            cls = type(event)
+            timestamp = domain_event.timestamp
+            if cls.TOPIC and timestamp.tzinfo is timezone.utc:
+                return StoredEvent(
+                    originator_id=domain_event.originator_id,
+                    originator_version=domain_event.originator_version,
+                    topic=cls.TOPIC,
+                    state=_encoder.encode(
+                        _Body(t=timestamp, c=domain_event.command_id, v=getattr(cls, "class_version", 1), d=event)
+                    ),
+                )
         if isinstance(domain_event, Envelope):
             payload: msgspec.Struct = domain_event.event
             topic = type(payload).TOPIC  # type: ignore[attr-defined]
@@ -218,13 +235,21 @@ class MsgspecMapper(Mapper[UUID]):
         """The id of the command that wrote ``stored_event``, its event left
         undecoded (a reader that needs only that skips the event's fields).
         Raises as ``to_domain_event`` does for bytes that do not decode."""
+        return self.part_of(stored_event, _header_decoder).c
+
+    def part_of(self, stored_event: StoredEvent, decoder: msgspec.json.Decoder[Any]) -> Any:
+        """What ``decoder`` makes of ``stored_event``'s stored body (``t``,
+        ``c``, ``v``, ``d``), deciphered and decompressed as configured: a
+        reader that needs a field or two of an event decodes only those
+        (a Struct's decoder skips the fields it does not name). Raises as
+        ``to_domain_event`` does for bytes that do not decode."""
         data = stored_event.state
         try:
             if self.cipher:
                 data = self.cipher.decrypt(data)
             if self.compressor:
                 data = self.compressor.decompress(data)
-            return _header_decoder.decode(data).c
+            return decoder.decode(data)
         except Exception as e:  # noqa: BLE001 - any failure here is bad stored bytes
             raise self._error(stored_event, str(e)) from e
 

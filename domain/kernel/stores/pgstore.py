@@ -273,32 +273,51 @@ class _LeanSelect:
         desc: bool = False,
         limit: int | None = None,
     ) -> Sequence[StoredEvent]:
-        select = SQL("SELECT originator_version, topic, state FROM {schema}.{table} WHERE originator_id = %s")
-        statement: Composed = select.format(
-            schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name)
-        )
         params: list[Any] = [originator_id]
         if gt is not None:
             params.append(gt)
-            statement += SQL(" AND originator_version > %s")
         if lte is not None:
             params.append(lte)
-            statement += SQL(" AND originator_version <= %s")
-        statement += SQL(" ORDER BY originator_version DESC" if desc else " ORDER BY originator_version ASC")
         if limit is not None:
             params.append(limit)
-            statement += SQL(" LIMIT %s")
+        names = (self.datastore.schema, self.events_table_name)
+        shape = (*names, gt is not None, lte is not None, desc, limit is not None)
         # The id each row would give back: a uuid column's as a UUID, a text one's as text.
         if self.datastore.originator_id_type == "uuid":
             stream: UUID | str = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
         else:
             stream = str(originator_id)
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+            statement = _SELECTS.get(shape)
+            if statement is None:
+                statement = _SELECTS[shape] = _select_text(shape).as_string(conn)
             curs.execute(statement, params, prepare=True, binary=True)
             return [
                 StoredEvent(originator_id=stream, originator_version=version, topic=topic, state=bytes(state))
                 for version, topic, state in curs.fetchall()
             ]
+
+
+# Each shape of ``select_events``'s statement as text, made once: psycopg
+# caches what it makes of a statement given as text, but renders one given
+# as SQL objects (names quoted through the connection) on every execution,
+# which cost more than the rest of a short read. By (schema, table, gt, lte,
+# desc, limit), each but the names whether it is given.
+_SELECTS: dict[tuple[str, str, bool, bool, bool, bool], str] = {}
+
+
+def _select_text(shape: tuple[str, str, bool, bool, bool, bool]) -> Composed:
+    schema, table, gt, lte, desc, limit = shape
+    select = SQL("SELECT originator_version, topic, state FROM {schema}.{table} WHERE originator_id = %s")
+    statement: Composed = select.format(schema=Identifier(schema), table=Identifier(table))
+    if gt:
+        statement += SQL(" AND originator_version > %s")
+    if lte:
+        statement += SQL(" AND originator_version <= %s")
+    statement += SQL(" ORDER BY originator_version DESC" if desc else " ORDER BY originator_version ASC")
+    if limit:
+        statement += SQL(" LIMIT %s")
+    return statement
 
 
 class AggregateRecorder(_CreatesSafely, _LeanSelect, PostgresAggregateRecorder):
@@ -312,6 +331,7 @@ class ApplicationRecorder(_CreatesSafely, _LeanSelect, PostgresApplicationRecord
         there was nothing. Not retried: a failure rolls everything back."""
         last: int | None = None
         with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:
+            self._as_text(conn)
             locked = False
             for batch in batches:
                 for start in range(0, len(batch), CHUNK):
@@ -325,6 +345,23 @@ class ApplicationRecorder(_CreatesSafely, _LeanSelect, PostgresApplicationRecord
                     if rows:
                         last = rows[-1]["notification_id"]
         return last
+
+    def _as_text(self, conn: Any) -> None:
+        """The library's lock, notify and insert statements as text, made
+        once (see ``_SELECTS``: each write rendered all four again)."""
+        if self._notify_text:
+            return
+        self.lock_table_statements = [
+            q.as_string(conn) if isinstance(q, Composed) else q for q in self.lock_table_statements
+        ]
+        if isinstance(self.insert_events_statement, Composed):
+            self.insert_events_statement = self.insert_events_statement.as_string(conn)  # type: ignore[assignment]
+        self._notify_text = SQL("NOTIFY {0}").format(Identifier(self.channel_name)).as_string(conn)
+
+    _notify_text = ""
+
+    def _notify_channel(self, curs: Any) -> None:
+        curs.execute(self._notify_text or SQL("NOTIFY {0}").format(Identifier(self.channel_name)))
 
 
 class Factory(PostgresFactory):

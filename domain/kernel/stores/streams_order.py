@@ -24,6 +24,7 @@ from collections.abc import Collection, Iterator
 from typing import Any, NamedTuple
 from uuid import UUID
 
+import msgspec
 from eventsourcing.persistence import Notification
 
 from domain.kernel.envelope import Envelope, is_state_topic
@@ -72,6 +73,47 @@ def headers_in_append_order(
             yield envelope.originator_version, envelope.command_id, envelope
         else:
             yield notification.originator_version, mapper.command_id_of(notification), None
+
+
+def field_of_topic(app: Any, stream: UUID, topic: str, field: str) -> Iterator[str]:
+    """The text field ``field`` of every event of ``stream`` stored under
+    ``topic``, in append order, each read without the rest of its event and
+    no other event decoded (`rk log` asks which commands of a long game were
+    undone: the ``command_id`` of its few thousand ``CommandUndone``, whose
+    restored states it need not build). On SQLite only those rows are read."""
+    decoder = _part_decoders.get(field)
+    if decoder is None:
+        inner = msgspec.defstruct(f"_Only_{field}", [(field, str)])
+        decoder = _part_decoders[field] = msgspec.json.Decoder(msgspec.defstruct(f"_Body_{field}", [("d", inner)]))
+    recorder = app.recorder
+    rows: Iterator[Any]
+    if type(recorder).__module__ == "eventsourcing.sqlite" and hasattr(recorder, "datastore"):
+        rows = _sqlite_topic(recorder, stream, topic)
+    else:
+        rows = (n for n in _notifications(app, [stream], PAGE) if n.topic == topic)
+    for row in rows:
+        yield getattr(app.mapper.part_of(row, decoder).d, field)
+
+
+_part_decoders: dict[str, Any] = {}  # field name -> decoder of that field of a stored event's ``d``
+
+
+def _sqlite_topic(recorder: Any, stream: UUID, topic: str) -> Iterator[Row]:
+    # A page at a time, as ``_sqlite_one``: such events may carry whole states.
+    statement = (
+        f"SELECT rowid, originator_version, topic, state FROM {recorder.events_table_name}"
+        " WHERE originator_id = ? AND originator_version > ? AND topic = ? ORDER BY originator_version LIMIT ?"
+    )
+    after = 0
+    while True:
+        with recorder.datastore.transaction(commit=False) as c:
+            c.execute(statement, [stream.hex, after, topic, PAGE])
+            rows = c.fetchall()
+        for rowid, version, found, state in rows:
+            yield Row(rowid, stream, version, found, state)
+        if len(rows) < PAGE:
+            return
+        after = rows[-1][1]
 
 
 def _known(topic: str) -> bool:

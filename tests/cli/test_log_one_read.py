@@ -1,0 +1,100 @@
+"""Issue 25: `rk log` of a game with no companion streams reads the game's
+stream once, after a read of its undos' command ids alone
+(``streams_order.field_of_topic``), not a first whole read decoding every
+command and every restored state; what it says is unchanged: each undone
+command's events marked, each undo naming the command it reverted as
+typed with the events it had written."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from cli import history
+from cli.session import Defaults
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.battle.bots import random_choice
+from domain.betrayal.battle.state import Phase
+from domain.betrayal.table.party import party_member
+from domain.kernel.commandlog import CommandIssued, CommandUndone
+from domain.kernel.errors import RuleViolation
+from domain.kernel.games import GameApp
+from domain.kernel.stores.streams_order import field_of_topic
+
+BATTLE = "undone-often"
+
+
+def _play(app: BetrayalApp, commands: int = 60, seed: int = 3) -> None:
+    """A clash played by the random bot, undoing (with force) a command in
+    four and redoing half of those, played on past its end."""
+    rnd = random.Random(seed)
+    party = [party_member(p) for p in ("Ysolda:nord", "Tarn:dark-elf")]
+    battle = app.new_clash(setup="waystone-crossing", party=party, xp=1, seed=seed, battle_id=BATTLE).battle
+    ctx = app.context(battle.state)
+    for _ in range(commands):
+        if battle.state.phase is Phase.ENDED or (battle.can_undo and rnd.random() < 0.25):
+            battle = app.undo(BATTLE, force=True).battle
+            if rnd.random() < 0.5:
+                battle = app.redo(BATTLE).battle
+            continue
+        try:
+            battle = app.execute(BATTLE, random_choice(battle.state, ctx, rnd)).battle
+        except RuleViolation:
+            continue
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = Path(tmp_path_factory.mktemp("log-one-read")) / "undone.sqlite"
+    with BetrayalApp(f"sqlite:{path}") as app:
+        _play(app)
+    return f"sqlite:{path}"
+
+
+def _undone_ids(app: GameApp) -> tuple[list[str], list[str]]:
+    rs = app.ruleset(BATTLE)
+    stream = rs.game_stream(BATTLE)
+    read = list(field_of_topic(app, stream, rs.undone.TOPIC, "command_id"))
+    whole = [e.event.command_id for e in app.events(stream) if isinstance(e.event, CommandUndone)]
+    return read, whole
+
+
+def test_the_undone_ids_alone_are_those_of_every_undo_in_order(store: str) -> None:
+    with GameApp(store=store) as app:
+        read, whole = _undone_ids(app)
+    assert len(whole) > 5
+    assert read == whole
+    memory = BetrayalApp("memory")
+    _play(memory)
+    read, whole = _undone_ids(memory)
+    assert read == whole and len(whole) > 5
+
+
+def test_the_log_reads_the_stream_once_and_says_what_it_said(rk, store: str, monkeypatch) -> None:
+    def whole_first_read(*args, **kwargs):
+        raise AssertionError("rk log read the whole stream ahead of its narration")
+
+    monkeypatch.setattr(history, "headers_in_append_order", whole_first_read)
+    on_it, of_it = rk.on(Defaults(store=store)), ["--battle", BATTLE, "--no-pager"]
+    rows = json.loads(on_it("log", "--json", *of_it).stdout)
+    text = on_it("log", *of_it).stdout
+    with GameApp(store=store) as app:
+        envelopes = list(app.events(app.ruleset(BATTLE).game_stream(BATTLE)))
+    undone = {e.event.command_id for e in envelopes if isinstance(e.event, CommandUndone)}
+    assert [r["version"] for r in rows] == [e.originator_version for e in envelopes]
+    assert [r["undone"] for r in rows] == [e.command_id in undone for e in envelopes]
+    # each undo names the command it reverted, as typed, and the events it had written
+    said = {r["command_id"]: r["text"].split(" · ")[0].removesuffix(" (redone)") for r in rows if r["command"]}
+    versions: dict[str, list[int]] = {}
+    for r in rows:
+        versions.setdefault(r["command_id"], []).append(r["version"])
+    for r, env in zip(rows, envelopes):
+        if isinstance(env.event, CommandUndone):
+            first, last = versions[env.event.command_id][0], versions[env.event.command_id][-1]
+            span = f"event {first}" if first == last else f"events {first}-{last}"
+            assert f"{said[env.event.command_id]} ({span}) is reverted" in r["text"]
+    assert text.count("↶") >= sum(r["undone"] for r in rows)
+    assert any(isinstance(e.event, CommandIssued) and e.event.redo_of for e in envelopes)
