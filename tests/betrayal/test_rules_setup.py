@@ -428,3 +428,21 @@ def test_a_party_member_named_with_a_control_character_is_malformed(name):
     cmd = StartClash(battle_id="t", setup=SETUP, party=(member,), xp=1, seed=1)
     with pytest.raises(MalformedCommand, match="adventurer name"):
         decide(None, cmd, ctx)
+
+
+@pytest.mark.rule("CLASH-8")
+def test_a_party_larger_than_the_entrance_s_empty_hexes_is_refused_saying_so():
+    """No starter setup has an Entrance this small (7 to 9 hexes, at most two
+    caches), so the board is cut to two Entrance hexes: a party of three
+    cannot be placed, and the refusal says why (found by mutation testing)."""
+    import copy
+
+    ctx = context_for(starter_pack(), SETUP)
+    small = copy.copy(ctx.board)
+    small._entrances = ctx.board.entrance_hexes()[:2]  # an Entrance tile of two passable hexes
+    ctx.__dict__["board"] = small
+    with pytest.raises(RuleViolation) as caught:
+        start(n=3, ctx=ctx)
+    assert caught.value.rule == "CLASH-8"
+    assert caught.value.message == "the Entrance tile has too few empty hexes for this party"
+    assert len(of(start(n=2, ctx=ctx), AdventurerPlaced)) == 2
