@@ -437,9 +437,10 @@ def test_a_party_larger_than_the_entrance_s_empty_hexes_is_refused_saying_so():
     cannot be placed, and the refusal says why (found by mutation testing)."""
     import copy
 
-    ctx = context_for(starter_pack(), SETUP)
-    small = copy.copy(ctx.board)
-    small._entrances = ctx.board.entrance_hexes()[:2]  # an Entrance tile of two passable hexes
+    shared = context_for(starter_pack(), SETUP)  # shared by every test: left as it is
+    ctx = RulesContext(shared.pack, SETUP)  # a context of this test's own
+    small = copy.copy(shared.board)
+    small._entrances = shared.board.entrance_hexes()[:2]  # an Entrance tile of two passable hexes
     ctx.__dict__["board"] = small
     with pytest.raises(RuleViolation) as caught:
         start(n=3, ctx=ctx)
