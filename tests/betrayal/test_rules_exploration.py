@@ -339,6 +339,7 @@ def test_with_no_tile_of_the_shape_left_the_card_lies_face_down_as_a_skyshard_an
     assert then.delve.face_down == ("cold-draft",)
     assert then.delve.drawn == 1 and then.delve.gained == 1
     assert then.delve.placing is None and len(then.ctx.map.tiles) == 1
+    assert then.delve.pending is None  # the exploration has ended: nothing of it waits
     assert (17, 30) in then.ctx.map.open_connections()  # the hex remains explorable
 
 

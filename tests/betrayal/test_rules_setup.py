@@ -447,3 +447,13 @@ def test_a_party_larger_than_the_entrance_s_empty_hexes_is_refused_saying_so():
     assert caught.value.rule == "CLASH-8"
     assert caught.value.message == "the Entrance tile has too few empty hexes for this party"
     assert len(of(start(n=2, ctx=ctx), AdventurerPlaced)) == 2
+
+
+@pytest.mark.rule("CLASH-8a")
+def test_placements_for_some_of_the_party_only_are_malformed_saying_what_to_give():
+    """CLASH-8a: the party places each adventurer or leaves every placement
+    to the default; a hex for one of two adventurers is a malformed command
+    that says so (found by mutation testing)."""
+    with pytest.raises(MalformedCommand) as caught:
+        start(n=2, placements=((0, 3),))
+    assert str(caught.value) == "give one Entrance hex per adventurer, or none"
