@@ -391,3 +391,18 @@ def test_the_second_player_surrendering_gives_the_first_the_battle():
     assert s.over and s.result.winner == 0 and s.result.termination is Termination.SURRENDER
     with pytest.raises(MalformedCommand, match="side"):
         when(start(), Surrender(side=2))
+
+
+@pytest.mark.rule("ACTIONS-1")
+def test_a_regiment_in_contact_cannot_volley_and_one_out_of_contact_cannot_clash_each_told_why():
+    """ACTIONS-1: Volley is a non-combat action, refused to a Regiment in
+    contact even at an enemy within its range; Clash is a combat action,
+    refused out of contact. Each refusal names the action's kind (found by
+    mutation testing: the activation's own check was skipped unseen)."""
+    near = acting(place(start(), b2=30, a2=8), "b2")
+    engaged = replace(near, contact=(("b2", "a2"),))
+    rv = violates(engaged, Volley(regiment="b2", target="a2", removed=1), "ACTIONS-1")
+    assert rv.message == "b2 is in contact with an enemy: volley is a non-combat action"
+    apart = acting(place(start(), a1=20, b1=28), "a1")
+    rv = violates(apart, Clash(regiment="a1", target="b1", removed=1), "ACTIONS-1")
+    assert rv.message == "a1 is not in contact with an enemy: clash is a combat action"
