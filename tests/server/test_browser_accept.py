@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browsing import CHROMIUM, Running, shown
+from browsing import CHROMIUM, Running, answer, shown
 from test_browser_page import TARN_BESIDE_THE_IMP
 from test_browser_table import CLASH, LABYRINTH, new_game, play
 
@@ -80,3 +80,24 @@ def test_a_note_under_undo_names_the_verb_not_its_command_line(server: Running, 
         game,
     )
     assert api["rule"] == "SEAT-2" and "`rk move b2`" in api["reason"], api  # the API quotes the line as before
+
+
+@pytest.mark.rule("RETREAT-2")
+def test_retreat_asks_first_in_the_page_and_no_keeps_the_battle(server: Running, open_page):
+    game, links = new_game(server, CLASH)
+    play(server, game, "end-turn", "end-turn")  # both turns over: the end of round 1, where the party may retreat
+    page = open_page(links["Ria"])
+    shown(page)
+    version = page.locator("body").get_attribute("data-version")
+    retreat = page.locator('[data-testid="legal"] button.cmd[data-verb="retreat"]')
+    expect(retreat).to_have_text(re.compile(r"^Retreat +\(gives up: the encounter: it ends at once, RETREAT-2\)"))
+    retreat.click()
+    expect(page.get_by_test_id("ask-question")).to_have_text(
+        "Retreat gives up the encounter: it ends at once (RETREAT-2). Send it?"
+    )
+    answer(page, yes=False)
+    expect(page.get_by_test_id("ask")).to_be_hidden()
+    expect(page.locator("body")).to_have_attribute("data-version", version)  # nothing sent
+    retreat.click()
+    answer(page)
+    expect(page.get_by_test_id("log")).to_contain_text("retreat")
