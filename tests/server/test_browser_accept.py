@@ -101,3 +101,17 @@ def test_retreat_asks_first_in_the_page_and_no_keeps_the_battle(server: Running,
     retreat.click()
     answer(page)
     expect(page.get_by_test_id("log")).to_contain_text("retreat")
+
+
+@pytest.mark.rule("PASSIVE-1")
+def test_a_pc_attacked_may_answer_with_no_reaction_said_in_words(server: Running, open_page):
+    game, links = new_game(server, LABYRINTH)
+    play(server, game, "pass p1", "full-defense p2", "attack p1 e1")  # Mender (p2) is asked for a passive answer
+    page = open_page(links["Mender"])
+    shown(page)
+    react = page.get_by_test_id("verb-react")
+    expect(react.locator("button.cmd")).to_have_text(["Warding Veil · 1 TP", "None (no reaction)"])
+    version = int(page.locator("body").get_attribute("data-version"))
+    react.get_by_role("button", name="React None (no reaction)").click()
+    expect(page.locator("body")).to_have_attribute("data-version", re.compile(rf"^(?!{version}$)\d+$"))
+    assert server.request("GET", f"/api/games/{game}")["version"] > version
