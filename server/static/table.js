@@ -960,6 +960,12 @@
      *  in players' words: one value alone ("b1", "e2 Road Lookout"), or each as a phrase. */
     function choiceWords(entry, varying, names = unitNames()) {
       const ps = said(entry, varying);
+      if (!ps.length && varying) {
+        // a value left at its default is typed as nothing, but among its siblings it is a choice
+        // too: said by the label its ruleset gives it ("None (all roll)"), if any
+        const quiet = (entry.params || []).filter((p) => p.fixed && varying.has(p.name) && ((p.values || [])[0] || {}).label);
+        if (quiet.length) return quiet.map((p) => p.values[0].label).join(", ");
+      }
       if (ps.length === 1) return valueWords(ps[0], ps[0].values[0].word, names).text;
       return ps.map((p) => phrase(p, names)).filter(Boolean).join(", ");
     }

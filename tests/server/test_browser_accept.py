@@ -13,7 +13,7 @@ import re
 import pytest
 from browsing import CHROMIUM, Running, answer, shown
 from test_browser_page import TARN_BESIDE_THE_IMP
-from test_browser_table import CLASH, LABYRINTH, new_game, play
+from test_browser_table import CLASH, CONQUEST, LABYRINTH, new_game, play
 
 pytestmark = [
     pytest.mark.browser,
@@ -115,3 +115,16 @@ def test_a_pc_attacked_may_answer_with_no_reaction_said_in_words(server: Running
     react.get_by_role("button", name="React None (no reaction)").click()
     expect(page.locator("body")).to_have_attribute("data-version", re.compile(rf"^(?!{version}$)\d+$"))
     assert server.request("GET", f"/api/games/{game}")["version"] > version
+
+
+@pytest.mark.rule("REINF-4")
+def test_no_automatic_arrival_is_a_choice_said_in_words_beside_the_regiments(server: Running, open_page):
+    game, links = new_game(server, CONQUEST)
+    play(server, game, "choose-arrival a1")
+    page = open_page(links["cinderpact"])
+    shown(page)
+    arrival = page.get_by_test_id("verb-choose-arrival")
+    expect(arrival.locator("button.cmd")).to_have_text(["None (all roll)", "b1 Cinder Hounds", "b2 Ash Skirmishers"])
+    expect(arrival.locator("button.cmd").first).to_have_attribute("title", "rk choose-arrival")  # the line kept
+    arrival.get_by_role("button", name="Choose arrival None (all roll)").click()
+    expect(page.get_by_test_id("verb-choose-arrival")).to_have_count(0)  # given: the phase moves on
