@@ -1020,7 +1020,8 @@
           "data-off": entry.allowed ? "0" : "1", disabled: !entry.allowed,
           // the command line, for whoever types it (the README teaches it)
           title: `${entry.label}${entry.allowed ? "" : ` · ${notYours(whose)}`}`,
-          "aria-label": lone ? null : `${title} ${words}${up ? ` (gives up: ${up})` : ""}`,
+          // a choice said whole (its verb's title first, when nothing tells it from the others) keeps one title
+          "aria-label": lone ? null : `${words.startsWith(title) ? "" : `${title} `}${words}${up ? ` (gives up: ${up})` : ""}`,
           text: lone && up ? `${words}  (gives up: ${up})` : words,
         });
         button.addEventListener("click", () => send(`${base}/commands`, { command: entry.command, version: view.version },

@@ -128,3 +128,31 @@ def test_no_automatic_arrival_is_a_choice_said_in_words_beside_the_regiments(ser
     expect(arrival.locator("button.cmd").first).to_have_attribute("title", "rk choose-arrival")  # the line kept
     arrival.get_by_role("button", name="Choose arrival None (all roll)").click()
     expect(page.get_by_test_id("verb-choose-arrival")).to_have_count(0)  # given: the phase moves on
+
+
+# Mender carries a Sap Salve; Vanguard's attack over, Mender's Main action may use it on Vanguard.
+MENDER_WITH_A_SALVE = (
+    "move p1 front 3",
+    "pass p2",
+    "skill p1 sundering-blow --target e3 --reroll",
+    "skill p2 purge --target p2 --reroll",
+    "react p1 none",
+    "react p1 none",
+    "react p1 riposte",
+    "move p1 back 3",
+    "standby-skill p2 quicken --target p1",
+    "attack p1 e1 --reroll",
+)
+
+
+@pytest.mark.rule("MAIN-6")
+def test_a_choice_said_whole_is_named_once_by_its_verb(server: Running, open_page):
+    game, links = new_game(server, LABYRINTH)
+    play(server, game, *MENDER_WITH_A_SALVE)
+    page = open_page(links["Mender"])
+    shown(page)
+    use = page.locator('[data-testid="verb-consume"] button.cmd').first
+    expect(use).to_have_text("Consume Sap Salve, p1 Vanguard (front)")
+    expect(use).to_have_attribute("aria-label", "Consume Sap Salve, p1 Vanguard (front)")  # not "Consume Consume"
+    use.click()
+    expect(page.get_by_test_id("log")).to_contain_text("MAIN-6: Mender uses sap-salve")
