@@ -7,6 +7,7 @@ asking pass may see it (SEAT-5); a ruleset without one shows no board."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
@@ -39,6 +40,8 @@ class TableView(msgspec.Struct, kw_only=True):
     may_redo: bool
     undo_note: Any = None  # why this pass may not undo now: the refusal (its rule and reason) it would get
     redo_note: Any = None
+    undo_words: str | None = None  # undo_note's reason in players' words: the verb's title for its `rk ...` line
+    redo_words: str | None = None
     force_undo: str | None = None  # the host's: the command whose undo needs force (UNDO-2), as typed
     force_undo_title: str | None = None  # that command's verb in players' words ("Engage")
 
@@ -53,6 +56,8 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
     last = game.done[-1] if game.can_undo else None
     forced = last if p.is_host and last is not None and last.random else None
     undone = game.undone[-1] if game.can_redo else None
+    undo_note = rights.take_back_refusal(app, rs, p, battle_id, last, "undoing")
+    redo_note = rights.take_back_refusal(app, rs, p, battle_id, undone, "redoing")
     return TableView(
         game=battle_id,
         name=summary.name,
@@ -69,11 +74,27 @@ def table(app: GameApp, p: Pass, battle_id: str) -> TableView:
         can_redo=game.can_redo,
         may_undo=game.can_undo and rights.may_take_back(app, rs, p, battle_id, game.done[-1]),
         may_redo=game.can_redo and rights.may_take_back(app, rs, p, battle_id, game.undone[-1]),
-        undo_note=rights.take_back_refusal(app, rs, p, battle_id, last, "undoing"),
-        redo_note=rights.take_back_refusal(app, rs, p, battle_id, undone, "redoing"),
+        undo_note=undo_note,
+        redo_note=redo_note,
+        undo_words=_note_in_words(undo_note, rs.name, last),
+        redo_words=_note_in_words(redo_note, rs.name, undone),
         force_undo=f"rk {rs.describe_command(forced.command)}" if forced else None,
         force_undo_title=_verb_title(rs.name, forced.command) if forced else None,
     )
+
+
+_QUOTED_LINE = re.compile(r"`rk [^`]*`")
+
+
+def _note_in_words(refusal: Any, ruleset: str, done: Any) -> str | None:
+    """A take-back refusal's reason as the page says it: the command line it
+    quotes (`rk engage ...`), which the CLI and the API keep, read as the
+    verb's title ("the last Engage"); None when there is no refusal."""
+    if refusal is None:
+        return None
+    title = _verb_title(ruleset, done.command) if done is not None else None
+    said = f"the last {title}" if title else "the last command"
+    return _QUOTED_LINE.sub(said, refusal.reason)
 
 
 def _verb_title(ruleset: str, command: Any) -> str | None:

@@ -97,6 +97,8 @@ def _labelled(state: Any, ctx: Any, opens: list[Any]) -> list[Any]:
             return events[v].name
         if name == "side" and isinstance(v, int) and 0 <= v < len(state.sides):
             return state.sides[v].army
+        if name == "regiment" and v == "":  # no automatic arrival (REINF-4): said as a choice, not as nothing
+            return "None (all roll)"
         if name in ("regiment", "target", "regiments", "cards") and isinstance(v, str) and v:
             named = _named(state, v)
             return named if named != v else ""

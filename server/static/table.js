@@ -818,10 +818,12 @@
       if (!forced && asking === "force" && answerAsk) answerAsk(false); // nothing left to force
       undo.dataset.off = view.may_undo && !forced ? "0" : "1";
       redo.dataset.off = view.may_redo ? "0" : "1";
-      for (const [button, note, refusal, doing] of [[undo, $("undo-note"), view.undo_note, "Undo"],
-        [redo, $("redo-note"), view.redo_note, "Redo"]]) {
-        const text = refusal ? `${doing}: ${refusal.rule && !refusal.reason.includes(refusal.rule)
-          ? `${refusal.rule}: ` : ""}${refusal.reason}` : "";
+      for (const [button, note, refusal, words, doing] of [[undo, $("undo-note"), view.undo_note, view.undo_words, "Undo"],
+        [redo, $("redo-note"), view.redo_note, view.redo_words, "Redo"]]) {
+        // the reason in players' words (a verb's title, not the `rk ...` line the CLI quotes)
+        const reason = refusal ? words || refusal.reason : "";
+        const text = refusal ? `${doing}: ${refusal.rule && !reason.includes(refusal.rule)
+          ? `${refusal.rule}: ` : ""}${reason}` : "";
         button.title = text;
         note.textContent = text;
         note.hidden = !text || (view.me || {}).role === "spectator"; // a spectator is told once: it watches
@@ -958,6 +960,12 @@
      *  in players' words: one value alone ("b1", "e2 Road Lookout"), or each as a phrase. */
     function choiceWords(entry, varying, names = unitNames()) {
       const ps = said(entry, varying);
+      if (!ps.length && varying) {
+        // a value left at its default is typed as nothing, but among its siblings it is a choice
+        // too: said by the label its ruleset gives it ("None (all roll)"), if any
+        const quiet = (entry.params || []).filter((p) => p.fixed && varying.has(p.name) && ((p.values || [])[0] || {}).label);
+        if (quiet.length) return quiet.map((p) => p.values[0].label).join(", ");
+      }
       if (ps.length === 1) return valueWords(ps[0], ps[0].values[0].word, names).text;
       return ps.map((p) => phrase(p, names)).filter(Boolean).join(", ");
     }
@@ -1012,7 +1020,8 @@
           "data-off": entry.allowed ? "0" : "1", disabled: !entry.allowed,
           // the command line, for whoever types it (the README teaches it)
           title: `${entry.label}${entry.allowed ? "" : ` · ${notYours(whose)}`}`,
-          "aria-label": lone ? null : `${title} ${words}${up ? ` (gives up: ${up})` : ""}`,
+          // a choice said whole (its verb's title first, when nothing tells it from the others) keeps one title
+          "aria-label": lone ? null : `${words.startsWith(title) ? "" : `${title} `}${words}${up ? ` (gives up: ${up})` : ""}`,
           text: lone && up ? `${words}  (gives up: ${up})` : words,
         });
         button.addEventListener("click", () => send(`${base}/commands`, { command: entry.command, version: view.version },
@@ -1123,8 +1132,11 @@
             disabled: !entry.allowed, "aria-label": named,
             oninput: () => update(),
           }));
-          chosen.set(p.name, () => said(inputs.map((i) => i.value).join(",")));
-          shownAs.set(p.name, () => inputs.map((i) => i.value).join(", "));
+          // an optional number left at its least is its "none" (no FP spent): left out of the line
+          // and of the preview, as if not given
+          const none = () => p.optional && inputs.every((i) => Number(i.value) === p.low);
+          chosen.set(p.name, () => (none() ? [] : said(inputs.map((i) => i.value).join(","))));
+          shownAs.set(p.name, () => (none() ? "" : inputs.map((i) => i.value).join(", ")));
           return el("label", { class: "param" }, legend, ...inputs, p.note ? el("span", { class: "muted", text: p.note }) : null);
         }
         const input = el("input", { type: "text", "data-param": p.name, placeholder: "faces, 1 to 6: 3,5", disabled: !entry.allowed,
@@ -1162,7 +1174,7 @@
         el("div", { class: "open-label", text: spoken(entry) }),
         summary ? el("p", { class: "verb-summary", text: summary }) : null,
         givesUp(entry) ? el("div", { class: "gives-up", text: `gives up: ${givesUp(entry)}` }) : null, ...controls,
-        onBoard.length && entry.allowed ? el("p", { class: "hint aim-hint", text: aimHint(onBoard) }) : null,
+        onBoard.length && entry.allowed ? aimHint(onBoard) : null,
         preview, give, cmdline);
       if (onBoard.length && entry.allowed) {
         aims.set(entry.label, { entry, onBoard, box });
@@ -1186,7 +1198,10 @@
 
     function aimHint(onBoard) {
       const what = [...new Set(onBoard.map((o) => (o.kind === "hex" ? "a hex" : "a unit")))].join(" or ");
-      return `Or click ${what} marked on the board (dashed: may be chosen, ✓: chosen).`;
+      // one sentence, whichever shows: before the command is worked on, how to start; after, what a click does
+      return el("p", { class: "hint aim-hint" },
+        el("span", { class: "aim-off", text: `To choose ${what} by clicking the board, first click or tab into this command.` }),
+        el("span", { class: "aim-on", text: `You may also click ${what} marked on the board (dashed: may be chosen, ✓: chosen).` }));
     }
 
     /** An open command with the values chosen so far, in players' words: its title, its fixed

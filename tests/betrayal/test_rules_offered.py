@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 from scenario import Scenario
 
-from domain.betrayal.battle.commands import EndTurn, Engage, Move
-from domain.betrayal.battle.events import DiceRolled, EngageDeclared
+from domain.betrayal.battle.commands import EndTurn, Engage, Move, Retreat
+from domain.betrayal.battle.state import Phase
+from domain.betrayal.battle.events import BattleEnded, DiceRolled, EngageDeclared
 from domain.betrayal.ruleset import BETRAYAL
 from domain.betrayal.vocab import BattleForm
 
@@ -63,3 +64,10 @@ def test_ending_the_turn_says_which_actions_are_left_unused():
     assert _gives_up(given, EndTurn()) == [("your unused Move, Engage", "TURN-6")]
     spent = given.with_turn(moves=2)
     assert _gives_up(spent, EndTurn()) == []
+
+
+@pytest.mark.rule("RETREAT-2")
+def test_a_retreat_says_it_gives_up_the_encounter_which_it_ends_at_once():
+    given = Scenario.clash(xp=1).with_state(phase=Phase.END_OF_ROUND, turn=None)
+    assert _gives_up(given, Retreat()) == [("the encounter: it ends at once", "RETREAT-2")]
+    given.when(Retreat()).then_has(BattleEnded)  # as it says

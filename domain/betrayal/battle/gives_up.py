@@ -1,7 +1,8 @@
 """What an adventurer's command gives up of what it could still do this
 turn (``Ruleset.gives_up``): a second Move gives up the Engage (MOVE-3), an
 Engage the second Move (MOVE-3), a Move the Explore action and an Explore
-the Move (EXPLORE-3), ending the turn whatever was left (TURN-6). Read
+the Move (EXPLORE-3), ending the turn whatever was left (TURN-6), a
+retreat the encounter itself (RETREAT-2: it ends at once). Read
 from the legal commands listed now, so a note names only what is still
 open. Pure."""
 
@@ -11,12 +12,14 @@ from collections.abc import Sequence
 
 from domain.kernel.ruleset import GivesUp
 
-from .commands import BattleCommand, EndTurn, Engage, Explore, Move, MoveToExplore
+from .commands import BattleCommand, EndTurn, Engage, Explore, Move, MoveToExplore, Retreat
 from .state import BattleState
 
 
 def gives_up(state: BattleState, command: BattleCommand, legal: Sequence[BattleCommand]) -> tuple[GivesUp, ...]:
     """What ``command`` (one of ``legal``) gives up, each with its rule."""
+    if isinstance(command, Retreat):  # given at the end of a round, between turns (RETREAT-1)
+        return (GivesUp("the encounter: it ends at once", "RETREAT-2"),)
     turn = state.acting if state.turn is not None else None
     if turn is None:
         return ()
