@@ -93,6 +93,13 @@ def test_an_item_follows_its_description_and_is_used_up():
     assert not [c for c in legal(state) if isinstance(c, UseItem)]
 
 
+@pytest.mark.rule("MAIN-6")
+def test_an_item_is_refused_on_a_target_its_description_does_not_reach():
+    state = edit(fighter_up(), "p1", hp=3)
+    rv = violates(state, UseItem(actor="p1", item="salve", target="e1"), "MAIN-6")
+    assert rv.message.endswith("cannot be used on e1")
+
+
 @pytest.mark.rule("ATTACK-2")
 def test_physical_and_elemental_attack_rolls_differ_only_in_the_stats_they_read():
     state, _ = when(start(), Pass(actor="p1"), Pass(actor="p2"))

@@ -167,3 +167,14 @@ def test_a_guard_passive_answers_the_first_hit_and_halves_it():
     assert [(u.who, u.skill, u.tp) for u in used] == [("p1", "guard", 1)]
     rolled = of(d.events, ev.DamageRolled)[0]
     assert rolled.halved == "guard" and rolled.damage == rolled.dealt // 2
+
+
+def test_a_blow_to_a_unit_already_down_does_not_fell_it_a_second_time():
+    """A unit falls once, when a blow takes its HP from above 0 to 0 or less:
+    a later blow to it (struck again before it is cleared) records no second
+    fall and no second vanishing of its tokens (found by mutation testing)."""
+    state = edit(fighter_turn(), "e1", hp=0)
+    d = decision(state)
+    damage(d, d.state.get("p1"), d.state.get("e1"), None, None)
+    assert of(d.events, ev.DamageRolled)
+    assert not of(d.events, ev.Incapacitated)

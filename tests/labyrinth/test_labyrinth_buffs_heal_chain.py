@@ -31,6 +31,13 @@ def test_the_same_kind_keeps_only_the_largest():
     assert [(b.kind, b.amount) for b in d.state.get("p1").buffs] == [(Buff.PATK_UP, 4)]
 
 
+@pytest.mark.rule("BUFF-6")
+def test_a_larger_buff_of_a_kind_held_replaces_it_and_the_log_says_why():
+    d = _apply(start(), "p1", ActiveBuff(kind=Buff.PATK_UP, amount=2), ActiveBuff(kind=Buff.PATK_UP, amount=4))
+    changed = of(d.events, ev.BuffsChanged)[-1]
+    assert (changed.rule, changed.note) == ("BUFF-6", f"the larger {Buff.PATK_UP.value} applies")
+
+
 @pytest.mark.rule("BUFF-7")
 def test_an_opposing_buff_and_debuff_both_disappear_whatever_their_size():
     d = _apply(start(), "p1", ActiveBuff(kind=Buff.PATK_UP, amount=3), ActiveBuff(kind=Buff.PATK_DOWN, amount=1))
