@@ -241,3 +241,16 @@ def test_a_malformed_on_critical_skill_is_refused(old, new, field, reason):
     with pytest.raises(ContentError) as caught:
         parse_pack(_crimson_edge(old, new))
     assert (caught.value.file, caught.value.field) == ("skills.toml", field) and reason in str(caught.value)
+
+
+@pytest.mark.rule("STANDBY-5")
+@pytest.mark.rule("STANDBY-1")
+def test_an_enemy_that_has_lost_its_turn_uses_no_standby_skill():
+    """An Enemy that takes no action this turn (here: it has lost the turn)
+    declares no Standby skill, though it holds one it could otherwise use
+    (found by mutation testing: only a petrified or sleeping one was left out)."""
+    state = edit(start(encounter="howler"), "e1", inactive=True)
+    state, _ = when(state, Pass(actor="p1"))
+    state, events = when(at(state, not_ones(state)), Pass(actor="p2"))
+    assert not [e for e in of(events, ev.Declared) if e.declaration.who == "e1" and e.declaration.skill == "howl"]
+    assert state.get("e1").buffs == ()
