@@ -13,7 +13,7 @@ import pytest
 from labyrinth_harness import edit, legal, of, start, violates, when
 
 from domain.labyrinth import events as ev
-from domain.labyrinth.commands import Attack, LabyrinthCommand, Pass, React
+from domain.labyrinth.commands import Attack, LabyrinthCommand, Pass, React, TypeFaces
 from domain.labyrinth.flow import waits_for
 
 SEEDS = range(1, 31)
@@ -102,6 +102,15 @@ def test_while_a_passive_is_awaited_nothing_else_may_be_done() -> None:
     rv = violates(state, Pass(actor="p2"), "PASSIVE-1")
     assert "waits for" in str(rv)
     violates(state, React(actor="p2"), "PASSIVE-1")  # the roll is against p1
+
+
+@pytest.mark.rule("PASSIVE-1")
+def test_faces_typed_while_a_passive_is_awaited_are_refused_saying_what_is_asked() -> None:
+    """Physical faces given while the roll waits for a passive answer, not
+    for dice: refused by PASSIVE-1, saying who is asked for what."""
+    state = _asked_state()
+    rv = violates(state, TypeFaces(actor="p1", faces=(3,)), "PASSIVE-1")
+    assert rv.message.startswith("no roll waits for faces:") and rv.message.endswith("for a passive action first")
 
 
 @pytest.mark.rule("PASSIVE-2")
