@@ -131,7 +131,7 @@ def board(seen: Any) -> dict[str, Any]:
         "round": s.round,
         "phase": s.phase.value,
         "phase_name": "over" if s.phase is Phase.OVER else s.phase.value.title(),  # ROUND-4's Phases
-        "turn": SIDES[s.turn] if s.turn in (0, 1) else None,
+        "turn": SIDES[s.turn] if s.turn in (0, 1) and not s.over else None,  # no one decides once it is over
         "field": {"depth": ctx.scenario.depth, "unit": '"'},
         "sides": [
             {

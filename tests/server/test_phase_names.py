@@ -26,3 +26,18 @@ def test_each_ruleset_names_its_phase_in_players_words(table: Table):
         }
     )["game"]
     assert _board(table, labyrinth)["phase_name"] == "Standby"
+
+
+def test_no_one_is_to_decide_on_a_conquest_board_once_the_battle_is_over(table: Table):
+    """A finished battle's board names no player to decide (the page's side
+    heading read '· to decide' and its top bar 'Turn saltmarch' after the end)."""
+    game = table.new_conquest()
+    assert _board(table, game)["turn"] is not None
+    legal = table.get(f"/api/games/{game}/legal")
+    surrender = next(e for e in legal if e["label"].startswith("rk surrender"))
+    answer = table.client.post(
+        f"/api/games/{game}/commands", headers=table.host, json={"command": surrender["command"]}
+    )
+    assert answer.status_code == 200, answer.text
+    board = _board(table, game)
+    assert board["phase_name"] == "over" and board["turn"] is None
