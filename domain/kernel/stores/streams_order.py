@@ -88,7 +88,7 @@ def field_of_topic(app: Any, stream: UUID, topic: str, field: str) -> Iterator[s
     recorder = app.recorder
     rows: Iterator[Any]
     if type(recorder).__module__ == "eventsourcing.sqlite" and hasattr(recorder, "datastore"):
-        rows = _sqlite_topic(recorder, stream, topic)
+        rows = _sqlite_one(recorder, stream, PAGE, topic)
     else:
         rows = (n for n in _notifications(app, [stream], PAGE) if n.topic == topic)
     for row in rows:
@@ -96,24 +96,6 @@ def field_of_topic(app: Any, stream: UUID, topic: str, field: str) -> Iterator[s
 
 
 _part_decoders: dict[str, Any] = {}  # field name -> decoder of that field of a stored event's ``d``
-
-
-def _sqlite_topic(recorder: Any, stream: UUID, topic: str) -> Iterator[Row]:
-    # A page at a time, as ``_sqlite_one``: such events may carry whole states.
-    statement = (
-        f"SELECT rowid, originator_version, topic, state FROM {recorder.events_table_name}"
-        " WHERE originator_id = ? AND originator_version > ? AND topic = ? ORDER BY originator_version LIMIT ?"
-    )
-    after = 0
-    while True:
-        with recorder.datastore.transaction(commit=False) as c:
-            c.execute(statement, [stream.hex, after, topic, PAGE])
-            rows = c.fetchall()
-        for rowid, version, found, state in rows:
-            yield Row(rowid, stream, version, found, state)
-        if len(rows) < PAGE:
-            return
-        after = rows[-1][1]
 
 
 def _known(topic: str) -> bool:
@@ -163,21 +145,23 @@ def _sqlite(recorder: Any, streams: list[UUID], page: int) -> Iterator[Row]:
     return _sqlite_merged(recorder, streams, page)
 
 
-def _sqlite_one(recorder: Any, stream: UUID, page: int) -> Iterator[Row]:
+def _sqlite_one(recorder: Any, stream: UUID, page: int, topic: str | None = None) -> Iterator[Row]:
     # One stream's append order is its version order: the primary key's
     # index gives each page in order, where ``ORDER BY rowid`` sorted the
-    # whole stream again for every page.
+    # whole stream again for every page. ``topic``: that topic's rows only.
     statement = (
         f"SELECT rowid, originator_version, topic, state FROM {recorder.events_table_name}"
-        " WHERE originator_id = ? AND originator_version > ? ORDER BY originator_version LIMIT ?"
+        " WHERE originator_id = ? AND originator_version > ?"
+        + (" AND topic = ?" if topic is not None else "")
+        + " ORDER BY originator_version LIMIT ?"
     )
     after = 0
     while True:
         with recorder.datastore.transaction(commit=False) as c:
-            c.execute(statement, [stream.hex, after, page])
+            c.execute(statement, [stream.hex, after, *([topic] if topic is not None else []), page])
             rows = c.fetchall()
-        for rowid, version, topic, state in rows:  # by position: the SELECT's order
-            yield Row(rowid, stream, version, topic, state)
+        for rowid, version, found, state in rows:  # by position: the SELECT's order
+            yield Row(rowid, stream, version, found, state)
         if len(rows) < page:
             return
         after = rows[-1][1]
