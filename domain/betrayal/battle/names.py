@@ -10,7 +10,7 @@ from domain.betrayal.packs.catalog import Pack, describe_face
 from domain.betrayal.vocab import AbilityType
 
 from .context import ENEMY_DIE, ENEMY_DIE_FACES
-from .state import ActiveDie, BattleState, DieKind, Hero, TrackDie
+from .state import ActiveDie, BattleState, DieKind, Foe, Hero, TrackDie
 from domain.kernel.hexes import label
 
 
@@ -42,9 +42,14 @@ def unit_name(state: BattleState, pack: Pack, unit_id: str) -> str:
             return ally.name
     for foe in state.foes:
         if foe.id == unit_id:
-            enemy = pack.enemies.get(foe.enemy)
-            return f"{foe.id} {enemy.name if enemy else foe.enemy}"
+            return f"{foe.id} {enemy_name(pack, foe)}"
     return unit_id
+
+
+def enemy_name(pack: Pack, foe: Foe) -> str:
+    """An enemy's name as its card prints it (its content id if the pack lacks it)."""
+    enemy = pack.enemies.get(foe.enemy)
+    return enemy.name if enemy else foe.enemy
 
 
 def where(pos) -> str:

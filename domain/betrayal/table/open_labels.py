@@ -19,7 +19,7 @@ from domain.kernel.surface import open as op
 from domain.betrayal.battle.abilities.classes import abilities
 from domain.betrayal.battle.abilities.race import NAMES
 from domain.betrayal.battle.context import RulesContext
-from domain.betrayal.battle.names import active_die, die_name, rolled_face, where
+from domain.betrayal.battle.names import active_die, die_name, enemy_name, rolled_face, unit_name, where
 from domain.betrayal.battle.state import BattleState, Hero
 
 # The parameters naming dice of the roll waiting to be resolved, by position
@@ -45,15 +45,9 @@ def _label(state: BattleState, ctx: RulesContext, verb: str) -> Callable[[str, A
     def unit(uid: str) -> str:
         for foe in state.foes:
             if foe.id == uid:
-                enemy = pack.enemies.get(foe.enemy)
-                return f"{enemy.name if enemy else foe.enemy}, {where(foe.pos)}"
-        for h in state.heroes:
-            if h.id == uid:
-                return h.name
-        for ally in state.companions:
-            if ally.id == uid:
-                return ally.name
-        return ""
+                return f"{enemy_name(pack, foe)}, {where(foe.pos)}"  # the id is the word beside it
+        name = unit_name(state, pack, uid)
+        return "" if name == uid else name
 
     def item(item_id: str) -> str:
         card = pack.gear.get(item_id)
