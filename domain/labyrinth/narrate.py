@@ -5,9 +5,15 @@ one, else ids are used."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import events as ev
+from .views import buff_text
+from .vocab import BUFF_NAMES
+
+# The rules whose notes name buff kinds by their value (domain.labyrinth.buffs).
+_KIND_NOTES = frozenset({"BUFF-4", "BUFF-5", "BUFF-6", "BUFF-7"})
 
 
 def _n(state: Any, cid: str) -> str:
@@ -173,8 +179,9 @@ def describe_event(e: Any, state: Any) -> str:
         case ev.Cured():
             return f"{n(e.who)} is free of {', '.join(e.removed)} ({e.cause})"
         case ev.BuffsChanged():
-            held = ", ".join(f"{b.kind.value}{':' + str(b.amount) if b.amount else ''}({b.turns})" for b in e.buffs)
-            return f"{n(e.who)} buffs now: {held or 'none'}" + (f" ({e.note})" if e.note else "")
+            held = ", ".join(buff_text(b) for b in e.buffs)
+            now = f"{n(e.who)} now holds {held}" if held else f"{n(e.who)} now holds no buff or debuff"
+            return now + (f" ({_buff_note(e)})" if e.note else "")
         case ev.Regenerated():
             return f"{n(e.who)} regenerates to {e.hp} HP, {e.tp} TP"
         case ev.EndStarted():
@@ -188,6 +195,15 @@ def describe_event(e: Any, state: Any) -> str:
         case ev.DropRolled():
             return f"drop roll for {n(e.enemy)}: {_faces(e.faces)} = {e.total}: {e.item or 'nothing'}"
     return type(e).__name__
+
+
+def _buff_note(e: ev.BuffsChanged) -> str:
+    """The event's note with each buff kind by the name the rules give it.
+    The event keeps the engine's words ("hit-down", "the larger patk-up
+    applies"): a re-decided log must find the same event to verify."""
+    words = [BUFF_NAMES.get(w, w) for w in re.split(r"([\w-]+)", e.note)] if e.rule in _KIND_NOTES else [e.note]
+    told = "".join(words)
+    return f"{told} wore off" if e.rule == "BUFF-4" else told
 
 
 def _escape_rolls(e: ev.EscapeRolled, n: Any) -> str:

@@ -99,7 +99,7 @@ def _labelled(state: Any, ctx: Any, opens: list[Any]) -> list[Any]:
     def label(name: str, v: Any) -> str:
         if name == "skill":
             if v == "":  # a passive answer left out (PASSIVE-1): said as a choice, not as the word typed
-                return "None (no reaction)"
+                return "None, the roll stands"
             found = pack.skills.get(v)
             return f"{found.name} · {cost_text(found.tp, found.fp)}" if found is not None else ""
         if name == "item":

@@ -22,7 +22,7 @@ from .standby import awaiting
 from .state import ActiveBuff, Combatant, Declaration, LabyrinthState, Options
 from .stats import stats
 from .targeting import cannot_act
-from .vocab import NO_DEPTH, Buff, Phase, Row, Side
+from .vocab import BUFF_NAMES, NO_DEPTH, Buff, Phase, Row, Side
 
 ELEMENTAL = (Buff.ELEMENT, Buff.RESIST, Buff.WEAK)  # their ● is an element, not an amount
 WINDOWS = {"fastest": " (fastest window: a fastest skill, or rk hold)", "delayed": " (its delayed action)"}
@@ -251,8 +251,10 @@ def declaration_text(x: Declaration) -> str:
 
 
 def buff_text(b: ActiveBuff) -> str:
-    """``patk-up 2 (3 turns)``, ``element fire (1 turn)``, ``chase p2 (2 turns)``."""
-    what = b.kind.value
+    """A buff as the rules name it (BUFF-ELEMENT to BUFF-WEAK): ``Physical
+    attack up 2 (3 turns)``, ``Element grant fire (1 turn)``, ``Pursuit p2
+    (2 turns)``."""
+    what = BUFF_NAMES[b.kind]
     if b.kind in ELEMENTAL and b.element is not None:
         what += f" {b.element.value}"
     elif b.kind is Buff.CHASE and b.target:

@@ -126,6 +126,33 @@ class Buff(StrEnum):
     WEAK = "weak"  # Weakness grant:● (debuff)
 
 
+# Each kind as the rules name it (BUFF-ELEMENT to BUFF-WEAK), for players to read.
+BUFF_NAMES = {
+    Buff.ELEMENT: "Element grant",
+    Buff.RESIST: "Resistance grant",
+    Buff.PATK_UP: "Physical attack up",
+    Buff.EATK_UP: "Elemental attack up",
+    Buff.DEF_UP: "Defense up",
+    Buff.SPD_UP: "Speed up",
+    Buff.HIT_UP: "Hit up",
+    Buff.EVA_UP: "Evasion up",
+    Buff.SDEF_UP: "Suppression defense up",
+    Buff.MAXHP_UP: "Max HP up",
+    Buff.HP_REGEN: "HP regen",
+    Buff.TP_REGEN: "TP regen",
+    Buff.CHASE: "Pursuit",
+    Buff.CRIT_UP: "Critical up",
+    Buff.PATK_DOWN: "Physical attack down",
+    Buff.EATK_DOWN: "Elemental attack down",
+    Buff.DEF_DOWN: "Defense down",
+    Buff.SPD_DOWN: "Speed down",
+    Buff.HIT_DOWN: "Hit down",
+    Buff.EVA_DOWN: "Evasion down",
+    Buff.SDEF_DOWN: "Suppression defense down",
+    Buff.WEAK: "Weakness grant",
+}
+
+
 DEBUFFS = frozenset(
     {
         Buff.PATK_DOWN,

@@ -258,6 +258,18 @@ def test_labelled_names_each_value_once_and_a_listing_writes_the_names():
     assert alone[0].admits(commands[0]) and alone[0].line({}) == "strike --form heavy --target e1 --dice 1"
 
 
+def test_a_fixed_values_label_that_starts_with_its_word_is_its_legend_alone():
+    """A label that already says the word typed ("Heavy form, all in" for
+    heavy) is not written twice ("heavy: Heavy form, all in"), as the page
+    shows it; a label that does not ("Ash Imp" for e1) keeps its word."""
+    from domain.kernel.surface.open import labelled
+
+    commands = _strikes((Form.HEAVY, "e1", (1,)))
+    words = {"heavy": "Heavy form, all in", "e1": "Ash Imp"}
+    named = labelled(group(STRIKE, commands), lambda name, v: words.get(getattr(v, "value", v), ""))
+    assert named[0].text() == "rk strike --form heavy --target e1 --dice 1  (Heavy form, all in; e1: Ash Imp)"
+
+
 def test_an_open_command_says_what_it_does_with_its_verbs_summary():
     (o,) = group(STEP, [Step(to=(0, 0))])
     assert o.summary == STEP.summary == "Step to a hex."

@@ -80,6 +80,8 @@ def test_durations_fall_in_the_end_phase_and_an_effect_at_zero_disappears():
     d = decision(state)
     end_phase.run(d)
     assert [(b.kind, b.turns) for b in d.state.get("p1").buffs] == [(Buff.DEF_UP, 2)]
+    changed = of(d.events, ev.BuffsChanged)[-1]
+    assert (changed.rule, changed.note) == ("BUFF-4", "spd-up")  # events keep the engine's words: old logs verify
     d = _apply(start(), "p1", ActiveBuff(kind=Buff.HIT_UP, amount=1, turns=0))
     assert d.state.get("p1").buffs[0].turns == 3  # no duration given: 3 turns (OQ 59)
 
@@ -180,3 +182,28 @@ def test_a_counter_is_a_normal_attack_roll_on_the_attacker():
 def test_passing_keeps_the_battle_waiting_for_the_next_pc():
     state, _ = when(start(), Pass(actor="p1"), Pass(actor="p2"))
     assert state.acting == "p2"
+
+
+@pytest.mark.rule("BUFF-1")
+@pytest.mark.rule("BUFF-PATK-UP")
+@pytest.mark.rule("BUFF-CHASE")
+def test_the_log_tells_buffs_by_the_names_the_rules_give_them():
+    from domain.labyrinth.narrate import describe_event
+
+    d = _apply(
+        start(),
+        "p1",
+        ActiveBuff(kind=Buff.PATK_UP, amount=2, turns=3),
+        ActiveBuff(kind=Buff.CHASE, target="p2", turns=1),
+    )
+    told = describe_event(of(d.events, ev.BuffsChanged)[-1], d.state)
+    assert told.endswith("now holds Physical attack up 2 (3 turns), Pursuit p2 (1 turn)")
+    assert "patk-up" not in told and "chase" not in told
+    state = edit(d.state, "p1", buffs=(ActiveBuff(kind=Buff.SPD_UP, amount=1, turns=1),))
+    d = decision(state)
+    end_phase.run(d)
+    told = describe_event(of(d.events, ev.BuffsChanged)[-1], d.state)
+    assert told.endswith("now holds no buff or debuff (Speed up wore off)")
+    d = _apply(start(), "p1", ActiveBuff(kind=Buff.PATK_UP, amount=2), ActiveBuff(kind=Buff.PATK_UP, amount=4))
+    told = describe_event(of(d.events, ev.BuffsChanged)[-1], d.state)
+    assert told.endswith("now holds Physical attack up 4 (3 turns) (the larger Physical attack up applies)")

@@ -245,9 +245,9 @@ def test_a_side_shows_hp_tp_fp_ailments_binds_and_buffs_with_depth_and_turns_in_
         "poison (depth 2)",
         "stun",
         "arm bind (depth 1)",
-        "patk-up 2 (3 turns)",
-        "def-down 1 (1 turn)",
-        "element fire (2 turns)",
+        "Physical attack up 2 (3 turns)",
+        "Defense down 1 (1 turn)",
+        "Element grant fire (2 turns)",
     ]
     assert conditions(state, e1)[0] == "incapacitated"
     pack = app_of(table).pack_of("labyrinth")
@@ -258,7 +258,7 @@ def test_a_side_shows_hp_tp_fp_ailments_binds_and_buffs_with_depth_and_turns_in_
     assert_fits(out)
     flat = " ".join(out.split())
     assert f"4/{p1.base.max_hp}" in flat and "poison (depth 2)" in flat and "arm bind (depth 1)" in flat
-    assert "element fire (2 turns)" in flat and "0/9" in flat and "-5/9" not in flat
+    assert "Element grant fire (2 turns)" in flat and "0/9" in flat and "-5/9" not in flat
 
 
 # --- the generic commands -----------------------------------------------------------------

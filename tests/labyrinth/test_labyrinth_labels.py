@@ -27,7 +27,7 @@ def test_rk_legal_names_a_standby_skill_by_its_name_and_cost_and_its_targets_by_
     said = " ".join(table("legal").stdout.split())  # as printed, whatever the lines' width
     assert (
         "rk standby-skill p1 rallying-shout --target ID "
-        "(rallying-shout: Rallying Shout · 2 TP; ID: one of p1:Vanguard (front) p2:Iris (back))"
+        "(Rallying Shout · 2 TP; ID: one of p1:Vanguard (front) p2:Iris (back))"
     ) in said
     listed = table("legal", json=True).json()
     shout = next(o for o in listed if o["example"].startswith("rk standby-skill p1 rallying-shout"))

@@ -110,9 +110,9 @@ def test_a_pc_attacked_may_answer_with_no_reaction_said_in_words(server: Running
     page = open_page(links["Mender"])
     shown(page)
     react = page.get_by_test_id("verb-react")
-    expect(react.locator("button.cmd")).to_have_text(["Warding Veil · 1 TP", "None (no reaction)"])
+    expect(react.locator("button.cmd")).to_have_text(["Warding Veil · 1 TP", "None, the roll stands"])
     version = int(page.locator("body").get_attribute("data-version"))
-    react.get_by_role("button", name="React None (no reaction)").click()
+    react.get_by_role("button", name="React None, the roll stands").click()
     expect(page.locator("body")).to_have_attribute("data-version", re.compile(rf"^(?!{version}$)\d+$"))
     assert server.request("GET", f"/api/games/{game}")["version"] > version
 

@@ -147,8 +147,10 @@ class Open:
                 given = param_words(self.verb, p, plain(value), self.cls, placeholders=True)
                 words += given
                 label = d.values[0].label if d.values else ""
+                word = d.values[0].word or " ".join(given)
                 if given and label and label != d.values[0].word:
-                    legends.append(f"{d.values[0].word or ' '.join(given)}: {label}")
+                    # a label that starts with the word stands alone ("None, the roll stands" for none)
+                    legends.append(label if f"{_flat(label)} ".startswith(f"{_flat(word)} ") else f"{word}: {label}")
                 continue
             text, legend = _written(p, d)
             if p.flag:
@@ -602,3 +604,9 @@ __all__ = [
     "typed",
     "value",
 ]
+
+
+def _flat(text: str) -> str:
+    """``text`` lower-cased with every run of other characters than letters
+    and digits one space (as the page compares a word with its label)."""
+    return " ".join("".join(c if c.isascii() and c.isalnum() else " " for c in text.lower()).split())
