@@ -201,8 +201,8 @@ def _buff_note(e: ev.BuffsChanged) -> str:
     """The event's note with each buff kind by the name the rules give it.
     The event keeps the engine's words ("hit-down", "the larger patk-up
     applies"): a re-decided log must find the same event to verify."""
-    words = [BUFF_NAMES.get(w, w) for w in re.split(r"([\w-]+)", e.note)] if e.rule in _KIND_NOTES else [e.note]
-    told = "".join(words)
+    names: dict[str, str] = {kind.value: name for kind, name in BUFF_NAMES.items()}
+    told = "".join(names.get(w, w) for w in re.split(r"([\w-]+)", e.note)) if e.rule in _KIND_NOTES else e.note
     return f"{told} wore off" if e.rule == "BUFF-4" else told
 
 
