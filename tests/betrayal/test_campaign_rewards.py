@@ -8,7 +8,7 @@ from campaign_arrange import CAMPAIGN, campaign, me, play, rewarded, run, set_ad
 
 from domain.betrayal.campaign import application as ca
 from domain.betrayal.campaign import commands as cc
-from domain.kernel.errors import RuleViolation
+from domain.kernel.errors import MalformedCommand, RuleViolation
 
 
 def _refused(app, command) -> str:
@@ -49,6 +49,17 @@ def test_the_reward_of_a_battle_is_the_setups_on_success_and_nothing_on_failure(
     play(app2, "lost", names=("Ria",), setup="fallen-watchtower", seed=4)
     assert app2.battle("lost").state.outcome.value == "failure"
     assert ca.battle_reward(app2, "lost") == 0
+
+
+@pytest.mark.rule("REWARD-1")
+def test_a_battle_gives_0_to_40_xp_and_more_is_refused_saying_so():
+    app = campaign()
+    play(app, "w1")
+    with pytest.raises(MalformedCommand, match="^a battle gives 0 to 40 XP$"):
+        run(app, cc.GainRewards(battle_id="w1", xp=41))
+    assert me(app).xp == 0
+    run(app, cc.GainRewards(battle_id="w1", xp=40))
+    assert me(app).xp == 40
 
 
 @pytest.mark.rule("ADVANCE-1")

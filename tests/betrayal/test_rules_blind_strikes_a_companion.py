@@ -52,6 +52,13 @@ def test_the_companion_a_blind_adventurer_must_strike_is_among_the_legal_engages
 
 
 @pytest.mark.rule("STATUS-1")
+def test_the_enemy_a_blind_adventurer_must_strike_beside_a_weaker_companion_is_among_the_legal_engages():
+    given = blind_beside_the_golem(golem_hp=2)  # the crab (3 HP) is the strongest unit beside her
+    targets = {c.target for c in legal_commands(given.state, given.ctx) if isinstance(c, Engage)}
+    assert "e1" in targets and "golem" not in targets
+
+
+@pytest.mark.rule("STATUS-1")
 @pytest.mark.rule("ENGAGE-8c")
 def test_a_blind_adventurers_blow_lands_whole_on_its_companion():
     given = blind_beside_the_golem()

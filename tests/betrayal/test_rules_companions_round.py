@@ -326,3 +326,21 @@ def test_the_greedy_bot_plays_a_battle_with_companions_to_its_end():
             break
         given = given.when(greedy_choice(given.state, given.ctx, rnd)).next()
     assert given.state.phase is Phase.ENDED
+
+
+@pytest.mark.rule("ROUND-6")
+def test_a_companion_that_left_the_map_with_the_fallen_party_takes_no_turn_and_is_told_why():
+    given = at_companions(clash(companions=("fox:Ysolda", "golem:Ysolda")))
+    given = with_ally(given, "fox", withdrawn=True, pos=None)
+    refused = given.then_violates(EndCompanionTurn(companion="fox"), "ROUND-6")
+    assert refused.message == "Ember the Fox has left the map with the fallen party"
+
+
+@pytest.mark.rule("ROUND-6")
+def test_with_physical_dice_the_engages_offered_to_a_companion_ask_a_face_per_combat_die():
+    # the Clay Sentinel (Combat 2) next to e1, dice typed
+    given = at_companions(clash(companions=("golem:Ysolda",), physical_dice=True))
+    given = with_ally(given, "golem", pos=_hex_next_to(given, "e1"))
+    offered = [c for c in given.legal() if isinstance(c, CompanionEngage)]
+    assert CompanionEngage(companion="golem", targets=("e1",), faces=(0, 0)) in offered
+    assert all(c.faces == (0, 0) for c in offered)

@@ -5,11 +5,12 @@ too; STATUS-5 is in test_rules_companions_after.py)."""
 from __future__ import annotations
 
 import pytest
+from adventurer_arrange import mark
 from companion_arrange import at_companions, clash, with_ally
 
 from domain.betrayal.battle.commands import CompanionEngage, CompanionMove, EndCompanionTurn, RollEnemyDice
 from domain.betrayal.battle.companions.events import CompanionStatusGained, CompanionStatusLost
-from domain.betrayal.battle.events import DamageDealt, EnemyEngaged
+from domain.betrayal.battle.events import DamageDealt, DiceRolled, EnemyEngaged
 from domain.betrayal.vocab import Status
 from domain.kernel.hexes import distance
 
@@ -80,7 +81,8 @@ def test_a_dazed_companion_cannot_move_and_roll_in_one_turn_and_daze_comes_off_a
         if n == 1 and distance(h, s.foe("e1").pos) == 1
     )
     moved = given.when(CompanionMove(companion="golem", to=step)).next()
-    moved.then_violates(CompanionEngage(targets=("e1",), faces=(0, 0)), "STATUS-1")
+    refused = moved.then_violates(CompanionEngage(targets=("e1",), faces=(0, 0)), "STATUS-1")
+    assert refused.message == "Clay Sentinel is dazed: it cannot move and roll dice in the same turn"
     ended = moved.when(EndCompanionTurn())
     ended.then_has(CompanionStatusLost, companion="golem", status=Status.DAZE, rule="STATUS-1")
     # without moving it may roll
@@ -128,3 +130,17 @@ def test_a_blind_companion_felling_the_last_adventurer_ends_the_round_and_the_ba
     assert then.state.hero("ysolda").defeated
     assert then.state.phase.value == "ended"  # the fox's turn is skipped (facts default for END-1c)
     assert then.state.companion("fox").withdrawn
+
+
+@pytest.mark.rule("STATUS-1")
+def test_a_companion_not_beside_a_stealthy_enemy_as_its_turn_began_may_not_target_it_and_is_told_why():
+    # the Wayward Archer (range 3) two hexes from e1, which is in Stealth
+    given = at_companions(clash(companions=("archer:Ysolda",), physical_dice=True))
+    e1 = given.state.foe("e1").pos
+    given = given.with_hero("ysolda", pos=_far(given, e1)).with_foe("e1", marks=(mark(Status.STEALTH, 2),))
+    away = with_ally(given, "archer", pos=_free(given, e1, away=2))
+    refused = away.then_violates(CompanionEngage(companion="archer", targets=("e1",), faces=(0, 0)), "STATUS-1")
+    assert refused.message == "e1 is in Stealth: only units adjacent to it when the turn began may target it"
+    # beside it as its turn begins, it may
+    beside = with_ally(given, "archer", pos=_free(given, e1))
+    beside.when(CompanionEngage(companion="archer", targets=("e1",), faces=(0, 0))).then_has(DiceRolled, unit="archer")

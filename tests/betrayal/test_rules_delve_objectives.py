@@ -18,7 +18,15 @@ from delve_arrange import SURVEY, UNCOVER, DelveScenario
 from domain.betrayal.battle.application import BetrayalApp, PartySpec, delve_stream
 from domain.betrayal.battle.bots import delve_choice
 from domain.betrayal.battle.commands import EndTurn, Explore, Move, MoveToExplore, NextRound, PlaceTile, Retreat
-from domain.betrayal.delve.aggregate import CardDrawn, DelveConcluded, DelveRestored, KeptCard, PlacedTile, Skyshard
+from domain.betrayal.delve.aggregate import (
+    CardDrawn,
+    DelveConcluded,
+    DelveRestored,
+    KeptCard,
+    PlacedTile,
+    Skyshard,
+    TurnMarks,
+)
 from domain.betrayal.battle.events import BattleEnded, Explored, HeroCleanedUp, PartyRetreated
 from domain.betrayal.battle.state import Outcome, Phase
 from domain.kernel.errors import RuleViolation
@@ -176,6 +184,7 @@ def test_a_delve_party_retreats_only_at_the_end_of_a_round():
 @pytest.mark.rule("END-1")
 def test_a_retreat_ends_the_delve_at_once_and_nothing_more_can_be_done():
     given, _, _ = end_of_round(delve_with(UNCOVER, 1))
+    given = given.with_delve(marks=TurnMarks(round=1, hero="tarn", explored=True))  # a turn's marks were kept
     then = given.when(Retreat())
     assert then.state.phase is Phase.ENDED and then.state.round == 1
     after = then.next()

@@ -173,8 +173,9 @@ def test_with_rolled_dice_waiting_a_full_active_slot_can_be_cleared_to_make_room
 
 
 @pytest.mark.rule("ACTIVE-4")
-def test_an_empty_active_slot_cannot_be_cleared():
-    with pytest.raises(MalformedCommand):
+def test_an_empty_active_slot_cannot_be_cleared_and_the_refusal_names_the_slot():
+    # slots are told counting from 1: index 0 is the first
+    with pytest.raises(MalformedCommand, match="has no active die in slot 1$"):
         Scenario.clash().when(ClearActive(slot=0))
 
 
@@ -771,7 +772,10 @@ def test_typed_faces_must_name_one_face_of_each_die_rolled(faces):
 
 
 def test_faces_cannot_be_typed_when_the_battle_rolls_its_own_dice():
-    with pytest.raises(MalformedCommand):
+    with pytest.raises(
+        MalformedCommand,
+        match="^this battle rolls its own dice; faces can be typed only with the physical-dice option$",
+    ):
         Scenario.clash().when(Engage(form=LIGHT_FORM, dice=(1,), faces=(1,)))
 
 

@@ -335,9 +335,10 @@ def test_resolve_without_rolled_dice_is_refused():
 
 
 @pytest.mark.rule("ENGAGE-8")
-def test_skipping_a_die_that_was_not_rolled_is_malformed():
+def test_skipping_a_die_that_was_not_rolled_is_malformed_naming_its_position():
     rolled = facing("shore-crab").when(Engage(form=LIGHT_FORM, target="e1", dice=(1,), faces=(ONE,))).next()
-    with pytest.raises(MalformedCommand):
+    # positions are told counting from 1: index 1 is the second die
+    with pytest.raises(MalformedCommand, match="no rolled die at position 2$"):
         rolled.when(Resolve(skip=(1,)))
 
 

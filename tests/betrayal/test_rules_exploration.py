@@ -730,6 +730,19 @@ def test_a_trap_is_tested_on_entering_its_tile_and_the_move_goes_on():
     again.lacks(LockpickTested)
 
 
+@pytest.mark.rule("EXPLORATION-12")
+def test_a_trap_whose_lock_holds_deals_its_damage_and_the_log_names_the_trap_as_its_source():
+    given = DelveScenario.start(placements=((17, 31),)).with_tiles(LONG_DRAIN)
+    given = given.with_delve(kept=(KeptCard("dart-corridor", "t1", 0),)).with_hero("ysolda", stamina=3)
+    for seed in range(40):  # a seed whose lockpick test fails
+        then = given.with_state(seed=seed).when(Move(to=(19, 31)))
+        if not then.has(LockpickTested, hero="ysolda", what="trap").success:
+            hit = then.has(DamageDealt, target="ysolda", source="trap", rule="EXPLORATION-12")
+            assert hit.amount == 2 and then.state.hero("ysolda").hp == hit.hp
+            return
+    raise AssertionError("no seed failed the trap's lockpick test")
+
+
 # --- DELVE-3, MOVE-5: caches opened on the way --------------------------------------------------
 
 

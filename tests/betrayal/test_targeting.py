@@ -4,7 +4,7 @@ import pytest
 from ascii_map import at, board
 
 from domain.betrayal.battle.board import Board
-from domain.betrayal.battle.enemies.targeting import Candidate, can_target, designate, plan_move, rank
+from domain.betrayal.battle.enemies.targeting import Candidate, can_target, designate, move_plan, plan_move, rank
 from domain.betrayal.vocab import Priority
 
 STRONGEST, WEAKEST = Priority.STRONGEST, Priority.WEAKEST
@@ -378,6 +378,10 @@ def test_an_enemy_that_cannot_get_closer_stays_put_EMOVE_10():
     moved = move(CORRIDOR, at(0, 0), 1, STRONGEST, [target], at(1, 0))
     # then it does not move
     assert moved == []
+    # and its plan still names the unit it approaches, ending where it stands
+    occupied = units(at(0, 0), at(1, 0), target.pos)
+    approach = move_plan(CORRIDOR, at(0, 0), 1, STRONGEST, [target], occupied).approach
+    assert approach is not None and (approach.unit, approach.end) == (target, at(0, 0))
 
 
 @pytest.mark.rule("EMOVE-10")

@@ -8,6 +8,7 @@ from msgspec.structs import replace
 from domain.conquest import events as ev
 from domain.conquest.board import march_value
 from domain.conquest.commands import ChooseArrival, ChooseFirstPlayer, DeclareAbility, OrderStack, RollOff
+from domain.conquest.rules import legal_commands
 from domain.conquest.supremacy import scores
 from domain.conquest.vocab import Phase, Step
 from domain.kernel.errors import RuleViolation
@@ -46,6 +47,17 @@ def test_the_lower_roll_off_score_chooses_the_first_player():
     assert of(events, ev.SupremacyRolled)[0].lower == 1 and s.turn == 1 and s.step is Step.CHOOSE
     s, events = when(s, ChooseFirstPlayer(first=False))
     assert s.first == 0 and of(events, ev.FirstPlayerChosen)[0].chooser == 1
+
+
+@pytest.mark.rule("SUP-3")
+def test_the_lower_scorer_is_offered_both_going_first_and_going_second():
+    s = in_phase(start(), Phase.SUPREMACY, Step.ROLL_OFF)
+    s, _ = when(s, RollOff(faces=(5, 2)))
+    offered = [c for c in legal_commands(s, CTX) if isinstance(c, ChooseFirstPlayer)]
+    assert offered == [ChooseFirstPlayer(first=True), ChooseFirstPlayer(first=False)]
+    for first, expected in ((True, 1), (False, 0)):
+        chosen, _ = when(s, ChooseFirstPlayer(first=first))
+        assert chosen.first == expected
 
 
 @pytest.mark.rule("SUP-2")

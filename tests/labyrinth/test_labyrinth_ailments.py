@@ -84,6 +84,21 @@ def test_a_sleeper_has_no_evasion_and_a_hit_wakes_it():
     assert not d.state.get("e1").has(Ailment.SLEEP)
 
 
+@pytest.mark.rule("AILMENT-SLEEP")
+def test_a_sleepers_cut_bash_and_stab_resistance_is_minus_1_so_every_damage_die_deals_damage():
+    """facts (Fills AILMENT-SLEEP): Cut/Bash/Stab resistance counts as -1."""
+    state = start()
+    faces = pinned(state.seed, (1, 2, 1, 2, 1), state.rng)  # the fighter's 5 dice, none above the slime's Cut 2
+    awake = decision(at(state, faces))
+    damage(awake, awake.state.get("p1"), awake.state.get("e1"), None, None)
+    assert (of(awake.events, ev.DamageRolled)[0].resistance, of(awake.events, ev.DamageRolled)[0].dealt) == (2, 0)
+    asleep = decision(at(edit(state, "e1", ailments=(Affliction(kind="sleep", depth=10),)), faces))
+    damage(asleep, asleep.state.get("p1"), asleep.state.get("e1"), None, None)
+    rolled = of(asleep.events, ev.DamageRolled)[0]
+    assert (rolled.resistance, rolled.dealt, rolled.damage) == (-1, 5, 5)
+    assert asleep.state.get("e1").hp == state.get("e1").hp - 5
+
+
 @pytest.mark.rule("AILMENT-FEAR")
 @pytest.mark.rule("STANDBY-6")
 def test_fear_rolling_3_cancels_full_defense_and_the_turn():

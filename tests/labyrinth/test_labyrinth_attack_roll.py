@@ -7,13 +7,14 @@ the RNG counter."""
 from __future__ import annotations
 
 import pytest
-from labyrinth_harness import at, decision, edit, of, pinned, start, violates, when
+from labyrinth_harness import SKILLS, at, decision, edit, of, pinned, start, violates, when
 
 from domain.labyrinth import events as ev
 from domain.labyrinth.attack import attack, damage
 from domain.labyrinth.commands import Attack, FullDefense, Pass, UseSkill
 from domain.labyrinth.flow import waits_for
-from domain.labyrinth.vocab import Row
+from domain.labyrinth.state import ActiveBuff
+from domain.labyrinth.vocab import Buff, Row
 
 
 def fighter_turn(seed: int = 1, **opts):
@@ -112,6 +113,44 @@ def test_an_all_ones_activation_roll_fails_the_skill_and_gives_fp_per_one():
     assert state.get("p2").fp == 3
 
 
+@pytest.mark.rule("FUMBLE-2")
+def test_in_a_multi_target_attack_only_the_first_hit_check_gives_fp_for_its_1s():
+    """facts (Fills FUMBLE-2): in a multi-target action FP from 1s is
+    gained only on the first check of that Main action. Flame Burst's first
+    hit check is its roll (MAIN-5); the second, against e2, shows a 1."""
+    state = start()
+    state, _ = when(state, Pass(actor="p1"), Pass(actor="p2"))
+    before = state.get("p2").fp
+    for counter in range(state.rng, state.rng + 500):
+        after, events = when(at(state, counter), UseSkill(actor="p2", skill="flame-burst"))
+        checks = [e for e in of(events, ev.AttackRolled) if e.attacker == "p2"]
+        if len(checks) == 2 and 1 not in checks[0].faces and 1 in checks[1].faces:
+            break
+    else:
+        raise AssertionError("no counter puts a 1 on the second check only")
+    assert [c.target for c in checks] == ["e1", "e2"] and [c.fp for c in checks] == [0, 0]
+    assert after.get("p2").fp == before
+
+
+@pytest.mark.rule("FUMBLE-2")
+@pytest.mark.rule("CHASE-1")
+def test_a_pursuers_first_check_in_an_allys_action_gives_it_fp_for_its_1s():
+    """facts (Fills FUMBLE-2): FP from 1s once per Main action per
+    character: p1's hit check is p1's, the Pursuit's that follows is p2's
+    own first check of the action, so its 1s count."""
+    state = fighter_turn()
+    state = edit(state, "p2", row=state.get("p1").row, buffs=(ActiveBuff(kind=Buff.CHASE, target="p1", turns=3),))
+    for counter in range(state.rng, state.rng + 2000):
+        after, events = when(at(state, counter), Attack(actor="p1", target="e1"))
+        ended = next(i for i, e in enumerate(events) if isinstance(e, ev.ActionEnded) and e.who == "p1")
+        rolls = of(events[:ended], ev.AttackRolled)
+        if [r.attacker for r in rolls] == ["p1", "p2"] and 1 not in rolls[0].faces and 1 in rolls[1].faces:
+            break
+    else:
+        raise AssertionError("no counter puts a 1 on the pursuit's check only")
+    assert (rolls[1].mode, rolls[1].fp) == ("pursuit", rolls[1].faces.count(1))
+
+
 @pytest.mark.rule("HIT-2")
 @pytest.mark.rule("PASSIVE-3")
 def test_a_multi_target_attack_makes_one_check_per_target_against_its_own_evasion():
@@ -143,6 +182,12 @@ def test_full_defense_halves_the_damage_rounded_down_and_skips_the_main_action()
     damage(d, d.state.get("e1"), d.state.get("p1"), None, None)
     rolled = of(d.events, ev.DamageRolled)[0]
     assert rolled.dealt == 3 and rolled.damage == 1 and "full defense" in rolled.halved
+    # five dice above resistance (Power Strike's 2 more): 5 halved, rounded down, is 2
+    counter = pinned(state.seed, (4, 5, 6, 4, 5), state.rng)
+    d = decision(at(state, counter))
+    damage(d, d.state.get("e1"), d.state.get("p1"), SKILLS["power-strike"].effects[0], None)
+    rolled = of(d.events, ev.DamageRolled)[0]
+    assert (rolled.dealt, rolled.damage, rolled.hp) == (5, 2, state.get("p1").hp - 2)
 
 
 @pytest.mark.rule("WAIT-1")

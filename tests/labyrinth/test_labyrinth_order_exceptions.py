@@ -13,11 +13,11 @@ from msgspec.structs import replace
 from domain.kernel.errors import RuleViolation
 from domain.labyrinth import end_phase
 from domain.labyrinth import events as ev
-from domain.labyrinth.commands import Attack, EnemyAct, FullDefense, Hold, Pass, UseSkill
+from domain.labyrinth.commands import Attack, EnemyAct, FullDefense, Hold, Member, Pass, UseSkill
 from domain.labyrinth.flow import waits_for
 from domain.labyrinth.order import acting_order
 from domain.labyrinth.rules import decide
-from domain.labyrinth.state import Deferred, DelayedAttack
+from domain.labyrinth.state import Affliction, Deferred, DelayedAttack
 from domain.labyrinth.windows import next_delayed, up_delayed
 
 
@@ -166,6 +166,25 @@ def test_a_delayed_action_whose_target_is_gone_lapses_unpaid():
     up_delayed(d)
     skipped = of(d.events, ev.ActionSkipped)[0]
     assert (skipped.who, skipped.rule) == ("p1", "ORDER-3") and not of(d.events, ev.SkillUsed)
+
+
+@pytest.mark.rule("AILMENT-CONFUSE")
+@pytest.mark.rule("ORDER-3")
+def test_a_unit_confused_before_its_delayed_action_attacks_an_ally_of_its_row_instead():
+    # two scouts in the front row; p1 deferred Slow Shot, then was confused
+    state, _ = when(start(party=(Member(cls="scout"), Member(cls="scout", name="Second"))), Pass(actor="p1"))
+    state, _ = when(state, Pass(actor="p2"))
+    state = replace(
+        state, queue=(), fastest=(), acting="", delayed=(Deferred(who="p1", skill="slow-shot", target="e1"),)
+    )
+    state = edit(state, "p1", confused=True, ailments=(Affliction(kind="confuse", depth=10),))
+    d = decision(at(state, not_ones(state)))
+    up_delayed(d)
+    assert of(d.events, ev.ActorUp)[0].who == "p1"
+    [picked] = [e for e in of(d.events, ev.TargetPicked) if e.who == "p1"]
+    assert picked.among == ("p2",)
+    assert [(e.attacker, e.target, e.mode) for e in of(d.events, ev.AttackRolled)] == [("p1", "p2", "normal")]
+    assert not of(d.events, ev.SkillUsed)  # Slow Shot is not used
 
 
 # --- delayed attacks ---------------------------------------------------------------------------

@@ -93,6 +93,9 @@ def test_an_escape_check_takes_everyones_typed_faces():
     s, _ = when(start(physical_dice=True), Escape(actor="p1"), Escape(actor="p2"))
     n = 2 * len([c for c in s.combatants if not c.down])
     _asked(s, "STANDBY-8", n, who="p1")
+    # the question says what the dice are for, and names no attack (it answers none)
+    q = s.question
+    assert (q.check, q.attacker, q.mode) == ("Escape: everyone's [Evasion] check, in battle order", "", "")
     after, events = _typed_through(s, (6,) * 4 + (1,) * (n - 4))
     assert of(events, ev.EscapeRolled)[0].typed and after.over
 

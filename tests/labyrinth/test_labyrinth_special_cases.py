@@ -5,6 +5,7 @@ skills (STANDBY-5)."""
 from __future__ import annotations
 
 import pytest
+import labyrinth_harness as harness
 from labyrinth_harness import at, edit, of, pinned
 from labyrinth_more import CTX, MORE, PARTY, decision, legal, not_ones, seed_for, start, when
 from msgspec.structs import replace
@@ -20,7 +21,9 @@ from domain.labyrinth.rules import decide
 from domain.labyrinth.state import Affliction, Options
 from domain.labyrinth.stats import stats
 from domain.labyrinth.tokens import place
-from domain.labyrinth.vocab import Attribute, Buff, Phase, Side, Termination
+from domain.labyrinth.catalog import Encounter, EncounterEnemy
+from domain.labyrinth.decision import RulesContext
+from domain.labyrinth.vocab import Attribute, Buff, Phase, Reach, Side, Targets, Termination
 
 # --- tokens ------------------------------------------------------------------------------------
 
@@ -186,6 +189,43 @@ def test_an_enemy_with_a_standby_skill_uses_it_as_the_declarations_resolve():
     assert [(x.action, x.skill) for x in declared] == [("skill", "howl")]
     assert [(b.kind, b.amount) for b in state.get("e1").buffs] == [(Buff.PATK_UP, 1)]
     assert state.phase is Phase.MAIN
+
+
+# A hexer holds two Standby skills: Howl (itself) and Sap (one opponent in reach: either PC).
+_SAP = replace(
+    MORE.skills["howl"],
+    id="sap",
+    name="Sap",
+    effects=(replace(MORE.skills["howl"].effects[0], targets=Targets.OPPONENT, buff=Buff.PATK_DOWN, reach=Reach.FAR),),
+)
+_HEXER = replace(
+    MORE,
+    skills={**MORE.skills, "sap": _SAP},
+    enemies={**MORE.enemies, "hexer": replace(MORE.enemies["howler"], id="hexer", skills=("howl", "sap"))},
+    encounters={
+        **MORE.encounters,
+        "hexer": Encounter(id="hexer", name="A hexer", enemies=(EncounterEnemy(enemy="hexer"),)),
+    },
+)
+
+
+@pytest.mark.rule("STANDBY-5")
+def test_an_enemy_with_two_standby_skills_picks_one_and_its_target_at_random_and_the_log_says_so():
+    ctx = RulesContext(pack=_HEXER)
+    state = harness.start(1, "hexer", PARTY, ctx=ctx)
+    state, _ = harness.when(state, Pass(actor="p1"), ctx=ctx)
+    for counter in range(state.rng, state.rng + 50):  # a counter at which it picks Sap
+        _, events = harness.when(at(state, counter), Pass(actor="p2"), ctx=ctx)
+        [chosen] = of(events, ev.ActionChosen)
+        assert (chosen.who, chosen.among) == ("e1", ("howl", "sap"))
+        if chosen.chosen == "sap":
+            break
+    else:
+        raise AssertionError("no counter picked Sap")
+    [picked] = of(events, ev.TargetPicked)
+    assert (picked.who, set(picked.among)) == ("e1", {"p1", "p2"})
+    [declared] = [e.declaration for e in of(events, ev.Declared) if e.declaration.who == "e1"]
+    assert (declared.skill, declared.target) == ("sap", picked.chosen)
 
 
 @pytest.mark.rule("STANDBY-5")
