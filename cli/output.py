@@ -81,7 +81,9 @@ class Output:
             for line, style in lines:
                 if style:
                     if style not in styles:
-                        styles[style] = console.get_style(style)
+                        found = console.get_style(style)
+                        # NO_COLOR: rich keeps the style's attributes (bold, dim), not its colours
+                        styles[style] = found.without_color if console.no_color else found
                     line = styles[style].render(line, color_system=COLOR_SYSTEMS[system])
                 rendered.append(f"{line}\n")
             text = "".join(rendered)

@@ -24,14 +24,16 @@ from cli.tables import _Lines, table_lines
 NEW_CLASH = ["new", "clash", "--setup", "waystone-crossing", "--party", "Ysolda:nord"]
 
 
-def _output(width: int, colour: bool) -> Output:
-    """An ``Output`` whose console writes to a string, in colour or not."""
+def _output(width: int, colour: bool, no_color: bool = False) -> Output:
+    """An ``Output`` whose console writes to a string, in colour or not
+    (``no_color``: a terminal's styles without their colours, as NO_COLOR asks)."""
     out = Output(json=False)
     out._console = Console(  # type: ignore[assignment]
         file=io.StringIO(),
         width=width,
         color_system="truecolor" if colour else None,
         force_terminal=colour,
+        no_color=no_color,
         highlight=False,
         markup=False,
         emoji=False,
@@ -69,6 +71,15 @@ def test_laid_out_lines_print_as_rich_prints_the_table(cells, width, colour):
         rich_table.add_row(*(Text(c) for c in row))
     table.print(rich_table)
     assert _written(straight) == _written(through_rich) == _written(table)
+
+
+def test_styles_of_laid_out_lines_print_as_rich_prints_them():
+    lines = [("plain", ""), ("bold", "bold"), ("dim", "dim"), ("red on a line", "bold red"), ("", "dim")]
+    for colour, no_color in ((False, False), (True, False), (True, True)):
+        straight, through_rich = _output(40, colour, no_color), _output(40, colour, no_color)
+        straight.lines(lines)
+        through_rich.print(_Lines(lines))
+        assert _written(straight) == _written(through_rich), (colour, no_color)
 
 
 @pytest.mark.parametrize("colour", [False, True])
