@@ -30,16 +30,22 @@ def times(fn: Callable[[], Any], repeats: int, before: Callable[[], Any] | None 
     return out
 
 
-def interleaved(fns: dict[str, Callable[[], Any]], repeats: int) -> dict[str, list[float]]:
+def interleaved(
+    fns: dict[str, Callable[[], Any]], repeats: int, cpu: dict[str, list[float]] | None = None
+) -> dict[str, list[float]]:
     """Like ``times`` for several functions, taking turns, so that a noisy
-    moment of the machine hits the figure and its floor alike."""
+    moment of the machine hits the figure and its floor alike. Given
+    ``cpu``, the CPU seconds of each call (this thread's, user and system)
+    go into it too, by name: other work on the machine disturbs them less."""
     out: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(repeats):
         for name, fn in fns.items():
             gc.collect()
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.thread_time()
             fn()
             out[name].append(time.perf_counter() - start)
+            if cpu is not None:
+                cpu.setdefault(name, []).append(time.thread_time() - start_cpu)
     return out
 
 

@@ -1,6 +1,6 @@
 """The commonest command lines run without typer: `rk status`, `legal`,
-`log`, `undo`, `redo` with their plain options, and a verb of the game
-(`rk move a2`). A command run in its own process (no `rk serve`) would
+`log`, `undo`, `redo`, `battles` with their plain options, and a verb of
+the game (`rk move a2`). A command run in its own process (no `rk serve`) would
 otherwise pay for importing typer and building its click commands, a
 sixth of `rk status`'s start, to read options these few lines spell
 plainly.
@@ -57,16 +57,19 @@ CORE = frozenset(
 )
 HELP = ("-h", "--help")
 MAX_VERSION = 2**63 - 1  # as cli.app's: the largest --at typer takes
-# The options every command here takes: the store, the game (``cli.app``'s Store, BattleId, Json).
-VALUED = {"--store": "store", "--battle": "battle", "-b": "battle"}
+# The options every command here takes: the store and --json (``cli.app``'s Store, Json);
+# those of a game's commands, the game too (BattleId).
+VALUED = {"--store": "store"}
 FLAGS = {"--json": "json"}
+GAME = {"--battle": "battle", "-b": "battle"}
 # Each core command run here: its own options (valued, then flags) and its handler.
 OWN: dict[str, tuple[dict[str, str], dict[str, str]]] = {
-    "status": ({"--at": "at"}, {}),
-    "legal": ({}, {}),
-    "log": ({}, {"--no-pager": "no_pager"}),
-    "undo": ({}, {"--force": "force"}),
-    "redo": ({}, {}),
+    "status": (GAME | {"--at": "at"}, {}),
+    "legal": (GAME, {}),
+    "log": (GAME, {"--no-pager": "no_pager"}),
+    "undo": (GAME, {"--force": "force"}),
+    "redo": (GAME, {}),
+    "battles": ({}, {"--all": "all_"}),  # every game: no --battle
 }
 
 
@@ -111,6 +114,10 @@ def _core(name: str, got: dict[str, Any]) -> Callable[[Session], None] | None:
         from . import history
 
         return lambda s: history.log(s, page=not got.get("no_pager", False))
+    if name == "battles":
+        from . import battle_list
+
+        return lambda s: battle_list.battles(s, got.get("all_", False))
     from . import game
 
     if name == "status":

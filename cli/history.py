@@ -1,5 +1,5 @@
-"""What the store remembers: a battle's whole log, the list of battles, the
-list of adventurers."""
+"""What the store remembers: a battle's whole log (the list of battles is
+``cli.battle_list``'s)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from rich.text import Text
-
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
 from domain.kernel.narration import given, placed
 from domain.kernel.position.messages import PositionTaken
@@ -19,8 +17,9 @@ from domain.kernel.stores.streams_order import envelopes_in_append_order, field_
 from . import pager
 from .game import event_json
 from .lines import BOLD, PLAIN, UNDONE, Entry, events, layout_lines
-from .output import printable, to_json
+from .output import to_json
 from .session import Session
+from .battle_list import BATTLE_COLUMNS, battles  # noqa: F401 (their home was here)
 from .tables import least_width, simple_table  # noqa: F401 (their home was here)
 
 
@@ -243,67 +242,6 @@ def _companion_events(s: Session, rs: Any, scan: _Scan) -> dict[str, list[tuple[
                 elif together:  # a command's writes are together, right after ``before``
                     break
     return out
-
-
-def battles(s: Session, all_: bool = False) -> None:
-    """The games of the store, every ruleset together, oldest first, with
-    where each stands; the current one marked (``domain.kernel.stores.current_battle``), deleted
-    ones only with ``all_``."""
-    # A read model keeps each game's summary, updated event by event: listing
-    # costs one read of it, not a replay of every game.
-    from projections.views import battles as battle_rows
-
-    import msgspec
-
-    from domain.kernel.stores.current_battle import chosen_battle
-
-    from domain.kernel import ruleset as registry
-
-    rows = [msgspec.structs.asdict(r) for r in battle_rows(s.app) if registry.load(r.ruleset).battles]
-    live = [r["battle"] for r in rows if not r["deleted"]]
-    chosen = chosen_battle(s.app)
-    current = chosen if chosen in live else (live[-1] if live else None)
-    hidden = 0 if all_ else len(rows) - len(live)
-    rows = [r | {"current": r["battle"] == current} for r in rows if all_ or not r["deleted"]]
-    if s.json:
-        s.out.emit(rows)
-        return
-    if not rows:
-        s.out.print(
-            f"No battles: {hidden} deleted (`rk battles --all` lists them, `rk restore NAME`)."
-            if hidden
-            else "No battles yet: start one with `rk new` (`rk new --help` lists the setups; or try `rk demo`)."
-        )
-        return
-    cells = [
-        [
-            "*" if r["current"] else "x" if r["deleted"] else "",
-            *(printable(str(r[k])) for k in ("name", "setup", "round", "phase", "who")),
-        ]
-        for r in rows
-    ]
-    columns: tuple[tuple[str, str], ...] = BATTLE_COLUMNS
-    width, wrap = s.out.console.width, ("where", "who")
-    if least_width(columns, cells, wrap) > width:  # the setup goes first: a default name says it
-        columns, cells = columns[:2] + columns[3:], [row[:2] + row[3:] for row in cells]
-    s.out.print(simple_table(columns, cells, width, wrap=wrap))
-    notes = ["* current (`rk use NAME` picks another)"] if current else []
-    if any(r["deleted"] for r in rows):
-        notes.append("x deleted (`rk restore NAME`)")
-    if hidden:
-        notes.append(f"{hidden} deleted not shown (`rk battles --all`)")
-    s.out.print(Text("; ".join(notes), style="dim"))
-
-
-# Game and event count are left to --json: at 80 columns the rest fits.
-BATTLE_COLUMNS = (
-    ("", "left"),
-    ("battle", "left"),
-    ("setup", "left"),
-    ("round", "right"),
-    ("where", "left"),
-    ("who", "left"),
-)
 
 
 def _battle_names(s: Session) -> dict[str, str]:

@@ -106,9 +106,9 @@ def battles(
     json: Json = False,
 ) -> None:
     """List the battles in the store, oldest first, with where each stands; * marks the current one."""
-    from . import history
+    from . import battle_list
 
-    _run(ctx, history.battles, store, None, json, all_)
+    _run(ctx, battle_list.battles, store, None, json, all_)
 
 
 @app.command(rich_help_panel=LOOK)

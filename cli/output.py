@@ -44,6 +44,52 @@ class Output:
         for thing in things:
             self.console.print(Escaped(Phrases(thing) if isinstance(thing, str) else thing))
 
+    def lines(self, lines: list[tuple[str, str]]) -> None:
+        """Print lines already laid out to fit the console (``cli.tables.table_lines``),
+        each in its rich style ("" for none), exactly as ``print`` prints
+        them as one renderable, but written as one string: rich would split,
+        measure and crop each line again. Left to rich where it does more
+        than write text and style codes (a line too wide, a control
+        character to escape, a legacy Windows console, a recording)."""
+        if self.json:
+            return
+        console = self.console
+        width = console.width
+        if (
+            console.legacy_windows
+            or console.record
+            or console.is_jupyter
+            or console.quiet
+            or any(
+                not (text.isascii() and text.isprintable() and len(text) <= width)
+                and (_CONTROL_IN_LINE.search(text) is not None or _cells(text) > width)
+                for text, _ in lines
+            )
+        ):
+            from .tables import _Lines
+
+            self.print(_Lines(lines))
+            return
+        system = console.color_system
+        if system is None:
+            text = "".join(f"{line}\n" for line, _ in lines)
+        else:
+            from rich.console import COLOR_SYSTEMS
+
+            styles: dict[str, Any] = {}
+            rendered = []
+            for line, style in lines:
+                if style:
+                    if style not in styles:
+                        found = console.get_style(style)
+                        # NO_COLOR: rich keeps the style's attributes (bold, dim), not its colours
+                        styles[style] = found.without_color if console.no_color else found
+                    line = styles[style].render(line, color_system=COLOR_SYSTEMS[system])
+                rendered.append(f"{line}\n")
+            text = "".join(rendered)
+        console.file.write(text)
+        console.file.flush()
+
     def emit(self, data: Any) -> None:
         """Print ``data`` (Structs, dataclasses, enums, tuples...) as JSON."""
         sys.stdout.write(to_json(data) + "\n")
@@ -110,9 +156,18 @@ def _escape(m: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+def _cells(text: str) -> int:
+    """The cells ``text`` takes on a terminal."""
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
 def printable(text: str) -> str:
     """``text`` with control characters shown as ``\\xNN`` rather than sent
     to the terminal (a name from an imported log may hold escape codes)."""
+    if text.isascii() and text.isprintable():  # the usual text: nothing to look for
+        return text
     return _CONTROL.sub(_escape, text)
 
 

@@ -22,16 +22,27 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import zlib
 from collections.abc import Callable, Collection, Iterator, Sequence
+from typing import Protocol
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
+from urllib.parse import quote
 
-from domain.kernel.stores.application import EventSourcedApp
 from domain.kernel.envelope import Envelope
 from domain.kernel.read_model import Projection, handles
 
-__all__ = ["Catchup", "Projection", "handles"]
+__all__ = ["Catchup", "Log", "Projection", "handles"]
+
+
+class Log(Protocol):
+    """What a catch-up reads: an application's notification log
+    (``EventSourcedApp``), or a stand-in for it (``projections.views.StoreHead``)."""
+
+    def notifications(self, start: int = 1, limit: int = 500) -> Iterator[tuple[int, Envelope]]: ...
+
+    def max_notification_id(self) -> int: ...
 
 
 # Notifications per transaction: large enough that commits are not the cost,
@@ -53,6 +64,12 @@ class Catchup:
     Several processes may share the file: each page's transaction takes the
     write lock first and re-reads the positions, so a page another process
     already applied is skipped.
+
+    A file these projections made already is opened read-only, and for
+    writing only once a catch-up has something to apply: most commands
+    read views that are up to date, and a reader neither makes SQLite's
+    WAL files again on opening nor checkpoints and removes them on closing,
+    as the last writer to close does.
     """
 
     def __init__(self, path: Path | None, projections: Sequence[Projection], page: int = PAGE):
@@ -64,45 +81,103 @@ class Catchup:
         names = [p.name for p in self.projections]
         if len(set(names)) != len(names) or not all(names):
             raise ValueError(f"projections need distinct non-empty names: {names}")
-        self._handlers = [(p.name, p.handlers()) for p in self.projections]
+        self._handlers: list[tuple[str, dict[type, Callable]]] | None = None  # bound on the first event applied
         self._dispatch: dict[type, list[tuple[str, Callable]]] = {}
         self._lock = threading.RLock()
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+        reader = self._reader()
+        self._writes = reader is None
+        self.db = self._writer() if reader is None else reader
+
+    def _connect(self, read_only: bool) -> sqlite3.Connection:
         # Autocommit mode (isolation_level=None): every transaction here is an
         # explicit BEGIN ... COMMIT, so nothing commits behind our back.
+        if self.path is None:
+            target = ":memory:"
+        elif read_only:
+            target = f"file:{quote(str(self.path.absolute()))}?mode=ro"
+        else:
+            target = str(self.path)
+        return sqlite3.connect(
+            target, uri=read_only, isolation_level=None, timeout=LOCK_TIMEOUT, check_same_thread=False
+        )
+
+    def _reader(self) -> sqlite3.Connection | None:
+        """A read-only connection to the file, when these projections made
+        it already; else None."""
+        if self.path is None or not self.path.is_file():
+            return None
+        db = self._connect(read_only=True)
+        try:
+            if self._made(db):
+                return db
+        except sqlite3.Error:  # no tables yet, or a file SQLite cannot read as it is
+            pass
+        db.close()
+        return None
+
+    def _writer(self) -> sqlite3.Connection:
+        """A connection that writes, to a database made for these projections."""
+        path = self.path
         if path is not None:
             from domain.kernel.stores.store import create_private
 
+            path.parent.mkdir(parents=True, exist_ok=True)
             create_private(path)  # 0600, as the store itself
-        self.db = sqlite3.connect(
-            ":memory:" if path is None else str(path),
-            isolation_level=None,
-            timeout=LOCK_TIMEOUT,
-            check_same_thread=False,
-        )
+        db = self._connect(read_only=False)
         if path is not None:
-            # Readers (rk track in another terminal) do not block the writer.
-            self.db.execute("PRAGMA journal_mode=WAL")
             # Views are derived data a rebuild restores, and WAL keeps them
             # consistent without a sync on every commit.
-            self.db.execute("PRAGMA synchronous=NORMAL")
-        self._create()
+            db.execute("PRAGMA synchronous=NORMAL")
+        if not self._made(db):
+            if path is not None:
+                # Readers (rk track in another terminal) do not block the writer.
+                db.execute("PRAGMA journal_mode=WAL")
+            self._create(db)
+        return db
 
-    def _create(self) -> None:
-        with self._transaction():
-            self.db.execute(_POSITIONS)
-            known = {name for (name,) in self.db.execute("SELECT projection FROM positions")}
+    def _writing(self) -> None:
+        """Before a write: the read-only connection, if it is one, replaced
+        by one that writes (under the lock)."""
+        if not self._writes:
+            self.db.close()
+            self.db = self._writer()
+            self._writes = True
+
+    def _layout(self) -> int:
+        """A number for the tables these projections make, by their names
+        and statements (SQLite's ``user_version``, a signed 32-bit integer,
+        not 0: the number of a database nothing made yet)."""
+        text = "\n".join([_POSITIONS, *(f"{p.name}\n" + "\n".join(p.schema) for p in self.projections)])
+        return zlib.crc32(text.encode()) & 0x7FFFFFFF or 1
+
+    def _made(self, db: sqlite3.Connection) -> bool:
+        """Whether ``db`` already holds what ``_create`` makes for these
+        projections: made by the same statements (its ``user_version`` says
+        so) and a position for every one. Every command that reads a view
+        opens the database: two reads, rather than a write transaction of
+        some thirty statements that change nothing. ``_create`` sets the
+        number in the transaction that makes the rest, so once it is read
+        the positions read after it are there."""
+        if db.execute("PRAGMA user_version").fetchone()[0] != self._layout():
+            return False
+        known = {name for (name,) in db.execute("SELECT projection FROM positions")}
+        return all(p.name in known for p in self.projections)
+
+    def _create(self, db: sqlite3.Connection) -> None:
+        with _transaction(db):
+            db.execute(_POSITIONS)
+            known = {name for (name,) in db.execute("SELECT projection FROM positions")}
             for p in self.projections:
                 for ddl in p.schema:
-                    self.db.execute(ddl)
+                    db.execute(ddl)
                 if p.name not in known:
                     # A new name over old tables (the same layout, other rows:
                     # new words, say): start them afresh, or the rebuild would
                     # read the old rows' state as it goes.
                     for table in p.tables:
-                        self.db.execute(f"DELETE FROM {table}")
-                    self.db.execute("INSERT INTO positions VALUES (?, 0)", (p.name,))
+                        db.execute(f"DELETE FROM {table}")
+                    db.execute("INSERT INTO positions VALUES (?, 0)", (p.name,))
+            db.execute(f"PRAGMA user_version = {self._layout()}")
 
     # -- positions -------------------------------------------------------------
 
@@ -120,14 +195,14 @@ class Catchup:
 
     # -- catching up -----------------------------------------------------------
 
-    def behind(self, app: EventSourcedApp, only: Collection[str] | None = None) -> int:
+    def behind(self, app: Log, only: Collection[str] | None = None) -> int:
         """About how many notifications a catch-up (of ``only``) would read
         (ids may have gaps): what a progress display counts to."""
         return max(app.max_notification_id() - self.position(only), 0)
 
     def catch_up(
         self,
-        app: EventSourcedApp,
+        app: Log,
         upto: int | None = None,
         progress: Callable[[int], None] | None = None,
         only: Collection[str] | None = None,
@@ -153,6 +228,7 @@ class Catchup:
                     page = [item for item in page if item[0] <= upto]
                 if not page:
                     return applied
+                self._writing()
                 applied += self._apply(page, names)
                 if progress is not None:
                     progress(len(page))
@@ -161,7 +237,7 @@ class Catchup:
 
     def _apply(self, page: list[tuple[int, Envelope]], names: frozenset[str]) -> int:
         applied = 0
-        with self._transaction():
+        with _transaction(self.db):
             # Re-read inside the write lock: another process may have moved on.
             done = dict(self.db.execute("SELECT projection, notification_id FROM positions").fetchall())
             active = [p for p in self.projections if p.name in names]
@@ -188,6 +264,8 @@ class Catchup:
         found = self._dispatch.get(event_type)
         if found is None:
             found = []
+            if self._handlers is None:
+                self._handlers = [(p.name, p.handlers()) for p in self.projections]
             for name, handlers in self._handlers:
                 handler = next((handlers[t] for t in event_type.__mro__ if t in handlers), None)
                 if handler is not None:
@@ -210,7 +288,12 @@ class Catchup:
     def reset(self) -> None:
         """Empty every projection's tables and positions: the next catch-up
         rebuilds from the first notification."""
-        with self._lock, self._transaction():
+        with self._lock:
+            self._writing()
+            self._reset()
+
+    def _reset(self) -> None:
+        with _transaction(self.db):
             for p in self.projections:
                 for table in p.tables:
                     self.db.execute(f"DELETE FROM {table}")
@@ -231,14 +314,15 @@ class Catchup:
         with self._lock:
             self.db.close()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        # IMMEDIATE takes the write lock at BEGIN, so two processes cannot
-        # both read a position and then both apply the same page.
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    # IMMEDIATE takes the write lock at BEGIN, so two processes cannot
+    # both read a position and then both apply the same page.
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")

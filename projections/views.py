@@ -34,8 +34,9 @@ import sqlite3
 import threading
 import weakref
 from collections.abc import Callable, Collection, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 from domain.kernel.stores.application import EventSourcedApp
@@ -51,6 +52,7 @@ from .runner import Catchup
 __all__ = [
     "AuditLine",
     "BattleRow",
+    "StoreHead",
     "audit",
     "battles",
     "behind",
@@ -64,11 +66,86 @@ __all__ = [
 
 AUDIT = (AuditView.name,)  # ``only`` for the audit's own catch-up
 BATTLES = (BattlesView.name,)  # ``only`` for the list of games
-_VIEWS: weakref.WeakKeyDictionary[EventSourcedApp, Catchup] = weakref.WeakKeyDictionary()
+_VIEWS: weakref.WeakKeyDictionary[Any, Catchup] = weakref.WeakKeyDictionary()  # by app (or StoreHead)
 _VIEWS_LOCK = threading.Lock()
 
 
-def views_path_for(app: EventSourcedApp) -> Path | None:
+class StoreHead:
+    """An SQLite store's application as reading its views needs it, made
+    only when they have events to read: its settings (where the views are,
+    ``views_path_for``; which battle is current, ``current_battle``), made
+    as the application makes them, and the end of its log, read with one
+    query. Most reads find the views up to date: building the library's
+    application (its settings, factory, recorder, stores and connection
+    pool) would be most of `rk battles`.
+
+    ``head(store, make)`` makes one; ``make`` makes the application
+    itself, on the first notification the views have not read (or when the
+    query cannot say, so that what is wrong is said as the application
+    says it). Close it with ``close_views``; the application is ``make``'s
+    to close."""
+
+    def __init__(self, env: Any, make: Callable[[], EventSourcedApp]) -> None:
+        self.env = env
+        self._make = make
+        self._app: EventSourcedApp | None = None
+
+    @property
+    def app(self) -> EventSourcedApp:
+        """The application itself, made on first use."""
+        if self._app is None:
+            self._app = self._make()
+        return self._app
+
+    def _last(self) -> int | None:
+        """The last notification id of the store (0 if none), or None
+        when it cannot be read here."""
+        if self._app is not None:
+            return None
+        try:
+            db = sqlite3.connect(self.env.get("SQLITE_DBNAME"), uri=True, isolation_level=None)
+            with closing(db):
+                return int(db.execute("SELECT MAX(rowid) FROM stored_events").fetchone()[0] or 0)
+        except sqlite3.Error:
+            return None
+
+    def notifications(self, start: int = 1, limit: int = 500) -> Iterator[tuple[int, Any]]:
+        """The application's ``notifications``, when there are any from ``start`` on."""
+        last = self._last()
+        if last is not None and last < start:
+            return iter(())
+        return self.app.notifications(start=start, limit=limit)
+
+    def max_notification_id(self) -> int:
+        """The application's ``max_notification_id``."""
+        last = self._last()
+        return self.app.max_notification_id() if last is None else last
+
+
+def head(store: str | None, make: Callable[[], EventSourcedApp]) -> StoreHead | None:
+    """A ``StoreHead`` for the game application (``GameApp``) a command
+    would make on ``store`` to read it; None when that is not an SQLite
+    file of the library's own recorder (the application is then made as
+    always), or when making it would fail (the application says why)."""
+    from domain.kernel.games import GameApp
+    from domain.kernel.stores.store import store_env
+
+    try:
+        settings = store_env(store, app_name=GameApp.name, read_only=True)
+    except ValueError:
+        return None
+    # The settings as the application puts them together (its own defaults,
+    # the process environment, the store's): ``construct_env`` reads only the class.
+    try:
+        env = GameApp.__new__(GameApp).construct_env(GameApp.name, settings)
+    except Exception:  # a library that makes them otherwise: the application makes them
+        return None
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.sqlite" or env.get("APPLICATION_RECORDER_TOPIC"):
+        return None
+    return StoreHead(env, make)
+
+
+def views_path_for(app: EventSourcedApp | StoreHead) -> Path | None:
     """The views database file for ``app``'s store; None for in memory.
 
     Reads the settings the library itself used (``app.env``, where
@@ -95,7 +172,7 @@ def views_path_for(app: EventSourcedApp) -> Path | None:
     raise ValueError(f"no place for views of a store using {module!r}")
 
 
-def views_for(app: EventSourcedApp) -> Catchup:
+def views_for(app: EventSourcedApp | StoreHead) -> Catchup:
     """The ``Catchup`` of ``app``'s views, opened (or created) on first use."""
     with _VIEWS_LOCK:
         views = _VIEWS.get(app)
@@ -138,7 +215,7 @@ def _writable(path: Path) -> bool:
     return not path.exists() or os.access(path, os.W_OK)
 
 
-def close_views(app: EventSourcedApp) -> None:
+def close_views(app: EventSourcedApp | StoreHead) -> None:
     """Close ``app``'s views database; the next query reopens (or rebuilds) it."""
     with _VIEWS_LOCK:
         views = _VIEWS.pop(app, None)
@@ -161,9 +238,10 @@ def behind(app: EventSourcedApp, only: Collection[str] | None = None) -> int:
     return views_for(app).behind(app, only)
 
 
-def battles(app: EventSourcedApp) -> list[BattleRow]:
+def battles(app: EventSourcedApp | StoreHead) -> list[BattleRow]:
     """Every game of every ruleset, oldest first, with where each stands
-    (only this view is caught up: a listing does not wait for the others)."""
+    (only this view is caught up: a listing does not wait for the others;
+    ``app`` may be a ``StoreHead``)."""
     views = views_for(app)
     views.catch_up(app, only=BATTLES)
     with views.reading() as db:

@@ -56,18 +56,19 @@ def games(tmp_path_factory) -> Path:
 @pytest.fixture
 def both(games: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """Runs a command line through ``cli.direct`` and through typer, each on
-    a fresh copy of the store, and returns what each printed."""
+    a fresh copy of the store (of ``source``, when given), and returns what
+    each printed."""
     monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     monkeypatch.delenv("_RK_COMPLETE", raising=False)
     runs = iter(range(10**6))
 
-    def run(argv: list[str]) -> tuple[tuple, tuple]:
+    def run(argv: list[str], source: Path | None = None) -> tuple[tuple, tuple]:
         got = []
         for how in (direct.main, main):
             copy = tmp_path / f"rk{next(runs)}.sqlite"
-            shutil.copyfile(games / "rk.sqlite", copy)
+            shutil.copyfile(source or games / "rk.sqlite", copy)
             monkeypatch.setenv("RULEKEEPER_STORE", str(copy))
             got.append(_ran(how, argv))
         return got[0], got[1]
@@ -86,6 +87,18 @@ READS = [
     ["log", "-b", "{g}", "--json"],
 ]
 WRITES = [["undo", "-b", "{g}"], ["undo", "--force", "-b", "{g}"], ["redo", "-b", "{g}"]]
+# `rk battles` lists every game of the store, whichever is named: run once, not per game.
+LISTS = [
+    ["battles"],
+    ["battles", "--all"],
+    ["battles", "--json"],
+    ["battles", "--all", "--json"],
+    ["battles", "--store", "{store}"],  # the store the battle was chosen in: marked *
+    ["battles", "--json", "--store={store}", "--all"],
+    ["battles", "--store", "{empty}"],
+    ["battles", "--store", "{garbage}"],
+    ["battles", "--store", "{garbage}", "--json"],
+]
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -94,6 +107,25 @@ def test_the_plain_lines_print_as_through_typer(both, game):
         argv = [w.replace("{g}", game) for w in line]
         here, typer_ = both(argv)
         assert here[0] is not None, f"{argv} was left to typer"
+        assert here == typer_, argv
+
+
+def test_the_list_of_battles_prints_as_through_typer(both, games, tmp_path):
+    # A battle renamed, one deleted and one chosen, so that every mark and note shows.
+    listed = tmp_path / "listed.sqlite"
+    shutil.copyfile(games / "rk.sqlite", listed)
+    for line in (["rename", "d1", "delve-one"], ["delete", "q1"], ["use", "c1"]):
+        assert _ran(main, [*line, "--store", str(listed)])[0] == 0
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"not a database, though named as one" * 100)
+    stores = {"{store}": listed, "{empty}": tmp_path / "none.sqlite", "{garbage}": garbage}
+    for line in LISTS:
+        argv = line
+        for key, path in stores.items():
+            argv = [w.replace(key, str(path)) for w in argv]
+        here, typer_ = both(argv, source=listed)
+        assert here[0] is not None, f"{argv} was left to typer"
+        assert here[0] == (1 if "{garbage}" in " ".join(line) else 0), (argv, here)
         assert here == typer_, argv
 
 
@@ -147,7 +179,12 @@ def test_refusals_are_as_through_typer(both, argv):
         ["log", "--force"],
         ["move", "--help"],
         ["move", "a2", "-h"],
-        ["battles"],
+        ["battles", "-b", "c1"],
+        ["battles", "--all=1"],
+        ["battles", "--all", "--all"],
+        ["battles", "--store"],
+        ["battles", "c1"],
+        ["battles", "--", "--all"],
         ["new", "clash"],
         ["nosuchverb"],
     ],
@@ -197,3 +234,12 @@ def test_a_verb_of_one_ruleset_imports_no_other_ruleset(games, tmp_path):
     imported = _imported(env, "end-turn", "-b", "c1")
     assert "cli.verbs" in imported
     assert not {m for m in imported if m.startswith(("domain.conquest", "domain.labyrinth"))}
+
+
+def test_battles_in_process_imports_neither_typer_nor_the_log(games):
+    env = {**os.environ, "RULEKEEPER_STORE": str(games / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
+    env["RULEKEEPER_NO_SERVER"] = "1"
+    imported = _imported(env, "battles")
+    assert "cli.battle_list" in imported
+    never = {"typer", "cli.history", "cli.lines", "domain.betrayal.battle.narrate"}
+    assert not imported & never, sorted(imported & never)
