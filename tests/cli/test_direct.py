@@ -162,6 +162,10 @@ def test_the_core_commands_are_those_typer_registers():
     assert direct.CORE == registered | {group.name for group in app.registered_groups}
 
 
+# Modules of the standard library no read of a game needs (each a few milliseconds of start).
+STDLIB_UNUSED = {"hashlib", "_hashlib", "hmac", "tempfile", "difflib"}
+
+
 def _imported(env: dict[str, str], *argv: str) -> set[str]:
     code = (
         "import runpy, sys; sys.argv = ['rk', *sys.argv[1:]]\n"
@@ -180,6 +184,9 @@ def test_status_in_process_imports_only_what_it_shows(games):
     env = {**os.environ, "RULEKEEPER_STORE": str(games / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
     env["RULEKEEPER_NO_SERVER"] = "1"
     never = {"typer", "domain.betrayal.battle.narrate", "domain.betrayal.campaign.narrate", "projections.views"}
+    # Nor what only a write or a refusal needs: OpenSSL's digests (``domain.kernel.digests``),
+    # tempfile (a write renamed into place), difflib (a hint in a refused pack).
+    never |= STDLIB_UNUSED
     for game, others in {
         "c1": {"domain.conquest", "domain.labyrinth"},
         "q1": {"domain.betrayal", "domain.labyrinth"},
@@ -197,3 +204,4 @@ def test_a_verb_of_one_ruleset_imports_no_other_ruleset(games, tmp_path):
     imported = _imported(env, "end-turn", "-b", "c1")
     assert "cli.verbs" in imported
     assert not {m for m in imported if m.startswith(("domain.conquest", "domain.labyrinth"))}
+    assert not imported & {"hashlib", "_hashlib", "hmac", "difflib"}
