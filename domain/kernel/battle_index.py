@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from typing import ClassVar
-from uuid import NAMESPACE_URL, UUID, uuid5
+from uuid import NAMESPACE_URL, UUID
 
+from domain.kernel.digests import uuid5
 from domain.kernel.errors import MalformedCommand
 from domain.kernel.messages import Event
 

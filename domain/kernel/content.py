@@ -12,8 +12,6 @@ returns the checked value or fails there; ``record`` checks a table against
 
 from __future__ import annotations
 
-import difflib
-import hashlib
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -21,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NoReturn
 
+from domain.kernel.digests import blake2b
 from domain.kernel.errors import ContentError
 from domain.kernel.toml_lines import line_of
 
@@ -53,7 +52,7 @@ Fields = Mapping[str, tuple[Conv, Any]]  # key -> (converter, default or REQUIRE
 def pack_hash(files: Mapping[str, bytes]) -> str:
     """Hex BLAKE2b (16 bytes) of the pack files sorted by name, each fed as
     name, NUL, content."""
-    digest = hashlib.blake2b(digest_size=16)
+    digest = blake2b(digest_size=16)
     for name in sorted(files):
         digest.update(name.encode() + b"\0" + files[name])
     return digest.hexdigest()
@@ -199,6 +198,8 @@ def record(value: object, at: At, fields: Fields) -> dict[str, Any]:
     found = table(value, at)
     for key in found:
         if key not in fields:
+            import difflib  # only to word a refusal: a pack that loads never imports it
+
             hint = difflib.get_close_matches(key, list(fields), n=1)
             guess = f"did you mean {hint[0]!r}?" if hint else "expected " + ", ".join(fields)
             at.key(key).fail(f"unknown key ({guess})")

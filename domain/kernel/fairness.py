@@ -28,8 +28,6 @@ A seed the setup drew (``random_seed``) gets a random salt of its own.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -61,6 +59,8 @@ def _seed_bytes(seed: int) -> bytes:
 def commit(seed: int, salt: str) -> str:
     """The commitment to ``seed`` with ``salt`` (hex): ``sha256:<hex>`` of
     the tag, the seed as 8 bytes big-endian, and the salt's bytes."""
+    import hashlib  # a setup or a check: a command that reads a game never loads OpenSSL's digests
+
     return f"{SCHEME}:" + hashlib.sha256(_COMMIT_TAG + _seed_bytes(seed) + bytes.fromhex(salt)).hexdigest()
 
 
@@ -74,6 +74,8 @@ def matches(commitment: str, seed: Any, salt: Any) -> bool:
         expected = commit(seed, salt)
     except ValueError:
         return False
+    import hmac
+
     return hmac.compare_digest(expected, commitment)
 
 
@@ -81,6 +83,8 @@ def fixture_salt(seed: int) -> str:
     """The salt of a seed the host chose: derived from it, so a fixture
     replays identically (and hides nothing from one who guesses the seed,
     which its chooser knows anyway)."""
+    import hashlib
+
     return hashlib.sha256(_SALT_TAG + _seed_bytes(seed)).hexdigest()[: 2 * SALT_BYTES]
 
 

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
-from uuid import NAMESPACE_URL, UUID, uuid5
+from uuid import NAMESPACE_URL, UUID
 
 from domain.kernel import ruleset as registry
 from domain.kernel.stores.application import MOVED_ON, EventSourcedApp
@@ -39,6 +39,7 @@ from domain.kernel.battle_index import (
     legacy_streams,
 )
 from domain.kernel import fairness
+from domain.kernel.digests import uuid5
 from domain.kernel.commandlog import CommandIssued, Game, fold, game_types
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state, wrap
 from domain.kernel.errors import ConcurrencyError, MalformedCommand, NotFound, RuleViolation, RulekeeperError

@@ -8,7 +8,7 @@ roll from the log alone.
 
 from __future__ import annotations
 
-import hashlib
+from domain.kernel.digests import blake2b
 
 _LIMIT = 1 << 64
 
@@ -38,7 +38,7 @@ def draw(seed: int, counter: int, sides: int) -> int:
     bound = _LIMIT - (_LIMIT % sides)
     attempt = 0
     while True:
-        digest = hashlib.blake2b(f"{seed}:{counter}:{attempt}".encode(), digest_size=8).digest()
+        digest = blake2b(f"{seed}:{counter}:{attempt}".encode(), digest_size=8).digest()
         value = int.from_bytes(digest, "big")
         if value < bound:
             return value % sides

@@ -26,11 +26,12 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
-from uuid import NAMESPACE_URL, UUID, uuid5
+from uuid import NAMESPACE_URL, UUID
 
 import msgspec
 
 from domain.kernel import packages
+from domain.kernel.digests import uuid5
 from domain.kernel.commandlog import CommandIssued, CommandUndone, game_types
 from domain.kernel.errors import NotFound
 from domain.kernel.messages import Command, Event

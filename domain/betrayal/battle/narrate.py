@@ -39,6 +39,9 @@ def _starter() -> Pack:
     return starter_pack()
 
 
+# Each handler is registered for the class it names: ``register`` reading it
+# from the annotation (a string here) runs ``typing.get_type_hints`` on every
+# handler, most of this module's import (~3 ms of every `rk` command that narrates).
 @singledispatch
 def _describe(event, state, pack) -> str:
     return type(event).__name__
@@ -94,7 +97,7 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
 # --- setup -----------------------------------------------------------------------
 
 
-@_describe.register
+@_describe.register(ev.BattleStarted)
 def _(e: ev.BattleStarted, state, pack) -> str:
     names = ", ".join(h.name for h in e.party)
     mode = _mode_of(e.setup, pack)
@@ -113,13 +116,13 @@ def _(e: ev.BattleStarted, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(ev.CachePlaced)
 def _(e: ev.CachePlaced, state, pack) -> str:
     rule = {"delve": "EXPLORATION-10", "dungeon": "DUNGEON-7"}.get(_mode(state, pack)) or cited_rule(e)
     return _cite(rule, f"a {e.kind.value} cache on {label(e.hex)}")
 
 
-@_describe.register
+@_describe.register(ev.EnemyPlaced)
 def _(e: ev.EnemyPlaced, state, pack) -> str:
     enemy = pack.enemies.get(e.enemy)
     name = enemy.name if enemy else e.enemy
@@ -133,12 +136,12 @@ def _(e: ev.EnemyPlaced, state, pack) -> str:
     return _cite(rule, f"{e.foe} {name} ({e.hp} HP, {kind}) placed on {label(e.hex)}")
 
 
-@_describe.register
+@_describe.register(ev.EnemyPoolClosed)
 def _(e: ev.EnemyPoolClosed, state, pack) -> str:
     return f"the enemy pool closes, {e.discarded} EP discarded ({e.reason})"
 
 
-@_describe.register
+@_describe.register(ev.AdventurerPlaced)
 def _(e: ev.AdventurerPlaced, state, pack) -> str:
     rule = {"delve": "DELVE-10", "dungeon": "DUNGEON-9"}.get(_mode(state, pack)) or cited_rule(e)
     return _cite(rule, f"{_who(state, pack, e.hero)} placed on {label(e.hex)} in {e.form.value} form")
@@ -147,17 +150,17 @@ def _(e: ev.AdventurerPlaced, state, pack) -> str:
 # --- rounds and turns ------------------------------------------------------------
 
 
-@_describe.register
+@_describe.register(ev.RoundStarted)
 def _(e: ev.RoundStarted, state, pack) -> str:
     return f"Round {e.round} begins" + (" — FATIGUE-ROUND-1: the Fatigue Round" if e.fatigue_round else "")
 
 
-@_describe.register
+@_describe.register(ev.TurnStarted)
 def _(e: ev.TurnStarted, state, pack) -> str:
     return f"{_who(state, pack, e.hero)}'s turn"
 
 
-@_describe.register
+@_describe.register(ev.DiceRecovered)
 def _(e: ev.DiceRecovered, state, pack) -> str:
     hero = state.hero(e.hero) if state else None
     got = [die_name(pack, hero, u) for u in e.recovered] if hero else [f"#{u}" for u in e.recovered]
@@ -171,37 +174,37 @@ def _(e: ev.DiceRecovered, state, pack) -> str:
     return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} " + ("; ".join(parts) or "has nothing to recover"))
 
 
-@_describe.register
+@_describe.register(ev.TurnEnded)
 def _(e: ev.TurnEnded, state, pack) -> str:
     return f"{_who(state, pack, e.hero)} ends the turn"
 
 
-@_describe.register
+@_describe.register(ev.EnemyTurnStarted)
 def _(e: ev.EnemyTurnStarted, state, pack) -> str:
     return f"{_who(state, pack, e.foe)}'s turn"
 
 
-@_describe.register
+@_describe.register(ev.EnemyTurnEnded)
 def _(e: ev.EnemyTurnEnded, state, pack) -> str:
     return f"{e.foe} ends its turn"
 
 
-@_describe.register
+@_describe.register(ev.RoundEnded)
 def _(e: ev.RoundEnded, state, pack) -> str:
     return f"Round {e.round} ends"
 
 
-@_describe.register
+@_describe.register(ev.PartyRetreated)
 def _(e: ev.PartyRetreated, state, pack) -> str:
     return _cite(cited_rule(e), f"the party retreats at the end of round {e.round}")
 
 
-@_describe.register
+@_describe.register(ev.BattleEnded)
 def _(e: ev.BattleEnded, state, pack) -> str:
     return f"The battle ends in {e.outcome.value.upper()} — {e.reason}"
 
 
-@_describe.register
+@_describe.register(ev.HeroCleanedUp)
 def _(e: ev.HeroCleanedUp, state, pack) -> str:
     kept = f"{len(e.track)} dice stay on the track (CLEANUP-4c)" if e.track else "an empty track"
     back = f", recovers {len(e.drained_recovered)} drained (CLEANUP-4b)" if e.drained_recovered else ""
@@ -211,7 +214,7 @@ def _(e: ev.HeroCleanedUp, state, pack) -> str:
 # --- actions ---------------------------------------------------------------------
 
 
-@_describe.register
+@_describe.register(ev.HeroMoved)
 def _(e: ev.HeroMoved, state, pack) -> str:
     start = ""
     if state is not None and state.hero(e.hero).pos is not None:
@@ -219,19 +222,19 @@ def _(e: ev.HeroMoved, state, pack) -> str:
     return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} moves {start}{_path(e.path)}")
 
 
-@_describe.register
+@_describe.register(ev.EngageDeclared)
 def _(e: ev.EngageDeclared, state, pack) -> str:
     target = f" at {_who(state, pack, e.target)}" if e.target else " without a target"
     return f"{_who(state, pack, e.hero)} engages in {e.form.value} form{target} (engage {e.number} this turn)"
 
 
-@_describe.register
+@_describe.register(ev.FatigueGained)
 def _(e: ev.FatigueGained, state, pack) -> str:
     text = f"{_who(state, pack, e.hero)} gains {e.count} {_kind(e.kind)}"
     return _cite(cited_rule(e), text + _newly_drained(state, pack, e.hero, e.drained))
 
 
-@_describe.register
+@_describe.register(ev.DiceRolled)
 def _(e: ev.DiceRolled, state, pack) -> str:
     hero = None
     if state is not None:
@@ -246,12 +249,12 @@ def _(e: ev.DiceRolled, state, pack) -> str:
     return f"{_who(state, pack, e.unit)}{how}: " + ", ".join(shown)
 
 
-@_describe.register
+@_describe.register(ev.TenacityGained)
 def _(e: ev.TenacityGained, state, pack) -> str:
     return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} gains {e.amount} Tenacity (now {e.tenacity})")
 
 
-@_describe.register
+@_describe.register(ev.DieExhausted)
 def _(e: ev.DieExhausted, state, pack) -> str:
     hero = state.hero(e.hero) if state else None
     name = die_name(pack, hero, e.uid) if hero else f"#{e.uid}"
@@ -260,14 +263,14 @@ def _(e: ev.DieExhausted, state, pack) -> str:
     return _cite(cited_rule(e), text + _newly_drained(state, pack, e.hero, e.drained))
 
 
-@_describe.register
+@_describe.register(ev.DieDrained)
 def _(e: ev.DieDrained, state, pack) -> str:
     hero = state.hero(e.hero) if state else None
     name = die_name(pack, hero, e.uid) if hero else f"#{e.uid}"
     return _cite(cited_rule(e), f"{_who(state, pack, e.hero)}'s {name} is drained until the battle ends")
 
 
-@_describe.register
+@_describe.register(ev.ActiveChanged)
 def _(e: ev.ActiveChanged, state, pack) -> str:
     hero = state.hero(e.hero) if state else None
     slots = []
@@ -277,29 +280,29 @@ def _(e: ev.ActiveChanged, state, pack) -> str:
     return _cite(cited_rule(e), f"{_who(state, pack, e.hero)}'s active slots: " + (", ".join(slots) or "empty"))
 
 
-@_describe.register
+@_describe.register(ev.StatusPlaced)
 def _(e: ev.StatusPlaced, state, pack) -> str:
     owner = _who(state, pack, e.mark.owner)
     return _cite(cited_rule(e), f"{owner} puts {e.mark.status.value} on {_who(state, pack, e.foe)}")
 
 
-@_describe.register
+@_describe.register(ev.StatusLifted)
 def _(e: ev.StatusLifted, state, pack) -> str:
     return _cite(cited_rule(e), f"{e.status.value} comes off {_who(state, pack, e.foe)}")
 
 
-@_describe.register
+@_describe.register(ev.HeroStatusGained)
 def _(e: ev.HeroStatusGained, state, pack) -> str:
     again = " again (refreshed)" if e.refreshed else ""
     return f"{_who(state, pack, e.hero)} gains {e.status.value}{again}" + _newly_drained(state, pack, e.hero, e.drained)
 
 
-@_describe.register
+@_describe.register(ev.HeroStatusLost)
 def _(e: ev.HeroStatusLost, state, pack) -> str:
     return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} loses {e.status.value}")
 
 
-@_describe.register
+@_describe.register(ev.DamageDealt)
 def _(e: ev.DamageDealt, state, pack) -> str:
     taken = e.to_hp + e.to_bonus
     kind = "true damage" if e.true_damage else "damage"
@@ -315,23 +318,23 @@ def _(e: ev.DamageDealt, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(ev.Healed)
 def _(e: ev.Healed, state, pack) -> str:
     bonus = f" (+{e.bonus_hp} bonus)" if e.bonus_hp else ""
     return f"{_who(state, pack, e.unit)} heals {e.amount}: {e.hp} HP{bonus}"
 
 
-@_describe.register
+@_describe.register(ev.UnitDefeated)
 def _(e: ev.UnitDefeated, state, pack) -> str:
     return f"{_who(state, pack, e.unit)} is defeated"
 
 
-@_describe.register
+@_describe.register(ev.EngageResolved)
 def _(e: ev.EngageResolved, state, pack) -> str:
     return f"{_who(state, pack, e.hero)}'s engage is resolved"
 
 
-@_describe.register
+@_describe.register(ev.EnemyMoved)
 def _(e: ev.EnemyMoved, state, pack) -> str:
     start = ""
     if state is not None and state.foe(e.foe).pos is not None:
@@ -339,13 +342,13 @@ def _(e: ev.EnemyMoved, state, pack) -> str:
     return _cite(cited_rule(e), f"{_who(state, pack, e.foe)} moves {start}{_path(e.path)}")
 
 
-@_describe.register
+@_describe.register(ev.EnemyEngaged)
 def _(e: ev.EnemyEngaged, state, pack) -> str:
     targets = ", ".join(_who(state, pack, t) for t in e.targets) or "nobody"
     return _cite(cited_rule(e), f"{_who(state, pack, e.foe)} engages {targets}")
 
 
-@_describe.register
+@_describe.register(ev.EnemyRollAwaited)
 def _(e: ev.EnemyRollAwaited, state, pack) -> str:
     faces = ",".join("F" for _ in range(e.dice))
     dice = "die" if e.dice == 1 else "dice"
@@ -355,7 +358,7 @@ def _(e: ev.EnemyRollAwaited, state, pack) -> str:
 # --- delves: the battle's own events ----------------------------------------------
 
 
-@_describe.register
+@_describe.register(ev.Explored)
 def _(e: ev.Explored, state, pack) -> str:
     card = pack.cards.get(e.card)
     if e.entered:
@@ -371,7 +374,7 @@ def _(e: ev.Explored, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(ev.EnemyPoolOpened)
 def _(e: ev.EnemyPoolOpened, state, pack) -> str:
     text = f"tile {e.tile} gets a fresh EP of {e.ep}"
     if state is not None:
@@ -381,7 +384,7 @@ def _(e: ev.EnemyPoolOpened, state, pack) -> str:
     return _cite(cited_rule(e), text)
 
 
-@_describe.register
+@_describe.register(ev.HeroStepped)
 def _(e: ev.HeroStepped, state, pack) -> str:
     start = ""
     if state is not None and state.hero(e.hero).pos is not None:
@@ -389,7 +392,7 @@ def _(e: ev.HeroStepped, state, pack) -> str:
     return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} goes on with the same move, {start}{_path(e.path)}")
 
 
-@_describe.register
+@_describe.register(ev.LockpickTested)
 def _(e: ev.LockpickTested, state, pack) -> str:
     code = ",".join(str(d) for d in e.digits)
     rolls = " then ".join(",".join(str(f) for f in a) for a in e.attempts)
@@ -405,7 +408,7 @@ def _(e: ev.LockpickTested, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(ev.CacheOpened)
 def _(e: ev.CacheOpened, state, pack) -> str:
     if e.success:
         text = f"{_who(state, pack, e.hero)} opens the cache on {name(e.hex)}; its chip leaves the map"
@@ -417,7 +420,7 @@ def _(e: ev.CacheOpened, state, pack) -> str:
 # --- delves: the Delve stream --------------------------------------------------------
 
 
-@_describe.register
+@_describe.register(dv.DelveBegun)
 def _(e: dv.DelveBegun, state, pack) -> str:
     d = e.state
     piles = ", ".join(f"{len(tiles)} {shape}" for shape, tiles in d.piles)
@@ -439,7 +442,7 @@ def _(e: dv.DelveBegun, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(dv.CardDrawn)
 def _(e: dv.CardDrawn, state, pack) -> str:
     how = "entered" if e.entered else "explored from a distance"
     return _cite(
@@ -449,7 +452,7 @@ def _(e: dv.CardDrawn, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(dv.ShortageSkyshard)
 def _(e: dv.ShortageSkyshard, state, pack) -> str:
     return _cite(
         cited_rule(e),
@@ -458,18 +461,18 @@ def _(e: dv.ShortageSkyshard, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(dv.TileDrawn)
 def _(e: dv.TileDrawn, state, pack) -> str:
     where = "from its pile" if e.draw >= 0 else "from under its pile"
     return _cite(cited_rule(e), f"the {e.shape} tile {_tile(pack, e.tile)} is drawn {where}")
 
 
-@_describe.register
+@_describe.register(dv.TileEpRaised)
 def _(e: dv.TileEpRaised, state, pack) -> str:
     return _cite(cited_rule(e), f"When Revealed: the tile's EP rises by {e.amount}")
 
 
-@_describe.register
+@_describe.register(dv.TilePlaced)
 def _(e: dv.TilePlaced, state, pack) -> str:
     p = e.placed
     return _cite(
@@ -480,7 +483,7 @@ def _(e: dv.TilePlaced, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(dv.TileReturned)
 def _(e: dv.TileReturned, state, pack) -> str:
     return _cite(
         cited_rule(e),
@@ -489,18 +492,18 @@ def _(e: dv.TileReturned, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(dv.CardKept)
 def _(e: dv.CardKept, state, pack) -> str:
     shards = f", {_plural(e.skyshards, 'skyshard')} to take there (SKYSHARD-1)" if e.skyshards else ""
     return _cite(cited_rule(e), f"{_card(pack, e.card)} lies face up beside tile {e.tile}{shards}")
 
 
-@_describe.register
+@_describe.register(dv.CardDiscarded)
 def _(e: dv.CardDiscarded, state, pack) -> str:
     return _cite(cited_rule(e), f"{_card(pack, e.card)} is discarded (nothing lasting on it)")
 
 
-@_describe.register
+@_describe.register(dv.SkyshardObtained)
 def _(e: dv.SkyshardObtained, state, pack) -> str:
     if not e.count:  # every required skyshard was held already
         return _cite(
@@ -515,7 +518,7 @@ def _(e: dv.SkyshardObtained, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(dv.TurnMarked)
 def _(e: dv.TurnMarked, state, pack) -> str:
     m = e.marks
     parts = []
@@ -533,17 +536,17 @@ def _(e: dv.TurnMarked, state, pack) -> str:
     return _cite(cited_rule(e), f"{who} " + "; ".join(parts))
 
 
-@_describe.register
+@_describe.register(dv.ItemFound)
 def _(e: dv.ItemFound, state, pack) -> str:
     return _cite(cited_rule(e), f"{_who(state, pack, e.hero)} finds {_item(pack, e.item)} in the cache")
 
 
-@_describe.register
+@_describe.register(dv.ItemCycled)
 def _(e: dv.ItemCycled, state, pack) -> str:
     return _cite(cited_rule(e), f"{_item(pack, e.item)} goes under the item deck")
 
 
-@_describe.register
+@_describe.register(dv.ItemDeckReshuffled)
 def _(e: dv.ItemDeckReshuffled, state, pack) -> str:
     kind = "Legendary" if e.legendary else "Common"
     return _cite(
@@ -552,12 +555,12 @@ def _(e: dv.ItemDeckReshuffled, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(dv.TrapSprung)
 def _(e: dv.TrapSprung, state, pack) -> str:
     return _cite(cited_rule(e), f"the trap of tile {e.tile} is tested (once)")
 
 
-@_describe.register
+@_describe.register(dv.DelveConcluded)
 def _(e: dv.DelveConcluded, state, pack) -> str:
     objective = state.objective if state is not None else None
     rule = concluded_rule(e, objective if objective in (Objective.SURVEY, Objective.UNCOVER) else None)
@@ -567,7 +570,7 @@ def _(e: dv.DelveConcluded, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(dv.DelveRestored)
 def _(e: dv.DelveRestored, state, pack) -> str:
     return _cite(cited_rule(e), "the delve is back as it was before the undone command")
 
@@ -575,13 +578,13 @@ def _(e: dv.DelveRestored, state, pack) -> str:
 # --- the adventurers' own streams --------------------------------------------------------
 
 
-@_describe.register
+@_describe.register(adv.AdventurerCreated)
 def _(e: adv.AdventurerCreated, state, pack) -> str:
     a = e.state
     return _cite(cited_rule(e), f"{a.name} the {a.race} is created: {a.hp} HP, lines {', '.join(a.lines) or '—'}")
 
 
-@_describe.register
+@_describe.register(adv.BattleConcluded)
 def _(e: adv.BattleConcluded, state, pack) -> str:
     return _cite(
         cited_rule(e),
@@ -590,7 +593,7 @@ def _(e: adv.BattleConcluded, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(adv.AdventurerRestored)
 def _(e: adv.AdventurerRestored, state, pack) -> str:
     return _cite(cited_rule(e), f"{e.restored.name} is back as before the undone command")
 
@@ -604,41 +607,41 @@ def _ability(race: str, pack: Pack) -> str:
     return found.ability if found is not None else race
 
 
-@_describe.register
+@_describe.register(ev.RaceAbilityArmed)
 def _(e: ev.RaceAbilityArmed, state, pack) -> str:
     return _cite(e.rule, f"{_who(state, pack, e.hero)} readies {_ability(e.race, pack)} (once per battle)")
 
 
-@_describe.register
+@_describe.register(ev.HuntersEyeArmed)
 def _(e: ev.HuntersEyeArmed, state, pack) -> str:
     who = " and ".join(_who(state, pack, t) for t in e.targets)
     return _cite(e.rule, f"{_who(state, pack, e.hero)} readies Hunter's Eye for {who}, before the next enemy's turn")
 
 
-@_describe.register
+@_describe.register(ev.RaceAbilityUsed)
 def _(e: ev.RaceAbilityUsed, state, pack) -> str:
     return _cite(e.rule, f"{_who(state, pack, e.hero)} uses {_ability(e.race, pack)}, its race ability for this battle")
 
 
-@_describe.register
+@_describe.register(ev.TrackDiceRecovered)
 def _(e: ev.TrackDiceRecovered, state, pack) -> str:
     hero = state.hero(e.hero) if state else None
     names = ", ".join(die_name(pack, hero, u) if hero else f"#{u}" for u in e.recovered)
     return _cite(e.rule, f"{_who(state, pack, e.hero)} recovers {names}, each leaving 1 light fatigue in its place")
 
 
-@_describe.register
+@_describe.register(ev.TrackDiceRemoved)
 def _(e: ev.TrackDiceRemoved, state, pack) -> str:
     removed = ", ".join(_kind(t.kind, t.status) for t in e.removed)
     return _cite(e.rule, f"{_who(state, pack, e.hero)} removes {removed} from its cooldown track")
 
 
-@_describe.register
+@_describe.register(ev.HeroReplaced)
 def _(e: ev.HeroReplaced, state, pack) -> str:
     return _cite(e.rule, f"{_who(state, pack, e.hero)} is placed on the Entrance at {label(e.hex)}")
 
 
-@_describe.register
+@_describe.register(ev.LockpickBypassed)
 def _(e: ev.LockpickBypassed, state, pack) -> str:
     return _cite(
         e.rule,
@@ -647,17 +650,17 @@ def _(e: ev.LockpickBypassed, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(ev.HeroMovedFreely)
 def _(e: ev.HeroMovedFreely, state, pack) -> str:
     return _cite(e.rule, f"{_who(state, pack, e.hero)} moves freely {_path(e.path)} ({e.left} hexes left)")
 
 
-@_describe.register
+@_describe.register(ev.DamagePrevented)
 def _(e: ev.DamagePrevented, state, pack) -> str:
     return _cite(e.rule, f"{_who(state, pack, e.hero)} prevents {e.amount} damage")
 
 
-@_describe.register
+@_describe.register(ev.DefenseAwaited)
 def _(e: ev.DefenseAwaited, state, pack) -> str:
     return _cite(
         cited_rule(e),
@@ -666,7 +669,7 @@ def _(e: ev.DefenseAwaited, state, pack) -> str:
     )
 
 
-@_describe.register
+@_describe.register(ev.DefenseChosen)
 def _(e: ev.DefenseChosen, state, pack) -> str:
     blocks = "slots " + ", ".join(str(i + 1) for i in e.blocks) if e.blocks else "no active dice"
     race = ", with its race reaction" if e.race else ""

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import weakref
 from pathlib import Path
 from typing import Any
@@ -81,6 +80,8 @@ def choose(app: Any, battle_id: str | None) -> None:
         choices[key] = battle_id
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     # Written beside and renamed over: a reader never sees half a file.
+    import tempfile  # only to write: a command that reads the choice never imports it (~5 ms)
+
     fd, tmp = tempfile.mkstemp(prefix=f".{FILE}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -31,13 +31,14 @@ off too.
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
 
 import msgspec
+
+from domain.kernel.digests import blake2b
 
 from .store_setting import home
 
@@ -69,7 +70,7 @@ def derived(name: str, key: str, make: Callable[[], T], type_: type[T]) -> T:
     is a miss)."""
     if os.environ.get(NO_CACHE_VARIABLE):
         return make()
-    digest = hashlib.blake2b(digest_size=16)
+    digest = blake2b(digest_size=16)
     digest.update(f"{type_!r}\0{msgspec.__version__}\0{_code_stamp()}\0{key}".encode())
     path = Path(home(), CACHE_DIR[0], name, digest.hexdigest() + ".msgpack")
     try:
@@ -82,7 +83,7 @@ def derived(name: str, key: str, make: Callable[[], T], type_: type[T]) -> T:
 
 
 def _cache_file(files: Mapping[str, bytes], type_: type) -> Path:
-    digest = hashlib.blake2b(digest_size=16)
+    digest = blake2b(digest_size=16)
     digest.update(f"{type_.__module__}.{type_.__qualname__}\0{msgspec.__version__}\0{_code_stamp()}\0".encode())
     for name in sorted(files):
         digest.update(name.encode() + b"\0" + files[name] + b"\0")
@@ -93,15 +94,27 @@ def _cache_file(files: Mapping[str, bytes], type_: type) -> Path:
 def _code_stamp() -> str:
     """A digest of every Python file of the ``domain`` package by path,
     size and modification time (a change to the code that builds a pack)."""
-    root = Path(__file__).resolve().parents[2]
-    digest = hashlib.blake2b(digest_size=16)
-    for folder, subfolders, names in os.walk(root):
-        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
-        for name in sorted(names):
-            if name.endswith(".py"):
-                path = os.path.join(folder, name)
-                st = os.stat(path)
-                digest.update(f"{os.path.relpath(path, root)}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    digest = blake2b(digest_size=16)
+
+    # Each folder's files by name, then its folders by name, depth first (as
+    # ``os.walk`` goes, so the stamp is what it was): one ``scandir`` per
+    # folder, each path made relative by hand (``os.path.relpath`` per file
+    # took half the stamp's time).
+    def walk(folder: str, prefix: str) -> None:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+        inside = []
+        for entry in entries:
+            if entry.is_dir():
+                if entry.name != "__pycache__" and not entry.is_symlink():
+                    inside.append(entry)
+            elif entry.name.endswith(".py"):
+                st = entry.stat()
+                digest.update(f"{prefix}{entry.name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+        for entry in inside:
+            walk(entry.path, f"{prefix}{entry.name}/")
+
+    walk(str(Path(__file__).resolve().parents[2]), "")
     return digest.hexdigest()
 
 
