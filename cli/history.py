@@ -59,17 +59,19 @@ def log(s: Session, page: bool = True) -> None:
     undone = scan.undone
 
     def entries() -> Iterator[Entry]:
+        heading_types = (CommandIssued, CommandUndone)
         for kind, env, text in narrated:
-            heading = isinstance(env.event, (CommandIssued, CommandUndone))
-            gone = env.command_id in undone
-            yield Entry(
-                # a companion stream's event: its own version, named by its kind
-                label=f"{kind[:1]}{env.originator_version}",
-                text=f"[{kind}] {text}" if kind else text,
-                style=UNDONE if gone else (BOLD if heading else PLAIN),
-                mark="↶" if gone else " ",
-                indent=0 if heading else 2,
-            )
+            if env.command_id in undone:
+                style, mark = UNDONE, "↶"
+                indent = 0 if isinstance(env.event, heading_types) else 2
+            elif isinstance(env.event, heading_types):
+                style, mark, indent = BOLD, " ", 0
+            else:
+                style, mark, indent = PLAIN, " ", 2
+            if kind:  # a companion stream's event: its own version, named by its kind
+                yield Entry(f"{kind[:1]}{env.originator_version}", f"[{kind}] {text}", style, mark, indent)
+            else:
+                yield Entry(str(env.originator_version), text, style, mark, indent)
 
     footer = f"↶ marks the events of {len(undone)} undone command(s)" if undone else ""
     console = s.out.console
@@ -202,23 +204,27 @@ def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]
         if note is not None:
             note(rs, env.originator_version, env.command_id, env.event)
         if pending is not None:
-            yield from _narrate_one(rs, pack, narrator, written, pending, env.command_id)
+            yield "", pending, narrator(pending.event)
+            if written and env.command_id != pending.command_id:
+                yield from _written_by(rs, pack, narrator, written, pending)
         pending = env
     if pending is not None:
-        yield from _narrate_one(rs, pack, narrator, written, pending, None)
+        yield "", pending, narrator(pending.event)
+        if written:
+            yield from _written_by(rs, pack, narrator, written, pending)
 
 
-def _narrate_one(
-    rs: Any, pack: Any, narrator: Any, written: dict[str, list[tuple[str, Any]]], env: Any, next_command: str | None
+def _written_by(
+    rs: Any, pack: Any, narrator: Any, written: dict[str, list[tuple[str, Any]]], env: Any
 ) -> Iterator[tuple[str, Any, str]]:
-    yield "", env, narrator(env.event)
-    if next_command != env.command_id:
-        # the command's events in its companion streams (a delve's Delve) follow its own
-        for kind, other in written.pop(env.command_id, ()):
-            if isinstance(env.event, PositionTaken):  # the other streams a position puts where it says
-                yield kind, other, placed(rs, other.originator_id, narrator.state)
-            else:
-                yield kind, other, rs.describe_written(other.event, other.originator_id, narrator.state, pack)
+    """The events command ``env.command_id`` wrote to companion streams (a
+    delve's Delve), which follow its own last event, narrated against the
+    game's state after it."""
+    for kind, other in written.pop(env.command_id, ()):
+        if isinstance(env.event, PositionTaken):  # the other streams a position puts where it says
+            yield kind, other, placed(rs, other.originator_id, narrator.state)
+        else:
+            yield kind, other, rs.describe_written(other.event, other.originator_id, narrator.state, pack)
 
 
 def _companion_events(s: Session, rs: Any, scan: _Scan) -> dict[str, list[tuple[str, Any]]]:

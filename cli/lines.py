@@ -68,14 +68,27 @@ def layout_lines(
     if header:
         title = header[0].rjust(wide) if right else header[0].ljust(wide)
         yield _sgr(f"{title}   {header[1]}", DIM, styled)
-    for e in entries:
-        label = e.label.rjust(wide) if right else e.label.ljust(wide)
-        start = wide + 3 + e.indent  # label, space, mark, space, indent
+    justify = str.rjust if right else str.ljust
+    for label, text, style, mark, indent in entries:
+        start = wide + 3 + indent  # label, space, mark, space, indent
+        room = width - start
+        if room < MIN_ROOM:
+            room = MIN_ROOM
+        text = printable(text)
+        label = justify(label, wide)
+        # Most lines fit as they are: no wrapping asked of them.
+        lines = [text] if len(text) <= room and text.isascii() else _wrap(text, room)
+        if not styled:
+            yield f"{label} {mark} {' ' * indent}{lines[0]}" if indent else f"{label} {mark} {lines[0]}"
+            if len(lines) > 1:
+                pad = " " * start
+                for more in lines[1:]:
+                    yield pad + more
+            continue
+        yield f"{_sgr(label, DIM, styled)} {mark} {' ' * indent}{_sgr(lines[0], style, styled)}"
         pad = " " * start
-        first, *rest = _wrap(printable(e.text), max(width - start, MIN_ROOM))
-        yield f"{_sgr(label, DIM, styled)} {e.mark} {' ' * e.indent}{_sgr(first, e.style, styled)}"
-        for more in rest:
-            yield pad + _sgr(more, e.style, styled)
+        for more in lines[1:]:
+            yield pad + _sgr(more, style, styled)
     if footer:
         yield _sgr(footer, DIM, styled)
 
