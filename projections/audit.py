@@ -21,6 +21,7 @@ import re
 import sqlite3
 from functools import lru_cache
 from typing import Any
+from uuid import UUID
 
 import msgspec
 
@@ -76,6 +77,7 @@ class AuditView(Projection):
     )
 
     def __init__(self) -> None:
+        self._ids: dict[UUID, str] = {}  # each stream's id as text, made once
         self.page_begun()
 
     def page_begun(self) -> None:
@@ -107,7 +109,9 @@ class AuditView(Projection):
 
     @handles(Event)
     def line(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        stream = str(env.originator_id)
+        stream = self._ids.get(env.originator_id)
+        if stream is None:
+            stream = self._ids[env.originator_id] = str(env.originator_id)
         e = env.event
         self._learn(db, nid, stream, env)
         battle, label = self._stream(db, stream)

@@ -172,11 +172,20 @@ class Catchup:
             active = [p for p in self.projections if p.name in names]
             for p in active:
                 p.page_begun()
+            # Each event type's handlers of the projections caught up here,
+            # with where each stands, found once a page rather than per event.
+            wanted: dict[type, list[tuple[int, Callable]]] = {}
             for row in page:
                 nid = row.id
                 envelope = to_domain_event(row)
-                for name, handler in self._handlers_of(type(envelope.event)):
-                    if nid > done.get(name, 0) and name in names:
+                kind = type(envelope.event)
+                handlers = wanted.get(kind)
+                if handlers is None:
+                    handlers = wanted[kind] = [
+                        (done.get(name, 0), handler) for name, handler in self._handlers_of(kind) if name in names
+                    ]
+                for position, handler in handlers:
+                    if nid > position:
                         handler(self.db, nid, envelope)
                         applied += 1
             for p in active:
