@@ -18,7 +18,7 @@ from domain.kernel.stores.streams_order import envelopes_in_append_order, field_
 
 from . import pager
 from .game import event_json
-from .lines import BOLD, PLAIN, UNDONE, Entry, events, layout_lines
+from .lines import BOLD, PLAIN, UNDONE, events, layout_lines
 from .output import printable, to_json
 from .session import Session
 from .tables import least_width, simple_table  # noqa: F401 (their home was here)
@@ -58,7 +58,7 @@ def log(s: Session, page: bool = True) -> None:
         return
     undone = scan.undone
 
-    def entries() -> Iterator[Entry]:
+    def entries() -> Iterator[tuple[str, str, str, str, int]]:  # an Entry's fields
         heading_types = (CommandIssued, CommandUndone)
         for kind, env, text in narrated:
             if env.command_id in undone:
@@ -69,9 +69,9 @@ def log(s: Session, page: bool = True) -> None:
             else:
                 style, mark, indent = PLAIN, " ", 2
             if kind:  # a companion stream's event: its own version, named by its kind
-                yield Entry(f"{kind[:1]}{env.originator_version}", f"[{kind}] {text}", style, mark, indent)
+                yield f"{kind[:1]}{env.originator_version}", f"[{kind}] {text}", style, mark, indent
             else:
-                yield Entry(str(env.originator_version), text, style, mark, indent)
+                yield str(env.originator_version), text, style, mark, indent
 
     footer = f"↶ marks the events of {len(undone)} undone command(s)" if undone else ""
     console = s.out.console

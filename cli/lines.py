@@ -53,7 +53,7 @@ def layout(
 
 
 def layout_lines(
-    entries: Iterable[Entry],
+    entries: Iterable[tuple[str, str, str, str, int]],
     width: int,
     styled: bool,
     *,
@@ -63,7 +63,8 @@ def layout_lines(
     right: bool = True,
 ) -> Iterator[str]:
     """``layout`` as the entries come, for a caller that knows the widest
-    label (``wide``) beforehand: nothing is held but the line being made."""
+    label (``wide``) beforehand: nothing is held but the line being made.
+    An entry may be a plain tuple of an ``Entry``'s fields, in their order."""
     wide = max(wide, len(header[0]) if header else 0)
     if header:
         title = header[0].rjust(wide) if right else header[0].ljust(wide)
