@@ -125,6 +125,8 @@ class _Scan:
     spelled: dict[str, str] = field(default_factory=dict)  # each command's line as given, by its id
     typed: dict[str, str] = field(default_factory=dict)  # each command's words, by its envelopes' command id
     versions: dict[str, tuple[int, int]] = field(default_factory=dict)  # first and last version, the same
+    reading: str | None = None  # the command whose events are being noted: its versions are
+    first: int = 0  # from ``first`` to ``last`` (kept in ``versions`` once the next begins)
     touched: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     writes: list[tuple[str, tuple[tuple[str, int], ...], bool]] = field(default_factory=list)
     companions: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
@@ -170,9 +172,17 @@ class _Scan:
             self.undone.add(event.command_id)
             # an undo wrote where the command it undid had
             self.writes.append((command_id, self.touched.get(event.command_id, ()), False))
-        first = self.versions.get(command_id, (version,))[0]
-        self.versions[command_id] = (first, version)
+        if command_id != self.reading:
+            self._begin(command_id, version)
         self.last = version
+
+    def _begin(self, command_id: str, version: int) -> None:
+        """The events of command ``command_id`` begin at ``version``: those
+        of the one before it end at the last version noted."""
+        if self.reading is not None:
+            self.versions[self.reading] = (self.first, self.last)
+        self.reading = command_id
+        self.first = self.versions.get(command_id, (version,))[0]
 
     def said(self, command_id: str) -> str:
         """Command ``command_id`` as a player knows it (the last command's
@@ -180,7 +190,8 @@ class _Scan:
         words = self.typed.get(command_id)
         if words is None:
             return LAST_COMMAND
-        return f"{words} ({events(*self.versions[command_id])})"
+        first, last = (self.first, self.last) if command_id == self.reading else self.versions[command_id]
+        return f"{words} ({events(first, last)})"
 
 
 def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]]:
