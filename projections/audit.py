@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 from uuid import UUID
@@ -78,6 +79,8 @@ class AuditView(Projection):
 
     def __init__(self) -> None:
         self._ids: dict[UUID, str] = {}  # each stream's id as text, made once
+        self._time: datetime | None = None  # the last event's time, and as text
+        self._time_text = ""
         self.page_begun()
 
     def page_begun(self) -> None:
@@ -100,6 +103,15 @@ class AuditView(Projection):
             db.executemany(_INSERT_LINE, self._lines)
             self._lines = []
             self._held = {}
+
+    def _at(self, timestamp: datetime) -> str:
+        """``timestamp`` as the ``at`` column holds it: a command's events
+        share their time, so it is written once for them all."""
+        time = self._time
+        # The same instant at another offset reads otherwise.
+        if time is None or timestamp != time or timestamp.utcoffset() != time.utcoffset():
+            self._time, self._time_text = timestamp, timestamp.isoformat()
+        return self._time_text
 
     def _stream(self, db: sqlite3.Connection, stream: str) -> tuple[str, str]:
         found = self._streams.get(stream)
@@ -126,7 +138,7 @@ class AuditView(Projection):
             label,
             env.originator_version,
             env.command_id,
-            env.timestamp.isoformat(),
+            self._at(env.timestamp),
             type(e).__name__,
             rule,
             text,
