@@ -16,7 +16,7 @@ from domain.kernel.stores.streams_order import envelopes_in_append_order, field_
 
 from . import pager
 from .game import event_json
-from .lines import BOLD, PLAIN, UNDONE, Entry, events, layout_lines
+from .lines import BOLD, PLAIN, UNDONE, events, layout_lines
 from .output import to_json
 from .session import Session
 from .battle_list import BATTLE_COLUMNS, battles  # noqa: F401 (their home was here)
@@ -57,18 +57,20 @@ def log(s: Session, page: bool = True) -> None:
         return
     undone = scan.undone
 
-    def entries() -> Iterator[Entry]:
+    def entries() -> Iterator[tuple[str, str, str, str, int]]:  # an Entry's fields
+        heading_types = (CommandIssued, CommandUndone)
         for kind, env, text in narrated:
-            heading = isinstance(env.event, (CommandIssued, CommandUndone))
-            gone = env.command_id in undone
-            yield Entry(
-                # a companion stream's event: its own version, named by its kind
-                label=f"{kind[:1]}{env.originator_version}",
-                text=f"[{kind}] {text}" if kind else text,
-                style=UNDONE if gone else (BOLD if heading else PLAIN),
-                mark="↶" if gone else " ",
-                indent=0 if heading else 2,
-            )
+            if env.command_id in undone:
+                style, mark = UNDONE, "↶"
+                indent = 0 if isinstance(env.event, heading_types) else 2
+            elif isinstance(env.event, heading_types):
+                style, mark, indent = BOLD, " ", 0
+            else:
+                style, mark, indent = PLAIN, " ", 2
+            if kind:  # a companion stream's event: its own version, named by its kind
+                yield f"{kind[:1]}{env.originator_version}", f"[{kind}] {text}", style, mark, indent
+            else:
+                yield str(env.originator_version), text, style, mark, indent
 
     footer = f"↶ marks the events of {len(undone)} undone command(s)" if undone else ""
     console = s.out.console
@@ -122,6 +124,8 @@ class _Scan:
     spelled: dict[str, str] = field(default_factory=dict)  # each command's line as given, by its id
     typed: dict[str, str] = field(default_factory=dict)  # each command's words, by its envelopes' command id
     versions: dict[str, tuple[int, int]] = field(default_factory=dict)  # first and last version, the same
+    reading: str | None = None  # the command whose events are being noted: its versions are
+    first: int = 0  # from ``first`` to ``last`` (kept in ``versions`` once the next begins)
     touched: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     writes: list[tuple[str, tuple[tuple[str, int], ...], bool]] = field(default_factory=list)
     companions: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
@@ -167,9 +171,17 @@ class _Scan:
             self.undone.add(event.command_id)
             # an undo wrote where the command it undid had
             self.writes.append((command_id, self.touched.get(event.command_id, ()), False))
-        first = self.versions.get(command_id, (version,))[0]
-        self.versions[command_id] = (first, version)
+        if command_id != self.reading:
+            self._begin(command_id, version)
         self.last = version
+
+    def _begin(self, command_id: str, version: int) -> None:
+        """The events of command ``command_id`` begin at ``version``: those
+        of the one before it end at the last version noted."""
+        if self.reading is not None:
+            self.versions[self.reading] = (self.first, self.last)
+        self.reading = command_id
+        self.first = self.versions.get(command_id, (version,))[0]
 
     def said(self, command_id: str) -> str:
         """Command ``command_id`` as a player knows it (the last command's
@@ -177,7 +189,8 @@ class _Scan:
         words = self.typed.get(command_id)
         if words is None:
             return LAST_COMMAND
-        return f"{words} ({events(*self.versions[command_id])})"
+        first, last = (self.first, self.last) if command_id == self.reading else self.versions[command_id]
+        return f"{words} ({events(first, last)})"
 
 
 def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]]:
@@ -201,23 +214,27 @@ def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]
         if note is not None:
             note(rs, env.originator_version, env.command_id, env.event)
         if pending is not None:
-            yield from _narrate_one(rs, pack, narrator, written, pending, env.command_id)
+            yield "", pending, narrator(pending.event)
+            if written and env.command_id != pending.command_id:
+                yield from _written_by(rs, pack, narrator, written, pending)
         pending = env
     if pending is not None:
-        yield from _narrate_one(rs, pack, narrator, written, pending, None)
+        yield "", pending, narrator(pending.event)
+        if written:
+            yield from _written_by(rs, pack, narrator, written, pending)
 
 
-def _narrate_one(
-    rs: Any, pack: Any, narrator: Any, written: dict[str, list[tuple[str, Any]]], env: Any, next_command: str | None
+def _written_by(
+    rs: Any, pack: Any, narrator: Any, written: dict[str, list[tuple[str, Any]]], env: Any
 ) -> Iterator[tuple[str, Any, str]]:
-    yield "", env, narrator(env.event)
-    if next_command != env.command_id:
-        # the command's events in its companion streams (a delve's Delve) follow its own
-        for kind, other in written.pop(env.command_id, ()):
-            if isinstance(env.event, PositionTaken):  # the other streams a position puts where it says
-                yield kind, other, placed(rs, other.originator_id, narrator.state)
-            else:
-                yield kind, other, rs.describe_written(other.event, other.originator_id, narrator.state, pack)
+    """The events command ``env.command_id`` wrote to companion streams (a
+    delve's Delve), which follow its own last event, narrated against the
+    game's state after it."""
+    for kind, other in written.pop(env.command_id, ()):
+        if isinstance(env.event, PositionTaken):  # the other streams a position puts where it says
+            yield kind, other, placed(rs, other.originator_id, narrator.state)
+        else:
+            yield kind, other, rs.describe_written(other.event, other.originator_id, narrator.state, pack)
 
 
 def _companion_events(s: Session, rs: Any, scan: _Scan) -> dict[str, list[tuple[str, Any]]]:

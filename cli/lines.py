@@ -53,7 +53,7 @@ def layout(
 
 
 def layout_lines(
-    entries: Iterable[Entry],
+    entries: Iterable[tuple[str, str, str, str, int]],
     width: int,
     styled: bool,
     *,
@@ -63,19 +63,33 @@ def layout_lines(
     right: bool = True,
 ) -> Iterator[str]:
     """``layout`` as the entries come, for a caller that knows the widest
-    label (``wide``) beforehand: nothing is held but the line being made."""
+    label (``wide``) beforehand: nothing is held but the line being made.
+    An entry may be a plain tuple of an ``Entry``'s fields, in their order."""
     wide = max(wide, len(header[0]) if header else 0)
     if header:
         title = header[0].rjust(wide) if right else header[0].ljust(wide)
         yield _sgr(f"{title}   {header[1]}", DIM, styled)
-    for e in entries:
-        label = e.label.rjust(wide) if right else e.label.ljust(wide)
-        start = wide + 3 + e.indent  # label, space, mark, space, indent
+    justify = str.rjust if right else str.ljust
+    for label, text, style, mark, indent in entries:
+        start = wide + 3 + indent  # label, space, mark, space, indent
+        room = width - start
+        if room < MIN_ROOM:
+            room = MIN_ROOM
+        text = printable(text)
+        label = justify(label, wide)
+        # Most lines fit as they are: no wrapping asked of them.
+        lines = [text] if len(text) <= room and text.isascii() else _wrap(text, room)
+        if not styled:
+            yield f"{label} {mark} {' ' * indent}{lines[0]}" if indent else f"{label} {mark} {lines[0]}"
+            if len(lines) > 1:
+                pad = " " * start
+                for more in lines[1:]:
+                    yield pad + more
+            continue
+        yield f"{_sgr(label, DIM, styled)} {mark} {' ' * indent}{_sgr(lines[0], style, styled)}"
         pad = " " * start
-        first, *rest = _wrap(printable(e.text), max(width - start, MIN_ROOM))
-        yield f"{_sgr(label, DIM, styled)} {e.mark} {' ' * e.indent}{_sgr(first, e.style, styled)}"
-        for more in rest:
-            yield pad + _sgr(more, e.style, styled)
+        for more in lines[1:]:
+            yield pad + _sgr(more, style, styled)
     if footer:
         yield _sgr(footer, DIM, styled)
 

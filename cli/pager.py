@@ -19,6 +19,7 @@ from collections.abc import Iterable
 
 DEFAULT = "less -FRX"  # quit if one screen, keep colours, leave the text on screen
 NOT_FOUND = 127  # the shell's exit status for a command it cannot find
+BATCH = 256  # lines written at a time: as they come, without a call per line
 
 
 def write(lines: list[str], *, page: bool = True) -> None:
@@ -43,8 +44,10 @@ def write_lines(lines: Iterable[str], *, page: bool = True) -> None:
         if command is not None and _through(command, itertools.chain(held, lines)):
             return
     out = sys.stdout
-    for line in itertools.chain(held, lines):
-        out.write(line + "\n")
+    rest = itertools.chain(held, lines)
+    while batch := list(itertools.islice(rest, BATCH)):  # a write a batch, not a line
+        batch.append("")
+        out.write("\n".join(batch))
     out.flush()
 
 

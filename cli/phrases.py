@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rich.text import Text
 
-# Where a phrase may end: spaces after a clause's mark (if _ends_clause says
-# it ends one), after a separator, or a run of two or more. Each way starts
+# Where a phrase may end: spaces after a clause's mark (if _closes says the
+# word it ends is one), after a separator, or a run of two or more. Each way starts
 # with a space and looks behind it, so the search skips from space to space
 # (the same matches as "(?<=[,;:.?!]) +(?=\S)|(?<= [·—→]) +(?=\S)|(?<=\S) {2,}(?=\S)",
 # whose lookbehind first was tried at every character, in four times the time).
@@ -113,16 +113,24 @@ def _phrases(line: str, start: int, shielded: Callable[[int], bool]) -> list[Spa
     nor after a label."""
     pieces, begin = [], start
     for m in _PHRASE_GAP.finditer(line, start):
-        at = m.start()
-        single = m.end() - at == 1
-        if single and line[at - 1] in ",;:.?!" and not _ends_clause(line[_word_start(line, begin, at) : at]):
-            continue  # a symbol of its own ("?" in a legend), not a clause's end
-        if shielded(at) or (line[at - 1] == ":" and _labels(line, begin, at)):
+        at, after = m.span()
+        mark = line[at - 1]
+        # A symbol of its own ("?" in a legend), not a clause's end: the mark
+        # is a word alone (from ``begin``), or what it follows closes nothing.
+        if after - at == 1 and mark in ",;:.?!" and not (at - 2 >= begin and _closes(line[at - 2])):
+            continue
+        if shielded(at) or (mark == ":" and _labels(line, begin, at)):
             continue
         pieces.append((begin, at))
-        begin = m.end()
+        begin = after
     pieces.append((begin, len(line)))
     return pieces
+
+
+def _closes(char: str) -> bool:
+    """Whether a mark right after ``char``, in the same word, ends a clause
+    (``c4,`` ``(RULE-1):``), not a symbol of its own (``e1..``)."""
+    return char.isalnum() or char in ")]'\"`"
 
 
 def _labels(line: str, start: int, at: int) -> bool:
@@ -169,12 +177,6 @@ def _shielded(line: str) -> Callable[[int], bool]:
     if len(marks) == 1:
         return lambda at: False
     return lambda at: states[bisect_right(marks, at - 1) - 1]
-
-
-def _ends_clause(word: str) -> bool:
-    """Whether ``word``'s last mark ends a clause (``c4,`` ``(RULE-1):``),
-    not a symbol of its own (``?`` in a legend, ``e1..``)."""
-    return len(word) > 1 and (word[-2].isalnum() or word[-2] in ")]'\"`")
 
 
 def _sizer(line: str) -> Callable[[int, int], int]:

@@ -49,23 +49,19 @@ def audit_lines(rows: list[Any], width: int = 80, styled: bool = False) -> list[
     game = next((r.stream for r in rows if r.event == "CommandIssued"), None)
     undos, words, undone = _undos(rows, game)
     entries = []
+    headings = ("CommandIssued", "CommandUndone")
     for r in rows:
-        text = f"[{r.stream}] " if r.stream != game else ""
-        text += f"{r.rule}: {r.text}" if r.rule else r.text
+        text = f"{r.rule}: {r.text}" if r.rule else r.text
+        if r.stream != game:
+            text = f"[{r.stream}] {text}"
         if r.event == "CommandUndone":
             text = text.replace(LAST_COMMAND, words.get(r.command_id, LAST_COMMAND), 1)
         if r.undone:
             at = undos.get(r.undone_by)
             text += (f" (undone at v{at}" if at else " (undone") + (", forced)" if r.forced else ")")
-        heading = r.event in ("CommandIssued", "CommandUndone")
-        entries.append(
-            Entry(
-                f"v{r.version}",
-                text,
-                style=UNDONE if r.undone else (BOLD if heading else PLAIN),
-                mark="↶" if r.undone else " ",
-            )
-        )
+            entries.append(Entry(f"v{r.version}", text, UNDONE, "↶"))
+        else:
+            entries.append(Entry(f"v{r.version}", text, BOLD if r.event in headings else PLAIN))
     footer = f"↶ marks the events of {len(undone)} undone command(s)" if undone else ""
     return layout(entries, width, styled, footer=footer, right=False)
 

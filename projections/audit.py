@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
+from uuid import UUID
 
 import msgspec
 
@@ -76,15 +78,22 @@ class AuditView(Projection):
     )
 
     def __init__(self) -> None:
+        self._ids: dict[UUID, str] = {}  # each stream's id as text, made once
+        self._time: datetime | None = None  # the last event's time, and as text
+        self._time_text = ""
         self.page_begun()
 
     def page_begun(self) -> None:
         # In a page's transaction only this projection writes its tables (the
         # runner holds the write lock), so a stream's row read there holds
-        # until this projection writes it; lines are inserted together, before
-        # anything reads or updates them and when the page ends.
+        # until this projection writes it. Lines are held back and inserted
+        # together when the page ends (or before a statement that reads
+        # them): an undo marks the lines it reverts that are still held in
+        # place, so a page costs one batch of inserts, not a flush and an
+        # UPDATE for each of its undos.
         self._streams: dict[str, tuple[str, str]] = {}  # audit_streams as read in this page
-        self._lines: list[tuple[Any, ...]] = []  # audit_lines not inserted yet, in order
+        self._lines: list[list[Any]] = []  # audit_lines not inserted yet, in order (_INSERT_LINE's columns)
+        self._held: dict[tuple[str, str], list[list[Any]]] = {}  # those lines by (battle, command id)
 
     def page_ending(self, db: sqlite3.Connection) -> None:
         self._insert_lines(db)
@@ -93,6 +102,16 @@ class AuditView(Projection):
         if self._lines:
             db.executemany(_INSERT_LINE, self._lines)
             self._lines = []
+            self._held = {}
+
+    def _at(self, timestamp: datetime) -> str:
+        """``timestamp`` as the ``at`` column holds it: a command's events
+        share their time, so it is written once for them all."""
+        time = self._time
+        # The same instant at another offset reads otherwise.
+        if time is None or timestamp != time or timestamp.utcoffset() != time.utcoffset():
+            self._time, self._time_text = timestamp, timestamp.isoformat()
+        return self._time_text
 
     def _stream(self, db: sqlite3.Connection, stream: str) -> tuple[str, str]:
         found = self._streams.get(stream)
@@ -102,7 +121,9 @@ class AuditView(Projection):
 
     @handles(Event)
     def line(self, db: sqlite3.Connection, nid: int, env: Envelope) -> None:
-        stream = str(env.originator_id)
+        stream = self._ids.get(env.originator_id)
+        if stream is None:
+            stream = self._ids[env.originator_id] = str(env.originator_id)
         e = env.event
         self._learn(db, nid, stream, env)
         battle, label = self._stream(db, stream)
@@ -110,26 +131,38 @@ class AuditView(Projection):
             rs = registry.load(e.ruleset)
             battle = str(rs.game_stream(e.battle_id))
         rule, text = describe(e)
-        self._lines.append(
-            (
-                nid,
-                battle,
-                stream,
-                label,
-                env.originator_version,
-                env.command_id,
-                env.timestamp.isoformat(),
-                type(e).__name__,
-                rule,
-                text,
-            )
-        )
+        row = [
+            nid,
+            battle,
+            stream,
+            label,
+            env.originator_version,
+            env.command_id,
+            self._at(env.timestamp),
+            type(e).__name__,
+            rule,
+            text,
+            0,
+            0,
+            "",
+        ]
+        self._lines.append(row)
+        key = (battle, env.command_id)
+        held = self._held.get(key)
+        if held is None:
+            self._held[key] = [row]
+        else:
+            held.append(row)
         if isinstance(e, CommandUndone):
-            self._insert_lines(db)
+            # The lines of the command it reverts: those held back here (all
+            # of them appended before it), and any inserted already.
+            forced = int(e.forced)
+            for undone in self._held.get((battle, e.command_id), ()):
+                undone[_UNDONE:] = (1, forced, env.command_id)
             db.execute(
                 "UPDATE audit_lines SET undone = 1, forced = ?, undone_by = ?"
                 " WHERE battle = ? AND command_id = ? AND notification_id < ?",
-                (int(e.forced), env.command_id, battle, e.command_id, nid),
+                (forced, env.command_id, battle, e.command_id, nid),
             )
 
     def _learn(self, db: sqlite3.Connection, nid: int, stream: str, env: Envelope) -> None:
@@ -167,7 +200,8 @@ class AuditView(Projection):
                 _claim(db, touched, stream)
 
 
-_INSERT_LINE = "INSERT OR REPLACE INTO audit_lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, '')"
+_INSERT_LINE = "INSERT OR REPLACE INTO audit_lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_UNDONE = 10  # where a held line's undone, forced and undone_by are
 
 
 def _claim_prelude(db: sqlite3.Connection, nid: int, command_id: str, battle: str) -> None:

@@ -26,11 +26,11 @@ import zlib
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Protocol
 from contextlib import contextmanager
-from itertools import islice
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
-from domain.kernel.envelope import Envelope
+from domain.kernel.envelope import Envelope, is_state_topic
 from domain.kernel.read_model import Projection, handles
 
 __all__ = ["Catchup", "Log", "Projection", "handles"]
@@ -43,6 +43,12 @@ class Log(Protocol):
     def notifications(self, start: int = 1, limit: int = 500) -> Iterator[tuple[int, Envelope]]: ...
 
     def max_notification_id(self) -> int: ...
+
+    @property
+    def recorder(self) -> Any: ...  # the library's, whose rows a catch-up pages (``streams_order.stored_page``)
+
+    @property
+    def mapper(self) -> Any: ...  # the library's, which decodes each row as it is applied
 
 
 # Notifications per transaction: large enough that commits are not the cost,
@@ -221,36 +227,55 @@ class Catchup:
             applied = 0
             names = frozenset(p.name for p in self.projections if only is None or p.name in only)
             start = self.position(names) + 1
-            log = app.notifications(start=start, limit=self.page)
+            if app.max_notification_id() < start:
+                return applied  # nothing new: neither the library's application nor its rows are needed
+            from domain.kernel.stores.streams_order import stored_page
+
             while True:
-                page = list(islice(log, self.page))
-                if upto is not None:
-                    page = [item for item in page if item[0] <= upto]
+                rows = stored_page(app, start, self.page)
+                page = [row for row in rows if upto is None or row.id <= upto]
                 if not page:
                     return applied
-                self._writing()
-                applied += self._apply(page, names)
+                events = [row for row in page if not is_state_topic(row.topic)]
+                if events:
+                    self._writing()
+                    applied += self._apply(app.mapper, events, names)
                 if progress is not None:
                     progress(len(page))
-                if upto is not None and page[-1][0] >= upto:
+                if len(rows) < self.page or (upto is not None and page[-1].id >= upto):
                     return applied
+                start = rows[-1].id + 1
 
-    def _apply(self, page: list[tuple[int, Envelope]], names: frozenset[str]) -> int:
+    def _apply(self, mapper: Any, page: list[Any], names: frozenset[str]) -> int:
+        # Each stored event is decoded as it is applied, not the page's
+        # together first: a page of undos holds the states they restore.
         applied = 0
+        to_domain_event = mapper.to_domain_event
         with _transaction(self.db):
             # Re-read inside the write lock: another process may have moved on.
             done = dict(self.db.execute("SELECT projection, notification_id FROM positions").fetchall())
             active = [p for p in self.projections if p.name in names]
             for p in active:
                 p.page_begun()
-            for nid, envelope in page:
-                for name, handler in self._handlers_of(type(envelope.event)):
-                    if nid > done.get(name, 0) and name in names:
+            # Each event type's handlers of the projections caught up here,
+            # with where each stands, found once a page rather than per event.
+            wanted: dict[type, list[tuple[int, Callable]]] = {}
+            for row in page:
+                nid = row.id
+                envelope = to_domain_event(row)
+                kind = type(envelope.event)
+                handlers = wanted.get(kind)
+                if handlers is None:
+                    handlers = wanted[kind] = [
+                        (done.get(name, 0), handler) for name, handler in self._handlers_of(kind) if name in names
+                    ]
+                for position, handler in handlers:
+                    if nid > position:
                         handler(self.db, nid, envelope)
                         applied += 1
             for p in active:
                 p.page_ending(self.db)
-            last = page[-1][0]
+            last = page[-1].id
             self.db.executemany(
                 "UPDATE positions SET notification_id = ? WHERE projection = ? AND notification_id < ?",
                 [(last, p.name, last) for p in self.projections if p.name in names],

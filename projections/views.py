@@ -121,6 +121,16 @@ class StoreHead:
         last = self._last()
         return self.app.max_notification_id() if last is None else last
 
+    @property
+    def recorder(self) -> Any:
+        """The application's recorder (a catch-up with events to read pages its rows)."""
+        return self.app.recorder
+
+    @property
+    def mapper(self) -> Any:
+        """The application's mapper (a catch-up decodes each row with it)."""
+        return self.app.mapper
+
 
 def head(store: str | None, make: Callable[[], EventSourcedApp]) -> StoreHead | None:
     """A ``StoreHead`` for the game application (``GameApp``) a command

@@ -20,7 +20,7 @@ a release moves them.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any, NamedTuple
 from uuid import UUID
 
@@ -93,6 +93,37 @@ def field_of_topic(app: Any, stream: UUID, topic: str, field: str) -> Iterator[s
         rows = (n for n in _notifications(app, [stream], PAGE) if n.topic == topic)
     for row in rows:
         yield getattr(app.mapper.part_of(row, decoder).d, field)
+
+
+def stored_page(app: Any, start: int, limit: int) -> Sequence[Notification | Row]:
+    """The store's next ``limit`` stored events from notification id
+    ``start`` on, every stream's, in append order and undecoded (the
+    mapper's ``to_domain_event`` reads each): a reader that applies them one
+    at a time (the read models' catch-up) decodes each as it comes, rather
+    than holding a page of decoded events and the states they restore. On
+    SQLite the rows are read as plain tuples, each stream's id made once."""
+    recorder = app.recorder
+    if type(recorder).__module__ == "eventsourcing.sqlite" and hasattr(recorder, "datastore"):
+        return _sqlite_page(recorder, start, limit)
+    return list(recorder.select_notifications(start=start, limit=limit))
+
+
+def _sqlite_page(recorder: Any, start: int, limit: int) -> list[Row]:
+    statement = (
+        f"SELECT rowid, originator_id, originator_version, topic, state FROM {recorder.events_table_name}"
+        " WHERE rowid >= ? ORDER BY rowid LIMIT ?"
+    )
+    with recorder.datastore.transaction(commit=False) as c:
+        c.execute(statement, [start, limit])
+        rows = c.fetchall()
+    ids: dict[str, UUID] = {}  # a page holds a few streams: each id is parsed once
+    out = []
+    for rowid, originator_id, version, topic, state in rows:  # by position: the SELECT's order
+        stream = ids.get(originator_id)
+        if stream is None:
+            stream = ids[originator_id] = recorder.convert_originator_id(originator_id)
+        out.append(Row(rowid, stream, version, topic, state))
+    return out
 
 
 _part_decoders: dict[str, Any] = {}  # field name -> decoder of that field of a stored event's ``d``

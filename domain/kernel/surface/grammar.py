@@ -22,10 +22,14 @@ from domain.kernel.errors import MalformedCommand
 
 from .verbs import Param, Verb
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
 
 def plain(value: Any) -> Any:
     """``value`` in its plain form (``msgspec.to_builtins``, lists as
     tuples), so that two ways of holding one value compare equal."""
+    if type(value) in _SCALARS:  # most fields of a command: plain already
+        return value
     value = msgspec.to_builtins(value)
     if isinstance(value, (list, tuple)):
         return tuple(plain(v) for v in value)
@@ -220,7 +224,11 @@ def words_of(verb: Verb, values: dict[str, Any], cls: type | None = None, placeh
     name): arguments in order, then each option not at its default."""
     out: list[str] = []
     for p in verb.params:
-        value = plain(values[p.name]) if p.name in values else plain(verb.default(p, cls))
+        if p.name in values:
+            value = plain(values[p.name])
+        else:
+            default = _plain_default(verb, p, cls)
+            value = default if default is not msgspec.NODEFAULT else plain(default)
         out += param_words(verb, p, value, cls, placeholders)
     return out
 
@@ -247,12 +255,41 @@ def _shown(verb: Verb, p: Param, value: Any, cls: type | None) -> bool:
         return bool(value)
     if p.repeat:
         return bool(value)
-    if verb.required(p):
+    if _required(verb, p):
         return True
-    default = verb.default(p, cls)
+    default = _plain_default(verb, p, cls)
     if default is msgspec.NODEFAULT:  # optional to type, filled from the store (Verb.complete): always written
         return True
-    return value != plain(default)
+    return value != default
+
+
+# What a verb's declarations say of a parameter, found once per command
+# class and parameter: a log spells thousands of commands of a few classes,
+# and each look-up walks the class's fields.
+_DEFAULTS: dict[tuple[type, str, bool], Any] = {}
+_REQUIRED: dict[tuple[type, str, bool, bool, bool | None], bool] = {}
+
+
+def _plain_default(verb: Verb, p: Param, cls: type | None) -> Any:
+    """``plain(verb.default(p, cls))``, or ``msgspec.NODEFAULT`` when ``p``
+    has no default."""
+    flag = p.flag
+    key = (cls or verb.command, p.name, flag)
+    try:
+        return _DEFAULTS[key]
+    except KeyError:
+        default = verb.default(p, cls)
+        found = _DEFAULTS[key] = default if default is msgspec.NODEFAULT else plain(default)
+        return found
+
+
+def _required(verb: Verb, p: Param) -> bool:
+    """``verb.required(p)``."""
+    key = (verb.command, p.name, p.flag, p.repeat, p.required)
+    found = _REQUIRED.get(key)
+    if found is None:
+        found = _REQUIRED[key] = verb.required(p)
+    return found
 
 
 def usage(verb: Verb) -> str:
