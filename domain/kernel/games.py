@@ -242,9 +242,7 @@ class GameApp(EventSourcedApp):
                 state = _fold_plain(aggregate, cached[1], self.events(stream, gt=cached[0]))
             else:
                 state = self.state_of(aggregate, stream)
-            self._companions[stream] = (last.originator_version, state)
-            while len(self._companions) > self.cached_battles:
-                self._companions.pop(next(iter(self._companions)))
+            self._hold(stream, last.originator_version, state)
             return state
         state = None
         for envelope in self.events(stream):
@@ -252,6 +250,14 @@ class GameApp(EventSourcedApp):
                 break
             state = aggregate.evolve(state, envelope.event)
         return state
+
+    def _hold(self, stream: UUID, version: int, state: Any) -> None:
+        """Keep another aggregate's state at ``version`` (of the latest few
+        streams): a read of it or a write to it then checks the stream's last
+        version, one indexed read, rather than folding the stream again."""
+        self._companions[stream] = (version, state)
+        while len(self._companions) > self.cached_battles:
+            self._companions.pop(next(iter(self._companions)))
 
     # -- queries ---------------------------------------------------------------
 
@@ -589,7 +595,24 @@ class GameApp(EventSourcedApp):
         every stream, at once. Refused commands raise and write nothing.
         ``expected``: the version the caller checked the command against;
         if the game is elsewhere, ``ConcurrencyError`` and nothing is written
-        (the append is at that version, so a write in between fails it too)."""
+        (the append is at that version, so a write in between fails it too).
+
+        Without ``expected``, a game this process holds is decided on as it
+        holds it, unread, and saved at its version: when another writer went
+        first that append fails, writing nothing, and the command is decided
+        again on the game as it stands (so is a refusal, when the game moved
+        on). A command costs one read less, and the outcome is the one a read
+        first would give."""
+        if expected is None:
+            held = self._latest.get(battle_id)
+            if held is not None:
+                try:
+                    return self._execute(battle_id, command, redo_of, held.version)
+                except ConcurrencyError:
+                    pass  # moved on since this process last saw it: decided again below
+        return self._execute(battle_id, command, redo_of, expected)
+
+    def _execute(self, battle_id: str, command: Any, redo_of: str, expected: int | None) -> Result:
         rs = self.ruleset(battle_id)
         with self.deciding(battle_id, expected) as game:
             if isinstance(command, StartFromPosition):
@@ -794,8 +817,9 @@ class GameApp(EventSourcedApp):
         if result.version // self.snapshot_every > game.version // self.snapshot_every:
             self.save_snapshot(stream, result.version, result, rs.snapshot_topic)
         for w in written:
-            if w.stream in self._companions:
-                self._companions[w.stream] = (w.version_before + len(w.envelopes), w.state)
+            # Kept whatever the stream: the next command to write there (the
+            # undo of this one, an Adventurer's next battle) starts from it.
+            self._hold(w.stream, w.version_before + len(w.envelopes), w.state)
             every = w.aggregate.snapshot_every
             after = w.version_before + len(w.envelopes)
             if w.aggregate.snapshot_topic and w.state is not None and after // every > w.version_before // every:

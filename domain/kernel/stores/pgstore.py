@@ -263,7 +263,6 @@ class _LeanSelect:
     datastore: Any
     events_table_name: str
 
-    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def select_events(
         self,
         originator_id: UUID | str,
@@ -273,6 +272,29 @@ class _LeanSelect:
         desc: bool = False,
         limit: int | None = None,
     ) -> Sequence[StoredEvent]:
+        # The id each row would give back: a uuid column's as a UUID, a text one's as text.
+        if self.datastore.originator_id_type == "uuid":
+            stream: UUID | str = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
+        else:
+            stream = str(originator_id)
+        return [
+            StoredEvent(originator_id=stream, originator_version=version, topic=topic, state=state)
+            for version, topic, state in self.select_event_rows(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
+        ]
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def select_event_rows(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> list[tuple[int, str, bytes]]:
+        """The rows of ``select_events`` as they are stored, (version, topic,
+        state), which ``EnvelopeStore.get`` decodes without a ``StoredEvent``
+        per row."""
         params: list[Any] = [originator_id]
         if gt is not None:
             params.append(gt)
@@ -282,20 +304,13 @@ class _LeanSelect:
             params.append(limit)
         names = (self.datastore.schema, self.events_table_name)
         shape = (*names, gt is not None, lte is not None, desc, limit is not None)
-        # The id each row would give back: a uuid column's as a UUID, a text one's as text.
-        if self.datastore.originator_id_type == "uuid":
-            stream: UUID | str = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
-        else:
-            stream = str(originator_id)
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             statement = _SELECTS.get(shape)
             if statement is None:
                 statement = _SELECTS[shape] = _select_text(shape).as_string(conn)
             curs.execute(statement, params, prepare=True, binary=True)
-            return [
-                StoredEvent(originator_id=stream, originator_version=version, topic=topic, state=bytes(state))
-                for version, topic, state in curs.fetchall()
-            ]
+            # A binary bytea is bytes already.
+            return cast(list[tuple[int, str, bytes]], curs.fetchall())
 
 
 # Each shape of ``select_events``'s statement as text, made once: psycopg
