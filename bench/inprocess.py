@@ -1,13 +1,15 @@
 """Item 4, a command inside one process (the interactive shell, the API):
-decide, append and refresh the views, on SQLite, against the floor of one
+decide and append, on SQLite, against the floor of one
 SQLite commit of the same bytes.
 
 The application stays open, as ``rk play`` or a server keeps it; each
 command is chosen untimed by the same seeded bot as the streams (which, when
 the battle ends, goes back a few commands, untimed), then timed
-through ``BetrayalApp.execute`` (load, decide, append, load, snapshot when
-due) and, when the projections exist, ``cooldown_track`` (catch the views up,
-read the track). The rows that command appended are then written again, in
+through ``BetrayalApp.execute`` (decide on the game held, append, fold the
+saved events in, snapshot when due). The views are not refreshed: no command
+catches them up (a read of a view does, ``cli.session.Session.views``), so
+neither does the row (until issue 25's sixth pass it meant to, through an
+import that had moved and failed silently). The rows that command appended are then written again, in
 one transaction of their own, into an SQLite file opened as the library opens
 its own (WAL, autocommit with explicit BEGIN): that commit is the floor."""
 
@@ -18,7 +20,6 @@ import random
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from domain.betrayal.battle.application import BetrayalApp
@@ -35,18 +36,8 @@ FLOOR_TABLE = (
 )
 
 
-def views_refresh() -> Callable[[BetrayalApp, str], object] | None:
-    """``projections.views.cooldown_track`` when the projections exist."""
-    try:
-        from projections.views import cooldown_track
-    except ImportError:
-        return None
-    return cooldown_track
-
-
 def inprocess_rows(built: Built, quick: bool = False, seed: int = 1) -> list[Row]:
     commands = 30 if quick else 400
-    refresh = views_refresh()
     app_times: list[float] = []
     floor_times: list[float] = []
     sizes: list[int] = []
@@ -56,8 +47,6 @@ def inprocess_rows(built: Built, quick: bool = False, seed: int = 1) -> list[Row
         raw = sqlite3.connect(mine.path)
         floor = _floor_db(Path(tmp) / "floor.sqlite")
         with BetrayalApp(f"sqlite:{mine.path}") as app:
-            if refresh:
-                refresh(app, bid)  # builds the views once, untimed
             battle = app.battle(bid)
             rnd = random.Random(seed)
             written = 0
@@ -74,8 +63,6 @@ def inprocess_rows(built: Built, quick: bool = False, seed: int = 1) -> list[Row
                 gc.collect()
                 start = time.perf_counter()
                 battle = app.execute(bid, command).battle
-                if refresh:
-                    refresh(app, bid)
                 app_times.append(time.perf_counter() - start)
                 rows = raw.execute(
                     "SELECT originator_id, originator_version, topic, state FROM stored_events WHERE rowid>?", (last,)
@@ -91,7 +78,7 @@ def inprocess_rows(built: Built, quick: bool = False, seed: int = 1) -> list[Row
                 floor_times.append(time.perf_counter() - start)
         raw.close()
         floor.close()
-    what = "execute + cooldown_track" if refresh else "execute (no views yet)"
+    what = "execute"
     out = []
     for stat, fn, goal in (("median", median, GOAL), ("p99", p99, None)):
         t, f = fn(app_times), fn(floor_times)
@@ -109,7 +96,6 @@ def inprocess_rows(built: Built, quick: bool = False, seed: int = 1) -> list[Row
                     "seconds": t,
                     "floor_seconds": f,
                     "commands": len(app_times),
-                    "views": bool(refresh),
                     "median_bytes": median(sizes),
                 },
             )
