@@ -96,6 +96,36 @@ def test_one_reward_phase_at_a_time_and_nothing_else_while_it_is_open():
     assert ca.campaign(app, CAMPAIGN).rewarded == ("w1", "w2")
 
 
+@pytest.mark.rule("REWARD-4")
+def test_while_a_reward_phase_is_open_each_other_step_is_refused_naming_itself_and_how_to_close_it():
+    app = campaign()
+    play(app, "w1")
+    run(app, cc.GainRewards(battle_id="w1", xp=2))
+    for command, what in ((cc.EndSession(), "end the session"), (cc.Rest(), "rest")):
+        with pytest.raises(RuleViolation) as e:
+            run(app, command)
+        assert (e.value.rule, e.value.message) == (
+            "REWARD-4",
+            f"the Reward Phase of w1 is open: end it (rk reward done) before you {what}",
+        )
+
+
+@pytest.mark.rule("REWARD-3")
+def test_out_of_a_reward_phase_its_steps_are_refused_naming_themselves_and_how_to_open_one():
+    app = campaign()
+    for command, what in (
+        (cc.Untrain(adventurer="Ria", uid=4), "untraining"),
+        (cc.Advance(adventurer="Ria", what="health"), "buying advancements (ADVANCE-1)"),
+        (cc.EndRewards(), "ending it"),
+    ):
+        with pytest.raises(RuleViolation) as e:
+            run(app, command)
+        assert (e.value.rule, e.value.message) == (
+            "REWARD-3",
+            f"{what} happens in a Reward Phase: gain a battle's rewards first (rk reward BATTLE)",
+        )
+
+
 @pytest.mark.rule("ADVANCE-12")
 @pytest.mark.rule("EX-24")
 def test_unspent_xp_above_three_buys_tenacity_at_the_end_and_the_rest_is_lost():

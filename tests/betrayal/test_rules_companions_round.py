@@ -104,7 +104,8 @@ def test_another_companion_cannot_act_while_one_s_turn_is_under_way():
         if h != fox.pos and h not in {u.pos for u in (*given.state.heroes, *given.state.companions)}
     )
     moving = given.when(CompanionMove(companion="fox", to=to)).next()
-    moving.then_violates(EndCompanionTurn(companion="golem"), "ROUND-6")
+    refused = moving.then_violates(EndCompanionTurn(companion="golem"), "ROUND-6")
+    assert refused.message == "Ember the Fox's turn is under way: end it before Clay Sentinel acts"
 
 
 @pytest.mark.rule("ROUND-6")
@@ -344,3 +345,22 @@ def test_with_physical_dice_the_engages_offered_to_a_companion_ask_a_face_per_co
     offered = [c for c in given.legal() if isinstance(c, CompanionEngage)]
     assert CompanionEngage(companion="golem", targets=("e1",), faces=(0, 0)) in offered
     assert all(c.faces == (0, 0) for c in offered)
+
+
+@pytest.mark.rule("ROUND-6")
+def test_a_companion_may_not_target_an_enemy_no_longer_on_the_map_and_is_told_why():
+    given = _beside_two_foes("golem").with_foe("e2", defeated=True, pos=None)
+    refused = given.then_violates(CompanionEngage(companion="golem", targets=("e1", "e2")), "ROUND-6")
+    assert refused.message == "e2 is no longer on the map"
+
+
+@pytest.mark.rule("ROUND-6")
+def test_a_companion_with_a_combat_value_of_0_engages_rolling_nothing_and_dealing_nothing():
+    """A pack may give a companion Combat 0 (the content allows 0 to 6): its
+    engage rolls no dice, deals no damage, and its turn ends as usual."""
+    given = with_ally(_beside_two_foes("golem"), "golem", combat=0)
+    then = given.when(CompanionEngage(companion="golem", targets=("e1",)))
+    assert not [e for e in then.of(DiceRolled) if e.unit == "golem"]
+    assert not [e for e in then.of(DamageDealt) if e.source == "golem"]
+    then.then_has(CompanionTurnEnded, companion="golem")
+    assert then.state.foe("e1").hp == given.state.foe("e1").hp

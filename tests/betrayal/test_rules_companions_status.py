@@ -115,7 +115,7 @@ def test_a_blind_companion_may_target_only_the_strongest_adjacent_unit_even_an_a
     given = given.with_hero("ysolda", pos=ally_spot)  # 4 HP next to it, stronger than e1's 2
     given.then_violates(CompanionEngage(companion="golem", targets=("e1",), faces=(0, 0)), "STATUS-1")
     then = given.when(CompanionEngage(companion="golem", targets=("ysolda",), faces=(ONE_DAMAGE, 0)))
-    then.then_has(DamageDealt, target="ysolda", source="golem")
+    then.then_has(DamageDealt, target="ysolda", source="golem", rule="ROUND-6")
 
 
 @pytest.mark.rule("END-1c")
@@ -144,3 +144,19 @@ def test_a_companion_not_beside_a_stealthy_enemy_as_its_turn_began_may_not_targe
     # beside it as its turn begins, it may
     beside = with_ally(given, "archer", pos=_free(given, e1))
     beside.when(CompanionEngage(companion="archer", targets=("e1",), faces=(0, 0))).then_has(DiceRolled, unit="archer")
+
+
+@pytest.mark.rule("STATUS-1")
+@pytest.mark.rule("ROUND-6")
+def test_a_blind_companion_whose_one_neighbour_is_another_companion_strikes_it():
+    given = at_companions(clash(companions=("golem:Ysolda", "fox:Ysolda"), physical_dice=True))
+    golem = given.state.companion("golem")
+    given = given.with_hero("ysolda", pos=_far(given, golem.pos))
+    given = with_ally(given, "golem", pos=_far(given, given.state.foe("e1").pos), statuses=(Status.BLIND,))
+    golem = given.state.companion("golem")
+    assert all(distance(f.pos, golem.pos) > 1 for f in given.state.foes if f.pos is not None)
+    given = with_ally(given, "fox", pos=_free(given, golem.pos))
+    hp = given.state.companion("fox").hp
+    then = given.when(CompanionEngage(companion="golem", targets=("fox",), faces=(ONE_DAMAGE, 0)))
+    then.then_has(DamageDealt, target="fox", source="golem", rule="ROUND-6")
+    assert then.state.companion("fox").hp < hp

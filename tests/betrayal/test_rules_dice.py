@@ -117,7 +117,8 @@ def test_an_active_face_puts_its_die_in_the_adventurers_own_active_slot():
 @pytest.mark.rule("ACTIVE-2")
 def test_an_active_die_cannot_be_rolled_while_it_sits_in_the_slot():
     given = facing("shore-crab", active=(ActiveDie(DieKind.SKILL, 5, GUARD_BLOCK_2, 2),))
-    given.then_violates(Engage(form=LIGHT_FORM, dice=(5,), faces=(1,)), "ACTIVE-2")
+    error = given.then_violates(Engage(form=LIGHT_FORM, dice=(5,), faces=(1,)), "ACTIVE-2")
+    assert error.message == "die #5 (Guard Up) is in an active slot and cannot be rolled"
 
 
 @pytest.mark.rule("ACTIVE-2")

@@ -306,7 +306,8 @@ def test_a_combat_die_has_no_form_icon_so_it_rolls_in_every_weapon_and_defensive
 @pytest.mark.rule("FORM-8")
 @pytest.mark.rule("COMBAT-5")
 def test_combat_dice_cannot_be_rolled_in_the_magic_form():
-    mage().then_violates(Engage(form=MAGIC, target="e1", dice=(1,), faces=(1,)), "ENGAGE-7d")
+    error = mage().then_violates(Engage(form=MAGIC, target="e1", dice=(1,), faces=(1,)), "ENGAGE-7d")
+    assert error.message == "Combat dice cannot be rolled in the Magic form"
 
 
 @pytest.mark.rule("ENGAGE-7a")

@@ -708,7 +708,9 @@ def test_an_environment_acts_on_an_adventurer_who_starts_its_turn_on_its_tile():
     shrine = given.with_delve(kept=(KeptCard("forgotten-shrine", "t1", 0),)).with_hero("tarn", hp=2)
     shrine.when(EndTurn()).has(Healed, unit="tarn", amount=1)
     miasma = given.with_delve(kept=(KeptCard("fungus-bloom", "t1", 0),))
-    hurt = miasma.when(EndTurn()).has(DamageDealt, target="tarn", true_damage=True)
+    hurt = miasma.when(EndTurn()).has(
+        DamageDealt, target="tarn", true_damage=True, source="environment", rule="EXPLORATION-12"
+    )
     assert hurt.to_hp == 1
     elsewhere = given.with_hero("tarn", pos=(15, 31)).with_delve(kept=(KeptCard("fungus-bloom", "t1", 0),))
     elsewhere.when(EndTurn()).lacks(DamageDealt)

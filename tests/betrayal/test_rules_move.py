@@ -74,7 +74,8 @@ def test_no_unit_is_passed_through_so_the_way_round_must_fit_in_stamina(blocker)
 
 @pytest.mark.rule("MOVE-1")
 def test_moving_onto_your_own_hex_is_refused():
-    Scenario.clash().then_violates(Move(to=(0, 0)), "MOVE-1")
+    error = Scenario.clash().then_violates(Move(to=(0, 0)), "MOVE-1")
+    assert error.message == "you are already on that hex"
 
 
 @pytest.mark.rule("MOVE-1")

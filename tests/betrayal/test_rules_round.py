@@ -168,17 +168,21 @@ def test_fatigue_damage_is_true_damage_past_block_dice_and_bonus_hp():
 
 
 @pytest.mark.rule("FATIGUE-ROUND-4")
-def test_a_defeated_adventurer_gains_no_fatigue_and_takes_no_fatigue_damage():
+@pytest.mark.parametrize(("down", "standing"), [("tarn", "ysolda"), ("ysolda", "tarn")])
+def test_a_defeated_adventurer_gains_no_fatigue_and_takes_no_fatigue_damage(down, standing):
+    """Whether the fallen adventurer comes first in turn order or last, the
+    ones after it still take the Fatigue Round's fatigue."""
     given = end_of_round(5, party=("Ysolda:nord", "Tarn:dark-elf")).with_hero(
-        "tarn",
+        down,
         hp=0,
         defeated=True,
         pos=None,
     )
+    assert given.state.order == ("ysolda", "tarn")
     then = given.when(NextRound())
-    assert [e.hero for e in then.of(FatigueGained)] == ["ysolda"]
-    assert [e.target for e in then.of(DamageDealt)] == ["ysolda"]
-    assert then.state.hero("tarn").track == ()
+    assert [e.hero for e in then.of(FatigueGained)] == [standing]
+    assert [e.target for e in then.of(DamageDealt)] == [standing]
+    assert then.state.hero(down).track == ()
 
 
 @pytest.mark.rule("FATIGUE-ROUND-4")
@@ -304,3 +308,15 @@ def test_defeating_the_last_enemy_ends_the_battle_only_after_the_round():
     kinds = [type(e) for e in last.events]
     assert kinds.index(RoundEnded) < kinds.index(BattleEnded)
     assert last.then_has(BattleEnded).outcome is Outcome.SUCCESS
+
+
+@pytest.mark.rule("ROUND-8")
+def test_when_a_round_ends_no_enemy_is_left_queued_to_act_in_it():
+    """The End of Round step (ROUND-8) closes the enemies' step (ROUND-7):
+    whatever the queue still held (a foe defeated before its turn stays in
+    it) is dropped, so nothing of this round's enemy step carries over."""
+    from domain.betrayal.battle.evolve import evolve
+
+    given = Scenario.clash().with_state(enemy_queue=("e1", "e2"), turn=None)
+    after = evolve(given.state, RoundEnded(round=given.state.round))
+    assert (after.phase, after.enemy_queue, after.turn) == (Phase.END_OF_ROUND, (), None)

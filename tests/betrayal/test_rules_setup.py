@@ -23,6 +23,7 @@ from domain.betrayal.battle.evolve import replay
 from domain.betrayal.packs.load import PACK_FILES, parse_pack, starter_pack
 from domain.betrayal.battle.rules import decide
 from domain.betrayal.battle.state import Phase
+from domain.betrayal.campaign.commands import EndSession
 from domain.betrayal.vocab import BattleForm, Marker
 from domain.kernel.errors import MalformedCommand, RuleViolation
 
@@ -253,7 +254,17 @@ def test_two_setups_lay_out_different_maps():
 def test_a_battle_cannot_be_set_up_twice():
     given = Scenario.clash()
     cmd = StartClash(battle_id="t", setup=SETUP, party=new_party("Ysolda:nord"), xp=1, seed=1)
-    given.then_violates(cmd, "CLASH-5")
+    error = given.then_violates(cmd, "CLASH-5")
+    assert error.message == "this battle is already set up"
+
+
+def test_a_command_that_is_not_a_battles_is_malformed_saying_where_the_battles_commands_are_listed():
+    """A campaign's command sent to a battle is no battle command (no rule:
+    the command cannot be read as a battle's), and the reason says what to do."""
+    given = Scenario.clash()
+    with pytest.raises(MalformedCommand) as caught:
+        decide(given.state, EndSession(), given.ctx)  # type: ignore[arg-type]
+    assert str(caught.value) == "that is not a command of a Betrayal battle: `rk legal` lists what may be done"
 
 
 @pytest.mark.rule("CLASH-5")

@@ -215,3 +215,18 @@ def test_cooldown_above_the_dice_on_the_track_takes_each_die_once():
     given = party_of_two(next_race="orc", track=(OVER, skill(2, 1)))
     then = given.when(EndTurn())
     then.then_has(DiceRecovered, hero="tarn", recovered=(2,), replaced_overfatigue=1, track=(OVER,))
+
+
+@pytest.mark.rule("TURN-6")
+def test_an_adventurer_felled_during_its_own_turn_in_a_clash_ends_it_and_play_passes_on():
+    """What a delve's traps and cards can do (fell the adventurer whose turn
+    it is), checked where no delve is: the turn ends and the next one starts."""
+    from domain.betrayal.battle import flow
+    from domain.betrayal.battle.decision import Decision
+
+    given = party_of_two().with_hero("ysolda", hp=0, defeated=True)
+    assert given.state.turn.hero == "ysolda"
+    d = Decision(given.state, given.ctx)
+    flow.finish_if_fallen(d, "ysolda")
+    assert [type(e) for e in d.events][:2] == [TurnEnded, TurnStarted]
+    assert (d.events[0].hero, d.events[1].hero) == ("ysolda", "tarn")

@@ -262,7 +262,7 @@ def test_removing_a_die_slides_the_rest_left_TRACK_6() -> None:
 
 @pytest.mark.rule("TRACK-6")
 def test_removing_from_an_empty_place_is_an_error_TRACK_6() -> None:
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match="^no die at 1 on a track of 1$"):
         remove(skills(1), 1)
 
 

@@ -316,3 +316,41 @@ def test_a_skill_grants_pursuit_and_the_holder_follows_the_named_allys_attack():
     modes = [(e.attacker, e.mode) for e in of(events, ev.AttackRolled)][:2]
     assert modes == [("p1", "normal"), ("p2", "pursuit")]
     assert state.phase in (Phase.MAIN, Phase.STANDBY)
+
+
+@pytest.mark.rule("MAIN-6")
+def test_an_item_the_user_does_not_carry_is_refused_saying_so():
+    state = edit(fighter_up(), "p1", items=())
+    rv = violates(state, UseItem(actor="p1", item="salve", target="p1"), "MAIN-6")
+    assert rv.message == f"{state.get('p1').name} carries no salve"
+
+
+@pytest.mark.rule("STANDBY-3")
+def test_only_a_pc_of_the_party_declares_a_standby_action_and_an_enemy_is_told_why():
+    state = start()
+    rv = violates(state, Pass(actor="e1"), "STANDBY-3")
+    assert rv.message == f"{state.get('e1').name} is not a PC of the party"
+
+
+@pytest.mark.rule("MAIN-1")
+def test_without_the_gm_enemies_option_an_enemy_command_is_refused_saying_the_policy_acts():
+    from domain.labyrinth.commands import EnemyAct
+
+    for state in (start(), fighter_up()):  # a Standby declaration, then a Main action
+        assert not state.options.gm_enemies
+        rv = violates(state, EnemyAct(actor="e1", skill="pass"), "MAIN-1")
+        assert rv.message == "Enemies act by the seeded policy (the gm_enemies option is off)"
+
+
+@pytest.mark.rule("CHASE-1")
+@pytest.mark.rule("BUFF-CHASE")
+def test_the_pursuit_holder_follows_the_named_allys_attack_skill_too():
+    """A skill's attack draws the same Pursuit a plain Attack does (only a
+    skill set off by a critical draws none, CRIT-3)."""
+    state, _ = when(start(), Pass(actor="p1"), Pass(actor="p2"))
+    state = edit(state, "p2", row=state.get("p1").row)
+    state = at(state, pinned(state.seed, (4, 4), state.rng))
+    state, _ = when(state, UseSkill(actor="p2", skill="follow", target="p1"))
+    state, events = when(state, UseSkill(actor="p1", skill="power-strike", target="e1"))
+    modes = [(e.attacker, e.mode) for e in of(events, ev.AttackRolled)][:2]
+    assert modes == [("p1", "skill"), ("p2", "pursuit")]
