@@ -36,12 +36,6 @@ def _foe(state: BattleState, foe_id: str, **changes) -> BattleState:
     return replace(state, foes=foes)
 
 
-def _unit(state: BattleState, unit_id: str, **changes) -> BattleState:
-    if any(h.id == unit_id for h in state.heroes):
-        return _hero(state, unit_id, **changes)
-    return _foe(state, unit_id, **changes)
-
-
 def _started(s: None, e: ev.BattleStarted) -> BattleState:
     return BattleState(
         battle_id=e.battle_id,
