@@ -294,3 +294,24 @@ def test_an_enemy_that_has_lost_its_turn_uses_no_standby_skill():
     state, events = when(at(state, not_ones(state)), Pass(actor="p2"))
     assert not [e for e in of(events, ev.Declared) if e.declaration.who == "e1" and e.declaration.skill == "howl"]
     assert state.get("e1").buffs == ()
+
+
+@pytest.mark.rule("STANDBY-1")
+def test_a_new_turn_opens_on_its_standby_phase_with_nothing_declared_queued_or_acting():
+    """Facts: Fills STANDBY-1 (a turn is Standby, Main, End): the turn after
+    an End phase begins again in the Standby phase, with the last turn's
+    declarations, Main-phase queue and actor gone."""
+    from domain.labyrinth.evolve import evolve as evolve_event
+    from domain.labyrinth.state import Declaration
+    from domain.labyrinth.vocab import Phase
+
+    ended = replace(
+        start(),
+        turn=1,
+        phase=Phase.END,
+        declarations=(Declaration(who="p1", action="pass"),),
+        queue=("e1",),
+        acting="p1",
+    )
+    after = evolve_event(ended, ev.TurnStarted(turn=2))
+    assert (after.turn, after.phase, after.declarations, after.queue, after.acting) == (2, Phase.STANDBY, (), (), "")
