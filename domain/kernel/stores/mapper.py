@@ -87,6 +87,19 @@ def _typed_decoder(cls: type) -> msgspec.json.Decoder[Any]:
     return msgspec.json.Decoder(body)
 
 
+def _plain(kind: tuple[msgspec.json.Decoder[Any], int], stream: UUID, version: int, data: bytes) -> Envelope | None:
+    """The envelope of a row stored plain at its class's version (``kind``:
+    the class's typed decoder and version), or None: the full path of
+    ``MsgspecMapper.to_domain_event`` upcasts it or says what is wrong."""
+    try:
+        body = kind[0].decode(data)
+    except Exception:  # noqa: BLE001 - the full path says what is wrong
+        return None
+    if body.v != kind[1]:
+        return None
+    return Envelope(originator_id=stream, originator_version=version, timestamp=body.t, command_id=body.c, event=body.d)
+
+
 class MsgspecMapper(Mapper[UUID]):
     """Maps ``Envelope``/``SnapshotEnvelope`` to ``StoredEvent`` and back.
 
@@ -172,29 +185,17 @@ class MsgspecMapper(Mapper[UUID]):
         """
         topic = stored_event.topic
         is_snapshot = False
+        if not self.cipher and not self.compressor:
+            # The common case first, in one step: an event of this version, stored plain.
+            kind = self._kind(topic)
+            if kind is not None:
+                originator_id = stored_event.originator_id
+                stream = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
+                found = _plain(kind, stream, stored_event.originator_version, stored_event.state)
+                if found is not None:
+                    return found
         try:
             cls: type = event_class(topic)
-        except KeyError:
-            pass
-        else:
-            # The common case first, in one step: an event of this version, stored plain.
-            decoder = self._decoders.get(cls)
-            if decoder is not None and not self.cipher and not self.compressor:
-                try:
-                    body = decoder.decode(stored_event.state)
-                except Exception:  # noqa: BLE001 - the full path below says what is wrong
-                    body = None
-                if body is not None and body.v == getattr(cls, "class_version", 1):
-                    originator_id = stored_event.originator_id
-                    return Envelope(
-                        originator_id=originator_id if isinstance(originator_id, UUID) else UUID(originator_id),
-                        originator_version=stored_event.originator_version,
-                        timestamp=body.t,
-                        command_id=body.c,
-                        event=body.d,
-                    )
-        try:
-            cls = event_class(topic)
         except KeyError:
             if not is_state_topic(topic) and load_for_topic(topic):
                 return self.to_domain_event(stored_event)
@@ -249,18 +250,9 @@ class MsgspecMapper(Mapper[UUID]):
             if kind is _UNSEEN:
                 kind = kinds[topic] = self._kind(topic)
             if kind is not None:
-                try:
-                    body = kind[0].decode(data)
-                except Exception:  # noqa: BLE001 - to_domain_event below says what is wrong
-                    body = None
-                if body is not None and body.v == kind[1]:
-                    yield Envelope(
-                        originator_id=stream_id,
-                        originator_version=version,
-                        timestamp=body.t,
-                        command_id=body.c,
-                        event=body.d,
-                    )
+                found = _plain(kind, stream_id, version, data)
+                if found is not None:
+                    yield found
                     continue
             yield self.to_domain_event(
                 StoredEvent(originator_id=stream_id, originator_version=version, topic=topic, state=data)
@@ -273,10 +265,14 @@ class MsgspecMapper(Mapper[UUID]):
             cls = event_class(topic)
         except KeyError:
             return None
+        return self._decoder(cls), getattr(cls, "class_version", 1)
+
+    def _decoder(self, cls: type) -> msgspec.json.Decoder[Any]:
+        """The typed decoder of ``cls``'s stored body, made once per class."""
         decoder = self._decoders.get(cls)
         if decoder is None:
             decoder = self._decoders[cls] = _typed_decoder(cls)
-        return decoder, getattr(cls, "class_version", 1)
+        return decoder
 
     def command_id_of(self, stored_event: StoredEvent) -> str:
         """The id of the command that wrote ``stored_event``, its event left
@@ -302,9 +298,7 @@ class MsgspecMapper(Mapper[UUID]):
 
     def _decode(self, cls: type, data: bytes) -> tuple[datetime, str, Any]:
         class_version = getattr(cls, "class_version", 1)
-        decoder = self._decoders.get(cls)
-        if decoder is None:
-            decoder = self._decoders[cls] = _typed_decoder(cls)
+        decoder = self._decoder(cls)
         # Fast path: one typed decode. An older version may fail to validate,
         # or validate by luck (a new field with a default); either way the
         # stored ``v`` decides, and the loose path below upcasts it.
