@@ -24,23 +24,21 @@ import sqlite3
 import threading
 import zlib
 from collections.abc import Callable, Collection, Iterator, Sequence
-from typing import Protocol
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
-from domain.kernel.envelope import Envelope, is_state_topic
+from domain.kernel.envelope import is_state_topic
 from domain.kernel.read_model import Projection, handles
 
 __all__ = ["Catchup", "Log", "Projection", "handles"]
 
 
 class Log(Protocol):
-    """What a catch-up reads: an application's notification log
-    (``EventSourcedApp``), or a stand-in for it (``projections.views.StoreHead``)."""
-
-    def notifications(self, start: int = 1, limit: int = 500) -> Iterator[tuple[int, Envelope]]: ...
+    """What a catch-up reads: an application's store (``EventSourcedApp``),
+    or a stand-in for it (``projections.views.StoreHead``) that makes the
+    application only once there are rows to read."""
 
     def max_notification_id(self) -> int: ...
 

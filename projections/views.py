@@ -109,13 +109,6 @@ class StoreHead:
         except sqlite3.Error:
             return None
 
-    def notifications(self, start: int = 1, limit: int = 500) -> Iterator[tuple[int, Any]]:
-        """The application's ``notifications``, when there are any from ``start`` on."""
-        last = self._last()
-        if last is not None and last < start:
-            return iter(())
-        return self.app.notifications(start=start, limit=limit)
-
     def max_notification_id(self) -> int:
         """The application's ``max_notification_id``."""
         last = self._last()
