@@ -12,8 +12,10 @@ from . import events as ev
 from .views import buff_text
 from .vocab import BUFF_NAMES
 
-# The rules whose notes name buff kinds by their value (domain.labyrinth.buffs).
+# The rules whose notes name buff kinds by their value (domain.labyrinth.buffs),
+# and each value's name as the rules give it.
 _KIND_NOTES = frozenset({"BUFF-4", "BUFF-5", "BUFF-6", "BUFF-7"})
+_BUFF_WORDS: dict[str, str] = {kind.value: name for kind, name in BUFF_NAMES.items()}
 
 
 def _n(state: Any, cid: str) -> str:
@@ -201,8 +203,7 @@ def _buff_note(e: ev.BuffsChanged) -> str:
     """The event's note with each buff kind by the name the rules give it.
     The event keeps the engine's words ("hit-down", "the larger patk-up
     applies"): a re-decided log must find the same event to verify."""
-    names: dict[str, str] = {kind.value: name for kind, name in BUFF_NAMES.items()}
-    told = "".join(names.get(w, w) for w in re.split(r"([\w-]+)", e.note)) if e.rule in _KIND_NOTES else e.note
+    told = "".join(_BUFF_WORDS.get(w, w) for w in re.split(r"([\w-]+)", e.note)) if e.rule in _KIND_NOTES else e.note
     return f"{told} wore off" if e.rule == "BUFF-4" else told
 
 
