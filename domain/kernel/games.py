@@ -503,7 +503,10 @@ class GameApp(EventSourcedApp):
             outcome = rs.decide(None, command, rs.setup_context(self.pack_of(rs), command))
         command_id = "c1"
         before = [self._write(rs, w, command_id) for w in prelude]
-        written = [self._write(rs, w, command_id) for w in outcome.writes]
+        # A setup may write to a stream its prelude has just begun (a new
+        # adventurer joining as a campaign's would): it goes on from there.
+        begun = {w.stream: w for w in before}
+        written = [self._write(rs, w, command_id, begun.get(w.stream)) for w in outcome.writes]
         commitment, salt = _commitment(rs, outcome.events)
         issued = rs.issued(
             command_id=command_id,
@@ -780,16 +783,20 @@ class GameApp(EventSourcedApp):
             raise NotFound(f"stream {stream} is none of {rs.title}'s aggregates")
         return kind
 
-    def _write(self, rs: Ruleset, write: Write, command_id: str) -> _Written:
-        """A command's events for another stream, with the state they lead to."""
+    def _write(self, rs: Ruleset, write: Write, command_id: str, after: _Written | None = None) -> _Written:
+        """A command's events for another stream, with the state they lead
+        to; ``after``: events of the same transaction that stream takes first."""
         kind = rs.aggregate(write.kind)
-        last = self.events.last(write.stream)
-        version = last.originator_version if last else 0
-        cached = self._companions.get(write.stream)
-        if cached is not None and cached[0] == version:
-            state = cached[1]
+        if after is not None:
+            version, state = after.version_before + len(after.envelopes), after.state
         else:
-            state = self.state_of(kind, write.stream) if last else None
+            last = self.events.last(write.stream)
+            version = last.originator_version if last else 0
+            cached = self._companions.get(write.stream)
+            if cached is not None and cached[0] == version:
+                state = cached[1]
+            else:
+                state = self.state_of(kind, write.stream) if last else None
         for event in write.events:
             state = kind.evolve(state, event)
         return _Written(write.stream, kind, version, wrap(write.stream, version, write.events, command_id), state)

@@ -143,3 +143,14 @@ def test_a_trade_at_the_end_of_day_hands_an_item_over_into_the_pack():
     with pytest.raises(Exception) as e:
         run(app, cc.Rest(trade=(("Ria", "notched-dagger", "Tarn"),)))  # Ria holds it no more
     assert "holds no" in str(e.value)
+
+
+@pytest.mark.rule("REST-3")
+def test_trades_at_the_end_of_day_go_in_order_so_an_item_handed_over_may_be_handed_on():
+    """Each trade acts on the adventurers as the trades before it left them
+    (found by mutation testing: the second trade read the receiver of the
+    first as it stood before it)."""
+    app = campaign()
+    run(app, cc.GainItem(adventurer="Ria", item="notched-dagger", ready=True))
+    run(app, cc.Rest(trade=(("Ria", "notched-dagger", "Tarn"), ("Tarn", "notched-dagger", "Ria"))))
+    assert (me(app).packed, me(app, "Tarn").items) == (("notched-dagger",), ())

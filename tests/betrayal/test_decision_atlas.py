@@ -16,6 +16,8 @@ import random
 import sys
 from pathlib import Path
 
+import msgspec
+
 # The random tables of the property tests (tests/property/) are the ones
 # worth asking about; their modules import each other by bare name.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "property"))
@@ -24,17 +26,20 @@ from checked_play import player_for as clash_player
 from decision_atlas import AtlasGame, atlas_lines, check_atlas
 from delve_play import DELVES, DUNGEONS, random_delve_table
 from delve_play import player_for as delve_player
-from random_battles import random_table
+from random_battles import CLASS_STREAM, random_table, with_class, with_items
 from test_companion_play import escorted
 
 from kernel_play import Player
 
+from domain.betrayal.adventurer import aggregate as adv
 from domain.betrayal.battle import bots
-from domain.betrayal.battle.application import BetrayalApp, PartySpec
+from domain.betrayal.battle.application import BetrayalApp, PartySpec, adventurer_stream
+from domain.betrayal.battle.ruleset import ADVENTURERS
 from domain.betrayal.campaign import application as ca
 from domain.betrayal.campaign import commands as cc
 from domain.betrayal.campaign.ruleset import CAMPAIGN
 from domain.betrayal.vocab import Difficulty
+from domain.kernel.ruleset import Write
 
 ATLAS = Path(__file__).with_name("decision_atlas.txt")
 HEADER = "# Betrayal's decision atlas: tests/decision_atlas.py says what it is and how to write it again"
@@ -86,10 +91,34 @@ def _campaign(difficulty: Difficulty, members: int) -> Player:
     return Player("betrayal-campaign", start, choose)
 
 
+def _equipped(seed: int) -> Player:
+    """A random clash whose members bring items and class sheets: new
+    adventurers written first, then the clash set up by its own command
+    with each member's items and sheet (``random_battles.with_items``,
+    ``with_class``), as the pure-rules property tests give them."""
+    table = random_table(random.Random(seed), physical_dice=seed % 2 == 1)
+
+    def start(app, battle_id: str, rnd: random.Random):
+        made, members = [], []
+        items, classes = random.Random(table.seed), random.Random(table.seed ^ CLASS_STREAM)
+        for spec in table.party:
+            stream = adventurer_stream(spec.name)
+            created = adv.create(app.pack, str(stream), spec.name, spec.race, spec.lines)
+            made.append(Write(ADVENTURERS.kind, stream, (created,)))
+            members.append(with_class(with_items(adv.member(created.state, spec.form), items), classes))
+        command = msgspec.structs.replace(table.start_clash(battle_id), party=tuple(members))
+        return app.start("betrayal", command, battle_id=battle_id, prelude=made)
+
+    return Player("betrayal", start, clash_player(table).choose)
+
+
 def _games() -> list[AtlasGame]:
     games = [
         AtlasGame(f"clash {n}", clash_player(random_table(random.Random(seed), physical_dice=seed % 2 == 1)), seed)
-        for n, seed in enumerate((11, 12, 13, 14))
+        for n, seed in enumerate((11, 12))
+    ]
+    games += [
+        AtlasGame(f"clash with items and classes {n}", _equipped(seed), seed) for n, seed in enumerate((13, 14, 15, 16))
     ]
     games += [
         AtlasGame(f"clash with companions {n}", clash_player(escorted(random.Random(seed))), seed)

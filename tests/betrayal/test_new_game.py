@@ -87,3 +87,24 @@ def test_the_lobby_starts_a_clash_from_its_example_with_names_this_store_lets_jo
     assert [(m["name"], m["race"]) for m in start["party"]] == [("Ria-2", "nord"), ("Tarn-2", "dark-elf")]
     made = new_game.start_clash(app, request(NewClash, **start, seed=1))  # the first click sets a game up
     assert [h.name for h in made.battle.state.heroes] == ["Ria-2", "Tarn-2"]
+
+
+@pytest.mark.rule("BETWEEN-1")
+def test_an_adventurer_made_with_a_class_in_the_setup_s_own_transaction_is_in_that_battle():
+    """A setup's prelude may begin an adventurer's stream that the setup
+    then writes to (BETWEEN-1: one with a class is in the battle until it
+    ends): the setup's events follow the prelude's in that stream."""
+    from domain.betrayal.adventurer import aggregate as adv
+    from domain.betrayal.battle.application import adventurer_stream
+    from domain.betrayal.battle.commands import StartClash
+    from domain.betrayal.battle.ruleset import ADVENTURERS
+    from domain.kernel.ruleset import Write
+
+    app = BetrayalApp(store="memory")
+    stream = adventurer_stream("Ria")
+    created = adv.create(app.pack, str(stream), "Ria", "nord")
+    member = msgspec.structs.replace(adv.member(created.state), class_id=sorted(app.pack.classes)[0])
+    command = StartClash(battle_id="b1", setup="waystone-crossing", party=(member,), xp=1, seed=3)
+    app.start("betrayal", command, battle_id="b1", prelude=[Write(ADVENTURERS.kind, stream, (created,))])
+    assert [type(e.event).__name__ for e in app.events.get(stream)] == ["AdventurerCreated", "BattleJoined"]
+    assert app.adventurer("Ria").fighting == "b1"

@@ -235,6 +235,25 @@ def test_an_enduring_effect_at_the_start_of_turn_and_an_enduring_reroll_without_
     low.then_violates(UseClassAbility(ability="keen-eye", dice=(0,), faces=(C_TWO,)), "CLASS-3")
 
 
+@pytest.mark.rule("CLASS-1")
+@pytest.mark.rule("CLASS-3")
+def test_a_reroll_ability_is_listed_while_the_roll_waits_only_when_it_may_be_used():
+    """While an engage's dice wait to be resolved, the legal commands list
+    the reroll a class gives when its conditions hold (keen-eye: tenacity 2
+    or more), and not otherwise (found by mutation testing)."""
+    keen = facing(classed("stalker", tenacity=2, form=RANGED), 3)
+    rolled = keen.when(Engage(form=RANGED, target="e1", dice=(1,), faces=(C_ONE,))).next()
+    assert rolled.state.phase is Phase.ENGAGE_RESOLVE
+
+    def rerolls(given: Scenario) -> list[UseClassAbility]:
+        return [c for c in legal_commands(given.state, given.ctx) if isinstance(c, UseClassAbility)]
+
+    listed = rerolls(rolled)
+    assert [c.ability for c in listed] == ["keen-eye"]
+    rolled.when(listed[0])  # and it is accepted as listed
+    assert rerolls(rolled.with_hero("tam", tenacity=1)) == []
+
+
 # --- CLASS-4, CLASS-4a: Interrupts ------------------------------------------------------------
 
 

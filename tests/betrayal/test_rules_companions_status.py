@@ -107,6 +107,22 @@ def test_fear_silences_a_companion_s_skills():
     feared.then_has(DamageDealt, target="e1", amount=1)
 
 
+@pytest.mark.rule("ROUND-6")
+@pytest.mark.rule("ENGAGE-8c")
+def test_a_true_strike_companion_deals_true_damage_that_its_target_s_defense_does_not_prevent():
+    """A companion's true-strike skill (facts §2: its damage is true damage,
+    ENGAGE-8c) against an enemy of Defense 1; the same engage without the
+    skill loses 1 to that Defense (found by mutation testing)."""
+    given = _beside_e1("golem").with_foe("e1", enemy="bandit-bruiser")  # Defense 1
+    hp = given.state.foe("e1").hp
+    engage = CompanionEngage(companion="golem", targets=("e1",), faces=(TWO_DAMAGE, 0))
+    true = with_ally(given, "golem", skills=("true-strike",)).when(engage)
+    true.then_has(DamageDealt, source="golem", target="e1", amount=2, prevented=0, true_damage=True, to_hp=2)
+    assert true.state.foe("e1").hp == hp - 2
+    plain = with_ally(given, "golem", skills=()).when(engage)
+    plain.then_has(DamageDealt, source="golem", target="e1", amount=2, prevented=1, true_damage=False, to_hp=1)
+
+
 @pytest.mark.rule("STATUS-1")
 def test_a_blind_companion_may_target_only_the_strongest_adjacent_unit_even_an_ally():
     given = _beside_e1("golem", Status.BLIND)

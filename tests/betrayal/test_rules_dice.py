@@ -469,6 +469,19 @@ def test_bonus_hp_is_cleared_when_the_battle_ends():
 # --- Status dice placed on enemies -------------------------------------------------------
 
 
+@pytest.mark.rule("STATUS-2")
+def test_a_die_on_an_enemy_is_refused_as_such_even_while_another_die_sits_in_an_active_slot():
+    """Which of its places a die cannot be rolled from is the die's own
+    (found by mutation testing: any skill die in an active slot made every
+    unavailable die read as an active one)."""
+    held = (ActiveDie(DieKind.SKILL, 5, GUARD_BLOCK_2, 2),)
+    given = facing("shore-crab", active=held)
+    then = resolve(given, Engage(form=LIGHT_FORM, target="e1", dice=(4,), faces=(BASH_DAZE,)))
+    assert then.state.hero("ysolda").active == held
+    error = then.next().then_violates(Engage(form=LIGHT_FORM, dice=(4,), faces=(1,)), "STATUS-2")
+    assert error.message.endswith("is placed on an enemy as a status effect and cannot be rolled")
+
+
 @pytest.mark.rule("STATUS-1")
 def test_a_status_face_places_its_die_on_the_target():
     then = resolve(facing("shore-crab"), Engage(form=LIGHT_FORM, target="e1", dice=(4,), faces=(BASH_DAZE,)))

@@ -46,6 +46,7 @@ from domain.betrayal.battle.events import (
 )
 from domain.betrayal.battle.state import Cache, DieKind, Foe
 from domain.betrayal.vocab import BattleForm, Marker, TileIcon
+from domain.kernel.hexes import name
 
 LONG_DRAIN = PlacedTile("t1", "long-drain", 0, (18, 30))  # far Connection hex (21, 31)
 GALLERY = PlacedTile("t2", "pillared-gallery", 0, (20, 32))  # touches t1 only; open Connection hex (23, 33)
@@ -462,7 +463,10 @@ def test_a_placement_the_rules_do_not_allow_is_refused_and_nothing_else_may_be_d
     given = hall_drawn(at_the_entrance(), "patrol-route", "pillared-gallery")
     waiting = given.when(Explore(hex=(17, 30))).next()
     # touching (17, 30) alone from (18, 29), not both Entrance Connection hexes
-    waiting.then_violates(PlaceTile(rotation=0, origin=(18, 29)), "EXPLORATION-9")
+    error = waiting.then_violates(PlaceTile(rotation=0, origin=(18, 29)), "EXPLORATION-9")
+    options = waiting.legal()
+    listed = ", ".join(f"rotation {c.rotation} origin {name(c.origin)}" for c in options[:6])
+    assert error.message.endswith(f" legal: {listed}{'...' if len(options) > 6 else ''}")
     waiting.then_violates(PlaceTile(rotation=7, origin=(18, 30)), "EXPLORATION-9")
     waiting.then_violates(EndTurn(), "EXPLORATION-9")
     waiting.then_violates(Move(to=(16, 31)), "EXPLORATION-9")
@@ -816,6 +820,21 @@ def test_a_failed_lockpick_puts_the_card_under_the_deck_and_a_success_takes_it_o
     assert failed.delve.items_cycled == (item,) and failed.delve.items_drawn == ()
     item = found.has(ItemFound).item
     assert found.delve.items_drawn == (item,) and found.delve.loot == (("ysolda", item),)
+
+
+@pytest.mark.rule("DELVE-3")
+def test_a_cache_whose_item_cards_are_all_drawn_opens_on_nothing_without_a_lockpick_test():
+    """With every item card of the chip's kind drawn, the cache holds nothing:
+    no test is rolled, it counts as not opened, and the chip leaves the map
+    (found by mutation testing)."""
+    pack_items = DelveScenario.start().pack.items
+    common = tuple(sorted(i for i, item in pack_items.items() if not item.legendary))
+    given = cache_at_18_31().with_delve(items_drawn=common)
+    then = given.when(Move(to=(18, 31)))
+    then.has(CacheOpened, hero="ysolda", hex=(18, 31), success=False)
+    then.lacks(LockpickTested)
+    assert then.of(ItemFound) == [] and then.of(ItemCycled) == []
+    assert then.state.caches == () and then.delve.items_drawn == common
 
 
 @pytest.mark.rule("MOVE-4")

@@ -314,9 +314,29 @@ def test_defeating_the_last_enemy_ends_the_battle_only_after_the_round():
 def test_when_a_round_ends_no_enemy_is_left_queued_to_act_in_it():
     """The End of Round step (ROUND-8) closes the enemies' step (ROUND-7):
     whatever the queue still held (a foe defeated before its turn stays in
-    it) is dropped, so nothing of this round's enemy step carries over."""
+    it) is dropped, and no turn stays open, so nothing of this round's
+    turns carries over."""
     from domain.betrayal.battle.evolve import evolve
 
-    given = Scenario.clash().with_state(enemy_queue=("e1", "e2"), turn=None)
+    given = Scenario.clash().with_state(enemy_queue=("e1", "e2"))
+    assert given.state.turn is not None  # no turn is left open either (found by mutation testing)
     after = evolve(given.state, RoundEnded(round=given.state.round))
     assert (after.phase, after.enemy_queue, after.turn) == (Phase.END_OF_ROUND, (), None)
+
+
+def test_every_battle_event_has_a_rule_in_evolve_and_one_without_is_named_at_import():
+    """evolve checks, as it is imported, that every battle event type has
+    its rule, so a new event cannot be written that replay would ignore."""
+    from domain.betrayal.battle import evolve as module
+    from domain.betrayal.battle import events as ev
+
+    module._check_complete()  # every event type of today has one
+
+    unheard = type("Unheard", (), {})  # not a BattleEvent subclass: it must not outlive the test
+    known = ev.all_event_types
+    try:
+        ev.all_event_types = lambda: (*known(), unheard)
+        with pytest.raises(TypeError, match=r"evolve has no rule for \['Unheard'\]"):
+            module._check_complete()
+    finally:
+        ev.all_event_types = known

@@ -267,6 +267,13 @@ def test_a_command_that_is_not_a_battles_is_malformed_saying_where_the_battles_c
     assert str(caught.value) == "that is not a command of a Betrayal battle: `rk legal` lists what may be done"
 
 
+def test_a_command_before_any_setup_is_malformed_saying_no_battle_is_set_up():
+    given = Scenario.clash()
+    with pytest.raises(MalformedCommand) as caught:
+        decide(None, EndTurn(), given.ctx)
+    assert str(caught.value) == "no battle has been set up yet"
+
+
 @pytest.mark.rule("CLASH-5")
 def test_an_unknown_setup_is_malformed():
     cmd = StartClash(battle_id="t", setup="nowhere", party=new_party("Ysolda:nord"), xp=1, seed=1)
@@ -423,6 +430,11 @@ def test_xp_beyond_the_dial_violates_ep_2():
         with pytest.raises(RuleViolation) as caught:
             start(xp=xp)
         assert caught.value.rule == "EP-2"
+    # the refusal shows the XP given, unless it is too long to show (30 digits or more)
+    for xp, shown in ((MAX_XP + 1, str(MAX_XP + 1)), (10**30 - 1, "9" * 30), (10**30, "that")):
+        with pytest.raises(RuleViolation) as caught:
+            start(xp=xp)
+        assert caught.value.message == f"XP {shown} is more than the XP dial holds (0 to {MAX_XP}: 40, then +40)"
 
 
 @pytest.mark.parametrize("seed", [2**63, 2**64, -1])

@@ -372,6 +372,20 @@ def test_equally_near_hostiles_are_chosen_by_priority_EMOVE_10():
 
 
 @pytest.mark.rule("EMOVE-10")
+def test_equally_near_hostiles_it_cannot_target_are_chosen_by_its_priority_too_EMOVE_10():
+    # given two walled-in adventurers 4 hexes either side, neither targetable
+    # (Stealth, say): the enemy only approaches them (found by mutation testing)
+    weak, strong = hero("weak", at(0, 0), 1, 0), hero("strong", at(8, 0), 9, 1)
+    walls = (at(1, 0), at(7, 0), weak.pos, strong.pos)
+    # when enemies of each icon move
+    strongest = move(CORRIDOR, at(4, 0), 1, STRONGEST, [], *walls, hostiles=[weak, strong])
+    weakest = move(CORRIDOR, at(4, 0), 1, WEAKEST, [], *walls, hostiles=[weak, strong])
+    # then each approaches the one its icon prefers
+    assert strongest == [at(5, 0), at(6, 0)]
+    assert weakest == [at(3, 0), at(2, 0)]
+
+
+@pytest.mark.rule("EMOVE-10")
 def test_an_enemy_that_cannot_get_closer_stays_put_EMOVE_10():
     # given an enemy hemmed in by another enemy
     target = hero("h", at(3, 0))
