@@ -18,7 +18,7 @@ and words, what an accepted command records, what is offered) over states
 nobody wrote by hand: a change to any of them shows as a changed line, to be
 read and, when the change is meant, accepted by writing the atlas again::
 
-    RK_WRITE_ATLAS=1 .venv/bin/pytest tests/RULESET/test_decision_atlas.py
+    RK_WRITE_ATLAS=1 .venv/bin/pytest tests/RULESET/test_RULESET_decision_atlas.py
 
 The tests citing rules stay the proof of each rule; the atlas is the net
 under them (mutation testing, tests/MUTATION.md, showed the tests let about

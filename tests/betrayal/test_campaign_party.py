@@ -55,3 +55,26 @@ def test_an_enlisted_adventurer_keeps_the_mat_it_has():
     set_adventurer(app, "Bo", mat=own)
     run(app, cc.Enlist(name="Bo", class_id="bastion"))
     assert me(app, "Bo").mat == own
+
+
+@pytest.mark.rule("ADVANCE-2")
+def test_a_party_member_is_neither_recruited_nor_enlisted_again_and_is_told_so():
+    app = campaign()
+    with pytest.raises(MalformedCommand, match=r"^Ria is in the party already$"):
+        run(app, cc.Recruit(name="Ria", race="nord", class_id="bastion"))
+    with pytest.raises(MalformedCommand, match=r"^Ria is in the party already$"):
+        run(app, cc.Enlist(name="Ria"))
+
+
+@pytest.mark.rule("ADVANCE-2")
+def test_an_adventurer_of_another_campaign_cannot_be_enlisted():
+    """Found by mutation testing: the check that an adventurer belongs to no
+    other campaign was never run."""
+    from domain.betrayal.campaign import application as ca
+
+    app = campaign()
+    ca.new_campaign(app, "other")
+    with pytest.raises(MalformedCommand, match=r"^Ria is in campaign saga$"):
+        ca.command(app, "other", cc.Enlist(name="Ria"))
+    ca.command(app, "other", cc.Recruit(name="Bo", race="nord", class_id="bastion"))
+    assert [m.name for m in ca.campaign(app, "other").party] == ["Bo"]

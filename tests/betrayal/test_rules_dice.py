@@ -613,7 +613,27 @@ def test_a_blind_adventurer_next_to_a_stronger_ally_may_not_target_a_weaker_enem
     given = given.with_hero("ysolda", pos=(2, 1), track=(status_die(Status.BLIND),)).with_hero("tarn", pos=(1, 1))
     given = restart_turn(only_foe(given, 1, "shore-crab").with_foe("e1", pos=(3, 1)))
     assert given.state.hero("tarn").hp == 4 > given.state.foe("e1").hp == 3
-    given.then_violates(Engage(form=LIGHT_FORM, target="e1"), "STATUS-1")
+    error = given.then_violates(Engage(form=LIGHT_FORM, target="e1"), "STATUS-1")
+    assert error.message == "you are blind: you may target only the strongest adjacent unit"
+
+
+@pytest.mark.rule("STATUS-1")
+@pytest.mark.rule("HEALTH-8")
+def test_a_blind_adventurer_s_true_damage_on_the_ally_it_must_strike_skips_the_ally_s_bonus_hp():
+    """A Blind adventurer beside a stronger ally strikes the ally; a true-damage
+    face deals true damage to it as to an enemy, so its bonus HP is skipped
+    (found by mutation testing: it came off the bonus HP as physical damage)."""
+    given = Scenario.clash(party=("Ysolda:nord", "Tarn:dark-elf"), physical_dice=True).without_foes("e1")
+    blind = (status_die(Status.BLIND),)
+    given = given.with_hero(
+        "ysolda", pos=(2, 1), track=blind, dice=dice("cinder-bolt"), magicka=3, form=BattleForm.MAGIC
+    )
+    given = given.with_hero("tarn", pos=(1, 1), bonus_hp=2)
+    given = restart_turn(only_foe(given, 1, "shore-crab").with_foe("e1", pos=(3, 1)))
+    then = resolve(given, Engage(form=BattleForm.MAGIC, target="tarn", dice=(1,), faces=(4,)))  # true damage 1
+    hit = then.then_has(DamageDealt, source="ysolda", target="tarn")
+    assert (hit.amount, hit.true_damage, hit.to_bonus, hit.to_hp) == (1, True, 0, 1)
+    assert then.state.hero("tarn").bonus_hp == 2
 
 
 @pytest.mark.rule("STATUS-1")
@@ -686,6 +706,17 @@ def test_an_enemy_adjacent_at_the_start_of_its_turn_may_target_a_stealthed_adven
     given = facing("shore-crab", k=1, track=(status_die(Status.STEALTH),))
     then = given.when(EndTurn())
     then.then_has(EnemyRollAwaited, foe="e1", targets=("ysolda",))
+
+
+@pytest.mark.rule("ENGAGE-8c")
+def test_the_true_damage_faces_of_one_engage_are_pooled_and_defense_prevents_none_of_it():
+    """Two Steady Shot dice showing their true-damage face (1 each) make one
+    instance of 2 true damage, which the Bandit Bruiser's Defense 1 does not
+    reduce (found by mutation testing: the second face replaced the first)."""
+    given = facing("bandit-bruiser", k=2, dice=dice("steady-shot", "steady-shot"), form=BattleForm.RANGED)
+    then = resolve(given, Engage(form=BattleForm.RANGED, target="e1", dice=(1, 2), faces=(4, 4)))
+    hit = then.then_has(DamageDealt, source="ysolda", target="e1")
+    assert (hit.amount, hit.prevented, hit.true_damage, hit.to_hp) == (2, 0, True, 2)
 
 
 # --- The six statuses on an enemy, placed by adventurers' dice (facts: STATUS-1) -------------

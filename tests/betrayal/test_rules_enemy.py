@@ -508,6 +508,38 @@ def test_a_blind_enemy_treats_every_unit_as_opposing_and_hits_the_strongest_adja
 
 
 @pytest.mark.rule("STATUS-1")
+def test_a_blind_enemy_with_two_targets_still_strikes_only_the_strongest_adjacent_unit():
+    # Barrow Wyrm (2 targets), blind, between Ysolda and a Shore Crab: it
+    # strikes one of them, not both (found by mutation testing)
+    given = arena(
+        chip("e1", "barrow-wyrm", (3, 1), marks=mark(Status.BLIND, 4)),
+        chip("e2", "shore-crab", (4, 1)),
+        at=((2, 1),),
+    )
+    waiting = given.when(EndTurn())
+    (engaged,) = waiting.of(EnemyEngaged)
+    assert engaged.foe == "e1" and len(engaged.targets) == 1
+
+
+@pytest.mark.rule("STATUS-1")
+@pytest.mark.rule("ESKILL-1")
+def test_a_blind_true_strike_enemy_deals_true_damage_to_the_enemy_it_strikes():
+    # Cinder Wisp (true strike), blind, beside a Bandit Bruiser (Defense 1)
+    # and 2 hexes from Ysolda: its blow on the bruiser is true damage,
+    # which Defense does not prevent (found by mutation testing)
+    given = arena(
+        chip("e1", "cinder-wisp", (4, 1), marks=mark(Status.BLIND, 4)),
+        chip("e2", "bandit-bruiser", (4, 2)),
+        at=((2, 1),),
+    )
+    waiting = given.when(EndTurn())
+    waiting.then_has(EnemyEngaged, foe="e1", targets=("e2",))
+    then = waiting.next().when(RollEnemyDice(faces=(TWO, MISS)))
+    hit = then.then_has(DamageDealt, source="e1", target="e2")
+    assert (hit.amount, hit.prevented, hit.true_damage, hit.to_hp) == (2, 0, True, 2)
+
+
+@pytest.mark.rule("STATUS-1")
 def test_a_blind_enemy_with_range_must_come_adjacent_before_it_engages():
     # Road Lookout (range 3), blind, 3 hexes from Ysolda: unblinded it would
     # engage from where it stands; blind, it walks next to her first

@@ -522,6 +522,17 @@ def test_a_tile_that_fits_nowhere_goes_under_its_pile_and_the_card_is_discarded(
 
 
 @pytest.mark.rule("EXPLORATION-9f")
+def test_a_tile_returned_goes_under_the_tiles_already_under_its_pile():
+    """Found by mutation testing: a returned tile replaced what was under its
+    pile instead of going beneath it."""
+    given = blocked().next_card("quiet-cavern").only_tile("flooded-vault")
+    given = given.with_delve(bottom=(("cavern", ("earlier-cavern",)),))
+    then = given.when(MoveToExplore(to=(17, 30)))
+    then.has(TileReturned, tile="flooded-vault", shape="cavern", card="quiet-cavern")
+    assert then.delve.under("cavern") == ("earlier-cavern", "flooded-vault")
+
+
+@pytest.mark.rule("EXPLORATION-9f")
 def test_a_tile_put_under_its_pile_is_drawn_only_once_the_pile_above_it_is_used_up():
     given = blocked().next_card("quiet-cavern", "brood-nest").with_delve(bottom=(("cavern", ("flooded-vault",)),))
     given = given.with_delve(piles=tuple((s, ("bone-pit",) if s == "cavern" else ids) for s, ids in given.delve.piles))

@@ -258,6 +258,17 @@ def test_reveler_waits_for_a_weapon_form_and_is_once_per_battle():
     used.then_violates(UseRaceAbility(), "RACE-NORD")
 
 
+@pytest.mark.rule("RACE-NORD")
+def test_the_free_enemy_die_s_typed_face_must_be_one_of_its_six():
+    """With physical dice, Reveler's free enemy Combat die is typed last, 1 to
+    6 (found by mutation testing: a seventh face was let through)."""
+    armed = nord().when(UseRaceAbility()).next()
+    with pytest.raises(MalformedCommand) as caught:
+        armed.when(Engage(form=BattleForm.LIGHT, target="e1", dice=(1,), faces=(C_ONE, 6)))
+    assert str(caught.value) == "an enemy Combat die has faces 1 to 6, not 7"
+    armed.when(Engage(form=BattleForm.LIGHT, target="e1", dice=(1,), faces=(C_ONE, 5)))  # its sixth face
+
+
 # --- RACE-KHAJIIT -------------------------------------------------------------------------
 
 

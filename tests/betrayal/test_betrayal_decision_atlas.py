@@ -7,7 +7,7 @@ Every rule the atlas touches has its own test citing it; this one catches a
 changed refusal (its rule ID or words), a changed event (a roll, a recorded
 rule ID, a number) or a changed list of legal commands that those tests
 miss. Written anew, after a meant change, with
-``RK_WRITE_ATLAS=1 .venv/bin/pytest tests/betrayal/test_decision_atlas.py``.
+``RK_WRITE_ATLAS=1 .venv/bin/pytest tests/betrayal/test_betrayal_decision_atlas.py``.
 """
 
 from __future__ import annotations
