@@ -79,14 +79,17 @@ _ENCODER = msgspec.json.Encoder()
 RARELY = 0.03  # the chance a game-ending command (``rarely``) is picked when others are listed
 
 
-def example_player(ruleset: str, setup_name: str, example: int = 0, rarely: tuple[str, ...] = ()) -> Player:
+def example_player(
+    ruleset: str, setup_name: str, example: int = 0, rarely: tuple[str, ...] = (), **options: Any
+) -> Player:
     """A player that starts ``setup_name``'s example number ``example`` as the
-    ruleset's surface declares it (a random seed where it takes one) and
-    then picks any legal command, those of the classes named in ``rarely``
-    (a surrender, an escape) only now and then, so games run their course."""
+    ruleset's surface declares it, with ``options`` added to its request (a
+    random seed where it takes one), and then picks any legal command, those
+    of the classes named in ``rarely`` (a surrender, an escape) only now and
+    then, so games run their course."""
     surface = next(s for s in surfaces() if s.ruleset == ruleset)
     setup = next(s for s in surface.setups if s.name == setup_name)
-    fields = dict(setup.examples[example])
+    fields = {**setup.examples[example], **options}
     takes_seed = any(f.name == "seed" for f in msgspec.structs.fields(setup.request))
     rs = registry.load(ruleset)
 

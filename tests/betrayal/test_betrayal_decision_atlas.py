@@ -23,7 +23,7 @@ import msgspec
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "property"))
 
 from checked_play import player_for as clash_player
-from decision_atlas import AtlasGame, atlas_lines, check_atlas
+from decision_atlas import AtlasGame, atlas_lines, check_atlas, example_player
 from delve_play import DELVES, DUNGEONS, random_delve_table
 from delve_play import player_for as delve_player
 from random_battles import CLASS_STREAM, random_table, with_class, with_items
@@ -119,6 +119,14 @@ def _games() -> list[AtlasGame]:
     ]
     games += [
         AtlasGame(f"clash with items and classes {n}", _equipped(seed), seed) for n, seed in enumerate((13, 14, 15, 16))
+    ]
+    games += [  # the party chooses each defence (COMBAT-4), with the surface's example parties
+        AtlasGame("clash example 0, defences chosen", example_player("betrayal", "clash", 0, choose_defense=True), 17),
+        AtlasGame(
+            "clash example 1, defences chosen, physical dice",
+            example_player("betrayal", "clash", 1, choose_defense=True, physical_dice=True),
+            18,
+        ),
     ]
     games += [
         AtlasGame(f"clash with companions {n}", clash_player(escorted(random.Random(seed))), seed)

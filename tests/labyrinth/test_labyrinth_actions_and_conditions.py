@@ -169,6 +169,27 @@ def test_confusion_rolls_1d6_when_inflicted_and_on_1_to_3_turns_its_attack_on_it
 
 
 @pytest.mark.rule("AILMENT-CONFUSE")
+def test_with_physical_dice_the_ailing_unit_itself_is_asked_for_its_standby_roll():
+    """The 1D6 an ailment rolls in the Standby phase is the ailing unit's
+    own, so the table is asked for that unit's faces (found by mutation
+    testing: the question went to the first PC)."""
+    from domain.labyrinth.decision import NeedReaction
+
+    fighters = (Member(cls="fighter"), Member(cls="fighter", name="Second"))
+    state = edit(start(party=fighters, physical_dice=True), "p2", ailments=(Affliction(kind="confuse", depth=30),))
+    with pytest.raises(NeedReaction) as asked:
+        start_turn(decision(state))
+    q = asked.value
+    assert (q.who, q.kind, q.rule, q.dice, q.check) == (
+        "p2",
+        "faces",
+        "AILMENT-CONFUSE",
+        1,
+        "confuse: 1-3 loses the turn",
+    )
+
+
+@pytest.mark.rule("AILMENT-CONFUSE")
 def test_confusion_rolls_again_in_each_standby_phase():
     state = edit(two_fighters(), "p1", ailments=(Affliction(kind="confuse", depth=30),))
     d = decision(at(state, pinned(state.seed, (5,), state.rng)))

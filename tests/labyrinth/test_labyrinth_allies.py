@@ -82,6 +82,23 @@ def test_an_ally_counts_toward_the_pc_row_limit():
 
 
 @pytest.mark.rule("SCALE-1")
+def test_the_row_limit_is_the_pcs_sides_alone_and_enemies_have_none():
+    """Facts, Fills SCALE-1: a PC may not step into a row holding 3 of its
+    side, while an Enemy may move to any row, however full the PCs' row of
+    that name is (found by mutation testing)."""
+    from domain.labyrinth.standby import row_has_room
+
+    state = _start(party=(Member(cls="fighter"),) * 3 + (Member(cls="mage", row=Row.BACK),))
+    assert [c.row for c in state.side(True)] == [Row.FRONT] * 3 + [Row.BACK]
+    assert not row_has_room(state, state.get("p4"), Row.FRONT)
+    assert row_has_room(state, state.get("p1"), Row.FRONT)  # its own row
+    enemy = state.side(False)[0]
+    for row in Row:  # an Enemy in either row may go to either
+        placed = edit(state, enemy.id, row=row)
+        assert row_has_room(placed, placed.get(enemy.id), Row.FRONT) and row_has_room(placed, enemy, Row.BACK)
+
+
+@pytest.mark.rule("SCALE-1")
 def test_an_ally_counts_toward_the_sides_six():
     party = (Member(cls="fighter"), Member(cls="fighter"), Member(cls="mage"))
     allies = (Member(cls="fighter"), Member(cls="mage"), Member(cls="mage"), Member(cls="mage", row=Row.FRONT))

@@ -29,6 +29,8 @@ def test_the_same_kind_keeps_only_the_largest():
     assert [(b.kind, b.amount) for b in d.state.get("p1").buffs] == [(Buff.PATK_UP, 4)]
     d = _apply(d.state, "p1", ActiveBuff(kind=Buff.PATK_UP, amount=1))
     assert [(b.kind, b.amount) for b in d.state.get("p1").buffs] == [(Buff.PATK_UP, 4)]
+    kept = of(d.events, ev.BuffsChanged)[-1]  # the log says why the smaller one did not apply
+    assert (kept.rule, kept.note) == ("BUFF-6", f"the {Buff.PATK_UP.value} already held is as large")
 
 
 @pytest.mark.rule("BUFF-6")

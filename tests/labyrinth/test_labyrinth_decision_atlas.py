@@ -18,10 +18,24 @@ from domain.kernel.games import GameApp
 
 ATLAS = Path(__file__).with_name("decision_atlas.txt")
 HEADER = "# The labyrinth's decision atlas: tests/decision_atlas.py says what it is and how to write it again"
+# The table's options: typed dice, the GM giving the enemies' commands and
+# asking before FP is spent, an ambush on either side.
+OPTIONS: dict[str, dict] = {
+    "": {},
+    ", physical dice": {"physical_dice": True},
+    ", GM enemies and FP asked": {"gm_enemies": True, "ask_fp": True},
+    ", the party ambushed": {"ambush": "pcs"},
+    ", the enemies ambushed": {"ambush": "enemies"},
+}
 GAMES = [
-    AtlasGame(f"example {example}", example_player("labyrinth", "labyrinth", example, rarely=("Escape",)), seed)
+    AtlasGame(
+        f"example {example}{named}",
+        example_player("labyrinth", "labyrinth", example, rarely=("Escape",), **options),
+        seed,
+    )
     for example in (0, 1)
-    for seed in (51, 52, 53)
+    for named, options in OPTIONS.items()
+    for seed in ((51, 52, 53) if not options else (54,))
 ]
 
 

@@ -132,6 +132,29 @@ def test_a_standby_declaration_lapses_if_its_fp_cost_can_no_longer_be_paid():
 @pytest.mark.rule("FUMBLE-2")
 @pytest.mark.rule("ORDER-3")
 def test_a_delayed_skill_is_skipped_if_its_fp_cost_can_no_longer_be_paid_when_its_turn_comes():
+    ctx = _slow_bolt()
+    state = edit(mage_up(1), "p2", skills=("slow-bolt",))
+    state, events = when(state, UseSkill(actor="p2", skill="slow-bolt", target="e1"), ctx=ctx)
+    assert of(events, ev.ActionDelayed) and state.acting == "p1"
+    state, events = when(edit(state, "p2", fp=0), Pass(actor="p1"), ctx=ctx)
+    skipped = [e for e in of(events, ev.ActionSkipped) if e.who == "p2"]
+    assert skipped and "cannot pay" in skipped[0].reason and not of(events, ev.SkillUsed)
+
+
+@pytest.mark.rule("FUMBLE-2")
+def test_fp_cannot_be_committed_to_the_checks_of_a_delayed_skill_and_the_refusal_says_why():
+    """Found by mutation testing: the refusal lost its rule ID."""
+    state = edit(mage_up(3), "p2", skills=("slow-bolt",))
+    with pytest.raises(RuleViolation) as caught:
+        when(state, UseSkill(actor="p2", skill="slow-bolt", target="e1", fp=1), ctx=_slow_bolt())
+    assert (caught.value.rule, caught.value.message) == (
+        "FUMBLE-2",
+        "Slow Bolt is a delayed action: its checks come later, FP is spent now",
+    )
+
+
+def _slow_bolt() -> RulesContext:
+    """FP_PACK with Slow Bolt: a delayed Volt attack costing 1 FP."""
     slow = Skill(
         id="slow-bolt",
         name="Slow Bolt",
@@ -142,13 +165,7 @@ def test_a_delayed_skill_is_skipped_if_its_fp_cost_can_no_longer_be_paid_when_it
         fp=1,
         effects=(SkillEffect(effect=Effect.ATTACK, elemental=True, attribute=Attribute.VOLT, reach=Reach.FAR),),
     )
-    ctx = RulesContext(pack=replace(FP_PACK, skills={**FP_PACK.skills, slow.id: slow}))
-    state = edit(mage_up(1), "p2", skills=("slow-bolt",))
-    state, events = when(state, UseSkill(actor="p2", skill="slow-bolt", target="e1"), ctx=ctx)
-    assert of(events, ev.ActionDelayed) and state.acting == "p1"
-    state, events = when(edit(state, "p2", fp=0), Pass(actor="p1"), ctx=ctx)
-    skipped = [e for e in of(events, ev.ActionSkipped) if e.who == "p2"]
-    assert skipped and "cannot pay" in skipped[0].reason and not of(events, ev.SkillUsed)
+    return RulesContext(pack=replace(FP_PACK, skills={**FP_PACK.skills, slow.id: slow}))
 
 
 # ---------------------------------------------------------------- what is offered

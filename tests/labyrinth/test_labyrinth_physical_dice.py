@@ -69,6 +69,7 @@ def test_damage_dice_and_a_criticals_four_more_wait_for_their_faces_in_turn():
     s, _ = when(_main(), UseSkill(actor="p2", skill="flame-burst"), TypeFaces(faces=(6, 6)))
     n = s.question.dice
     _asked(s, "DAMAGE-1", n)
+    assert s.question.check == "damage dice"  # what the table is asked to roll
     s, _ = when(s, TypeFaces(faces=(6,) * n))  # six upon six: a critical (CRIT-1)
     _asked(s, "CRIT-2", 4)
     after, events = _typed_through(s, (2, 2, 2, 2))
