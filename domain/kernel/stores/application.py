@@ -6,10 +6,12 @@ streams a command touched, in one transaction); it rebuilds state with
 ``load`` and its own projector. The store is chosen by one setting
 (``domain.kernel.stores.store``); events are encoded by ``MsgspecMapper``.
 
-Two things of the library are deliberately side-stepped: its default replay
-loop (a runtime protocol check per event costs most of the replay time, so
-``load`` always takes our projector) and its notification log sections
-(``notification_log.select`` refuses more than 10 at a time, so
+Two things of the library are deliberately side-stepped: its repository's
+replay (its default loop runs a runtime protocol check per event, most of
+the replay time: ``load`` reads the latest snapshot and the envelopes after
+it and folds them with our projector, ``domain.kernel.stores.reads.replay``,
+as a store read without the library is read) and its notification log
+sections (``notification_log.select`` refuses more than 10 at a time, so
 ``notifications`` pages the recorder directly).
 """
 
