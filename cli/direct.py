@@ -24,7 +24,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .session import READS, Defaults, Refused, Session
+from .session import PLAIN_READS, READS, Defaults, Refused, Session
 
 # The commands and groups ``cli.main`` registers on the app (a test checks
 # the list): a word of these is never a ruleset's verb.
@@ -146,7 +146,10 @@ def main(argv: list[str]) -> int | None:
             handler = None if got is None else _core(name, got)
             if got is None or handler is None:
                 return None
-            with Session(Defaults(), got.get("store"), got.get("battle"), bool(got.get("json")), name in READS) as s:
+            reads = name in READS
+            with Session(
+                Defaults(), got.get("store"), got.get("battle"), bool(got.get("json")), reads, plain=name in PLAIN_READS
+            ) as s:
                 handler(s)
             return 0
         if name in CORE:

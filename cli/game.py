@@ -8,16 +8,18 @@ drawn by ``cli.document``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from domain.kernel.commandlog import CommandIssued, Game
 from domain.kernel.errors import MalformedCommand
-from domain.kernel.games import Result
 from domain.kernel.ruleset import Ruleset
 
 from .session import Session
+
+if TYPE_CHECKING:
+    from domain.kernel.games import Result  # a write's: a read never imports the library's application
 
 
 def _surface(rs: Ruleset) -> Any:

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from domain.kernel.errors import MalformedCommand, NotFound, RulekeeperError, RuleViolation
 from domain.kernel.stores.store_setting import masked
@@ -66,6 +66,11 @@ READS = frozenset(
 )
 
 
+# Reads that, on an SQLite store, need not the eventsourcing library
+# (``domain.kernel.game_reads.open_reads``): run by ``cli.direct``.
+PLAIN_READS = frozenset({"status", "legal", "log"})
+
+
 @dataclass
 class Defaults:
     """Options given before the command (``rk --store x status``) or by the
@@ -92,10 +97,18 @@ class Session:
     rules and of the store are printed and turned into an exit status."""
 
     def __init__(
-        self, defaults: Defaults, store: str | None, battle: str | None, json: bool, reads: bool | None = None
+        self,
+        defaults: Defaults,
+        store: str | None,
+        battle: str | None,
+        json: bool,
+        reads: bool | None = None,
+        *,
+        plain: bool = False,
     ) -> None:
         self.defaults = defaults
         self.reads = reads  # whether the command only reads (default: by its name, READS)
+        self.plain = plain  # a read of a game alone (PLAIN_READS): no library where the store allows
         self.store = store if store is not None else defaults.store
         self.battle = battle if battle is not None else defaults.battle
         self.json = json or defaults.json
@@ -112,16 +125,25 @@ class Session:
         if app is None:
             app = self.defaults.apps.get(key)
         if app is None:
-            from domain.kernel.games import GameApp
-
             if not read:
                 _check_store_file(self.store)
             try:
-                app = GameApp(store=self.store, read_only=read)
+                app = self._open(read)
             except ValueError as e:  # an unknown form of store setting
                 raise MalformedCommand(str(e)) from None
             self.defaults.apps[key] = app
         return app
+
+    def _open(self, read: bool) -> GameApp:
+        if read and self.plain:
+            from domain.kernel.game_reads import open_reads
+
+            # Typed as the application: a plain read's commands call only
+            # its reads (``GameReads``), which both have.
+            return cast("GameApp", open_reads(self.store))
+        from domain.kernel.games import GameApp
+
+        return GameApp(store=self.store, read_only=read)
 
     @property
     def battle_id(self) -> str:

@@ -12,7 +12,8 @@ still resolves to the class now in ``domain.betrayal.battle.events``.
 The old module names are registered, not the classes: the module a class
 moved to is imported when a topic first names one of its classes.
 The entry module (``ruleset``) imports this one, so it holds in every
-process that has loaded the ruleset."""
+process that has loaded the ruleset and the library (which a read of a
+game alone may never load: ``domain.kernel.stores.old_topics``)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import importlib
 import inspect
 from types import ModuleType
 
-from eventsourcing.utils import register_topic
+from domain.kernel.stores.old_topics import register_module
 
 MOVED: dict[str, str] = {
     "domain.betrayal.state": "domain.betrayal.battle.state",
@@ -73,9 +74,10 @@ def old_topics() -> dict[str, type]:
 
 def register_old_topics() -> None:
     """Register each old module name, so its classes' old topics resolve
-    (again: a no-op)."""
+    (again: a no-op). The library is told when it is loaded
+    (``domain.kernel.stores.old_topics``), not imported for it here."""
     for old, now in MOVED.items():
-        register_topic(old, _MOVED_MODULES.setdefault(old, _MovedModule(old, now)))
+        register_module(old, _MOVED_MODULES.setdefault(old, _MovedModule(old, now)))
 
 
 _MOVED_MODULES: dict[str, _MovedModule] = {}

@@ -91,6 +91,34 @@ def test_the_classes_that_moved_keep_their_old_topics_in_a_fresh_process():
     assert done.stdout.strip() == "resolved", done.stderr
 
 
+def test_the_old_topics_resolve_once_the_library_is_loaded_after_the_ruleset():
+    """A read of a game alone loads the ruleset without the library
+    (``domain.kernel.stores.plain``): the old topics are handed to the
+    library when the application module loads it."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from domain.kernel.ruleset import load\n"
+        "load('betrayal')\n"
+        "assert not [m for m in sys.modules if m.startswith('eventsourcing')]\n"
+        "import domain.kernel.stores.application\n"
+        "from eventsourcing.utils import resolve_topic\n"
+        "from domain.betrayal.battle.events import DiceRolled\n"
+        "assert resolve_topic('domain.betrayal.events:DiceRolled') is DiceRolled\n"
+        "print('resolved')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.stdout.strip() == "resolved", done.stderr
+
+
 def test_every_stored_class_has_its_old_topic():
     """Every event class of the package (stored under a ``betrayal.``
     TOPIC) and every state its snapshots hold was in a module that moved

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -253,3 +254,68 @@ def test_battles_in_process_imports_neither_typer_nor_the_log(games):
     assert "cli.battle_list" in imported
     never = {"typer", "cli.history", "cli.lines", "domain.betrayal.battle.narrate"}
     assert not imported & never, sorted(imported & never)
+
+
+def test_a_read_of_a_game_in_process_imports_no_eventsourcing(games):
+    """`rk status`, `legal` and `log` on an SQLite store read it without the
+    library (``domain.kernel.stores.plain``); so does a store not there yet."""
+    env = {**os.environ, "RULEKEEPER_STORE": str(games / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
+    env["RULEKEEPER_NO_SERVER"] = "1"
+    for argv in (
+        ["status", "-b", "c1"],
+        ["status", "--at", "3", "-b", "d1", "--json"],
+        ["legal", "-b", "q1"],
+        ["log", "-b", "l1", "--no-pager"],
+        ["log", "-b", "d1", "--json"],
+    ):
+        imported = _imported(env, *argv)
+        assert "cli.game" in imported, argv
+        assert not {m for m in imported if m.split(".")[0] == "eventsourcing"}, argv
+
+
+def _bad_store(kind: str, path: Path) -> None:
+    """Makes ``path`` a store of ``kind`` that cannot be read (or holds nothing)."""
+    if kind == "garbage":
+        path.write_bytes(b"not a database, though named as one" * 100)
+    elif kind == "empty file":
+        path.touch()
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "other tables":  # an SQLite file of something else
+        with sqlite3.connect(path) as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("CREATE TABLE other (a)")
+        sqlite3.connect(path).close()
+
+
+@pytest.mark.parametrize("kind", ["garbage", "empty file", "folder", "other tables", "missing"])
+@pytest.mark.parametrize("argv", [["status"], ["legal", "--json"], ["log", "--no-pager"], ["status", "-b", "c1"]])
+def test_a_store_that_cannot_be_read_is_refused_as_through_the_library(kind, argv, tmp_path, monkeypatch):
+    """The plain reads (``cli.direct``) refuse a bad store in the words and
+    with the status the library's application gives (through typer)."""
+    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("_RK_COMPLETE", raising=False)
+    path = tmp_path / "bad.sqlite"
+    _bad_store(kind, path)
+    line = [*argv, "--store", str(path)]
+    here, typer_ = _ran(direct.main, line), _ran(main, line)
+    assert here[0] == 1 and here[2], here
+    assert here == typer_, line
+
+
+def test_a_locked_store_is_refused_as_through_the_library(games, tmp_path, monkeypatch):
+    path = tmp_path / "locked.sqlite"
+    shutil.copyfile(games / "rk.sqlite", path)
+    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("RULEKEEPER_SQLITE_LOCK_TIMEOUT", "1")  # seconds each waits
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("CREATE TABLE held (a)")
+        line = ["status", "-b", "c1", "--store", str(path)]
+        here, typer_ = _ran(direct.main, line), _ran(main, line)
+    finally:
+        holder.close()
+    assert here[0] == 1 and "database is locked" in here[2], here
+    assert here == typer_

@@ -137,6 +137,7 @@ def test_a_game_reads_the_stream_a_command_names_when_its_rules_ask():
 # The application on top of the contract: games, their index, the portable log.
 APPLICATION = (
     "domain/kernel/games.py",
+    "domain/kernel/game_reads.py",
     "domain/kernel/battle_index.py",
     "domain/kernel/signing.py",
     "domain/kernel/portable/",
@@ -152,6 +153,7 @@ def test_the_kernels_contract_stands_apart_from_its_application_and_stores():
     below = (
         "domain.kernel.stores",
         "domain.kernel.games",
+        "domain.kernel.game_reads",
         "domain.kernel.battle_index",
         "domain.kernel.portable",
         "domain.kernel.signing",

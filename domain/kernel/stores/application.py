@@ -6,10 +6,12 @@ streams a command touched, in one transaction); it rebuilds state with
 ``load`` and its own projector. The store is chosen by one setting
 (``domain.kernel.stores.store``); events are encoded by ``MsgspecMapper``.
 
-Two things of the library are deliberately side-stepped: its default replay
-loop (a runtime protocol check per event costs most of the replay time, so
-``load`` always takes our projector) and its notification log sections
-(``notification_log.select`` refuses more than 10 at a time, so
+Two things of the library are deliberately side-stepped: its repository's
+replay (its default loop runs a runtime protocol check per event, most of
+the replay time: ``load`` reads the latest snapshot and the envelopes after
+it and folds them with our projector, ``domain.kernel.stores.reads.replay``,
+as a store read without the library is read) and its notification log
+sections (``notification_log.select`` refuses more than 10 at a time, so
 ``notifications`` pages the recorder directly).
 """
 
@@ -23,7 +25,7 @@ from typing import Any, ClassVar, TypeVar, cast
 from uuid import UUID
 
 import msgspec
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import Application
 from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import (
     EventStore,
@@ -42,34 +44,25 @@ from domain.kernel.envelope import (
     register_state,
     utc_now,
 )
-from domain.kernel.errors import ConcurrencyError, NotFound
+from domain.kernel.errors import ConcurrencyError
+from domain.kernel.stores import old_topics
 from domain.kernel.stores.mapper import MsgspecMapper
+from domain.kernel.stores.reads import StreamReads, replay
 from domain.kernel.messages import Event
-from domain.kernel.stores.store import create_private, store_env
+from domain.kernel.stores.store import POSTGRES_BOUNDS, create_private, store_env
 
 S = TypeVar("S")
+
+old_topics.hand_over()  # the library is loaded now: the old module paths rulesets keep resolve
 
 MOVED_ON = "the battle moved on: another command was saved first; reload and try again"
 # Envelopes encoded at a time by ``append_batches`` (memory stays bounded).
 ENCODE_CHUNK = 1000
-# Bounds on every PostgreSQL wait, in seconds (see domain.kernel.stores.pgstore);
-# the environment (or ``env``) overrides them, also per application
-# (``RULEKEEPER_POSTGRES_LOCK_TIMEOUT``). 0 means no bound.
-POSTGRES_BOUNDS = {
-    "POSTGRES_CONNECT_TIMEOUT": "5",
-    "POSTGRES_STATEMENT_TIMEOUT": "60",
-    "POSTGRES_LOCK_TIMEOUT": "15",
-    "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "30",
-    # Kept by this process (libpq), not the server: see pgstore.client_bounds.
-    "POSTGRES_KEEPALIVES_IDLE": "10",
-    "POSTGRES_KEEPALIVES_INTERVAL": "5",
-    "POSTGRES_KEEPALIVES_COUNT": "3",
-    "POSTGRES_TCP_USER_TIMEOUT": "30",
-}
 
 
-class EnvelopeStore(EventStore[UUID]):
-    """The library's event store, also callable to list a stream's envelopes.
+class EnvelopeStore(EventStore[UUID], StreamReads):
+    """The library's event store, also callable to list a stream's envelopes
+    (``StreamReads``: ``app.events(stream_id)``, ``.page``, ``.last``).
 
     The library keeps its event store on ``Application.events``, so an
     application method of that name would be overwritten on every instance;
@@ -102,23 +95,6 @@ class EnvelopeStore(EventStore[UUID]):
             Iterator[DomainEventProtocol[UUID]],
             self.mapper.envelopes(stream, rows(stream, gt=gt, lte=lte, desc=desc, limit=limit)),
         )
-
-    def __call__(self, stream_id: UUID, gt: int | None = None, lte: int | None = None) -> list[Envelope]:
-        """The stored envelopes of ``stream_id`` with gt < version <= lte, in order."""
-        return list(self.get(stream_id, gt=gt, lte=lte))  # type: ignore[arg-type]
-
-    def page(
-        self, stream_id: UUID, *, lte: int | None = None, desc: bool = False, limit: int | None = None
-    ) -> list[Envelope]:
-        """At most ``limit`` envelopes of ``stream_id`` with version <= ``lte``,
-        newest first when ``desc``."""
-        return list(self.get(stream_id, lte=lte, desc=desc, limit=limit))  # type: ignore[arg-type]
-
-    def last(self, stream_id: UUID) -> Envelope | None:
-        """The newest envelope of ``stream_id`` (one row read), or None."""
-        for envelope in self.get(stream_id, desc=True, limit=1):
-            return envelope  # type: ignore[return-value]
-        return None
 
 
 class EventSourcedApp(Application[UUID]):
@@ -318,15 +294,11 @@ class EventSourcedApp(Application[UUID]):
         the state, or None when there is nothing; then ``NotFound`` is raised.
         ``projector(evolve)`` makes such a function from an ``evolve``.
         """
-        try:
-            # Not found raises below: a state was made, so it is an ``S``.
-            found = self.repository.get(  # type: ignore[type-var]  # the library's aggregate is our plain state
-                stream_id, version=version, projector_func=project
-            )
-            return cast(S, found)
-        except AggregateNotFoundError:
-            at = "" if version is None else f" at version {version}"
-            raise NotFound(f"no stream {stream_id}{at}") from None
+        # The library's ``repository.get`` made the same reads, with the
+        # locks of an aggregate cache none of ours configures; ``replay`` is
+        # also how a store read without the library is read.
+        snapshots = self.snapshots.get if self.snapshots is not None else None
+        return cast(S, replay(snapshots, self.events.get, stream_id, project, version))
 
     def notifications(self, start: int = 1, limit: int = 500) -> Iterator[tuple[int, Envelope]]:
         """Every envelope from notification id ``start`` on, in append order.

@@ -14,37 +14,21 @@ body type names the event class for ``d`` and a timezone-aware datetime for
 typed (a bare msgspec JSON transcoder would hand back strings). Old versions
 are upcast with the library's convention: static ``upcast_v1_v2(state)``,
 ``upcast_v2_v3(state)``… on the class, applied to the decoded dict in turn.
+Decoding is ``domain.kernel.stores.decoding``'s (``EnvelopeDecoder``),
+shared with the reads that do without the library.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
-from typing import Annotated, Any
+from typing import Any
 from uuid import UUID
 
 import msgspec
-from eventsourcing.persistence import (
-    Cipher,
-    Compressor,
-    Mapper,
-    MapperDeserialisationError,
-    StoredEvent,
-    Transcoder,
-)
+from eventsourcing.persistence import Cipher, Compressor, Mapper, StoredEvent, Transcoder
 
-from domain.kernel.envelope import (
-    Envelope,
-    SnapshotEnvelope,
-    is_state_topic,
-    state_class,
-    state_topic,
-)
-from domain.kernel.messages import event_class
-from domain.kernel.ruleset import load_for_topic
-
-# Naive datetimes in the store are refused when read, not silently accepted.
-UtcDatetime = Annotated[datetime, msgspec.Meta(tz=True)]
+from domain.kernel.envelope import Envelope, SnapshotEnvelope, state_topic
+from domain.kernel.stores.decoding import EnvelopeDecoder
 
 
 class _Body(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -56,51 +40,10 @@ class _Body(msgspec.Struct, kw_only=True, omit_defaults=True):
     d: Any
 
 
-class _LooseBody(msgspec.Struct, kw_only=True):
-    """What an old version decodes to before it is upcast."""
-
-    t: UtcDatetime
-    c: str
-    v: int = 1
-    d: dict[str, Any]
-
-
-class _Header(msgspec.Struct):
-    """What a stored event says of its command, its event left unread."""
-
-    c: str
-
-
-_header_decoder = msgspec.json.Decoder(_Header)
 _encoder = msgspec.json.Encoder()
-_loose_decoder = msgspec.json.Decoder(_LooseBody)
-_DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}  # each event class's typed decoder (``_typed_decoder``)
-_UNSEEN: Any = object()  # a topic ``MsgspecMapper.envelopes`` has not looked up yet
 
 
-def _typed_decoder(cls: type) -> msgspec.json.Decoder[Any]:
-    body = msgspec.defstruct(
-        f"Stored{cls.__name__}",
-        [("t", UtcDatetime), ("c", str), ("v", int, 1), ("d", cls)],
-        kw_only=True,
-    )
-    return msgspec.json.Decoder(body)
-
-
-def _plain(kind: tuple[msgspec.json.Decoder[Any], int], stream: UUID, version: int, data: bytes) -> Envelope | None:
-    """The envelope of a row stored plain at its class's version (``kind``:
-    the class's typed decoder and version), or None: the full path of
-    ``MsgspecMapper.to_domain_event`` upcasts it or says what is wrong."""
-    try:
-        body = kind[0].decode(data)
-    except Exception:  # noqa: BLE001 - the full path says what is wrong
-        return None
-    if body.v != kind[1]:
-        return None
-    return Envelope(originator_id=stream, originator_version=version, timestamp=body.t, command_id=body.c, event=body.d)
-
-
-class MsgspecMapper(Mapper[UUID]):
+class MsgspecMapper(EnvelopeDecoder, Mapper[UUID]):
     """Maps ``Envelope``/``SnapshotEnvelope`` to ``StoredEvent`` and back.
 
     The transcoder the library hands every mapper is accepted and ignored:
@@ -116,11 +59,6 @@ class MsgspecMapper(Mapper[UUID]):
         cipher: Cipher | None = None,
     ) -> None:
         super().__init__(transcoder=transcoder, compressor=compressor, cipher=cipher)  # type: ignore[arg-type]
-        # Keyed by class, not topic, so a class re-registered under the same
-        # topic (module reload) gets a decoder of its own; shared by every
-        # mapper of the process (making one is a class definition: each new
-        # application paid it again for every kind of event it read).
-        self._decoders: dict[type, msgspec.json.Decoder[Any]] = _DECODERS
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         """Encode an envelope (or snapshot envelope) as a ``StoredEvent``."""
@@ -175,159 +113,4 @@ class MsgspecMapper(Mapper[UUID]):
             originator_version=domain_event.originator_version,
             topic=topic,
             state=data,
-        )
-
-    def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        """Decode a ``StoredEvent`` into an ``Envelope`` or ``SnapshotEnvelope``.
-
-        Raises the library's ``MapperDeserialisationError`` for an unknown
-        topic or bytes that do not decode to the class.
-        """
-        topic = stored_event.topic
-        is_snapshot = False
-        if not self.cipher and not self.compressor:
-            # The common case first, in one step: an event of this version, stored plain.
-            kind = self._kind(topic)
-            if kind is not None:
-                originator_id = stored_event.originator_id
-                stream = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
-                found = _plain(kind, stream, stored_event.originator_version, stored_event.state)
-                if found is not None:
-                    return found
-        try:
-            cls: type = event_class(topic)
-        except KeyError:
-            if not is_state_topic(topic) and load_for_topic(topic):
-                return self.to_domain_event(stored_event)
-            if not is_state_topic(topic):
-                reason = "no event or state class has this topic"
-                raise self._error(stored_event, reason) from None
-            cls = state_class(topic)
-            is_snapshot = True
-        data = stored_event.state
-        try:
-            if self.cipher:
-                data = self.cipher.decrypt(data)
-            if self.compressor:
-                data = self.compressor.decompress(data)
-            t, c, payload = self._decode(cls, data)
-        except MapperDeserialisationError:
-            raise
-        except Exception as e:  # noqa: BLE001 - any failure here is bad stored bytes
-            raise self._error(stored_event, str(e)) from e
-        originator_id = stored_event.originator_id
-        if not isinstance(originator_id, UUID):
-            originator_id = UUID(originator_id)
-        if is_snapshot:
-            return SnapshotEnvelope(
-                originator_id=originator_id,
-                originator_version=stored_event.originator_version,
-                timestamp=t,
-                command_id=c,
-                state=payload,
-            )
-        return Envelope(
-            originator_id=originator_id,
-            originator_version=stored_event.originator_version,
-            timestamp=t,
-            command_id=c,
-            event=payload,
-        )
-
-    def envelopes(self, stream_id: UUID, rows: Iterable[tuple[int, str, bytes]]) -> Iterator[Any]:
-        """``to_domain_event`` of each of a stream's stored rows, given as
-        (version, topic, state): what a replay reads. Each row goes straight
-        from its bytes to its ``Envelope`` (an event of its class's version,
-        stored plain) with no ``StoredEvent`` made for it and its class,
-        decoder and version looked up once per topic; any other row (a
-        snapshot, an older version, bytes that do not decode, a cipher or a
-        compressor) is read by ``to_domain_event``, which upcasts it or says
-        what is wrong."""
-        plain = not self.cipher and not self.compressor
-        kinds: dict[str, tuple[msgspec.json.Decoder[Any], int] | None] = {}
-        for version, topic, data in rows:
-            kind = kinds.get(topic, _UNSEEN) if plain else None
-            if kind is _UNSEEN:
-                kind = kinds[topic] = self._kind(topic)
-            if kind is not None:
-                found = _plain(kind, stream_id, version, data)
-                if found is not None:
-                    yield found
-                    continue
-            yield self.to_domain_event(
-                StoredEvent(originator_id=stream_id, originator_version=version, topic=topic, state=data)
-            )
-
-    def _kind(self, topic: str) -> tuple[msgspec.json.Decoder[Any], int] | None:
-        """The typed decoder and class version of the event class stored
-        under ``topic``; None when no event class has it (yet)."""
-        try:
-            cls = event_class(topic)
-        except KeyError:
-            return None
-        return self._decoder(cls), getattr(cls, "class_version", 1)
-
-    def _decoder(self, cls: type) -> msgspec.json.Decoder[Any]:
-        """The typed decoder of ``cls``'s stored body, made once per class."""
-        decoder = self._decoders.get(cls)
-        if decoder is None:
-            decoder = self._decoders[cls] = _typed_decoder(cls)
-        return decoder
-
-    def command_id_of(self, stored_event: StoredEvent) -> str:
-        """The id of the command that wrote ``stored_event``, its event left
-        undecoded (a reader that needs only that skips the event's fields).
-        Raises as ``to_domain_event`` does for bytes that do not decode."""
-        return self.part_of(stored_event, _header_decoder).c
-
-    def part_of(self, stored_event: StoredEvent, decoder: msgspec.json.Decoder[Any]) -> Any:
-        """What ``decoder`` makes of ``stored_event``'s stored body (``t``,
-        ``c``, ``v``, ``d``), deciphered and decompressed as configured: a
-        reader that needs a field or two of an event decodes only those
-        (a Struct's decoder skips the fields it does not name). Raises as
-        ``to_domain_event`` does for bytes that do not decode."""
-        data = stored_event.state
-        try:
-            if self.cipher:
-                data = self.cipher.decrypt(data)
-            if self.compressor:
-                data = self.compressor.decompress(data)
-            return decoder.decode(data)
-        except Exception as e:  # noqa: BLE001 - any failure here is bad stored bytes
-            raise self._error(stored_event, str(e)) from e
-
-    def _decode(self, cls: type, data: bytes) -> tuple[datetime, str, Any]:
-        class_version = getattr(cls, "class_version", 1)
-        decoder = self._decoder(cls)
-        # Fast path: one typed decode. An older version may fail to validate,
-        # or validate by luck (a new field with a default); either way the
-        # stored ``v`` decides, and the loose path below upcasts it.
-        try:
-            body = decoder.decode(data)
-        except msgspec.ValidationError:
-            pass
-        else:
-            if body.v == class_version:
-                return body.t, body.c, body.d
-        loose = _loose_decoder.decode(data)
-        if loose.v > class_version:
-            raise ValueError(
-                f"stored class version {loose.v} is newer than {cls.__qualname__}.class_version {class_version}"
-            )
-        state = loose.d
-        for v in range(loose.v, class_version):
-            upcast = getattr(cls, f"upcast_v{v}_v{v + 1}")
-            # The library's upcasters mutate the dict in place; returning a
-            # new dict is accepted too.
-            result = upcast(state)
-            if result is not None:
-                state = result
-        return loose.t, loose.c, msgspec.convert(state, cls)
-
-    @staticmethod
-    def _error(stored_event: StoredEvent, reason: str) -> MapperDeserialisationError:
-        return MapperDeserialisationError(
-            f"cannot read stored event with topic {stored_event.topic!r},"
-            f" originator_id {stored_event.originator_id}"
-            f" and originator_version {stored_event.originator_version}: {reason}"
         )

@@ -11,11 +11,27 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import SplitResult, quote, unquote, urlsplit
 
 from .store_setting import ACCEPTED, STORE_VARIABLE, home, masked, store_form
 
 DEFAULT_FILE = "rulekeeper.sqlite"
+
+# Bounds on every PostgreSQL wait, in seconds (see domain.kernel.stores.pgstore);
+# the environment (or ``env``) overrides them, also per application
+# (``RULEKEEPER_POSTGRES_LOCK_TIMEOUT``). 0 means no bound.
+POSTGRES_BOUNDS = {
+    "POSTGRES_CONNECT_TIMEOUT": "5",
+    "POSTGRES_STATEMENT_TIMEOUT": "60",
+    "POSTGRES_LOCK_TIMEOUT": "15",
+    "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "30",
+    # Kept by this process (libpq), not the server: see pgstore.client_bounds.
+    "POSTGRES_KEEPALIVES_IDLE": "10",
+    "POSTGRES_KEEPALIVES_INTERVAL": "5",
+    "POSTGRES_KEEPALIVES_COUNT": "3",
+    "POSTGRES_TCP_USER_TIMEOUT": "30",
+}
 
 # Seconds a writer waits for SQLite's lock before "database is locked".
 SQLITE_LOCK_TIMEOUT = "5"
@@ -119,3 +135,35 @@ def _postgres_problem(parts: SplitResult, dbname: str) -> str:
     if parts.query or parts.fragment:
         return "a query or fragment, which is not supported"
     return ""
+
+
+class Settings(dict[str, str]):
+    """An application's settings, read as the eventsourcing library reads
+    its ``Environment``: ``<NAME>_KEY`` first, then ``KEY`` (``name``: the
+    application's). What a store read without the library
+    (``domain.kernel.stores.plain``) decides from, exactly as the library
+    would decide."""
+
+    def __init__(self, name: str, values: dict[str, str]) -> None:
+        super().__init__(values)
+        self.name = name
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of ``key`` (its application's form first), or ``default``."""
+        for name in (f"{self.name.upper()}_{key}", key) if self.name else (key,):
+            value = super().get(name)
+            if value is not None:
+                return value
+        return default
+
+
+def app_settings(name: str, defaults: dict[str, str], given: dict[str, str], snapshots: bool) -> Settings:
+    """The settings the library gives application ``name`` (its
+    ``Application.construct_env``): the class's ``defaults``, snapshots on
+    when the class takes them, the process environment, then ``given``."""
+    values = dict(defaults)
+    if snapshots:
+        values["IS_SNAPSHOTTING_ENABLED"] = "y"
+    values.update(os.environ)
+    values.update(given)
+    return Settings(name, values)

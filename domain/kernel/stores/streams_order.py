@@ -9,7 +9,8 @@ a page at a time, with one query per store kind the application may use:
 
 - ``eventsourcing.popo`` (memory): the recorder's own index of each
   stream's positions in its list of stored events;
-- ``eventsourcing.sqlite``: ``rowid`` is the notification id;
+- ``eventsourcing.sqlite``, or the same file read without the library
+  (``domain.kernel.stores.plain``): ``rowid`` is the notification id;
 - ``eventsourcing.postgres``: the ``notification_id`` column.
 
 Any other recorder falls back on the whole notification log, filtered.
@@ -21,14 +22,18 @@ a release moves them.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
-from typing import Any, NamedTuple
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, NamedTuple
 from uuid import UUID
 
 import msgspec
-from eventsourcing.persistence import Notification
 
 from domain.kernel.envelope import Envelope, is_state_topic
 from domain.kernel.messages import event_class
+from domain.kernel.stores.plain import SqliteRows
+
+if TYPE_CHECKING:
+    from eventsourcing.persistence import Notification
 
 PAGE = 500
 
@@ -87,7 +92,7 @@ def field_of_topic(app: Any, stream: UUID, topic: str, field: str) -> Iterator[s
         decoder = _part_decoders[field] = msgspec.json.Decoder(msgspec.defstruct(f"_Body_{field}", [("d", inner)]))
     recorder = app.recorder
     rows: Iterator[Any]
-    if type(recorder).__module__ == "eventsourcing.sqlite" and hasattr(recorder, "datastore"):
+    if _is_sqlite(recorder):
         rows = _sqlite_one(recorder, stream, PAGE, topic)
     else:
         rows = (n for n in _notifications(app, [stream], PAGE) if n.topic == topic)
@@ -103,7 +108,7 @@ def stored_page(app: Any, start: int, limit: int) -> Sequence[Notification | Row
     than holding a page of decoded events and the states they restore. On
     SQLite the rows are read as plain tuples, each stream's id made once."""
     recorder = app.recorder
-    if type(recorder).__module__ == "eventsourcing.sqlite" and hasattr(recorder, "datastore"):
+    if _is_sqlite(recorder):
         return _sqlite_page(recorder, start, limit)
     return list(recorder.select_notifications(start=start, limit=limit))
 
@@ -113,7 +118,7 @@ def _sqlite_page(recorder: Any, start: int, limit: int) -> list[Row]:
         f"SELECT rowid, originator_id, originator_version, topic, state FROM {recorder.events_table_name}"
         " WHERE rowid >= ? ORDER BY rowid LIMIT ?"
     )
-    with recorder.datastore.transaction(commit=False) as c:
+    with _reading(recorder) as c:
         c.execute(statement, [start, limit])
         rows = c.fetchall()
     ids: dict[str, UUID] = {}  # a page holds a few streams: each id is parsed once
@@ -142,11 +147,25 @@ def _notifications(app: Any, streams: list[UUID], page: int) -> Iterator[Notific
     module = type(recorder).__module__
     if module == "eventsourcing.popo" and hasattr(recorder, "_stored_events_index"):
         return _popo(recorder, streams)
-    if module == "eventsourcing.sqlite" and hasattr(recorder, "datastore"):
+    if _is_sqlite(recorder):
         return _sqlite(recorder, streams, page)
     if _is_postgres(recorder) and hasattr(recorder, "datastore"):
         return _postgres(recorder, streams, page)
     return _everything(recorder, streams, page)
+
+
+def _is_sqlite(recorder: Any) -> bool:
+    return isinstance(recorder, SqliteRows) or (
+        type(recorder).__module__ == "eventsourcing.sqlite" and hasattr(recorder, "datastore")
+    )
+
+
+def _reading(recorder: Any) -> AbstractContextManager[Any]:
+    """A read transaction's cursor on an SQLite recorder (the library's,
+    or the file read without it)."""
+    if isinstance(recorder, SqliteRows):
+        return recorder.transaction()
+    return recorder.datastore.transaction(commit=False)
 
 
 def _is_postgres(recorder: Any) -> bool:
@@ -155,6 +174,8 @@ def _is_postgres(recorder: Any) -> bool:
 
 
 def _popo(recorder: Any, streams: list[UUID]) -> Iterator[Notification]:
+    from eventsourcing.persistence import Notification  # the library's store: imported already
+
     # The index maps stream -> {version: position in the list}; position + 1
     # is the notification id. Positions only (ints) are held, not events.
     with recorder._database_lock:
@@ -188,7 +209,7 @@ def _sqlite_one(recorder: Any, stream: UUID, page: int, topic: str | None = None
     )
     after = 0
     while True:
-        with recorder.datastore.transaction(commit=False) as c:
+        with _reading(recorder) as c:
             c.execute(statement, [stream.hex, after, *([topic] if topic is not None else []), page])
             rows = c.fetchall()
         for rowid, version, found, state in rows:  # by position: the SELECT's order
@@ -208,7 +229,7 @@ def _sqlite_merged(recorder: Any, streams: list[UUID], page: int) -> Iterator[Ro
     )
     after = 0
     while True:
-        with recorder.datastore.transaction(commit=False) as c:
+        with _reading(recorder) as c:
             c.execute(statement, [*ids, after, page])
             rows = c.fetchall()
         for rowid, originator_id, version, topic, state in rows:  # by position: the SELECT's order
@@ -219,6 +240,7 @@ def _sqlite_merged(recorder: Any, streams: list[UUID], page: int) -> Iterator[Ro
 
 
 def _postgres(recorder: Any, streams: list[UUID], page: int) -> Iterator[Notification]:
+    from eventsourcing.persistence import Notification
     from psycopg.sql import SQL, Identifier  # only ever reached with PostgreSQL configured
 
     datastore = recorder.datastore
