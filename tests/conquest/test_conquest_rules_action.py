@@ -156,6 +156,19 @@ def test_a_volley_reaches_an_enemy_within_its_range_and_no_farther():
 
 
 @pytest.mark.rule("ACT-10")
+def test_a_volley_names_an_enemy_regiment_on_the_battlefield_and_is_told_otherwise():
+    """Found by mutation testing: neither refusal's words (nor the first's
+    rule) were checked."""
+    gone = acting(place(start(), b2=30, a2="destroyed"), "b2")
+    rv = violates(gone, Volley(regiment="b2", target="a2", removed=1), "ACT-10")
+    assert rv.message == "a2 is not on the battlefield"
+    own = acting(place(start(), b2=30, b1=30), "b2")
+    with pytest.raises(MalformedCommand) as caught:
+        when(own, Volley(regiment="b2", target="b1", removed=1))
+    assert str(caught.value) == "'b1' is not an enemy Regiment"
+
+
+@pytest.mark.rule("ACT-10")
 def test_an_enemy_marched_past_is_as_far_as_its_rear_edge_from_ours():
     """a2 (3" deep) marched on to 44": its rear edge at 41", 21" beyond b2's
     rear at 20". The front ranks, back to back, are no measure: 21" is out
@@ -234,7 +247,8 @@ def test_a_free_action_does_not_allow_a_repeat_by_itself():
         standard=2,
         performed=(Action.MARCH, Action.MARCH),
     )
-    violates(s, Reform(regiment="a1"), "ACTIONS-3")
+    rv = violates(s, Reform(regiment="a1"), "ACTIONS-3")
+    assert rv.message == "a free reform does not allow repeating it"
 
 
 @pytest.mark.rule("ACTIONS-4")
@@ -282,6 +296,17 @@ def test_an_out_of_sequence_march_neither_counts_nor_activates():
     moved = of(events, ev.RegimentMarched)[0]
     assert moved.use is Use.OUT_OF_SEQUENCE and s.regiment("a1").front == 14
     assert not s.regiment("a1").activated and s.regiment("a1").actions == () and s.activation.performed == ()
+
+
+@pytest.mark.rule("ACTIONS-1")
+@pytest.mark.rule("ACTIONS-6")
+def test_an_out_of_sequence_march_of_a_regiment_in_contact_is_refused_saying_so():
+    """Found by mutation testing: the refusal's rule and words were not checked."""
+    s = _drawing(a=("ac2",), a4=10, a1=20, b1=28)
+    s = replace(s, contact=(("a1", "b1"),))
+    s, _ = when(s, DrawCard())  # the Reed Captain's card activates a4; its Rally Horn would move a1
+    rv = violates(s, ResolveDrawEvent(event="rally-horn", target="a1", inches=4), "ACTIONS-1")
+    assert rv.message == "a1 is in contact with an enemy and cannot March"
 
 
 @pytest.mark.rule("VICTORY-1")

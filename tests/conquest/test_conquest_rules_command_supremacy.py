@@ -181,6 +181,10 @@ def test_a_card_given_twice_is_refused_saying_which():
         when(s, OrderStack(cards=("a1", "ac1", "ac1")))
     with pytest.raises(RuleViolation, match="ac1's card is missing"):
         when(s, OrderStack(cards=("a1",)))
+    ordered, _ = when(s, OrderStack(cards=("ac1", "a1")))  # b has nothing on the table
+    with pytest.raises(RuleViolation, match="CMD-1") as refused:
+        when(ordered, OrderStack(cards=("b1",)))
+    assert refused.value.message == "b1 does not belong: the stack holds exactly no cards"
 
 
 @pytest.mark.rule("CMD-2")

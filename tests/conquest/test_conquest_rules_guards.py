@@ -65,6 +65,14 @@ def test_a_character_cannot_join_a_regiment_of_the_other_army():
     assert (caught.value.rule, caught.value.message) == ("REINF-2", "ac1 can only join a Regiment of its own army")
 
 
+@pytest.mark.rule("REINF-2")
+def test_an_assignment_naming_no_character_of_the_armies_is_malformed_and_names_it():
+    """Found by mutation testing: an unknown Character was let through."""
+    with pytest.raises(MalformedCommand) as caught:
+        start(assignments=(("zz9", "a3"),))
+    assert str(caught.value) == "no Character 'zz9'"
+
+
 @pytest.mark.rule("ROUND-3")
 def test_a_battle_in_a_scenario_the_pack_lacks_is_malformed_and_names_those_it_has():
     """The scenario sets the Round count and victory conditions (ROUND-3):

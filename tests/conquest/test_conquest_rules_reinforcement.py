@@ -153,7 +153,8 @@ def test_a_side_edge_entry_must_lie_between_the_own_edge_and_the_line():
     s = place(start(), a1=20, a3="arriving")
     s = replace(s, sides=(replace(s.sides[0], line=17), s.sides[1]))  # a1's rear edge
     s = acting(s, "a3")
-    violates(s, March(regiment="a3", inches=6, side_edge=18), "ARRIVE-4")
+    rv = violates(s, March(regiment="a3", inches=6, side_edge=18), "ARRIVE-4")
+    assert rv.message == 'a side-edge entry must lie wholly between the own edge and the Reinforcement Line at 17"'
     s, events = when(s, March(regiment="a3", inches=6, side_edge=17))
     assert of(events, ev.RegimentMarched)[0].side_edge and s.regiment("a3").front == 17
 
