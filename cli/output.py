@@ -11,6 +11,7 @@ from typing import Any
 from .phrases import Phrases
 
 MESSAGE = 400  # characters of an error message shown
+_UNSEEN = object()  # the screen not looked at yet
 
 
 class Output:
@@ -19,6 +20,13 @@ class Output:
     def __init__(self, json: bool) -> None:
         self.json = json
         self._console = None
+        self._screen: Any = _UNSEEN
+
+    @staticmethod
+    def _width() -> int | None:
+        """The width the console is given: piped output gets 100 columns
+        rather than rich's 80 (and no colour); a terminal's is measured."""
+        return None if sys.stdout.isatty() else int(os.environ.get("COLUMNS", 100))
 
     @property
     def console(self):
@@ -27,22 +35,53 @@ class Output:
         if self._console is None:
             from rich.console import Console
 
-            # Piped output gets 100 columns rather than rich's 80, and no colour.
-            width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS", 100))
             # No markup and no :emoji: codes anywhere: a name in a table cell
             # ("[link=...]") prints as typed, never as a style or a hyperlink.
-            self._console = Console(highlight=False, markup=False, emoji=False, width=width, soft_wrap=False)
+            self._console = Console(highlight=False, markup=False, emoji=False, width=self._width(), soft_wrap=False)
         return self._console
 
     def print(self, *things: Any) -> None:
         """Print renderables or plain strings (no markup is interpreted; control
         characters in any text are shown escaped, never sent to the terminal).
         A plain string is prose: its long lines wrap between phrases
-        (``Phrases``); rich text opts in by being wrapped in one."""
+        (``Phrases``); rich text opts in by being wrapped in one. Prose that
+        fits is written straight, as rich would write it (``cli.straight``)."""
         if self.json:
+            return
+        if all(isinstance(thing, str) for thing in things) and self._straight(things):
             return
         for thing in things:
             self.console.print(Escaped(Phrases(thing) if isinstance(thing, str) else thing))
+
+    def document(self, blocks: Any) -> None:
+        """Print a view's or a query's blocks (``domain.kernel.surface.document``):
+        written straight when rich would write them as they are
+        (``cli.straight``), else drawn by rich (``cli.document``)."""
+        if self.json or self._straight(blocks):
+            return
+        from .document import renderables
+
+        self.print(*renderables(blocks))
+
+    def _straight(self, blocks: Any) -> bool:
+        """Write ``blocks`` without rich, byte for byte as it would, if it
+        can (the screen is known and everything fits); else write nothing."""
+        if self._screen is _UNSEEN:
+            from .screen import screen
+
+            self._screen = None if self._console is not None else screen(self._width())
+        if self._screen is None:
+            return False
+        from .straight import Cannot, document, render
+
+        try:
+            text = render(document(blocks, self._screen.width), self._screen.colour)
+        except Cannot:
+            return False
+        out = getattr(sys.stdout, "rich_proxied_file", sys.stdout)
+        out.write(text)
+        out.flush()
+        return True
 
     def lines(self, lines: list[tuple[str, str]]) -> None:
         """Print lines already laid out to fit the console (``cli.tables.table_lines``),
