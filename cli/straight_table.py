@@ -23,8 +23,8 @@ def table(block: Table, width: int) -> list[Line]:
     if block.title or block.listing or any(c.terms for c in block.columns):
         raise Cannot("a title, a listing or terms")
     count = len(block.columns)
-    if not count:
-        raise Cannot("no columns")
+    if not count or not (block.heading or block.rows):
+        raise Cannot("no columns, or no cell to measure")  # rich gives such a column all the width
     pad = 0 if block.dense else 1
     # pad_edge=False: no padding left of the first column, nor right of the last.
     pads = [(0 if i == 0 else pad, 0 if i == count - 1 else pad) for i in range(count)]
