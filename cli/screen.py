@@ -11,15 +11,17 @@ from __future__ import annotations
 import builtins
 import os
 import sys
-from typing import NamedTuple
 
 
-class Screen(NamedTuple):
+class Screen:
     """How a document is written: ``width`` cells; ``colour`` None (no
     escape codes at all), True, or False (NO_COLOR: attributes only)."""
 
-    width: int
-    colour: bool | None
+    __slots__ = ("width", "colour")
+
+    def __init__(self, width: int, colour: bool | None) -> None:
+        self.width = width
+        self.colour = colour
 
 
 def screen(width: int | None, environ: os._Environ[str] | dict[str, str] | None = None) -> Screen | None:

@@ -20,13 +20,14 @@ segments here are cut exactly where rich's are.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 from typing import Any
 
 from domain.kernel.surface.document import HexMap, Lines, Table
 
 from . import ansi
-from .cells import ODD
+from .cells import odd
 from .phrases import phrase_lines
 from .tones import STYLES
 
@@ -59,12 +60,24 @@ class Styled:
 
     def lines(self) -> list[Styled]:
         """Each line (blank ones kept), its spans cut to it."""
+        parts = self.plain.split("\n")
+        if len(parts) == 1:
+            return [self]
         out: list[Styled] = []
+        starts = []
         start = 0
-        for part in self.plain.split("\n"):
-            end = start + len(part)
-            out.append(Styled(part, _clip(self.spans, start, end), self.base))
-            start = end + 1
+        for part in parts:
+            out.append(Styled(part, [], self.base))
+            starts.append(start)
+            start += len(part) + 1
+        for a, b, style in self.spans:  # each span to the lines it crosses, cut to each
+            first = bisect_right(starts, a) - 1
+            for n in range(first, len(out)):
+                if starts[n] >= b:
+                    break
+                low, high = max(a, starts[n]), min(b, starts[n] + len(out[n].plain))
+                if high > low:
+                    out[n].spans.append((low - starts[n], high - starts[n], style))
         return out
 
 
@@ -123,7 +136,7 @@ def _over(first: ansi.Style | None, then: ansi.Style | None) -> ansi.Style:
 
 def check(text: str) -> None:
     """Refuse text rich would show otherwise than as its characters, one cell each."""
-    if not (text.isascii() and text.replace("\n", " ").isprintable()) and ODD.search(text.replace("\n", " ")):
+    if odd(text.replace("\n", " ")):
         raise Cannot(text[:40])
 
 

@@ -51,8 +51,7 @@ def test_styles_render_as_rich_renders_them(colour):
 
 
 def test_the_narrow_characters_take_one_cell_each():
-    ranges = [(NARROW[i], NARROW[i + 2]) for i in range(0, len(NARROW), 3)]
-    for low, high in ranges:
+    for low, high in NARROW:
         for code in range(ord(low), ord(high) + 1):
             assert get_character_cell_size(chr(code)) == 1 and chr(code).isprintable(), hex(code)
 
