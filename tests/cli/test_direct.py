@@ -246,11 +246,14 @@ def test_status_in_process_imports_only_what_it_shows(games):
 
 def test_a_verb_of_one_ruleset_imports_no_other_ruleset(games, tmp_path):
     shutil.copyfile(games / "rk.sqlite", tmp_path / "rk.sqlite")
-    env = {**os.environ, "RULEKEEPER_STORE": str(tmp_path / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")}
+    env |= {"RULEKEEPER_STORE": str(tmp_path / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home"), "COLUMNS": "100"}
     env["RULEKEEPER_NO_SERVER"] = "1"
     imported = _imported(env, "end-turn", "-b", "c1")
     assert "cli.verbs" in imported
     assert not {m for m in imported if m.startswith(("domain.conquest", "domain.labyrinth"))}
+    # What it did and the view after it fit 100 columns: written straight, no rich.
+    assert not {m for m in imported if m.split(".")[0] == "rich"}
     assert not imported & {"hashlib", "_hashlib", "hmac", "difflib"}
 
 
