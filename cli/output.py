@@ -72,15 +72,22 @@ class Output:
             self._screen = None if self._console is not None else screen(self._width())
         if self._screen is None:
             return False
-        from .straight import Cannot, document, render
+        from .straight import Cannot, each_block, render
 
         try:
-            text = render(document(blocks, self._screen.width), self._screen.colour)
+            texts = [render(lines, self._screen.colour) for lines in each_block(blocks, self._screen.width)]
         except Cannot:
             return False
         out = getattr(sys.stdout, "rich_proxied_file", sys.stdout)
-        out.write(text)
-        out.flush()
+        try:
+            for text in texts:  # a write each, as rich prints each block: a reader sees them as they come
+                out.write(text)
+                out.flush()
+        except BrokenPipeError:
+            # As rich's console ends then (`rk status | head -1`): whatever
+            # follows goes nowhere, and the command exits 1.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise SystemExit(1) from None
         return True
 
     def lines(self, lines: list[tuple[str, str]]) -> None:

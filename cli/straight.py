@@ -215,9 +215,14 @@ def block_lines(block: Any, width: int) -> list[Line]:
 
 def document(blocks: Iterable[Any], width: int) -> list[Line]:
     """Every block's lines, in order (``Cannot`` if any needs rich)."""
+    return [line for lines in each_block(blocks, width) for line in lines]
+
+
+def each_block(blocks: Iterable[Any], width: int) -> list[list[Line]]:
+    """Each block's lines (``Cannot`` if any block needs rich)."""
     if width < 1:
         raise Cannot("no width")
-    return [line for block in blocks for line in block_lines(block, width)]
+    return [block_lines(block, width) for block in blocks]
 
 
 def render(lines: list[Line], colour: bool | None) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -307,3 +308,38 @@ def test_a_verb_written_straight_is_what_rich_writes(games, game, monkeypatch, t
                 mp.setenv(k, v)
             here, through_rich, _ = _both(games / "rk.sqlite", [*words, "-b", game], fresh=tmp_path / "rk.sqlite")
             assert here == through_rich, (words, width, colours)
+
+
+class _Closed(io.StringIO):
+    """A pipe whose reader has left, on a file descriptor of its own."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("blocks", [["a line of prose"], [Lines(("a view's line",))]])
+def test_a_reader_that_left_ends_the_command_as_rich_does(blocks, monkeypatch, tmp_path):
+    exits = []
+    for straight_too in (True, False):
+        fd = os.open(tmp_path / f"out{straight_too}", os.O_WRONLY | os.O_CREAT)
+        monkeypatch.setattr(sys, "stdout", _Closed(fd))
+        out = Output(json=False)
+        if not straight_too:
+            monkeypatch.setattr(out, "_straight", lambda blocks: False)
+        with pytest.raises(SystemExit) as ended:
+            out.document(blocks) if not isinstance(blocks[0], str) else out.print(*blocks)
+        exits.append(ended.value.code)
+        os.write(fd, b"after")  # the descriptor now writes to the null device
+        os.close(fd)
+        assert (tmp_path / f"out{straight_too}").read_bytes() == b""
+    assert exits == [1, 1]
