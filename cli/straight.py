@@ -20,125 +20,16 @@ segments here are cut exactly where rich's are.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterable
 from typing import Any
 
 from domain.kernel.surface.document import HexMap, Lines, Table
 
 from . import ansi
-from .cells import odd
 from .phrases import phrase_lines
+from .straight_table import table
+from .styled import Cannot, Line, Styled, check, clip, segments, style, words
 from .tones import STYLES
-
-Span = tuple[int, int, ansi.Style]  # start, end, style
-Segment = tuple[str, ansi.Style]
-Line = list[Segment]
-
-
-class Cannot(Exception):
-    """This block needs rich: something must wrap, fold, crop or be measured by it."""
-
-
-class Styled:
-    """Text with style spans, as rich's ``Text`` holds it: ``base`` (None,
-    or the text's own style) covers every line; spans keep the order they
-    were added in, which is the order rich adds their styles."""
-
-    __slots__ = ("plain", "spans", "base")
-
-    def __init__(self, plain: str = "", spans: list[Span] | None = None, base: ansi.Style | None = None) -> None:
-        self.plain = plain
-        self.spans = spans if spans is not None else []
-        self.base = base
-
-    def append(self, text: str, style: str = "") -> None:
-        """Add ``text``, with a span of ``style`` unless it is empty."""
-        if style and text:
-            self.spans.append((len(self.plain), len(self.plain) + len(text), _style(style)))
-        self.plain += text
-
-    def lines(self) -> list[Styled]:
-        """Each line (blank ones kept), its spans cut to it."""
-        parts = self.plain.split("\n")
-        if len(parts) == 1:
-            return [self]
-        out: list[Styled] = []
-        starts = []
-        start = 0
-        for part in parts:
-            out.append(Styled(part, [], self.base))
-            starts.append(start)
-            start += len(part) + 1
-        for a, b, style in self.spans:  # each span to the lines it crosses, cut to each
-            first = bisect_right(starts, a) - 1
-            for n in range(first, len(out)):
-                if starts[n] >= b:
-                    break
-                low, high = max(a, starts[n]), min(b, starts[n] + len(out[n].plain))
-                if high > low:
-                    out[n].spans.append((low - starts[n], high - starts[n], style))
-        return out
-
-
-def _style(definition: str) -> ansi.Style:
-    try:
-        return ansi.parse(definition)
-    except ansi.Unknown:
-        raise Cannot(definition) from None
-
-
-def _clip(spans: list[Span], start: int, end: int, shift: int = 0) -> list[Span]:
-    """The spans within ``start``..``end``, moved to begin there (plus
-    ``shift``); those left empty are dropped, as rich's ``divide`` does."""
-    out = []
-    for a, b, style in spans:
-        a, b = max(a, start), min(b, end)
-        if b > a:
-            out.append((a - start + shift, b - start + shift, style))
-    return out
-
-
-def words(words: Any, base: str = "") -> Styled:
-    """A document's words (a string or pieces with tones), as ``cli.tones.styled`` makes them."""
-    if isinstance(words, str):
-        return Styled(words, base=_style(base) if base else None)
-    text = Styled(base=_style(base) if base else None)
-    for piece, tone in words:
-        text.append(piece, STYLES.get(tone, ""))
-    return text
-
-
-def segments(line: Styled, under: ansi.Style | None = None) -> Line:
-    """One line cut where rich cuts it: at every span's start and end; each
-    piece in ``under``, the line's base style and the spans over it, in
-    that order."""
-    plain = line.plain
-    if not line.spans:
-        style = _over(under, line.base)
-        return [(plain, style)] if plain else []
-    cuts = sorted({0, len(plain), *(a for a, _, _ in line.spans), *(b for _, b, _ in line.spans)})
-    out: Line = []
-    for a, b in zip(cuts, cuts[1:]):
-        style = _over(under, line.base)
-        for s, e, span_style in line.spans:
-            if s <= a < e:
-                style = ansi.add(style, span_style)
-        out.append((plain[a:b], style))
-    return out
-
-
-def _over(first: ansi.Style | None, then: ansi.Style | None) -> ansi.Style:
-    if first is None:
-        return then or ansi.NONE
-    return first if then is None else ansi.add(first, then)
-
-
-def check(text: str) -> None:
-    """Refuse text rich would show otherwise than as its characters, one cell each."""
-    if odd(text.replace("\n", " ")):
-        raise Cannot(text[:40])
-
 
 # --- prose and a view's lines ---------------------------------------------------------------
 
@@ -153,7 +44,7 @@ def phrases(text: Styled, width: int, hang: int = 2) -> list[Line]:
             if indent + b - a > width:
                 raise Cannot("a phrase wider than the screen")  # rich folds it
             spans = [(indent, indent + b - a, text.base)] if text.base is not None and b > a else []
-            spans += _clip(line.spans, a, b, indent)
+            spans += clip(line.spans, a, b, indent)
             out.append(segments(Styled(" " * indent + line.plain[a:b], spans, text.base)))
     return out
 
@@ -165,7 +56,7 @@ def prose(thing: str, width: int) -> list[Line]:
 
 def lines_block(block: Lines, width: int) -> list[Line]:
     """A document's ``Lines`` as ``cli.document`` draws them."""
-    text = Styled(base=_style("bold") if block.strong else None)
+    text = Styled(base=style("bold") if block.strong else None)
     for i, line in enumerate(block.lines):
         if i:
             text.plain += "\n"
@@ -185,8 +76,8 @@ def hex_map(block: HexMap, width: int) -> list[Line]:
         out = phrases(Styled("(no map)"), width)
     else:
         grid = Styled()
-        for text, style in drawn:
-            grid.append(text, style)
+        for text, definition in drawn:
+            grid.append(text, definition)
         check(grid.plain)
         out = []
         for line in grid.lines():
@@ -207,8 +98,6 @@ def block_lines(block: Any, width: int) -> list[Line]:
     if isinstance(block, HexMap):
         return hex_map(block, width)
     if isinstance(block, Table):
-        from .straight_table import table
-
         return table(block, width)
     raise Cannot(type(block).__name__)
 
@@ -231,4 +120,4 @@ def render(lines: list[Line], colour: bool | None) -> str:
     if colour is None:
         return "".join("".join(text for text, _ in line) + "\n" for line in lines)
     paint = ansi.paint
-    return "".join("".join(paint(text, style, colour) for text, style in line) + "\n" for line in lines)
+    return "".join("".join(paint(text, look, colour) for text, look in line) + "\n" for line in lines)

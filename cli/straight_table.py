@@ -11,7 +11,7 @@ from __future__ import annotations
 from domain.kernel.surface.document import Table
 
 from . import ansi
-from .straight import Cannot, Line, Styled, _style, check, segments, words
+from .styled import Cannot, Line, Styled, check, segments, style, words
 from .tones import STYLES
 
 BOLD = ansi.parse("bold")  # rich's "table.header"
@@ -50,7 +50,7 @@ def table(block: Table, width: int) -> list[Line]:
     edge = 2 if block.edge else 0
     if sum(widths) > width - edge - (count - 1):
         raise Cannot("a table wider than the screen")  # rich shrinks and wraps columns
-    styles = [_style(STYLES.get(c.tone, "")) if STYLES.get(c.tone, "") else None for c in block.columns]
+    styles = [style(STYLES.get(c.tone, "")) if STYLES.get(c.tone, "") else None for c in block.columns]
     out: list[Line] = []
     total = sum(widths) + count - 1 + edge
     if block.edge:
@@ -61,7 +61,7 @@ def table(block: Table, width: int) -> list[Line]:
         out.append([(f" {rule} " if block.edge else rule, ansi.NONE)])
     for index, row in enumerate(rows):
         tone = block.row_tones[index] if index < len(block.row_tones) else ""
-        row_style = _style(STYLES[tone]) if STYLES.get(tone, "") else None
+        row_style = style(STYLES[tone]) if STYLES.get(tone, "") else None
         out += _row(block, row, widths, pads, styles, row_style, top=True)
     if block.edge:
         out.append([(" " * total, ansi.NONE)])
@@ -80,8 +80,8 @@ def _row(
     """One row's lines: each cell's lines set in its column (at the top of
     the row, or for the header at its bottom), in its style and the row's."""
     drawn = []
-    for cell, w, (left, right), style, column in zip(cells, widths, pads, styles, block.columns):
-        under = _under(style, row_style)
+    for cell, w, (left, right), look, column in zip(cells, widths, pads, styles, block.columns):
+        under = _under(look, row_style)
         drawn.append(_cell(cell, w, left, right, column.align, under))
     height = max(len(lines) for lines in drawn)
     # The divider between cells is a space in the row's background (rich's SIMPLE_HEAD).
@@ -89,12 +89,12 @@ def _row(
     out = []
     for n in range(height):
         line: Line = [(" ", ansi.NONE)] if block.edge else []
-        for i, (lines, w, style) in enumerate(zip(drawn, widths, styles)):
+        for i, (lines, w, look) in enumerate(zip(drawn, widths, styles)):
             missing = height - len(lines)
             if (n < len(lines)) if top else (n >= missing):
                 line += lines[n if top else n - missing]
             else:
-                line.append((" " * w, _under(style, row_style) or ansi.NONE))
+                line.append((" " * w, _under(look, row_style) or ansi.NONE))
             if i < len(drawn) - 1:
                 line.append(divider)
         if block.edge:
@@ -103,10 +103,10 @@ def _row(
     return out
 
 
-def _under(style: ansi.Style | None, row_style: ansi.Style | None) -> ansi.Style | None:
-    if style is None:
+def _under(look: ansi.Style | None, row_style: ansi.Style | None) -> ansi.Style | None:
+    if look is None:
         return row_style
-    return style if row_style is None else ansi.add(style, row_style)
+    return look if row_style is None else ansi.add(look, row_style)
 
 
 def _cell(text: Styled, width: int, left: int, right: int, align: str, under: ansi.Style | None) -> list[Line]:
