@@ -7,9 +7,14 @@ codes, the narrow characters and the console's settings against rich's."""
 
 from __future__ import annotations
 
+import fcntl
 import io
 import itertools
 import os
+import pty
+import struct
+import subprocess
+import termios
 import shutil
 import sys
 from pathlib import Path
@@ -343,3 +348,47 @@ def test_a_reader_that_left_ends_the_command_as_rich_does(blocks, monkeypatch, t
         os.close(fd)
         assert (tmp_path / f"out{straight_too}").read_bytes() == b""
     assert exits == [1, 1]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _on_a_terminal(env: dict[str, str], argv: list[str], width: int, straight_too: bool) -> bytes:
+    """What ``rk ARGV`` writes as a process whose stdout is a terminal
+    ``width`` columns wide (its size measured, no COLUMNS), written
+    straight where it can or (``straight_too`` False) by rich alone."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, width, 0, 0))
+    code = (
+        "import sys\nfrom cli.output import Output\n"
+        + ("" if straight_too else "Output._straight = lambda self, blocks: False\n")
+        + "sys.argv = ['rk', *sys.argv[1:]]\nfrom cli.client import run\nrun()"
+    )
+    done = subprocess.Popen(
+        [sys.executable, "-c", code, *argv], stdin=subprocess.DEVNULL, stdout=slave, env=env, cwd=ROOT
+    )
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the terminal's other end closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    assert done.wait(timeout=60) == 0
+    os.close(master)
+    return out
+
+
+@pytest.mark.parametrize("game", ["c1", "q1"])
+def test_a_status_on_a_terminal_is_what_rich_writes_there(games, game):
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")}
+    env |= {"RULEKEEPER_STORE": str(games / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
+    env |= {"RULEKEEPER_NO_SERVER": "1", "TERM": "xterm-256color"}
+    for width, no_color in itertools.product((50, 90, 200), (False, True)):
+        shown = {**env, "NO_COLOR": "1"} if no_color else env
+        here = _on_a_terminal(shown, ["status", "-b", game], width, True)
+        assert here == _on_a_terminal(shown, ["status", "-b", game], width, False), (game, width, no_color)
+        assert b"\x1b[1m" in here  # in colour (bold stays under NO_COLOR)
