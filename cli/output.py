@@ -74,8 +74,11 @@ class Output:
             return False
         from .straight import Cannot, each_block, render
 
+        width = self._screen.width
+        if width < 1:  # a terminal that says it has no columns: rich decides
+            return False
         try:
-            texts = [render(lines, self._screen.colour) for lines in each_block(blocks, self._screen.width)]
+            texts = [render(lines, self._screen.colour) for lines in each_block(blocks, width)]
         except Cannot:
             return False
         out = getattr(sys.stdout, "rich_proxied_file", sys.stdout)

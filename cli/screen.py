@@ -15,13 +15,21 @@ import sys
 
 class Screen:
     """How a document is written: ``width`` cells; ``colour`` None (no
-    escape codes at all), True, or False (NO_COLOR: attributes only)."""
+    escape codes at all), True, or False (NO_COLOR: attributes only).
+    A terminal's width that nothing sets is measured at each print, as
+    rich measures it (``measured``)."""
 
-    __slots__ = ("width", "colour")
+    __slots__ = ("_width", "colour", "measured")
 
-    def __init__(self, width: int, colour: bool | None) -> None:
-        self.width = width
+    def __init__(self, width: int, colour: bool | None, measured: bool = False) -> None:
+        self._width = width
         self.colour = colour
+        self.measured = measured
+
+    @property
+    def width(self) -> int:
+        """The cells a line may take now."""
+        return _measured() if self.measured else self._width
 
 
 def screen(width: int | None, environ: os._Environ[str] | dict[str, str] | None = None) -> Screen | None:
@@ -38,17 +46,16 @@ def screen(width: int | None, environ: os._Environ[str] | dict[str, str] | None 
     terminal = _terminal(out, env)
     if terminal and env.get("TERM", "").lower() in ("dumb", "unknown"):
         return None
+    measured = False
     if width is None:
         columns = env.get("COLUMNS")
         if columns is not None and columns.isdigit():
             width = int(columns)
         else:
-            width = _measured(env)
+            width, measured = _measured(), True
     if width < 1:
         return None
-    if not terminal:
-        return Screen(width, None)
-    return Screen(width, env.get("NO_COLOR", "") == "")
+    return Screen(width, None if not terminal else env.get("NO_COLOR", "") == "", measured)
 
 
 def _terminal(out: object, env: os._Environ[str] | dict[str, str]) -> bool:
@@ -66,7 +73,7 @@ def _terminal(out: object, env: os._Environ[str] | dict[str, str]) -> bool:
         return False
 
 
-def _measured(env: os._Environ[str] | dict[str, str]) -> int:
+def _measured() -> int:
     """The width of the terminal, as rich measures it when nothing sets it."""
     width = None
     for fd in (0, 1, 2):
