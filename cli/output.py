@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from functools import cache
 from typing import Any
 
 from .phrases import Phrases
@@ -111,7 +112,7 @@ class Output:
             or console.quiet
             or any(
                 not (text.isascii() and text.isprintable() and len(text) <= width)
-                and (_CONTROL_IN_LINE.search(text) is not None or _cells(text) > width)
+                and (_control_in_line().search(text) is not None or _cells(text) > width)
                 for text, _ in lines
             )
         ):
@@ -196,8 +197,19 @@ def to_json(data: Any, indent: int = 2) -> str:
 # Control characters (C0, DEL, C1) and the invisible formatting ones that
 # reorder or hide text (bidirectional overrides, zero-width spaces, BOM).
 _INVISIBLE = "\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff"
-_CONTROL = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_INVISIBLE}]")
-_CONTROL_IN_LINE = re.compile(f"[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}]")  # keeps line breaks
+
+
+# Compiled when first needed: a class of characters this far into Unicode
+# takes ~8 M instructions to compile, and text of printable ASCII (or
+# written straight, ``cli.straight``) never needs them.
+@cache
+def _control() -> re.Pattern[str]:
+    return re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_INVISIBLE}]")
+
+
+@cache
+def _control_in_line() -> re.Pattern[str]:
+    return re.compile(f"[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}]")  # keeps line breaks
 
 
 def _escape(m: re.Match[str]) -> str:
@@ -217,7 +229,7 @@ def printable(text: str) -> str:
     to the terminal (a name from an imported log may hold escape codes)."""
     if text.isascii() and text.isprintable():  # the usual text: nothing to look for
         return text
-    return _CONTROL.sub(_escape, text)
+    return _control().sub(_escape, text)
 
 
 class Escaped:
@@ -232,7 +244,7 @@ class Escaped:
         from rich.segment import Segment
 
         for segment in console.render(self.inner, options):
-            if segment.control is None and _CONTROL_IN_LINE.search(segment.text):
-                yield Segment(_CONTROL_IN_LINE.sub(_escape, segment.text), segment.style)
+            if segment.control is None and _control_in_line().search(segment.text):
+                yield Segment(_control_in_line().sub(_escape, segment.text), segment.style)
             else:
                 yield segment
