@@ -62,9 +62,7 @@ def show(s: Session, game: Game, full: bool = True) -> None:
             + (" (`rk legal` lists what may be done now)" if full else "")
         )
         return
-    from .document import renderables
-
-    s.out.print(*renderables(drawn))
+    s.out.document(drawn)
 
 
 def status(s: Session, at: int | None = None) -> None:

@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import re
 import sys
+from functools import cache
 from typing import Any
 
 from .phrases import Phrases
 
 MESSAGE = 400  # characters of an error message shown
+_UNSEEN = object()  # the screen not looked at yet
 
 
 class Output:
@@ -19,6 +21,13 @@ class Output:
     def __init__(self, json: bool) -> None:
         self.json = json
         self._console = None
+        self._screen: Any = _UNSEEN
+
+    @staticmethod
+    def _width() -> int | None:
+        """The width the console is given: piped output gets 100 columns
+        rather than rich's 80 (and no colour); a terminal's is measured."""
+        return None if sys.stdout.isatty() else int(os.environ.get("COLUMNS", 100))
 
     @property
     def console(self):
@@ -27,22 +36,63 @@ class Output:
         if self._console is None:
             from rich.console import Console
 
-            # Piped output gets 100 columns rather than rich's 80, and no colour.
-            width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS", 100))
             # No markup and no :emoji: codes anywhere: a name in a table cell
             # ("[link=...]") prints as typed, never as a style or a hyperlink.
-            self._console = Console(highlight=False, markup=False, emoji=False, width=width, soft_wrap=False)
+            self._console = Console(highlight=False, markup=False, emoji=False, width=self._width(), soft_wrap=False)
         return self._console
 
     def print(self, *things: Any) -> None:
         """Print renderables or plain strings (no markup is interpreted; control
         characters in any text are shown escaped, never sent to the terminal).
         A plain string is prose: its long lines wrap between phrases
-        (``Phrases``); rich text opts in by being wrapped in one."""
+        (``Phrases``); rich text opts in by being wrapped in one. Prose that
+        fits is written straight, as rich would write it (``cli.straight``)."""
         if self.json:
+            return
+        if all(isinstance(thing, str) for thing in things) and self._straight(things):
             return
         for thing in things:
             self.console.print(Escaped(Phrases(thing) if isinstance(thing, str) else thing))
+
+    def document(self, blocks: Any) -> None:
+        """Print a view's or a query's blocks (``domain.kernel.surface.document``):
+        written straight when rich would write them as they are
+        (``cli.straight``), else drawn by rich (``cli.document``)."""
+        if self.json or self._straight(blocks):
+            return
+        from .document import renderables
+
+        self.print(*renderables(blocks))
+
+    def _straight(self, blocks: Any) -> bool:
+        """Write ``blocks`` without rich, byte for byte as it would, if it
+        can (the screen is known and everything fits); else write nothing."""
+        if self._screen is _UNSEEN:
+            from .screen import screen
+
+            self._screen = None if self._console is not None else screen(self._width())
+        if self._screen is None:
+            return False
+        from .straight import Cannot, each_block, render
+
+        width = self._screen.width
+        if width < 1:  # a terminal that says it has no columns: rich decides
+            return False
+        try:
+            texts = [render(lines, self._screen.colour) for lines in each_block(blocks, width)]
+        except Cannot:
+            return False
+        out = getattr(sys.stdout, "rich_proxied_file", sys.stdout)
+        try:
+            for text in texts:  # a write each, as rich prints each block: a reader sees them as they come
+                out.write(text)
+                out.flush()
+        except BrokenPipeError:
+            # As rich's console ends then (`rk status | head -1`): whatever
+            # follows goes nowhere, and the command exits 1.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise SystemExit(1) from None
+        return True
 
     def lines(self, lines: list[tuple[str, str]]) -> None:
         """Print lines already laid out to fit the console (``cli.tables.table_lines``),
@@ -62,7 +112,7 @@ class Output:
             or console.quiet
             or any(
                 not (text.isascii() and text.isprintable() and len(text) <= width)
-                and (_CONTROL_IN_LINE.search(text) is not None or _cells(text) > width)
+                and (_control_in_line().search(text) is not None or _cells(text) > width)
                 for text, _ in lines
             )
         ):
@@ -147,8 +197,19 @@ def to_json(data: Any, indent: int = 2) -> str:
 # Control characters (C0, DEL, C1) and the invisible formatting ones that
 # reorder or hide text (bidirectional overrides, zero-width spaces, BOM).
 _INVISIBLE = "\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff"
-_CONTROL = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_INVISIBLE}]")
-_CONTROL_IN_LINE = re.compile(f"[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}]")  # keeps line breaks
+
+
+# Compiled when first needed: a class of characters this far into Unicode
+# takes ~8 M instructions to compile, and text of printable ASCII (or
+# written straight, ``cli.straight``) never needs them.
+@cache
+def _control() -> re.Pattern[str]:
+    return re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{_INVISIBLE}]")
+
+
+@cache
+def _control_in_line() -> re.Pattern[str]:
+    return re.compile(f"[\\x00-\\x09\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}]")  # keeps line breaks
 
 
 def _escape(m: re.Match[str]) -> str:
@@ -168,7 +229,7 @@ def printable(text: str) -> str:
     to the terminal (a name from an imported log may hold escape codes)."""
     if text.isascii() and text.isprintable():  # the usual text: nothing to look for
         return text
-    return _CONTROL.sub(_escape, text)
+    return _control().sub(_escape, text)
 
 
 class Escaped:
@@ -183,7 +244,7 @@ class Escaped:
         from rich.segment import Segment
 
         for segment in console.render(self.inner, options):
-            if segment.control is None and _CONTROL_IN_LINE.search(segment.text):
-                yield Segment(_CONTROL_IN_LINE.sub(_escape, segment.text), segment.style)
+            if segment.control is None and _control_in_line().search(segment.text):
+                yield Segment(_control_in_line().sub(_escape, segment.text), segment.style)
             else:
                 yield segment

@@ -29,6 +29,8 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .cells import unsure
+
 if TYPE_CHECKING:
     from rich.text import Text
 
@@ -182,7 +184,7 @@ def _shielded(line: str) -> Callable[[int], bool]:
 def _sizer(line: str) -> Callable[[int, int], int]:
     """The cells ``line[a:b]`` takes on a terminal, as a function of a, b
     (a character a cell, but for the wide and the zero-width ones)."""
-    if line.isascii():
+    if not unsure(line):  # a character a cell (``cli.cells``)
         return lambda a, b: b - a
     from rich.cells import get_character_cell_size
 

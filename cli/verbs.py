@@ -249,8 +249,6 @@ def _read_files(verb: Verb, fields: dict[str, Any]) -> dict[str, Any]:
 
 def ask(s: Session, surface: Surface, query: Any, words: list[str]) -> None:
     """``rk <query> <words>``: the ruleset's answer, as a document or JSON."""
-    from .document import renderables
-
     words = _globals(s, words, _options([query.verb]))
     if query.game:
         named, words = _pull(words, tuple(n for n in surface.selector if n))
@@ -265,7 +263,7 @@ def ask(s: Session, surface: Surface, query: Any, words: list[str]) -> None:
     if isinstance(view, str) or view is None:
         s.out.print(view or "")
         return
-    s.out.print(*renderables(view))
+    s.out.document(view)
 
 
 __all__ = ["NotFound", "ask", "give", "set_up"]

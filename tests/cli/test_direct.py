@@ -219,7 +219,8 @@ def _imported(env: dict[str, str], *argv: str) -> set[str]:
 
 
 def test_status_in_process_imports_only_what_it_shows(games):
-    env = {**os.environ, "RULEKEEPER_STORE": str(games / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")}
+    env |= {"RULEKEEPER_STORE": str(games / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home"), "COLUMNS": "100"}
     env["RULEKEEPER_NO_SERVER"] = "1"
     never = {"typer", "domain.betrayal.battle.narrate", "domain.betrayal.campaign.narrate", "projections.views"}
     # Nor what only a write or a refusal needs: OpenSSL's digests (``domain.kernel.digests``),
@@ -227,6 +228,7 @@ def test_status_in_process_imports_only_what_it_shows(games):
     never |= STDLIB_UNUSED
     for game, others in {
         "c1": {"domain.conquest", "domain.labyrinth"},
+        "d1": {"domain.conquest", "domain.labyrinth"},
         "q1": {"domain.betrayal", "domain.labyrinth"},
         "l1": {"domain.betrayal", "domain.conquest"},
     }.items():
@@ -235,15 +237,24 @@ def test_status_in_process_imports_only_what_it_shows(games):
         imported = _imported(env, "status", "-b", game)
         assert "cli.game" in imported, game
         assert not imported & (never | others), (game, sorted(imported & (never | others)))
+        # The view fits 100 columns: it is written straight (``cli.straight``), plain
+        # or in colour, and rich is not imported at all.
+        for colour in ({}, {"FORCE_COLOR": "1"}, {"FORCE_COLOR": "1", "NO_COLOR": "1"}):
+            imported = _imported({**env, **colour}, "status", "-b", game)
+            assert "cli.straight" in imported, game
+            assert not {m for m in imported if m.split(".")[0] == "rich"}, (game, colour)
 
 
 def test_a_verb_of_one_ruleset_imports_no_other_ruleset(games, tmp_path):
     shutil.copyfile(games / "rk.sqlite", tmp_path / "rk.sqlite")
-    env = {**os.environ, "RULEKEEPER_STORE": str(tmp_path / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")}
+    env |= {"RULEKEEPER_STORE": str(tmp_path / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home"), "COLUMNS": "100"}
     env["RULEKEEPER_NO_SERVER"] = "1"
     imported = _imported(env, "end-turn", "-b", "c1")
     assert "cli.verbs" in imported
     assert not {m for m in imported if m.startswith(("domain.conquest", "domain.labyrinth"))}
+    # What it did and the view after it fit 100 columns: written straight, no rich.
+    assert not {m for m in imported if m.split(".")[0] == "rich"}
     assert not imported & {"hashlib", "_hashlib", "hmac", "difflib"}
 
 
