@@ -17,25 +17,26 @@ draw.
 
 from __future__ import annotations
 
-import re
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
 import msgspec
 
 from domain.kernel import ruleset as registry
-from domain.kernel.narration import cited, line
 from domain.kernel.commandlog import CommandIssued, CommandUndone
 from domain.kernel.envelope import Envelope
 from domain.kernel.battle_index import legacy_streams
 from domain.kernel.games import INDEX_STREAM, BattleRegistered, GameRegistered
 from domain.kernel.messages import Event
-from domain.kernel.ruleset import Aggregate, Ruleset
 
+from .audit_words import Words, describe, owner, printable
 from .runner import Projection, handles
+
+__all__ = ["AuditLine", "AuditView", "audit_lines", "describe", "owner"]
 
 
 class AuditLine(msgspec.Struct, frozen=True, kw_only=True):
@@ -61,7 +62,13 @@ class AuditLine(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class AuditView(Projection):
-    """Lines by notification id, attributed to a battle stream."""
+    """Lines by notification id, attributed to a battle stream.
+
+    ``keeping``: a query that catches up and then reads (``views.audit``)
+    asks for the lines the catch-up builds; when it builds them from the
+    first event, they are every line of the table, and ``kept`` answers
+    from them rather than reading back what was just inserted (a first
+    `rk audit` of a long game would read its 20,000 lines twice)."""
 
     name = "audit-5"  # audit-4 had each ruleset's own words for commands and undos; now the kernel's
     tables = ("audit_lines", "audit_streams", "audit_touched")
@@ -81,19 +88,38 @@ class AuditView(Projection):
         self._ids: dict[UUID, str] = {}  # each stream's id as text, made once
         self._time: datetime | None = None  # the last event's time, and as text
         self._time_text = ""
-        self.page_begun()
+        self._words = Words()
+        self._keep = False  # a query asked for the lines of this catch-up (``keeping``)
+        # Every line of the table, built here since it was empty, in order;
+        # None when they are not all here (not asked, or another process or
+        # a rolled-back page came between).
+        self._kept: list[list[Any]] | None = None
+        self._last = 0  # the notification id of the last event applied here
+        self._written = 0  # the last line inserted: the lines up to it are in the table
+        self._held: dict[tuple[str, str], list[list[Any]]] = {}
+        self._page()
 
-    def page_begun(self) -> None:
+    def page_begun(self, position: int) -> None:
         # In a page's transaction only this projection writes its tables (the
         # runner holds the write lock), so a stream's row read there holds
         # until this projection writes it. Lines are held back and inserted
         # together when the page ends (or before a statement that reads
         # them): an undo marks the lines it reverts that are still held in
         # place, so a page costs one batch of inserts, not a flush and an
-        # UPDATE for each of its undos.
+        # UPDATE for each of its undos. While every line is kept, they are
+        # held by battle and command for the whole catch-up: an undo then
+        # knows which of them are in the table, and marks those by their ids.
+        if self._kept is not None and position != self._last:
+            self._kept = None  # another process applied a page, or the last one was rolled back
+        if self._kept is None and self._keep and position == 0:
+            self._kept, self._held, self._written = [], {}, 0
+        self._page()
+
+    def _page(self) -> None:
         self._streams: dict[str, tuple[str, str]] = {}  # audit_streams as read in this page
         self._lines: list[list[Any]] = []  # audit_lines not inserted yet, in order (_INSERT_LINE's columns)
-        self._held: dict[tuple[str, str], list[list[Any]]] = {}  # those lines by (battle, command id)
+        if self._kept is None:
+            self._held = {}  # those lines by (battle, command id)
 
     def page_ending(self, db: sqlite3.Connection) -> None:
         self._insert_lines(db)
@@ -101,8 +127,47 @@ class AuditView(Projection):
     def _insert_lines(self, db: sqlite3.Connection) -> None:
         if self._lines:
             db.executemany(_INSERT_LINE, self._lines)
+            self._written = self._lines[-1][0]
             self._lines = []
+            if self._kept is None:
+                self._held = {}
+
+    @contextmanager
+    def keeping(self) -> Iterator[None]:
+        """Within it, a catch-up from the first event keeps the lines it
+        builds, for ``kept`` (the caller holds the catch-up's lock, so that
+        no other catch-up of this projection comes between)."""
+        self._keep = True
+        try:
+            yield
+        finally:
+            self._keep = False
+            self._kept = None
             self._held = {}
+
+    def kept(self, stream: str, position: int) -> list[AuditLine] | None:
+        """``audit_lines(db, stream)`` from the lines kept (``keeping``), when
+        they are every line of the table up to ``position`` (the projection's
+        committed position); else None."""
+        if self._kept is None or position != self._last:
+            return None
+        return [
+            AuditLine(
+                notification_id=row[0],
+                stream=row[3],
+                version=row[4],
+                command_id=row[5],
+                at=row[6],
+                event=row[7],
+                rule=row[8],
+                text=row[9],
+                undone=bool(row[10]),
+                forced=bool(row[11]),
+                undone_by=row[12],
+            )
+            for row in self._kept
+            if row[1] == stream
+        ]
 
     def _at(self, timestamp: datetime) -> str:
         """``timestamp`` as the ``at`` column holds it: a command's events
@@ -130,7 +195,7 @@ class AuditView(Projection):
         if isinstance(e, (GameRegistered, BattleRegistered)):
             rs = registry.load(e.ruleset)
             battle = str(rs.game_stream(e.battle_id))
-        rule, text = describe(e)
+        rule, text = self._words(e)
         row = [
             nid,
             battle,
@@ -147,23 +212,35 @@ class AuditView(Projection):
             "",
         ]
         self._lines.append(row)
+        if self._kept is not None:
+            self._kept.append(row)
         key = (battle, env.command_id)
         held = self._held.get(key)
         if held is None:
             self._held[key] = [row]
         else:
             held.append(row)
+        self._last = nid
         if isinstance(e, CommandUndone):
             # The lines of the command it reverts: those held back here (all
             # of them appended before it), and any inserted already.
             forced = int(e.forced)
-            for undone in self._held.get((battle, e.command_id), ()):
-                undone[_UNDONE:] = (1, forced, env.command_id)
-            db.execute(
-                "UPDATE audit_lines SET undone = 1, forced = ?, undone_by = ?"
-                " WHERE battle = ? AND command_id = ? AND notification_id < ?",
-                (forced, env.command_id, battle, e.command_id, nid),
-            )
+            undone = self._held.get((battle, e.command_id), ())
+            for reverted in undone:
+                reverted[_UNDONE:] = (1, forced, env.command_id)
+            if self._kept is None:
+                db.execute(
+                    "UPDATE audit_lines SET undone = 1, forced = ?, undone_by = ?"
+                    " WHERE battle = ? AND command_id = ? AND notification_id < ?",
+                    (forced, env.command_id, battle, e.command_id, nid),
+                )
+            else:  # every line of the table is held: only those inserted are marked there
+                written = [(forced, env.command_id, r[0]) for r in undone if r[0] <= self._written]
+                if written:
+                    db.executemany(
+                        "UPDATE audit_lines SET undone = 1, forced = ?, undone_by = ? WHERE notification_id = ?",
+                        written,
+                    )
 
     def _learn(self, db: sqlite3.Connection, nid: int, stream: str, env: Envelope) -> None:
         """Keep stream labels and which game another aggregate's stream writes for."""
@@ -176,14 +253,18 @@ class AuditView(Projection):
             name = aggregate.name_of(e)
             if name is not None:  # keeping the game a command already claimed it for (a setup's Delve)
                 self._streams.clear()
-                _name_stream(db, stream, _printable(f"{aggregate.kind}:{name}"))
+                _name_stream(db, stream, printable(f"{aggregate.kind}:{name}"))
         elif isinstance(e, CommandIssued):
             if isinstance(e.command, rs.setup_commands):
                 game_id = getattr(e.command, "battle_id", stream)
                 self._streams.clear()
-                self._insert_lines(db)
-                _set_stream(db, stream, stream, _printable(f"{rs.game_kind}:{game_id}"))
-                _claim_prelude(db, nid, e.command_id, stream)
+                if self._kept is None:
+                    self._insert_lines(db)
+                _set_stream(db, stream, stream, printable(f"{rs.game_kind}:{game_id}"))
+                if self._kept is None:
+                    _claim_prelude(db, nid, e.command_id, stream)
+                else:
+                    self._claim_kept_prelude(db, nid, e.command_id, stream)
             for touched, _version in e.touched:
                 db.execute(
                     "INSERT OR IGNORE INTO audit_touched VALUES (?, ?, ?)",
@@ -198,6 +279,22 @@ class AuditView(Projection):
             ).fetchall():
                 self._streams.clear()
                 _claim(db, touched, stream)
+
+    def _claim_kept_prelude(self, db: sqlite3.Connection, nid: int, command_id: str, battle: str) -> None:
+        """``_claim_prelude`` on the lines kept: the same lines claimed (those
+        inserted already in the table too), held under their new battle."""
+        assert self._kept is not None
+        n = nid - 1
+        for row in reversed(self._kept):
+            if row[0] != n or row[1] != "" or row[5] != command_id:
+                return
+            self._held[("", command_id)].remove(row)
+            row[1] = battle
+            self._held.setdefault((battle, command_id), []).append(row)
+            if n <= self._written:
+                db.execute("UPDATE audit_lines SET battle = ? WHERE notification_id = ?", (battle, n))
+            _claim(db, row[2], battle)
+            n -= 1
 
 
 _INSERT_LINE = "INSERT OR REPLACE INTO audit_lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -273,44 +370,3 @@ def audit_lines(db: sqlite3.Connection, stream: str) -> list[AuditLine]:
         )
         for nid, label, version, command_id, at, event, rule, text, undone, forced, undone_by in rows
     ]
-
-
-# -- the words -----------------------------------------------------------------
-
-
-@lru_cache(maxsize=None)
-def owner(event_type: type) -> tuple[Ruleset, Aggregate | None] | None:
-    """The ruleset an event type belongs to, and the other aggregate if it
-    is not a game-stream event; None for the kernel's own (the index)."""
-    for rs in registry.all_rulesets():
-        if issubclass(event_type, rs.event_base):
-            return rs, None
-        for aggregate in rs.aggregates:
-            if issubclass(event_type, aggregate.event_base):
-                return rs, aggregate
-    return None
-
-
-def describe(e: Event) -> tuple[str, str]:
-    """(rule ID, a readable sentence) for one event, from its ruleset's
-    narrator (without the rule it leads with, which has its own column)."""
-    if isinstance(e, (GameRegistered, BattleRegistered)):
-        ruleset = e.ruleset
-        return "", f"{ruleset} battle {e.battle_id} registered" + (f" ({e.setup})" if e.setup else "")
-    found = owner(type(e))
-    if found is None:
-        return "", type(e).__name__
-    rs = found[0]
-    rule = cited(rs, e)
-    text = line(rs, None, e, None)
-    if rule and text.startswith(f"{rule}: "):
-        text = text[len(rule) + 2 :]
-    return rule, _printable(text)
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def _printable(text: str) -> str:
-    """Control characters (terminal escapes in a name) shown, not obeyed."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
