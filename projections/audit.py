@@ -61,14 +61,20 @@ class AuditLine(msgspec.Struct, frozen=True, kw_only=True):
     undone_by: str
 
 
+_INDEX = "CREATE INDEX IF NOT EXISTS audit_by_battle ON audit_lines (battle, command_id)"
+
+
 class AuditView(Projection):
     """Lines by notification id, attributed to a battle stream.
 
     ``keeping``: a query that catches up and then reads (``views.audit``)
-    asks for the lines the catch-up builds; when it builds them from the
-    first event, they are every line of the table, and ``kept`` answers
-    from them rather than reading back what was just inserted (a first
-    `rk audit` of a long game would read its 20,000 lines twice)."""
+    asks for the lines the catch-up builds. When it builds the table from
+    empty, every row of the tables is also held here (``_Build``), so
+    ``kept`` answers from them rather than reading back what was just
+    inserted (a first `rk audit` of a long game would read its 20,000
+    lines twice), the build reads none of its tables back, and the index
+    on battle and command, which only those reads use, is made once after
+    the rows rather than kept up row by row (``index``)."""
 
     name = "audit-5"  # audit-4 had each ruleset's own words for commands and undos; now the kernel's
     tables = ("audit_lines", "audit_streams", "audit_touched")
@@ -76,7 +82,7 @@ class AuditView(Projection):
         "CREATE TABLE IF NOT EXISTS audit_lines (notification_id INTEGER PRIMARY KEY,"
         " battle TEXT, stream TEXT, label TEXT, version INTEGER, command_id TEXT, at TEXT,"
         " event TEXT, rule TEXT, text TEXT, undone INTEGER, forced INTEGER, undone_by TEXT)",
-        "CREATE INDEX IF NOT EXISTS audit_by_battle ON audit_lines (battle, command_id)",
+        _INDEX,
         # battle: a battle stream's own id; for an adventurer stream, the
         # battle whose command is writing to it now ('' before any).
         "CREATE TABLE IF NOT EXISTS audit_streams (stream TEXT PRIMARY KEY, battle TEXT, label TEXT)",
@@ -89,13 +95,10 @@ class AuditView(Projection):
         self._time: datetime | None = None  # the last event's time, and as text
         self._time_text = ""
         self._words = Words()
-        self._keep = False  # a query asked for the lines of this catch-up (``keeping``)
-        # Every line of the table, built here since it was empty, in order;
-        # None when they are not all here (not asked, or another process or
-        # a rolled-back page came between).
-        self._kept: list[list[Any]] | None = None
+        self._keep = False  # a query asked for the rows of this catch-up (``keeping``)
+        self._build: _Build | None = None  # every row, while this catch-up built them all
+        self._indexed = False  # the index is known to be there (made or checked here)
         self._last = 0  # the notification id of the last event applied here
-        self._written = 0  # the last line inserted: the lines up to it are in the table
         self._held: dict[tuple[str, str], list[list[Any]]] = {}
         self._page()
 
@@ -106,50 +109,75 @@ class AuditView(Projection):
         # together when the page ends (or before a statement that reads
         # them): an undo marks the lines it reverts that are still held in
         # place, so a page costs one batch of inserts, not a flush and an
-        # UPDATE for each of its undos. While every line is kept, they are
-        # held by battle and command for the whole catch-up: an undo then
-        # knows which of them are in the table, and marks those by their ids.
-        if self._kept is not None and position != self._last:
-            self._kept = None  # another process applied a page, or the last one was rolled back
-        if self._kept is None and self._keep and position == 0:
-            self._kept, self._held, self._written = [], {}, 0
+        # UPDATE for each of its undos. While a build holds every row, the
+        # lines are held by battle and command for the whole catch-up: an
+        # undo then knows which of them are in the table, and marks those by
+        # their ids.
+        if self._build is not None and position != self._last:
+            self._build = None  # another process applied a page, or the last one was rolled back
+        if self._build is None and self._keep and position == 0:
+            self._build = _Build()
+            self._held = {}
         self._page()
 
     def _page(self) -> None:
         self._streams: dict[str, tuple[str, str]] = {}  # audit_streams as read in this page
         self._lines: list[list[Any]] = []  # audit_lines not inserted yet, in order (_INSERT_LINE's columns)
-        if self._kept is None:
+        if self._build is None:
             self._held = {}  # those lines by (battle, command id)
 
     def page_ending(self, db: sqlite3.Connection) -> None:
         self._insert_lines(db)
 
     def _insert_lines(self, db: sqlite3.Connection) -> None:
-        if self._lines:
-            db.executemany(_INSERT_LINE, self._lines)
-            self._written = self._lines[-1][0]
-            self._lines = []
-            if self._kept is None:
-                self._held = {}
+        if not self._lines:
+            return
+        build = self._build
+        if build is None:
+            self._index(db)
+            self._held = {}
+        elif not build.written:  # the build's first rows: the index is made after the last
+            db.execute("DROP INDEX IF EXISTS audit_by_battle")
+            self._indexed = False
+        db.executemany(_INSERT_LINE, self._lines)
+        if build is not None:
+            build.written = self._lines[-1][0]
+        self._lines = []
+
+    def _index(self, db: sqlite3.Connection) -> None:
+        # A build cut short (a crash, an error, another process's page) left
+        # the table without it: the next catch-up to write here makes it.
+        if not self._indexed:
+            db.execute(_INDEX)
+            self._indexed = True
 
     @contextmanager
     def keeping(self) -> Iterator[None]:
-        """Within it, a catch-up from the first event keeps the lines it
-        builds, for ``kept`` (the caller holds the catch-up's lock, so that
-        no other catch-up of this projection comes between)."""
+        """Within it, a catch-up that builds the tables from empty keeps
+        every row it writes, for ``kept`` (the caller holds the catch-up's
+        lock, so that no other catch-up of this projection comes between).
+        Call ``index`` after the catch-up."""
         self._keep = True
         try:
             yield
         finally:
             self._keep = False
-            self._kept = None
+            self._build = None
             self._held = {}
 
+    def unindexed(self) -> bool:
+        """Whether a build left the table without its index (``index``)."""
+        return self._build is not None and self._build.written > 0 and not self._indexed
+
+    def index(self, db: sqlite3.Connection) -> None:
+        """Make the index a build left out, in ``db``'s write transaction."""
+        self._index(db)
+
     def kept(self, stream: str, position: int) -> list[AuditLine] | None:
-        """``audit_lines(db, stream)`` from the lines kept (``keeping``), when
+        """``audit_lines(db, stream)`` from the rows kept (``keeping``), when
         they are every line of the table up to ``position`` (the projection's
         committed position); else None."""
-        if self._kept is None or position != self._last:
+        if self._build is None or position != self._last:
             return None
         return [
             AuditLine(
@@ -165,7 +193,7 @@ class AuditView(Projection):
                 forced=bool(row[11]),
                 undone_by=row[12],
             )
-            for row in self._kept
+            for row in self._build.lines
             if row[1] == stream
         ]
 
@@ -181,7 +209,9 @@ class AuditView(Projection):
     def _stream(self, db: sqlite3.Connection, stream: str) -> tuple[str, str]:
         found = self._streams.get(stream)
         if found is None:
-            found = self._streams[stream] = _stream(db, stream)
+            build = self._build
+            found = _stream(db, stream) if build is None else build.streams.get(stream) or _unknown(stream)
+            self._streams[stream] = found
         return found
 
     @handles(Event)
@@ -212,8 +242,9 @@ class AuditView(Projection):
             "",
         ]
         self._lines.append(row)
-        if self._kept is not None:
-            self._kept.append(row)
+        build = self._build
+        if build is not None:
+            build.lines.append(row)
         key = (battle, env.command_id)
         held = self._held.get(key)
         if held is None:
@@ -228,14 +259,15 @@ class AuditView(Projection):
             undone = self._held.get((battle, e.command_id), ())
             for reverted in undone:
                 reverted[_UNDONE:] = (1, forced, env.command_id)
-            if self._kept is None:
+            if build is None:
+                self._index(db)
                 db.execute(
                     "UPDATE audit_lines SET undone = 1, forced = ?, undone_by = ?"
                     " WHERE battle = ? AND command_id = ? AND notification_id < ?",
                     (forced, env.command_id, battle, e.command_id, nid),
                 )
             else:  # every line of the table is held: only those inserted are marked there
-                written = [(forced, env.command_id, r[0]) for r in undone if r[0] <= self._written]
+                written = [(forced, env.command_id, r[0]) for r in undone if r[0] <= build.written]
                 if written:
                     db.executemany(
                         "UPDATE audit_lines SET undone = 1, forced = ?, undone_by = ? WHERE notification_id = ?",
@@ -249,52 +281,90 @@ class AuditView(Projection):
         if found is None:
             return
         rs, aggregate = found
+        build = self._build
         if aggregate is not None:
             name = aggregate.name_of(e)
             if name is not None:  # keeping the game a command already claimed it for (a setup's Delve)
                 self._streams.clear()
-                _name_stream(db, stream, printable(f"{aggregate.kind}:{name}"))
+                label = printable(f"{aggregate.kind}:{name}")
+                _name_stream(db, stream, label)
+                if build is not None:
+                    build.streams[stream] = (build.streams.get(stream, ("",))[0], label)
         elif isinstance(e, CommandIssued):
             if isinstance(e.command, rs.setup_commands):
                 game_id = getattr(e.command, "battle_id", stream)
                 self._streams.clear()
-                if self._kept is None:
+                if build is None:
                     self._insert_lines(db)
-                _set_stream(db, stream, stream, printable(f"{rs.game_kind}:{game_id}"))
-                if self._kept is None:
+                label = printable(f"{rs.game_kind}:{game_id}")
+                _set_stream(db, stream, stream, label)
+                if build is None:
                     _claim_prelude(db, nid, e.command_id, stream)
                 else:
-                    self._claim_kept_prelude(db, nid, e.command_id, stream)
+                    build.streams[stream] = (stream, label)
+                    self._claim_kept_prelude(db, build, nid, e.command_id, stream)
             for touched, _version in e.touched:
                 db.execute(
                     "INSERT OR IGNORE INTO audit_touched VALUES (?, ?, ?)",
                     (stream, e.command_id, touched),
                 )
+                if build is not None:
+                    build.touched.setdefault((stream, e.command_id), set()).add(touched)
                 self._streams.clear()
-                _claim(db, touched, stream)
+                self._claim(db, touched, stream)
         elif isinstance(e, CommandUndone):
-            for (touched,) in db.execute(
-                "SELECT stream FROM audit_touched WHERE battle = ? AND command_id = ?",
-                (stream, e.command_id),
-            ).fetchall():
+            if build is None:
+                touched_streams = [
+                    touched
+                    for (touched,) in db.execute(
+                        "SELECT stream FROM audit_touched WHERE battle = ? AND command_id = ?",
+                        (stream, e.command_id),
+                    )
+                ]
+            else:
+                touched_streams = sorted(build.touched.get((stream, e.command_id), ()))
+            for touched in touched_streams:
                 self._streams.clear()
-                _claim(db, touched, stream)
+                self._claim(db, touched, stream)
 
-    def _claim_kept_prelude(self, db: sqlite3.Connection, nid: int, command_id: str, battle: str) -> None:
-        """``_claim_prelude`` on the lines kept: the same lines claimed (those
-        inserted already in the table too), held under their new battle."""
-        assert self._kept is not None
+    def _claim(self, db: sqlite3.Connection, stream: str, battle: str) -> None:
+        """``_claim``, and in the build's rows."""
+        _claim(db, stream, battle)
+        build = self._build
+        if build is not None:
+            build.streams[stream] = (battle, build.streams.get(stream, ("", stream))[1])
+
+    def _claim_kept_prelude(
+        self, db: sqlite3.Connection, build: _Build, nid: int, command_id: str, battle: str
+    ) -> None:
+        """``_claim_prelude`` on the rows a build holds: the same lines claimed
+        (those inserted already in the table too), held under their new battle."""
         n = nid - 1
-        for row in reversed(self._kept):
+        for row in reversed(build.lines):
             if row[0] != n or row[1] != "" or row[5] != command_id:
                 return
             self._held[("", command_id)].remove(row)
             row[1] = battle
             self._held.setdefault((battle, command_id), []).append(row)
-            if n <= self._written:
+            if n <= build.written:
                 db.execute("UPDATE audit_lines SET battle = ? WHERE notification_id = ?", (battle, n))
-            _claim(db, row[2], battle)
+            self._claim(db, row[2], battle)
             n -= 1
+
+
+class _Build:
+    """The rows of a catch-up that builds the audit's tables from empty:
+    every line in order (each the list ``_INSERT_LINE`` takes, marked in
+    place), ``audit_streams`` by stream and ``audit_touched`` by battle and
+    command, as written; ``written``, the last line inserted."""
+
+    __slots__ = ("lines", "streams", "touched", "written")
+
+    def __init__(self) -> None:
+        self.lines: list[list[Any]] = []
+        self.streams: dict[str, tuple[str, str]] = {}
+        self.touched: dict[tuple[str, str], set[str]] = {}
+        self.written = 0
 
 
 _INSERT_LINE = "INSERT OR REPLACE INTO audit_lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -320,8 +390,11 @@ def _claim_prelude(db: sqlite3.Connection, nid: int, command_id: str, battle: st
 
 def _stream(db: sqlite3.Connection, stream: str) -> tuple[str, str]:
     found = db.execute("SELECT battle, label FROM audit_streams WHERE stream = ?", (stream,)).fetchone()
-    if found is not None:
-        return found
+    return _unknown(stream) if found is None else found
+
+
+def _unknown(stream: str) -> tuple[str, str]:
+    """The battle and label of a stream ``audit_streams`` does not hold."""
     return ("", "index" if stream == str(INDEX_STREAM) or stream in {str(u) for u in legacy_streams()} else stream)
 
 

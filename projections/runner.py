@@ -299,6 +299,15 @@ class Catchup:
     # -- reading and maintenance -----------------------------------------------
 
     @contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """The database in one write transaction (rolled back if the block
+        raises)."""
+        with self._lock:
+            self._writing()
+            with _transaction(self.db):
+                yield self.db
+
+    @contextmanager
     def alone(self) -> Iterator[None]:
         """Nothing else runs on these views meanwhile (their lock, which
         catch-ups and reads take too): a catch-up and a read of what it

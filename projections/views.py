@@ -261,6 +261,9 @@ def audit(app: EventSourcedApp, battle_id: str, progress: Callable[[int], None] 
     view = next(p for p in views.projections if isinstance(p, AuditView))
     with views.alone(), view.keeping():
         views.catch_up(app, progress=progress, only=AUDIT)
+        if view.unindexed():
+            with views.writing() as db:
+                view.index(db)
         stream = str(app.ruleset(battle_id).game_stream(battle_id))  # type: ignore[attr-defined]  # a GameApp
         lines = view.kept(stream, views.position(AUDIT))
     if lines is None:

@@ -9,6 +9,7 @@ once (``Words``), in the words ``describe`` gives (issue 25, seventh pass).
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import msgspec
@@ -146,3 +147,44 @@ def test_words_are_what_describe_says_of_each_event_seen_again(name):
     words = Words()
     assert [words(e) for e in events] == [describe(e) for e in events]
     assert [words(e) for e in events] == [describe(e) for e in events]  # the second time, from what it keeps
+
+
+def indexes(path: Path) -> set[str]:
+    with sqlite3.connect(path) as db:
+        return {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+
+
+def test_a_first_read_makes_the_index_after_the_rows(tmp_path: Path):
+    app = BetrayalApp(store=f"sqlite:{tmp_path / 'store.sqlite'}")
+    bid = played_with_undos(app)
+    views.audit(app, bid)
+    assert "audit_by_battle" in indexes(views.views_path_for(app))
+
+
+def test_a_build_cut_short_leaves_the_index_to_the_next_catchup_that_writes(tmp_path: Path):
+    app = BetrayalApp(store="memory")
+    bid = played_with_undos(app)
+    stream = str(app.ruleset(bid).game_stream(bid))
+    path = tmp_path / "views.sqlite"
+
+    class Crash(Exception):
+        pass
+
+    class Crashing(AuditView):
+        def line(self, db, nid, env):
+            if nid == 30:
+                raise Crash
+            super().line(db, nid, env)
+
+    view = Crashing()
+    catchup = Catchup(path, (view,), page=4)
+    with catchup.alone(), view.keeping(), pytest.raises(Crash):
+        catchup.catch_up(app)
+    catchup.close()
+    assert "audit_by_battle" not in indexes(path)  # the pages before the crash were built without it
+    again = Catchup(path, (AuditView(),), page=4)
+    again.catch_up(app)
+    assert "audit_by_battle" in indexes(path)
+    with again.reading() as db:
+        assert audit_lines(db, stream) == first_read(app, bid, 4)[0]
+    assert again.contents() == rows_kept_nowhere(app)
