@@ -32,6 +32,7 @@ from domain.kernel.envelope import Envelope
 from domain.kernel.battle_index import legacy_streams
 from domain.kernel.games import INDEX_STREAM, BattleRegistered, GameRegistered
 from domain.kernel.messages import Event
+from domain.kernel.ruleset import Aggregate, Ruleset
 
 from .audit_words import Words, describe, owner, printable
 from .runner import Projection, handles
@@ -95,6 +96,7 @@ class AuditView(Projection):
         self._time: datetime | None = None  # the last event's time, and as text
         self._time_text = ""
         self._words = Words()
+        self._kinds: dict[type, tuple[tuple[Ruleset, Aggregate | None] | None, bool, bool]] = {}  # ``_kind``s
         self._keep = False  # a query asked for the rows of this catch-up (``keeping``)
         self._build: _Build | None = None  # every row, while this catch-up built them all
         self._indexed = False  # the index is known to be there (made or checked here)
@@ -207,11 +209,10 @@ class AuditView(Projection):
         return self._time_text
 
     def _stream(self, db: sqlite3.Connection, stream: str) -> tuple[str, str]:
-        found = self._streams.get(stream)
-        if found is None:
-            build = self._build
-            found = _stream(db, stream) if build is None else build.streams.get(stream) or _unknown(stream)
-            self._streams[stream] = found
+        """The battle and label of ``stream`` (not in ``_streams`` yet)."""
+        build = self._build
+        found = _stream(db, stream) if build is None else build.streams.get(stream) or _unknown(stream)
+        self._streams[stream] = found
         return found
 
     @handles(Event)
@@ -219,10 +220,15 @@ class AuditView(Projection):
         stream = self._ids.get(env.originator_id)
         if stream is None:
             stream = self._ids[env.originator_id] = str(env.originator_id)
-        e = env.event
-        self._learn(db, nid, stream, env)
-        battle, label = self._stream(db, stream)
-        if isinstance(e, (GameRegistered, BattleRegistered)):
+        e: Any = env.event  # its kind found once for its class (``_kind``), not by isinstance per event
+        kind = self._kinds.get(type(e))
+        if kind is None:
+            kind = self._kinds[type(e)] = _kind(type(e))
+        found, registers, undoes = kind
+        if found is not None:
+            self._learn(db, nid, stream, env, *found)
+        battle, label = self._streams.get(stream) or self._stream(db, stream)
+        if registers:
             rs = registry.load(e.ruleset)
             battle = str(rs.game_stream(e.battle_id))
         rule, text = self._words(e)
@@ -252,7 +258,7 @@ class AuditView(Projection):
         else:
             held.append(row)
         self._last = nid
-        if isinstance(e, CommandUndone):
+        if undoes:
             # The lines of the command it reverts: those held back here (all
             # of them appended before it), and any inserted already.
             forced = int(e.forced)
@@ -274,13 +280,13 @@ class AuditView(Projection):
                         written,
                     )
 
-    def _learn(self, db: sqlite3.Connection, nid: int, stream: str, env: Envelope) -> None:
-        """Keep stream labels and which game another aggregate's stream writes for."""
+    def _learn(
+        self, db: sqlite3.Connection, nid: int, stream: str, env: Envelope, rs: Ruleset, aggregate: Aggregate | None
+    ) -> None:
+        """Keep stream labels and which game another aggregate's stream writes
+        for (``env``'s event is of ruleset ``rs``, of its ``aggregate`` when not
+        of its game stream)."""
         e = env.event
-        found = owner(type(e))
-        if found is None:
-            return
-        rs, aggregate = found
         build = self._build
         if aggregate is not None:
             name = aggregate.name_of(e)
@@ -365,6 +371,17 @@ class _Build:
         self.streams: dict[str, tuple[str, str]] = {}
         self.touched: dict[tuple[str, str], set[str]] = {}
         self.written = 0
+
+
+def _kind(event_type: type) -> tuple[tuple[Ruleset, Aggregate | None] | None, bool, bool]:
+    """What ``line`` asks of each event of ``event_type``, found once: its
+    ruleset and aggregate (``owner``), whether it registers a game, whether
+    it undoes a command."""
+    return (
+        owner(event_type),
+        issubclass(event_type, (GameRegistered, BattleRegistered)),
+        issubclass(event_type, CommandUndone),
+    )
 
 
 _INSERT_LINE = "INSERT OR REPLACE INTO audit_lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
