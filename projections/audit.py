@@ -74,8 +74,8 @@ class AuditView(Projection):
     ``kept`` answers from them rather than reading back what was just
     inserted (a first `rk audit` of a long game would read its 20,000
     lines twice), the build reads none of its tables back, and the index
-    on battle and command, which only those reads use, is made once after
-    the rows rather than kept up row by row (``index``)."""
+    on battle and command, which the build has no use for, is made once
+    after the rows rather than kept up row by row (``index``)."""
 
     name = "audit-5"  # audit-4 had each ruleset's own words for commands and undos; now the kernel's
     tables = ("audit_lines", "audit_streams", "audit_touched")
