@@ -26,8 +26,7 @@ def show(s: Session, view: str, page: bool = False) -> None:
     with progress(
         "reading the log into the read models", total=views.behind(s.app, views.AUDIT), json=s.json
     ) as advance:
-        views.catch_up(s.app, progress=advance, only=views.AUDIT)
-    rows = views.audit(s.app, s.battle_id)
+        rows = views.audit(s.app, s.battle_id, progress=advance)
     if s.json:
         s.out.emit(rows)
         return

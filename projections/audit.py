@@ -17,17 +17,16 @@ draw.
 
 from __future__ import annotations
 
-import re
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
 import msgspec
 
 from domain.kernel import ruleset as registry
-from domain.kernel.narration import cited, line
 from domain.kernel.commandlog import CommandIssued, CommandUndone
 from domain.kernel.envelope import Envelope
 from domain.kernel.battle_index import legacy_streams
@@ -35,7 +34,10 @@ from domain.kernel.games import INDEX_STREAM, BattleRegistered, GameRegistered
 from domain.kernel.messages import Event
 from domain.kernel.ruleset import Aggregate, Ruleset
 
+from .audit_words import Words, describe, owner, printable
 from .runner import Projection, handles
+
+__all__ = ["AuditLine", "AuditView", "audit_lines", "describe", "owner"]
 
 
 class AuditLine(msgspec.Struct, frozen=True, kw_only=True):
@@ -60,8 +62,20 @@ class AuditLine(msgspec.Struct, frozen=True, kw_only=True):
     undone_by: str
 
 
+_INDEX = "CREATE INDEX IF NOT EXISTS audit_by_battle ON audit_lines (battle, command_id)"
+
+
 class AuditView(Projection):
-    """Lines by notification id, attributed to a battle stream."""
+    """Lines by notification id, attributed to a battle stream.
+
+    ``keeping``: a query that catches up and then reads (``views.audit``)
+    asks for the lines the catch-up builds. When it builds the table from
+    empty, every row of the tables is also held here (``_Build``), so
+    ``kept`` answers from them rather than reading back what was just
+    inserted (a first `rk audit` of a long game would read its 20,000
+    lines twice), the build reads none of its tables back, and the index
+    on battle and command, which the build has no use for, is made once
+    after the rows rather than kept up row by row (``index``)."""
 
     name = "audit-5"  # audit-4 had each ruleset's own words for commands and undos; now the kernel's
     tables = ("audit_lines", "audit_streams", "audit_touched")
@@ -69,7 +83,7 @@ class AuditView(Projection):
         "CREATE TABLE IF NOT EXISTS audit_lines (notification_id INTEGER PRIMARY KEY,"
         " battle TEXT, stream TEXT, label TEXT, version INTEGER, command_id TEXT, at TEXT,"
         " event TEXT, rule TEXT, text TEXT, undone INTEGER, forced INTEGER, undone_by TEXT)",
-        "CREATE INDEX IF NOT EXISTS audit_by_battle ON audit_lines (battle, command_id)",
+        _INDEX,
         # battle: a battle stream's own id; for an adventurer stream, the
         # battle whose command is writing to it now ('' before any).
         "CREATE TABLE IF NOT EXISTS audit_streams (stream TEXT PRIMARY KEY, battle TEXT, label TEXT)",
@@ -81,28 +95,109 @@ class AuditView(Projection):
         self._ids: dict[UUID, str] = {}  # each stream's id as text, made once
         self._time: datetime | None = None  # the last event's time, and as text
         self._time_text = ""
-        self.page_begun()
+        self._words = Words()
+        self._kinds: dict[type, tuple[tuple[Ruleset, Aggregate | None] | None, bool, bool]] = {}  # ``_kind``s
+        self._keep = False  # a query asked for the rows of this catch-up (``keeping``)
+        self._build: _Build | None = None  # every row, while this catch-up built them all
+        self._indexed = False  # the index is known to be there (made or checked here)
+        self._last = 0  # the notification id of the last event applied here
+        self._held: dict[tuple[str, str], list[list[Any]]] = {}
+        self._page()
 
-    def page_begun(self) -> None:
+    def page_begun(self, position: int) -> None:
         # In a page's transaction only this projection writes its tables (the
         # runner holds the write lock), so a stream's row read there holds
         # until this projection writes it. Lines are held back and inserted
         # together when the page ends (or before a statement that reads
         # them): an undo marks the lines it reverts that are still held in
         # place, so a page costs one batch of inserts, not a flush and an
-        # UPDATE for each of its undos.
+        # UPDATE for each of its undos. While a build holds every row, the
+        # lines are held by battle and command for the whole catch-up: an
+        # undo then knows which of them are in the table, and marks those by
+        # their ids.
+        if self._build is not None and position != self._last:
+            self._build = None  # another process applied a page, or the last one was rolled back
+        if self._build is None and self._keep and position == 0:
+            self._build = _Build()
+            self._held = {}
+        self._page()
+
+    def _page(self) -> None:
         self._streams: dict[str, tuple[str, str]] = {}  # audit_streams as read in this page
         self._lines: list[list[Any]] = []  # audit_lines not inserted yet, in order (_INSERT_LINE's columns)
-        self._held: dict[tuple[str, str], list[list[Any]]] = {}  # those lines by (battle, command id)
+        if self._build is None:
+            self._held = {}  # those lines by (battle, command id)
 
     def page_ending(self, db: sqlite3.Connection) -> None:
         self._insert_lines(db)
 
     def _insert_lines(self, db: sqlite3.Connection) -> None:
-        if self._lines:
-            db.executemany(_INSERT_LINE, self._lines)
-            self._lines = []
+        if not self._lines:
+            return
+        build = self._build
+        if build is None:
+            self._index(db)
             self._held = {}
+        elif not build.written:  # the build's first rows: the index is made after the last
+            db.execute("DROP INDEX IF EXISTS audit_by_battle")
+            self._indexed = False
+        db.executemany(_INSERT_LINE, self._lines)
+        if build is not None:
+            build.written = self._lines[-1][0]
+        self._lines = []
+
+    def _index(self, db: sqlite3.Connection) -> None:
+        # A build cut short (a crash, an error, another process's page) left
+        # the table without it: the next catch-up to write here makes it.
+        if not self._indexed:
+            db.execute(_INDEX)
+            self._indexed = True
+
+    @contextmanager
+    def keeping(self) -> Iterator[None]:
+        """Within it, a catch-up that builds the tables from empty keeps
+        every row it writes, for ``kept`` (the caller holds the catch-up's
+        lock, so that no other catch-up of this projection comes between).
+        Call ``index`` after the catch-up."""
+        self._keep = True
+        try:
+            yield
+        finally:
+            self._keep = False
+            self._build = None
+            self._held = {}
+
+    def unindexed(self) -> bool:
+        """Whether a build left the table without its index (``index``)."""
+        return self._build is not None and self._build.written > 0 and not self._indexed
+
+    def index(self, db: sqlite3.Connection) -> None:
+        """Make the index a build left out, in ``db``'s write transaction."""
+        self._index(db)
+
+    def kept(self, stream: str, position: int) -> list[AuditLine] | None:
+        """``audit_lines(db, stream)`` from the rows kept (``keeping``), when
+        they are every line of the table up to ``position`` (the projection's
+        committed position); else None."""
+        if self._build is None or position != self._last:
+            return None
+        return [
+            AuditLine(
+                notification_id=row[0],
+                stream=row[3],
+                version=row[4],
+                command_id=row[5],
+                at=row[6],
+                event=row[7],
+                rule=row[8],
+                text=row[9],
+                undone=bool(row[10]),
+                forced=bool(row[11]),
+                undone_by=row[12],
+            )
+            for row in self._build.lines
+            if row[1] == stream
+        ]
 
     def _at(self, timestamp: datetime) -> str:
         """``timestamp`` as the ``at`` column holds it: a command's events
@@ -114,9 +209,10 @@ class AuditView(Projection):
         return self._time_text
 
     def _stream(self, db: sqlite3.Connection, stream: str) -> tuple[str, str]:
-        found = self._streams.get(stream)
-        if found is None:
-            found = self._streams[stream] = _stream(db, stream)
+        """The battle and label of ``stream`` (not in ``_streams`` yet)."""
+        build = self._build
+        found = _stream(db, stream) if build is None else build.streams.get(stream) or _unknown(stream)
+        self._streams[stream] = found
         return found
 
     @handles(Event)
@@ -124,13 +220,18 @@ class AuditView(Projection):
         stream = self._ids.get(env.originator_id)
         if stream is None:
             stream = self._ids[env.originator_id] = str(env.originator_id)
-        e = env.event
-        self._learn(db, nid, stream, env)
-        battle, label = self._stream(db, stream)
-        if isinstance(e, (GameRegistered, BattleRegistered)):
+        e: Any = env.event  # its kind found once for its class (``_kind``), not by isinstance per event
+        kind = self._kinds.get(type(e))
+        if kind is None:
+            kind = self._kinds[type(e)] = _kind(type(e))
+        found, registers, undoes = kind
+        if found is not None:
+            self._learn(db, nid, stream, env, *found)
+        battle, label = self._streams.get(stream) or self._stream(db, stream)
+        if registers:
             rs = registry.load(e.ruleset)
             battle = str(rs.game_stream(e.battle_id))
-        rule, text = describe(e)
+        rule, text = self._words(e)
         row = [
             nid,
             battle,
@@ -147,57 +248,140 @@ class AuditView(Projection):
             "",
         ]
         self._lines.append(row)
+        build = self._build
+        if build is not None:
+            build.lines.append(row)
         key = (battle, env.command_id)
         held = self._held.get(key)
         if held is None:
             self._held[key] = [row]
         else:
             held.append(row)
-        if isinstance(e, CommandUndone):
+        self._last = nid
+        if undoes:
             # The lines of the command it reverts: those held back here (all
             # of them appended before it), and any inserted already.
             forced = int(e.forced)
-            for undone in self._held.get((battle, e.command_id), ()):
-                undone[_UNDONE:] = (1, forced, env.command_id)
-            db.execute(
-                "UPDATE audit_lines SET undone = 1, forced = ?, undone_by = ?"
-                " WHERE battle = ? AND command_id = ? AND notification_id < ?",
-                (forced, env.command_id, battle, e.command_id, nid),
-            )
+            undone = self._held.get((battle, e.command_id), ())
+            for reverted in undone:
+                reverted[_UNDONE:] = (1, forced, env.command_id)
+            if build is None:
+                self._index(db)
+                db.execute(
+                    "UPDATE audit_lines SET undone = 1, forced = ?, undone_by = ?"
+                    " WHERE battle = ? AND command_id = ? AND notification_id < ?",
+                    (forced, env.command_id, battle, e.command_id, nid),
+                )
+            else:  # every line of the table is held: only those inserted are marked there
+                written = [(forced, env.command_id, r[0]) for r in undone if r[0] <= build.written]
+                if written:
+                    db.executemany(
+                        "UPDATE audit_lines SET undone = 1, forced = ?, undone_by = ? WHERE notification_id = ?",
+                        written,
+                    )
 
-    def _learn(self, db: sqlite3.Connection, nid: int, stream: str, env: Envelope) -> None:
-        """Keep stream labels and which game another aggregate's stream writes for."""
+    def _learn(
+        self, db: sqlite3.Connection, nid: int, stream: str, env: Envelope, rs: Ruleset, aggregate: Aggregate | None
+    ) -> None:
+        """Keep stream labels and which game another aggregate's stream writes
+        for (``env``'s event is of ruleset ``rs``, of its ``aggregate`` when not
+        of its game stream)."""
         e = env.event
-        found = owner(type(e))
-        if found is None:
-            return
-        rs, aggregate = found
+        build = self._build
         if aggregate is not None:
             name = aggregate.name_of(e)
             if name is not None:  # keeping the game a command already claimed it for (a setup's Delve)
                 self._streams.clear()
-                _name_stream(db, stream, _printable(f"{aggregate.kind}:{name}"))
+                label = printable(f"{aggregate.kind}:{name}")
+                _name_stream(db, stream, label)
+                if build is not None:
+                    build.streams[stream] = (build.streams.get(stream, ("",))[0], label)
         elif isinstance(e, CommandIssued):
             if isinstance(e.command, rs.setup_commands):
                 game_id = getattr(e.command, "battle_id", stream)
                 self._streams.clear()
-                self._insert_lines(db)
-                _set_stream(db, stream, stream, _printable(f"{rs.game_kind}:{game_id}"))
-                _claim_prelude(db, nid, e.command_id, stream)
+                if build is None:
+                    self._insert_lines(db)
+                label = printable(f"{rs.game_kind}:{game_id}")
+                _set_stream(db, stream, stream, label)
+                if build is None:
+                    _claim_prelude(db, nid, e.command_id, stream)
+                else:
+                    build.streams[stream] = (stream, label)
+                    self._claim_kept_prelude(db, build, nid, e.command_id, stream)
             for touched, _version in e.touched:
                 db.execute(
                     "INSERT OR IGNORE INTO audit_touched VALUES (?, ?, ?)",
                     (stream, e.command_id, touched),
                 )
+                if build is not None:
+                    build.touched.setdefault((stream, e.command_id), set()).add(touched)
                 self._streams.clear()
-                _claim(db, touched, stream)
+                self._claim(db, touched, stream)
         elif isinstance(e, CommandUndone):
-            for (touched,) in db.execute(
-                "SELECT stream FROM audit_touched WHERE battle = ? AND command_id = ?",
-                (stream, e.command_id),
-            ).fetchall():
+            if build is None:
+                touched_streams = [
+                    touched
+                    for (touched,) in db.execute(
+                        "SELECT stream FROM audit_touched WHERE battle = ? AND command_id = ?",
+                        (stream, e.command_id),
+                    )
+                ]
+            else:
+                touched_streams = sorted(build.touched.get((stream, e.command_id), ()))
+            for touched in touched_streams:
                 self._streams.clear()
-                _claim(db, touched, stream)
+                self._claim(db, touched, stream)
+
+    def _claim(self, db: sqlite3.Connection, stream: str, battle: str) -> None:
+        """``_claim``, and in the build's rows."""
+        _claim(db, stream, battle)
+        build = self._build
+        if build is not None:
+            build.streams[stream] = (battle, build.streams.get(stream, ("", stream))[1])
+
+    def _claim_kept_prelude(
+        self, db: sqlite3.Connection, build: _Build, nid: int, command_id: str, battle: str
+    ) -> None:
+        """``_claim_prelude`` on the rows a build holds: the same lines claimed
+        (those inserted already in the table too), held under their new battle."""
+        n = nid - 1
+        for row in reversed(build.lines):
+            if row[0] != n or row[1] != "" or row[5] != command_id:
+                return
+            self._held[("", command_id)].remove(row)
+            row[1] = battle
+            self._held.setdefault((battle, command_id), []).append(row)
+            if n <= build.written:
+                db.execute("UPDATE audit_lines SET battle = ? WHERE notification_id = ?", (battle, n))
+            self._claim(db, row[2], battle)
+            n -= 1
+
+
+class _Build:
+    """The rows of a catch-up that builds the audit's tables from empty:
+    every line in order (each the list ``_INSERT_LINE`` takes, marked in
+    place), ``audit_streams`` by stream and ``audit_touched`` by battle and
+    command, as written; ``written``, the last line inserted."""
+
+    __slots__ = ("lines", "streams", "touched", "written")
+
+    def __init__(self) -> None:
+        self.lines: list[list[Any]] = []
+        self.streams: dict[str, tuple[str, str]] = {}
+        self.touched: dict[tuple[str, str], set[str]] = {}
+        self.written = 0
+
+
+def _kind(event_type: type) -> tuple[tuple[Ruleset, Aggregate | None] | None, bool, bool]:
+    """What ``line`` asks of each event of ``event_type``, found once: its
+    ruleset and aggregate (``owner``), whether it registers a game, whether
+    it undoes a command."""
+    return (
+        owner(event_type),
+        issubclass(event_type, (GameRegistered, BattleRegistered)),
+        issubclass(event_type, CommandUndone),
+    )
 
 
 _INSERT_LINE = "INSERT OR REPLACE INTO audit_lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -223,8 +407,11 @@ def _claim_prelude(db: sqlite3.Connection, nid: int, command_id: str, battle: st
 
 def _stream(db: sqlite3.Connection, stream: str) -> tuple[str, str]:
     found = db.execute("SELECT battle, label FROM audit_streams WHERE stream = ?", (stream,)).fetchone()
-    if found is not None:
-        return found
+    return _unknown(stream) if found is None else found
+
+
+def _unknown(stream: str) -> tuple[str, str]:
+    """The battle and label of a stream ``audit_streams`` does not hold."""
     return ("", "index" if stream == str(INDEX_STREAM) or stream in {str(u) for u in legacy_streams()} else stream)
 
 
@@ -273,44 +460,3 @@ def audit_lines(db: sqlite3.Connection, stream: str) -> list[AuditLine]:
         )
         for nid, label, version, command_id, at, event, rule, text, undone, forced, undone_by in rows
     ]
-
-
-# -- the words -----------------------------------------------------------------
-
-
-@lru_cache(maxsize=None)
-def owner(event_type: type) -> tuple[Ruleset, Aggregate | None] | None:
-    """The ruleset an event type belongs to, and the other aggregate if it
-    is not a game-stream event; None for the kernel's own (the index)."""
-    for rs in registry.all_rulesets():
-        if issubclass(event_type, rs.event_base):
-            return rs, None
-        for aggregate in rs.aggregates:
-            if issubclass(event_type, aggregate.event_base):
-                return rs, aggregate
-    return None
-
-
-def describe(e: Event) -> tuple[str, str]:
-    """(rule ID, a readable sentence) for one event, from its ruleset's
-    narrator (without the rule it leads with, which has its own column)."""
-    if isinstance(e, (GameRegistered, BattleRegistered)):
-        ruleset = e.ruleset
-        return "", f"{ruleset} battle {e.battle_id} registered" + (f" ({e.setup})" if e.setup else "")
-    found = owner(type(e))
-    if found is None:
-        return "", type(e).__name__
-    rs = found[0]
-    rule = cited(rs, e)
-    text = line(rs, None, e, None)
-    if rule and text.startswith(f"{rule}: "):
-        text = text[len(rule) + 2 :]
-    return rule, _printable(text)
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def _printable(text: str) -> str:
-    """Control characters (terminal escapes in a name) shown, not obeyed."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

@@ -254,7 +254,7 @@ class Catchup:
             done = dict(self.db.execute("SELECT projection, notification_id FROM positions").fetchall())
             active = [p for p in self.projections if p.name in names]
             for p in active:
-                p.page_begun()
+                p.page_begun(done.get(p.name, 0))
             # Each event type's handlers of the projections caught up here,
             # with where each stands, found once a page rather than per event.
             wanted: dict[type, list[tuple[int, Callable]]] = {}
@@ -297,6 +297,23 @@ class Catchup:
         return found
 
     # -- reading and maintenance -----------------------------------------------
+
+    @contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """The database in one write transaction (rolled back if the block
+        raises)."""
+        with self._lock:
+            self._writing()
+            with _transaction(self.db):
+                yield self.db
+
+    @contextmanager
+    def alone(self) -> Iterator[None]:
+        """Nothing else runs on these views meanwhile (their lock, which
+        catch-ups and reads take too): a catch-up and a read of what it
+        built, with no other catch-up between them."""
+        with self._lock:
+            yield
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:

@@ -251,21 +251,27 @@ def battles(app: EventSourcedApp | StoreHead) -> list[BattleRow]:
         return _battles.battle_rows(db)
 
 
-def audit(app: EventSourcedApp, battle_id: str) -> list[AuditLine]:
+def audit(app: EventSourcedApp, battle_id: str, progress: Callable[[int], None] | None = None) -> list[AuditLine]:
     """One line per event of battle ``battle_id`` (and of the adventurer
-    streams its commands wrote), in append order, undos marked."""
-    views, stream = _ready(app, battle_id, AUDIT)
-    with views.reading() as db:
-        lines = _audit.audit_lines(db, stream)
+    streams its commands wrote), in append order, undos marked; the audit's
+    read model caught up first (``progress`` as ``catch_up`` takes it).
+    When that catch-up built the read model from the first event, the lines
+    it built are the answer, not read back from the table."""
+    views = views_for(app)
+    view = next(p for p in views.projections if isinstance(p, AuditView))
+    with views.alone(), view.keeping():
+        views.catch_up(app, progress=progress, only=AUDIT)
+        if view.unindexed():
+            with views.writing() as db:
+                view.index(db)
+        stream = str(app.ruleset(battle_id).game_stream(battle_id))  # type: ignore[attr-defined]  # a GameApp
+        lines = view.kept(stream, views.position(AUDIT))
+    if lines is None:
+        with views.reading() as db:
+            lines = _audit.audit_lines(db, stream)
     if not lines:
         raise _missing(battle_id)
     return lines
-
-
-def _ready(app: EventSourcedApp, battle_id: str, only: Collection[str] | None = None) -> tuple[Catchup, str]:
-    views = views_for(app)
-    views.catch_up(app, only=only)
-    return views, str(app.ruleset(battle_id).game_stream(battle_id))  # type: ignore[attr-defined]  # a GameApp
 
 
 def _missing(battle_id: str) -> NotFound:

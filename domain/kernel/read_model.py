@@ -62,10 +62,12 @@ class Projection:
         """Bound handlers by event type."""
         return {t: getattr(self, attr) for t, attr in self._handlers.items()}
 
-    def page_begun(self) -> None:
-        """A page's transaction has begun (before its handlers are called):
-        what a projection kept from an earlier page (rows it had not yet
-        written, a page that was rolled back) is forgotten here."""
+    def page_begun(self, position: int) -> None:
+        """A page's transaction has begun (before its handlers are called),
+        with this projection at ``position`` (the last notification id it
+        applied, as committed; read in this transaction): what a projection
+        kept from an earlier page (rows it had not yet written, a page that
+        was rolled back) is forgotten here."""
 
     def page_ending(self, db: sqlite3.Connection) -> None:
         """A page's handlers are done and its transaction is about to
