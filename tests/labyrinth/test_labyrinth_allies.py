@@ -98,6 +98,15 @@ def test_the_row_limit_is_the_pcs_sides_alone_and_enemies_have_none():
         assert row_has_room(placed, placed.get(enemy.id), Row.FRONT) and row_has_room(placed, enemy, Row.BACK)
 
 
+@pytest.mark.rule("STANDBY-3")
+def test_a_member_set_up_with_a_place_asked_for_stands_before_those_that_asked_none():
+    """A party member's ``order`` is its place in its row; one with none
+    (0) comes after those that asked (found by mutation testing)."""
+    party = (Member(cls="fighter", name="Left"), Member(cls="fighter", name="Asked", order=1))
+    state = _start(party=party)
+    assert [(c.name, c.order) for c in sorted(state.side(True), key=lambda c: c.order)] == [("Asked", 1), ("Left", 2)]
+
+
 @pytest.mark.rule("SCALE-1")
 def test_an_ally_counts_toward_the_sides_six():
     party = (Member(cls="fighter"), Member(cls="fighter"), Member(cls="mage"))

@@ -241,6 +241,33 @@ def test_a_delayed_attack_is_lost_if_its_user_has_fallen():
     assert lost.reason == "its user is out of the fight"  # the log says why it came to nothing
 
 
+@pytest.mark.rule("ATTACK-1")
+@pytest.mark.rule("ORDER-2")
+def test_delayed_attacks_due_together_land_in_acting_order_whatever_order_they_were_set():
+    """End step 1 lands the delayed attacks due in acting order (facts
+    section 8), not in the order they were set (found by mutation testing)."""
+    state = start()
+    first, second = acting_order(state, MORE)[:2]
+    late = (
+        DelayedAttack(who=second, skill="storm", target="", due=1),
+        DelayedAttack(who=first, skill="storm", target="", due=1),
+    )
+    d = decision(replace(state, pending=late))
+    end_phase.run(d)
+    assert [e.who for e in of(d.events, ev.DelayedAttackResolved)] == [first, second]
+
+
+@pytest.mark.rule("MAIN-5")
+@pytest.mark.rule("FUMBLE-1")
+def test_a_delayed_attack_whose_hit_check_shows_all_ones_fumbles_as_it_lands():
+    """A delayed attack skill's activation roll is its hit check, made as it
+    lands (MAIN-5): all 1s fumble it (found by mutation testing)."""
+    state = replace(start(), pending=(DelayedAttack(who="e1", skill="storm", target="", due=1),))
+    d = decision(at(state, pinned(state.seed, (1, 1), state.rng)))
+    end_phase.run(d)
+    assert [(e.who, e.skill) for e in of(d.events, ev.SkillFumbled)] == [("e1", "storm")]
+
+
 def _landing_on_a_defender(**options):
     state, _ = when(start(**options), FullDefense(actor="p1"), Pass(actor="p2"))
     state = replace(state, pending=(DelayedAttack(who="e1", skill="storm", target="", due=1),))

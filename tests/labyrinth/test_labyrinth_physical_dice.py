@@ -177,3 +177,27 @@ def test_rk_legal_lists_the_roll_as_typed_faces_and_rk_roll_types_them(table):  
     assert "Identify [3 4 5 6]" in table("log").stdout
     assert "rk pass p1" in table("legal").stdout
     table("verify")
+
+
+@pytest.mark.rule("SUPPRESS-2")
+@pytest.mark.rule("FUMBLE-2")
+def test_a_suppression_defense_and_its_reroll_for_fp_are_asked_by_name_under_their_rule():
+    """With physical dice the table is asked for a Suppression defense roll
+    by what it is, and for its reroll bought with FP under the same rule
+    (found by mutation testing)."""
+    from domain.labyrinth import ailments
+    from domain.labyrinth.decision import Boost, NeedReaction
+    from domain.labyrinth.fp import roll_spending
+    from labyrinth_harness import decision, edit
+
+    state = edit(start(physical_dice=True), "p1", fp=3)
+    with pytest.raises(NeedReaction) as asked:
+        ailments.check(decision(state), "p1", 10, "fear", "resist")
+    q = asked.value
+    assert (q.who, q.rule, q.dice, q.check) == ("p1", "SUPPRESS-2", 2, "Suppression defense: resist fear against 10")
+    d = decision(state)
+    d.answers = (TypeFaces(actor="p1", faces=(1, 2)),)  # the first roll fails
+    with pytest.raises(NeedReaction) as asked:
+        roll_spending(d, "p1", Boost("p1", reroll=True), lambda kept, absolute: False, rule="SUPPRESS-2", what="it")
+    q = asked.value
+    assert (q.who, q.rule, q.check) == ("p1", "SUPPRESS-2", "it, rerolled for FP")

@@ -315,3 +315,15 @@ def test_a_new_turn_opens_on_its_standby_phase_with_nothing_declared_queued_or_a
     )
     after = evolve_event(ended, ev.TurnStarted(turn=2))
     assert (after.turn, after.phase, after.declarations, after.queue, after.acting) == (2, Phase.STANDBY, (), (), "")
+
+
+def test_a_command_before_the_battle_is_set_up_is_malformed_saying_so():
+    """Found by mutation testing: the words were not checked."""
+    from domain.kernel.errors import MalformedCommand
+    from domain.labyrinth.commands import Pass
+    from domain.labyrinth.rules import decide
+    from labyrinth_harness import CTX
+
+    with pytest.raises(MalformedCommand) as caught:
+        decide(None, Pass(actor="p1"), CTX)
+    assert str(caught.value) == "no battle has been set up yet"
