@@ -32,6 +32,20 @@ def test_reinforcement_faces_of_the_wrong_count_or_off_the_die_are_refused_with_
     for faces in (None, (1,) * (n + 1), (0,) + (1,) * (n - 1), (7,) * n):
         err = violates(s, ChooseArrival(regiment="a1", faces=faces), "REINF-6")
         assert "physical dice" in err.message
+    for faces, given in ((None, "none"), ((1,) * (n + 1), str(n + 1))):  # the count given, in words
+        err = violates(s, ChooseArrival(regiment="a1", faces=faces), "REINF-6")
+        assert err.message.endswith(f", not {given}")
+
+
+@pytest.mark.rule("REINF-6")
+def test_with_physical_dice_each_arrival_is_offered_with_as_many_faces_as_its_rolls_take():
+    """Found by mutation testing: the offered faces were not checked."""
+    from domain.conquest.rules import legal_commands
+
+    s = start(physical=True)
+    offered = [c for c in legal_commands(s, CTX) if isinstance(c, ChooseArrival)]
+    assert offered and all(len(c.faces) == dice_needed(s, CTX, 0, c.regiment or "") for c in offered if c.faces)
+    assert any(c.faces for c in offered)
 
 
 @pytest.mark.rule("REINF-6")

@@ -169,6 +169,31 @@ def test_a_volley_names_an_enemy_regiment_on_the_battlefield_and_is_told_otherwi
 
 
 @pytest.mark.rule("ACT-10")
+@pytest.mark.rule("ACTIONS-1")
+def test_a_volley_needs_missile_weapons_and_a_clash_needs_contact_each_refused_under_its_rule():
+    """Found by mutation testing: neither refusal's rule was checked."""
+    s = acting(place(start(), a1=20, b2=28), "a1")  # a1 carries no missile weapons
+    rv = violates(s, Volley(regiment="a1", target="b2", removed=1), "ACT-10")
+    assert rv.message == "a1 has no missile weapons to Volley with"
+    other = replace(acting(place(start(), a1=20, b1=10, b3=28), "a1"), contact=(("a1", "b3"),))
+    rv = violates(other, Clash(regiment="a1", target="b1", removed=1), "ACTIONS-1")  # in contact with b3 only
+    assert rv.message == "a1 can only Clash with an enemy it is in contact with"
+
+
+@pytest.mark.rule("ACT-16")
+def test_a_regiment_that_used_both_its_actions_is_refused_a_third_under_act_16():
+    """Found by mutation testing: the rule ID was not checked."""
+    s = acting(
+        place(start(), a1={"where": Where.FIELD, "front": 6, "actions": (Action.MARCH,)}),
+        "a1",
+        standard=2,
+        performed=(Action.MARCH, Action.MARCH),
+    )
+    rv = violates(s, Reform(regiment="a1"), "ACT-16")
+    assert rv.message == "a1 has used both its actions"
+
+
+@pytest.mark.rule("ACT-10")
 def test_an_enemy_marched_past_is_as_far_as_its_rear_edge_from_ours():
     """a2 (3" deep) marched on to 44": its rear edge at 41", 21" beyond b2's
     rear at 20". The front ranks, back to back, are no measure: 21" is out

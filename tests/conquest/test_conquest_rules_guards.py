@@ -80,3 +80,18 @@ def test_a_battle_in_a_scenario_the_pack_lacks_is_malformed_and_names_those_it_h
     with pytest.raises(MalformedCommand) as caught:
         decide(None, StartConquest(battle_id="t", scenario="nowhere", armies=ARMIES, seed=1), CTX)
     assert str(caught.value) == f"no scenario 'nowhere' (there are: {', '.join(CTX.pack.scenarios)})"
+
+
+@pytest.mark.rule("ROUND-3")
+def test_a_battle_ended_mid_activation_leaves_no_activation_or_step_open():
+    """Whenever it ends (a surrender comes at any time), nothing of the
+    activation under way stays open (found by mutation testing)."""
+    from domain.conquest.commands import Surrender
+    from domain.conquest.vocab import Step
+
+    s = acting(place(start(), a3=10), "a3")
+    s = replace(s, step=Step.DECLARE)
+    assert s.activation is not None
+    over, events = when(s, Surrender(side=0))
+    assert of(events, ev.BattleEnded)
+    assert (over.phase, over.step, over.activation) == (Phase.OVER, Step.NONE, None)

@@ -290,3 +290,12 @@ def test_a_seed_outside_0_to_2_63_minus_1_is_malformed(seed):
     with pytest.raises(MalformedCommand, match="seed"):
         start(seed=seed)
     assert start(seed=2**63 - 1).seed == 2**63 - 1
+
+
+@pytest.mark.rule("RLINE-3")
+def test_a_foremost_regiment_still_partly_off_the_table_puts_the_line_on_the_own_edge():
+    """Its rear edge lies behind the own table edge, so the line is the edge
+    itself, 0", never behind it nor in front (found by mutation testing)."""
+    s = place(start(), a1=2)  # a1 is 3" deep: its rear at -1", partly on the table
+    s, events = _end_round(replace(s, round=2))
+    assert of(events, ev.RoundStarted)[0].lines[0] == 0
