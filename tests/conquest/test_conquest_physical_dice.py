@@ -50,7 +50,8 @@ def test_with_physical_dice_each_arrival_is_offered_with_as_many_faces_as_its_ro
 
 @pytest.mark.rule("REINF-6")
 def test_faces_typed_in_a_battle_that_rolls_its_own_dice_are_refused_with_reinf_6():
-    violates(start(physical=False), ChooseArrival(regiment="a1", faces=(1, 1)), "REINF-6")
+    err = violates(start(physical=False), ChooseArrival(regiment="a1", faces=(1, 1)), "REINF-6")
+    assert err.message == "this battle rolls its own dice: faces are typed only with --physical-dice"
 
 
 @pytest.mark.rule("SUP-1")
@@ -67,3 +68,17 @@ def test_the_roll_off_records_the_typed_faces_as_typed():
     after, events = when(s, RollOff(faces=(6, 2)))
     rolled = of(events, ev.SupremacyRolled)[0]
     assert rolled.faces == (6, 2) and rolled.typed and after.rng == s.rng
+
+
+@pytest.mark.rule("SUP-1")
+def test_with_physical_dice_the_roll_off_is_offered_as_either_player_rolling_higher():
+    """`rk legal` offers the roll-off with faces to be typed over: one with
+    each player ahead (found by mutation testing)."""
+    from domain.conquest.rules import legal_commands
+
+    def roll_offs(physical: bool) -> list[RollOff]:
+        s = in_phase(start(physical=physical), Phase.SUPREMACY, Step.ROLL_OFF)
+        return [c for c in legal_commands(s, CTX) if isinstance(c, RollOff)]
+
+    assert roll_offs(True) == [RollOff(faces=(1, 2)), RollOff(faces=(2, 1))]
+    assert roll_offs(False) == [RollOff()]

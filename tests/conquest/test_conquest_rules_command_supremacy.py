@@ -116,6 +116,18 @@ def test_a_battlefield_ability_works_only_while_the_warlord_is_on_the_field():
     assert march_value(s, CTX, s.regiment("b1")) == 9
 
 
+@pytest.mark.rule("SUP-7")
+@pytest.mark.rule("SUP-8")
+def test_every_ability_of_the_warlord_counts_whatever_its_place_among_them():
+    """Found by mutation testing: an ability of another effect listed first
+    hid the Warlord's later ones."""
+    s = place(start(), b1=5, b3=5)  # the Ash Matron, Warlord of b, on the field
+    matron = s.warlord(1)
+    mixed = replace(matron, abilities=("deep-reserves", *matron.abilities))  # a Reinforcement bonus first
+    s = replace(s, characters=tuple(mixed if c.id == matron.id else c for c in s.characters))
+    assert march_value(s, CTX, s.regiment("b1")) == 9  # 8, +1 Smoke and Cinders
+
+
 def _declaring(**where):
     s = in_phase(place(start(), **where), Phase.SUPREMACY, Step.CHOOSE, turn=0)
     s = replace(s, sides=(replace(s.sides[0], stack=("a1",)), replace(s.sides[1], stack=("b3", "bc1"))))

@@ -95,3 +95,14 @@ def test_a_battle_ended_mid_activation_leaves_no_activation_or_step_open():
     over, events = when(s, Surrender(side=0))
     assert of(events, ev.BattleEnded)
     assert (over.phase, over.step, over.activation) == (Phase.OVER, Step.NONE, None)
+
+
+def test_a_battle_set_up_without_two_armies_is_malformed_saying_what_to_name():
+    """Found by mutation testing: the words were not checked."""
+    from domain.conquest.context import context_for
+    from domain.conquest.packs import starter_pack
+
+    cmd = StartConquest(battle_id="t", scenario="border-clash", armies=ARMIES[:1], seed=1)
+    with pytest.raises(MalformedCommand) as caught:
+        decide(None, cmd, context_for(starter_pack(), "border-clash"))
+    assert str(caught.value) == 'name two armies (and two warlords, or "")'

@@ -299,3 +299,14 @@ def test_a_foremost_regiment_still_partly_off_the_table_puts_the_line_on_the_own
     s = place(start(), a1=2)  # a1 is 3" deep: its rear at -1", partly on the table
     s, events = _end_round(replace(s, round=2))
     assert of(events, ev.RoundStarted)[0].lines[0] == 0
+
+
+@pytest.mark.rule("CMD-1")
+@pytest.mark.rule("RLINE-2")
+def test_a_new_round_clears_last_rounds_ordered_stacks():
+    """Each Round's stacks are ordered afresh (found by mutation testing: the
+    mark that a stack was ordered outlived its Round)."""
+    s = place(start(), a1=30, b1=14)
+    s = replace(s, round=2, sides=tuple(replace(side, stack=("x",), stacked=True) for side in s.sides))
+    s, _ = _end_round(s)
+    assert [(side.stack, side.stacked) for side in s.sides] == [((), False), ((), False)]
