@@ -47,6 +47,7 @@ from domain.kernel.envelope import (
 from domain.kernel.errors import ConcurrencyError
 from domain.kernel.stores import old_topics
 from domain.kernel.stores.mapper import MsgspecMapper
+from domain.kernel.stores.plain import event_rows_query
 from domain.kernel.stores.reads import StreamReads, replay
 from domain.kernel.messages import Event
 from domain.kernel.stores.store import POSTGRES_BOUNDS, create_private, store_env
@@ -366,7 +367,7 @@ def _sqlite_select_events(recorder: Any) -> Callable[..., list[StoredEvent]]:
     stream has the id it was asked for. The rows themselves, as (version,
     topic, state), are the recorder's ``select_event_rows`` (set here too),
     which ``EnvelopeStore.get`` decodes without a ``StoredEvent`` per row."""
-    select = f"SELECT originator_version, topic, state FROM {recorder.events_table_name} WHERE originator_id=? "
+    table = recorder.events_table_name
     convert = recorder.convert_originator_id
 
     def select_event_rows(
@@ -378,18 +379,7 @@ def _sqlite_select_events(recorder: Any) -> Callable[..., list[StoredEvent]]:
         limit: int | None = None,
     ) -> list[tuple[int, str, bytes]]:
         key = originator_id.hex if isinstance(originator_id, UUID) else originator_id
-        statement = select
-        params: list[Any] = [key]
-        if gt is not None:
-            statement += "AND originator_version>? "
-            params.append(gt)
-        if lte is not None:
-            statement += "AND originator_version<=? "
-            params.append(lte)
-        statement += "ORDER BY originator_version " + ("DESC " if desc else "ASC ")
-        if limit is not None:
-            statement += "LIMIT ? "
-            params.append(limit)
+        statement, params = event_rows_query(table, key, gt=gt, lte=lte, desc=desc, limit=limit)
         with recorder.datastore.transaction(commit=False) as c:
             # Plain tuples: the library's connections make each row an
             # ``sqlite3.Row`` (read by name), which these rows are not.

@@ -67,6 +67,27 @@ def plain_settings(settings: Settings) -> tuple[str, int] | None:
         return None  # the library says what is wrong with it
 
 
+def event_rows_query(
+    table: str, key: str, *, gt: int | None, lte: int | None, desc: bool, limit: int | None
+) -> tuple[str, list[Any]]:
+    """The SELECT of one stream's (version, topic, state) rows in ``table``
+    with gt < version <= lte, oldest first (newest when ``desc``), at most
+    ``limit``: the library's ``select_events`` statement, and its parameters."""
+    statement = f"SELECT originator_version, topic, state FROM {table} WHERE originator_id=? "
+    params: list[Any] = [key]
+    if gt is not None:
+        statement += "AND originator_version>? "
+        params.append(gt)
+    if lte is not None:
+        statement += "AND originator_version<=? "
+        params.append(lte)
+    statement += "ORDER BY originator_version " + ("DESC " if desc else "ASC ")
+    if limit is not None:
+        statement += "LIMIT ? "
+        params.append(limit)
+    return statement, params
+
+
 class SqliteRows:
     """An SQLite store's tables, read as the library's SQLite recorders read
     them: one connection, opened on the first read (``uri``, autocommit, the
@@ -139,18 +160,7 @@ class SqliteRows:
         """A stream's rows, as (version, topic, state), in version order
         (newest first when ``desc``), at most ``limit``: the statement of
         the library's ``select_events``."""
-        statement = f"SELECT originator_version, topic, state FROM {table} WHERE originator_id=? "
-        params: list[Any] = [originator_id.hex]
-        if gt is not None:
-            statement += "AND originator_version>? "
-            params.append(gt)
-        if lte is not None:
-            statement += "AND originator_version<=? "
-            params.append(lte)
-        statement += "ORDER BY originator_version " + ("DESC " if desc else "ASC ")
-        if limit is not None:
-            statement += "LIMIT ? "
-            params.append(limit)
+        statement, params = event_rows_query(table, originator_id.hex, gt=gt, lte=lte, desc=desc, limit=limit)
         with self.transaction() as c:
             c.row_factory = None
             c.execute(statement, params)
