@@ -67,7 +67,7 @@ READS = frozenset(
 
 
 # Reads that, on an SQLite store, need not the eventsourcing library
-# (``domain.kernel.game_reads.open_reads``): run by ``cli.direct``.
+# (``domain.kernel.open_reads.open_reads``): run by ``cli.direct``.
 PLAIN_READS = frozenset({"status", "legal", "log"})
 
 
@@ -136,7 +136,7 @@ class Session:
 
     def _open(self, read: bool) -> GameApp:
         if read and self.plain:
-            from domain.kernel.game_reads import open_reads
+            from domain.kernel.open_reads import open_reads
 
             # Typed as the application: a plain read's commands call only
             # its reads (``GameReads``), which both have.

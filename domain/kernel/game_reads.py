@@ -9,7 +9,8 @@ and ``load`` (a state rebuilt from a snapshot and the envelopes after it),
 which ``GameApp`` takes from the eventsourcing library's application and
 ``PlainGames`` from an SQLite file read without it
 (``domain.kernel.stores.plain``): a command that only reads a game
-(`rk status`) then never imports the library. ``open_reads`` picks one.
+(`rk status`) then never imports the library. ``domain.kernel.open_reads``
+picks one.
 
 This module imports nothing of the eventsourcing library.
 """
@@ -38,9 +39,9 @@ from domain.kernel.digests import uuid5
 from domain.kernel.envelope import Envelope, SnapshotEnvelope, register_state
 from domain.kernel.errors import MalformedCommand, NotFound
 from domain.kernel.ruleset import Aggregate, Ruleset
-from domain.kernel.stores.plain import PlainStore, plain_settings
+from domain.kernel.stores.plain import PlainStore
 from domain.kernel.stores.reads import Projector, StreamReads
-from domain.kernel.stores.store import POSTGRES_BOUNDS, Settings, app_settings, store_env
+from domain.kernel.stores.store import Settings
 
 NAME = "rulekeeper"  # the application's name: its settings' prefix (``RULEKEEPER_...``)
 INDEX_STREAM = uuid5(NAMESPACE_URL, "rulekeeper:index")
@@ -445,21 +446,6 @@ class PlainGames(PlainStore, GameReads):
     def __init__(self, settings: Settings, dbname: str, lock_timeout: int) -> None:
         PlainStore.__init__(self, settings, dbname, lock_timeout)
         GameReads.__init__(self)
-
-
-def open_reads(store: str | None = None) -> GameReads:
-    """Games of ``store`` (a store setting; default: the environment's),
-    to be read only, as ``GameApp(store, read_only=True)`` reads them:
-    without the library where the store is an SQLite file it would read
-    plainly (``plain_settings``), through it otherwise. ValueError for a
-    store setting of no known form."""
-    settings = app_settings(NAME, POSTGRES_BOUNDS, store_env(store, app_name=NAME, read_only=True), snapshots=True)
-    plain = plain_settings(settings)
-    if plain is None:
-        from domain.kernel.games import GameApp
-
-        return GameApp(store=store, read_only=True)
-    return PlainGames(settings, *plain)
 
 
 def _fold_plain(kind: Aggregate, state: Any, items: Any) -> Any:

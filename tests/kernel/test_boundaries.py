@@ -138,6 +138,7 @@ def test_a_game_reads_the_stream_a_command_names_when_its_rules_ask():
 APPLICATION = (
     "domain/kernel/games.py",
     "domain/kernel/game_reads.py",
+    "domain/kernel/open_reads.py",
     "domain/kernel/battle_index.py",
     "domain/kernel/signing.py",
     "domain/kernel/portable/",
@@ -154,6 +155,7 @@ def test_the_kernels_contract_stands_apart_from_its_application_and_stores():
         "domain.kernel.stores",
         "domain.kernel.games",
         "domain.kernel.game_reads",
+        "domain.kernel.open_reads",
         "domain.kernel.battle_index",
         "domain.kernel.portable",
         "domain.kernel.signing",

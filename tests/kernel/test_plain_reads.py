@@ -25,7 +25,8 @@ from cli.main import main
 from domain.kernel import ruleset as registry
 from domain.kernel.envelope import register_state, wrap
 from domain.kernel.errors import NotFound, RulekeeperError
-from domain.kernel.game_reads import INDEX_STREAM, NAME, GameReads, PlainGames, open_reads
+from domain.kernel.game_reads import INDEX_STREAM, NAME, GameReads, PlainGames
+from domain.kernel.open_reads import open_reads
 from domain.kernel.games import GameApp
 from domain.kernel.messages import Event
 from domain.kernel.stores.application import EventSourcedApp, projector
