@@ -134,13 +134,8 @@ class EnvelopeDecoder:
                 raise self._error(stored_event, reason) from None
             cls = state_class(topic)
             is_snapshot = True
-        data = stored_event.state
         try:
-            if self.cipher:
-                data = self.cipher.decrypt(data)
-            if self.compressor:
-                data = self.compressor.decompress(data)
-            t, c, payload = self._decode(cls, data)
+            t, c, payload = self._decode(cls, self._opened(stored_event.state))
         except Exception as e:  # noqa: BLE001 - any failure here is bad stored bytes
             if isinstance(e, deserialisation_error()):
                 raise
@@ -214,15 +209,18 @@ class EnvelopeDecoder:
         reader that needs a field or two of an event decodes only those
         (a Struct's decoder skips the fields it does not name). Raises as
         ``to_domain_event`` does for bytes that do not decode."""
-        data = stored_event.state
         try:
-            if self.cipher:
-                data = self.cipher.decrypt(data)
-            if self.compressor:
-                data = self.compressor.decompress(data)
-            return decoder.decode(data)
+            return decoder.decode(self._opened(stored_event.state))
         except Exception as e:  # noqa: BLE001 - any failure here is bad stored bytes
             raise self._error(stored_event, str(e)) from e
+
+    def _opened(self, data: bytes) -> bytes:
+        """A stored body deciphered and decompressed as configured."""
+        if self.cipher:
+            data = self.cipher.decrypt(data)
+        if self.compressor:
+            data = self.compressor.decompress(data)
+        return data
 
     def _decode(self, cls: type, data: bytes) -> tuple[datetime, str, Any]:
         class_version = getattr(cls, "class_version", 1)
