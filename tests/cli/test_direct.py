@@ -14,44 +14,20 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+
+from four_games import GAMES, made_games
+from four_games import ran as _ran
 
 from cli import direct
 from cli.main import _registered_name, app, main
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = {
-    "c1": ["new", "clash", "--setup", "waystone-crossing", "--party", "Ria:nord", "--party", "Tarn:orc", "--seed", "7"],
-    "d1": ["new", "delve", "--delve", "drowned-cistern", "--party", "Ria", "--seed", "3"],
-    "q1": ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact"],
-    "l1": ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender"],
-}
-
-
-def _ran(run, argv: list[str]) -> tuple[object, str, str]:
-    """``run(argv)``'s status, stdout and stderr, as the ``rk`` fixture captures them."""
-    with CliRunner().isolation() as (out, err, _):
-        try:
-            code = run(argv)
-        except SystemExit as e:
-            code = e.code
-        sys.stdout.flush()
-        sys.stderr.flush()
-        return code, out.getvalue().decode("utf-8", "replace"), err.getvalue().decode("utf-8", "replace")
 
 
 @pytest.fixture(scope="module")
 def games(tmp_path_factory) -> Path:
     """A store holding a game of each ruleset (one move made in the clash), and the home it was made in."""
-    folder = tmp_path_factory.mktemp("games")
-    env = {"RULEKEEPER_STORE": str(folder / "rk.sqlite"), "RULEKEEPER_HOME": str(folder / "home"), "COLUMNS": "80"}
-    with pytest.MonkeyPatch.context() as mp:
-        for k, v in env.items():
-            mp.setenv(k, v)
-        for name, line in GAMES.items():
-            assert _ran(main, [*line, "--name", name])[0] == 0
-        assert _ran(main, ["move", "a2", "-b", "c1"])[0] == 0
-    return folder
+    return made_games(tmp_path_factory.mktemp("games"), columns=80)
 
 
 @pytest.fixture

@@ -26,7 +26,9 @@ from rich.cells import get_character_cell_size
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.style import Style
-from typer.testing import CliRunner
+
+from four_games import GAMES, made_games
+from four_games import ran as _ran
 
 from cli import ansi, direct, screen, straight
 from cli.cells import NARROW
@@ -222,36 +224,11 @@ def test_what_fits_is_written_straight():
 
 # --- real statuses and verbs, through ``Output`` both ways ------------------------------------
 
-GAMES = {
-    "c1": ["new", "clash", "--setup", "waystone-crossing", "--party", "Ria:nord", "--party", "Tarn:orc", "--seed", "7"],
-    "d1": ["new", "delve", "--delve", "drowned-cistern", "--party", "Ria", "--seed", "3"],
-    "q1": ["new", "conquest", "--scenario", "border-clash", "--army", "saltmarch", "--army", "cinderpact"],
-    "l1": ["new", "labyrinth", "--encounter", "mossy-hollow", "--party", "mender"],
-}
-
-
-def _ran(run, argv: list[str]) -> tuple[object, str, str]:
-    with CliRunner().isolation() as (out, err, _):
-        try:
-            code = run(argv)
-        except SystemExit as e:
-            code = e.code
-        sys.stdout.flush()
-        return code, out.getvalue().decode("utf-8", "replace"), err.getvalue().decode("utf-8", "replace")
-
 
 @pytest.fixture(scope="module")
 def games(tmp_path_factory) -> Path:
     """A store with a game of each ruleset, a move made in the clash."""
-    folder = tmp_path_factory.mktemp("straight")
-    env = {"RULEKEEPER_STORE": str(folder / "rk.sqlite"), "RULEKEEPER_HOME": str(folder / "home"), "COLUMNS": "100"}
-    with pytest.MonkeyPatch.context() as mp:
-        for k, v in env.items():
-            mp.setenv(k, v)
-        for name, line in GAMES.items():
-            assert _ran(main, [*line, "--name", name])[0] == 0
-        assert _ran(main, ["move", "a2", "-b", "c1"])[0] == 0
-    return folder
+    return made_games(tmp_path_factory.mktemp("straight"), columns=100)
 
 
 COLOURS = [{}, {"FORCE_COLOR": "1"}, {"FORCE_COLOR": "1", "NO_COLOR": "1"}]
@@ -279,17 +256,22 @@ def _both(store: Path, argv: list[str], fresh: Path | None = None) -> tuple[tupl
     return got[0], got[1], bool(answers) and all(answers)
 
 
+def _screen(mp: pytest.MonkeyPatch, home: Path, width: int, colours: dict[str, str]) -> None:
+    """A terminal ``width`` columns wide with the colour settings ``colours``."""
+    mp.delenv("FORCE_COLOR", raising=False)
+    mp.delenv("NO_COLOR", raising=False)
+    mp.setenv("RULEKEEPER_HOME", str(home))
+    mp.setenv("COLUMNS", str(width))
+    for k, v in colours.items():
+        mp.setenv(k, v)
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_status_written_straight_is_what_rich_writes(games, game, monkeypatch):
     monkeypatch.setenv("RULEKEEPER_HOME", str(games / "home"))
     for width, colours in itertools.product([40, 60, 80, 100, 120, 200], COLOURS):
         with monkeypatch.context() as mp:
-            mp.delenv("FORCE_COLOR", raising=False)
-            mp.delenv("NO_COLOR", raising=False)
-            mp.setenv("RULEKEEPER_HOME", str(games / "home"))
-            mp.setenv("COLUMNS", str(width))
-            for k, v in colours.items():
-                mp.setenv(k, v)
+            _screen(mp, games / "home", width, colours)
             here, through_rich, straight_only = _both(games / "rk.sqlite", ["status", "-b", game])
             assert here[0] == 0 and here == through_rich, (game, width, colours)
             assert straight_only or width < 80, (game, width, colours)  # every status fits 80 columns
@@ -305,12 +287,7 @@ def test_a_verb_written_straight_is_what_rich_writes(games, game, monkeypatch, t
     assert typed, listed
     for words, width, colours in itertools.product(typed[:2], [60, 100], COLOURS):
         with monkeypatch.context() as mp:
-            mp.delenv("FORCE_COLOR", raising=False)
-            mp.delenv("NO_COLOR", raising=False)
-            mp.setenv("RULEKEEPER_HOME", str(games / "home"))
-            mp.setenv("COLUMNS", str(width))
-            for k, v in colours.items():
-                mp.setenv(k, v)
+            _screen(mp, games / "home", width, colours)
             here, through_rich, _ = _both(games / "rk.sqlite", [*words, "-b", game], fresh=tmp_path / "rk.sqlite")
             assert here == through_rich, (words, width, colours)
 
