@@ -166,10 +166,8 @@ def _answer(app: GameApp, rs: Any, stop: _Stop, command: Any) -> str:
         return f"malformed: {malformed}"
     except Exception as crash:  # a crash is an answer too: the atlas shows it
         return f"crash {type(crash).__name__}: {crash}"
-    events = outcome.events if hasattr(outcome, "events") else outcome
-    writes = getattr(outcome, "writes", ())
-    digest = blake2b(_ENCODER.encode([events, writes]), digest_size=6).hexdigest()
-    kinds = " ".join(type(e).__name__ for e in events)
+    digest = blake2b(_ENCODER.encode([outcome.events, outcome.writes]), digest_size=6).hexdigest()
+    kinds = " ".join(type(e).__name__ for e in outcome.events)
     return f"ok {digest} {kinds}".rstrip()
 
 

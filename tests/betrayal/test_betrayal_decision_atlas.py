@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
+from uuid import UUID
 
 import msgspec
 
@@ -26,7 +27,7 @@ from checked_play import player_for as clash_player
 from decision_atlas import AtlasGame, atlas_lines, check_atlas, example_player
 from delve_play import DELVES, DUNGEONS, random_delve_table
 from delve_play import player_for as delve_player
-from random_battles import CLASS_STREAM, random_table, with_class, with_items
+from random_battles import random_table
 from test_companion_play import escorted
 
 from kernel_play import Player
@@ -92,22 +93,24 @@ def _campaign(difficulty: Difficulty, members: int) -> Player:
 
 
 def _equipped(seed: int) -> Player:
-    """A random clash whose members bring items and class sheets: new
-    adventurers written first, then the clash set up by its own command
-    with each member's items and sheet (``random_battles.with_items``,
-    ``with_class``), as the pure-rules property tests give them."""
+    """A random clash whose members bring items and class sheets, as the
+    pure-rules property tests give them (``Table.start_clash``): their
+    adventurers written first, then the clash set up by its own command."""
     table = random_table(random.Random(seed), physical_dice=seed % 2 == 1)
 
     def start(app, battle_id: str, rnd: random.Random):
-        made, members = [], []
-        items, classes = random.Random(table.seed), random.Random(table.seed ^ CLASS_STREAM)
-        for spec in table.party:
-            stream = adventurer_stream(spec.name)
-            created = adv.create(app.pack, str(stream), spec.name, spec.race, spec.lines)
-            made.append(Write(ADVENTURERS.kind, stream, (created,)))
-            members.append(with_class(with_items(adv.member(created.state, spec.form), items), classes))
-        command = msgspec.structs.replace(table.start_clash(battle_id), party=tuple(members))
-        return app.start("betrayal", command, battle_id=battle_id, prelude=made)
+        command = table.start_clash(battle_id)
+        made = [
+            adv.create(app.pack, str(adventurer_stream(m.name)), m.name, m.race, spec.lines)
+            for m, spec in zip(command.party, table.party, strict=True)
+        ]
+        party = tuple(
+            msgspec.structs.replace(m, adventurer_id=c.state.adventurer_id) for m, c in zip(command.party, made)
+        )
+        prelude = [Write(ADVENTURERS.kind, UUID(c.state.adventurer_id), (c,)) for c in made]
+        return app.start(
+            "betrayal", msgspec.structs.replace(command, party=party), battle_id=battle_id, prelude=prelude
+        )
 
     return Player("betrayal", start, clash_player(table).choose)
 
