@@ -59,12 +59,25 @@ def test_the_old_stores_hold_snapshots_under_their_stable_topics():
     assert topics == {"betrayal.snapshot.Battle", "betrayal.snapshot.Delve"}
 
 
-def test_the_classes_that_moved_keep_their_old_topics_in_a_fresh_process():
-    """Loading the ruleset as the kernel does is enough: the old
-    ``module:qualname`` topics resolve to the classes where they are now."""
+def _prints_resolved(probe: str) -> None:
+    """Run ``probe`` in a fresh Python process at the project's root; it
+    must print ``resolved``."""
     import subprocess
     import sys
 
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.stdout.strip() == "resolved", done.stderr
+
+
+def test_the_classes_that_moved_keep_their_old_topics_in_a_fresh_process():
+    """Loading the ruleset as the kernel does is enough: the old
+    ``module:qualname`` topics resolve to the classes where they are now."""
     probe = (
         "from domain.kernel.ruleset import load\n"
         "from eventsourcing.utils import resolve_topic\n"
@@ -81,23 +94,13 @@ def test_the_classes_that_moved_keep_their_old_topics_in_a_fresh_process():
         "assert resolve_topic('domain.betrayal.campaign:CampaignState') is CampaignState\n"
         "print('resolved')\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=Path(__file__).resolve().parents[2],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.stdout.strip() == "resolved", done.stderr
+    _prints_resolved(probe)
 
 
 def test_the_old_topics_resolve_once_the_library_is_loaded_after_the_ruleset():
     """A read of a game alone loads the ruleset without the library
     (``domain.kernel.stores.plain``): the old topics are handed to the
     library when the application module loads it."""
-    import subprocess
-    import sys
-
     probe = (
         "import sys\n"
         "from domain.kernel.ruleset import load\n"
@@ -109,14 +112,7 @@ def test_the_old_topics_resolve_once_the_library_is_loaded_after_the_ruleset():
         "assert resolve_topic('domain.betrayal.events:DiceRolled') is DiceRolled\n"
         "print('resolved')\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=Path(__file__).resolve().parents[2],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.stdout.strip() == "resolved", done.stderr
+    _prints_resolved(probe)
 
 
 def test_every_stored_class_has_its_old_topic():

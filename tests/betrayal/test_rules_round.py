@@ -324,7 +324,7 @@ def test_when_a_round_ends_no_enemy_is_left_queued_to_act_in_it():
     assert (after.phase, after.enemy_queue, after.turn) == (Phase.END_OF_ROUND, (), None)
 
 
-def test_every_battle_event_has_a_rule_in_evolve_and_one_without_is_named_at_import():
+def test_every_battle_event_has_a_rule_in_evolve_and_one_without_is_named_at_import(monkeypatch):
     """evolve checks, as it is imported, that every battle event type has
     its rule, so a new event cannot be written that replay would ignore."""
     from domain.betrayal.battle import evolve as module
@@ -333,10 +333,7 @@ def test_every_battle_event_has_a_rule_in_evolve_and_one_without_is_named_at_imp
     module._check_complete()  # every event type of today has one
 
     unheard = type("Unheard", (), {})  # not a BattleEvent subclass: it must not outlive the test
-    known = ev.all_event_types
-    try:
-        ev.all_event_types = lambda: (*known(), unheard)
-        with pytest.raises(TypeError, match=r"evolve has no rule for \['Unheard'\]"):
-            module._check_complete()
-    finally:
-        ev.all_event_types = known
+    known = ev.all_event_types()
+    monkeypatch.setattr(ev, "all_event_types", lambda: (*known, unheard))
+    with pytest.raises(TypeError, match=r"evolve has no rule for \['Unheard'\]"):
+        module._check_complete()
