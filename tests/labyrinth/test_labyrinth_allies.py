@@ -95,7 +95,7 @@ def test_the_row_limit_is_the_pcs_sides_alone_and_enemies_have_none():
     enemy = state.side(False)[0]
     for row in Row:  # an Enemy in either row may go to either
         placed = edit(state, enemy.id, row=row)
-        assert row_has_room(placed, placed.get(enemy.id), Row.FRONT) and row_has_room(placed, enemy, Row.BACK)
+        assert all(row_has_room(placed, placed.get(enemy.id), to) for to in Row)
 
 
 @pytest.mark.rule("STANDBY-3")
