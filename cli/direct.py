@@ -18,6 +18,7 @@ runs each line both ways and compares).
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import sys
@@ -216,4 +217,12 @@ def run() -> None:
     except BrokenPipeError:  # `rk log | head`: the reader left, which is fine (as in cli.main.run)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = 0
+    # What the command built (modules, classes, the game) lives until the
+    # process ends, where the interpreter's last collections walked all of
+    # it (~8 % of `rk status`'s instructions) only to free memory the system
+    # takes back whole. Frozen as the interpreter ends (the first exit
+    # handler, ours being the last registered), they are left out of those
+    # collections; anything made after is still collected, and objects are
+    # still finalized as their modules are cleared.
+    atexit.register(gc.freeze)
     sys.exit(code)
