@@ -166,22 +166,30 @@ def main(argv: list[str]) -> int | None:
 def _verb(word: str, words: list[str]) -> int | None:
     """``rk <verb> ...`` when ``word`` is only a verb of one word of the
     rulesets (no group of two words, no query, no game's noun): the
-    command ``cli.declared.VerbCommand`` runs."""
-    from .declarations import games_named, queries_named, verbs_named
+    command ``cli.declared.VerbCommand`` runs. A word several packages
+    declare so (``rk move``) is given to the game found first, only its
+    package's surface loaded (``cli.verbs.give_to_game``)."""
+    from .declarations import games_named, queries_named, shared_verb, verbs_named
 
-    entries = verbs_named(word)
-    singles = [e for e in entries if len(e[1].words) == 1]
-    if not singles or len(singles) < len(entries) or games_named(word):
-        return None
-    if any(len(q.name.split()) == 2 for _, q in queries_named(word)):
-        return None
+    shared = shared_verb(word)
+    singles: list[Any] = []
+    if shared is None:
+        entries = verbs_named(word)
+        singles = [e for e in entries if len(e[1].words) == 1]
+        if not singles or len(singles) < len(entries) or games_named(word):
+            return None
+        if any(len(q.name.split()) == 2 for _, q in queries_named(word)):
+            return None
     from domain.kernel.errors import MalformedCommand
 
-    from .verbs import USAGE, give
+    from .verbs import USAGE, give, give_to_game
 
     with Session(Defaults(), None, None, False, reads=False) as s:
         try:
-            give(s, word, singles, words)
+            if shared is not None:
+                give_to_game(s, word, shared, words)
+            else:
+                give(s, word, singles, words)
         except MalformedCommand as e:
             if not getattr(e, USAGE, False):
                 raise
