@@ -25,6 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from .client import YOUNG
 from .session import PLAIN_READS, READS, Defaults, Refused, Session
 
 # The commands and groups ``cli.main`` registers on the app (a test checks
@@ -198,21 +199,19 @@ def _verb(word: str, words: list[str]) -> int | None:
     return 0
 
 
-# Young objects the collector lets pile up before a collection, in a command
-# run here (the interpreter's default is 700; the older generations keep theirs).
-YOUNG = 50_000
-
-
-def run() -> None:
+def run(default: tuple[int, int, int] | None = None) -> None:
     """The console script's in-process run: here when ``main`` takes the
-    command line, else through typer (``cli.main.run``)."""
+    command line, else through typer (``cli.main.run``). ``default``: the
+    collector's thresholds before ``cli.client`` set them for this command
+    (None: set here)."""
     # Importing and reading leave some 40,000 objects that live as long as
     # the command, nearly none of them garbage: at the default rhythm the
     # collector walked them some 70 times (~11 ms of `rk status`'s ~150 ms of
     # CPU) to free a few hundred. A short command now ends before its first
     # collection; a long one (`rk log` of a long game) is still collected.
-    default = gc.get_threshold()
-    gc.set_threshold(YOUNG, *default[1:])
+    if default is None:
+        default = gc.get_threshold()
+        gc.set_threshold(YOUNG, *default[1:])
     try:
         code = main(sys.argv[1:])
         if code is None:
