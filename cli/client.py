@@ -23,7 +23,6 @@ lines. Passwords in store URLs are never sent: the server matches the store
 with the password masked against its own.
 """
 
-import gc
 import os
 import stat
 import sys
@@ -42,10 +41,6 @@ CONNECT_TIMEOUT = 1.0
 # Seconds to wait for the server to start a command (it declines when busy
 # sooner, after cli.serve.QUEUE_WAIT); past this the client runs it itself.
 START_TIMEOUT = 8.0
-# Young objects the collector lets pile up before a collection, in a command
-# run in this process (the interpreter's default is 700; the older
-# generations keep theirs): see ``cli.direct.run``.
-YOUNG = 50_000
 
 
 def untrusted(path: str) -> str:
@@ -187,10 +182,10 @@ def run() -> None:
         sys.exit(1)
     if reply is None or "decline" in reply:
         # The commonest lines run without typer (cli.direct), the others through it (cli.main).
-        # The collector's rhythm for a command run here is set before its modules are
-        # imported: their import alone was collected 9 times (~1 % of `rk status`).
-        default = gc.get_threshold()
-        gc.set_threshold(YOUNG, *default[1:])
+        # The collector's rhythm for a command run here, set before its modules are imported.
+        from cli.collector import for_one_command
+
+        default = for_one_command()
         from cli.direct import run as run_here
 
         run_here(default)

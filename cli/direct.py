@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .client import YOUNG
+from .collector import for_one_command
 from .session import PLAIN_READS, READS, Defaults, Refused, Session
 
 # The commands and groups ``cli.main`` registers on the app (a test checks
@@ -204,14 +204,8 @@ def run(default: tuple[int, int, int] | None = None) -> None:
     command line, else through typer (``cli.main.run``). ``default``: the
     collector's thresholds before ``cli.client`` set them for this command
     (None: set here)."""
-    # Importing and reading leave some 40,000 objects that live as long as
-    # the command, nearly none of them garbage: at the default rhythm the
-    # collector walked them some 70 times (~11 ms of `rk status`'s ~150 ms of
-    # CPU) to free a few hundred. A short command now ends before its first
-    # collection; a long one (`rk log` of a long game) is still collected.
     if default is None:
-        default = gc.get_threshold()
-        gc.set_threshold(YOUNG, *default[1:])
+        default = for_one_command()  # the collector's rhythm for one command (``cli.collector``)
     try:
         code = main(sys.argv[1:])
         if code is None:
