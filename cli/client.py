@@ -182,9 +182,13 @@ def run() -> None:
         sys.exit(1)
     if reply is None or "decline" in reply:
         # The commonest lines run without typer (cli.direct), the others through it (cli.main).
+        # The collector's rhythm for a command run here, set before its modules are imported.
+        from cli.collector import for_one_command
+
+        default = for_one_command()
         from cli.direct import run as run_here
 
-        run_here()
+        run_here(default)
         return
     try:
         # Bytes as the server wrote them (surrogateescape round-trips any byte).

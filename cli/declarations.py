@@ -81,3 +81,41 @@ def selectors() -> list[tuple[tuple[str, str], str]]:
     ``--battle`` (a campaign's ``--campaign``/``-c``), with what it names."""
     found = {s.selector: s.noun for s in _surfaces() if s.selector != ("--battle", "-b")}
     return sorted(found.items())
+
+
+# What `rk <word>` needs to know, before its game is found, of the packages
+# declaring ``word`` as a plain verb (``shared_verb``): those packages, the
+# options their verbs of it declare, the options naming a game their surfaces give.
+Shared = tuple[list[str], list[str], list[list[str]]]
+
+
+def _shared(word: str) -> Shared | None:
+    """``Shared`` for ``word`` if several packages declare it and only as a
+    verb of one word finding no game of its own (no query, no game's noun,
+    no verb of two words starting with it), else None."""
+    entries = verbs_named(word)
+    packages = sorted({surface.ruleset.partition("-")[0] for surface, _ in entries})
+    if len(packages) < 2 or games_named(word) or queries_named(word):
+        return None
+    if any(len(v.words) > 1 or (v.find_game or surface.find_game) is not None for surface, v in entries):
+        return None
+    options = sorted({name for _, v in entries for p in v.params for name in (p.option, p.short) if name})
+    selectors = sorted({surface.selector for surface, _ in entries})
+    return packages, options, [list(selector) for selector in selectors]
+
+
+def shared_verb(word: str) -> Shared | None:
+    """``Shared`` for ``word`` when several packages declare it, only as a
+    plain verb (``rk move`` of a Betrayal battle and of a labyrinth's): the
+    game can then be found before any of their surfaces is loaded, and only
+    its package's loaded (``cli.verbs.give_to_game``). None otherwise. Kept
+    in a cache as ``declaring``'s words are (made with the surfaces
+    declaring the word loaded, again whenever the domain code changes)."""
+    from domain.kernel.packages import names
+    from domain.kernel.stores.pack_cache import derived
+
+    listed = names()
+    words = derived("words", "\0".join(listed), _words, dict[str, list[str]])
+    if sum(word in words.get(package, (word,)) for package in listed) < 2:
+        return None  # one package's word (or none's): ``declaring`` loads only it
+    return derived("shared-verbs", "\0".join([*listed, word]), lambda: _shared(word), Shared | None)  # type: ignore[arg-type]

@@ -18,12 +18,14 @@ runs each line both ways and compares).
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
+from .collector import for_one_command
 from .session import PLAIN_READS, READS, Defaults, Refused, Session
 
 # The commands and groups ``cli.main`` registers on the app (a test checks
@@ -165,22 +167,30 @@ def main(argv: list[str]) -> int | None:
 def _verb(word: str, words: list[str]) -> int | None:
     """``rk <verb> ...`` when ``word`` is only a verb of one word of the
     rulesets (no group of two words, no query, no game's noun): the
-    command ``cli.declared.VerbCommand`` runs."""
-    from .declarations import games_named, queries_named, verbs_named
+    command ``cli.declared.VerbCommand`` runs. A word several packages
+    declare so (``rk move``) is given to the game found first, only its
+    package's surface loaded (``cli.verbs.give_to_game``)."""
+    from .declarations import games_named, queries_named, shared_verb, verbs_named
 
-    entries = verbs_named(word)
-    singles = [e for e in entries if len(e[1].words) == 1]
-    if not singles or len(singles) < len(entries) or games_named(word):
-        return None
-    if any(len(q.name.split()) == 2 for _, q in queries_named(word)):
-        return None
+    shared = shared_verb(word)
+    singles: list[Any] = []
+    if shared is None:
+        entries = verbs_named(word)
+        singles = [e for e in entries if len(e[1].words) == 1]
+        if not singles or len(singles) < len(entries) or games_named(word):
+            return None
+        if any(len(q.name.split()) == 2 for _, q in queries_named(word)):
+            return None
     from domain.kernel.errors import MalformedCommand
 
-    from .verbs import USAGE, give
+    from .verbs import USAGE, give, give_to_game
 
     with Session(Defaults(), None, None, False, reads=False) as s:
         try:
-            give(s, word, singles, words)
+            if shared is not None:
+                give_to_game(s, word, shared, words)
+            else:
+                give(s, word, singles, words)
         except MalformedCommand as e:
             if not getattr(e, USAGE, False):
                 raise
@@ -189,21 +199,13 @@ def _verb(word: str, words: list[str]) -> int | None:
     return 0
 
 
-# Young objects the collector lets pile up before a collection, in a command
-# run here (the interpreter's default is 700; the older generations keep theirs).
-YOUNG = 50_000
-
-
-def run() -> None:
+def run(default: tuple[int, int, int] | None = None) -> None:
     """The console script's in-process run: here when ``main`` takes the
-    command line, else through typer (``cli.main.run``)."""
-    # Importing and reading leave some 40,000 objects that live as long as
-    # the command, nearly none of them garbage: at the default rhythm the
-    # collector walked them some 70 times (~11 ms of `rk status`'s ~150 ms of
-    # CPU) to free a few hundred. A short command now ends before its first
-    # collection; a long one (`rk log` of a long game) is still collected.
-    default = gc.get_threshold()
-    gc.set_threshold(YOUNG, *default[1:])
+    command line, else through typer (``cli.main.run``). ``default``: the
+    collector's thresholds before ``cli.client`` set them for this command
+    (None: set here)."""
+    if default is None:
+        default = for_one_command()  # the collector's rhythm for one command (``cli.collector``)
     try:
         code = main(sys.argv[1:])
         if code is None:
@@ -216,4 +218,12 @@ def run() -> None:
     except BrokenPipeError:  # `rk log | head`: the reader left, which is fine (as in cli.main.run)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = 0
+    # What the command built (modules, classes, the game) lives until the
+    # process ends, where the interpreter's last collections walked all of
+    # it (~8 % of `rk status`'s instructions) only to free memory the system
+    # takes back whole. Frozen as the interpreter ends (the first exit
+    # handler, ours being the last registered), they are left out of those
+    # collections; anything made after is still collected, and objects are
+    # still finalized as their modules are cleared.
+    atexit.register(gc.freeze)
     sys.exit(code)

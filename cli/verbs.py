@@ -5,7 +5,7 @@ here: each is found through its surface."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -14,6 +14,9 @@ from domain.kernel.surface import Setup, Surface, Verb, read
 from domain.kernel.surface.grammar import make
 
 from .session import Session
+
+if TYPE_CHECKING:
+    from .declarations import Shared
 
 
 def _pull(words: list[str], names: tuple[str, ...]) -> tuple[str | None, list[str]]:
@@ -77,20 +80,52 @@ def _options(verbs: list[Verb]) -> set[str]:
 def give(s: Session, word: str, entries: list[tuple[Surface, Verb]], words: list[str]) -> None:
     """``rk <word> <words>``: the command of the game acted on, by the verb
     its ruleset declares under ``word`` (``words``: what follows it)."""
-    from .game import act
+    words = _named_game(s, words, _options([v for _, v in entries]), {surface.selector for surface, _ in entries})
+    if len(entries) == 1:  # one ruleset's verb: its words are read before any game is looked for
+        _read(entries[0][1], words)
+    _give(s, _entry(s, word, entries, words)[1], words)
 
-    declared = _options([v for _, v in entries])
+
+def give_to_game(s: Session, word: str, shared: Shared, words: list[str]) -> None:
+    """``give``, for a word several packages declare only as a plain verb
+    (``shared``: what ``cli.declarations.shared_verb`` keeps of their
+    surfaces): the game is found first, then only its package's surfaces
+    are loaded (`rk move` of a Betrayal battle never imports the
+    labyrinth's). The same reads, refusals and command as ``give`` given
+    every package's verbs of ``word``."""
+    from domain.kernel.surface import of_package
+
+    packages, declared, selectors = shared
+    words = _named_game(s, words, set(declared), {(option, short) for option, short in selectors})
+    rs = s.ruleset  # as ``_entry`` finds it: no verb of these finds a game of its own
+    package = rs.name.partition("-")[0]
+    surfaces = sorted(of_package(package), key=lambda surface: surface.ruleset) if package in packages else []
+    mine = {surface.ruleset: verb for surface in surfaces for verb in surface.verbs if verb.words[0] == word}
+    if rs.name not in mine:
+        from .declarations import verbs_named
+
+        raise MalformedCommand(_not_here(s, word, rs, verbs_named(word)))
+    _give(s, mine[rs.name], words)
+
+
+def _named_game(s: Session, words: list[str], declared: set[str], selectors: set[tuple[str, str]]) -> list[str]:
+    """``words`` without ``--store``, ``--json`` and the options naming the
+    game (``selectors``, and ``--battle``), which go to the session, unless
+    a verb of the word declares them (``declared``) itself."""
     words = _globals(s, words, declared)
     # --battle names any game, as it does before the command (`rk --battle NAME ...`)
-    selectors = {surface.selector for surface, _ in entries} | {("--battle", "-b")}
-    for selector in selectors:
+    for selector in selectors | {("--battle", "-b")}:
         if selector[0] not in declared:
             named, words = _pull(words, tuple(n for n in selector if n))
             if named is not None:
                 s.battle = named
-    if len(entries) == 1:  # one ruleset's verb: its words are read before any game is looked for
-        _read(entries[0][1], words)
-    surface, verb = _entry(s, word, entries, words)
+    return words
+
+
+def _give(s: Session, verb: Verb, words: list[str]) -> None:
+    """The command ``verb`` reads in ``words``, executed on the game acted on."""
+    from .game import act
+
     cls, fields = _read(verb, words)
     fields = _read_files(verb, fields)
     if verb.complete is not None:

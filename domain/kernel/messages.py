@@ -16,6 +16,12 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from domain.kernel import forward_refs
+
+# Every event, state and pack type is read through msgspec's decoders, which
+# this module comes before: their annotations' texts are compiled once each.
+forward_refs.share()
+
 _TOPICS: dict[str, type["Event"]] = {}
 
 

@@ -260,6 +260,61 @@ def test_a_read_of_a_game_in_process_imports_no_eventsourcing(games):
         assert not {m for m in imported if m.split(".")[0] == "eventsourcing"}, argv
 
 
+def test_a_command_run_here_leaves_its_objects_out_of_the_collections_at_exit(games, monkeypatch):
+    """What an in-process command built lives until the process ends: it is
+    frozen as the interpreter ends (``cli.direct.run``), so the collections at
+    exit do not walk it, and the output is whole."""
+    env = {**os.environ, "RULEKEEPER_STORE": str(games / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
+    env |= {"RULEKEEPER_NO_SERVER": "1", "COLUMNS": "100"}
+    # An exit handler registered before the command's runs after its own (last in, first out).
+    code = (
+        "import atexit, gc, runpy, sys; sys.argv = ['rk', *sys.argv[1:]]\n"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count(), file=sys.stderr))\n"
+        "runpy.run_module('cli.client', run_name='__main__')"
+    )
+    for argv in (["status", "-b", "c1"], ["legal", "-b", "q1"], ["setups"]):
+        done = subprocess.run(
+            [sys.executable, "-c", code, *argv], env=env, cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        frozen = int(done.stderr.split()[-1])
+        if argv[0] == "setups":  # typer's command (``rk play`` and ``rk serve`` among them): collected as ever
+            assert frozen == 0
+            continue
+        assert frozen > 10_000, argv
+        # Printed whole, as typer prints it in this process.
+        for k in ("RULEKEEPER_STORE", "RULEKEEPER_HOME", "COLUMNS"):
+            monkeypatch.setenv(k, env[k])
+        assert done.stdout == _ran(main, argv)[1], argv
+
+
+def test_a_command_run_here_is_not_collected_on_its_way(games):
+    """The collector's rhythm for a command run in this process is set before
+    its modules are imported (``cli.client.run``): a status or a legal list
+    is never collected; typer's commands keep the interpreter's thresholds."""
+    env = {**os.environ, "RULEKEEPER_STORE": str(games / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
+    env |= {"RULEKEEPER_NO_SERVER": "1", "COLUMNS": "100"}
+    code = (
+        "import gc, sys; sys.argv = ['rk', *sys.argv[1:]]\n"
+        "import cli.client\n"
+        "default, made = gc.get_threshold(), []\n"
+        "gc.callbacks.append(lambda phase, info: made.append(info) if phase == 'start' else None)\n"
+        "try:\n    cli.client.run()\n"
+        "except SystemExit as e:\n    assert not e.code, e.code\n"
+        "print(len(made), gc.get_threshold() == default, file=sys.stderr)"
+    )
+    for argv in (["status", "-b", "c1"], ["legal", "-b", "q1"], ["status", "-b", "l1"], ["setups"]):
+        done = subprocess.run(
+            [sys.executable, "-c", code, *argv], env=env, cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        collections, as_before = done.stderr.split()[-2:]
+        if argv[0] == "setups":  # typer's command (``rk play`` and ``rk serve`` among them): as ever
+            assert as_before == "True"
+        else:
+            assert collections == "0", (argv, collections)
+
+
 def _bad_store(kind: str, path: Path) -> None:
     """Makes ``path`` a store of ``kind`` that cannot be read (or holds nothing)."""
     if kind == "garbage":
