@@ -61,6 +61,7 @@ class Tally:
 
     games: list[GameLog] = field(default_factory=list)
     saved: list[float] = field(default_factory=list)  # seconds of each POST command answered 200
+    unraced: list[float] = field(default_factory=list)  # the same, of the commands no second client raced
     refused: list[float] = field(default_factory=list)  # seconds of each POST command answered 409
     statuses: Counter = field(default_factory=Counter)  # "command 200", "race 409 moved-on", ...
     races: int = 0
@@ -69,6 +70,7 @@ class Tally:
     wrong: list[str] = field(default_factory=list)  # every answer that should not have been
     requests: int = 0
     seconds: float = 0.0
+    client_cpu: float = 0.0  # CPU seconds this process (the tables, their HTTP clients) spent playing
 
     @property
     def writes(self) -> int:
@@ -163,6 +165,7 @@ class Table:
                     f" was answered {answer.status_code} {answer.text[:200]}"
                 )
                 return None
+            self.tally.unraced.append(seconds)
             return self._saved(game, "command", body, answer.json())
         self.tally.races += 1
         (a, ta), (b, tb) = await asyncio.gather(
@@ -263,7 +266,7 @@ async def play(bases: list[str], host: str, tables: int, commands: int, seconds:
     await warm_up(bases, host)
     tally = Tally()
     deadline = time.monotonic() + seconds
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     playing = [Table(i, bases, host, seed, tally) for i in range(tables)]
     try:
         async with asyncio.TaskGroup() as group:  # one table failing stops the others
@@ -271,6 +274,7 @@ async def play(bases: list[str], host: str, tables: int, commands: int, seconds:
                 group.create_task(t.play(commands, deadline))
     finally:
         tally.seconds = time.perf_counter() - started
+        tally.client_cpu = time.process_time() - cpu
         for t in playing:
             await t.close()
     return tally
