@@ -97,6 +97,8 @@ def report(args, rows, phases, floors, seconds) -> dict:
                 },
                 "server_stderr": p["errors"][-4000:],
                 "database": p["database"],
+                "client": p.get("client", "httpx"),
+                "client_cpu": p["tally"].client_cpu,
             }
             for p in phases
         ],

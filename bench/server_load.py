@@ -36,7 +36,10 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: python bench/server_load.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import httpx  # noqa: E402
+
 from bench import load_check, load_concurrent, load_play, load_procs  # noqa: E402
+from bench.load_client import LeanClient  # noqa: E402
 from bench.load_report import report, summary  # noqa: E402
 from bench.measure import Row, median, ms, p99, rate  # noqa: E402
 from bench.run import DEFAULT_POSTGRES, postgres_problem, table  # noqa: E402
@@ -56,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"server load skipped: {reason}")
         return 1
     started = time.perf_counter()
+    client = LeanClient if args.client == "lean" else httpx.AsyncClient
     base = min(counts)
     loaded = [] if args.alone_only else [(k, tables, f"k{k}") for k in counts]
     runs = loaded + ([] if args.no_alone else [(base, 1, "alone")])
@@ -66,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             with load_procs.fresh_database(args.postgres, label) as store:
                 folder = Path(tmp) / label
                 with load_procs.servers(k, store, folder, args.workers) as (bases, host):
-                    tally = asyncio.run(load_play.play(bases, host, n, commands, seconds, args.seed))
+                    tally = asyncio.run(load_play.play(bases, host, n, commands, seconds, args.seed, client))
                 _say(f"  {tally.writes} writes in {tally.seconds:.1f} s; checking {len(tally.games)} logs")
                 checked = load_check.check(store, tally.games)
             phases.append(
@@ -78,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
                     "checked": checked,
                     "errors": load_procs.server_errors(folder),
                     "database": _dbname(store),
+                    "client": args.client,
                 }
             )
     first = next((p for p in phases if p["processes"] == base and not p["alone"]), None)
@@ -129,6 +134,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="only the phase of one table alone on one process (and its floor): no tables at once",
     )
+    p.add_argument(
+        "--client",
+        choices=("httpx", "lean"),
+        default="httpx",
+        help="the tables' HTTP client: httpx (default), or bench.load_client's, which costs the"
+        " machine about a sixth of httpx's CPU per request",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the tables' choices and games")
     p.add_argument("--max-seconds", type=float, help="a phase's play stops after this (default 600, quick 60)")
     p.add_argument("--out", default="bench/server_load.json", help="JSON file for the figures (default %(default)s)")
@@ -155,7 +167,8 @@ def make_rows(phases: list[dict], floors: dict, base: int) -> list[Row]:
                     ms(s),
                     ms(floor_s),
                     ratio=s / floor_s,
-                    note=f"{len(t.saved)} commands answered 200 over HTTP, no other table; floor:"
+                    note=f"{len(t.saved)} commands answered 200 over HTTP ({phase['client']} client), no other"
+                    " table; floor:"
                     f" GameApp.execute of the same {len(lone.seconds)} commands in-process"
                     " (GameApp.legal before each write)",
                     data={"processes": k, "seconds": s, "floor_seconds": floor_s},
