@@ -61,6 +61,7 @@ class Tally:
 
     games: list[GameLog] = field(default_factory=list)
     saved: list[float] = field(default_factory=list)  # seconds of each POST command answered 200
+    unraced: list[float] = field(default_factory=list)  # the same, of the commands no second client raced
     refused: list[float] = field(default_factory=list)  # seconds of each POST command answered 409
     statuses: Counter = field(default_factory=Counter)  # "command 200", "race 409 moved-on", ...
     races: int = 0
@@ -69,6 +70,7 @@ class Tally:
     wrong: list[str] = field(default_factory=list)  # every answer that should not have been
     requests: int = 0
     seconds: float = 0.0
+    client_cpu: float = 0.0  # CPU seconds this process (the tables, their HTTP clients) spent playing
 
     @property
     def writes(self) -> int:
@@ -83,14 +85,16 @@ class Tally:
 class Table:
     """One table: its clients, its RNG, the game it plays."""
 
-    def __init__(self, index: int, bases: list[str], host: str, seed: int, tally: Tally) -> None:
+    def __init__(
+        self, index: int, bases: list[str], host: str, seed: int, tally: Tally, http: Any = httpx.AsyncClient
+    ) -> None:
         self.index = index
         self.host = host
         self.rnd = random.Random(f"{seed}:{index}")
         self.seed = seed
         self.tally = tally
-        self.main = httpx.AsyncClient(base_url=bases[index % len(bases)], timeout=TIMEOUT)
-        self.racer = httpx.AsyncClient(base_url=bases[(index + 1) % len(bases)], timeout=TIMEOUT)
+        self.main = http(base_url=bases[index % len(bases)], timeout=TIMEOUT)
+        self.racer = http(base_url=bases[(index + 1) % len(bases)], timeout=TIMEOUT)
 
     async def close(self) -> None:
         await self.main.aclose()
@@ -163,6 +167,7 @@ class Table:
                     f" was answered {answer.status_code} {answer.text[:200]}"
                 )
                 return None
+            self.tally.unraced.append(seconds)
             return self._saved(game, "command", body, answer.json())
         self.tally.races += 1
         (a, ta), (b, tb) = await asyncio.gather(
@@ -227,13 +232,11 @@ class Table:
         return await client.request(method, path, json=body, headers={"authorization": f"Bearer {token}"})
 
 
-async def warm_up(bases: list[str], host: str, commands: int = WARM_UP) -> None:
+async def warm_up(bases: list[str], host: str, commands: int = WARM_UP, http: Any = httpx.AsyncClient) -> None:
     """A game of a few commands on each server, untimed and unrecorded: the
     first requests of a fresh process pay for its lazy imports and caches."""
     for i, base in enumerate(bases):
-        async with httpx.AsyncClient(
-            base_url=base, timeout=TIMEOUT, headers={"authorization": f"Bearer {host}"}
-        ) as client:
+        async with http(base_url=base, timeout=TIMEOUT, headers={"authorization": f"Bearer {host}"}) as client:
             made = await client.post(
                 "/api/games",
                 json={
@@ -257,20 +260,25 @@ async def warm_up(bases: list[str], host: str, commands: int = WARM_UP) -> None:
                 version = done.json()["version"]
 
 
-async def play(bases: list[str], host: str, tables: int, commands: int, seconds: float, seed: int) -> Tally:
+async def play(
+    bases: list[str], host: str, tables: int, commands: int, seconds: float, seed: int, http: Any = httpx.AsyncClient
+) -> Tally:
     """``tables`` tables at once on the servers at ``bases``, each posting
-    ``commands`` commands (undos included) or stopping at the deadline."""
-    await warm_up(bases, host)
+    ``commands`` commands (undos included) or stopping at the deadline;
+    ``http``: the HTTP client class (``httpx.AsyncClient``, or
+    ``bench.load_client.LeanClient``)."""
+    await warm_up(bases, host, http=http)
     tally = Tally()
     deadline = time.monotonic() + seconds
-    started = time.perf_counter()
-    playing = [Table(i, bases, host, seed, tally) for i in range(tables)]
+    started, cpu = time.perf_counter(), time.process_time()
+    playing = [Table(i, bases, host, seed, tally, http) for i in range(tables)]
     try:
         async with asyncio.TaskGroup() as group:  # one table failing stops the others
             for t in playing:
                 group.create_task(t.play(commands, deadline))
     finally:
         tally.seconds = time.perf_counter() - started
+        tally.client_cpu = time.process_time() - cpu
         for t in playing:
             await t.close()
     return tally

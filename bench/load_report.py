@@ -44,11 +44,12 @@ def summary(phases: list[dict], floors: dict) -> str:
                 f" {f.legal} legal asks in {f.wall:.1f} s, {len(f.diverged)} at another version than"
                 f" served{'; STOPPED at the deadline' if f.stopped else ''}"
             )
-    one = floors["one"]
-    lines.append(
-        f"floor, one at a time: {len(one.seconds)} commands and {one.undos} undos replayed in-process,"
-        f" {len(one.diverged)} at another version than served"
-    )
+    one = floors.get("one")
+    if one is not None:  # none with --alone-only
+        lines.append(
+            f"floor, one at a time: {len(one.seconds)} commands and {one.undos} undos replayed in-process,"
+            f" {len(one.diverged)} at another version than served"
+        )
     return "\n".join(lines)
 
 
@@ -96,6 +97,8 @@ def report(args, rows, phases, floors, seconds) -> dict:
                 },
                 "server_stderr": p["errors"][-4000:],
                 "database": p["database"],
+                "client": p.get("client", "httpx"),
+                "client_cpu": p["tally"].client_cpu,
             }
             for p in phases
         ],
@@ -104,7 +107,9 @@ def report(args, rows, phases, floors, seconds) -> dict:
             "undos": floors["one"].undos,
             "diverged": floors["one"].diverged,
             "database": floors["one"].database,
-        },
+        }
+        if "one" in floors
+        else None,
         "concurrent": {
             key: {
                 "threads": f.threads,

@@ -36,7 +36,10 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: python bench/server_load.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import httpx  # noqa: E402
+
 from bench import load_check, load_concurrent, load_play, load_procs  # noqa: E402
+from bench.load_client import LeanClient  # noqa: E402
 from bench.load_report import report, summary  # noqa: E402
 from bench.measure import Row, median, ms, p99, rate  # noqa: E402
 from bench.run import DEFAULT_POSTGRES, postgres_problem, table  # noqa: E402
@@ -56,8 +59,10 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"server load skipped: {reason}")
         return 1
     started = time.perf_counter()
+    client = LeanClient if args.client == "lean" else httpx.AsyncClient
     base = min(counts)
-    runs = [(k, tables, f"k{k}") for k in counts] + ([] if args.no_alone else [(base, 1, "alone")])
+    loaded = [] if args.alone_only else [(k, tables, f"k{k}") for k in counts]
+    runs = loaded + ([] if args.no_alone else [(base, 1, "alone")])
     phases: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="rk-load-") as tmp:
         for k, n, label in runs:
@@ -65,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             with load_procs.fresh_database(args.postgres, label) as store:
                 folder = Path(tmp) / label
                 with load_procs.servers(k, store, folder, args.workers) as (bases, host):
-                    tally = asyncio.run(load_play.play(bases, host, n, commands, seconds, args.seed))
+                    tally = asyncio.run(load_play.play(bases, host, n, commands, seconds, args.seed, client))
                 _say(f"  {tally.writes} writes in {tally.seconds:.1f} s; checking {len(tally.games)} logs")
                 checked = load_check.check(store, tally.games)
             phases.append(
@@ -77,18 +82,20 @@ def main(argv: list[str] | None = None) -> int:
                     "checked": checked,
                     "errors": load_procs.server_errors(folder),
                     "database": _dbname(store),
+                    "client": args.client,
                 }
             )
-    first = next(p for p in phases if p["processes"] == base and not p["alone"])
+    first = next((p for p in phases if p["processes"] == base and not p["alone"]), None)
     floors = {}
-    _say(f"the floors: the writes of {base} process(es) replayed in-process, {tables} threads at once...")
-    with load_procs.fresh_database(args.postgres, "conc") as store:
-        floors["concurrent"] = load_concurrent.replay(store, first["tally"].games, seconds)
-        floors["concurrent"].database = _dbname(store)
-    _say("  ...and one at a time")
-    with load_procs.fresh_database(args.postgres, "floor") as store:
-        floors["one"] = load_check.replay(store, first["tally"].games)
-        floors["one"].database = _dbname(store)
+    if first is not None:
+        _say(f"the floors: the writes of {base} process(es) replayed in-process, {tables} threads at once...")
+        with load_procs.fresh_database(args.postgres, "conc") as store:
+            floors["concurrent"] = load_concurrent.replay(store, first["tally"].games, seconds)
+            floors["concurrent"].database = _dbname(store)
+        _say("  ...and one at a time")
+        with load_procs.fresh_database(args.postgres, "floor") as store:
+            floors["one"] = load_check.replay(store, first["tally"].games)
+            floors["one"].database = _dbname(store)
     alone = next((p for p in phases if p["alone"]), None)
     if alone is not None:
         _say("  ...and the lone table's, in-process")
@@ -122,6 +129,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="PostgreSQL URL whose server gets the fresh databases (default %(default)s)",
     )
     p.add_argument("--no-alone", action="store_true", help="skip the phase of one table alone on one process")
+    p.add_argument(
+        "--alone-only",
+        action="store_true",
+        help="only the phase of one table alone on one process (and its floor): no tables at once",
+    )
+    p.add_argument(
+        "--client",
+        choices=("httpx", "lean"),
+        default="httpx",
+        help="the tables' HTTP client: httpx (default), or bench.load_client's, which costs the"
+        " machine about a sixth of httpx's CPU per request",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the tables' choices and games")
     p.add_argument("--max-seconds", type=float, help="a phase's play stops after this (default 600, quick 60)")
     p.add_argument("--out", default="bench/server_load.json", help="JSON file for the figures (default %(default)s)")
@@ -133,6 +152,51 @@ def make_rows(phases: list[dict], floors: dict, base: int) -> list[Row]:
     concurrent replay's (K=1) or 1 process's (K=2, the goal), the POST's
     p50 and p99 beside the concurrent replay's execute (p50: the goal), and
     beside the execute one at a time; the lone table beside its replay."""
+    rows = _loaded_rows(phases, floors, base) if "concurrent" in floors else []
+    for phase in phases:
+        if not phase["alone"]:
+            continue
+        k, t, lone = phase["processes"], phase["tally"], floors["alone"]
+        size = f"K={k}, 1 table alone"
+        for stat, fn in (("p50", median), ("p99", p99)):
+            s, floor_s = fn(t.saved), fn(lone.seconds)
+            rows.append(
+                Row(
+                    f"server load: POST command {stat}",
+                    size,
+                    ms(s),
+                    ms(floor_s),
+                    ratio=s / floor_s,
+                    note=f"{len(t.saved)} commands answered 200 over HTTP ({phase['client']} client), no other"
+                    " table; floor:"
+                    f" GameApp.execute of the same {len(lone.seconds)} commands in-process"
+                    " (GameApp.legal before each write)",
+                    data={"processes": k, "seconds": s, "floor_seconds": floor_s},
+                )
+            )
+        if not t.unraced:
+            continue
+        # A raced command's two posts are answered by one process at once;
+        # the floor replays it alone. The commands nobody raced, beside it:
+        s, floor_s = median(t.unraced), median(lone.seconds)
+        rows.append(
+            Row(
+                "server load: POST command p50, not raced",
+                size,
+                ms(s),
+                ms(floor_s),
+                ratio=s / floor_s,
+                note=f"the {len(t.unraced)} of them no second client posted at the same moment;"
+                f" the client's own CPU: {ms(t.client_cpu / t.requests)} a request ({t.requests} requests);"
+                " floor: as above",
+                data={"processes": k, "seconds": s, "floor_seconds": floor_s, "client_cpu": t.client_cpu},
+            )
+        )
+    return rows
+
+
+def _loaded_rows(phases: list[dict], floors: dict, base: int) -> list[Row]:
+    """The figures of the phases of tables at once (``make_rows``)."""
     conc: load_concurrent.Concurrent = floors["concurrent"]
     one: load_check.Replay = floors["one"]
     c50, c99, o50 = median(conc.seconds), p99(conc.seconds), median(one.seconds)
@@ -216,26 +280,6 @@ def make_rows(phases: list[dict], floors: dict, base: int) -> list[Row]:
             data={"processes": None, "seconds": c50, "floor_seconds": o50},
         )
     )
-    for phase in phases:
-        if not phase["alone"]:
-            continue
-        k, t, lone = phase["processes"], phase["tally"], floors["alone"]
-        size = f"K={k}, 1 table alone"
-        for stat, fn in (("p50", median), ("p99", p99)):
-            s, floor_s = fn(t.saved), fn(lone.seconds)
-            rows.append(
-                Row(
-                    f"server load: POST command {stat}",
-                    size,
-                    ms(s),
-                    ms(floor_s),
-                    ratio=s / floor_s,
-                    note=f"{len(t.saved)} commands answered 200 over HTTP, no other table; floor:"
-                    f" GameApp.execute of the same {len(lone.seconds)} commands in-process"
-                    " (GameApp.legal before each write)",
-                    data={"processes": k, "seconds": s, "floor_seconds": floor_s},
-                )
-            )
     return rows
 
 

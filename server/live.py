@@ -83,6 +83,12 @@ class ChangeFeed:
         loop = asyncio.get_running_loop()
 
         def heard() -> None:
+            # Every write this process saves is heard too, so with nobody
+            # watching, waking the loop (a write to its pipe, a turn of it,
+            # the GIL handed over while a request is answered) would find
+            # nothing to do: ``wake`` looks at the same thing.
+            if not self._streams:
+                return
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody to tell
                 loop.call_soon_threadsafe(self.wake)
 

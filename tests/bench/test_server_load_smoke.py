@@ -70,3 +70,18 @@ def test_the_quick_server_load_reports_its_figures_and_every_log_holds(tmp_path,
         | {f["database"] for f in results["concurrent"].values()}
     )
     assert len(made) == 6 and not made & databases(postgres_store)  # every fresh database dropped
+
+
+def test_the_lone_table_alone_is_measured_without_the_tables_at_once(tmp_path, postgres_store):
+    out = tmp_path / "server_load.json"
+    assert server_load.main(["--quick", "--alone-only", "--postgres", postgres_store, "--out", str(out)]) == 0
+
+    results = json.loads(out.read_text())
+    assert [(p["processes"], p["tables"], p["alone"]) for p in results["phases"]] == [(1, 1, True)]
+    figures = {r["figure"] for r in results["rows"] if r["size"] == "K=1, 1 table alone"}
+    assert {"server load: POST command p50", "server load: POST command p99"} <= figures
+    assert {r["size"] for r in results["rows"]} == {"K=1, 1 table alone"}
+    assert results["floor"] is None and set(results["concurrent"]) == {"alone"}
+    phase = results["phases"][0]
+    assert phase["check"]["ok"] and phase["wrong"] == [] and phase["races"] == phase["races_ok"]
+    assert not {phase["database"], results["concurrent"]["alone"]["database"]} & databases(postgres_store)
