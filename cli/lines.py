@@ -20,6 +20,7 @@ from .phrases import phrase_lines
 
 PLAIN, BOLD, DIM, UNDONE = "", "1", "2", "2;9"  # SGR parameters: bold, dim, dim and struck through
 MIN_ROOM = 20  # a text column narrower than this wraps past the screen's edge instead
+WRAPS_KEPT = 4096  # the most wrapped texts one layout keeps (``layout_lines``)
 
 
 class Entry(NamedTuple):
@@ -70,6 +71,10 @@ def layout_lines(
         title = header[0].rjust(wide) if right else header[0].ljust(wide)
         yield _sgr(f"{title}   {header[1]}", DIM, styled)
     justify = str.rjust if right else str.ljust
+    # A long log repeats its lines (the same die exhausted, the same command
+    # typed again after an undo): each text too long for its room is wrapped
+    # once a layout, at most ``WRAPS_KEPT`` of them held at a time.
+    wrapped: dict[tuple[str, int], list[str]] = {}
     for label, text, style, mark, indent in entries:
         start = wide + 3 + indent  # label, space, mark, space, indent
         room = width - start
@@ -78,7 +83,15 @@ def layout_lines(
         text = printable(text)
         label = justify(label, wide)
         # Most lines fit as they are: no wrapping asked of them.
-        lines = [text] if len(text) <= room and text.isascii() else _wrap(text, room)
+        if len(text) <= room and text.isascii():
+            lines = [text]
+        else:
+            found = wrapped.get((text, room))
+            if found is None:
+                if len(wrapped) >= WRAPS_KEPT:
+                    wrapped.clear()
+                found = wrapped[text, room] = _wrap(text, room)
+            lines = found
         if not styled:
             yield f"{label} {mark} {' ' * indent}{lines[0]}" if indent else f"{label} {mark} {lines[0]}"
             if len(lines) > 1:
