@@ -46,7 +46,7 @@ def test_each_event_is_told_as_singledispatch_tells_it(name):
 
 
 def test_a_handler_registered_after_an_event_was_told_is_the_one_used():
-    class Odd(BETRAYAL.event_base, frozen=True, kw_only=True):  # type: ignore[misc, name-defined]
+    class Odd(BETRAYAL.event_base, frozen=True, kw_only=True):
         TOPIC = "tests.narrate.Odd"
 
     assert narrate.describe(Odd(), None) == "Odd"  # no handler of its own: the default
