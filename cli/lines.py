@@ -21,6 +21,7 @@ from .phrases import phrase_lines
 PLAIN, BOLD, DIM, UNDONE = "", "1", "2", "2;9"  # SGR parameters: bold, dim, dim and struck through
 MIN_ROOM = 20  # a text column narrower than this wraps past the screen's edge instead
 WRAPS_KEPT = 4096  # the most wrapped texts one layout keeps (``layout_lines``)
+_SAME_BREAKS = str.maketrans("123456789", "000000000")  # texts that wrap alike: one key (``_spans``)
 
 
 class Entry(NamedTuple):
@@ -71,10 +72,12 @@ def layout_lines(
         title = header[0].rjust(wide) if right else header[0].ljust(wide)
         yield _sgr(f"{title}   {header[1]}", DIM, styled)
     justify = str.rjust if right else str.ljust
-    # A long log repeats its lines (the same die exhausted, the same command
-    # typed again after an undo): each text too long for its room is wrapped
-    # once a layout, at most ``WRAPS_KEPT`` of them held at a time.
-    wrapped: dict[tuple[str, int], list[str]] = {}
+    # A long log repeats its lines, the same but for their numbers (the same
+    # die exhausted, a command undone at another version): each text too
+    # long for its room is wrapped once a layout for all those that differ
+    # from it in their digits alone (``_SAME_BREAKS``), at most
+    # ``WRAPS_KEPT`` of them held at a time.
+    wrapped: dict[tuple[str, int], list[tuple[int, int]]] = {}
     for label, text, style, mark, indent in entries:
         start = wide + 3 + indent  # label, space, mark, space, indent
         room = width - start
@@ -86,12 +89,13 @@ def layout_lines(
         if len(text) <= room and text.isascii():
             lines = [text]
         else:
-            found = wrapped.get((text, room))
-            if found is None:
+            key = (text.translate(_SAME_BREAKS), room)
+            spans = wrapped.get(key)
+            if spans is None:
                 if len(wrapped) >= WRAPS_KEPT:
                     wrapped.clear()
-                found = wrapped[text, room] = _wrap(text, room)
-            lines = found
+                spans = wrapped[key] = _spans(text, room)
+            lines = [text[a:b] for a, b in spans]
         if not styled:
             yield f"{label} {mark} {' ' * indent}{lines[0]}" if indent else f"{label} {mark} {lines[0]}"
             if len(lines) > 1:
@@ -121,28 +125,33 @@ def _width(text: str) -> int:
     return len(text) if text.isascii() else cell_len(text)
 
 
-def _wrap(text: str, room: int) -> list[str]:
+def _spans(text: str, room: int) -> list[tuple[int, int]]:
     """``text`` in lines of at most ``room`` cells, broken between phrases
-    (``cli.phrases``); a word longer than a line is cut."""
+    (``cli.phrases``), a word longer than a line cut: each line's start and
+    end in ``text``.
+
+    The same for any text that differs from it in its ASCII digits alone
+    (``_SAME_BREAKS``): a digit is one cell, a word's character, alike in
+    every rule of ``cli.phrases`` (none names a digit of its own)."""
     if _width(text) <= room:
-        return [text]
-    lines: list[str] = []
+        return [(0, len(text))]
+    spans: list[tuple[int, int]] = []
     for _, start, end in phrase_lines(text, room, hang=0):
-        piece = text[start:end]
-        while _width(piece) > room:  # one word wider than a line
-            head, piece = _cut(piece, room)
-            lines.append(head)
-        lines.append(piece)
-    return lines
+        while _width(text[start:end]) > room:  # one word wider than a line
+            cut = start + _cut(text[start:end], room)
+            spans.append((start, cut))
+            start = cut
+        spans.append((start, end))
+    return spans
 
 
-def _cut(word: str, room: int) -> tuple[str, str]:
-    """The first ``room`` cells of ``word`` (at least one character), and the rest."""
+def _cut(word: str, room: int) -> int:
+    """How many characters of ``word`` its first ``room`` cells hold (at least one)."""
     if word.isascii():
-        return word[: max(room, 1)], word[max(room, 1) :]
+        return max(room, 1)
     used = 0
     for i, char in enumerate(word):
         used += cell_len(char)
         if used > room:
-            return word[: max(i, 1)], word[max(i, 1) :]
-    return word, ""
+            return max(i, 1)
+    return len(word)
