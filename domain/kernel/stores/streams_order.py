@@ -54,10 +54,8 @@ class Row(NamedTuple):
 def envelopes_in_append_order(app: Any, streams: Collection[UUID], page: int = PAGE) -> Iterator[Envelope]:
     """Every envelope of ``streams`` in ``app``'s store, in append order,
     read ``page`` rows at a time (memory does not grow with the streams)."""
-    for notification in _notifications(app, list(streams), page):
-        if is_state_topic(notification.topic):
-            continue
-        yield app.mapper.to_domain_event(notification)
+    rows = (n for n in _notifications(app, list(streams), page) if not is_state_topic(n.topic))
+    yield from app.mapper.decoded(rows)
 
 
 def headers_in_append_order(
