@@ -14,7 +14,7 @@ import msgspec
 from domain.kernel.commandlog import LAST_COMMAND, CommandIssued, CommandUndone
 from domain.kernel.narration import given, placed
 from domain.kernel.position.messages import PositionTaken
-from domain.kernel.stores.streams_order import envelopes_in_append_order, field_of_topic, headers_in_append_order
+from domain.kernel.stores.streams_order import envelopes_in_append_order, headers_in_append_order
 
 from . import pager
 from .game import event_json
@@ -37,11 +37,12 @@ def log(s: Session, page: bool = True) -> None:
     Command ids are left to ``--json``. Long output goes through a pager
     (``page``; see ``cli.pager``).
 
-    The stream is read a page at a time and never held: first what later
-    events say of earlier ones (which commands were undone: their undos'
-    ids alone; a game with companion streams, the whole stream), then each
-    event, narrated and written as it comes, so memory does not grow with
-    the battle."""
+    The stream is read a page at a time and never held, each event narrated
+    and written as it comes, so memory does not grow with the battle. Which
+    commands were undone, which later events say of earlier ones, is known
+    beforehand from the game's undo stack (any command it issued that is
+    not on it was undone); a game with companion streams is read whole
+    first (its commands' writes say where their companion events are)."""
     rs = s.ruleset
     scan = _Scan.of(s, rs)
     narrated = _narrated(s, rs, scan)
@@ -78,7 +79,9 @@ def log(s: Session, page: bool = True) -> None:
             else:
                 yield str(env.originator_version), text, style, mark, indent
 
-    footer = f"↶ marks the events of {len(undone)} undone command(s)" if undone else ""
+    def footer() -> str:  # once every event is read: an undone command is known at its line
+        return f"↶ marks the events of {len(undone)} undone command(s)" if undone else ""
+
     console = s.out.console
     pager.write_lines(
         layout_lines(
@@ -123,7 +126,8 @@ class _Scan:
 
     A game with companion streams is read twice, as a whole first (its
     commands' writes say where their companion events are); any other is
-    read once, after a read of its undos' command ids alone."""
+    read once, its undone commands known as each is issued: those not on
+    the game's undo stack at its end (``done``)."""
 
     own: UUID
     undone: set[str] = field(default_factory=set)
@@ -138,6 +142,7 @@ class _Scan:
     last: int = 0
     label_width: int = 1
     noted: bool = False  # every event noted already (the whole first read)
+    done: frozenset[str] | None = None  # the commands on the game's undo stack, in a game read once
     lines: dict[tuple[type, bytes, bool], str] = field(default_factory=dict)  # ``_given``'s, by command
 
     @classmethod
@@ -145,8 +150,8 @@ class _Scan:
         scan = cls(rs.game_stream(s.battle_id))
         game = s.app.battle(s.battle_id)
         if not rs.companions(game.state):
-            # Only the undos' ids are read ahead; the rest is noted as the log is narrated.
-            scan.undone = set(field_of_topic(s.app, scan.own, rs.undone.TOPIC, "command_id"))
+            # Nothing is read ahead: every event is noted as the log is narrated.
+            scan.done = frozenset(done.command_id for done in game.done)
             scan.last = game.version
             scan.label_width = len(str(scan.last))
             return scan
@@ -168,6 +173,10 @@ class _Scan:
         ``command_id``; ``event`` None when it is no command or undo) tells
         the lines after it."""
         if isinstance(event, CommandIssued):
+            if self.done is not None and event.command_id not in self.done:
+                # Off the undo stack at the end: undone (an undo pops the stack's last
+                # command, the one it names), which its events, after this, are marked.
+                self.undone.add(event.command_id)
             line = self._given(rs, event)
             # an id given twice (no command of ours is) is spelled again where it is narrated
             self.spelled[event.command_id] = "" if event.command_id in self.spelled else line

@@ -10,7 +10,7 @@ escaped, as ``cli.output`` does for everything else.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from rich.cells import cell_len
@@ -61,12 +61,13 @@ def layout_lines(
     *,
     wide: int,
     header: tuple[str, str] | None = None,
-    footer: str = "",
+    footer: str | Callable[[], str] = "",
     right: bool = True,
 ) -> Iterator[str]:
     """``layout`` as the entries come, for a caller that knows the widest
     label (``wide``) beforehand: nothing is held but the line being made.
-    An entry may be a plain tuple of an ``Entry``'s fields, in their order."""
+    An entry may be a plain tuple of an ``Entry``'s fields, in their order;
+    ``footer`` may be a function, asked for its line after the last entry."""
     wide = max(wide, len(header[0]) if header else 0)
     if header:
         title = header[0].rjust(wide) if right else header[0].ljust(wide)
@@ -107,6 +108,8 @@ def layout_lines(
         pad = " " * start
         for more in lines[1:]:
             yield pad + _sgr(more, style, styled)
+    if callable(footer):
+        footer = footer()
     if footer:
         yield _sgr(footer, DIM, styled)
 
