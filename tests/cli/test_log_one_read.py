@@ -23,8 +23,6 @@ from domain.betrayal.table.party import party_member
 from domain.kernel.commandlog import CommandIssued, CommandUndone
 from domain.kernel.errors import RuleViolation
 from domain.kernel.games import GameApp
-from domain.kernel.stores import streams_order
-from domain.kernel.stores.streams_order import field_of_topic
 
 BATTLE = "undone-often"
 
@@ -56,31 +54,11 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> str:
     return f"sqlite:{path}"
 
 
-def _undone_ids(app: GameApp) -> tuple[list[str], list[str]]:
-    rs = app.ruleset(BATTLE)
-    stream = rs.game_stream(BATTLE)
-    read = list(field_of_topic(app, stream, rs.undone.TOPIC, "command_id"))
-    whole = [e.event.command_id for e in app.events(stream) if isinstance(e.event, CommandUndone)]
-    return read, whole
-
-
-def test_the_undone_ids_alone_are_those_of_every_undo_in_order(store: str) -> None:
-    with GameApp(store=store) as app:
-        read, whole = _undone_ids(app)
-    assert len(whole) > 5
-    assert read == whole
-    memory = BetrayalApp("memory")
-    _play(memory)
-    read, whole = _undone_ids(memory)
-    assert read == whole and len(whole) > 5
-
-
 def test_the_log_reads_the_stream_once_and_says_what_it_said(rk, store: str, monkeypatch) -> None:
     def whole_first_read(*args, **kwargs):
         raise AssertionError("rk log read the whole stream ahead of its narration")
 
     monkeypatch.setattr(history, "headers_in_append_order", whole_first_read)
-    monkeypatch.setattr(streams_order, "field_of_topic", whole_first_read)
     on_it, of_it = rk.on(Defaults(store=store)), ["--battle", BATTLE, "--no-pager"]
     rows = json.loads(on_it("log", "--json", *of_it).stdout)
     text = on_it("log", *of_it).stdout
