@@ -26,7 +26,6 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, NamedTuple
 from uuid import UUID
 
-
 from domain.kernel.envelope import Envelope, is_state_topic
 from domain.kernel.messages import event_class
 from domain.kernel.stores.plain import SqliteRows
