@@ -21,6 +21,7 @@ from .game import event_json
 from .lines import BOLD, PLAIN, UNDONE, events, layout_lines
 from .output import to_json
 from .session import Session
+from .settled import settled
 from .battle_list import BATTLE_COLUMNS, battles  # noqa: F401 (their home was here)
 from .tables import least_width, simple_table  # noqa: F401 (their home was here)
 
@@ -43,6 +44,11 @@ def log(s: Session, page: bool = True) -> None:
     beforehand from the game's undo stack (any command it issued that is
     not on it was undone); a game with companion streams is read whole
     first (its commands' writes say where their companion events are)."""
+    with settled():  # a long game's read: what was made before it is not walked again and again
+        _log(s, page)
+
+
+def _log(s: Session, page: bool) -> None:
     rs = s.ruleset
     scan = _Scan.of(s, rs)
     narrated = _narrated(s, rs, scan)
