@@ -10,7 +10,7 @@ escaped, as ``cli.output`` does for everything else.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from rich.cells import cell_len
@@ -20,6 +20,8 @@ from .phrases import phrase_lines
 
 PLAIN, BOLD, DIM, UNDONE = "", "1", "2", "2;9"  # SGR parameters: bold, dim, dim and struck through
 MIN_ROOM = 20  # a text column narrower than this wraps past the screen's edge instead
+WRAPS_KEPT = 4096  # the most wrapped texts one layout keeps (``layout_lines``)
+_SAME_BREAKS = str.maketrans("123456789", "000000000")  # texts that wrap alike: one key (``_spans``)
 
 
 class Entry(NamedTuple):
@@ -59,17 +61,24 @@ def layout_lines(
     *,
     wide: int,
     header: tuple[str, str] | None = None,
-    footer: str = "",
+    footer: str | Callable[[], str] = "",
     right: bool = True,
 ) -> Iterator[str]:
     """``layout`` as the entries come, for a caller that knows the widest
     label (``wide``) beforehand: nothing is held but the line being made.
-    An entry may be a plain tuple of an ``Entry``'s fields, in their order."""
+    An entry may be a plain tuple of an ``Entry``'s fields, in their order;
+    ``footer`` may be a function, asked for its line after the last entry."""
     wide = max(wide, len(header[0]) if header else 0)
     if header:
         title = header[0].rjust(wide) if right else header[0].ljust(wide)
         yield _sgr(f"{title}   {header[1]}", DIM, styled)
     justify = str.rjust if right else str.ljust
+    # A long log repeats its lines, the same but for their numbers (the same
+    # die exhausted, a command undone at another version): each text too
+    # long for its room is wrapped once a layout for all those that differ
+    # from it in their digits alone (``_SAME_BREAKS``), at most
+    # ``WRAPS_KEPT`` of them held at a time.
+    wrapped: dict[tuple[str, int], list[tuple[int, int]]] = {}
     for label, text, style, mark, indent in entries:
         start = wide + 3 + indent  # label, space, mark, space, indent
         room = width - start
@@ -78,7 +87,16 @@ def layout_lines(
         text = printable(text)
         label = justify(label, wide)
         # Most lines fit as they are: no wrapping asked of them.
-        lines = [text] if len(text) <= room and text.isascii() else _wrap(text, room)
+        if len(text) <= room and text.isascii():
+            lines = [text]
+        else:
+            key = (text.translate(_SAME_BREAKS), room)
+            spans = wrapped.get(key)
+            if spans is None:
+                if len(wrapped) >= WRAPS_KEPT:
+                    wrapped.clear()
+                spans = wrapped[key] = _spans(text, room)
+            lines = [text[a:b] for a, b in spans]
         if not styled:
             yield f"{label} {mark} {' ' * indent}{lines[0]}" if indent else f"{label} {mark} {lines[0]}"
             if len(lines) > 1:
@@ -90,6 +108,8 @@ def layout_lines(
         pad = " " * start
         for more in lines[1:]:
             yield pad + _sgr(more, style, styled)
+    if callable(footer):
+        footer = footer()
     if footer:
         yield _sgr(footer, DIM, styled)
 
@@ -108,28 +128,33 @@ def _width(text: str) -> int:
     return len(text) if text.isascii() else cell_len(text)
 
 
-def _wrap(text: str, room: int) -> list[str]:
+def _spans(text: str, room: int) -> list[tuple[int, int]]:
     """``text`` in lines of at most ``room`` cells, broken between phrases
-    (``cli.phrases``); a word longer than a line is cut."""
+    (``cli.phrases``), a word longer than a line cut: each line's start and
+    end in ``text``.
+
+    The same for any text that differs from it in its ASCII digits alone
+    (``_SAME_BREAKS``): a digit is one cell, a word's character, alike in
+    every rule of ``cli.phrases`` (none names a digit of its own)."""
     if _width(text) <= room:
-        return [text]
-    lines: list[str] = []
+        return [(0, len(text))]
+    spans: list[tuple[int, int]] = []
     for _, start, end in phrase_lines(text, room, hang=0):
-        piece = text[start:end]
-        while _width(piece) > room:  # one word wider than a line
-            head, piece = _cut(piece, room)
-            lines.append(head)
-        lines.append(piece)
-    return lines
+        while _width(text[start:end]) > room:  # one word wider than a line
+            cut = start + _cut(text[start:end], room)
+            spans.append((start, cut))
+            start = cut
+        spans.append((start, end))
+    return spans
 
 
-def _cut(word: str, room: int) -> tuple[str, str]:
-    """The first ``room`` cells of ``word`` (at least one character), and the rest."""
+def _cut(word: str, room: int) -> int:
+    """How many characters of ``word`` its first ``room`` cells hold (at least one)."""
     if word.isascii():
-        return word[: max(room, 1)], word[max(room, 1) :]
+        return max(room, 1)
     used = 0
     for i, char in enumerate(word):
         used += cell_len(char)
         if used > room:
-            return word[: max(i, 1)], word[max(i, 1) :]
-    return word, ""
+            return max(i, 1)
+    return len(word)

@@ -13,6 +13,7 @@ from . import pager
 from .lines import BOLD, PLAIN, UNDONE, Entry, events, layout
 from .progress import progress
 from .session import Session
+from .settled import settled
 
 
 def show(s: Session, view: str, page: bool = False) -> None:
@@ -20,6 +21,11 @@ def show(s: Session, view: str, page: bool = False) -> None:
     catching the views up with a progress display on stderr (the first
     read of a long log takes a while). With ``page``, long text goes
     through a pager (``cli.pager``)."""
+    with settled():  # a long game's read: what was made before it is not walked again and again
+        _show(s, view, page)
+
+
+def _show(s: Session, view: str, page: bool) -> None:
     from projections import views  # here, not at the top: only the views' commands need the read models
 
     # Only the audit's own read model: the others catch up when they are read.

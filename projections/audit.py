@@ -203,8 +203,11 @@ class AuditView(Projection):
         """``timestamp`` as the ``at`` column holds it: a command's events
         share their time, so it is written once for them all."""
         time = self._time
-        # The same instant at another offset reads otherwise.
-        if time is None or timestamp != time or timestamp.utcoffset() != time.utcoffset():
+        # The same fields in the same zone read the same. Compared as such
+        # (one zone object: ``==`` compares the fields, asking no offset),
+        # not as instants: the same instant at another offset reads
+        # otherwise. Two zone objects are told again, which reads the same.
+        if time is None or timestamp.tzinfo is not time.tzinfo or timestamp != time:
             self._time, self._time_text = timestamp, timestamp.isoformat()
         return self._time_text
 

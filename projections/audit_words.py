@@ -63,8 +63,9 @@ class Words:
     Two events are the same when they are of one class and encode to the
     same MessagePack bytes (exact: ``1`` and ``1.0``, ``0.0`` and ``-0.0``
     differ there, as they may in a sentence). A command's line says the
-    command as typed and whether it was redone, never its id nor the streams
-    it touched, so those are left out of its key. An undo is described each
+    command as typed and whether it was redone, never its id, the streams
+    it touched nor the id of the command it redoes, so those are left out
+    of its key (``_said``). An undo is described each
     time: it carries the state it restores, a key longer than its line.
     At most ``LIMIT`` events are kept (a long-running server's catch-ups).
     """
@@ -80,7 +81,7 @@ class Words:
         if isinstance(e, CommandUndone):
             return describe(e)
         try:
-            key = (type(e), self._encode(replace(e, command_id="", touched=()) if isinstance(e, CommandIssued) else e))
+            key = (type(e), self._encode(_said(e) if isinstance(e, CommandIssued) else e))
         except (TypeError, OverflowError, msgspec.EncodeError):  # a value MessagePack cannot hold: told as it comes
             return describe(e)
         found = self._known.get(key)
@@ -89,6 +90,12 @@ class Words:
                 self._known.clear()
             found = self._known[key] = describe(e)
         return found
+
+
+def _said(e: CommandIssued) -> CommandIssued:
+    """What of a command its line says: not its id, nor the streams it
+    touched, nor which command it redoes (only that it redoes one)."""
+    return replace(e, command_id="", touched=(), redo_of="redone" if e.redo_of else "")
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")

@@ -248,7 +248,6 @@ class Catchup:
         # Each stored event is decoded as it is applied, not the page's
         # together first: a page of undos holds the states they restore.
         applied = 0
-        to_domain_event = mapper.to_domain_event
         with _transaction(self.db):
             # Re-read inside the write lock: another process may have moved on.
             done = dict(self.db.execute("SELECT projection, notification_id FROM positions").fetchall())
@@ -258,9 +257,8 @@ class Catchup:
             # Each event type's handlers of the projections caught up here,
             # with where each stands, found once a page rather than per event.
             wanted: dict[type, list[tuple[int, Callable]]] = {}
-            for row in page:
+            for row, envelope in zip(page, mapper.decoded(page)):  # each decoded as it is applied
                 nid = row.id
-                envelope = to_domain_event(row)
                 kind = type(envelope.event)
                 handlers = wanted.get(kind)
                 if handlers is None:

@@ -16,6 +16,7 @@ import msgspec
 import pytest
 
 from domain.betrayal.battle.application import BetrayalApp
+from domain.kernel.commandlog import CommandIssued
 from domain.kernel.games import GameApp
 from domain.kernel.portable import import_log
 from projections import views
@@ -188,3 +189,34 @@ def test_a_build_cut_short_leaves_the_index_to_the_next_catchup_that_writes(tmp_
     with again.reading() as db:
         assert audit_lines(db, stream) == first_read(app, bid, 4)[0]
     assert again.contents() == rows_kept_nowhere(app)
+
+
+@pytest.mark.parametrize("name", GOLDEN)
+def test_words_of_a_redone_command_are_what_describe_says_whichever_command_it_redoes(name):
+    app, _ = golden_store([name])
+    issued = [env.event for _, env in app.notifications() if isinstance(env.event, CommandIssued)]
+    redone = [msgspec.structs.replace(e, redo_of=f"c{n}") for n, e in enumerate(issued)]
+    events = issued + redone + [msgspec.structs.replace(e, redo_of="") for e in redone]
+    words = Words()
+    assert [words(e) for e in events] == [describe(e) for e in events]
+
+
+def test_the_at_column_says_each_time_in_its_own_zone():
+    """A command's events share their time and its text is made once; the
+    same instant in another zone, or the same fields in another, reads as
+    its own."""
+    from datetime import datetime, timedelta, timezone
+
+    view = AuditView()
+    utc = datetime(2026, 12, 7, 20, 0, tzinfo=timezone.utc)
+    east = timezone(timedelta(hours=2))
+    times = [
+        utc,
+        utc,
+        datetime(2026, 12, 7, 20, 0, tzinfo=timezone(timedelta(0))),  # another zone object, the same offset
+        utc.astimezone(east),  # the same instant at another offset
+        datetime(2026, 12, 7, 20, 0, tzinfo=east),  # the same fields in another zone
+        utc + timedelta(microseconds=1),
+        utc,
+    ]
+    assert [view._at(t) for t in times] == [t.isoformat() for t in times]

@@ -7,6 +7,7 @@ header event narrates as the `rk` command that gave it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache, singledispatch
 
 from domain.betrayal.adventurer import aggregate as adv
@@ -29,7 +30,29 @@ def describe(event: Event, state: BattleState | None, pack: Pack | None = None) 
     enemies; the starter pack by default. Events of a battle's other
     streams (its Delve, its adventurers) are narrated too, ``state`` being
     the battle as it stood then (for names) when it is at hand."""
-    return _describe(event, state, pack or _starter())
+    kind = type(event)
+    told = _told.get(kind)
+    if told is None or _told_of != len(_describe.registry):
+        told = _teller(kind)
+    return told(event, state, pack or _starter())
+
+
+# Each event class's handler, found once (``singledispatch``'s own call looks
+# it up in a weak dictionary at every event: a few per cent of a long log),
+# and found again once another handler is registered (``campaign.narrate``
+# registers the adventurer's events after this module is imported).
+_told: dict[type, Callable[[Event, BattleState | None, Pack], str]] = {}
+_told_of: int = 0  # how many handlers were registered when ``_told`` was filled
+
+
+def _teller(kind: type) -> Callable[[Event, BattleState | None, Pack], str]:
+    global _told_of
+    registered = len(_describe.registry)
+    if registered != _told_of:
+        _told.clear()
+        _told_of = registered
+    told = _told[kind] = _describe.dispatch(kind)
+    return told
 
 
 @lru_cache(maxsize=1)

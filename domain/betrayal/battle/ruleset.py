@@ -9,7 +9,8 @@ member's result to that adventurer's stream (CLEANUP-3b, CLEANUP-4c).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -218,9 +219,7 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
         return None
 
     def describe_event(self, event: Event, state: BattleState | None, pack: Pack | None) -> str:
-        from .narrate import describe  # the narrator, imported when an event is told: `rk status` never pays for it
-
-        return describe(event, state, pack)
+        return _narrator()(event, state, pack)
 
     def cited_rule(self, event: Event) -> str:
         return cited_rule(event)
@@ -343,3 +342,13 @@ def _check_counter(state: BattleState, what: str, counter: int) -> RandomCheck |
 
 
 BETRAYAL = Betrayal()
+
+
+@lru_cache(maxsize=1)
+def _narrator() -> Callable[[Event, BattleState | None, Pack | None], str]:
+    """``narrate.describe``, imported when an event is first told (`rk
+    status` never pays for it) and found once: an import statement run for
+    each event of a long log was a few per cent of `rk log`."""
+    from .narrate import describe
+
+    return describe

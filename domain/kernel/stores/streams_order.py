@@ -26,8 +26,6 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, NamedTuple
 from uuid import UUID
 
-import msgspec
-
 from domain.kernel.envelope import Envelope, is_state_topic
 from domain.kernel.messages import event_class
 from domain.kernel.stores.plain import SqliteRows
@@ -54,10 +52,8 @@ class Row(NamedTuple):
 def envelopes_in_append_order(app: Any, streams: Collection[UUID], page: int = PAGE) -> Iterator[Envelope]:
     """Every envelope of ``streams`` in ``app``'s store, in append order,
     read ``page`` rows at a time (memory does not grow with the streams)."""
-    for notification in _notifications(app, list(streams), page):
-        if is_state_topic(notification.topic):
-            continue
-        yield app.mapper.to_domain_event(notification)
+    rows = (n for n in _notifications(app, list(streams), page) if not is_state_topic(n.topic))
+    yield from app.mapper.decoded(rows)
 
 
 def headers_in_append_order(
@@ -78,26 +74,6 @@ def headers_in_append_order(
             yield envelope.originator_version, envelope.command_id, envelope
         else:
             yield notification.originator_version, mapper.command_id_of(notification), None
-
-
-def field_of_topic(app: Any, stream: UUID, topic: str, field: str) -> Iterator[str]:
-    """The text field ``field`` of every event of ``stream`` stored under
-    ``topic``, in append order, each read without the rest of its event and
-    no other event decoded (`rk log` asks which commands of a long game were
-    undone: the ``command_id`` of its few thousand ``CommandUndone``, whose
-    restored states it need not build). On SQLite only those rows are read."""
-    decoder = _part_decoders.get(field)
-    if decoder is None:
-        inner = msgspec.defstruct(f"_Only_{field}", [(field, str)])
-        decoder = _part_decoders[field] = msgspec.json.Decoder(msgspec.defstruct(f"_Body_{field}", [("d", inner)]))
-    recorder = app.recorder
-    rows: Iterator[Any]
-    if _is_sqlite(recorder):
-        rows = _sqlite_one(recorder, stream, PAGE, topic)
-    else:
-        rows = (n for n in _notifications(app, [stream], PAGE) if n.topic == topic)
-    for row in rows:
-        yield getattr(app.mapper.part_of(row, decoder).d, field)
 
 
 def stored_page(app: Any, start: int, limit: int) -> Sequence[Notification | Row]:
@@ -129,9 +105,6 @@ def _sqlite_page(recorder: Any, start: int, limit: int) -> list[Row]:
             stream = ids[originator_id] = recorder.convert_originator_id(originator_id)
         out.append(Row(rowid, stream, version, topic, state))
     return out
-
-
-_part_decoders: dict[str, Any] = {}  # field name -> decoder of that field of a stored event's ``d``
 
 
 def _known(topic: str) -> bool:
