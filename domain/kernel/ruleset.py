@@ -2,7 +2,8 @@
 
 A ruleset is a package under ``domain/`` whose entry module, named
 ``ruleset`` in every package (``domain.conquest.ruleset``), gives the
-``Ruleset`` instances it registers as ``RULESETS``. The kernel finds one
+``Ruleset`` instances it registers as ``RULESETS`` (and, in ``LATER``,
+where further ones are, registered when first asked for). The kernel finds one
 with ``load("conquest")``, importing the entry module on first use, as
 OpenSpiel's ``load_game(name)`` does: the kernel never imports a ruleset
 by name, and no ruleset imports another. What a ruleset shows a table is
@@ -502,13 +503,45 @@ names = packages.names  # every ruleset package under domain/, by name (``domain
 ENTRY = "ruleset"  # every ruleset package's entry module
 
 
+_LATER: dict[str, tuple[str, str]] = {}
+"""Rulesets an imported entry module gives only by where they are
+(``LATER``), not registered yet: name -> (its package, ``module:attribute``)."""
+
+
 def _import(package: str) -> None:
     """Import ruleset package ``package``'s entry module and register the
-    rulesets it gives."""
+    rulesets it gives (``RULESETS``); those it gives by where they are
+    (``LATER``: name -> ``module:attribute``) are registered when first
+    asked for (``_register_later``), so a command on one of its games does
+    not import the others' rules."""
     module = importlib.import_module(f"domain.{package}.{ENTRY}")
     for ruleset in module.RULESETS:
         if _REGISTRY.get(ruleset.name) is not ruleset:
             register(ruleset)
+    for name, where in getattr(module, "LATER", {}).items():
+        if name not in _REGISTRY:
+            _LATER.setdefault(name, (package, where))
+
+
+def _register_later(name: str) -> bool:
+    """Register ruleset ``name`` if its package gave it for later; whether it did."""
+    entry = _LATER.get(name)
+    if entry is None:
+        return False
+    module, _, attribute = entry[1].partition(":")
+    ruleset = getattr(importlib.import_module(module), attribute)
+    if _REGISTRY.get(ruleset.name) is not ruleset:
+        register(ruleset)
+    del _LATER[name]
+    return True
+
+
+def _register_later_of(package: str) -> bool:
+    """Register every ruleset ``package`` gave for later; whether there was one."""
+    later = [name for name, (of, _) in _LATER.items() if of == package]
+    for name in later:
+        _register_later(name)
+    return bool(later)
 
 
 def _package(name: str) -> str:
@@ -526,6 +559,7 @@ def load(name: str) -> AnyRuleset:
     package = _package(name)
     if package in names():
         _import(package)
+        _register_later(name)
         found = _REGISTRY.get(name)
     if found is None:
         there = sorted({rs.name for rs in all_rulesets()})
@@ -540,9 +574,11 @@ def loaded_first() -> Iterator[AnyRuleset]:
     ready = list(_REGISTRY.values())
     yield from ready
     for package in names():
-        if any(rs.name == package or rs.package == package for rs in ready):
+        later = any(of == package for of, _ in _LATER.values())
+        if not later and any(rs.name == package or rs.package == package for rs in ready):
             continue
         _import(package)
+        _register_later_of(package)
         yield from (rs for rs in list(_REGISTRY.values()) if rs not in ready)
         ready = list(_REGISTRY.values())
 
@@ -551,15 +587,19 @@ def all_rulesets() -> Sequence[AnyRuleset]:
     """Every ruleset of every package, loaded, by name."""
     for package in names():
         _import(package)
+        _register_later_of(package)
     return [_REGISTRY[n] for n in sorted(_REGISTRY)]
 
 
 def load_for_topic(topic: str) -> bool:
     """Load the ruleset whose events are stored under ``topic``
     (``conquest.CardDrawn`` -> conquest), so a process that has not used it
-    yet can read its events. Returns whether one was newly loaded."""
+    yet can read its events. A package whose rulesets are loaded but that
+    gave some for later (``LATER``: Betrayal's campaign, whose events share
+    the ``betrayal.`` prefix) has those registered. Returns whether one was
+    newly loaded."""
     package = topic.partition(".")[0]
-    if package in _REGISTRY or package not in names():
-        return False
-    load(package)
-    return True
+    if package not in _REGISTRY and package in names():
+        load(package)
+        return True
+    return _register_later_of(package)

@@ -120,7 +120,8 @@ def test_every_stored_class_has_its_old_topic():
     TOPIC) and every state its snapshots hold was in a module that moved
     (the kernel's ``betrayal.BattleRegistered``, an old index, never was)."""
     from domain.betrayal import topics
-    from domain.betrayal.ruleset import ADVENTURERS, DELVES, RULESETS
+    from domain.betrayal.campaign.ruleset import CAMPAIGN
+    from domain.betrayal.ruleset import ADVENTURERS, BETRAYAL, DELVES
     from domain.kernel.messages import known_topics
 
     old = topics.old_topics()
@@ -131,7 +132,7 @@ def test_every_stored_class_has_its_old_topic():
         and cls.__module__.startswith("domain.betrayal.")
         and not cls.__module__.startswith(topics.SINCE_THE_MOVE)
     }
-    states = {rs.state_type for rs in RULESETS} | {ADVENTURERS.state_type, DELVES.state_type}
+    states = {rs.state_type for rs in (BETRAYAL, CAMPAIGN, ADVENTURERS, DELVES)}
     assert len(events) > 100 and len(states) == 4
     assert events | states <= set(old.values())
     for topic, cls in old.items():

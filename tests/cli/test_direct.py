@@ -202,9 +202,11 @@ def test_status_in_process_imports_only_what_it_shows(games):
     # Nor what only a write or a refusal needs: OpenSSL's digests (``domain.kernel.digests``),
     # tempfile (a write renamed into place), difflib (a hint in a refused pack).
     never |= STDLIB_UNUSED
+    # A battle's or a delve's status registers no campaign (``LATER``, ``domain.kernel.ruleset``).
+    campaign = {"domain.betrayal.campaign.game", "domain.betrayal.campaign.ruleset"}
     for game, others in {
-        "c1": {"domain.conquest", "domain.labyrinth"},
-        "d1": {"domain.conquest", "domain.labyrinth"},
+        "c1": {"domain.conquest", "domain.labyrinth"} | campaign,
+        "d1": {"domain.conquest", "domain.labyrinth"} | campaign,
         "q1": {"domain.betrayal", "domain.labyrinth"},
         "l1": {"domain.betrayal", "domain.conquest"},
     }.items():
@@ -229,6 +231,7 @@ def test_a_verb_of_one_ruleset_imports_no_other_ruleset(games, tmp_path):
     imported = _imported(env, "end-turn", "-b", "c1")
     assert "cli.verbs" in imported
     assert not {m for m in imported if m.startswith(("domain.conquest", "domain.labyrinth"))}
+    assert not imported & {"domain.betrayal.campaign.game", "domain.betrayal.campaign.ruleset"}
     # What it did and the view after it fit 100 columns: written straight, no rich.
     assert not {m for m in imported if m.split(".")[0] == "rich"}
     assert not imported & {"hashlib", "_hashlib", "hmac", "difflib"}
