@@ -21,7 +21,7 @@ a release moves them.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, NamedTuple
 from uuid import UUID
@@ -49,11 +49,15 @@ class Row(NamedTuple):
     state: bytes
 
 
-def envelopes_in_append_order(app: Any, streams: Collection[UUID], page: int = PAGE) -> Iterator[Envelope]:
+def envelopes_in_append_order(
+    app: Any, streams: Collection[UUID], page: int = PAGE, read_as: Mapping[str, type] | None = None
+) -> Iterator[Envelope]:
     """Every envelope of ``streams`` in ``app``'s store, in append order,
-    read ``page`` rows at a time (memory does not grow with the streams)."""
+    read ``page`` rows at a time (memory does not grow with the streams).
+    ``read_as``: a topic's events decoded into a narrower class, as
+    ``EnvelopeDecoder.decoded`` takes it."""
     rows = (n for n in _notifications(app, list(streams), page) if not is_state_topic(n.topic))
-    yield from app.mapper.decoded(rows)
+    yield from app.mapper.decoded(rows, read_as)
 
 
 def headers_in_append_order(
