@@ -59,6 +59,7 @@ _header_decoder = msgspec.json.Decoder(_Header)
 _loose_decoder = msgspec.json.Decoder(_LooseBody)
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}  # each event class's typed decoder (``_typed_decoder``)
 _UNSEEN: Any = object()  # a topic ``EnvelopeDecoder.envelopes`` has not looked up yet
+_SKIPPED: Any = object()  # a topic whose rows ``EnvelopeDecoder.envelopes`` leaves out
 
 
 def _typed_decoder(cls: type) -> msgspec.json.Decoder[Any]:
@@ -159,7 +160,14 @@ class EnvelopeDecoder:
             event=payload,
         )
 
-    def envelopes(self, stream_id: UUID, rows: Iterable[tuple[int, str, bytes]]) -> Iterator[Any]:
+    def envelopes(
+        self,
+        stream_id: UUID,
+        rows: Iterable[tuple[int, str, bytes]],
+        read_as: Mapping[str, type] | None = None,
+        *,
+        events_only: bool = False,
+    ) -> Iterator[Any]:
         """``to_domain_event`` of each of a stream's stored rows, given as
         (version, topic, state): what a replay reads. Each row goes straight
         from its bytes to its ``Envelope`` (an event of its class's version,
@@ -167,13 +175,19 @@ class EnvelopeDecoder:
         decoder and version looked up once per topic; any other row (a
         snapshot, an older version, bytes that do not decode, a cipher or a
         compressor) is read by ``to_domain_event``, which upcasts it or says
-        what is wrong."""
+        what is wrong. ``read_as`` as ``decoded`` takes it; ``events_only``:
+        rows stored under a state's topic (snapshots) are left out."""
         plain = not self.cipher and not self.compressor
         kinds: dict[str, tuple[msgspec.json.Decoder[Any], int] | None] = {}
         for version, topic, data in rows:
-            kind = kinds.get(topic, _UNSEEN) if plain else None
+            kind = kinds.get(topic, _UNSEEN)
             if kind is _UNSEEN:
-                kind = kinds[topic] = self._kind(topic)
+                if events_only and is_state_topic(topic):
+                    kind = kinds[topic] = _SKIPPED
+                else:
+                    kind = kinds[topic] = self._kind(topic, read_as) if plain else None
+            if kind is _SKIPPED:
+                continue
             if kind is not None:
                 found = _plain(kind, stream_id, version, data)
                 if found is not None:
