@@ -51,7 +51,7 @@ def log(s: Session, page: bool = True) -> None:
 def _log(s: Session, page: bool) -> None:
     rs = s.ruleset
     scan = _Scan.of(s, rs)
-    narrated = _narrated(s, rs, scan)
+    narrated = _narrated(s, rs, scan, states=s.json)
     if s.json:
         _write_json(
             (
@@ -233,11 +233,18 @@ class _Scan:
         return f"{words} ({events(first, last)})"
 
 
-def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]]:
+def _narrated(s: Session, rs: Any, scan: _Scan, states: bool = False) -> Iterator[tuple[str, Any, str]]:
     """``(companion kind or "", envelope, text)`` for every event of the game
     and of its companion streams, each narrated against the state just
     before it (folded once, as the log goes); an undo names the command it
-    reverted with ``scan.said``."""
+    reverted with ``scan.said``.
+
+    An undo's envelope keeps the state it restores undecoded
+    (``unread_undo``; ``states``: decoded, as ``--json`` shows it): that
+    state is the game's just before the command it names (``Games.undo``
+    writes it so), which the narration kept as it told the command, marked
+    undone already (``scan.undone``). Only an undo of a command the
+    narration did not keep a state for has its own decoded."""
     from domain.kernel.narration import Narrator
 
     pack = s.app.pack_for(rs, s.app.battle(s.game_id).state)
@@ -248,20 +255,58 @@ def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]
         words=scan.said,
         spelled=lambda event: scan.spelled.get(event.command_id),
     )
+    unread = None if states else unread_undo(rs.undone)
+    read_as = {rs.undone.TOPIC: unread} if unread is not None else None
+    kept: dict[str, Any] = {}  # the state before each command told that is undone later, until its undo
+    undone = scan.undone
+
+    def told(env: Any) -> str:
+        event = env.event
+        if type(event) is unread:
+            restored = kept.pop(event.command_id, _NONE)
+            if restored is _NONE:  # no command told here (a hand-edited store): the state it stored
+                restored = msgspec.json.decode(event.restored, type=_restored_type(rs.undone))
+            event = msgspec.structs.replace(event, restored=restored)
+        elif isinstance(event, CommandIssued) and event.command_id in undone:
+            kept[event.command_id] = narrator.state
+        return narrator(event)
+
     pending: Any = None  # each event is narrated once the next is read: a command's last one is known so
     note = None if scan.noted else scan.note
-    for env in envelopes_in_append_order(s.app, (scan.own,)):
+    for env in envelopes_in_append_order(s.app, (scan.own,), read_as=read_as):
         if note is not None:
             note(rs, env.originator_version, env.command_id, env.event)
         if pending is not None:
-            yield "", pending, narrator(pending.event)
+            yield "", pending, told(pending)
             if written and env.command_id != pending.command_id:
                 yield from _written_by(rs, pack, narrator, written, pending)
         pending = env
     if pending is not None:
-        yield "", pending, narrator(pending.event)
+        yield "", pending, told(pending)
         if written:
             yield from _written_by(rs, pack, narrator, written, pending)
+
+
+_NONE: Any = object()  # no state kept
+_UNREAD: dict[type, type] = {}
+
+
+def unread_undo(cls: type[CommandUndone]) -> type[CommandUndone]:
+    """``cls`` (a ruleset's undo event) with the state it restores left
+    unread (``msgspec.Raw``): the largest part of a long game's log, which
+    `rk log`'s narration has at hand already. No topic of its own: it is
+    what a reader decodes the undo's rows into (``read_as``), not stored."""
+    lighter = _UNREAD.get(cls)
+    if lighter is None:
+        lighter = _UNREAD[cls] = msgspec.defstruct(
+            f"Unread{cls.__name__}", [("restored", msgspec.Raw)], bases=(cls,), frozen=True, kw_only=True
+        )
+    return lighter
+
+
+def _restored_type(cls: type[CommandUndone]) -> Any:
+    """The type of the state ``cls`` restores, as its decoder reads it."""
+    return next(f.type for f in msgspec.structs.fields(cls) if f.name == "restored")
 
 
 def _written_by(

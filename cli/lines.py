@@ -79,15 +79,19 @@ def layout_lines(
     # from it in their digits alone (``_SAME_BREAKS``), at most
     # ``WRAPS_KEPT`` of them held at a time.
     wrapped: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    rooms: dict[int, int] = {}  # each indent's room: a log has two or three indents
     for label, text, style, mark, indent in entries:
-        start = wide + 3 + indent  # label, space, mark, space, indent
-        room = width - start
-        if room < MIN_ROOM:
-            room = MIN_ROOM
-        text = printable(text)
+        room = rooms.get(indent, 0)
+        if not room:
+            room = rooms[indent] = max(width - (wide + 3 + indent), MIN_ROOM)  # label, space, mark, space, indent
+        if not (text.isascii() and text.isprintable()):  # ``printable``'s own test, without its call
+            text = printable(text)
         label = justify(label, wide)
         # Most lines fit as they are: no wrapping asked of them.
         if len(text) <= room and text.isascii():
+            if not styled:
+                yield f"{label} {mark} {' ' * indent}{text}" if indent else f"{label} {mark} {text}"
+                continue
             lines = [text]
         else:
             key = (text.translate(_SAME_BREAKS), room)
@@ -97,6 +101,7 @@ def layout_lines(
                     wrapped.clear()
                 spans = wrapped[key] = _spans(text, room)
             lines = [text[a:b] for a, b in spans]
+        start = wide + 3 + indent
         if not styled:
             yield f"{label} {mark} {' ' * indent}{lines[0]}" if indent else f"{label} {mark} {lines[0]}"
             if len(lines) > 1:

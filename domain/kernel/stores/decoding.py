@@ -15,7 +15,7 @@ is raised: whatever reads a store sees the same error, whoever decoded.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Annotated, Any, NamedTuple
 from uuid import UUID
@@ -59,6 +59,7 @@ _header_decoder = msgspec.json.Decoder(_Header)
 _loose_decoder = msgspec.json.Decoder(_LooseBody)
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}  # each event class's typed decoder (``_typed_decoder``)
 _UNSEEN: Any = object()  # a topic ``EnvelopeDecoder.envelopes`` has not looked up yet
+_SKIPPED: Any = object()  # a topic whose rows ``EnvelopeDecoder.envelopes`` leaves out
 
 
 def _typed_decoder(cls: type) -> msgspec.json.Decoder[Any]:
@@ -159,7 +160,14 @@ class EnvelopeDecoder:
             event=payload,
         )
 
-    def envelopes(self, stream_id: UUID, rows: Iterable[tuple[int, str, bytes]]) -> Iterator[Any]:
+    def envelopes(
+        self,
+        stream_id: UUID,
+        rows: Iterable[tuple[int, str, bytes]],
+        read_as: Mapping[str, type] | None = None,
+        *,
+        events_only: bool = False,
+    ) -> Iterator[Any]:
         """``to_domain_event`` of each of a stream's stored rows, given as
         (version, topic, state): what a replay reads. Each row goes straight
         from its bytes to its ``Envelope`` (an event of its class's version,
@@ -167,13 +175,19 @@ class EnvelopeDecoder:
         decoder and version looked up once per topic; any other row (a
         snapshot, an older version, bytes that do not decode, a cipher or a
         compressor) is read by ``to_domain_event``, which upcasts it or says
-        what is wrong."""
+        what is wrong. ``read_as`` as ``decoded`` takes it; ``events_only``:
+        rows stored under a state's topic (snapshots) are left out."""
         plain = not self.cipher and not self.compressor
         kinds: dict[str, tuple[msgspec.json.Decoder[Any], int] | None] = {}
         for version, topic, data in rows:
-            kind = kinds.get(topic, _UNSEEN) if plain else None
+            kind = kinds.get(topic, _UNSEEN)
             if kind is _UNSEEN:
-                kind = kinds[topic] = self._kind(topic)
+                if events_only and is_state_topic(topic):
+                    kind = kinds[topic] = _SKIPPED
+                else:
+                    kind = kinds[topic] = self._kind(topic, read_as) if plain else None
+            if kind is _SKIPPED:
+                continue
             if kind is not None:
                 found = _plain(kind, stream_id, version, data)
                 if found is not None:
@@ -181,12 +195,15 @@ class EnvelopeDecoder:
                     continue
             yield self.to_domain_event(StoredRow(stream_id, version, topic, data))
 
-    def decoded(self, rows: Iterable[Any]) -> Iterator[Any]:
+    def decoded(self, rows: Iterable[Any], read_as: Mapping[str, type] | None = None) -> Iterator[Any]:
         """``to_domain_event`` of each stored row (anything with a
         ``StoredEvent``'s attributes, of any streams), as it is asked for:
         what a long read of the notification log decodes. Each topic's
         class, decoder and version are looked up once, as ``envelopes``
-        does, not for every row."""
+        does, not for every row. ``read_as``: a topic's plain rows decoded
+        into a class the reader gives instead (one that leaves fields it
+        does not need unread, as ``msgspec.Raw``), at the stored class's
+        version."""
         if self.cipher or self.compressor:
             yield from map(self.to_domain_event, rows)
             return
@@ -195,7 +212,7 @@ class EnvelopeDecoder:
             topic = row.topic
             kind = kinds.get(topic, _UNSEEN)
             if kind is _UNSEEN:
-                kind = kinds[topic] = self._kind(topic)
+                kind = kinds[topic] = self._kind(topic, read_as)
             if kind is not None:
                 stream = row.originator_id
                 found = _plain(
@@ -206,14 +223,18 @@ class EnvelopeDecoder:
                     continue
             yield self.to_domain_event(row)
 
-    def _kind(self, topic: str) -> tuple[msgspec.json.Decoder[Any], int] | None:
+    def _kind(
+        self, topic: str, read_as: Mapping[str, type] | None = None
+    ) -> tuple[msgspec.json.Decoder[Any], int] | None:
         """The typed decoder and class version of the event class stored
-        under ``topic``; None when no event class has it (yet)."""
+        under ``topic`` (decoding into ``read_as[topic]`` where given);
+        None when no event class has it (yet)."""
         try:
             cls = event_class(topic)
         except KeyError:
             return None
-        return self._decoder(cls), getattr(cls, "class_version", 1)
+        into = read_as.get(topic, cls) if read_as else cls
+        return self._decoder(into), getattr(cls, "class_version", 1)
 
     def _decoder(self, cls: type) -> msgspec.json.Decoder[Any]:
         """The typed decoder of ``cls``'s stored body, made once per class."""

@@ -21,7 +21,7 @@ a release moves them.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, NamedTuple
 from uuid import UUID
@@ -49,11 +49,22 @@ class Row(NamedTuple):
     state: bytes
 
 
-def envelopes_in_append_order(app: Any, streams: Collection[UUID], page: int = PAGE) -> Iterator[Envelope]:
+def envelopes_in_append_order(
+    app: Any, streams: Collection[UUID], page: int = PAGE, read_as: Mapping[str, type] | None = None
+) -> Iterator[Envelope]:
     """Every envelope of ``streams`` in ``app``'s store, in append order,
-    read ``page`` rows at a time (memory does not grow with the streams)."""
-    rows = (n for n in _notifications(app, list(streams), page) if not is_state_topic(n.topic))
-    yield from app.mapper.decoded(rows)
+    read ``page`` rows at a time (memory does not grow with the streams).
+    ``read_as``: a topic's events decoded into a narrower class, as
+    ``EnvelopeDecoder.decoded`` takes it."""
+    streams = list(streams)
+    if len(streams) == 1 and _is_sqlite(app.recorder):
+        # One SQLite stream (`rk log` of a game without companions): its rows
+        # go to the decoder as the query gives them, with no row made of each.
+        stream = streams[0]
+        yield from app.mapper.envelopes(stream, _sqlite_stream(app.recorder, stream, page), read_as, events_only=True)
+        return
+    rows = (n for n in _notifications(app, streams, page) if not is_state_topic(n.topic))
+    yield from app.mapper.decoded(rows, read_as)
 
 
 def headers_in_append_order(
@@ -190,6 +201,25 @@ def _sqlite_one(recorder: Any, stream: UUID, page: int, topic: str | None = None
         if len(rows) < page:
             return
         after = rows[-1][1]
+
+
+def _sqlite_stream(recorder: Any, stream: UUID, page: int) -> Iterator[tuple[int, str, bytes]]:
+    """``(version, topic, state)`` of each of one stream's rows, in version
+    order (its append order), ``page`` at a time: ``_sqlite_one``'s rows as
+    the query gives them."""
+    statement = (
+        f"SELECT originator_version, topic, state FROM {recorder.events_table_name}"
+        " WHERE originator_id = ? AND originator_version > ? ORDER BY originator_version LIMIT ?"
+    )
+    after = 0
+    while True:
+        with _reading(recorder) as c:
+            c.execute(statement, [stream.hex, after, page])
+            rows = c.fetchall()
+        yield from rows
+        if len(rows) < page:
+            return
+        after = rows[-1][0]
 
 
 def _sqlite_merged(recorder: Any, streams: list[UUID], page: int) -> Iterator[Row]:

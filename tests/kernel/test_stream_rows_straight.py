@@ -1,0 +1,85 @@
+"""Issue 25, eighth pass: one SQLite stream's envelopes in append order
+(`rk log` of a game without companion streams) go from the query's rows
+straight to the decoder (``EnvelopeDecoder.envelopes``), with no row
+object made of each nor a filter called for it. The envelopes are those
+of the general path (the rows as ``_notifications`` gives them, snapshots
+left out, ``decoded``), in the library's application and in the plain
+reads, at any page size, with and without a topic read as a narrower
+class."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from cli import history
+from domain.betrayal.battle.application import BetrayalApp
+from domain.betrayal.battle.bots import random_choice
+from domain.betrayal.battle.state import Phase
+from domain.betrayal.table.party import party_member
+from domain.kernel.envelope import is_state_topic
+from domain.kernel.errors import RuleViolation
+from domain.kernel.games import GameApp
+from domain.kernel.open_reads import open_reads
+from domain.kernel.stores import streams_order
+
+BATTLES = ("straight-1", "straight-2")
+
+
+class OftenSnapshotted(BetrayalApp):
+    """Snapshots every few events: the store holds some beside the events."""
+
+    snapshot_every = 5
+
+
+def _play(app: BetrayalApp, battle_id: str, seed: int) -> None:
+    rnd = random.Random(seed)
+    party = [party_member(p) for p in ("Ysolda:nord", "Tarn:dark-elf")]
+    battle = app.new_clash(setup="waystone-crossing", party=party, xp=1, seed=seed, battle_id=battle_id).battle
+    ctx = app.context(battle.state)
+    for _ in range(40):
+        if battle.state.phase is Phase.ENDED or (battle.can_undo and rnd.random() < 0.25):
+            battle = app.undo(battle_id, force=True).battle
+            if rnd.random() < 0.5:
+                battle = app.redo(battle_id).battle
+            continue
+        try:
+            battle = app.execute(battle_id, random_choice(battle.state, ctx, rnd)).battle
+        except RuleViolation:
+            continue
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Two battles played in turns into one SQLite store (their streams' rows interleaved)."""
+    path = Path(tmp_path_factory.mktemp("straight")) / "rk.sqlite"
+    with OftenSnapshotted(f"sqlite:{path}") as app:
+        for n, battle_id in enumerate(BATTLES):
+            _play(app, battle_id, seed=n + 3)
+    return str(path)
+
+
+def _general(app: Any, stream: UUID, page: int, read_as: Any) -> list[Any]:
+    rows = (n for n in streams_order._notifications(app, [stream], page) if not is_state_topic(n.topic))
+    return list(app.mapper.decoded(rows, read_as))
+
+
+@pytest.mark.parametrize("plain", [False, True])
+@pytest.mark.parametrize("page", [1, 7, 500])
+def test_one_streams_envelopes_are_those_of_the_general_path(store: str, plain: bool, page: int) -> None:
+    app = open_reads(store) if plain else GameApp(store, read_only=True)
+    try:
+        assert streams_order._is_sqlite(app.recorder)
+        for battle_id in BATTLES:
+            rs = app.ruleset(battle_id)
+            stream = rs.game_stream(battle_id)
+            for read_as in (None, {rs.undone.TOPIC: history.unread_undo(rs.undone)}):
+                got = list(streams_order.envelopes_in_append_order(app, (stream,), page, read_as))
+                assert len(got) == app.battle(battle_id).version
+                assert got == _general(app, stream, page, read_as)
+    finally:
+        app.close()
