@@ -34,7 +34,7 @@ from domain.kernel.games import INDEX_STREAM, BattleRegistered, GameRegistered
 from domain.kernel.messages import Event
 from domain.kernel.ruleset import Aggregate, Ruleset
 
-from .audit_words import Words, describe, owner, printable
+from .audit_words import UndoneRound, Words, describe, owner, printable, undone_round
 from .runner import Projection, handles
 
 __all__ = ["AuditLine", "AuditView", "audit_lines", "describe", "owner"]
@@ -96,13 +96,21 @@ class AuditView(Projection):
         self._time: datetime | None = None  # the last event's time, and as text
         self._time_text = ""
         self._words = Words()
-        self._kinds: dict[type, tuple[tuple[Ruleset, Aggregate | None] | None, bool, bool]] = {}  # ``_kind``s
+        self._kinds: dict[type, _Kind] = {}  # ``_kind``s, of the classes read and of the Structs read narrowed
         self._keep = False  # a query asked for the rows of this catch-up (``keeping``)
         self._build: _Build | None = None  # every row, while this catch-up built them all
         self._indexed = False  # the index is known to be there (made or checked here)
         self._last = 0  # the notification id of the last event applied here
         self._held: dict[tuple[str, str], list[list[Any]]] = {}
         self._page()
+
+    def narrowed(self, event_type: type) -> type | None:
+        """An undo of a game is read as an ``UndoneRound``: its line needs
+        the round of the state it restores, not the state."""
+        narrow = undone_round(event_type)
+        if narrow is not None:
+            self._kinds[narrow] = _kind(event_type)
+        return narrow
 
     def page_begun(self, position: int) -> None:
         # In a page's transaction only this projection writes its tables (the
@@ -227,7 +235,7 @@ class AuditView(Projection):
         kind = self._kinds.get(type(e))
         if kind is None:
             kind = self._kinds[type(e)] = _kind(type(e))
-        found, registers, undoes = kind
+        found, registers, undoes, name = kind
         if found is not None:
             self._learn(db, nid, stream, env, *found)
         battle, label = self._streams.get(stream) or self._stream(db, stream)
@@ -243,7 +251,7 @@ class AuditView(Projection):
             env.originator_version,
             env.command_id,
             self._at(env.timestamp),
-            type(e).__name__,
+            name,
             rule,
             text,
             0,
@@ -321,7 +329,7 @@ class AuditView(Projection):
                     build.touched.setdefault((stream, e.command_id), set()).add(touched)
                 self._streams.clear()
                 self._claim(db, touched, stream)
-        elif isinstance(e, CommandUndone):
+        elif isinstance(e, (CommandUndone, UndoneRound)):
             if build is None:
                 touched_streams = [
                     touched
@@ -376,14 +384,19 @@ class _Build:
         self.written = 0
 
 
-def _kind(event_type: type) -> tuple[tuple[Ruleset, Aggregate | None] | None, bool, bool]:
+_Kind = tuple[tuple[Ruleset, Aggregate | None] | None, bool, bool, str]
+
+
+def _kind(event_type: type) -> _Kind:
     """What ``line`` asks of each event of ``event_type``, found once: its
     ruleset and aggregate (``owner``), whether it registers a game, whether
-    it undoes a command."""
+    it undoes a command, and its class's name (an ``UndoneRound``'s is the
+    undo class's it stands for, ``narrowed``)."""
     return (
         owner(event_type),
         issubclass(event_type, (GameRegistered, BattleRegistered)),
         issubclass(event_type, CommandUndone),
+        event_type.__name__,
     )
 
 

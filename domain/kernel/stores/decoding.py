@@ -15,7 +15,7 @@ is raised: whatever reads a store sees the same error, whoever decoded.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Annotated, Any, NamedTuple
 from uuid import UUID
@@ -181,12 +181,16 @@ class EnvelopeDecoder:
                     continue
             yield self.to_domain_event(StoredRow(stream_id, version, topic, data))
 
-    def decoded(self, rows: Iterable[Any]) -> Iterator[Any]:
+    def decoded(self, rows: Iterable[Any], narrower: Callable[[type], type | None] | None = None) -> Iterator[Any]:
         """``to_domain_event`` of each stored row (anything with a
         ``StoredEvent``'s attributes, of any streams), as it is asked for:
         what a long read of the notification log decodes. Each topic's
         class, decoder and version are looked up once, as ``envelopes``
-        does, not for every row."""
+        does, not for every row. ``narrower(cls)``: a Struct an event of
+        class ``cls`` is decoded into instead (a part of its fields, the
+        rest skipped unread), or None; an event stored at another version
+        than its class's, a cipher or a compressor, and bytes the narrower
+        Struct does not read are decoded whole."""
         if self.cipher or self.compressor:
             yield from map(self.to_domain_event, rows)
             return
@@ -195,7 +199,7 @@ class EnvelopeDecoder:
             topic = row.topic
             kind = kinds.get(topic, _UNSEEN)
             if kind is _UNSEEN:
-                kind = kinds[topic] = self._kind(topic)
+                kind = kinds[topic] = self._kind(topic, narrower)
             if kind is not None:
                 stream = row.originator_id
                 found = _plain(
@@ -206,14 +210,18 @@ class EnvelopeDecoder:
                     continue
             yield self.to_domain_event(row)
 
-    def _kind(self, topic: str) -> tuple[msgspec.json.Decoder[Any], int] | None:
-        """The typed decoder and class version of the event class stored
-        under ``topic``; None when no event class has it (yet)."""
+    def _kind(
+        self, topic: str, narrower: Callable[[type], type | None] | None = None
+    ) -> tuple[msgspec.json.Decoder[Any], int] | None:
+        """The typed decoder (of ``narrower``'s Struct for the class, when it
+        gives one) and class version of the event class stored under
+        ``topic``; None when no event class has it (yet)."""
         try:
             cls = event_class(topic)
         except KeyError:
             return None
-        return self._decoder(cls), getattr(cls, "class_version", 1)
+        narrow = None if narrower is None else narrower(cls)
+        return self._decoder(cls if narrow is None else narrow), getattr(cls, "class_version", 1)
 
     def _decoder(self, cls: type) -> msgspec.json.Decoder[Any]:
         """The typed decoder of ``cls``'s stored body, made once per class."""
