@@ -138,6 +138,8 @@ class AuditView(Projection):
 
     def page_ending(self, db: sqlite3.Connection) -> None:
         self._insert_lines(db)
+        if self._build is not None:
+            self._build.write(db)
 
     def _insert_lines(self, db: sqlite3.Connection) -> None:
         if not self._lines:
@@ -304,9 +306,10 @@ class AuditView(Projection):
             if name is not None:  # keeping the game a command already claimed it for (a setup's Delve)
                 self._streams.clear()
                 label = printable(f"{aggregate.kind}:{name}")
-                _name_stream(db, stream, label)
-                if build is not None:
-                    build.streams[stream] = (build.streams.get(stream, ("",))[0], label)
+                if build is None:
+                    _name_stream(db, stream, label)
+                else:
+                    build.stream(stream, build.streams.get(stream, ("",))[0], label)
         elif isinstance(e, CommandIssued):
             if isinstance(e.command, rs.setup_commands):
                 game_id = getattr(e.command, "battle_id", stream)
@@ -314,19 +317,17 @@ class AuditView(Projection):
                 if build is None:
                     self._insert_lines(db)
                 label = printable(f"{rs.game_kind}:{game_id}")
-                _set_stream(db, stream, stream, label)
                 if build is None:
+                    _set_stream(db, stream, stream, label)
                     _claim_prelude(db, nid, e.command_id, stream)
                 else:
-                    build.streams[stream] = (stream, label)
+                    build.stream(stream, stream, label)
                     self._claim_kept_prelude(db, build, nid, e.command_id, stream)
             for touched, _version in e.touched:
-                db.execute(
-                    "INSERT OR IGNORE INTO audit_touched VALUES (?, ?, ?)",
-                    (stream, e.command_id, touched),
-                )
-                if build is not None:
-                    build.touched.setdefault((stream, e.command_id), set()).add(touched)
+                if build is None:
+                    db.execute(_INSERT_TOUCHED, (stream, e.command_id, touched))
+                else:
+                    build.touch(stream, e.command_id, touched)
                 self._streams.clear()
                 self._claim(db, touched, stream)
         elif isinstance(e, (CommandUndone, UndoneRound)):
@@ -345,11 +346,12 @@ class AuditView(Projection):
                 self._claim(db, touched, stream)
 
     def _claim(self, db: sqlite3.Connection, stream: str, battle: str) -> None:
-        """``_claim``, and in the build's rows."""
-        _claim(db, stream, battle)
+        """``_claim``, or in the build's rows."""
         build = self._build
-        if build is not None:
-            build.streams[stream] = (battle, build.streams.get(stream, ("", stream))[1])
+        if build is None:
+            _claim(db, stream, battle)
+        else:
+            build.stream(stream, battle, build.streams.get(stream, ("", stream))[1])
 
     def _claim_kept_prelude(
         self, db: sqlite3.Connection, build: _Build, nid: int, command_id: str, battle: str
@@ -373,15 +375,45 @@ class _Build:
     """The rows of a catch-up that builds the audit's tables from empty:
     every line in order (each the list ``_INSERT_LINE`` takes, marked in
     place), ``audit_streams`` by stream and ``audit_touched`` by battle and
-    command, as written; ``written``, the last line inserted."""
+    command, as the table holds them once ``write`` has written what
+    changed since it last did; ``written``, the last line inserted."""
 
-    __slots__ = ("lines", "streams", "touched", "written")
+    __slots__ = ("lines", "streams", "touched", "written", "_moved", "_new")
 
     def __init__(self) -> None:
         self.lines: list[list[Any]] = []
         self.streams: dict[str, tuple[str, str]] = {}
         self.touched: dict[tuple[str, str], set[str]] = {}
         self.written = 0
+        self._moved: set[str] = set()  # streams whose row changed since ``write``
+        self._new: list[tuple[str, str, str]] = []  # audit_touched rows not written yet
+
+    def stream(self, stream: str, battle: str, label: str) -> None:
+        """``stream``'s row of ``audit_streams`` is now (battle, label)."""
+        self.streams[stream] = (battle, label)
+        self._moved.add(stream)
+
+    def touch(self, battle: str, command_id: str, stream: str) -> None:
+        """A row of ``audit_touched``, unless it is there."""
+        touched = self.touched.setdefault((battle, command_id), set())
+        if stream not in touched:
+            touched.add(stream)
+            self._new.append((battle, command_id, stream))
+
+    def write(self, db: sqlite3.Connection) -> None:
+        """The rows of ``audit_streams`` and ``audit_touched`` changed since
+        the last call, each table in one statement (a page's: a command
+        that writes to two adventurers changed three rows, each a statement
+        of its own before)."""
+        if self._moved:
+            db.executemany(
+                "INSERT OR REPLACE INTO audit_streams VALUES (?, ?, ?)",
+                [(stream, *self.streams[stream]) for stream in sorted(self._moved)],
+            )
+            self._moved = set()
+        if self._new:
+            db.executemany(_INSERT_TOUCHED, self._new)
+            self._new = []
 
 
 _Kind = tuple[tuple[Ruleset, Aggregate | None] | None, bool, bool, str]
@@ -389,17 +421,24 @@ _Kind = tuple[tuple[Ruleset, Aggregate | None] | None, bool, bool, str]
 
 def _kind(event_type: type) -> _Kind:
     """What ``line`` asks of each event of ``event_type``, found once: its
-    ruleset and aggregate (``owner``), whether it registers a game, whether
-    it undoes a command, and its class's name (an ``UndoneRound``'s is the
-    undo class's it stands for, ``narrowed``)."""
+    ruleset and aggregate (``owner``) when ``_learn`` has something to learn
+    of it (an aggregate's event, a command, an undo; not the rules' own
+    events, most of a game), whether it registers a game, whether it undoes
+    a command, and its class's name (an ``UndoneRound``'s is the undo
+    class's it stands for, ``narrowed``)."""
+    found = owner(event_type)
+    learns = found is not None and (
+        found[1] is not None or issubclass(event_type, (CommandIssued, CommandUndone, UndoneRound))
+    )
     return (
-        owner(event_type),
+        found if learns else None,
         issubclass(event_type, (GameRegistered, BattleRegistered)),
         issubclass(event_type, CommandUndone),
         event_type.__name__,
     )
 
 
+_INSERT_TOUCHED = "INSERT OR IGNORE INTO audit_touched VALUES (?, ?, ?)"
 _INSERT_LINE = "INSERT OR REPLACE INTO audit_lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _UNDONE = 10  # where a held line's undone, forced and undone_by are
 
