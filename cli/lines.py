@@ -22,6 +22,7 @@ PLAIN, BOLD, DIM, UNDONE = "", "1", "2", "2;9"  # SGR parameters: bold, dim, dim
 MIN_ROOM = 20  # a text column narrower than this wraps past the screen's edge instead
 WRAPS_KEPT = 4096  # the most wrapped texts one layout keeps (``layout_lines``)
 _SAME_BREAKS = str.maketrans("123456789", "000000000")  # texts that wrap alike: one key (``_spans``)
+_ASCII_BREAKS = bytes.maketrans(b"123456789", b"000000000")  # the same, for ASCII text as bytes
 
 
 class Entry(NamedTuple):
@@ -90,7 +91,7 @@ def layout_lines(
         if len(text) <= room and text.isascii():
             lines = [text]
         else:
-            key = (text.translate(_SAME_BREAKS), room)
+            key = (same_breaks(text), room)
             spans = wrapped.get(key)
             if spans is None:
                 if len(wrapped) >= WRAPS_KEPT:
@@ -112,6 +113,16 @@ def layout_lines(
         footer = footer()
     if footer:
         yield _sgr(footer, DIM, styled)
+
+
+def same_breaks(text: str) -> str:
+    """``text`` with the digits 1 to 9 made 0 (``_SAME_BREAKS``): what texts
+    that wrap alike share. An ASCII text is translated as bytes, through a
+    table: ``str.translate`` looks each character up in a mapping, which
+    cost the 20,000-event audit's long lines ~8 % of its first run."""
+    if text.isascii():
+        return text.encode("ascii").translate(_ASCII_BREAKS).decode("ascii")
+    return text.translate(_SAME_BREAKS)
 
 
 def events(first: int, last: int) -> str:

@@ -18,7 +18,7 @@ draw.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -285,13 +285,8 @@ class AuditView(Projection):
                     " WHERE battle = ? AND command_id = ? AND notification_id < ?",
                     (forced, env.command_id, battle, e.command_id, nid),
                 )
-            else:  # every line of the table is held: only those inserted are marked there
-                written = [(forced, env.command_id, r[0]) for r in undone if r[0] <= build.written]
-                if written:
-                    db.executemany(
-                        "UPDATE audit_lines SET undone = 1, forced = ?, undone_by = ? WHERE notification_id = ?",
-                        written,
-                    )
+            else:  # every line of the table is held: only those inserted are marked there, with the page
+                build.mark(r for r in undone if r[0] <= build.written)
 
     def _learn(
         self, db: sqlite3.Connection, nid: int, stream: str, env: Envelope, rs: Ruleset, aggregate: Aggregate | None
@@ -378,7 +373,7 @@ class _Build:
     command, as the table holds them once ``write`` has written what
     changed since it last did; ``written``, the last line inserted."""
 
-    __slots__ = ("lines", "streams", "touched", "written", "_moved", "_new")
+    __slots__ = ("lines", "streams", "touched", "written", "_moved", "_new", "_marked")
 
     def __init__(self) -> None:
         self.lines: list[list[Any]] = []
@@ -387,6 +382,7 @@ class _Build:
         self.written = 0
         self._moved: set[str] = set()  # streams whose row changed since ``write``
         self._new: list[tuple[str, str, str]] = []  # audit_touched rows not written yet
+        self._marked: dict[int, list[Any]] = {}  # lines in the table marked undone since ``write``, by id
 
     def stream(self, stream: str, battle: str, label: str) -> None:
         """``stream``'s row of ``audit_streams`` is now (battle, label)."""
@@ -400,11 +396,24 @@ class _Build:
             touched.add(stream)
             self._new.append((battle, command_id, stream))
 
+    def mark(self, lines: Iterable[list[Any]]) -> None:
+        """``lines``, inserted already, are marked undone (in place): the
+        table's rows are, by ``write``."""
+        for line in lines:
+            self._marked[line[0]] = line
+
     def write(self, db: sqlite3.Connection) -> None:
         """The rows of ``audit_streams`` and ``audit_touched`` changed since
-        the last call, each table in one statement (a page's: a command
-        that writes to two adventurers changed three rows, each a statement
-        of its own before)."""
+        the last call, and the marks of lines undone since, each table in
+        one statement (a page's: a command that writes to two adventurers
+        changed three rows, each a statement of its own, and each undo of
+        a command of an earlier page marked its lines with one)."""
+        if self._marked:
+            db.executemany(
+                "UPDATE audit_lines SET undone = ?, forced = ?, undone_by = ? WHERE notification_id = ?",
+                [(*line[_UNDONE:], nid) for nid, line in self._marked.items()],
+            )
+            self._marked = {}
         if self._moved:
             db.executemany(
                 "INSERT OR REPLACE INTO audit_streams VALUES (?, ?, ?)",
