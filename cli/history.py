@@ -256,7 +256,7 @@ def _narrated(s: Session, rs: Any, scan: _Scan, states: bool = False) -> Iterato
         spelled=lambda event: scan.spelled.get(event.command_id),
     )
     unread = None if states else unread_undo(rs.undone)
-    read_as = {rs.undone.TOPIC: unread} if unread is not None else None
+    narrower = None if unread is None else {rs.undone: unread}.get
     kept: dict[str, Any] = {}  # the state before each command told that is undone later, until its undo
     undone = scan.undone
 
@@ -273,7 +273,7 @@ def _narrated(s: Session, rs: Any, scan: _Scan, states: bool = False) -> Iterato
 
     pending: Any = None  # each event is narrated once the next is read: a command's last one is known so
     note = None if scan.noted else scan.note
-    for env in envelopes_in_append_order(s.app, (scan.own,), read_as=read_as):
+    for env in envelopes_in_append_order(s.app, (scan.own,), narrower=narrower):
         if note is not None:
             note(rs, env.originator_version, env.command_id, env.event)
         if pending is not None:
@@ -295,7 +295,7 @@ def unread_undo(cls: type[CommandUndone]) -> type[CommandUndone]:
     """``cls`` (a ruleset's undo event) with the state it restores left
     unread (``msgspec.Raw``): the largest part of a long game's log, which
     `rk log`'s narration has at hand already. No topic of its own: it is
-    what a reader decodes the undo's rows into (``read_as``), not stored."""
+    what a reader decodes the undo's rows into (a ``narrower``), not stored."""
     lighter = _UNREAD.get(cls)
     if lighter is None:
         lighter = _UNREAD[cls] = msgspec.defstruct(

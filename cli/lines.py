@@ -22,6 +22,7 @@ PLAIN, BOLD, DIM, UNDONE = "", "1", "2", "2;9"  # SGR parameters: bold, dim, dim
 MIN_ROOM = 20  # a text column narrower than this wraps past the screen's edge instead
 WRAPS_KEPT = 4096  # the most wrapped texts one layout keeps (``layout_lines``)
 _SAME_BREAKS = str.maketrans("123456789", "000000000")  # texts that wrap alike: one key (``_spans``)
+_ASCII_BREAKS = bytes.maketrans(b"123456789", b"000000000")  # the same, for text as UTF-8 bytes
 
 
 class Entry(NamedTuple):
@@ -94,7 +95,7 @@ def layout_lines(
                 continue
             lines = [text]
         else:
-            key = (text.translate(_SAME_BREAKS), room)
+            key = (same_breaks(text), room)
             spans = wrapped.get(key)
             if spans is None:
                 if len(wrapped) >= WRAPS_KEPT:
@@ -117,6 +118,15 @@ def layout_lines(
         footer = footer()
     if footer:
         yield _sgr(footer, DIM, styled)
+
+
+def same_breaks(text: str) -> str:
+    """``text`` with the digits 1 to 9 made 0 (``_SAME_BREAKS``): what texts
+    that wrap alike share. Translated as UTF-8 bytes, through a table
+    (``str.translate`` looks each character up in a mapping: ~180 M
+    instructions of the 20,000-event audit's first run); a character
+    beyond ASCII is bytes of 0x80 and above there, which the table keeps."""
+    return text.encode("utf-8", "surrogatepass").translate(_ASCII_BREAKS).decode("utf-8", "surrogatepass")
 
 
 def events(first: int, last: int) -> str:

@@ -18,7 +18,7 @@ draw.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -34,7 +34,7 @@ from domain.kernel.games import INDEX_STREAM, BattleRegistered, GameRegistered
 from domain.kernel.messages import Event
 from domain.kernel.ruleset import Aggregate, Ruleset
 
-from .audit_words import Words, describe, owner, printable
+from .audit_words import UndoneRound, Words, describe, owner, printable, undone_round
 from .runner import Projection, handles
 
 __all__ = ["AuditLine", "AuditView", "audit_lines", "describe", "owner"]
@@ -96,13 +96,21 @@ class AuditView(Projection):
         self._time: datetime | None = None  # the last event's time, and as text
         self._time_text = ""
         self._words = Words()
-        self._kinds: dict[type, tuple[tuple[Ruleset, Aggregate | None] | None, bool, bool]] = {}  # ``_kind``s
+        self._kinds: dict[type, _Kind] = {}  # ``_kind``s, of the classes read and of the Structs read narrowed
         self._keep = False  # a query asked for the rows of this catch-up (``keeping``)
         self._build: _Build | None = None  # every row, while this catch-up built them all
         self._indexed = False  # the index is known to be there (made or checked here)
         self._last = 0  # the notification id of the last event applied here
         self._held: dict[tuple[str, str], list[list[Any]]] = {}
         self._page()
+
+    def narrowed(self, event_type: type) -> type | None:
+        """An undo of a game is read as an ``UndoneRound``: its line needs
+        the round of the state it restores, not the state."""
+        narrow = undone_round(event_type)
+        if narrow is not None:
+            self._kinds[narrow] = _kind(event_type)
+        return narrow
 
     def page_begun(self, position: int) -> None:
         # In a page's transaction only this projection writes its tables (the
@@ -130,6 +138,8 @@ class AuditView(Projection):
 
     def page_ending(self, db: sqlite3.Connection) -> None:
         self._insert_lines(db)
+        if self._build is not None:
+            self._build.write(db)
 
     def _insert_lines(self, db: sqlite3.Connection) -> None:
         if not self._lines:
@@ -227,7 +237,7 @@ class AuditView(Projection):
         kind = self._kinds.get(type(e))
         if kind is None:
             kind = self._kinds[type(e)] = _kind(type(e))
-        found, registers, undoes = kind
+        found, registers, undoes, name = kind
         if found is not None:
             self._learn(db, nid, stream, env, *found)
         battle, label = self._streams.get(stream) or self._stream(db, stream)
@@ -243,7 +253,7 @@ class AuditView(Projection):
             env.originator_version,
             env.command_id,
             self._at(env.timestamp),
-            type(e).__name__,
+            name,
             rule,
             text,
             0,
@@ -275,13 +285,8 @@ class AuditView(Projection):
                     " WHERE battle = ? AND command_id = ? AND notification_id < ?",
                     (forced, env.command_id, battle, e.command_id, nid),
                 )
-            else:  # every line of the table is held: only those inserted are marked there
-                written = [(forced, env.command_id, r[0]) for r in undone if r[0] <= build.written]
-                if written:
-                    db.executemany(
-                        "UPDATE audit_lines SET undone = 1, forced = ?, undone_by = ? WHERE notification_id = ?",
-                        written,
-                    )
+            else:  # every line of the table is held: only those inserted are marked there, with the page
+                build.mark(r for r in undone if r[0] <= build.written)
 
     def _learn(
         self, db: sqlite3.Connection, nid: int, stream: str, env: Envelope, rs: Ruleset, aggregate: Aggregate | None
@@ -296,9 +301,10 @@ class AuditView(Projection):
             if name is not None:  # keeping the game a command already claimed it for (a setup's Delve)
                 self._streams.clear()
                 label = printable(f"{aggregate.kind}:{name}")
-                _name_stream(db, stream, label)
-                if build is not None:
-                    build.streams[stream] = (build.streams.get(stream, ("",))[0], label)
+                if build is None:
+                    _name_stream(db, stream, label)
+                else:
+                    build.stream(stream, build.streams.get(stream, ("",))[0], label)
         elif isinstance(e, CommandIssued):
             if isinstance(e.command, rs.setup_commands):
                 game_id = getattr(e.command, "battle_id", stream)
@@ -306,22 +312,20 @@ class AuditView(Projection):
                 if build is None:
                     self._insert_lines(db)
                 label = printable(f"{rs.game_kind}:{game_id}")
-                _set_stream(db, stream, stream, label)
                 if build is None:
+                    _set_stream(db, stream, stream, label)
                     _claim_prelude(db, nid, e.command_id, stream)
                 else:
-                    build.streams[stream] = (stream, label)
+                    build.stream(stream, stream, label)
                     self._claim_kept_prelude(db, build, nid, e.command_id, stream)
             for touched, _version in e.touched:
-                db.execute(
-                    "INSERT OR IGNORE INTO audit_touched VALUES (?, ?, ?)",
-                    (stream, e.command_id, touched),
-                )
-                if build is not None:
-                    build.touched.setdefault((stream, e.command_id), set()).add(touched)
+                if build is None:
+                    db.execute(_INSERT_TOUCHED, (stream, e.command_id, touched))
+                else:
+                    build.touch(stream, e.command_id, touched)
                 self._streams.clear()
                 self._claim(db, touched, stream)
-        elif isinstance(e, CommandUndone):
+        elif isinstance(e, (CommandUndone, UndoneRound)):
             if build is None:
                 touched_streams = [
                     touched
@@ -337,11 +341,12 @@ class AuditView(Projection):
                 self._claim(db, touched, stream)
 
     def _claim(self, db: sqlite3.Connection, stream: str, battle: str) -> None:
-        """``_claim``, and in the build's rows."""
-        _claim(db, stream, battle)
+        """``_claim``, or in the build's rows."""
         build = self._build
-        if build is not None:
-            build.streams[stream] = (battle, build.streams.get(stream, ("", stream))[1])
+        if build is None:
+            _claim(db, stream, battle)
+        else:
+            build.stream(stream, battle, build.streams.get(stream, ("", stream))[1])
 
     def _claim_kept_prelude(
         self, db: sqlite3.Connection, build: _Build, nid: int, command_id: str, battle: str
@@ -365,28 +370,84 @@ class _Build:
     """The rows of a catch-up that builds the audit's tables from empty:
     every line in order (each the list ``_INSERT_LINE`` takes, marked in
     place), ``audit_streams`` by stream and ``audit_touched`` by battle and
-    command, as written; ``written``, the last line inserted."""
+    command, as the table holds them once ``write`` has written what
+    changed since it last did; ``written``, the last line inserted."""
 
-    __slots__ = ("lines", "streams", "touched", "written")
+    __slots__ = ("lines", "streams", "touched", "written", "_moved", "_new", "_marked")
 
     def __init__(self) -> None:
         self.lines: list[list[Any]] = []
         self.streams: dict[str, tuple[str, str]] = {}
         self.touched: dict[tuple[str, str], set[str]] = {}
         self.written = 0
+        self._moved: set[str] = set()  # streams whose row changed since ``write``
+        self._new: list[tuple[str, str, str]] = []  # audit_touched rows not written yet
+        self._marked: dict[int, list[Any]] = {}  # lines in the table marked undone since ``write``, by id
+
+    def stream(self, stream: str, battle: str, label: str) -> None:
+        """``stream``'s row of ``audit_streams`` is now (battle, label)."""
+        self.streams[stream] = (battle, label)
+        self._moved.add(stream)
+
+    def touch(self, battle: str, command_id: str, stream: str) -> None:
+        """A row of ``audit_touched``, unless it is there."""
+        touched = self.touched.setdefault((battle, command_id), set())
+        if stream not in touched:
+            touched.add(stream)
+            self._new.append((battle, command_id, stream))
+
+    def mark(self, lines: Iterable[list[Any]]) -> None:
+        """``lines``, inserted already, are marked undone (in place): the
+        table's rows are, by ``write``."""
+        for line in lines:
+            self._marked[line[0]] = line
+
+    def write(self, db: sqlite3.Connection) -> None:
+        """The rows of ``audit_streams`` and ``audit_touched`` changed since
+        the last call, and the marks of lines undone since, each table in
+        one statement (a page's: a command that writes to two adventurers
+        changed three rows, each a statement of its own, and each undo of
+        a command of an earlier page marked its lines with one)."""
+        if self._marked:
+            db.executemany(
+                "UPDATE audit_lines SET undone = ?, forced = ?, undone_by = ? WHERE notification_id = ?",
+                [(*line[_UNDONE:], nid) for nid, line in self._marked.items()],
+            )
+            self._marked = {}
+        if self._moved:
+            db.executemany(
+                "INSERT OR REPLACE INTO audit_streams VALUES (?, ?, ?)",
+                [(stream, *self.streams[stream]) for stream in sorted(self._moved)],
+            )
+            self._moved = set()
+        if self._new:
+            db.executemany(_INSERT_TOUCHED, self._new)
+            self._new = []
 
 
-def _kind(event_type: type) -> tuple[tuple[Ruleset, Aggregate | None] | None, bool, bool]:
+_Kind = tuple[tuple[Ruleset, Aggregate | None] | None, bool, bool, str]
+
+
+def _kind(event_type: type) -> _Kind:
     """What ``line`` asks of each event of ``event_type``, found once: its
-    ruleset and aggregate (``owner``), whether it registers a game, whether
-    it undoes a command."""
+    ruleset and aggregate (``owner``) when ``_learn`` has something to learn
+    of it (an aggregate's event, a command, an undo; not the rules' own
+    events, most of a game), whether it registers a game, whether it undoes
+    a command, and its class's name (an ``UndoneRound``'s is the undo
+    class's it stands for, ``narrowed``)."""
+    found = owner(event_type)
+    learns = found is not None and (
+        found[1] is not None or issubclass(event_type, (CommandIssued, CommandUndone, UndoneRound))
+    )
     return (
-        owner(event_type),
+        found if learns else None,
         issubclass(event_type, (GameRegistered, BattleRegistered)),
         issubclass(event_type, CommandUndone),
+        event_type.__name__,
     )
 
 
+_INSERT_TOUCHED = "INSERT OR IGNORE INTO audit_touched VALUES (?, ?, ?)"
 _INSERT_LINE = "INSERT OR REPLACE INTO audit_lines VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _UNDONE = 10  # where a held line's undone, forced and undone_by are
 

@@ -14,16 +14,19 @@ them by that value.
 from __future__ import annotations
 
 import re
+import types
+import typing
 from functools import lru_cache
+from typing import Any
 
 import msgspec
-from msgspec.structs import replace
+from msgspec.structs import fields, replace
 
 from domain.kernel import ruleset as registry
 from domain.kernel.commandlog import CommandIssued, CommandUndone
 from domain.kernel.games import BattleRegistered, GameRegistered
 from domain.kernel.messages import Event
-from domain.kernel.narration import cited, line
+from domain.kernel.narration import FORCED, UNDONE, cited, line, undone_words
 from domain.kernel.ruleset import Aggregate, Ruleset
 
 
@@ -57,6 +60,74 @@ def describe(e: Event) -> tuple[str, str]:
     return rule, printable(text)
 
 
+class UndoneRound(msgspec.Struct, kw_only=True):
+    """What the audit reads of an undo (``undone_round``): the command it
+    reverted, whether it was forced, and of the state it restores
+    (``restored``, a Struct of its class's own) the round alone: the
+    undo's line says no more, and the state, most of a long game's bytes,
+    is skipped unread."""
+
+    command_id: str
+    forced: bool = False
+
+
+@lru_cache(maxsize=None)
+def undone_round(event_type: type) -> type | None:
+    """The ``UndoneRound`` Struct of an undo class of a game (a
+    ``CommandUndone`` of a ruleset's game stream): its ``restored`` holds
+    the state's ``round_field`` under the same name in the stored state,
+    as ``round``. None for any other class, and where the class or its
+    state is not stored as that Struct reads it (other names, other
+    defaults, a state not stored as a map): the undo is read whole."""
+    found = owner(event_type)
+    if not issubclass(event_type, CommandUndone) or found is None or found[1] is not None:
+        return None
+    field = {f.name: f for f in fields(event_type)}
+    said = field.get("command_id"), field.get("forced"), field.get("restored")
+    if None in said or any(f.encode_name != f.name for f in said if f is not None):
+        return None
+    command_id, forced, restored = said
+    assert command_id is not None and forced is not None and restored is not None
+    if not command_id.required or forced.default is not False or forced.type is not bool:
+        return None
+    state_type, optional = _maybe(restored.type)
+    if not (isinstance(state_type, type) and issubclass(state_type, msgspec.Struct)):
+        return None
+    config = state_type.__struct_config__
+    if config.array_like or config.forbid_unknown_fields:
+        return None
+    at = next((f for f in fields(state_type) if f.name == found[0].round_field), None)
+    if at is None or at.type is not int or at.default_factory is not msgspec.NODEFAULT:
+        return None
+    round_field: tuple[Any, ...] = ("round", int) if at.required else ("round", int, at.default)
+    round_type: Any = msgspec.defstruct(
+        f"{state_type.__name__}Round", [round_field], rename={"round": at.encode_name}, module=__name__
+    )
+    return msgspec.defstruct(
+        f"{event_type.__name__}Round",
+        [("restored", round_type | None if optional else round_type)],
+        bases=(UndoneRound,),
+        kw_only=True,
+        module=__name__,
+    )
+
+
+def _maybe(annotation: Any) -> tuple[Any, bool]:
+    """``annotation`` without ``None`` (``BattleState | None``), and whether it allowed it."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        others = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(others) == 1:
+            return others[0], True
+    return annotation, False
+
+
+def undo_words(e: Any) -> tuple[str, str]:
+    """``describe`` of the undo ``e`` stands for (an ``UndoneRound``)."""
+    rule = FORCED if e.forced else UNDONE
+    back = 0 if e.restored is None else e.restored.round
+    return rule, printable(undone_words(e.forced, back)[len(rule) + 2 :])
+
+
 class Words:
     """``describe``, each distinct event described once.
 
@@ -77,7 +148,9 @@ class Words:
         self._encode = msgspec.msgpack.Encoder().encode
 
     def __call__(self, e: Event) -> tuple[str, str]:
-        """``describe(e)``."""
+        """``describe(e)`` (``undo_words`` of an ``UndoneRound``)."""
+        if isinstance(e, UndoneRound):
+            return undo_words(e)
         if isinstance(e, CommandUndone):
             return describe(e)
         try:

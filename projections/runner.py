@@ -257,13 +257,18 @@ class Catchup:
             # Each event type's handlers of the projections caught up here,
             # with where each stands, found once a page rather than per event.
             wanted: dict[type, list[tuple[int, Callable]]] = {}
-            for row, envelope in zip(page, mapper.decoded(page)):  # each decoded as it is applied
+            # A projection caught up alone may read a part of an event (``narrowed``).
+            whole: dict[type, type] = {}  # the class each narrowed Struct stands for
+            decoded = mapper.decoded(page) if len(active) != 1 else mapper.decoded(page, _narrower(active[0], whole))
+            for row, envelope in zip(page, decoded):  # each decoded as it is applied
                 nid = row.id
                 kind = type(envelope.event)
                 handlers = wanted.get(kind)
                 if handlers is None:
                     handlers = wanted[kind] = [
-                        (done.get(name, 0), handler) for name, handler in self._handlers_of(kind) if name in names
+                        (done.get(name, 0), handler)
+                        for name, handler in self._handlers_of(whole.get(kind, kind))
+                        if name in names
                     ]
                 for position, handler in handlers:
                     if nid > position:
@@ -351,6 +356,19 @@ class Catchup:
         """Close the database (an in-memory one is gone after this)."""
         with self._lock:
             self.db.close()
+
+
+def _narrower(projection: Projection, whole: dict[type, type]) -> Callable[[type], type | None]:
+    """``projection.narrowed``, each Struct it gives noted in ``whole`` with
+    the class it stands for (whose handler it is given to)."""
+
+    def narrowed(event_type: type) -> type | None:
+        narrow = projection.narrowed(event_type)
+        if narrow is not None:
+            whole[narrow] = event_type
+        return narrow
+
+    return narrowed
 
 
 @contextmanager

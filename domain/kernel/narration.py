@@ -45,13 +45,19 @@ def seed_words(event: CommandIssued, commitment: bool = False) -> str:
 def undone(event: CommandUndone, words: str = LAST_COMMAND, state: Any = None, rs: Any = None) -> str:
     """The line of an undo: the command it reverted (``words``, as given),
     and where the game is back to."""
-    back = ""
+    back = 0
     if rs is not None and event.restored is not None:
-        where = rs.summary(event.restored)
-        back = f"; back to round {where.round}" if where.round else ""
-    if event.forced:
-        return f"{FORCED}: {words} is reverted with force, past the dice or draw it revealed{back}"
-    return f"{UNDONE}: {words} is reverted{back}"
+        back = rs.summary(event.restored).round
+    return undone_words(event.forced, back, words)
+
+
+def undone_words(forced: bool, back: int, words: str = LAST_COMMAND) -> str:
+    """``undone``'s line from what it reads of the undo: whether it was
+    forced and the round it goes back to (0: none said)."""
+    where = f"; back to round {back}" if back else ""
+    if forced:
+        return f"{FORCED}: {words} is reverted with force, past the dice or draw it revealed{where}"
+    return f"{UNDONE}: {words} is reverted{where}"
 
 
 def cited(rs: Any, event: Any) -> str:

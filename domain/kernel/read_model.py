@@ -62,6 +62,16 @@ class Projection:
         """Bound handlers by event type."""
         return {t: getattr(self, attr) for t, attr in self._handlers.items()}
 
+    def narrowed(self, event_type: type) -> type | None:
+        """A Struct to give this projection's handler of ``event_type`` in
+        its place, holding only the fields it reads (stored under the same
+        names; the rest is skipped unread, which for a large event is most
+        of its decoding), or None: the event whole. The runner gives it
+        only when this projection is caught up alone, the handler
+        registered for ``event_type`` is called with it, and an event the
+        Struct cannot be read into is given whole."""
+        return None
+
     def page_begun(self, position: int) -> None:
         """A page's transaction has begun (before its handlers are called),
         with this projection at ``position`` (the last notification id it

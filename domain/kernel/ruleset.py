@@ -174,6 +174,9 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack, GameEvent]):
     ``rules_version``   written into the setup event of each game
     ``game_kind``       the aggregate kind of the game stream ("battle")
     ``state_type``      the game state (see the module docstring)
+    ``round_field``     the field of its state that ``summary``'s round is
+                        (what a reader that needs only the round decodes of
+                        a state: the audit's undos)
     ``command_type``    the union of its command classes
     ``event_base``      the base class of its game-stream events
     ``issued``          its ``CommandIssued`` subclass (a stable TOPIC)
@@ -202,6 +205,7 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack, GameEvent]):
     title: ClassVar[str] = ""
     rules_version: ClassVar[str] = ""
     game_kind: ClassVar[str] = "battle"
+    round_field: ClassVar[str] = "round"
     # Typed by the ruleset's own types, so set on each subclass (a class
     # variable cannot be: each is read through an instance).
     state_type: type[State]

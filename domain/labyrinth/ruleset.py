@@ -28,6 +28,7 @@ class LabyrinthRuleset(Ruleset[LabyrinthState, LabyrinthCommand, RulesContext, P
     title = "Labyrinth TRPG battle"
     rules_version = RULES_VERSION
     game_kind = "battle"
+    round_field = "turn"
     state_type = LabyrinthState
     command_type = LabyrinthCommand
     event_base = ev.LabyrinthEvent

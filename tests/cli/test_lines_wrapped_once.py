@@ -86,3 +86,12 @@ def test_repeated_texts_lay_out_as_each_entry_alone(monkeypatch, kept, width):
             together = list(layout_lines(entries, width, styled, wide=3))
             alone = [line for e in entries for line in layout_lines([e], width, styled, wide=3)]
             assert together == alone
+
+
+def test_the_key_of_texts_that_wrap_alike_is_the_text_with_its_digits_made_0():
+    """``same_breaks`` translates a text as UTF-8 bytes: the same key as
+    ``str.translate`` gives, for ASCII texts and others."""
+    rng = random.Random(11)
+    texts = [_text(rng) for _ in range(500)] + ["", "0123456789", "٣ ¹ ① 9", "é1", "\x00 7\x7f", "\ud800 5 \udfff"]
+    for text in texts:
+        assert lines.same_breaks(text) == text.translate(str.maketrans("123456789", "000000000"))

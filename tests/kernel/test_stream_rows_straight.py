@@ -63,9 +63,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(path)
 
 
-def _general(app: Any, stream: UUID, page: int, read_as: Any) -> list[Any]:
+def _general(app: Any, stream: UUID, page: int, narrower: Any) -> list[Any]:
     rows = (n for n in streams_order._notifications(app, [stream], page) if not is_state_topic(n.topic))
-    return list(app.mapper.decoded(rows, read_as))
+    return list(app.mapper.decoded(rows, narrower))
 
 
 @pytest.mark.parametrize("plain", [False, True])
@@ -77,9 +77,9 @@ def test_one_streams_envelopes_are_those_of_the_general_path(store: str, plain: 
         for battle_id in BATTLES:
             rs = app.ruleset(battle_id)
             stream = rs.game_stream(battle_id)
-            for read_as in (None, {rs.undone.TOPIC: history.unread_undo(rs.undone)}):
-                got = list(streams_order.envelopes_in_append_order(app, (stream,), page, read_as))
+            for narrower in (None, {rs.undone: history.unread_undo(rs.undone)}.get):
+                got = list(streams_order.envelopes_in_append_order(app, (stream,), page, narrower))
                 assert len(got) == app.battle(battle_id).version
-                assert got == _general(app, stream, page, read_as)
+                assert got == _general(app, stream, page, narrower)
     finally:
         app.close()

@@ -35,6 +35,7 @@ class BetrayalCampaign(Ruleset[cp.CampaignState, cc.CampaignCommand, CampaignCon
     title = "Betrayal campaign"
     rules_version = RULES_VERSION
     game_kind = "campaign"
+    round_field = "session"
     state_type = cp.CampaignState
     command_type = cc.CampaignCommand
     event_base = cp.CampaignEvent

@@ -15,7 +15,7 @@ is raised: whatever reads a store sees the same error, whoever decoded.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Annotated, Any, NamedTuple
 from uuid import UUID
@@ -164,7 +164,7 @@ class EnvelopeDecoder:
         self,
         stream_id: UUID,
         rows: Iterable[tuple[int, str, bytes]],
-        read_as: Mapping[str, type] | None = None,
+        narrower: Callable[[type], type | None] | None = None,
         *,
         events_only: bool = False,
     ) -> Iterator[Any]:
@@ -175,7 +175,7 @@ class EnvelopeDecoder:
         decoder and version looked up once per topic; any other row (a
         snapshot, an older version, bytes that do not decode, a cipher or a
         compressor) is read by ``to_domain_event``, which upcasts it or says
-        what is wrong. ``read_as`` as ``decoded`` takes it; ``events_only``:
+        what is wrong. ``narrower`` as ``decoded`` takes it; ``events_only``:
         rows stored under a state's topic (snapshots) are left out."""
         plain = not self.cipher and not self.compressor
         kinds: dict[str, tuple[msgspec.json.Decoder[Any], int] | None] = {}
@@ -185,7 +185,7 @@ class EnvelopeDecoder:
                 if events_only and is_state_topic(topic):
                     kind = kinds[topic] = _SKIPPED
                 else:
-                    kind = kinds[topic] = self._kind(topic, read_as) if plain else None
+                    kind = kinds[topic] = self._kind(topic, narrower) if plain else None
             if kind is _SKIPPED:
                 continue
             if kind is not None:
@@ -195,15 +195,16 @@ class EnvelopeDecoder:
                     continue
             yield self.to_domain_event(StoredRow(stream_id, version, topic, data))
 
-    def decoded(self, rows: Iterable[Any], read_as: Mapping[str, type] | None = None) -> Iterator[Any]:
+    def decoded(self, rows: Iterable[Any], narrower: Callable[[type], type | None] | None = None) -> Iterator[Any]:
         """``to_domain_event`` of each stored row (anything with a
         ``StoredEvent``'s attributes, of any streams), as it is asked for:
         what a long read of the notification log decodes. Each topic's
         class, decoder and version are looked up once, as ``envelopes``
-        does, not for every row. ``read_as``: a topic's plain rows decoded
-        into a class the reader gives instead (one that leaves fields it
-        does not need unread, as ``msgspec.Raw``), at the stored class's
-        version."""
+        does, not for every row. ``narrower(cls)``: a Struct an event of
+        class ``cls`` is decoded into instead (a part of its fields, the
+        rest skipped unread), or None; an event stored at another version
+        than its class's, a cipher or a compressor, and bytes the narrower
+        Struct does not read are decoded whole."""
         if self.cipher or self.compressor:
             yield from map(self.to_domain_event, rows)
             return
@@ -212,7 +213,7 @@ class EnvelopeDecoder:
             topic = row.topic
             kind = kinds.get(topic, _UNSEEN)
             if kind is _UNSEEN:
-                kind = kinds[topic] = self._kind(topic, read_as)
+                kind = kinds[topic] = self._kind(topic, narrower)
             if kind is not None:
                 stream = row.originator_id
                 found = _plain(
@@ -224,17 +225,17 @@ class EnvelopeDecoder:
             yield self.to_domain_event(row)
 
     def _kind(
-        self, topic: str, read_as: Mapping[str, type] | None = None
+        self, topic: str, narrower: Callable[[type], type | None] | None = None
     ) -> tuple[msgspec.json.Decoder[Any], int] | None:
-        """The typed decoder and class version of the event class stored
-        under ``topic`` (decoding into ``read_as[topic]`` where given);
-        None when no event class has it (yet)."""
+        """The typed decoder (of ``narrower``'s Struct for the class, when it
+        gives one) and class version of the event class stored under
+        ``topic``; None when no event class has it (yet)."""
         try:
             cls = event_class(topic)
         except KeyError:
             return None
-        into = read_as.get(topic, cls) if read_as else cls
-        return self._decoder(into), getattr(cls, "class_version", 1)
+        narrow = None if narrower is None else narrower(cls)
+        return self._decoder(cls if narrow is None else narrow), getattr(cls, "class_version", 1)
 
     def _decoder(self, cls: type) -> msgspec.json.Decoder[Any]:
         """The typed decoder of ``cls``'s stored body, made once per class."""

@@ -21,7 +21,7 @@ a release moves them.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, NamedTuple
 from uuid import UUID
@@ -50,21 +50,24 @@ class Row(NamedTuple):
 
 
 def envelopes_in_append_order(
-    app: Any, streams: Collection[UUID], page: int = PAGE, read_as: Mapping[str, type] | None = None
+    app: Any,
+    streams: Collection[UUID],
+    page: int = PAGE,
+    narrower: Callable[[type], type | None] | None = None,
 ) -> Iterator[Envelope]:
     """Every envelope of ``streams`` in ``app``'s store, in append order,
     read ``page`` rows at a time (memory does not grow with the streams).
-    ``read_as``: a topic's events decoded into a narrower class, as
-    ``EnvelopeDecoder.decoded`` takes it."""
+    ``narrower``: what an event class is decoded into instead (a Struct
+    leaving fields unread), as ``EnvelopeDecoder.decoded`` takes it."""
     streams = list(streams)
     if len(streams) == 1 and _is_sqlite(app.recorder):
         # One SQLite stream (`rk log` of a game without companions): its rows
         # go to the decoder as the query gives them, with no row made of each.
         stream = streams[0]
-        yield from app.mapper.envelopes(stream, _sqlite_stream(app.recorder, stream, page), read_as, events_only=True)
+        yield from app.mapper.envelopes(stream, _sqlite_stream(app.recorder, stream, page), narrower, events_only=True)
         return
     rows = (n for n in _notifications(app, streams, page) if not is_state_topic(n.topic))
-    yield from app.mapper.decoded(rows, read_as)
+    yield from app.mapper.decoded(rows, narrower)
 
 
 def headers_in_append_order(
