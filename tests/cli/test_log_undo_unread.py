@@ -106,7 +106,7 @@ def test_an_unread_undo_decodes_to_the_stored_state(tmp_path) -> None:
         unread = history.unread_undo(rs.undone)
         assert history.unread_undo(rs.undone) is unread  # made once
         full = list(envelopes_in_append_order(app, own))
-        light = list(envelopes_in_append_order(app, own, read_as={rs.undone.TOPIC: unread}))
+        light = list(envelopes_in_append_order(app, own, narrower={rs.undone: unread}.get))
     assert len(full) == len(light)
     undos = 0
     for whole, lighter in zip(full, light):
