@@ -9,7 +9,6 @@ typed with the events it had written, the undone commands counted."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -17,40 +16,18 @@ import pytest
 from cli import history
 from cli.session import Defaults
 from domain.betrayal.battle.application import BetrayalApp
-from domain.betrayal.battle.bots import random_choice
-from domain.betrayal.battle.state import Phase
-from domain.betrayal.table.party import party_member
 from domain.kernel.commandlog import CommandIssued, CommandUndone
-from domain.kernel.errors import RuleViolation
 from domain.kernel.games import GameApp
+from betrayal_undoing import play_undoing
 
 BATTLE = "undone-often"
-
-
-def _play(app: BetrayalApp, commands: int = 60, seed: int = 3) -> None:
-    """A clash played by the random bot, undoing (with force) a command in
-    four and redoing half of those, played on past its end."""
-    rnd = random.Random(seed)
-    party = [party_member(p) for p in ("Ysolda:nord", "Tarn:dark-elf")]
-    battle = app.new_clash(setup="waystone-crossing", party=party, xp=1, seed=seed, battle_id=BATTLE).battle
-    ctx = app.context(battle.state)
-    for _ in range(commands):
-        if battle.state.phase is Phase.ENDED or (battle.can_undo and rnd.random() < 0.25):
-            battle = app.undo(BATTLE, force=True).battle
-            if rnd.random() < 0.5:
-                battle = app.redo(BATTLE).battle
-            continue
-        try:
-            battle = app.execute(BATTLE, random_choice(battle.state, ctx, rnd)).battle
-        except RuleViolation:
-            continue
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = Path(tmp_path_factory.mktemp("log-one-read")) / "undone.sqlite"
     with BetrayalApp(f"sqlite:{path}") as app:
-        _play(app)
+        play_undoing(app, BATTLE, commands=60, seed=3)
     return f"sqlite:{path}"
 
 
@@ -85,7 +62,7 @@ def test_the_log_reads_the_stream_once_and_says_what_it_said(rk, store: str, mon
 def test_the_commands_marked_undone_are_those_an_undo_names_and_are_counted(rk, tmp_path, seed) -> None:
     path = tmp_path / "undone.sqlite"
     with BetrayalApp(f"sqlite:{path}") as app:
-        _play(app, commands=80, seed=seed)
+        play_undoing(app, BATTLE, commands=80, seed=seed)
         envelopes = list(app.events(app.ruleset(BATTLE).game_stream(BATTLE)))
     on_it, of_it = rk.on(Defaults(store=f"sqlite:{path}")), ["--battle", BATTLE, "--no-pager"]
     rows = json.loads(on_it("log", "--json", *of_it).stdout)

@@ -9,7 +9,6 @@ unchanged: each line as the log told it from the decoded states
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -19,42 +18,18 @@ import pytest
 from cli import history
 from cli.session import Defaults
 from domain.betrayal.battle.application import BetrayalApp
-from domain.betrayal.battle.bots import random_choice
-from domain.betrayal.battle.state import Phase
-from domain.betrayal.table.party import party_member
 from domain.kernel.commandlog import CommandIssued, CommandUndone
-from domain.kernel.errors import RuleViolation
 from domain.kernel.games import GameApp
+from betrayal_undoing import play_undoing
 from domain.kernel.stores.streams_order import envelopes_in_append_order
 
 BATTLE = "undone-unread"
 
 
-def _play(app: BetrayalApp, commands: int, seed: int) -> None:
-    """A clash played by the random bot, undoing (with force) a command in
-    three, sometimes two in a row, and redoing half of those."""
-    rnd = random.Random(seed)
-    party = [party_member(p) for p in ("Ysolda:nord", "Tarn:dark-elf")]
-    battle = app.new_clash(setup="waystone-crossing", party=party, xp=1, seed=seed, battle_id=BATTLE).battle
-    ctx = app.context(battle.state)
-    for _ in range(commands):
-        if battle.state.phase is Phase.ENDED or (battle.can_undo and rnd.random() < 0.33):
-            battle = app.undo(BATTLE, force=True).battle
-            if battle.can_undo and rnd.random() < 0.3:
-                battle = app.undo(BATTLE, force=True).battle
-            if rnd.random() < 0.5:
-                battle = app.redo(BATTLE).battle
-            continue
-        try:
-            battle = app.execute(BATTLE, random_choice(battle.state, ctx, rnd)).battle
-        except RuleViolation:
-            continue
-
-
 def _store(tmp_path: Path, seed: int) -> str:
     path = tmp_path / f"undone-{seed}.sqlite"
     with BetrayalApp(f"sqlite:{path}") as app:
-        _play(app, commands=70, seed=seed)
+        play_undoing(app, BATTLE, commands=70, seed=seed, undo=0.33, again=0.3)
     return f"sqlite:{path}"
 
 

@@ -9,7 +9,6 @@ class."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -18,12 +17,9 @@ import pytest
 
 from cli import history
 from domain.betrayal.battle.application import BetrayalApp
-from domain.betrayal.battle.bots import random_choice
-from domain.betrayal.battle.state import Phase
-from domain.betrayal.table.party import party_member
 from domain.kernel.envelope import is_state_topic
-from domain.kernel.errors import RuleViolation
 from domain.kernel.games import GameApp
+from betrayal_undoing import play_undoing
 from domain.kernel.open_reads import open_reads
 from domain.kernel.stores import streams_order
 
@@ -36,30 +32,13 @@ class OftenSnapshotted(BetrayalApp):
     snapshot_every = 5
 
 
-def _play(app: BetrayalApp, battle_id: str, seed: int) -> None:
-    rnd = random.Random(seed)
-    party = [party_member(p) for p in ("Ysolda:nord", "Tarn:dark-elf")]
-    battle = app.new_clash(setup="waystone-crossing", party=party, xp=1, seed=seed, battle_id=battle_id).battle
-    ctx = app.context(battle.state)
-    for _ in range(40):
-        if battle.state.phase is Phase.ENDED or (battle.can_undo and rnd.random() < 0.25):
-            battle = app.undo(battle_id, force=True).battle
-            if rnd.random() < 0.5:
-                battle = app.redo(battle_id).battle
-            continue
-        try:
-            battle = app.execute(battle_id, random_choice(battle.state, ctx, rnd)).battle
-        except RuleViolation:
-            continue
-
-
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> str:
     """Two battles played in turns into one SQLite store (their streams' rows interleaved)."""
     path = Path(tmp_path_factory.mktemp("straight")) / "rk.sqlite"
     with OftenSnapshotted(f"sqlite:{path}") as app:
         for n, battle_id in enumerate(BATTLES):
-            _play(app, battle_id, seed=n + 3)
+            play_undoing(app, battle_id, commands=40, seed=n + 3)
     return str(path)
 
 
