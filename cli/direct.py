@@ -13,7 +13,9 @@ Everything else (help, usage errors, every other command, completion) is
 left to typer (``cli.main``), so help and usage errors are typer's own.
 The commands run exactly as ``cli.main``'s do: the same handlers with a
 ``Session``, the same refusals and exit statuses (``tests/cli/test_direct.py``
-runs each line both ways and compares).
+runs each line both ways and compares). On an SQLite store its reads of
+a game (status, legal, log) and its writes to one (undo, redo, a verb)
+do without the eventsourcing library (a ``Session``'s ``plain``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .collector import for_one_command
-from .session import PLAIN_READS, READS, Defaults, Refused, Session
+from .session import PLAIN_READS, PLAIN_WRITES, READS, Defaults, Refused, Session
 
 # The commands and groups ``cli.main`` registers on the app (a test checks
 # the list): a word of these is never a ruleset's verb.
@@ -149,8 +151,9 @@ def main(argv: list[str]) -> int | None:
             if got is None or handler is None:
                 return None
             reads = name in READS
+            plain = name in PLAIN_READS or name in PLAIN_WRITES
             with Session(
-                Defaults(), got.get("store"), got.get("battle"), bool(got.get("json")), reads, plain=name in PLAIN_READS
+                Defaults(), got.get("store"), got.get("battle"), bool(got.get("json")), reads, plain=plain
             ) as s:
                 handler(s)
             return 0
@@ -185,7 +188,8 @@ def _verb(word: str, words: list[str]) -> int | None:
 
     from .verbs import USAGE, give, give_to_game
 
-    with Session(Defaults(), None, None, False, reads=False) as s:
+    # A verb's command is executed on its game alone: the store written without the library where it allows.
+    with Session(Defaults(), None, None, False, reads=False, plain=True) as s:
         try:
             if shared is not None:
                 give_to_game(s, word, shared, words)

@@ -2,7 +2,9 @@
 and how a refused command becomes one line on stderr and an exit status.
 
 The application is built lazily, on first use, so commands that never
-touch the store (``--help``, ``rk setups``) never import eventsourcing. A
+touch the store (``--help``, ``rk setups``) never import eventsourcing;
+nor do the reads and writes of one game ``cli.direct`` runs on an SQLite
+store (``plain``: ``domain.kernel.open_reads``, ``domain.kernel.open_writes``). A
 shell (``rk play``) keeps its applications open across commands; a single
 command closes them when it is done.
 """
@@ -69,6 +71,10 @@ READS = frozenset(
 # Reads that, on an SQLite store, need not the eventsourcing library
 # (``domain.kernel.open_reads.open_reads``): run by ``cli.direct``.
 PLAIN_READS = frozenset({"status", "legal", "log"})
+# Writes that, on an SQLite store whose tables the library made, need not
+# it either (``domain.kernel.open_writes.open_writes``): run by
+# ``cli.direct``, as is a verb of a game (`rk move b1`).
+PLAIN_WRITES = frozenset({"undo", "redo"})
 
 
 @dataclass
@@ -108,7 +114,10 @@ class Session:
     ) -> None:
         self.defaults = defaults
         self.reads = reads  # whether the command only reads (default: by its name, READS)
-        self.plain = plain  # a read of a game alone (PLAIN_READS): no library where the store allows
+        # A read or a write of a game alone (PLAIN_READS, PLAIN_WRITES, a
+        # verb): no library where the store allows; never kept open for
+        # other commands (``cli.direct``'s sessions are of one command).
+        self.plain = plain
         self.store = store if store is not None else defaults.store
         self.battle = battle if battle is not None else defaults.battle
         self.json = json or defaults.json
@@ -141,6 +150,12 @@ class Session:
             # Typed as the application: a plain read's commands call only
             # its reads (``GameReads``), which both have.
             return cast("GameApp", open_reads(self.store))
+        if self.plain:
+            from domain.kernel.open_writes import open_writes
+
+            # As above: a plain write's commands call only its reads and
+            # writes (``GameWrites``), which both have.
+            return cast("GameApp", open_writes(self.store))
         from domain.kernel.games import GameApp
 
         return GameApp(store=self.store, read_only=read)

@@ -52,6 +52,10 @@ class LogError(RulekeeperError):
         self.reason = reason
 
 
+# What a second writer is told (``ConcurrencyError``), whoever wrote first.
+MOVED_ON = "the battle moved on: another command was saved first; reload and try again"
+
+
 class ConcurrencyError(RulekeeperError):
     """Another writer appended to the same battle first; nothing was written.
     ``version``: where the battle is now, when known."""

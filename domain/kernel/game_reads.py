@@ -1,5 +1,6 @@
 """What a game is now or was, read from its store: the reading half of
-``GameApp`` (``domain.kernel.games``), which keeps every write.
+``GameApp`` (``domain.kernel.games``), whose writes are ``GameWrites``'
+(``domain.kernel.game_writes``, built on these reads).
 
 ``GameReads`` finds a game's ruleset and stream, rebuilds the game at any
 version, reads the game index (names, the latest game), the companion

@@ -7,6 +7,7 @@ narrator)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -261,6 +262,61 @@ def test_a_read_of_a_game_in_process_imports_no_eventsourcing(games):
         imported = _imported(env, *argv)
         assert "cli.game" in imported, argv
         assert not {m for m in imported if m.split(".")[0] == "eventsourcing"}, argv
+
+
+def test_a_write_to_a_game_in_process_imports_no_eventsourcing(games, tmp_path):
+    """`rk undo`, `redo` and a verb on an SQLite store whose tables are made
+    write it without the library (``domain.kernel.open_writes``); a store
+    with none goes through the library, which makes them."""
+    shutil.copyfile(games / "rk.sqlite", tmp_path / "rk.sqlite")
+    env = {**os.environ, "RULEKEEPER_STORE": str(tmp_path / "rk.sqlite"), "RULEKEEPER_HOME": str(games / "home")}
+    env |= {"RULEKEEPER_NO_SERVER": "1", "COLUMNS": "100"}
+    for argv in (["undo", "-b", "c1"], ["redo", "-b", "c1"], ["undo", "--force", "-b", "c1"], ["end-turn", "-b", "c1"]):
+        before = _rows(tmp_path / "rk.sqlite")
+        imported = _imported(env, *argv)
+        assert "cli.game" in imported, argv
+        assert not {m for m in imported if m.split(".")[0] == "eventsourcing"}, argv
+        assert len(_rows(tmp_path / "rk.sqlite")[0]) > len(before[0]), argv  # written
+    new = tmp_path / "new.sqlite"
+    sqlite3.connect(new).close()  # a file, no tables
+    with pytest.raises(AssertionError):  # refused: no such game; the library made the tables
+        _imported({**env, "RULEKEEPER_STORE": str(new)}, "undo", "-b", "c1")
+    assert {"stored_events", "stored_snapshots"} <= {
+        name for (name,) in sqlite3.connect(new).execute("SELECT name FROM sqlite_master")
+    }
+
+
+WRITTEN = [["undo", "-b", "c1"], ["undo", "--force", "-b", "c1"], ["redo", "-b", "c1"], ["end-turn", "-b", "c1"]]
+
+
+@pytest.mark.parametrize("argv", WRITTEN)
+def test_a_write_here_stores_what_typer_stores(games, tmp_path, monkeypatch, argv):
+    """What a write run here stores without the library is what typer's
+    run stores through it, row for row (the times of writing aside)."""
+    monkeypatch.setenv("RULEKEEPER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COLUMNS", "80")
+    stored = []
+    for how in (direct.main, main):
+        copy = tmp_path / f"{how.__module__}.sqlite"
+        shutil.copyfile(games / "rk.sqlite", copy)
+        monkeypatch.setenv("RULEKEEPER_STORE", str(copy))
+        if argv[0] == "redo":
+            assert _ran(how, ["undo", "-b", "c1"])[0] == 0
+        assert _ran(how, argv)[0] == 0
+        stored.append(_rows(copy, timeless=True))
+    assert stored[0] == stored[1]
+    assert len(stored[0][0]) > len(_rows(games / "rk.sqlite")[0])
+
+
+def _rows(path: Path, timeless: bool = False) -> tuple[list[tuple], list[tuple]]:
+    """Every row of a store's tables (``timeless``: each body's time left out)."""
+    with sqlite3.connect(path) as db:
+        events = db.execute("SELECT rowid, * FROM stored_events ORDER BY rowid").fetchall()
+        snapshots = db.execute("SELECT * FROM stored_snapshots ORDER BY originator_id, originator_version").fetchall()
+    if timeless:
+        events = [(*row[:-1], re.sub(rb'"t":"[^"]*"', b"", row[-1])) for row in events]
+        snapshots = [(*row[:-1], re.sub(rb'"t":"[^"]*"', b"", row[-1])) for row in snapshots]
+    return events, snapshots
 
 
 def test_a_command_run_here_leaves_its_objects_out_of_the_collections_at_exit(games, monkeypatch):

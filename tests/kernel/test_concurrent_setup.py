@@ -120,7 +120,7 @@ def test_a_game_set_up_between_two_retries_is_named_not_a_conflict(
         setup.start(same, request)
 
     monkeypatch.setattr(app, "append", append_after_another_game)
-    monkeypatch.setattr("domain.kernel.games.time.sleep", sleep_while_the_same_game_is_set_up)
+    monkeypatch.setattr("domain.kernel.game_writes.time.sleep", sleep_while_the_same_game_is_set_up)
     setup, request = _setup_request(name)
     with pytest.raises(RulekeeperError, match="already exists|taken"):
         setup.start(app, request)

@@ -13,7 +13,7 @@ import pytest
 
 from api_table import PARTY, Table, bearer, refusal
 from domain.conquest.commands import StartConquest
-from domain.kernel import games as kernel_games
+from domain.kernel import game_writes as kernel_games
 from domain.kernel import portable
 from domain.kernel.games import GameApp
 from server.app import open_app

@@ -44,7 +44,7 @@ from domain.kernel.envelope import (
     register_state,
     utc_now,
 )
-from domain.kernel.errors import ConcurrencyError
+from domain.kernel.errors import MOVED_ON, ConcurrencyError
 from domain.kernel.stores import old_topics
 from domain.kernel.stores.mapper import MsgspecMapper
 from domain.kernel.stores.plain import event_rows_query
@@ -56,7 +56,6 @@ S = TypeVar("S")
 
 old_topics.hand_over()  # the library is loaded now: the old module paths rulesets keep resolve
 
-MOVED_ON = "the battle moved on: another command was saved first; reload and try again"
 # Envelopes encoded at a time by ``append_batches`` (memory stays bounded).
 ENCODE_CHUNK = 1000
 

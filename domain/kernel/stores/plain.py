@@ -92,7 +92,8 @@ class SqliteRows:
     """An SQLite store's tables, read as the library's SQLite recorders read
     them: one connection, opened on the first read (``uri``, autocommit, the
     lock timeout), WAL asked for as the library asks, each read in a
-    transaction of its own (``BEGIN``, then rolled back). Rows come as
+    transaction of its own (``BEGIN``, then rolled back; a write's is
+    committed). Rows come as
     ``sqlite3.Row``, as from the library's connections, except a stream's
     (``select_event_rows``: plain tuples). ``name`` "": an empty store."""
 
@@ -133,17 +134,24 @@ class SqliteRows:
 
     @contextmanager
     def transaction(self, commit: bool = False) -> Iterator[sqlite3.Cursor]:
-        """A cursor in a read transaction of its own (``commit`` is
-        accepted for the library's signature; nothing is ever written)."""
+        """A cursor in a transaction of its own, as the library's
+        (``BEGIN``): rolled back when it ends, or, with ``commit`` (a
+        write: ``domain.kernel.stores.plain_writes``), committed when it
+        ends without an error and rolled back when it raises."""
         if self._connection is None:
             self._connection = self._connect()
         cursor = self._connection.cursor()
         try:
             cursor.execute("BEGIN")
+            done = False
             try:
                 yield cursor
+                done = commit
             finally:
-                self._connection.rollback()
+                if done:
+                    self._connection.commit()
+                else:
+                    self._connection.rollback()
         finally:
             cursor.close()
 
