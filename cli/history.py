@@ -51,7 +51,6 @@ def log(s: Session, page: bool = True) -> None:
 def _log(s: Session, page: bool) -> None:
     rs = s.ruleset
     scan = _Scan.of(s, rs)
-    narrated = _narrated(s, rs, scan, states=s.json)
     if s.json:
         _write_json(
             (
@@ -64,26 +63,11 @@ def _log(s: Session, page: bool) -> None:
                     "text": text,
                     "event": event_json(env.event),
                 }
-                for kind, env, text in narrated
+                for kind, env, text in _narrated(s, rs, scan)
             )
         )
         return
     undone = scan.undone
-
-    def entries() -> Iterator[tuple[str, str, str, str, int]]:  # an Entry's fields
-        heading_types = (CommandIssued, CommandUndone)
-        for kind, env, text in narrated:
-            if env.command_id in undone:
-                style, mark = UNDONE, "↶"
-                indent = 0 if isinstance(env.event, heading_types) else 2
-            elif isinstance(env.event, heading_types):
-                style, mark, indent = BOLD, " ", 0
-            else:
-                style, mark, indent = PLAIN, " ", 2
-            if kind:  # a companion stream's event: its own version, named by its kind
-                yield f"{kind[:1]}{env.originator_version}", f"[{kind}] {text}", style, mark, indent
-            else:
-                yield str(env.originator_version), text, style, mark, indent
 
     def footer() -> str:  # once every event is read: an undone command is known at its line
         return f"↶ marks the events of {len(undone)} undone command(s)" if undone else ""
@@ -91,7 +75,7 @@ def _log(s: Session, page: bool) -> None:
     console = s.out.console
     pager.write_lines(
         layout_lines(
-            entries(),
+            _entries(s, rs, scan),
             console.width,
             console.color_system is not None,
             header=("v", "what happened"),
@@ -100,6 +84,114 @@ def _log(s: Session, page: bool) -> None:
         ),
         page=page,
     )
+
+
+def _entries(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, str, str, str, int]]:
+    """The text log's entries (an ``Entry``'s fields): ``_narrated``'s
+    events, each told, marked and indented as it comes (an undone
+    command's events struck through, a command's and an undo's own lines
+    bold and flush left, the events under them indented), in one loop: a
+    long log's events pass through no generator but this one, and each
+    event class's part in the log (``_role``) is found once.
+
+    An undo's envelope keeps the state it restores undecoded
+    (``unread_undo``): that state is the game's just before the command it
+    names (``Games.undo`` writes it so), which the narration kept as it
+    told the command, marked undone already (``scan.undone``). Only an
+    undo of a command the narration did not keep a state for has its own
+    decoded."""
+    from domain.kernel.narration import Narrator
+
+    pack = s.app.pack_for(rs, s.app.battle(s.game_id).state)
+    written = scan.companions
+    narrator = Narrator(
+        rs,
+        pack,
+        words=scan.said,
+        spelled=lambda event: scan.spelled.get(event.command_id),
+    )
+    unread = unread_undo(rs.undone)
+    kept: dict[str, Any] = {}  # the state before each command told that is undone later, until its undo
+    undone = scan.undone
+    roles: dict[type, int] = {}
+    note = None if scan.noted else scan.note
+    # Each event is told once the next is read (a command's last one is known
+    # so, and the undo right after a command has been noted): as ``_narrated``.
+    pending: Any = None
+    pending_role = _EVENT
+    for env in envelopes_in_append_order(s.app, (scan.own,), narrower={rs.undone: unread}.get):
+        event = env.event
+        if note is not None:
+            note(rs, env.originator_version, env.command_id, event)
+        if pending is not None:
+            yield _entry(pending, pending_role, narrator, kept, undone, rs.undone)
+            if written and env.command_id != pending.command_id:
+                for kind, other, text in _written_by(rs, pack, narrator, written, pending):
+                    yield _companion_entry(kind, other, text, undone)
+        cls = type(event)
+        role = roles.get(cls)
+        if role is None:
+            role = roles[cls] = _role(cls, unread, rs.undone)
+        pending, pending_role = env, role
+    if pending is not None:
+        yield _entry(pending, pending_role, narrator, kept, undone, rs.undone)
+        if written:
+            for kind, other, text in _written_by(rs, pack, narrator, written, pending):
+                yield _companion_entry(kind, other, text, undone)
+
+
+_HEADINGS = (CommandIssued, CommandUndone)  # the events that head a command's lines: a command's, an undo's
+_EVENT, _COMMAND, _UNREAD_UNDO, _UNDO = 0, 1, 2, 3  # an event's part in the text log (``_role``)
+
+
+def _role(cls: type, unread: type, undone: type) -> int:
+    """What the text log does with an event of class ``cls``: tells it
+    under its command (``_EVENT``), heads a command with it (``_COMMAND``),
+    or an undo's, restoring the state kept for it (``_UNREAD_UNDO``: its
+    state left unread, the ruleset's undo read as ``unread``) or its own."""
+    if issubclass(cls, CommandIssued):
+        return _COMMAND
+    if cls is unread:
+        return _UNREAD_UNDO
+    if issubclass(cls, CommandUndone):
+        return _UNDO
+    return _EVENT
+
+
+def _entry(
+    env: Any, role: int, narrator: Any, kept: dict[str, Any], undone: set[str], stored: type
+) -> tuple[str, str, str, str, int]:
+    """The entry of event ``env`` of the game's stream (its ``role``), told
+    against the state just before it, as ``_narrated`` tells it (``stored``:
+    the ruleset's undo class, whose state an unread undo decodes when none
+    was kept for it)."""
+    event = env.event
+    if role == _UNREAD_UNDO:
+        restored = kept.pop(event.command_id, _NONE)
+        if restored is _NONE:  # no command told here (a hand-edited store): the state it stored
+            restored = msgspec.json.decode(event.restored, type=_restored_type(stored))
+        event = msgspec.structs.replace(event, restored=restored)
+    elif role == _COMMAND and event.command_id in undone:
+        kept[event.command_id] = narrator.state
+    text = narrator(event)
+    if env.command_id in undone:
+        return str(env.originator_version), text, UNDONE, "↶", 0 if role else 2
+    if role:
+        return str(env.originator_version), text, BOLD, " ", 0
+    return str(env.originator_version), text, PLAIN, " ", 2
+
+
+def _companion_entry(kind: str, env: Any, text: str, undone: set[str]) -> tuple[str, str, str, str, int]:
+    """The entry of an event a command wrote to a companion stream: its own
+    version, named by its kind."""
+    heading = isinstance(env.event, _HEADINGS)
+    if env.command_id in undone:
+        style, mark, indent = UNDONE, "↶", 0 if heading else 2
+    elif heading:
+        style, mark, indent = BOLD, " ", 0
+    else:
+        style, mark, indent = PLAIN, " ", 2
+    return f"{kind[:1]}{env.originator_version}", f"[{kind}] {text}", style, mark, indent
 
 
 def _write_json(items: Iterable[Any]) -> None:
@@ -128,7 +220,8 @@ class _Scan:
     after them, names), each command's line as given (``spelled``) and
     where each command and undo wrote (``writes``: its envelopes' command
     id, the streams and their versions before, and whether the writes are
-    together).
+    together; noted only in the whole first read, which looks for its
+    companion events).
 
     A game with companion streams is read twice, as a whole first (its
     commands' writes say where their companion events are); any other is
@@ -178,6 +271,11 @@ class _Scan:
         """What event ``version`` of the game's stream (of command
         ``command_id``; ``event`` None when it is no command or undo) tells
         the lines after it."""
+        if command_id != self.reading:
+            self._begin(command_id, version)
+        self.last = version
+        if not isinstance(event, _HEADINGS):  # most events: no command or undo
+            return
         if isinstance(event, CommandIssued):
             if self.done is not None and event.command_id not in self.done:
                 # Off the undo stack at the end: undone (an undo pops the stack's last
@@ -187,15 +285,13 @@ class _Scan:
             # an id given twice (no command of ours is) is spelled again where it is narrated
             self.spelled[event.command_id] = "" if event.command_id in self.spelled else line
             self.typed[command_id] = line.removesuffix(" (redone)")
-            self.touched[event.command_id] = event.touched
-            self.writes.append((command_id, event.touched, True))
+            if self.done is None:  # read whole first: where it wrote, for its companion events
+                self.touched[event.command_id] = event.touched
+                self.writes.append((command_id, event.touched, True))
         elif isinstance(event, CommandUndone):
             self.undone.add(event.command_id)
-            # an undo wrote where the command it undid had
-            self.writes.append((command_id, self.touched.get(event.command_id, ()), False))
-        if command_id != self.reading:
-            self._begin(command_id, version)
-        self.last = version
+            if self.done is None:  # an undo wrote where the command it undid had
+                self.writes.append((command_id, self.touched.get(event.command_id, ()), False))
 
     def _given(self, rs: Any, event: CommandIssued) -> str:
         """``given(rs, event)``, each distinct command spelled once: a long
@@ -233,18 +329,12 @@ class _Scan:
         return f"{words} ({events(first, last)})"
 
 
-def _narrated(s: Session, rs: Any, scan: _Scan, states: bool = False) -> Iterator[tuple[str, Any, str]]:
+def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]]:
     """``(companion kind or "", envelope, text)`` for every event of the game
     and of its companion streams, each narrated against the state just
-    before it (folded once, as the log goes); an undo names the command it
-    reverted with ``scan.said``.
-
-    An undo's envelope keeps the state it restores undecoded
-    (``unread_undo``; ``states``: decoded, as ``--json`` shows it): that
-    state is the game's just before the command it names (``Games.undo``
-    writes it so), which the narration kept as it told the command, marked
-    undone already (``scan.undone``). Only an undo of a command the
-    narration did not keep a state for has its own decoded."""
+    before it (folded once, as the log goes), every event decoded whole as
+    ``--json`` shows it; an undo names the command it reverted with
+    ``scan.said``. The text log tells the same events (``_entries``)."""
     from domain.kernel.narration import Narrator
 
     pack = s.app.pack_for(rs, s.app.battle(s.game_id).state)
@@ -255,34 +345,18 @@ def _narrated(s: Session, rs: Any, scan: _Scan, states: bool = False) -> Iterato
         words=scan.said,
         spelled=lambda event: scan.spelled.get(event.command_id),
     )
-    unread = None if states else unread_undo(rs.undone)
-    narrower = None if unread is None else {rs.undone: unread}.get
-    kept: dict[str, Any] = {}  # the state before each command told that is undone later, until its undo
-    undone = scan.undone
-
-    def told(env: Any) -> str:
-        event = env.event
-        if type(event) is unread:
-            restored = kept.pop(event.command_id, _NONE)
-            if restored is _NONE:  # no command told here (a hand-edited store): the state it stored
-                restored = msgspec.json.decode(event.restored, type=_restored_type(rs.undone))
-            event = msgspec.structs.replace(event, restored=restored)
-        elif isinstance(event, CommandIssued) and event.command_id in undone:
-            kept[event.command_id] = narrator.state
-        return narrator(event)
-
     pending: Any = None  # each event is narrated once the next is read: a command's last one is known so
     note = None if scan.noted else scan.note
-    for env in envelopes_in_append_order(s.app, (scan.own,), narrower=narrower):
+    for env in envelopes_in_append_order(s.app, (scan.own,)):
         if note is not None:
             note(rs, env.originator_version, env.command_id, env.event)
         if pending is not None:
-            yield "", pending, told(pending)
+            yield "", pending, narrator(pending.event)
             if written and env.command_id != pending.command_id:
                 yield from _written_by(rs, pack, narrator, written, pending)
         pending = env
     if pending is not None:
-        yield "", pending, told(pending)
+        yield "", pending, narrator(pending.event)
         if written:
             yield from _written_by(rs, pack, narrator, written, pending)
 

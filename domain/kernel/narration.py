@@ -95,6 +95,9 @@ def placed(rs: Any, stream: Any, state: Any) -> str:
     return f"{name or stream}, as the position has it"
 
 
+_TOLD: dict[type, bool] = {}  # whether events of a class are the ruleset's to tell (``Narrator``)
+
+
 class Narrator:
     """Narrates a game's events in order, folding each into ``state`` (the
     game just before the next one). ``words(command_id)``: how an undo
@@ -124,9 +127,21 @@ class Narrator:
         self.hidden = hidden
         self.secret_seed = secret_seed
         self.spelled = spelled
+        # Looked up once, not for every event of a long log.
+        self._tell = rs.teller()
+        self._evolve = rs.evolve
 
     def __call__(self, event: Any) -> str:
         """``event``'s line, then the state moves past it."""
+        cls = type(event)
+        told = _TOLD.get(cls)
+        if told is None:
+            told = _TOLD[cls] = not issubclass(cls, (CommandIssued, CommandUndone, PositionTaken))
+        if told and not self.secret_seed:  # most events: told by the ruleset's narrator, then folded
+            state = self.state
+            text = self._tell(event, state, self.pack)
+            self.state = self._evolve(state, event)
+            return text
         rs, state = self.rs, self.state
         if isinstance(event, CommandIssued):
             if self.hidden is not None and self.hidden(event.command, state):

@@ -360,6 +360,13 @@ class Ruleset(Generic[State, Cmd, Ctx, Pack, GameEvent]):
         and the audit."""
         raise NotImplementedError
 
+    def teller(self) -> Callable[[Event, State | None, Pack | None], str]:
+        """``describe_event`` as one function of the same arguments, which a
+        long narration looks up once (``domain.kernel.narration.Narrator``):
+        the bound method by default; a ruleset whose method only hands each
+        event on to another function may give that function instead."""
+        return self.describe_event
+
     def describe_written(self, event: Event, stream: UUID, state: State | None, pack: Pack) -> str:
         """One readable line for ``event``, which a command of a game in
         ``state`` wrote to another aggregate's ``stream``: ``describe_event``

@@ -221,6 +221,10 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
     def describe_event(self, event: Event, state: BattleState | None, pack: Pack | None) -> str:
         return _narrator()(event, state, pack)
 
+    def teller(self) -> Callable[[Event, BattleState | None, Pack | None], str]:
+        """``narrate.describe`` itself, which ``describe_event`` hands each event to."""
+        return _narrator()
+
     def cited_rule(self, event: Event) -> str:
         return cited_rule(event)
 
