@@ -29,6 +29,7 @@ from starlette.routing import Route
 from domain.kernel.games import GameApp
 
 from . import dispute, past_table, rights, table_view, tables
+from .index_watch import IndexWatch
 from .live import ChangeFeed
 from .passes import Keyring
 from .refusals import Refused, malformed, refusal_of
@@ -94,9 +95,10 @@ class Endpoint:
 class Server:
     """The state one server process keeps: the two lanes of workers (the
     main one, and ``heavy`` for the reads of a whole log), the keyring,
-    the feed, the whole-log reads' ``throttle`` (None: no limit) and the
+    the feed, the whole-log reads' ``throttle`` (None: no limit), the
     seconds a request waits for the store (``deadline``; ``heavy_deadline``
-    for a whole log's verify, or each page of one read)."""
+    for a whole log's verify, or each page of one read), and what the feed
+    heard of the game index (``index_watch``; None: it is read each time)."""
 
     def __init__(
         self,
@@ -109,8 +111,10 @@ class Server:
         deadline: float = DEADLINE,
         heavy_deadline: float = HEAVY_DEADLINE,
         public_throttle: Throttle | None = None,
+        index_watch: IndexWatch | None = None,
     ) -> None:
         self.workers = workers
+        self.index_watch = index_watch
         self.heavy = heavy if heavy is not None else workers
         self.keyring = keyring
         self.feed = feed
@@ -155,12 +159,28 @@ class Server:
     def checked(self, request: Request, game: str | None, fn: Callable[..., T], *args: Any) -> Callable[[GameApp], T]:
         """``fn`` as a worker runs it: the token checked first, on the worker."""
         token = _token(request)
+        index = self.index_watch.index if self.index_watch is not None else None
 
         def checked(app: GameApp) -> T:
-            p, battle_id = rights.check_pass(app, self.keyring, token, game)
+            p, battle_id = rights.check_pass(app, self.keyring, token, game, index)
             return fn(app, p, battle_id, *args)
 
         return checked
+
+    def writing(self, app: GameApp) -> None:
+        """On the worker, before ``app`` writes: see ``IndexWatch.writing``."""
+        if self.index_watch is not None:
+            self.index_watch.writing(app)
+
+    def written(self, app: GameApp, moved_index: bool = False) -> None:
+        """On the worker, once ``app`` saved a write: the index watch knows
+        its connection (its notification is this process's own), and that
+        this process changed the index (``moved_index``: a game set up or
+        imported)."""
+        if self.index_watch is not None:
+            if moved_index:
+                self.index_watch.moved()
+            self.index_watch.wrote(app)
 
 
 def _token(request: Request) -> str:
@@ -225,6 +245,8 @@ _NESTING = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')  # a string (skipped whole
 def _check_depth(body: bytes) -> None:
     """Refuse a body nested deeper than ``MAX_DEPTH`` before any parser
     recurses into it."""
+    if body.count(b"[") + body.count(b"{") <= MAX_DEPTH:
+        return  # no deeper than its brackets, counted in strings too: no need to follow them
     depth = 0
     for found in _NESTING.finditer(body):
         token = found.group()
@@ -265,7 +287,7 @@ def _decode(body: bytes, kind: Any) -> Any:
     if not body.strip():
         raise malformed("the body is empty: send a JSON object")
     _check_depth(body)
-    decoded = msgspec.json.decode(body, type=kind)
+    decoded = tables.decoder(kind).decode(body)
     extra = unknown_field(_plain(body), decoded)
     if extra is not None:
         raise malformed(
@@ -309,7 +331,13 @@ async def list_games(srv: Server, request: Request) -> Response:
 
 async def create_game(srv: Server, request: Request) -> Response:
     body = await _body(request)
-    result = await srv.call(request, None, lambda app, p, _: tables.new_game(app, p, _decode(body, new_game_type())))
+
+    def create(app: GameApp, p: Any, _: Any) -> CommandResult:
+        result = tables.new_game(app, p, _decode(body, new_game_type()))
+        srv.written(app, moved_index=True)
+        return result
+
+    result = await srv.call(request, None, create)
     srv.feed.tell(result.game, result.version)
     return _json(result, 201)
 
@@ -377,9 +405,14 @@ async def _write(srv: Server, request: Request, kind: Any, act: Callable[..., Co
     the pass is checked, ``act(app, pass, game, request)`` done, and every
     viewer told the game's new version."""
     body = await _body(request)
-    result = await srv.call(
-        request, _game(request), lambda app, p, battle_id: act(app, p, battle_id, _decode(body, kind))
-    )
+
+    def write(app: GameApp, p: Any, battle_id: str) -> CommandResult:
+        srv.writing(app)
+        result = act(app, p, battle_id, _decode(body, kind))
+        srv.written(app)
+        return result
+
+    result = await srv.call(request, _game(request), write)
     srv.feed.tell(result.game, result.version)
     return _json(result)
 
@@ -420,7 +453,13 @@ async def verify_game(srv: Server, request: Request) -> Response:
 
 async def import_log(srv: Server, request: Request) -> Response:
     data = await _log_body(request)
-    imported = await srv.call(request, None, lambda app, p, _: tables.import_log(app, p, data))
+
+    def imports(app: GameApp, p: Any, _: Any) -> Imported:
+        imported = tables.import_log(app, p, data)
+        srv.written(app, moved_index=True)
+        return imported
+
+    imported = await srv.call(request, None, imports)
     srv.feed.tell(imported.game, imported.summary.version)
     return _json(imported, 201)
 
@@ -782,7 +821,9 @@ def create_app(
     # The heavy lane reads with applications of its own; an in-memory store
     # is seen only by the application holding it, so there it shares the main lane.
     heavy = pool if is_memory(store) else Workers(store, HEAVY_WORKERS, env, read_only=True)
-    feed = ChangeFeed(pool, **({"poll": poll} if poll is not None else {}))
+    # Only PostgreSQL's listener says who wrote what it hears: elsewhere the index is read each time.
+    watch = IndexWatch() if pool.postgres else None
+    feed = ChangeFeed(pool, **({"poll": poll} if poll is not None else {}), index_watch=watch)
     srv = Server(
         pool,
         keyring,
@@ -792,6 +833,7 @@ def create_app(
         deadline=deadline,
         heavy_deadline=heavy_deadline,
         public_throttle=Throttle(public_rate, per="client address") if public_rate else None,
+        index_watch=watch,
     )
     routes = [_route(srv, e) for e in ENDPOINTS]
     pages = (

@@ -8,9 +8,10 @@ when it moved, the new rows' streams matched against the games someone is
 watching. On PostgreSQL a listener (``domain.kernel.stores.pglisten``) hears the
 store's NOTIFY of every insert and wakes the loop at once, so another
 process's command reaches the viewers without waiting for the poll, which
-stays as the fallback (and is all SQLite has). Each viewer holds a queue
-of the versions it has not yet seen; a slow viewer's queue keeps only the
-newest (it reloads the game anyway).
+stays as the fallback (and is all SQLite has). The listener also tells
+``server.index_watch`` which database process sent each notification.
+Each viewer holds a queue of the versions it has not yet seen; a slow
+viewer's queue keeps only the newest (it reloads the game anyway).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from uuid import UUID
 
 from domain.kernel.games import GameApp
 
+from .index_watch import IndexWatch
 from .store_down import one_line
 from .workers import Workers
 
@@ -36,9 +38,10 @@ log = logging.getLogger("rulekeeper.server")
 class ChangeFeed:
     """Who watches which game, and the loop that follows the store."""
 
-    def __init__(self, workers: Workers, poll: float = POLL) -> None:
+    def __init__(self, workers: Workers, poll: float = POLL, index_watch: IndexWatch | None = None) -> None:
         self.workers = workers
         self.poll = poll
+        self.index_watch = index_watch  # told who sent each notification heard
         self._watchers: dict[str, set[asyncio.Queue[int]]] = {}
         self._streams: dict[UUID, str] = {}  # game stream -> game id, of watched games
         self._seen = -1  # the newest notification id looked at
@@ -92,8 +95,14 @@ class ChangeFeed:
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody to tell
                 loop.call_soon_threadsafe(self.wake)
 
-        self._listener = Listener(*target, heard)
+        watch = self.index_watch
+        if watch is None:
+            self._listener = Listener(*target, heard)
+        else:
+            self._listener = Listener(*target, heard, on_sender=watch.heard_from)
         self._listener.start()
+        if watch is not None:
+            watch.follow(self._listener.listening)
 
     def wake(self) -> None:
         """Look at the log now (another process said it wrote). Nothing to

@@ -29,6 +29,7 @@ from domain.kernel.stores.store_setting import home
 SECRET_VARIABLE = "RULEKEEPER_SERVER_SECRET"
 SECRET_FILE = "server.secret"
 TOKEN_BYTES = 18  # 144 bits: 24 characters of URL-safe base64
+KEPT_TOKENS = 4096  # tokens kept once made: every request checks the host's and its game's seats' again
 
 
 class Role(enum.StrEnum):
@@ -60,10 +61,17 @@ class Keyring:
         if len(secret) < 16:
             raise ValueError("the server secret must be at least 16 bytes")
         self._secret = secret
+        self._made: dict[tuple[str, ...], str] = {}
 
     def _token(self, *parts: str) -> str:
-        mac = hmac.new(self._secret, "\0".join(parts).encode(), hashlib.sha256).digest()
-        return base64.urlsafe_b64encode(mac[:TOKEN_BYTES]).decode()
+        made = self._made.get(parts)
+        if made is None:
+            mac = hmac.new(self._secret, "\0".join(parts).encode(), hashlib.sha256).digest()
+            made = base64.urlsafe_b64encode(mac[:TOKEN_BYTES]).decode()
+            if len(self._made) >= KEPT_TOKENS:
+                self._made.clear()
+            self._made[parts] = made
+        return made
 
     def host(self) -> str:
         """The host's token."""

@@ -21,8 +21,10 @@ both, so it is the host's until the game is over.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from domain.kernel.battle_index import BattleIndex
 from domain.kernel.commandlog import CommandIssued, Done
 from domain.kernel.errors import NotFound, RuleViolation
 from domain.kernel.games import GameApp
@@ -36,10 +38,18 @@ from .wire import Refusal
 NO_PASS_FOR_GAME = "this token is no pass for that game (SEAT-4: a seat's link opens its own game only)"
 
 
-def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> tuple[Pass, str | None]:
+def check_pass(
+    app: GameApp,
+    keyring: Keyring,
+    token: str,
+    game: str | None,
+    index: Callable[[GameApp], BattleIndex] | None = None,
+) -> tuple[Pass, str | None]:
     """The pass ``token`` gives for ``game`` (by id or name), and the game's
     id. 401 for a token that is no pass; 404 only once the pass is known
-    good (a stranger learns nothing of what games exist)."""
+    good (a stranger learns nothing of what games exist). ``index``: the
+    index as it stands now, for the deleted-game check (default: read it;
+    the server's ``server.index_watch`` reads it only when it may have moved)."""
     if not token:
         raise unauthorized("no token: open the link the host gave you (it carries #token=...)")
     if game is None:
@@ -68,17 +78,27 @@ def check_pass(app: GameApp, keyring: Keyring, token: str, game: str | None) -> 
     found = keyring.check(token, battle_id, [s.key for s in rs.seats(game_now.state)])
     if found is None:
         raise unauthorized(NO_PASS_FOR_GAME)
-    check_not_deleted(app, found, battle_id)
+    check_not_deleted(app, found, battle_id, index=index)
     return found, battle_id
 
 
-def check_not_deleted(app: GameApp, p: Pass, battle_id: str, writing: bool = False) -> None:
+def check_not_deleted(
+    app: GameApp,
+    p: Pass,
+    battle_id: str,
+    writing: bool = False,
+    index: Callable[[GameApp], BattleIndex] | None = None,
+) -> None:
     """A deleted game (`rk delete`) is changed by no one, as on the
     command line (410); the host may still read it, a seat or spectator
     reads nothing of it. A seat's or spectator's pass was checked so in
-    this request already (``check_pass``, with the index read then): a
-    write checks it again against that index, not another read of it."""
-    entry = app.index(refresh=p.is_host or not writing).get(battle_id)
+    this request already (``check_pass``, with the index as it stood
+    then): a write checks it again against that index, not another read
+    of it. ``index``: as for ``check_pass`` (a read, when not given)."""
+    if index is not None and not writing:
+        entry = index(app).get(battle_id)
+    else:
+        entry = app.index(refresh=p.is_host or not writing).get(battle_id)
     if entry is None or not entry.deleted or not (writing or not p.is_host):
         return
     if p.is_host:

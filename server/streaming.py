@@ -22,6 +22,7 @@ from typing import Any
 
 import anyio
 import anyio.from_thread
+import anyio.lowlevel
 
 from domain.kernel.games import GameApp
 
@@ -60,9 +61,10 @@ async def streamed(
     one of ``workers``; ``StoreDown`` when the head or any page takes longer
     than ``deadline`` seconds."""
     send, receive = anyio.create_memory_object_stream[Any](max_buffer_size=AHEAD)
+    loop = anyio.lowlevel.current_token()  # the workers' threads are no anyio threads: the way back named
 
     def hand(item: Any) -> None:
-        anyio.from_thread.run(send.send, item)
+        anyio.from_thread.run(send.send, item, token=loop)
 
     def pump(app: GameApp) -> None:
         try:
@@ -81,7 +83,7 @@ async def streamed(
                 hand(_Failed(error))
         finally:
             with contextlib.suppress(RuntimeError):  # the loop is gone: nobody to tell
-                anyio.from_thread.run_sync(send.close)
+                anyio.from_thread.run_sync(send.close, token=loop)
 
     def finished(task: asyncio.Task[Any]) -> None:
         # A call refused before the pump ran (the store unreachable as the

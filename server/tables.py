@@ -8,6 +8,7 @@ saw, or refused as "moved on"."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Any, get_args
 from uuid import UUID
 
@@ -302,7 +303,7 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
             raise malformed(f"{request.line[:40]!r} is not a command of this game")
     else:
         raw = msgspec.json.encode(request.command)  # decoded again as the ruleset's command, exactly as posted
-        cmd = msgspec.json.decode(raw, type=rs.command_type)
+        cmd = decoder(rs.command_type).decode(raw)
         extra = unknown_field(request.command, cmd)
         if extra is not None:
             raise malformed(f"the command has no field {extra.replace('$', 'command', 1)}")
@@ -315,6 +316,14 @@ def command(app: GameApp, p: Pass, battle_id: str, request: CommandRequest) -> C
         rights.check_may(rs, p, before.state, cmd, "SEAT-1", f"`{said}`")
         result = app.execute(battle_id, cmd, expected=before.version)
     return _answer(app, rs, battle_id, before, result)
+
+
+@cache
+def decoder(kind: Any) -> msgspec.json.Decoder[Any]:
+    """A JSON decoder of ``kind``, made once: msgspec keeps what it makes
+    of a Struct type, not of a union of them (a ruleset's commands), which
+    it made again at every decode (~55 us a command)."""
+    return msgspec.json.Decoder(kind)
 
 
 def _spelled(rs: Ruleset, cmd: Any) -> str:

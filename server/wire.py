@@ -8,6 +8,8 @@ name (``{"type": "Move", "to": [1, 2]}``): the same JSON the log records.
 
 from __future__ import annotations
 
+from functools import cache
+
 from typing import Any
 
 import msgspec
@@ -335,6 +337,12 @@ class Choices(msgspec.Struct, kw_only=True):
     setups: list[SetupInfo]
 
 
+@cache
+def _fields_of(kind: type[msgspec.Struct]) -> tuple[dict[str, str], str | None]:
+    """A Struct type's fields by the name JSON gives them, and its tag field."""
+    return dict(zip(kind.__struct_encode_fields__, kind.__struct_fields__)), kind.__struct_config__.tag_field
+
+
 def unknown_field(given: Any, decoded: Any, at: str = "$") -> str | None:
     """Where ``given`` (JSON decoded as plain values) has a field that
     ``decoded`` (the same JSON decoded into Structs) has none for, e.g.
@@ -342,10 +350,9 @@ def unknown_field(given: Any, decoded: Any, at: str = "$") -> str | None:
     fields (old logs stay readable), a request must not: a misspelt field
     would be dropped silently and another command given than the one meant."""
     if isinstance(decoded, msgspec.Struct) and isinstance(given, dict):
-        kind = type(decoded)
-        names = dict(zip(kind.__struct_encode_fields__, kind.__struct_fields__))
+        names, tag = _fields_of(type(decoded))
         for key, value in given.items():
-            if key == kind.__struct_config__.tag_field:
+            if key == tag:
                 continue
             if key not in names:
                 return f"{at}.{key}"

@@ -13,22 +13,27 @@ A call with a ``deadline`` is answered (``StoreDown``, 503) once that
 many seconds pass, whether or not the store answered: a frozen database
 enforces none of its own timeouts. The thread may stay busy with it; the
 application it holds is used by no other call until it is done.
+
+The hand-off is the lane's own (``server.lane``), not anyio's
+``to_thread``: a request makes one trip to a worker and back, and
+anyio's (a checkpoint, a capacity limiter, a cancel scope, its queue)
+cost more CPU than the trip's two wake-ups (issue 25).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
+import weakref
 from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
-import anyio
-import anyio.to_thread
-
 from domain.kernel.games import GameApp
 from domain.kernel.stores.store_setting import store_form
 
+from .lane import Lane
 from .store_down import StoreDown, is_store_error, store_down
 
 T = TypeVar("T")
@@ -56,11 +61,11 @@ class Workers:
         self._local = threading.local()
         self._apps: list[GameApp] = []
         self._lock = threading.Lock()
-        self._limiter: anyio.CapacityLimiter | None = None
-        # Held by a call for as long as its thread runs, even once its request
-        # was answered at its deadline (the limiter is let go then): no more
-        # than ``count`` calls ever use the applications at once.
-        self._slots = threading.BoundedSemaphore(self.count)
+        # Exactly ``count`` threads: a call still running past its deadline
+        # keeps its thread (and its application) until it is done, so no
+        # more than ``count`` calls ever use the applications at once.
+        self._lane = Lane(self.count, name="store worker")
+        weakref.finalize(self, self._lane.stop)  # a server never started (no lifespan) leaves no threads
         self._calls = threading.Condition()  # guards the two below
         self._running = 0
         self._closed = False
@@ -84,32 +89,38 @@ class Workers:
 
     async def run(self, fn: Callable[..., T], *args: Any, deadline: float | None = None) -> T:
         """``fn(app, *args)`` on a worker thread; ``StoreDown`` if it is not
-        done within ``deadline`` seconds (None: wait for it)."""
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self.count)
-        call = partial(self._call, deadline, fn, *args)
+        done within ``deadline`` seconds (None: wait for it). A call still
+        waiting for a thread at its deadline is never run; one cancelled
+        (its request gone) runs on if it has begun, and ``close`` waits for it."""
+        with self._calls:
+            if self._closed:
+                raise RuntimeError("the server is stopping")
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[T] = loop.create_future()
+        call = self._lane.submit(partial(self._call, fn, *args), loop, done)
         if deadline is None:
-            return await anyio.to_thread.run_sync(call, limiter=self._limiter)
-        with anyio.move_on_after(deadline):
-            return await anyio.to_thread.run_sync(call, limiter=self._limiter, abandon_on_cancel=True)
-        raise StoreDown(f"the store did not answer within {deadline:g} s")
+            try:
+                return await done
+            finally:
+                call.abandon()
+        timer = loop.call_later(deadline, _expire, call, done, deadline)
+        try:
+            return await done
+        finally:
+            timer.cancel()
+            call.abandon()
 
-    def _call(self, deadline: float | None, fn: Callable[..., T], *args: Any) -> T:
+    def _call(self, fn: Callable[..., T], *args: Any) -> T:
         with self._calls:
             if self._closed:
                 raise RuntimeError("the server is stopping")
             self._running += 1
         try:
-            if not self._slots.acquire(timeout=deadline):
-                raise StoreDown(f"the store did not answer within {deadline:g} s")
-            try:
-                return fn(self.app(), *args)
-            except Exception as e:
-                if is_store_error(e):
-                    raise store_down(e, self.store) from None
-                raise
-            finally:
-                self._slots.release()
+            return fn(self.app(), *args)
+        except Exception as e:
+            if is_store_error(e):
+                raise store_down(e, self.store) from None
+            raise
         finally:
             with self._calls:
                 self._running -= 1
@@ -123,6 +134,7 @@ class Workers:
         with self._calls:
             self._closed = True
             self._calls.wait_for(lambda: self._running == 0, timeout=CLOSE_WAIT)
+        self._lane.stop()
         with self._lock:
             apps, self._apps = self._apps, []
         for app in apps:
@@ -130,6 +142,12 @@ class Workers:
                 app.close()
             except Exception:  # closing on the way out: nothing left to tell
                 pass
+
+
+def _expire(call: Any, done: asyncio.Future[Any], deadline: float) -> None:
+    call.abandon()
+    if not done.done():
+        done.set_exception(StoreDown(f"the store did not answer within {deadline:g} s"))
 
 
 def _is_postgres(store: str | None) -> bool:

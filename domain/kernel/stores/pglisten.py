@@ -6,7 +6,8 @@ so the notification arrives when the rows are committed and visible.
 ``Listener`` keeps a connection of its own that ``LISTEN``s on that
 channel, on a thread of its own, and calls ``on_notify()`` for each
 notification; what was written is read from the notification log as
-before (the notification carries nothing). ``on_notify`` runs on the
+before (the notification carries nothing but the database process that
+sent it, given to ``on_sender`` if one is set). ``on_notify`` runs on the
 listener's thread: it must be thread-safe (``threading.Event.set``, or
 ``loop.call_soon_threadsafe``).
 
@@ -56,7 +57,10 @@ class Listener:
     ``settings``: psycopg connection keywords (``listen_target``). Use
     ``start()`` and ``stop()``; ``listening`` is set while a connection is
     listening (tests wait on it), ``connections`` counts the connections
-    made so far.
+    made so far. ``on_sender(pid)``, if given, is called before each
+    ``on_notify()`` with the process id of the database connection whose
+    commit sent the notification (None after a reconnection: whoever
+    wrote meanwhile went unheard).
     """
 
     def __init__(
@@ -67,10 +71,12 @@ class Listener:
         *,
         retry_first: float = RETRY_FIRST,
         retry_max: float = RETRY_MAX,
+        on_sender: Callable[[int | None], None] | None = None,
     ) -> None:
         self.settings = settings
         self.channel = channel
         self.on_notify = on_notify
+        self.on_sender = on_sender
         self.retry_first = retry_first
         self.retry_max = retry_max
         self.listening = threading.Event()
@@ -117,13 +123,15 @@ class Listener:
             self.connections += 1
             self.listening.set()
             if self.connections > 1:
-                self._tell()  # writes while no connection listened went unheard
+                self._tell(None)  # writes while no connection listened went unheard
             while not self._stopping.is_set():
-                for _ in conn.notifies(timeout=TICK, stop_after=1):
-                    self._tell()
+                for notice in conn.notifies(timeout=TICK, stop_after=1):
+                    self._tell(notice.pid)
 
-    def _tell(self) -> None:
+    def _tell(self, sender: int | None) -> None:
         try:
+            if self.on_sender is not None:
+                self.on_sender(sender)
             self.on_notify()
         except Exception:  # a listener's bug must not end the listening
             log.exception("a notification's handler failed")
