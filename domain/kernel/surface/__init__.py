@@ -40,10 +40,12 @@ def _load(package: str) -> None:
 def _later(rulesets: list[str]) -> None:
     """Import the surfaces given for later of ``rulesets`` (those not given for later: nothing)."""
     for ruleset in rulesets:
-        where = _LATER.pop(ruleset, None)
+        where = _LATER.get(ruleset)
         if where is not None:
             module, _, attribute = where.partition(":")
             _FOUND[ruleset] = getattr(importlib.import_module(module), attribute)
+            # Forgotten once found, never before: another thread asking meanwhile imports it too (the same object).
+            _LATER.pop(ruleset, None)
 
 
 def surfaces() -> list[Surface]:
