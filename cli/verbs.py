@@ -93,14 +93,17 @@ def give_to_game(s: Session, word: str, shared: Shared, words: list[str]) -> Non
     are loaded (`rk move` of a Betrayal battle never imports the
     labyrinth's). The same reads, refusals and command as ``give`` given
     every package's verbs of ``word``."""
-    from domain.kernel.surface import of_package
+    from domain.kernel.surface import surface_of
 
     packages, declared, selectors = shared
     words = _named_game(s, words, set(declared), {(option, short) for option, short in selectors})
     rs = s.ruleset  # as ``_entry`` finds it: no verb of these finds a game of its own
-    package = rs.name.partition("-")[0]
-    surfaces = sorted(of_package(package), key=lambda surface: surface.ruleset) if package in packages else []
-    mine = {surface.ruleset: verb for surface in surfaces for verb in surface.verbs if verb.words[0] == word}
+    mine: dict[str, Verb] = {}
+    if rs.name.partition("-")[0] in packages:  # only the game's own surface is loaded
+        try:
+            mine = {rs.name: verb for verb in surface_of(rs.name).verbs if verb.words[0] == word}
+        except KeyError:
+            pass  # its package declares no surface for it
     if rs.name not in mine:
         from .declarations import verbs_named
 

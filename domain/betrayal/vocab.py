@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum, StrEnum
+from domain.kernel.enums import PlainStr, StrValued
 
 
-class BattleForm(str, Enum):
+class BattleForm(StrValued):
     """The five battle forms (FORM-3 to FORM-7)."""
 
     DEFENSIVE = "defensive"
@@ -15,14 +15,14 @@ class BattleForm(str, Enum):
     MAGIC = "magic"
 
 
-class Pool(str, Enum):
+class Pool(StrValued):
     """Which stat limits how many of a die may be gathered (ENGAGE-7a)."""
 
     STAMINA = "stamina"
     MAGICKA = "magicka"
 
 
-class AbilityType(str, Enum):
+class AbilityType(StrValued):
     """A skill-die face's ability code (ACTIVE-10, TRACK-11, DRAINED-1,
     INSTANT-1, STATUS-1)."""
 
@@ -33,7 +33,7 @@ class AbilityType(str, Enum):
     STATUS = "status"
 
 
-class Effect(str, Enum):
+class Effect(StrValued):
     """What a face does when its ability resolves (our sample vocabulary)."""
 
     COMBAT = "combat"  # Combat die: damage in weapon forms, block in Defensive (COMBAT-3/4)
@@ -47,7 +47,7 @@ class Effect(str, Enum):
     BLANK = "blank"  # nothing
 
 
-class Status(str, Enum):
+class Status(StrValued):
     """The six status effects (betrayal-facts: STATUS-1)."""
 
     BANE = "bane"
@@ -58,14 +58,14 @@ class Status(str, Enum):
     STEALTH = "stealth"
 
 
-class Priority(str, Enum):
+class Priority(StrValued):
     """An enemy's priority icon (facts: ENEMY-6a)."""
 
     STRONGEST = "strongest"
     WEAKEST = "weakest"
 
 
-class EnemyKind(str, Enum):
+class EnemyKind(StrValued):
     """An enemy chip's type (facts: ECHIP-1)."""
 
     HUMANOID = "humanoid"
@@ -73,7 +73,7 @@ class EnemyKind(str, Enum):
     DAEDRA = "daedra"
 
 
-class EnemySkill(str, Enum):
+class EnemySkill(StrValued):
     """The enemy skills our sample pack uses (ESKILL-1; facts say ~56 exist)."""
 
     TRUE_STRIKE = "true-strike"  # its damage is true damage
@@ -86,7 +86,7 @@ class EnemySkill(str, Enum):
     REGENERATE = "regenerate"  # heals 1 HP at the start of its turn
 
 
-class Bag(str, Enum):
+class Bag(StrValued):
     """Enemy draw bags: level 1 backs level 5, level 10 backs level 20
     (facts: CLEANUP-5a)."""
 
@@ -98,7 +98,7 @@ BAG_LEVELS: dict[Bag, tuple[int, int]] = {Bag.LESSER: (1, 5), Bag.GREATER: (10, 
 LEVELS = (20, 10, 5, 1)
 
 
-class Objective(str, Enum):
+class Objective(StrValued):
     """Encounter objectives: Conquer and Eliminate X for clashes and
     dungeons (OBJ-1, OBJ-3), Survey and Uncover for delves (OBJ-4, OBJ-8)."""
 
@@ -111,7 +111,7 @@ class Objective(str, Enum):
 DELVE_OBJECTIVES = (Objective.SURVEY, Objective.UNCOVER)
 
 
-class Mode(str, Enum):
+class Mode(StrValued):
     """The three battle modes (CLASH-1, DELVE-1, DUNGEON-1)."""
 
     CLASH = "clash"
@@ -119,7 +119,7 @@ class Mode(str, Enum):
     DUNGEON = "dungeon"
 
 
-class TileIcon(str, Enum):
+class TileIcon(StrValued):
     """What a delve tile prints on a hex (DELVE-2, EXPLORATION-1,
     EXPLORATION-10a, EXPLORATION-11)."""
 
@@ -129,7 +129,7 @@ class TileIcon(str, Enum):
     ENEMY = "enemy"  # an enemy hex: enemies are deployed here
 
 
-class CardEffect(str, Enum):
+class CardEffect(StrValued):
     """What a delve card's When Revealed or skyshard effect does
     (EXPLORATION-8, SKYSHARD-5): our own small vocabulary."""
 
@@ -140,14 +140,14 @@ class CardEffect(str, Enum):
     EXTRA_EP = "extra-ep"  # the revealed tile's EP rises by the amount
 
 
-class Environment(str, Enum):
+class Environment(StrValued):
     """A delve card's lasting effect on its tile (EXPLORATION-12)."""
 
     MIASMA = "miasma"  # an adventurer who starts their turn on the tile suffers the amount in damage
     SANCTUARY = "sanctuary"  # an adventurer who starts their turn on the tile heals the amount
 
 
-class Difficulty(str, Enum):
+class Difficulty(StrValued):
     """Difficulty levels (facts: CLEANUP-4c)."""
 
     APPRENTICE = "apprentice"
@@ -155,7 +155,7 @@ class Difficulty(str, Enum):
     EXPERT = "expert"
 
 
-class Marker(str, Enum):
+class Marker(StrValued):
     """What a setup diagram marks on a hex (CLASH-3, CLASH-6, CLASH-7)."""
 
     NONE = ""
@@ -170,7 +170,7 @@ class Marker(str, Enum):
 # with the strings a command carries.
 
 
-class AbilityTiming(StrEnum):
+class AbilityTiming(PlainStr):
     """When a class ability acts (CLASS-1, CLASS-3, CLASS-4; facts: CLASS-2a)."""
 
     INNATE = "innate"  # the sheet's top ability: passive, free, optional
@@ -179,7 +179,7 @@ class AbilityTiming(StrEnum):
     INTERRUPT = "interrupt"  # on its trigger, before anything else resolves
 
 
-class Trigger(StrEnum):
+class Trigger(PlainStr):
     """What sets off an Interrupt ability (CLASS-4): our own closed set."""
 
     DAMAGED = "damaged"  # you suffer damage
@@ -189,7 +189,7 @@ class Trigger(StrEnum):
     TURN_START = "turn-start"  # your turn starts
 
 
-class EffectKind(StrEnum):
+class EffectKind(PlainStr):
     """What a class ability or an item does, each simple enough for a battle
     engine to apply: ``amount`` is how much, ``status`` only for STATUS."""
 
@@ -213,7 +213,7 @@ class EffectKind(StrEnum):
     HURL_BLOCK = "hurl-block"
 
 
-class ItemKind(StrEnum):
+class ItemKind(PlainStr):
     """An item card's type (WEAPON-1 to PET-4)."""
 
     WEAPON = "weapon"
@@ -226,7 +226,7 @@ class ItemKind(StrEnum):
     MISC = "misc"
 
 
-class ArmorTrait(StrEnum):
+class ArmorTrait(PlainStr):
     """An Armor card's Trait: one of each in the ready slots (ARMOR-3)."""
 
     HEAD = "head"
@@ -236,14 +236,14 @@ class ArmorTrait(StrEnum):
     SHIELD = "shield"
 
 
-class Attaches(StrEnum):
+class Attaches(PlainStr):
     """What an Enchantment is attached to (ENCHANT-1; facts: the Clash tile)."""
 
     ADVENTURER = "adventurer"
     CLASH_TILE = "clash-tile"
 
 
-class MatAttribute(StrEnum):
+class MatAttribute(PlainStr):
     """The round tokens a new adventurer's mat starts with (ADVANCE-2, ADVANCE-14)."""
 
     HEALTH = "health"

@@ -203,11 +203,15 @@ def test_status_in_process_imports_only_what_it_shows(games):
     # Nor what only a write or a refusal needs: OpenSSL's digests (``domain.kernel.digests``),
     # tempfile (a write renamed into place), difflib (a hint in a refused pack).
     never |= STDLIB_UNUSED
+    # Nor the campaign's surface, the pack's parsers, or any rule deciding a command.
+    # (The kernel's TOML reading is the other rulesets' too: a Betrayal game's status only.)
+    never |= CAMPAIGN_SURFACE | (PACK_PARSERS - {"domain.kernel.content"}) | OTHER_RULES
+    never.add("domain.betrayal.battle.dispatch")
     # A battle's or a delve's status registers no campaign (``LATER``, ``domain.kernel.ruleset``).
     campaign = {"domain.betrayal.campaign.game", "domain.betrayal.campaign.ruleset"}
     for game, others in {
-        "c1": {"domain.conquest", "domain.labyrinth"} | campaign,
-        "d1": {"domain.conquest", "domain.labyrinth"} | campaign,
+        "c1": {"domain.conquest", "domain.labyrinth", "domain.kernel.content"} | campaign,
+        "d1": {"domain.conquest", "domain.labyrinth", "domain.kernel.content"} | campaign,
         "q1": {"domain.betrayal", "domain.labyrinth"},
         "l1": {"domain.betrayal", "domain.conquest"},
     }.items():
@@ -236,6 +240,37 @@ def test_a_verb_of_one_ruleset_imports_no_other_ruleset(games, tmp_path):
     # What it did and the view after it fit 100 columns: written straight, no rich.
     assert not {m for m in imported if m.split(".")[0] == "rich"}
     assert not imported & {"hashlib", "_hashlib", "hmac", "difflib"}
+
+
+# What a Betrayal battle's status or move never needs: the campaign's surface and
+# commands (given for later, ``domain.kernel.surface``), the pack's parsers (the pack
+# is read back from its cache: ``packs.load``), and what the rules load per command kind.
+PACK_PARSERS = {
+    "domain.kernel.content",
+    *(f"domain.betrayal.packs.{m}" for m in ("parse", "companions", "delve", "campaign", "dice", "enemies")),
+    *(f"domain.betrayal.packs.{m}" for m in ("setups", "classes", "gear", "training")),
+}
+CAMPAIGN_SURFACE = {"domain.betrayal.table.campaign_surface", "domain.betrayal.campaign.commands"}
+OTHER_RULES = {
+    f"domain.betrayal.battle.{m}"
+    for m in ("legal", "setup", "defense", "abilities.race", "abilities.classes", "items.use", "items.wards")
+} | {"domain.betrayal.battle.companions.turn", "domain.betrayal.battle.companions.setup"}
+
+
+def test_a_move_on_a_clash_imports_only_the_rules_it_runs(games, tmp_path):
+    """A Move decided (``battle.dispatch``) loads the core rules it runs
+    (``actions``) and reads no hook point: the abilities, the other
+    commands' rules and the list of legal commands stay out; so do the
+    campaign's surface and the pack's parsers."""
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")}
+    env |= {"RULEKEEPER_HOME": str(games / "home"), "COLUMNS": "100", "RULEKEEPER_NO_SERVER": "1"}
+    for run in ("warm", "counted"):  # the first writes the home's caches, as any first run does
+        shutil.copyfile(games / "rk.sqlite", tmp_path / f"{run}.sqlite")
+        imported = _imported({**env, "RULEKEEPER_STORE": str(tmp_path / f"{run}.sqlite")}, "move", "a1", "-b", "c1")
+    assert {"domain.betrayal.battle.dispatch", "domain.betrayal.battle.actions"} <= imported
+    assert "domain.betrayal.battle.narrate" in imported  # what it did is told
+    unused = OTHER_RULES | CAMPAIGN_SURFACE | PACK_PARSERS
+    assert not imported & unused, sorted(imported & unused)
 
 
 def test_battles_in_process_imports_neither_typer_nor_the_log(games):

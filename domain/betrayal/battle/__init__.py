@@ -1,6 +1,8 @@
 """One Betrayal battle, the aggregate that lives for one encounter: its
 state (``state``), the commands a party gives (``commands``) and the events
-they produce (``events``); ``decide`` and ``legal_commands`` (``rules``),
+they produce (``events``); ``decide`` and ``legal_commands`` (``rules``:
+each command handed to its kind's rules in ``dispatch``, what may be done
+listed in ``legal``),
 ``evolve``; what ``decide`` needs beside the state (``context``) and the
 decision in progress (``decision``); setting a clash up (``setup``); the
 round sequence (``flow``), the adventurers' actions (``actions``), damage,

@@ -5,8 +5,10 @@ act, without importing them.
 The dependency runs one way. The ability modules (``abilities.race``,
 ``abilities.classes``, ``items.use``, ``items.wards``) build on the core: they
 import its modules and register their functions here as they are imported.
-The core only reads these hook points. ``rules`` imports every ability
-module, so the hooks are all in place before any command is decided.
+The core only reads these hook points. Reading any of them first imports
+every ability module (``ABILITIES``), so the hooks are all in place before
+one is read, while a command that reads none (a Move on a clash) never
+loads the abilities' rules.
 
 At each hook point the functions run by ``Layer``: race, then class, then
 items, whatever order the modules were imported in, so the order of the
@@ -18,6 +20,7 @@ answer True to stop something, the first True stops the later ones.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from enum import IntEnum
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -61,11 +64,32 @@ class HookPoint(Generic[F]):
         return fn
 
     def __iter__(self) -> Iterator[F]:
+        if not _loaded:
+            _load_abilities()
         return iter([self._by_layer[layer] for layer in sorted(self._by_layer)])
 
     def __repr__(self) -> str:
         held = ", ".join(f"{layer.name}: {_key(fn)}" for layer, fn in sorted(self._by_layer.items()))
         return f"HookPoint({self.name!r}; {held})"
+
+
+# The modules that register at the hook points, imported the first time a
+# point is read (a test checks that they are the ones registered once every
+# module of the battle is imported).
+ABILITIES = (
+    "domain.betrayal.battle.abilities.race",
+    "domain.betrayal.battle.abilities.classes",
+    "domain.betrayal.battle.items.use",
+    "domain.betrayal.battle.items.wards",
+)
+_loaded = False
+
+
+def _load_abilities() -> None:
+    global _loaded
+    for module in ABILITIES:
+        importlib.import_module(module)
+    _loaded = True  # once they are all in: a read while they import (none does) would import them again
 
 
 def _key(fn: Callable[..., Any]) -> str:

@@ -145,7 +145,7 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
     evolve = staticmethod(evolve)
 
     def decide(self, state: BattleState | None, command: BattleCommand, ctx: RulesContext) -> Outcome:
-        from .rules import decision  # the engine, imported when a command is decided: reads never pay for it
+        from .dispatch import decision  # the engine, imported when a command is decided: reads never pay for it
 
         d = decision(state, command, ctx)
         produced = d.events
@@ -163,7 +163,7 @@ class Betrayal(Ruleset[BattleState, BattleCommand, RulesContext, Pack, ev.Battle
         return Outcome([*produced], tuple(writes), final if produced else None)
 
     def legal_commands(self, state: BattleState, ctx: RulesContext) -> list[BattleCommand]:
-        from .rules import legal_commands
+        from .legal import legal_commands
 
         return legal_commands(state, ctx)
 

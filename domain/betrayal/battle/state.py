@@ -7,11 +7,11 @@ and tests can compare states with ``==``.
 
 from __future__ import annotations
 
-from enum import Enum, StrEnum
 from typing import ClassVar
 
 import msgspec
 
+from domain.kernel.enums import PlainStr, StrValued
 from domain.kernel.errors import InternalError
 from domain.kernel.hexes import Hex
 
@@ -19,7 +19,7 @@ from domain.betrayal.battle.companions.state import Ally, AllyTurn
 from domain.betrayal.vocab import BattleForm, Difficulty, Marker, Objective, Status
 
 
-class Phase(str, Enum):
+class Phase(StrValued):
     """Where the battle waits for the next command."""
 
     ADVENTURER_TURN = "adventurer-turn"  # the current adventurer acts (TURN-5)
@@ -44,7 +44,7 @@ PHASE_NAMES = {
 }
 
 
-class DieKind(str, Enum):
+class DieKind(StrValued):
     """What a die on a cooldown track or in an active slot is."""
 
     SKILL = "skill"
@@ -273,14 +273,14 @@ class TurnState(msgspec.Struct, frozen=True, kw_only=True):
     start_positions: tuple[tuple[str, Hex], ...] = ()  # for Stealth
 
 
-class Outcome(str, Enum):
+class Outcome(StrValued):
     """How a battle ended (END-1, RETREAT-4)."""
 
     SUCCESS = "success"
     FAILURE = "failure"
 
 
-class Termination(StrEnum):
+class Termination(PlainStr):
     """Why a battle ended, one member per way it can end (as python-chess's
     ``Termination``). The value is the sentence ``BattleEnded.reason``
     records, rule ID first, so a log written before this enum reads back

@@ -39,10 +39,10 @@ from domain.betrayal.vocab import Difficulty, MatAttribute
 from .catalog import DelveSetup, ItemCard, Setup, SkillDie, SkillLine
 from .catalog_campaign import CampaignRules, Rest, SessionEp
 from .classes import classes_and_granted
+from .files import CAMPAIGN_FILES
 from .gear import gear
 from .training import training_dice
 
-CAMPAIGN_FILES = ("classes.toml", "gear.toml", "training.toml", "campaign.toml")
 SESSIONS = 3  # the session-end EP table's sessions (SESSION-EP-3)
 PARTY_SIZES = 4
 REWARD_XP = (1, 6)  # the XP a won encounter may give

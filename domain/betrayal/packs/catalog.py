@@ -28,7 +28,7 @@ from domain.betrayal.vocab import (
     TileIcon,
 )
 
-from .companions import CompanionChip
+from .catalog_companions import CompanionChip
 from .catalog_campaign import (  # noqa: F401
     AbilityEffect,
     CampaignRules,

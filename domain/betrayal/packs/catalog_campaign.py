@@ -5,10 +5,9 @@ loading and validation live in ``campaign.py`` and its helpers."""
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 import msgspec
 
+from domain.kernel.enums import PlainStr
 from domain.kernel.errors import InternalError
 
 from domain.betrayal.vocab import AbilityTiming, BattleForm, EffectKind, ItemKind, Status
@@ -48,7 +47,7 @@ class ClassAbility(msgspec.Struct, frozen=True, kw_only=True):
     text: str
 
 
-class RequirementKind(StrEnum):
+class RequirementKind(PlainStr):
     """What a promotion requirement counts in one battle (ADVANCE-15): our
     own closed set, each something the battle rules can count."""
 

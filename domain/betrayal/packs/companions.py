@@ -8,10 +8,7 @@ never read a companion from the pack after setup."""
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any
-
-import msgspec
 
 from domain.kernel.content import (
     REQUIRED as _REQUIRED,
@@ -26,36 +23,10 @@ from domain.kernel.content import (
     text as _text,
 )
 
-COMPANION_FILE = "companions.toml"
-COMPANION_MOVE = 2  # facts §2: a companion moves up to 2 hexes on its turn
+from .catalog_companions import COMPANION_MOVE, CompanionChip, CompanionSkill
+from .files import COMPANION_FILE
 
-
-class CompanionSkill(StrEnum):
-    """What a companion chip's skills may be (facts: its skills are
-    mandatory); each one is applied by the rules on every turn it can."""
-
-    BRUTAL = "brutal"  # +1 damage to each target when its roll deals any
-    TRUE_STRIKE = "true-strike"  # its damage is true damage (facts: ENGAGE-8c 4)
-    REGENERATE = "regenerate"  # heals 1 HP at the start of its turn, up to its chip HP
-
-
-class CompanionChip(msgspec.Struct, frozen=True, kw_only=True):
-    """A companion chip: its HP (facts: it starts each battle at full chip
-    HP), its Combat value (enemy dice rolled once per engage), its range,
-    its target value (how many units one engage may hit: facts, "in sight
-    and range up to its target value"), its move and skills, and whether
-    it is permanent (CLEANUP-3c)."""
-
-    id: str
-    name: str
-    hp: int
-    combat: int
-    range: int
-    targets: int = 1
-    move: int = COMPANION_MOVE
-    skills: tuple[CompanionSkill, ...] = ()
-    permanent: bool = False
-
+__all__ = ["COMPANION_FILE", "COMPANION_MOVE", "CompanionChip", "CompanionSkill", "companion_chips"]
 
 _FIELDS = {
     "id": (_ident, _REQUIRED),

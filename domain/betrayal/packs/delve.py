@@ -65,8 +65,8 @@ from .catalog import (
     TileHex,
     Trap,
 )
+from .files import DELVE_FILES
 
-DELVE_FILES = ("delve.toml", "items.toml", "dungeons.toml")
 ENTRANCE_ID = "entrance"  # the Entrance tile's id and shape
 MIN_ENTRANCE_HEXES = 4  # room for a full party on the Entrance (DELVE-10)
 ENTRANCE_CONNECTIONS = 2  # the two adjacent Connection hexes (EXPLORATION-9e)

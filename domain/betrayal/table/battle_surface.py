@@ -78,7 +78,9 @@ def _engage_opens(state: Any, ctx: Any, commands: list[Any]) -> list[Any]:
     only the dice gathered first. Forms that offer the same merge."""
     from domain.kernel.surface import open as op
 
-    from domain.betrayal.battle.rules import Decision, available_dice, die_of, race_abilities
+    from domain.betrayal.battle.abilities import race as race_abilities
+    from domain.betrayal.battle.decision import Decision
+    from domain.betrayal.battle.heroes import available_dice, die_of
 
     from .open_labels import labelled
 

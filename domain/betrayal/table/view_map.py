@@ -14,7 +14,6 @@ from domain.kernel.surface.document import HexCell, HexMap, Tone
 
 from domain.betrayal.battle.context import RulesContext
 from domain.betrayal.battle.decision import Decision
-from domain.betrayal.battle.exploration import explorable
 from domain.betrayal.battle.names import marks
 from domain.betrayal.battle.state import BattleState
 from domain.betrayal.delve.aggregate import DelveState
@@ -117,6 +116,8 @@ def open_hexes(state: BattleState, ctx: RulesContext) -> list[Hex]:
     them; none while a revealed tile waits to be placed (EXPLORATION-9)."""
     if state is None or ctx.delve is None or ctx.delve.pending is not None:
         return []
+    from domain.betrayal.battle.exploration import explorable  # the rules, for a delve's map only
+
     return explorable(Decision(state, ctx))
 
 

@@ -17,6 +17,7 @@ from .verbs import Param, Verb
 
 _FOUND: dict[str, Surface] = {}
 _PACKAGES: set[str] = set()
+_LATER: dict[str, str] = {}  # ruleset -> "module:attribute": a surface given for later, not imported yet
 
 
 def _load(package: str) -> None:
@@ -31,7 +32,20 @@ def _load(package: str) -> None:
         return
     for surface in module.SURFACES:
         _FOUND[surface.ruleset] = surface
+    for ruleset, where in getattr(module, "LATER", {}).items():
+        _LATER[ruleset] = where
     _PACKAGES.add(package)
+
+
+def _later(rulesets: list[str]) -> None:
+    """Import the surfaces given for later of ``rulesets`` (those not given for later: nothing)."""
+    for ruleset in rulesets:
+        where = _LATER.get(ruleset)
+        if where is not None:
+            module, _, attribute = where.partition(":")
+            _FOUND[ruleset] = getattr(importlib.import_module(module), attribute)
+            # Forgotten once found, never before: another thread asking meanwhile imports it too (the same object).
+            _LATER.pop(ruleset, None)
 
 
 def surfaces() -> list[Surface]:
@@ -40,6 +54,7 @@ def surfaces() -> list[Surface]:
 
     for package in names():
         _load(package)
+    _later(list(_LATER))
     return [_FOUND[name] for name in sorted(_FOUND)]
 
 
@@ -57,6 +72,7 @@ def of_package(package: str) -> list[Surface]:
     """The surfaces ruleset package ``package`` declares (none if it has no
     ``surface`` module), importing only it."""
     _load(package)
+    _later([ruleset for ruleset in _LATER if ruleset.partition("-")[0] == package])
     return [s for s in _FOUND.values() if s.ruleset.partition("-")[0] == package]
 
 
@@ -65,6 +81,7 @@ def surface_of(ruleset: str) -> Surface:
     by the package ``betrayal``); KeyError if it declares none."""
     if ruleset not in _FOUND:
         _load(ruleset.partition("-")[0])
+        _later([ruleset])
     return _FOUND[ruleset]
 
 

@@ -35,7 +35,6 @@ from ..commands import TurnClassSheet
 from ..decision import Decision
 from ..evolve import evolve
 from ..state import BattleState, Phase
-from .classes import enemy_defeated
 
 
 def after(d: Decision, before: BattleState | None) -> None:
@@ -45,7 +44,9 @@ def after(d: Decision, before: BattleState | None) -> None:
     if before is None or not any(h.class_id for h in d.state.heroes):
         return
     gains, defeats = _count(d, before)
-    if d.state.phase is not Phase.ENDED:
+    if d.state.phase is not Phase.ENDED and defeats:
+        from .classes import enemy_defeated  # the class abilities' rules, for an enemy defeated only
+
         for hero_id, form, by_engage in defeats:
             enemy_defeated(d, hero_id, form, by_engage)
     for hero_id, gain in gains.items():

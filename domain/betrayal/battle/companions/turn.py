@@ -10,7 +10,7 @@ from __future__ import annotations
 from domain.kernel.errors import MalformedCommand, RuleViolation
 from domain.kernel.hexes import Hex, as_hex, distance, name
 
-from domain.betrayal.packs.companions import CompanionSkill
+from domain.betrayal.packs.catalog_companions import CompanionSkill
 from domain.betrayal.vocab import Status
 
 from .. import events as bev
