@@ -9,10 +9,10 @@ to this module, never back. Run the app through ``cli.main.main``, which
 has them all registered.
 """
 
-from dataclasses import replace
 from collections.abc import Callable
 from typing import Annotated, Any, Optional
 
+import msgspec
 import typer
 
 from .session import Defaults, Session
@@ -138,7 +138,7 @@ def _root(
     # A copy: options before one command must not stick to a shell session
     # (the copy shares the shell's open applications).
     base = ctx.obj if isinstance(ctx.obj, Defaults) else Defaults()
-    ctx.obj = replace(
+    ctx.obj = msgspec.structs.replace(
         base,
         store=store if store is not None else base.store,
         battle=battle if battle is not None else base.battle,

@@ -15,8 +15,9 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
+
+import msgspec
 
 from domain.kernel.errors import MalformedCommand, NotFound, RulekeeperError, RuleViolation
 from domain.kernel.stores.store_setting import masked
@@ -77,8 +78,7 @@ PLAIN_READS = frozenset({"status", "legal", "log"})
 PLAIN_WRITES = frozenset({"undo", "redo"})
 
 
-@dataclass
-class Defaults:
+class Defaults(msgspec.Struct):
     """Options given before the command (``rk --store x status``) or by the
     shell; a command's own options win over them."""
 
@@ -86,7 +86,7 @@ class Defaults:
     battle: str | None = None
     json: bool = False
     keep_open: bool = False  # the shell reuses applications between commands
-    apps: dict[Any, Any] = field(default_factory=dict)  # by store, or (store, "read") for a read-only one
+    apps: dict[Any, Any] = msgspec.field(default_factory=dict)  # by store, or (store, "read") for a read-only one
 
     def close(self) -> None:
         """Close the applications (and any read models opened on them)."""

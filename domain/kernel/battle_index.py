@@ -16,9 +16,10 @@ fresh readable id. It is pure: the application reads the stream.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
 from typing import ClassVar
 from uuid import NAMESPACE_URL, UUID
+
+import msgspec
 
 from domain.kernel.digests import uuid5
 from domain.kernel.errors import MalformedCommand
@@ -116,8 +117,7 @@ class BattleRestored(Event, frozen=True, kw_only=True):
 INDEX_EVENTS = (GameRegistered, BattleRegistered, BattleRenamed, BattleDeleted, BattleRestored)
 
 
-@dataclass(frozen=True)
-class IndexEntry:
+class IndexEntry(msgspec.Struct, frozen=True):
     """One game as the index knows it: its fixed id, its ruleset and setup,
     the name it goes by (its id unless renamed), whether it was deleted."""
 
@@ -191,12 +191,12 @@ class BattleIndex:
             self._rename(self._entries[event.battle_id], event.name)
         elif isinstance(event, (BattleDeleted, BattleRestored)) and event.battle_id in self._entries:
             entry = self._entries[event.battle_id]
-            self._entries[entry.battle_id] = replace(entry, deleted=isinstance(event, BattleDeleted))
+            self._entries[entry.battle_id] = msgspec.structs.replace(entry, deleted=isinstance(event, BattleDeleted))
 
     def _rename(self, entry: IndexEntry, name: str) -> None:
         if _key(entry.name) != _key(entry.battle_id):  # the id's own key stays: ids are always found
             self._by_key.get(_key(entry.name), set()).discard(entry.battle_id)
-        self._entries[entry.battle_id] = replace(entry, name=name)
+        self._entries[entry.battle_id] = msgspec.structs.replace(entry, name=name)
         self._by_key.setdefault(_key(name), set()).add(entry.battle_id)
 
     def entries(self, *, deleted: bool = False) -> list[IndexEntry]:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 from uuid import UUID
 
@@ -58,8 +57,7 @@ from domain.kernel.stores.store import Settings
 START_ATTEMPTS = 50
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(msgspec.Struct, frozen=True):
     """What a command did: its id, the game-stream events it produced (its
     ``CommandIssued`` or ``CommandUndone`` first), the game after."""
 
@@ -69,8 +67,7 @@ class Result:
     written: tuple[tuple[UUID, tuple[Event, ...]], ...] = ()  # other streams' events, by stream
 
 
-@dataclass(frozen=True)
-class _Written:
+class _Written(msgspec.Struct, frozen=True):
     """Events a command appends to another aggregate's stream."""
 
     stream: UUID

@@ -10,8 +10,9 @@ cached by them, since every command of a delve asks for it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cached_property
+
+import msgspec
 
 from domain.kernel.hexes import DIRECTIONS, Hex, distance, from_offset, sort_hexes, to_offset
 
@@ -51,8 +52,7 @@ def on_table(h: Hex) -> bool:
     return 0 <= col < TABLE and 0 <= row < TABLE
 
 
-@dataclass(frozen=True)
-class Placement:
+class Placement(msgspec.Struct, frozen=True):
     """One legal way to connect a revealed tile: its rotation and origin,
     and the Connection hex of the new tile that touches the explored hex."""
 
