@@ -9,12 +9,10 @@ what is imported run in a fresh process (this one has every rule loaded)."""
 from __future__ import annotations
 
 import importlib
-import json
 import pkgutil
-import subprocess
-import sys
 import typing
-from pathlib import Path
+
+from fresh_process import answer_of
 
 import domain.betrayal.battle as battle
 from domain.betrayal.battle import actions, defense, dispatch, hooks
@@ -48,7 +46,6 @@ from domain.betrayal.battle.commands import (
 from domain.betrayal.battle.companions import turn as companion_turn
 from domain.betrayal.battle.items import use as item_use
 
-ROOT = Path(__file__).resolve().parents[2]
 # Set up by ``decision`` itself (``setup``), or by the kernel from a position.
 SETUPS = {StartClash, StartDungeon, StartDelve, StartFromPosition}
 # The table as it was written before its handlers were found lazily.
@@ -91,18 +88,6 @@ NOT_FOR_A_MOVE = {
 }
 
 
-def _python(code: str) -> object:
-    done = subprocess.run(
-        [sys.executable, "-c", f"{code}\nimport json; print(json.dumps(answer))"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 def test_every_command_of_a_battle_has_a_handler_named_by_where_it_is():
     commands = set(typing.get_args(BattleCommand))
     assert set(dispatch._HANDLED_BY) == commands - SETUPS
@@ -127,7 +112,7 @@ def test_the_abilities_the_hooks_import_are_the_modules_that_register_there():
 
 def test_importing_the_rules_loads_neither_the_abilities_nor_the_other_commands_rules():
     """(A whole `rk move` on a clash is checked in ``tests/cli/test_direct.py``.)"""
-    answer = _python(
+    answer = answer_of(
         "import sys\n"
         "import domain.betrayal.battle.rules\n"
         "answer = sorted(m for m in sys.modules if m.startswith('domain.betrayal.battle'))"
@@ -137,7 +122,7 @@ def test_importing_the_rules_loads_neither_the_abilities_nor_the_other_commands_
 
 
 def test_reading_any_hook_point_first_puts_every_ability_in_place():
-    answer = _python(
+    answer = answer_of(
         "import sys\n"
         "from domain.betrayal.battle import hooks, rules\n"
         "loaded = [m for m in hooks.ABILITIES if m in sys.modules]\n"

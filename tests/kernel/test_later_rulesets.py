@@ -8,32 +8,20 @@ first (as before) and on first use, and must print the same."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-from pathlib import Path
+
+from fresh_process import answer_of
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 EAGER = "import domain.kernel.ruleset as r; r.load('betrayal-campaign'); "
 RK = "import sys; from cli.client import run; sys.argv[0] = 'rk'; sys.exit(run())"
 
 
-def _python(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return done
-
-
-def _answer(code: str) -> object:
-    """What ``code`` (defining ``answer``) gives, run in a fresh process."""
-    return json.loads(_python(f"{code}\nimport json; print(json.dumps(answer))").stdout)
-
-
 def test_a_battle_ruleset_loads_without_the_campaign():
-    answer = _answer(
+    answer = answer_of(
         "import sys, domain.kernel.ruleset as r\n"
         "r.load('betrayal')\n"
         "answer = [sorted(r._REGISTRY), 'domain.betrayal.campaign.game' in sys.modules]"
@@ -42,7 +30,7 @@ def test_a_battle_ruleset_loads_without_the_campaign():
 
 
 def test_the_campaign_is_found_by_name():
-    answer = _answer(
+    answer = answer_of(
         "import domain.kernel.ruleset as r\n"
         "from domain.betrayal.campaign.ruleset import CAMPAIGN\n"
         "answer = [r.load('betrayal-campaign') is CAMPAIGN, sorted(r._REGISTRY), r._LATER == {}]"
@@ -52,7 +40,7 @@ def test_the_campaign_is_found_by_name():
 
 @pytest.mark.parametrize("topic", ["betrayal.CampaignStarted", "betrayal.snapshot.Campaign"])
 def test_a_campaign_topic_registers_the_campaign_once_the_battles_are_loaded(topic):
-    answer = _answer(
+    answer = answer_of(
         "import domain.kernel.ruleset as r\n"
         "from domain.kernel.envelope import is_state_topic\n"
         "from domain.kernel.messages import known_topics\n"
@@ -64,7 +52,7 @@ def test_a_campaign_topic_registers_the_campaign_once_the_battles_are_loaded(top
 
 
 def test_an_unknown_topic_of_a_loaded_package_is_still_unknown():
-    answer = _answer(
+    answer = answer_of(
         "import domain.kernel.ruleset as r\n"
         "from domain.kernel.messages import known_topics\n"
         "r.load('betrayal')\n"
@@ -80,19 +68,19 @@ def test_every_way_of_listing_rulesets_finds_the_campaign_as_before():
         "from domain.kernel.messages import known_topics\n"
         "answer = [names, sorted(known_topics()), sorted(_STATE_CLASSES)]"
     )
-    eager = _answer(EAGER + "\nnames = sorted(rs.name for rs in r.all_rulesets())\n" + listed)
+    eager = answer_of(EAGER + "\nnames = sorted(rs.name for rs in r.all_rulesets())\n" + listed)
     for ask in (
         "names = sorted(rs.name for rs in r.all_rulesets())",
         "r.load('betrayal'); names = sorted(rs.name for rs in r.all_rulesets())",
         "r.load('betrayal'); names = sorted(rs.name for rs in r.loaded_first())",
         "names = sorted(rs.name for rs in r.loaded_first())",
     ):
-        assert _answer("import domain.kernel.ruleset as r\n" + ask + "\n" + listed) == eager, ask
+        assert answer_of("import domain.kernel.ruleset as r\n" + ask + "\n" + listed) == eager, ask
     assert "betrayal-campaign" in eager[0]
 
 
 def test_loaded_first_gives_the_loaded_ones_before_importing_the_campaign():
-    answer = _answer(
+    answer = answer_of(
         "import sys, domain.kernel.ruleset as r\n"
         "r.load('betrayal')\n"
         "first = next(r.loaded_first()).name\n"

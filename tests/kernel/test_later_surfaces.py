@@ -6,29 +6,14 @@ has every surface loaded)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from fresh_process import answer_of
+
 CAMPAIGN = "domain.betrayal.table.campaign_surface"
 
 
 def _answer(code: str) -> object:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            f"import sys\nfrom domain.kernel import surface as s\n{code}\nimport json\nprint(json.dumps(answer))",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return answer_of(f"import sys\nfrom domain.kernel import surface as s\n{code}")
 
 
 def test_a_battle_surface_loads_without_the_campaign_surface():
