@@ -100,16 +100,8 @@ def _entries(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, str, str, 
     told the command, marked undone already (``scan.undone``). Only an
     undo of a command the narration did not keep a state for has its own
     decoded."""
-    from domain.kernel.narration import Narrator
-
-    pack = s.app.pack_for(rs, s.app.battle(s.game_id).state)
     written = scan.companions
-    narrator = Narrator(
-        rs,
-        pack,
-        words=scan.said,
-        spelled=lambda event: scan.spelled.get(event.command_id),
-    )
+    narrator = _narrator(s, rs, scan)
     unread = unread_undo(rs.undone)
     kept: dict[str, Any] = {}  # the state before each command told that is undone later, until its undo
     undone = scan.undone
@@ -126,7 +118,7 @@ def _entries(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, str, str, 
         if pending is not None:
             yield _entry(pending, pending_role, narrator, kept, undone, rs.undone)
             if written and env.command_id != pending.command_id:
-                for kind, other, text in _written_by(rs, pack, narrator, written, pending):
+                for kind, other, text in _written_by(rs, narrator.pack, narrator, written, pending):
                     yield _companion_entry(kind, other, text, undone)
         cls = type(event)
         role = roles.get(cls)
@@ -136,7 +128,7 @@ def _entries(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, str, str, 
     if pending is not None:
         yield _entry(pending, pending_role, narrator, kept, undone, rs.undone)
         if written:
-            for kind, other, text in _written_by(rs, pack, narrator, written, pending):
+            for kind, other, text in _written_by(rs, narrator.pack, narrator, written, pending):
                 yield _companion_entry(kind, other, text, undone)
 
 
@@ -335,16 +327,8 @@ def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]
     before it (folded once, as the log goes), every event decoded whole as
     ``--json`` shows it; an undo names the command it reverted with
     ``scan.said``. The text log tells the same events (``_entries``)."""
-    from domain.kernel.narration import Narrator
-
-    pack = s.app.pack_for(rs, s.app.battle(s.game_id).state)
     written = scan.companions
-    narrator = Narrator(
-        rs,
-        pack,
-        words=scan.said,
-        spelled=lambda event: scan.spelled.get(event.command_id),
-    )
+    narrator = _narrator(s, rs, scan)
     pending: Any = None  # each event is narrated once the next is read: a command's last one is known so
     note = None if scan.noted else scan.note
     for env in envelopes_in_append_order(s.app, (scan.own,)):
@@ -353,12 +337,12 @@ def _narrated(s: Session, rs: Any, scan: _Scan) -> Iterator[tuple[str, Any, str]
         if pending is not None:
             yield "", pending, narrator(pending.event)
             if written and env.command_id != pending.command_id:
-                yield from _written_by(rs, pack, narrator, written, pending)
+                yield from _written_by(rs, narrator.pack, narrator, written, pending)
         pending = env
     if pending is not None:
         yield "", pending, narrator(pending.event)
         if written:
-            yield from _written_by(rs, pack, narrator, written, pending)
+            yield from _written_by(rs, narrator.pack, narrator, written, pending)
 
 
 _NONE: Any = object()  # no state kept
@@ -423,3 +407,12 @@ def _companion_events(s: Session, rs: Any, scan: _Scan) -> dict[str, list[tuple[
 def _battle_names(s: Session) -> dict[str, str]:
     """Each battle's name in this store, by id (renamed ones differ)."""
     return {e.battle_id: e.name for e in s.app.index().entries(deleted=True) if e.name != e.battle_id}
+
+
+def _narrator(s: Session, rs: Any, scan: _Scan) -> Any:
+    """The game's narrator: its pack, undos named with ``scan.said``,
+    each command spelled once (``scan.spelled``)."""
+    from domain.kernel.narration import Narrator
+
+    pack = s.app.pack_for(rs, s.app.battle(s.game_id).state)
+    return Narrator(rs, pack, words=scan.said, spelled=lambda event: scan.spelled.get(event.command_id))
